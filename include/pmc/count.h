@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+/* Counting: open an event list on a target, run it, read values with enabled/running times. */
+#ifndef PMC_COUNT_H
+#define PMC_COUNT_H
+
+#include <sys/types.h>
+#include <pmc/common.h>
+#include <pmc/event.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Recipe:
+ *
+ *	struct pmc_target t = { .sz = sizeof(t), .kind = PMC_TARGET_COMMAND, .argv = argv };
+ *	pmc_evlist__plan(evlist, false, &nr_passes);          // assign events to passes
+ *	for (pass = 0; pass < nr_passes; pass++) {
+ *		pmc_evlist__open(evlist, &t, pass);           // forks the command, stopped
+ *		pmc_evlist__start(evlist);                     // lets it exec; counting begins
+ *		pmc_evlist__wait(evlist, &status);             // waits for it to end
+ *		pmc_evlist__read(evlist);                      // one read per group
+ *		... pmc_evsel__count(evsel, &count) for the events of this pass ...
+ *		pmc_evlist__close(evlist);
+ *	}
+ *
+ * For PMC_TARGET_SELF, PMC_TARGET_PID and PMC_TARGET_CPUS, pmc_evlist__start()
+ * enables the counters and pmc_evlist__stop() disables them; there is nothing to wait for.
+ */
+enum pmc_target_kind {
+	PMC_TARGET_SELF,    /* the calling thread */
+	PMC_TARGET_COMMAND, /* a command started by pmc, counted from its exec on */
+	PMC_TARGET_PID,     /* a running process, all of its threads */
+	PMC_TARGET_CPUS,    /* CPUs (system-wide when cpus is NULL) */
+};
+
+struct pmc_target {
+	size_t sz;                 /* sizeof(struct pmc_target) */
+	enum pmc_target_kind kind;
+	char *const *argv;         /* COMMAND: program and arguments, argv[0] searched in PATH */
+	pid_t pid;                 /* PID */
+	const char *cpus;          /* CPUS: "0,1", "0-3"; NULL for all online CPUs */
+	bool no_inherit;           /* COMMAND/SELF: do not count children and new threads */
+	int child_fd;              /* COMMAND: an fd the command inherits (-1 or 0: none) */
+	const char *child_fd_env;  /* COMMAND: env variable that tells the command child_fd's number */
+};
+
+/*
+ * Assigns every countable event to a pass so that the events of one pass fit on the
+ * counters together (groups stay whole); with multiplex, everything goes in pass 0 and
+ * the kernel time-shares the counters. Events that fail pmc_evsel__check() get pass -1.
+ * Returns 0 and the number of passes, or a negative error (-PMC_E_TOOMANY when a single
+ * group can never fit).
+ */
+PMC_API int pmc_evlist__plan(struct pmc_evlist *evlist, bool multiplex, int *nr_passes);
+
+/* The pass the planner gave the event, -1 if it cannot be counted. */
+PMC_API int pmc_evsel__pass(const struct pmc_evsel *evsel);
+
+/*
+ * A short description of the counter resource the event needs (e.g. "debug register",
+ * "general counter", "software"), for pass plans. Static string.
+ */
+PMC_API const char *pmc_evsel__resource(const struct pmc_evsel *evsel);
+
+/*
+ * Opens the events of pass (all countable events when pass is -1) on target. For a
+ * command, forks it and holds it before exec. Returns 0; -PMC_E_EXEC with the reason
+ * in the log when the command cannot be started; or the error of the first event that
+ * could not be opened (the list is then left closed).
+ */
+PMC_API int pmc_evlist__open(struct pmc_evlist *evlist, const struct pmc_target *target,
+			     int pass);
+
+/* COMMAND: lets the command exec. Other targets: enables the counters. */
+PMC_API int pmc_evlist__start(struct pmc_evlist *evlist);
+
+/* Disables the counters (they keep their values). */
+PMC_API int pmc_evlist__stop(struct pmc_evlist *evlist);
+
+/* Sets the counters of the open events to zero. */
+PMC_API int pmc_evlist__reset(struct pmc_evlist *evlist);
+
+/*
+ * COMMAND: waits for the command to end and stores its wait status (as waitpid(2))
+ * in *status. A signal delivered to the caller interrupts the wait with -EINTR; call
+ * pmc_evlist__kill() and wait again. Returns 0 or a negative errno.
+ */
+PMC_API int pmc_evlist__wait(struct pmc_evlist *evlist, int *status);
+
+/* COMMAND: sends sig to the command. */
+PMC_API int pmc_evlist__kill(struct pmc_evlist *evlist, int sig);
+
+/* COMMAND: the pid of the started command, or -1. */
+PMC_API pid_t pmc_evlist__child_pid(const struct pmc_evlist *evlist);
+
+/*
+ * Reads every open event (one system call per group where the backend allows) and
+ * keeps the values for pmc_evsel__count(). Returns 0 or a negative errno.
+ */
+PMC_API int pmc_evlist__read(struct pmc_evlist *evlist);
+
+/*
+ * The value of evsel at the last pmc_evlist__read(), summed over CPUs and threads.
+ * Returns 0, or -ENOENT when the event is not open in the current pass.
+ */
+PMC_API int pmc_evsel__count(const struct pmc_evsel *evsel, struct pmc_count *out);
+
+/*
+ * Reads the group led by leader straight from the counters, one system call (or rdpmc
+ * where the kernel allows): values[i] is the i-th member. nr is the capacity of values.
+ * The fast path: no allocation. SELF/PID targets on one thread only. Returns the number
+ * of values or a negative errno.
+ */
+PMC_API int pmc_evsel__read_group(const struct pmc_evsel *leader, struct pmc_count *values,
+				  size_t nr);
+
+/* Closes every open counter (and reaps a command that was never started). */
+PMC_API void pmc_evlist__close(struct pmc_evlist *evlist);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PMC_COUNT_H */

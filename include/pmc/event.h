@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+/* Events: parse perf-compatible event strings into an event list (grammar: docs/events.md). */
+#ifndef PMC_EVENT_H
+#define PMC_EVENT_H
+
+#include <pmc/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct pmc_evlist; /* an ordered list of events, some of them in groups */
+struct pmc_evsel;  /* one event of an evlist */
+
+enum pmc_event_kind {
+	PMC_EV_HARDWARE,   /* generic hardware: cycles, instructions, ... */
+	PMC_EV_SOFTWARE,   /* task-clock, page-faults, ... */
+	PMC_EV_CACHE,      /* generic cache: L1-dcache-load-misses, ... */
+	PMC_EV_RAW,        /* rNNNN */
+	PMC_EV_PMU,        /* pmu/term=val,.../ */
+	PMC_EV_TRACEPOINT, /* subsys:name */
+	PMC_EV_BREAKPOINT, /* mem:ADDR[/LEN][:rwx] */
+	PMC_EV_SYMBOLIC,   /* CPU-specific name resolved by the backend (libpfm4 on perf) */
+};
+
+/* Returns "hardware", "software", "cache", "raw", "pmu", "tracepoint", "breakpoint", "cpu". */
+PMC_API const char *pmc_event_kind__name(enum pmc_event_kind kind);
+
+/* Where and why an event string failed to parse. */
+struct pmc_parse_error {
+	int offset;           /* byte offset of the fault in the parsed string */
+	char msg[192];        /* what was found and what was expected */
+	int nr_suggest;       /* for unknown names: how many entries of suggest are set */
+	char suggest[3][96];  /* the closest known names, best first */
+};
+
+/* Privilege levels counted by events that carry no :u/:k/:h modifier. */
+enum pmc_priv {
+	PMC_PRIV_USER = 1 << 0,
+	PMC_PRIV_KERNEL = 1 << 1,
+	PMC_PRIV_HV = 1 << 2,
+};
+
+struct pmc_evlist_opts {
+	size_t sz;           /* sizeof(struct pmc_evlist_opts) */
+	const char *backend; /* "perf" (NULL) or "vpmu": resolves names and judges events */
+	unsigned priv;       /* default privilege mask, 0 means PMC_PRIV_USER (run_p5mon's default) */
+};
+
+/* Creates an empty event list bound to a backend. Returns 0, -ENOMEM or -PMC_E_NOBACKEND. */
+PMC_API int pmc_evlist__new(const struct pmc_evlist_opts *opts, struct pmc_evlist **out);
+
+/* Frees the list, its events, and any counters still open on it. Accepts NULL. */
+PMC_API void pmc_evlist__delete(struct pmc_evlist *evlist);
+
+/*
+ * Parses str (one or more comma-separated events and {groups}) and appends the events.
+ * Returns 0; -PMC_E_PARSE for a syntax error or -PMC_E_UNKNOWN_EVENT for a name that
+ * is known nowhere, with err (if not NULL) saying where and suggesting names; -ENOMEM.
+ * On failure the list is left as it was. Parsing does not judge whether an event can be
+ * counted here: see pmc_evsel__check().
+ */
+PMC_API int pmc_evlist__parse(struct pmc_evlist *evlist, const char *str,
+			      struct pmc_parse_error *err);
+
+/* Number of events in the list. */
+PMC_API size_t pmc_evlist__nr(const struct pmc_evlist *evlist);
+
+/* The idx-th event (0-based), or NULL if out of range. The list owns it. */
+PMC_API struct pmc_evsel *pmc_evlist__at(const struct pmc_evlist *evlist, size_t idx);
+
+/* Name of the backend the list is bound to. */
+PMC_API const char *pmc_evlist__backend(const struct pmc_evlist *evlist);
+
+/* The event as the user wrote it (normalised spacing); owned by the event. */
+PMC_API const char *pmc_evsel__name(const struct pmc_evsel *evsel);
+PMC_API enum pmc_event_kind pmc_evsel__kind(const struct pmc_evsel *evsel);
+/* Index of the event in its list. */
+PMC_API size_t pmc_evsel__idx(const struct pmc_evsel *evsel);
+/* The group leader (the event itself when it is not in a group). */
+PMC_API struct pmc_evsel *pmc_evsel__leader(const struct pmc_evsel *evsel);
+/* Number of events in this event's group (1 when ungrouped). */
+PMC_API size_t pmc_evsel__group_size(const struct pmc_evsel *evsel);
+
+/*
+ * Writes the event's encoding (perf_event_attr type, config, config1, config2, and the
+ * modifiers) into buf as "type=4,config=0x3c,..." so that outputs can record it.
+ * Returns the length it needed, like snprintf.
+ */
+PMC_API int pmc_evsel__encoding(const struct pmc_evsel *evsel, char *buf, size_t len);
+
+/*
+ * Judges whether the event can be counted on this machine with the list's backend.
+ * Returns 0, or a negative code (-PMC_E_NOPMU, -PMC_E_UNSUPPORTED, -PMC_E_NOTRACEFS,
+ * -PMC_E_PARANOID, -EACCES, ...) with why and what to do written to why (if not NULL).
+ * The verdict is computed once and cached.
+ */
+PMC_API int pmc_evsel__check(struct pmc_evsel *evsel, char *why, size_t len);
+
+/*
+ * Walks the names pmc knows for the list's backend: generic, software and cache events,
+ * PMU events from sysfs, tracepoints, and CPU-specific names. fn is called once per name;
+ * a non-zero return stops the walk and is returned.
+ */
+struct pmc_event_info {
+	const char *name;
+	enum pmc_event_kind kind;
+	const char *pmu;   /* PMU or table the name comes from, or NULL */
+	const char *desc;  /* one-line description, or NULL */
+};
+typedef int (*pmc_event_fn)(const struct pmc_event_info *info, void *arg);
+PMC_API int pmc_evlist__for_each_known(const struct pmc_evlist *evlist, pmc_event_fn fn,
+				       void *arg);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PMC_EVENT_H */

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: MIT */
+/* Umbrella header of libpmc: includes every public header. */
+#ifndef PMC_PMC_H
+#define PMC_PMC_H
+
+#include <pmc/common.h>
+#include <pmc/error.h>
+#include <pmc/log.h>
+#include <pmc/caps.h>
+#include <pmc/event.h>
+#include <pmc/count.h>
+#include <pmc/stat.h>
+
+#endif /* PMC_PMC_H */

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/* Internal layout of events and event lists, shared by event/, count/ and the backends. */
+#ifndef PMC_LIB_EVENT_EVSEL_H
+#define PMC_LIB_EVENT_EVSEL_H
+
+#include <linux/perf_event.h>
+#include <pmc/event.h>
+
+struct pmc_backend_ops;
+struct pmc_counting;
+
+
+/* Modifiers the user wrote explicitly (evsel->mods). */
+enum pmc_mod {
+	PMC_MOD_U = 1 << 0,
+	PMC_MOD_K = 1 << 1,
+	PMC_MOD_H = 1 << 2,
+	PMC_MOD_P = 1 << 3,  /* any :p, :pp, :ppp; the level is attr.precise_ip */
+	PMC_MOD_CMASK = 1 << 4, /* :c=N on a CPU-specific name */
+	PMC_MOD_INV = 1 << 5,
+	PMC_MOD_EDGE = 1 << 6,
+};
+
+struct pmc_evsel {
+	struct pmc_evlist *evlist;
+	size_t idx;                  /* position in evlist->entries */
+	char *name;                  /* the event as written, one event without group braces */
+	enum pmc_event_kind kind;
+	/*
+	 * The backend-neutral encoding: type, config, config1, config2, bp_addr/bp_len/bp_type
+	 * and exclude_user/kernel/hv, precise_ip. Counting flags (disabled, inherit,
+	 * read_format, ...) are set by count/ when the event is opened, not here.
+	 */
+	struct perf_event_attr attr;
+	char *pmu;                   /* PMU name (PMU-qualified and symbolic events) or NULL */
+	char *symbol;                /* symbolic (CPU-specific) name without modifiers, or NULL */
+	unsigned mods;               /* enum pmc_mod bits written explicitly */
+	int cmask;                   /* :c=N, when PMC_MOD_CMASK */
+	int offset;                  /* offset of this event in the parsed string */
+	struct pmc_evsel *leader;    /* group leader; self when ungrouped */
+	size_t nr_members;           /* group size, set on the leader (1 when ungrouped) */
+	int pass;                    /* planner: pass number, -1 when not countable */
+	int check_err;               /* cached pmc_evsel__check() verdict; 1 = not yet judged */
+	char *check_why;             /* its reason, when check_err < 0 */
+};
+
+struct pmc_evlist {
+	const struct pmc_backend_ops *backend;
+	struct pmc_counting *counting; /* open counters, or NULL */
+	unsigned priv;               /* default privilege mask for events without :u/:k/:h */
+	struct pmc_evsel **entries;
+	size_t nr, alloc;
+};
+
+#endif /* PMC_LIB_EVENT_EVSEL_H */

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/* The subcommands of the pmc CLI: one cmd-<name>.c each, dispatched from main.c. */
+#ifndef PMC_TOOLS_CMD_H
+#define PMC_TOOLS_CMD_H
+
+/*
+ * Each returns the process exit status: 0 ok, 1 failure, 2 usage error; pmc stat and
+ * pmc record return the measured program's status (128+signal when it was killed).
+ * Weak, so that the table in main.c names every command and says which are built.
+ */
+#define PMC_CMD(name) int cmd_##name(int argc, char **argv) __attribute__((weak));
+PMC_CMD(list)
+PMC_CMD(stat)
+PMC_CMD(record)
+PMC_CMD(report)
+PMC_CMD(annotate)
+PMC_CMD(calibrate)
+PMC_CMD(validate)
+PMC_CMD(doctor)
+#undef PMC_CMD
+
+#endif /* PMC_TOOLS_CMD_H */
