@@ -11,6 +11,15 @@ struct pmc_evsel;
 struct pmc_counting;
 struct pmc_parse_error;
 struct pmc_caps;
+struct pmc_sampling;         /* lib/sample/sampling.h */
+struct pmc__sample_params;   /* lib/sample/sampling.h */
+
+/*
+ * Receives one record of the sample stream (a struct perf_event_header and its body,
+ * laid out as in docs/sample-file.md). The bytes are valid only during the call.
+ * A negative return stops the drain and is passed on.
+ */
+typedef int (*pmc__sample_sink_fn)(const void *rec, size_t len, void *arg);
 
 /* Counter resources the pass planner packs events onto. */
 enum pmc_slot_class {
@@ -64,6 +73,25 @@ struct pmc_backend_ops {
 	int (*read_group)(struct pmc_counting *c, const struct pmc_evsel *leader,
 			  struct pmc_count *values, size_t nr);
 	void (*close)(struct pmc_counting *c);
+	/*
+	 * Sampling (lib/sample/), all optional. sample_open opens evlist's events for
+	 * sampling as params says (target, sample_type, period or frequency, ...), leaves
+	 * them disabled (or enabled on exec), allocates the backend's state (which embeds
+	 * struct pmc_sampling first, with the attrs as opened and the ids of each event)
+	 * and returns it in *out.
+	 */
+	int (*sample_open)(struct pmc_evlist *evlist, const struct pmc__sample_params *params,
+			   struct pmc_sampling **out);
+	int (*sample_enable)(struct pmc_sampling *s);
+	int (*sample_disable)(struct pmc_sampling *s);
+	/*
+	 * Waits up to timeout_ms (-1: forever) until records are pending, the target has
+	 * exited or params->wake_fd is readable. Returns 0, or -EINTR on a signal.
+	 */
+	int (*sample_poll)(struct pmc_sampling *s, int timeout_ms);
+	/* Hands every pending record to sink, oldest first per buffer; returns how many. */
+	int (*sample_drain)(struct pmc_sampling *s, pmc__sample_sink_fn sink, void *arg);
+	void (*sample_close)(struct pmc_sampling *s);
 };
 
 /* The backend registry: "perf" first, then "vpmu". Returns NULL for an unknown name. */
