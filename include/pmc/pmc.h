@@ -10,5 +10,6 @@
 #include <pmc/event.h>
 #include <pmc/count.h>
 #include <pmc/stat.h>
+#include <pmc/sample.h>
 
 #endif /* PMC_PMC_H */
