@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* pmc: the command table and dispatch to one cmd-<name>.c per subcommand. */
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <pmc/pmc.h>
 #include "cmd.h"
@@ -31,8 +33,22 @@ static void usage(FILE *f)
 	fprintf(f, "\n'pmc COMMAND --help' describes a command.\n");
 }
 
+/* Library messages reach the user as pmc's own, without the "libpmc: " prefix. */
+static void print_lib(enum pmc_log_level level, const char *fmt, va_list ap)
+{
+	static const char prefix[] = "libpmc: ";
+	char buf[1024];
+
+	if (level > PMC_LOG_WARN && !getenv("PMC_LOG_LEVEL"))
+		return;
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	fprintf(stderr, "pmc: %s", strncmp(buf, prefix, sizeof(prefix) - 1) ? buf :
+				     buf + sizeof(prefix) - 1);
+}
+
 int main(int argc, char **argv)
 {
+	pmc_set_print(print_lib);
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+/* The perf backend's ops table: counting through perf_event_open(2). */
+#include <errno.h>
+#include <limits.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <pmc/caps.h>
+#include "backend/backend.h"
+#include "backend/perf/perf.h"
+#include "backend/perf/pfm.h"
+#include "event/evsel.h"
+
+static int perf_probe(char *why, size_t len)
+{
+	const struct pmc_caps *caps = pmc_caps();
+
+	if (caps->perf_event)
+		return 0;
+	if (why && len)
+		strncpy(why, caps->hw_pmu_why, len - 1), why[len - 1] = 0;
+	return -ENOSYS;
+}
+
+static bool is_fixed(const struct pmc_evsel *evsel)
+{
+	return evsel->attr.type == PERF_TYPE_HARDWARE &&
+	       (evsel->attr.config == PERF_COUNT_HW_INSTRUCTIONS ||
+		evsel->attr.config == PERF_COUNT_HW_CPU_CYCLES ||
+		evsel->attr.config == PERF_COUNT_HW_REF_CPU_CYCLES);
+}
+
+static enum pmc_slot_class perf_classify(const struct pmc_evsel *evsel)
+{
+	switch (evsel->attr.type) {
+	case PERF_TYPE_SOFTWARE:
+	case PERF_TYPE_TRACEPOINT:
+		return PMC_SLOT_NONE;
+	case PERF_TYPE_BREAKPOINT:
+		return PMC_SLOT_DEBUGREG;
+	case PERF_TYPE_HARDWARE:
+		return is_fixed(evsel) ? PMC_SLOT_FIXED : PMC_SLOT_GENERAL;
+	case PERF_TYPE_HW_CACHE:
+	case PERF_TYPE_RAW:
+		return PMC_SLOT_GENERAL;
+	default:
+		if (evsel->kind == PMC_EV_SYMBOLIC ||
+		    (evsel->pmu && (!strcmp(evsel->pmu, "cpu") || !strncmp(evsel->pmu, "cpu_", 4))))
+			return PMC_SLOT_GENERAL;
+		return PMC_SLOT_NONE;
+	}
+}
+
+static int perf_budget(enum pmc_slot_class cls)
+{
+	const struct pmc_caps *caps = pmc_caps();
+	int n;
+
+	switch (cls) {
+	case PMC_SLOT_GENERAL:
+		/* Without libpfm4's tables assume the architectural minimum of four. */
+		n = caps->nr_gp_counters ? caps->nr_gp_counters : 4;
+		/* The NMI watchdog holds one counter for itself. */
+		return caps->nmi_watchdog == 1 && n > 1 ? n - 1 : n;
+	case PMC_SLOT_FIXED:
+		return caps->nr_fixed_counters;
+	case PMC_SLOT_DEBUGREG:
+		return caps->nr_breakpoints ? caps->nr_breakpoints : 4;
+	default:
+		return INT_MAX;
+	}
+}
+
+/* Applies ioctl request to every open leader (with PERF_IOC_FLAG_GROUP) or event. */
+static int ioctl_all(struct pmc_counting *c, unsigned long req)
+{
+	struct perf_counting *pc = to_perf(c);
+	struct pmc_evlist *evlist = c->evlist;
+
+	for (size_t i = 0; i < evlist->nr; i++) {
+		if (!c->open[i] || evlist->entries[i]->leader != evlist->entries[i])
+			continue;
+		for (int u = 0; u < pc->nr_units; u++)
+			if (ioctl(*perf_fd(pc, i, u), req, PERF_IOC_FLAG_GROUP) < 0)
+				return -errno;
+	}
+	return 0;
+}
+
+static int perf_start(struct pmc_counting *c)
+{
+	if (c->target.kind == PMC_TARGET_COMMAND)
+		return pmc__perf_start_child(c);
+	return ioctl_all(c, PERF_EVENT_IOC_ENABLE);
+}
+
+static int perf_stop(struct pmc_counting *c)
+{
+	return ioctl_all(c, PERF_EVENT_IOC_DISABLE);
+}
+
+static int perf_reset(struct pmc_counting *c)
+{
+	return ioctl_all(c, PERF_EVENT_IOC_RESET);
+}
+
+const struct pmc_backend_ops pmc__perf_ops = {
+	.name = "perf",
+	.desc = "Linux perf_event_open(2): hardware PMU, software events, tracepoints, breakpoints",
+	.probe = perf_probe,
+	.resolve = pmc__pfm_resolve,
+	.check = pmc__perf_check,
+	.probe_caps = pmc__perf_probe_caps,
+	.classify = perf_classify,
+	.budget = perf_budget,
+	.for_each_known = pmc__pfm_for_each,
+	.open = pmc__perf_open,
+	.start = perf_start,
+	.stop = perf_stop,
+	.reset = perf_reset,
+	.read = pmc__perf_read,
+	.read_group = pmc__perf_read_group,
+	.close = pmc__perf_close,
+};

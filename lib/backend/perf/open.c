@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+/* Opening and closing the perf backend's counters on a thread, command, process or CPUs. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <pmc/error.h>
+#include "backend/perf/perf.h"
+#include "core/log.h"
+#include "count/child.h"
+#include "event/evsel.h"
+
+#define READ_FORMAT (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
+
+/* The units counters attach to: one thread, the threads of a process, or CPUs. */
+static int setup_units(struct perf_counting *pc, const struct pmc_target *t)
+{
+	int n = 1;
+
+	switch (t->kind) {
+	case PMC_TARGET_CPUS:
+		n = pmc__perf_cpu_list(t->cpus, &pc->cpus);
+		if (n < 0)
+			return n;
+		pc->pids = calloc((size_t)n, sizeof(*pc->pids));
+		if (!pc->pids)
+			return -ENOMEM;
+		for (int i = 0; i < n; i++)
+			pc->pids[i] = -1;
+		break;
+	case PMC_TARGET_PID:
+		n = pmc__perf_thread_list(t->pid, &pc->pids);
+		if (n < 0)
+			return n;
+		break;
+	default:
+		pc->pids = calloc(1, sizeof(*pc->pids));
+		if (!pc->pids)
+			return -ENOMEM;
+		pc->pids[0] = t->kind == PMC_TARGET_COMMAND ? pc->base.child->pid : 0;
+		break;
+	}
+	if (!pc->cpus) {
+		pc->cpus = malloc((size_t)n * sizeof(*pc->cpus));
+		if (!pc->cpus)
+			return -ENOMEM;
+		for (int i = 0; i < n; i++)
+			pc->cpus[i] = -1;
+	}
+	pc->nr_units = n;
+	return 0;
+}
+
+static void setup_attr(struct perf_counting *pc, const struct pmc_evsel *ev,
+		       struct perf_event_attr *a)
+{
+	const struct pmc_target *t = &pc->base.target;
+	bool leader = ev->leader == ev;
+
+	*a = ev->attr;
+	a->size = sizeof(*a);
+	a->read_format = READ_FORMAT;
+	if (leader && pc->grouped[ev->idx])
+		a->read_format |= PERF_FORMAT_GROUP;
+	/* Members follow their leader's enable state. */
+	a->disabled = leader;
+	a->inherit = (t->kind == PMC_TARGET_COMMAND || t->kind == PMC_TARGET_SELF) &&
+		     !t->no_inherit;
+	a->enable_on_exec = leader && t->kind == PMC_TARGET_COMMAND;
+	/* Counting only: a sample period in the encoding is for pmc record. */
+	a->sample_period = 0;
+	a->freq = 0;
+}
+
+static int open_one(struct perf_counting *pc, struct pmc_evsel *ev)
+{
+	struct perf_event_attr a;
+
+	for (int u = 0; u < pc->nr_units; u++) {
+		int group_fd = ev->leader == ev ? -1 : *perf_fd(pc, ev->leader->idx, u);
+		int fd;
+
+		setup_attr(pc, ev, &a);
+		fd = pmc__perf_event_open(&a, pc->pids[u], pc->cpus[u], group_fd, 0);
+		if (fd == -EINVAL && (a.read_format & PERF_FORMAT_GROUP)) {
+			/* Older kernels refuse group reads of inherited events: read one by one. */
+			pc->grouped[ev->idx] = false;
+			setup_attr(pc, ev, &a);
+			fd = pmc__perf_event_open(&a, pc->pids[u], pc->cpus[u], group_fd, 0);
+		}
+		if (fd < 0) {
+			pr_debug("opening '%s' on pid %d cpu %d failed: %d\n", ev->name,
+				 (int)pc->pids[u], pc->cpus[u], fd);
+			return fd;
+		}
+		*perf_fd(pc, ev->idx, u) = fd;
+	}
+	return 0;
+}
+
+/* The mmap page of a self-monitoring counter lets reads use rdpmc where allowed. */
+static void map_page(struct perf_counting *pc, size_t idx)
+{
+	void *p;
+
+	if (pc->base.target.kind != PMC_TARGET_SELF || pc->nr_units != 1 || !pc->pages)
+		return;
+	p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, *perf_fd(pc, idx, 0), 0);
+	pc->pages[idx] = p == MAP_FAILED ? NULL : p;
+}
+
+static int alloc_state(struct perf_counting *pc, struct pmc_evlist *evlist)
+{
+	size_t nr = evlist->nr ? evlist->nr : 1;
+
+	pc->fds = malloc(nr * (size_t)pc->nr_units * sizeof(*pc->fds));
+	pc->grouped = calloc(nr, sizeof(*pc->grouped));
+	pc->pages = calloc(nr, sizeof(*pc->pages));
+	if (!pc->fds || !pc->grouped || !pc->pages)
+		return -ENOMEM;
+	memset(pc->fds, -1, nr * (size_t)pc->nr_units * sizeof(*pc->fds));
+	for (size_t i = 0; i < evlist->nr; i++)
+		pc->grouped[i] = evlist->entries[i]->leader == evlist->entries[i] &&
+				 evlist->entries[i]->nr_members > 1;
+	return 0;
+}
+
+static int spawn(struct perf_counting *pc, const struct pmc_target *t)
+{
+	struct pmc_child_opts o = { .keep_fd = -1 };
+
+	if (t->sz > offsetof(struct pmc_target, child_fd) && t->child_fd > 0) {
+		o.keep_fd = t->child_fd;
+		o.keep_fd_env = t->child_fd_env;
+	}
+	return pmc__child_spawn(t->argv, &o, &pc->base.child);
+}
+
+int pmc__perf_open(struct pmc_evlist *evlist, const struct pmc_target *target, int pass,
+		   struct pmc_counting **out)
+{
+	struct perf_counting *pc = calloc(1, sizeof(*pc));
+	int err;
+
+	if (!pc)
+		return -ENOMEM;
+	err = pmc__counting_init(&pc->base, evlist, target, pass);
+	if (!err && target->kind == PMC_TARGET_COMMAND)
+		err = spawn(pc, target);
+	if (!err)
+		err = setup_units(pc, target);
+	if (!err)
+		err = alloc_state(pc, evlist);
+	for (size_t i = 0; !err && i < evlist->nr; i++) {
+		struct pmc_evsel *ev = evlist->entries[i];
+
+		if (!pmc__counting_selects(&pc->base, ev))
+			continue;
+		err = open_one(pc, ev);
+		pc->base.open[i] = !err;
+		if (!err)
+			map_page(pc, i);
+	}
+	if (err) {
+		pmc__perf_close(&pc->base);
+		return err;
+	}
+	*out = &pc->base;
+	return 0;
+}
+
+int pmc__perf_start_child(struct pmc_counting *c)
+{
+	int exec_errno = 0;
+	int err = pmc__child_start(c->child, &exec_errno);
+
+	if (err == -PMC_E_EXEC)
+		pr_err("cannot run '%s': %s\n", c->target.argv[0], strerror(exec_errno));
+	return err;
+}
+
+void pmc__perf_close(struct pmc_counting *c)
+{
+	struct perf_counting *pc = to_perf(c);
+	size_t nr = c->evlist->nr;
+
+	for (size_t i = 0; pc->fds && i < nr * (size_t)pc->nr_units; i++)
+		if (pc->fds[i] >= 0)
+			close(pc->fds[i]);
+	for (size_t i = 0; pc->pages && i < nr; i++)
+		if (pc->pages[i])
+			munmap(pc->pages[i], (size_t)sysconf(_SC_PAGESIZE));
+	pmc__counting_fini(c);
+	free(pc->fds);
+	free(pc->grouped);
+	free(pc->pages);
+	free(pc->pids);
+	free(pc->cpus);
+	free(pc);
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/* Internals of the perf backend (perf_event_open(2)). */
+#ifndef PMC_LIB_BACKEND_PERF_PERF_H
+#define PMC_LIB_BACKEND_PERF_PERF_H
+
+#include <linux/perf_event.h>
+#include <sys/types.h>
+#include "core/compiler.h"
+#include "count/counting.h"
+
+struct pmc_caps;
+struct pmc_evsel;
+
+/*
+ * Open counters: one fd per event and unit, where a unit is a thread (SELF, COMMAND,
+ * PID) or a CPU (CPUS). fds[idx * nr_units + unit], -1 where not open.
+ */
+struct perf_counting {
+	struct pmc_counting base;
+	int nr_units;
+	pid_t *pids;     /* [nr_units]: the pid argument of each unit */
+	int *cpus;       /* [nr_units]: the cpu argument of each unit */
+	int *fds;
+	bool *grouped;   /* [evlist->nr]: the leader reads its members with PERF_FORMAT_GROUP */
+	struct perf_event_mmap_page **pages; /* [evlist->nr]: SELF only, for rdpmc; or NULL */
+};
+
+static inline struct perf_counting *to_perf(struct pmc_counting *c)
+{
+	return container_of(c, struct perf_counting, base);
+}
+
+static inline int *perf_fd(struct perf_counting *pc, size_t idx, int unit)
+{
+	return &pc->fds[idx * (size_t)pc->nr_units + (size_t)unit];
+}
+
+int pmc__perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+			 unsigned long flags);
+void pmc__perf_probe_caps(struct pmc_caps *caps);
+int pmc__perf_check(struct pmc_evsel *evsel, char *why, size_t len);
+int pmc__perf_open(struct pmc_evlist *evlist, const struct pmc_target *target, int pass,
+		   struct pmc_counting **out);
+int pmc__perf_read(struct pmc_counting *c);
+/* COMMAND: releases the held command; its counters enable on exec. */
+int pmc__perf_start_child(struct pmc_counting *c);
+void pmc__perf_close(struct pmc_counting *c);
+int pmc__perf_read_group(struct pmc_counting *c, const struct pmc_evsel *leader,
+			 struct pmc_count *values, size_t nr);
+/* Parses a CPU list ("0,2-3"); NULL means all online CPUs. Returns the count or -errno. */
+int pmc__perf_cpu_list(const char *list, int **out);
+/* The thread ids of a running process. Returns the count or -errno. */
+int pmc__perf_thread_list(pid_t pid, pid_t **out);
+
+#endif /* PMC_LIB_BACKEND_PERF_PERF_H */

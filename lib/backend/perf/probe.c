@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+/* The perf backend's capability probes: perf_event_open, hardware PMU, rdpmc, debug registers. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <linux/hw_breakpoint.h>
+#include <perfmon/pfmlib.h>
+#include <pmc/caps.h>
+#include "backend/perf/perf.h"
+
+static int try_open(__u32 type, __u64 config)
+{
+	struct perf_event_attr a = {
+		.size = sizeof(a), .type = type, .config = config,
+		.disabled = 1, .exclude_kernel = 1, .exclude_hv = 1,
+	};
+
+	return pmc__perf_event_open(&a, 0, -1, -1, 0);
+}
+
+static void probe_hw(struct pmc_caps *caps)
+{
+	int fd = try_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	void *page;
+
+	if (fd < 0) {
+		snprintf(caps->hw_pmu_why, sizeof(caps->hw_pmu_why),
+			 fd == -ENOENT || fd == -EOPNOTSUPP || fd == -ENODEV
+				 ? "no hardware PMU on this machine (virtual machine?)"
+				 : "opening the cycles event failed: %s",
+			 strerror(-fd));
+		return;
+	}
+	caps->hw_pmu = true;
+	page = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, fd, 0);
+	if (page != MAP_FAILED) {
+		caps->rdpmc = ((struct perf_event_mmap_page *)page)->cap_user_rdpmc;
+		munmap(page, (size_t)sysconf(_SC_PAGESIZE));
+	}
+	close(fd);
+}
+
+/* libpfm4 knows the core PMU's name and its counters; only meaningful with a PMU. */
+static void probe_pfm(struct pmc_caps *caps)
+{
+	pfm_pmu_info_t info;
+	int pmu;
+
+	if (pfm_initialize() != PFM_SUCCESS)
+		return;
+	pfm_for_all_pmus(pmu) {
+		memset(&info, 0, sizeof(info));
+		info.size = sizeof(info);
+		if (pfm_get_pmu_info(pmu, &info) != PFM_SUCCESS || !info.is_present ||
+		    info.type != PFM_PMU_TYPE_CORE)
+			continue;
+		snprintf(caps->pmu_name, sizeof(caps->pmu_name), "%s", info.name);
+		caps->nr_gp_counters = info.num_cntrs;
+		caps->nr_fixed_counters = info.num_fixed_cntrs;
+		break;
+	}
+}
+
+/* Debug registers: open data breakpoints on ourselves until the kernel says ENOSPC. */
+static int count_breakpoints(void)
+{
+	static long target[16];
+	int fds[16], n = 0;
+
+	for (; n < 16; n++) {
+		struct perf_event_attr a = {
+			.size = sizeof(a), .type = PERF_TYPE_BREAKPOINT, .disabled = 1,
+			.bp_type = HW_BREAKPOINT_W, .bp_addr = (unsigned long)&target[n],
+			.bp_len = HW_BREAKPOINT_LEN_8, .exclude_kernel = 1, .exclude_hv = 1,
+		};
+
+		fds[n] = pmc__perf_event_open(&a, 0, -1, -1, 0);
+		if (fds[n] < 0)
+			break;
+	}
+	for (int i = 0; i < n; i++)
+		close(fds[i]);
+	return n;
+}
+
+void pmc__perf_probe_caps(struct pmc_caps *caps)
+{
+	int fd = try_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+
+	caps->perf_event = fd >= 0;
+	if (fd >= 0)
+		close(fd);
+	if (!caps->perf_event) {
+		snprintf(caps->hw_pmu_why, sizeof(caps->hw_pmu_why),
+			 "perf_event_open(2) fails: %s", strerror(-fd));
+		return;
+	}
+	probe_hw(caps);
+	if (caps->hw_pmu)
+		probe_pfm(caps);
+	caps->nr_breakpoints = count_breakpoints();
+}

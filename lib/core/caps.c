@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+/* pmc_caps(): the machine's measurement capabilities, probed once (libbpf features.c). */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+#include <linux/capability.h>
+#include <sys/syscall.h>
+#include <pmc/caps.h>
+#include "backend/backend.h"
+#include "core/sysfile.h"
+
+static struct pmc_caps caps;
+static pthread_once_t caps_once = PTHREAD_ONCE_INIT;
+
+static void probe_cpu_model(void)
+{
+	char line[256];
+	FILE *f = fopen("/proc/cpuinfo", "re");
+
+	snprintf(caps.cpu_model, sizeof(caps.cpu_model), "unknown");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (strncmp(line, "model name", 10) || !colon)
+			continue;
+		colon += 1 + (colon[1] == ' ');
+		colon[strcspn(colon, "\n")] = 0;
+		snprintf(caps.cpu_model, sizeof(caps.cpu_model), "%s", colon);
+		break;
+	}
+	fclose(f);
+}
+
+/* CAP_PERFMON is 38; CAP_SYS_ADMIN grants the same on kernels older than 5.8. */
+static void probe_capabilities(void)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = { 0 };
+
+	caps.root = geteuid() == 0;
+	if (syscall(SYS_capget, &hdr, data))
+		return;
+	caps.cap_perfmon = (data[1].effective & (1u << (38 - 32))) ||
+			   (data[0].effective & (1u << CAP_SYS_ADMIN));
+}
+
+static void probe_tracefs(void)
+{
+	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	char path[128];
+
+	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
+		/* Reading events/ triggers the automount of tracefs where it is configured. */
+		snprintf(path, sizeof(path), "%s/events/header_page", roots[i]);
+		if (access(path, R_OK))
+			continue;
+		caps.tracefs = true;
+		snprintf(caps.tracefs_path, sizeof(caps.tracefs_path), "%s", roots[i]);
+		return;
+	}
+}
+
+static void probe_all(void)
+{
+	struct utsname u;
+	long v;
+
+	probe_cpu_model();
+	if (!uname(&u))
+		snprintf(caps.kernel, sizeof(caps.kernel), "%s", u.release);
+	caps.paranoid = pmc__sysfile_read_long("/proc/sys/kernel/perf_event_paranoid", &v) ? 99
+											    : (int)v;
+	caps.nmi_watchdog =
+		pmc__sysfile_read_long("/proc/sys/kernel/nmi_watchdog", &v) ? -1 : (int)v;
+	caps.seccomp = pmc__sysfile_status_field("Seccomp") > 0;
+	probe_capabilities();
+	probe_tracefs();
+	for (size_t i = 0; pmc__backend_at(i); i++)
+		if (pmc__backend_at(i)->probe_caps)
+			pmc__backend_at(i)->probe_caps(&caps);
+}
+
+const struct pmc_caps *pmc_caps(void)
+{
+	pthread_once(&caps_once, probe_all);
+	return &caps;
+}

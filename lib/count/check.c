@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+/* pmc_evsel__check(): the backend's verdict on an event, computed once and cached. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pmc/event.h>
+#include "backend/backend.h"
+#include "event/evsel.h"
+
+int pmc_evsel__check(struct pmc_evsel *evsel, char *why, size_t len)
+{
+	char buf[256] = "";
+
+	if (evsel->check_err == 1) {
+		evsel->check_err = evsel->evlist->backend->check(evsel, buf, sizeof(buf));
+		if (evsel->check_err < 0) {
+			free(evsel->check_why);
+			evsel->check_why = strdup(buf[0] ? buf : "cannot be counted here");
+		}
+	}
+	if (why && len)
+		snprintf(why, len, "%s", evsel->check_err < 0 && evsel->check_why ?
+						  evsel->check_why : "");
+	return evsel->check_err;
+}

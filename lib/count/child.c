@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+/* A command started by pmc: fork, hold before exec, release, wait (see child.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <pmc/error.h>
+#include "count/child.h"
+
+static ssize_t read_full(int fd, void *buf, size_t len)
+{
+	ssize_t n;
+
+	do
+		n = read(fd, buf, len);
+	while (n < 0 && errno == EINTR);
+	return n;
+}
+
+/* Runs in the forked child: wait for the go byte, then exec; report exec's errno. */
+static void __attribute__((noreturn))
+child_main(char *const argv[], const struct pmc_child_opts *opts, int go_rd, int err_wr)
+{
+	char c, num[16];
+	int e;
+
+	if (read_full(go_rd, &c, 1) != 1)
+		_exit(127); /* the parent gave up before releasing us */
+	close(go_rd);
+	if (opts && opts->keep_fd >= 0) {
+		int fl = fcntl(opts->keep_fd, F_GETFD);
+
+		if (fl >= 0)
+			fcntl(opts->keep_fd, F_SETFD, fl & ~FD_CLOEXEC);
+		if (opts->keep_fd_env) {
+			snprintf(num, sizeof(num), "%d", opts->keep_fd);
+			setenv(opts->keep_fd_env, num, 1);
+		}
+	}
+	signal(SIGPIPE, SIG_DFL);
+	execvp(argv[0], argv);
+	e = errno;
+	if (write(err_wr, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+int pmc__child_spawn(char *const argv[], const struct pmc_child_opts *opts,
+		     struct pmc_child **out)
+{
+	int go[2], errp[2], err;
+	struct pmc_child *c;
+
+	if (!argv || !argv[0])
+		return -EINVAL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	if (pipe2(go, O_CLOEXEC)) {
+		err = -errno;
+		free(c);
+		return err;
+	}
+	if (pipe2(errp, O_CLOEXEC)) {
+		err = -errno;
+		close(go[0]);
+		close(go[1]);
+		free(c);
+		return err;
+	}
+	fflush(NULL);
+	c->pid = fork();
+	if (c->pid == 0) {
+		close(go[1]);
+		close(errp[0]);
+		child_main(argv, opts, go[0], errp[1]);
+	}
+	err = c->pid < 0 ? -errno : 0;
+	close(go[0]);
+	close(errp[1]);
+	c->go_fd = go[1];
+	c->err_fd = errp[0];
+	if (err) {
+		close(c->go_fd);
+		close(c->err_fd);
+		free(c);
+		return err;
+	}
+	*out = c;
+	return 0;
+}
+
+int pmc__child_start(struct pmc_child *c, int *exec_errno)
+{
+	char go = 1;
+	int e = 0;
+	ssize_t n;
+
+	if (c->go_fd < 0)
+		return -EALREADY;
+	n = write(c->go_fd, &go, 1);
+	close(c->go_fd);
+	c->go_fd = -1;
+	if (n != 1)
+		return -EPIPE;
+	n = read_full(c->err_fd, &e, sizeof(e));
+	close(c->err_fd);
+	c->err_fd = -1;
+	if (n == (ssize_t)sizeof(e)) {
+		if (exec_errno)
+			*exec_errno = e;
+		return -PMC_E_EXEC;
+	}
+	return 0;
+}
+
+int pmc__child_wait(struct pmc_child *c, int *status)
+{
+	pid_t r;
+
+	if (c->reaped) {
+		*status = c->status;
+		return 0;
+	}
+	r = waitpid(c->pid, &c->status, 0);
+	if (r < 0)
+		return -errno;
+	c->reaped = true;
+	*status = c->status;
+	return 0;
+}
+
+void pmc__child_delete(struct pmc_child *c)
+{
+	if (!c)
+		return;
+	if (c->go_fd >= 0)
+		close(c->go_fd); /* a held child reads EOF and exits 127 */
+	if (c->err_fd >= 0)
+		close(c->err_fd);
+	if (!c->reaped) {
+		if (c->go_fd < 0)
+			kill(c->pid, SIGKILL);
+		while (waitpid(c->pid, &c->status, 0) < 0 && errno == EINTR)
+			;
+	}
+	free(c);
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/* A command started by pmc: forked, held before exec, released, waited for. */
+#ifndef PMC_LIB_COUNT_CHILD_H
+#define PMC_LIB_COUNT_CHILD_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/*
+ * Recipe: pmc__child_spawn() forks and leaves the child blocked on a pipe, so that
+ * counters can be attached to its pid before it runs; pmc__child_start() lets it exec
+ * and learns through a close-on-exec pipe whether exec succeeded; pmc__child_wait()
+ * reaps it. pmc__child_delete() kills and reaps a child that is still there.
+ */
+struct pmc_child {
+	pid_t pid;
+	int go_fd;   /* write end: one byte releases the child; -1 once released */
+	int err_fd;  /* read end: the child's errno if exec fails, EOF when it succeeded */
+	bool reaped;
+	int status;  /* wait status once reaped */
+};
+
+struct pmc_child_opts {
+	int keep_fd;              /* an fd the command inherits, or -1 */
+	const char *keep_fd_env;  /* env variable set to keep_fd's number, or NULL */
+};
+
+/* Forks argv (argv[0] is searched in PATH). Returns 0 or a negative errno. */
+int pmc__child_spawn(char *const argv[], const struct pmc_child_opts *opts,
+		     struct pmc_child **out);
+/*
+ * Lets the child exec. Returns 0 once it runs the program, or -PMC_E_EXEC with
+ * *exec_errno set when exec failed (the child has then exited with status 127).
+ */
+int pmc__child_start(struct pmc_child *c, int *exec_errno);
+/* Waits for the child. -EINTR when a signal interrupted the wait. */
+int pmc__child_wait(struct pmc_child *c, int *status);
+/* Kills (SIGKILL) and reaps a child that has not been reaped, then frees it. NULL ok. */
+void pmc__child_delete(struct pmc_child *c);
+
+#endif /* PMC_LIB_COUNT_CHILD_H */

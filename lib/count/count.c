@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: MIT
+/* The public counting API: dispatch from an event list to its backend's ops. */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pmc/count.h>
+#include <pmc/error.h>
+#include "backend/backend.h"
+#include "count/child.h"
+#include "count/counting.h"
+#include "event/evsel.h"
+
+int pmc__counting_init(struct pmc_counting *c, struct pmc_evlist *evlist,
+		       const struct pmc_target *target, int pass)
+{
+	c->ops = evlist->backend;
+	c->evlist = evlist;
+	memcpy(&c->target, target, target->sz < sizeof(c->target) ? target->sz : sizeof(c->target));
+	c->target.sz = sizeof(c->target);
+	c->pass = pass;
+	c->values = calloc(evlist->nr ? evlist->nr : 1, sizeof(*c->values));
+	c->open = calloc(evlist->nr ? evlist->nr : 1, sizeof(*c->open));
+	if (!c->values || !c->open) {
+		pmc__counting_fini(c);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void pmc__counting_fini(struct pmc_counting *c)
+{
+	pmc__child_delete(c->child);
+	c->child = NULL;
+	free(c->values);
+	free(c->open);
+	c->values = NULL;
+	c->open = NULL;
+}
+
+bool pmc__counting_selects(const struct pmc_counting *c, const struct pmc_evsel *evsel)
+{
+	if (evsel->pass < 0)
+		return false;
+	return c->pass < 0 || evsel->pass == c->pass;
+}
+
+int pmc_evlist__open(struct pmc_evlist *evlist, const struct pmc_target *target, int pass)
+{
+	struct pmc_counting *c = NULL;
+	int err;
+
+	if (!target || target->sz < offsetof(struct pmc_target, no_inherit))
+		return -EINVAL;
+	if (evlist->counting)
+		return -EBUSY;
+	err = evlist->backend->open(evlist, target, pass, &c);
+	if (err)
+		return err;
+	evlist->counting = c;
+	return 0;
+}
+
+#define OPEN_OR_FAIL(evlist)                                                                \
+	do {                                                                                \
+		if (!(evlist)->counting)                                                    \
+			return -EBADF;                                                      \
+	} while (0)
+
+int pmc_evlist__start(struct pmc_evlist *evlist)
+{
+	OPEN_OR_FAIL(evlist);
+	evlist->counting->started = true;
+	return evlist->backend->start(evlist->counting);
+}
+
+int pmc_evlist__stop(struct pmc_evlist *evlist)
+{
+	OPEN_OR_FAIL(evlist);
+	return evlist->backend->stop(evlist->counting);
+}
+
+int pmc_evlist__reset(struct pmc_evlist *evlist)
+{
+	OPEN_OR_FAIL(evlist);
+	return evlist->backend->reset(evlist->counting);
+}
+
+int pmc_evlist__wait(struct pmc_evlist *evlist, int *status)
+{
+	struct pmc_counting *c = evlist->counting;
+	int err;
+
+	OPEN_OR_FAIL(evlist);
+	if (!c->child)
+		return -ECHILD;
+	err = pmc__child_wait(c->child, status);
+	if (err)
+		return err;
+	return c->ops->reap ? c->ops->reap(c) : 0;
+}
+
+int pmc_evlist__kill(struct pmc_evlist *evlist, int sig)
+{
+	struct pmc_counting *c = evlist->counting;
+
+	if (!c || !c->child || c->child->reaped)
+		return -ESRCH;
+	return kill(c->child->pid, sig) ? -errno : 0;
+}
+
+pid_t pmc_evlist__child_pid(const struct pmc_evlist *evlist)
+{
+	const struct pmc_counting *c = evlist->counting;
+
+	return c && c->child ? c->child->pid : -1;
+}
+
+int pmc_evlist__read(struct pmc_evlist *evlist)
+{
+	OPEN_OR_FAIL(evlist);
+	return evlist->backend->read(evlist->counting);
+}
+
+int pmc_evsel__count(const struct pmc_evsel *evsel, struct pmc_count *out)
+{
+	const struct pmc_counting *c = evsel->evlist->counting;
+
+	if (!c || !c->open[evsel->idx])
+		return -ENOENT;
+	*out = c->values[evsel->idx];
+	return 0;
+}
+
+int pmc_evsel__read_group(const struct pmc_evsel *leader, struct pmc_count *values, size_t nr)
+{
+	struct pmc_counting *c = leader->evlist->counting;
+
+	if (!c || !c->open[leader->idx])
+		return -EBADF;
+	if (!c->ops->read_group)
+		return -EOPNOTSUPP;
+	return c->ops->read_group(c, leader, values, nr);
+}
+
+void pmc_evlist__close(struct pmc_evlist *evlist)
+{
+	struct pmc_counting *c = evlist->counting;
+
+	if (!c)
+		return;
+	evlist->counting = NULL;
+	c->ops->close(c);
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/* The generic state of an open event list; each backend embeds it first in its own. */
+#ifndef PMC_LIB_COUNT_COUNTING_H
+#define PMC_LIB_COUNT_COUNTING_H
+
+#include <stdbool.h>
+#include <pmc/count.h>
+
+struct pmc_backend_ops;
+struct pmc_child;
+
+struct pmc_counting {
+	const struct pmc_backend_ops *ops;
+	struct pmc_evlist *evlist;
+	struct pmc_target target;     /* a copy; argv and strings still belong to the caller */
+	int pass;                     /* the pass opened, -1 for all countable events */
+	struct pmc_child *child;      /* COMMAND: the started command */
+	struct pmc_count *values;     /* [evlist->nr]: values at the last read */
+	bool *open;                   /* [evlist->nr]: the event is open in this pass */
+	bool started;
+};
+
+/* Fills the generic part; allocates values and open. Returns 0 or -ENOMEM. */
+int pmc__counting_init(struct pmc_counting *c, struct pmc_evlist *evlist,
+		       const struct pmc_target *target, int pass);
+/* Frees what pmc__counting_init() allocated and reaps an unreleased child. */
+void pmc__counting_fini(struct pmc_counting *c);
+/* Whether evsel belongs to the opened pass (and is countable). */
+bool pmc__counting_selects(const struct pmc_counting *c, const struct pmc_evsel *evsel);
+
+#endif /* PMC_LIB_COUNT_COUNTING_H */

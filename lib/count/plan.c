@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The pass planner: packs events onto the counters pass by pass, as run_p5mon paired its
+ * events on the Pentium's two counters. Groups stay whole; nothing is ever scaled.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pmc/count.h>
+#include <pmc/error.h>
+#include "backend/backend.h"
+#include "core/log.h"
+#include "event/evsel.h"
+
+/* Resources used by each pass so far: used[pass][class]. */
+struct plan {
+	int (*used)[PMC_SLOT_NR];
+	int nr_passes, alloc;
+	int budget[PMC_SLOT_NR];
+};
+
+/* Adds need to a pass's use, spilling fixed-counter needs onto general counters. */
+static bool fits(const struct plan *p, const int *used, const int *need)
+{
+	int fixed_over = used[PMC_SLOT_FIXED] + need[PMC_SLOT_FIXED] - p->budget[PMC_SLOT_FIXED];
+
+	if (fixed_over < 0)
+		fixed_over = 0;
+	if (used[PMC_SLOT_GENERAL] + need[PMC_SLOT_GENERAL] + fixed_over >
+	    p->budget[PMC_SLOT_GENERAL])
+		return false;
+	return used[PMC_SLOT_DEBUGREG] + need[PMC_SLOT_DEBUGREG] <= p->budget[PMC_SLOT_DEBUGREG];
+}
+
+static int new_pass(struct plan *p)
+{
+	if (p->nr_passes == p->alloc) {
+		int n = p->alloc ? 2 * p->alloc : 4;
+		void *u = realloc(p->used, (size_t)n * sizeof(*p->used));
+
+		if (!u)
+			return -ENOMEM;
+		p->used = u;
+		p->alloc = n;
+	}
+	memset(p->used[p->nr_passes], 0, sizeof(p->used[0]));
+	return p->nr_passes++;
+}
+
+/* The resources a group (or single event) led by leader needs. */
+static void group_need(const struct pmc_evlist *evlist, const struct pmc_evsel *leader, int *need)
+{
+	memset(need, 0, sizeof(int) * PMC_SLOT_NR);
+	for (size_t i = leader->idx; i < evlist->nr && evlist->entries[i]->leader == leader; i++)
+		need[evlist->backend->classify(evlist->entries[i])]++;
+}
+
+/* Whether every member of the group is countable here (a group is counted whole or not). */
+static bool group_ok(struct pmc_evlist *evlist, struct pmc_evsel *leader)
+{
+	bool ok = true;
+
+	for (size_t i = leader->idx; i < evlist->nr && evlist->entries[i]->leader == leader; i++)
+		if (pmc_evsel__check(evlist->entries[i], NULL, 0) < 0)
+			ok = false;
+	return ok;
+}
+
+static void set_group_pass(struct pmc_evlist *evlist, struct pmc_evsel *leader, int pass)
+{
+	for (size_t i = leader->idx; i < evlist->nr && evlist->entries[i]->leader == leader; i++)
+		evlist->entries[i]->pass = pass;
+}
+
+static int place(struct plan *p, struct pmc_evlist *evlist, struct pmc_evsel *leader)
+{
+	int need[PMC_SLOT_NR], pass;
+
+	group_need(evlist, leader, need);
+	for (pass = 0; pass < p->nr_passes; pass++)
+		if (fits(p, p->used[pass], need))
+			break;
+	if (pass == p->nr_passes) {
+		int zero[PMC_SLOT_NR] = { 0 };
+
+		if (!fits(p, zero, need)) {
+			pr_warn("group led by '%s' needs more counters than exist\n", leader->name);
+			return -PMC_E_TOOMANY;
+		}
+		pass = new_pass(p);
+		if (pass < 0)
+			return pass;
+	}
+	for (int cls = 0; cls < PMC_SLOT_NR; cls++)
+		p->used[pass][cls] += need[cls];
+	set_group_pass(evlist, leader, pass);
+	return 0;
+}
+
+int pmc_evlist__plan(struct pmc_evlist *evlist, bool multiplex, int *nr_passes)
+{
+	struct plan p = { 0 };
+	int err = 0;
+
+	for (int cls = 0; cls < PMC_SLOT_NR; cls++)
+		p.budget[cls] = cls == PMC_SLOT_NONE ? INT_MAX : evlist->backend->budget(cls);
+	for (size_t i = 0; i < evlist->nr && !err; i++) {
+		struct pmc_evsel *ev = evlist->entries[i];
+
+		if (ev->leader != ev)
+			continue;
+		if (!group_ok(evlist, ev)) {
+			set_group_pass(evlist, ev, -1);
+			continue;
+		}
+		if (multiplex) {
+			set_group_pass(evlist, ev, 0);
+			p.nr_passes = 1;
+			continue;
+		}
+		err = place(&p, evlist, ev);
+	}
+	free(p.used);
+	if (err)
+		return err;
+	*nr_passes = p.nr_passes;
+	return 0;
+}
+
+int pmc_evsel__pass(const struct pmc_evsel *evsel)
+{
+	return evsel->pass;
+}
+
+const char *pmc_evsel__resource(const struct pmc_evsel *evsel)
+{
+	static const char *const names[PMC_SLOT_NR] = {
+		[PMC_SLOT_NONE] = "software (unlimited)",
+		[PMC_SLOT_GENERAL] = "general counter",
+		[PMC_SLOT_FIXED] = "fixed counter",
+		[PMC_SLOT_DEBUGREG] = "debug register",
+	};
+
+	return names[evsel->evlist->backend->classify(evsel)];
+}

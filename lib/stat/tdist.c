@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Student's t distribution: the CDF through the regularised incomplete beta function
+ * (continued fraction, modified Lentz), and its quantile by bracketing and bisection
+ * refined with Newton steps. Accurate to about 1e-10, more than a confidence interval
+ * needs; tests compare it with published t tables.
+ */
+#include <math.h>
+#include <pmc/stat.h>
+
+/* Continued fraction of the incomplete beta function (Numerical Recipes' betacf form). */
+static double beta_cf(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0), h;
+
+	d = 1.0 / (fabs(d) < tiny ? tiny : d);
+	h = d;
+	for (int m = 1; m <= 300; m++) {
+		double m2 = 2.0 * m, aa, del;
+
+		aa = m * (b - m) * x / ((a + m2 - 1.0) * (a + m2));
+		d = 1.0 + aa * d;
+		c = 1.0 + aa / c;
+		d = 1.0 / (fabs(d) < tiny ? tiny : d);
+		c = fabs(c) < tiny ? tiny : c;
+		h *= d * c;
+		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0));
+		d = 1.0 + aa * d;
+		c = 1.0 + aa / c;
+		d = 1.0 / (fabs(d) < tiny ? tiny : d);
+		c = fabs(c) < tiny ? tiny : c;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1.0) < 1e-15)
+			break;
+	}
+	return h;
+}
+
+/* The regularised incomplete beta function I_x(a, b). */
+static double beta_inc(double a, double b, double x)
+{
+	double front;
+
+	if (x <= 0.0)
+		return 0.0;
+	if (x >= 1.0)
+		return 1.0;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+	if (x < (a + 1.0) / (a + b + 2.0))
+		return front * beta_cf(a, b, x) / a;
+	return 1.0 - front * beta_cf(b, a, 1.0 - x) / b;
+}
+
+static double t_cdf(double t, double df)
+{
+	double tail = 0.5 * beta_inc(df / 2.0, 0.5, df / (df + t * t));
+
+	return t >= 0 ? 1.0 - tail : tail;
+}
+
+static double t_pdf(double t, double df)
+{
+	return exp(lgamma((df + 1) / 2) - lgamma(df / 2) - 0.5 * log(df * M_PI) -
+		   (df + 1) / 2 * log1p(t * t / df));
+}
+
+double pmc_t_quantile(double p, double df)
+{
+	double lo = 0, hi = 1, t;
+
+	if (!(p > 0 && p < 1) || !(df > 0))
+		return NAN;
+	if (p < 0.5)
+		return -pmc_t_quantile(1 - p, df);
+	while (t_cdf(hi, df) < p && hi < 1e12)
+		hi *= 2;
+	for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+		double mid = 0.5 * (lo + hi);
+
+		if (t_cdf(mid, df) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	t = 0.5 * (lo + hi);
+	for (int i = 0; i < 3; i++) {
+		double f = t_pdf(t, df);
+
+		if (f > 0)
+			t -= (t_cdf(t, df) - p) / f;
+	}
+	return t;
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Installs what pmc needs from Debian's packages (run as root on Debian 12).
+#   scripts/setup.sh          build and run pmc
+#   scripts/setup.sh --test   also what the tests, fuzzers and benchmarks use
+set -euo pipefail
+pkgs=(build-essential cmake pkg-config libpfm4-dev libdw-dev libelf-dev libcapstone-dev
+      libjansson-dev valgrind python3)
+if [ "${1:-}" = "--test" ]; then
+	pkgs+=(libcriterion-dev clang libclang-rt-14-dev linux-perf libpapi-dev hyperfine
+	       binutils)
+fi
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+echo "setup: ${#pkgs[@]} packages present"

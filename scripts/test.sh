@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Builds pmc with -fsanitize=address,undefined and -Werror, runs every test, then builds
+# the libFuzzer harnesses with clang and runs each briefly over its corpus.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc)
+cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Debug -DPMC_SANITIZE=ON -DPMC_WERROR=ON >/dev/null
+cmake --build build-test -j "$jobs"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+ctest --test-dir build-test --output-on-failure -j "$jobs"
+if command -v clang >/dev/null && [ -d fuzz ]; then
+	CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DPMC_FUZZ=ON -DPMC_SANITIZE=ON \
+		-DBUILD_TESTING=ON >/dev/null
+	cmake --build build-fuzz -j "$jobs"
+	ctest --test-dir build-fuzz --output-on-failure -R '^fuzz\.'
+fi

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# pmc stat end to end: exact counts, passes, formats, exit statuses, errors.
+. "$(dirname "$0")/lib.sh"
+
+[ -r /sys/kernel/tracing/events/syscalls/sys_enter_getppid/id ] ||
+	[ -r /sys/kernel/debug/tracing/events/syscalls/sys_enter_getppid/id ] ||
+	skip "no syscalls tracepoints (tracefs not mounted or no CONFIG_FTRACE_SYSCALLS)"
+TP=syscalls:sys_enter_getppid
+
+# N getppid calls count exactly N, with a confidence interval of 0.
+"$PMC" stat -e $TP -r 5 "$PROGS/getppid-loop" 1000 2>"$T/out"
+expect_eq "exit status of a clean run" $? 0
+expect_grep "run_p5mon summary line" "^$TP: 1000\.0 \+/- 0\.0 \(0\.000%\)" "$T/out"
+
+"$PMC" stat -e $TP -r 5 -o "$T/s.json" --format json "$PROGS/getppid-loop" 1000 2>/dev/null
+expect_eq "json schema" "$(json "$T/s.json" 'j["schema"]')" "pmc-stat/1"
+expect_eq "json values" "$(json "$T/s.json" '[int(v) for v in j["events"][0]["values"]]')" \
+	"[1000, 1000, 1000, 1000, 1000]"
+expect_eq "json ci" "$(json "$T/s.json" 'j["events"][0]["ci"]')" "0.0"
+expect_eq "json keys" "$(json "$T/s.json" 'sorted(k for k in ["name","supported","pass","values","mean","stddev","median","min","max","ci","ci_pct","scaled"] if k not in j["events"][0])')" "[]"
+expect_eq "json provenance" "$(json "$T/s.json" 'sorted(k for k in ["pmc_version","backend","cpu_model","kernel","paranoid","command","repetitions","confidence"] if k not in j["provenance"])')" "[]"
+
+# Threads and children are counted: 4 threads x 250 calls.
+"$PMC" stat -e $TP -o "$T/t.csv" --format csv "$PROGS/threads-getppid" 4 250 2>/dev/null
+expect_grep "threads inherited" "^\"$TP\",yes,0,1,1000.000," "$T/t.csv"
+
+# The thesis's results file: '#' header lines, raw values, then a summary line.
+"$PMC" stat -e $TP -r 3 --all-results -o "$T/r.txt" "$PROGS/getppid-loop" 200 2>/dev/null
+expect_grep "results header" "^# Event Repetition Value" "$T/r.txt"
+expect_eq "raw values" "$(grep -c "^$TP [0-2] 200$" "$T/r.txt")" 3
+expect_grep "summary line" "^$TP -1 200.0 0.0 0.000$" "$T/r.txt"
+
+# Six breakpoints on four debug registers: two passes, each event exact.
+ADDRS=$(nm "$PROGS/write-globals-nopie" | awk '$3 ~ /^g[0-5]$/ {print $3, $1}' | sort | awk '{print $2}')
+EV=$(for a in $ADDRS; do printf 'mem:0x%s/8:w,' "$a"; done)
+EV=${EV%,}
+"$PMC" stat -e "$EV" --plan "$PROGS/write-globals-nopie" >"$T/plan"
+expect_grep "six breakpoints plan into two passes" "^# pass plan: 2 passes" "$T/plan"
+"$PMC" stat -e "$EV" -r 2 -o "$T/bp.json" --format json "$PROGS/write-globals-nopie" 500 2>/dev/null
+expect_eq "breakpoint counts" "$(json "$T/bp.json" '[int(e["mean"]) for e in j["events"]]')" \
+	"[500, 500, 500, 500, 500, 500]"
+expect_eq "breakpoint passes" "$(json "$T/bp.json" '[e["pass"] for e in j["events"]]')" \
+	"[0, 0, 0, 0, 1, 1]"
+
+# Exit statuses: the program's own, 128+signal, 127 for a command that cannot start.
+"$PMC" stat -e $TP "$PROGS/exit-with" exit 3 2>"$T/e3"
+expect_eq "program's exit status" $? 3
+"$PMC" stat -e $TP "$PROGS/exit-with" signal 11 2>"$T/sig"
+expect_eq "killed by SIGSEGV" $? 139
+expect_grep "signal reported" "killed by SIGSEGV" "$T/sig"
+expect_grep "counts shown after a crash" "^$TP: 100\.0" "$T/sig"
+"$PMC" stat -e $TP /nonexistent/program 2>"$T/nx"
+expect_eq "command not found" $? 127
+expect_grep "cannot run message" "cannot run '/nonexistent/program'" "$T/nx"
+
+# Ctrl-C: the program stops and what was counted is printed.
+"$PMC" stat -e $TP "$PROGS/exit-with" sleep 10 2>"$T/int" &
+PID=$!
+sleep 1
+kill -INT $PID
+wait $PID
+expect_eq "Ctrl-C exit status" $? 130
+expect_grep "counted so far" "^$TP: 100\.0" "$T/int"
+
+# Usage errors (2) versus runtime errors (1).
+"$PMC" stat -e 'instructons' true 2>"$T/typo"
+expect_eq "unknown event is a usage error" $? 2
+expect_grep "suggestion" "instructions" "$T/typo"
+"$PMC" stat -e 'cycles:zz' true 2>"$T/caret"
+expect_eq "bad modifier is a usage error" $? 2
+expect_grep "caret under the fault" "^ +\^" "$T/caret"
+if "$PMC" doctor | grep -q '\[no\] hardware PMU'; then
+	"$PMC" stat -e cycles true 2>"$T/nopmu"
+	expect_eq "no PMU is a runtime error" $? 1
+	expect_grep "says why and what to try" "no hardware PMU.*try --backend=vpmu" "$T/nopmu"
+	# The default set shows what cannot be counted, once, with the reason.
+	"$PMC" stat "$PROGS/getppid-loop" 10 2>"$T/def"
+	expect_eq "default events run" $? 0
+	expect_grep "default set: unsupported shown" "^cycles: <not supported>" "$T/def"
+	expect_grep "default set: task-clock counted" "^task-clock: " "$T/def"
+else
+	echo "note: this machine has a hardware PMU; the no-PMU checks do not apply"
+fi
+
+# --config: run_p5mon's parameter file; the command line overrides it.
+printf 'event = %s\nrepeat = 4\nno_warmup = yes\n# a comment\n' $TP >"$T/parms"
+"$PMC" stat --config "$T/parms" -r 2 -o "$T/c.json" --format json "$PROGS/getppid-loop" 7 2>/dev/null
+expect_eq "config file read, -r overrides" "$(json "$T/c.json" '(j["provenance"]["repetitions"], j["events"][0]["values"], j["provenance"]["warmup"])')" "(2, [7.0, 7.0], False)"
+printf 'not a key value line\n' >"$T/bad"
+"$PMC" stat --config "$T/bad" true 2>"$T/badcfg"
+expect_eq "bad config line is a usage error" $? 2
+expect_grep "names the line" ":1: expected 'key = value'" "$T/badcfg"
+
+# A results file is written whole or not at all.
+"$PMC" stat -e $TP -o /nonexistent-dir/x.json --format json true 2>"$T/nodir"
+expect_eq "unwritable output fails" $? 1
+expect_eq "no temporary file left" "$(ls "$T" | grep -c tmp)" 0
+
+finish

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: MIT
+/* Counting on the perf backend: exact tracepoint counts on every kind of target. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <criterion/criterion.h>
+#include <pmc/pmc.h>
+
+#define TP "syscalls:sys_enter_getppid"
+
+static struct pmc_evlist *evlist;
+
+static void skip_without_tracepoints(void)
+{
+	if (!pmc_caps()->tracefs || access("/sys/kernel/tracing/events/syscalls", R_OK))
+		cr_skip_test("no syscalls tracepoints here (tracefs not mounted)");
+}
+
+static struct pmc_evlist *parse(const char *str)
+{
+	struct pmc_evlist_opts o = { .sz = sizeof(o) };
+	struct pmc_parse_error perr;
+	struct pmc_evlist *l;
+
+	cr_assert_eq(pmc_evlist__new(&o, &l), 0);
+	cr_assert_eq(pmc_evlist__parse(l, str, &perr), 0, "'%s': %s", str, perr.msg);
+	return l;
+}
+
+static void getppid_n(long n)
+{
+	for (long i = 0; i < n; i++)
+		syscall(SYS_getppid);
+}
+
+static uint64_t value_of(size_t idx)
+{
+	struct pmc_count c;
+
+	cr_assert_eq(pmc_evsel__count(pmc_evlist__at(evlist, idx), &c), 0);
+	return c.value;
+}
+
+static void fini(void)
+{
+	pmc_evlist__delete(evlist);
+	evlist = NULL;
+}
+
+TestSuite(count, .fini = fini);
+
+Test(count, self_counts_exactly_and_resets)
+{
+	struct pmc_target t = { .sz = sizeof(t), .kind = PMC_TARGET_SELF };
+	int passes;
+
+	skip_without_tracepoints();
+	evlist = parse(TP);
+	cr_assert_eq(pmc_evlist__plan(evlist, false, &passes), 0);
+	cr_assert_eq(pmc_evlist__open(evlist, &t, -1), 0);
+	cr_assert_eq(pmc_evlist__start(evlist), 0);
+	getppid_n(1000);
+	cr_assert_eq(pmc_evlist__stop(evlist), 0);
+	getppid_n(50); /* stopped: not counted */
+	cr_assert_eq(pmc_evlist__read(evlist), 0);
+	cr_expect_eq(value_of(0), 1000);
+	cr_assert_eq(pmc_evlist__reset(evlist), 0);
+	cr_assert_eq(pmc_evlist__start(evlist), 0);
+	getppid_n(7);
+	cr_assert_eq(pmc_evlist__stop(evlist), 0);
+	cr_assert_eq(pmc_evlist__read(evlist), 0);
+	cr_expect_eq(value_of(0), 7);
+}
+
+Test(count, group_read_is_one_call_with_all_members)
+{
+	struct pmc_target t = { .sz = sizeof(t), .kind = PMC_TARGET_SELF };
+	struct pmc_count v[4];
+	int passes;
+
+	skip_without_tracepoints();
+	evlist = parse("{" TP ",syscalls:sys_enter_getpid,task-clock,page-faults}");
+	cr_assert_eq(pmc_evsel__group_size(pmc_evlist__at(evlist, 0)), 4);
+	cr_assert_eq(pmc_evlist__plan(evlist, false, &passes), 0);
+	cr_assert_eq(pmc_evlist__open(evlist, &t, -1), 0);
+	cr_assert_eq(pmc_evlist__start(evlist), 0);
+	getppid_n(300);
+	for (int i = 0; i < 20; i++)
+		syscall(SYS_getpid);
+	cr_assert_eq(pmc_evsel__read_group(pmc_evlist__at(evlist, 0), v, 4), 4);
+	cr_expect_eq(v[0].value, 300);
+	cr_expect_eq(v[1].value, 20);
+	cr_expect_gt(v[2].value, 0, "task-clock runs");
+	cr_expect_eq(v[0].time_enabled_ns, v[0].time_running_ns, "no multiplexing");
+	cr_expect_eq(pmc_evsel__read_group(pmc_evlist__at(evlist, 0), v, 2), -ENOSPC);
+}
+
+Test(count, command_with_threads_is_counted_whole)
+{
+	char *argv[] = { PMC_PROGS_DIR "/threads-getppid", "4", "250", NULL };
+	struct pmc_target t = { .sz = sizeof(t), .kind = PMC_TARGET_COMMAND, .argv = argv };
+	int passes, status;
+
+	skip_without_tracepoints();
+	evlist = parse(TP);
+	cr_assert_eq(pmc_evlist__plan(evlist, false, &passes), 0);
+	cr_assert_eq(pmc_evlist__open(evlist, &t, 0), 0);
+	cr_assert_gt(pmc_evlist__child_pid(evlist), 0);
+	cr_assert_eq(pmc_evlist__start(evlist), 0);
+	cr_assert_eq(pmc_evlist__wait(evlist, &status), 0);
+	cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	cr_assert_eq(pmc_evlist__read(evlist), 0);
+	cr_expect_eq(value_of(0), 1000);
+}
+
+Test(count, command_that_cannot_exec)
+{
+	char *argv[] = { "/nonexistent/pmc-test-program", NULL };
+	struct pmc_target t = { .sz = sizeof(t), .kind = PMC_TARGET_COMMAND, .argv = argv };
+	int passes;
+
+	evlist = parse("task-clock");
+	cr_assert_eq(pmc_evlist__plan(evlist, false, &passes), 0);
+	cr_assert_eq(pmc_evlist__open(evlist, &t, 0), 0);
+	cr_expect_eq(pmc_evlist__start(evlist), -PMC_E_EXEC);
+}
+
+Test(count, running_process)
+{
+	struct pmc_target t = { .sz = sizeof(t), .kind = PMC_TARGET_PID };
+	int go[2], status, passes;
+	char c = 1;
+
+	skip_without_tracepoints();
+	cr_assert_eq(pipe(go), 0);
+	t.pid = fork();
+	if (t.pid == 0) {
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		getppid_n(500);
+		_exit(0);
+	}
+	evlist = parse(TP);
+	cr_assert_eq(pmc_evlist__plan(evlist, false, &passes), 0);
+	cr_assert_eq(pmc_evlist__open(evlist, &t, 0), 0);
+	cr_assert_eq(pmc_evlist__start(evlist), 0);
+	cr_assert_eq(write(go[1], &c, 1), 1);
+	cr_assert_eq(waitpid(t.pid, &status, 0), t.pid);
+	cr_assert_eq(pmc_evlist__read(evlist), 0);
+	cr_expect_eq(value_of(0), 500);
+}
+
+Test(count, cpus_see_at_least_the_calls)
+{
+	struct pmc_target t = { .sz = sizeof(t), .kind = PMC_TARGET_CPUS, .cpus = NULL };
+	int passes;
+
+	skip_without_tracepoints();
+	evlist = parse(TP);
+	cr_assert_eq(pmc_evlist__plan(evlist, false, &passes), 0);
+	cr_assert_eq(pmc_evlist__open(evlist, &t, 0), 0);
+	cr_assert_eq(pmc_evlist__start(evlist), 0);
+	getppid_n(400);
+	cr_assert_eq(pmc_evlist__stop(evlist), 0);
+	cr_assert_eq(pmc_evlist__read(evlist), 0);
+	cr_expect_geq(value_of(0), 400, "system-wide counts include ours");
+}
+
+Test(count, six_breakpoints_need_two_passes)
+{
+	static long g[6];
+	char buf[512];
+	int passes;
+
+	if (pmc_caps()->nr_breakpoints != 4)
+		cr_skip_test("this machine has %d debug registers, not 4", pmc_caps()->nr_breakpoints);
+	snprintf(buf, sizeof(buf), "mem:%p/8:w,mem:%p/8:w,mem:%p/8:w,mem:%p/8:w,mem:%p/8:w,mem:%p/8:w",
+		 (void *)&g[0], (void *)&g[1], (void *)&g[2], (void *)&g[3], (void *)&g[4],
+		 (void *)&g[5]);
+	evlist = parse(buf);
+	cr_assert_eq(pmc_evlist__plan(evlist, false, &passes), 0);
+	cr_expect_eq(passes, 2);
+	cr_expect_eq(pmc_evsel__pass(pmc_evlist__at(evlist, 3)), 0);
+	cr_expect_eq(pmc_evsel__pass(pmc_evlist__at(evlist, 4)), 1);
+	cr_assert_eq(pmc_evlist__plan(evlist, true, &passes), 0);
+	cr_expect_eq(passes, 1, "--multiplex: one pass");
+}
+
+Test(count, hardware_events_without_pmu_say_why)
+{
+	char why[256];
+
+	if (pmc_caps()->hw_pmu)
+		cr_skip_test("this machine has a hardware PMU");
+	evlist = parse("cycles");
+	cr_expect_eq(pmc_evsel__check(pmc_evlist__at(evlist, 0), why, sizeof(why)), -PMC_E_NOPMU);
+	cr_expect(strstr(why, "--backend=vpmu"), "reason: %s", why);
+}

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+/* pmc list: every event pmc knows, by kind, and whether it can be counted here. */
+#include <fnmatch.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jansson.h>
+#include "cli.h"
+
+struct list_ctx {
+	struct pmc_evlist *probe;   /* a scratch list: each name is parsed and judged in it */
+	const struct pmc_evlist_opts *eo;
+	const char *pattern;
+	json_t *json;               /* --json: the array being built */
+	int last_kind;
+	size_t nr, nr_ok;
+};
+
+/* Parses and judges one name in a fresh list so verdicts never share state. */
+static int judge(struct list_ctx *ctx, const char *name, char *why, size_t len)
+{
+	struct pmc_evlist *l;
+	int err = pmc_evlist__new(ctx->eo, &l);
+
+	if (err)
+		return err;
+	err = pmc_evlist__parse(l, name, NULL);
+	if (err)
+		snprintf(why, len, "does not resolve: %s", pmc_strerror(err));
+	else
+		err = pmc_evsel__check(pmc_evlist__at(l, 0), why, len);
+	pmc_evlist__delete(l);
+	return err;
+}
+
+static int on_event(const struct pmc_event_info *info, void *arg)
+{
+	struct list_ctx *ctx = arg;
+	char why[256] = "";
+	bool ok;
+
+	if (ctx->pattern && fnmatch(ctx->pattern, info->name, FNM_CASEFOLD) &&
+	    strcmp(ctx->pattern, pmc_event_kind__name(info->kind)))
+		return 0;
+	ok = !judge(ctx, info->name, why, sizeof(why));
+	ctx->nr++;
+	ctx->nr_ok += ok;
+	if (ctx->json) {
+		json_t *j = json_pack("{s:s, s:s, s:b}", "name", info->name, "kind",
+				      pmc_event_kind__name(info->kind), "supported", ok);
+
+		if (info->pmu)
+			json_object_set_new(j, "pmu", json_string(info->pmu));
+		if (info->desc)
+			json_object_set_new(j, "description", json_string(info->desc));
+		if (!ok)
+			json_object_set_new(j, "reason", json_string(why));
+		return json_array_append_new(ctx->json, j);
+	}
+	if ((int)info->kind != ctx->last_kind)
+		printf("\n%s events:\n", pmc_event_kind__name(info->kind));
+	ctx->last_kind = (int)info->kind;
+	printf("  %-44s %s%s%s\n", info->name, ok ? "yes" : "no: ", ok ? "" : why,
+	       info->desc && ok ? "" : "");
+	return 0;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	static const struct option opts[] = { { "json", no_argument, NULL, 'j' },
+					      { "backend", required_argument, NULL, 'b' },
+					      { "help", no_argument, NULL, 'h' }, { 0 } };
+	struct pmc_evlist_opts eo = { .sz = sizeof(eo) };
+	struct list_ctx ctx = { .eo = &eo, .last_kind = -1 };
+	struct pmc_evlist *l;
+	int ch, err;
+
+	while ((ch = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		if (ch == 'h') {
+			printf("usage: pmc list [--json] [--backend=perf|vpmu] [KIND|PATTERN]\n\n"
+			       "Lists every event pmc knows, by kind, marked with whether it can be\n"
+			       "counted on this machine and, if not, why. KIND is one of hardware,\n"
+			       "software, cache, tracepoint, pmu, cpu; PATTERN a shell glob.\n");
+			return 0;
+		}
+		if (ch == 'j')
+			ctx.json = json_array();
+		else if (ch == 'b')
+			eo.backend = optarg;
+		else
+			return 2;
+	}
+	ctx.pattern = optind < argc ? argv[optind] : NULL;
+	err = pmc_evlist__new(&eo, &l);
+	if (err) {
+		fprintf(stderr, "pmc list: backend '%s': %s\n", eo.backend, pmc_strerror(err));
+		return 2;
+	}
+	err = pmc_evlist__for_each_known(l, on_event, &ctx);
+	pmc_evlist__delete(l);
+	if (ctx.json) {
+		json_t *root = json_pack("{s:s, s:s, s:o}", "schema", "pmc-list/1", "backend",
+					 eo.backend ? eo.backend : "perf", "events", ctx.json);
+
+		json_dumpf(root, stdout, JSON_INDENT(2));
+		putchar('\n');
+		json_decref(root);
+	} else {
+		printf("\n%zu events, %zu countable here\n", ctx.nr, ctx.nr_ok);
+	}
+	if (err)
+		fprintf(stderr, "pmc list: %s\n", pmc_strerror(err));
+	return err ? 1 : fflush(stdout) || ferror(stdout) ? 1 : 0;
+}

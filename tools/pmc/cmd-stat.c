@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: MIT
+/* pmc stat: run_p5mon's runner — passes, warm-up, repetitions, confidence intervals. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "stat.h"
+
+static const char usage_text[] =
+	"usage: pmc stat [options] [--] COMMAND [ARGS]\n"
+	"       pmc stat [options] -p PID | -a | -C CPUS [COMMAND]\n"
+	"\n"
+	"Counts events while COMMAND runs: a warm-up run, then -r repetitions of each pass;\n"
+	"events that cannot be counted together run in separate passes, never scaled.\n"
+	"\n"
+	"  -e, --event=EVENTS      events to count (docs/events.md); repeatable\n"
+	"  -r, --repeat=N          repetitions per pass (default 1)\n"
+	"      --no-warmup         skip the warm-up run\n"
+	"      --plan              print the pass plan and exit\n"
+	"      --multiplex         count everything in one run, time-shared and scaled\n"
+	"      --ci=LEVEL          confidence level in percent (default 95)\n"
+	"      --all-results       show every repetition's value\n"
+	"      --user, --kernel    privilege levels of events without :u/:k (default user)\n"
+	"  -o, --output=FILE       write the results to FILE (- for stdout)\n"
+	"      --format=FMT        text (run_p5mon results file), csv or json\n"
+	"      --config=FILE       read 'key = value' options from FILE\n"
+	"  -p, --pid=PID           count a running process until it exits or Ctrl-C\n"
+	"  -a, --all-cpus          count on every CPU (system-wide)\n"
+	"  -C, --cpu=LIST          count on these CPUs\n"
+	"  -i, --no-inherit        do not count the command's children and threads\n"
+	"      --backend=NAME      perf (default) or vpmu\n"
+	"  -v, --verbose           progress on stderr\n"
+	"  -h, --help              this text\n";
+
+enum { O_NO_WARMUP = 256, O_PLAN, O_MULTIPLEX, O_CI, O_ALL, O_USER, O_KERNEL, O_FORMAT,
+       O_CONFIG, O_BACKEND };
+
+static const struct option long_opts[] = {
+	{ "event", required_argument, NULL, 'e' },
+	{ "repeat", required_argument, NULL, 'r' },
+	{ "no-warmup", no_argument, NULL, O_NO_WARMUP },
+	{ "plan", no_argument, NULL, O_PLAN },
+	{ "multiplex", no_argument, NULL, O_MULTIPLEX },
+	{ "ci", required_argument, NULL, O_CI },
+	{ "all-results", no_argument, NULL, O_ALL },
+	{ "user", no_argument, NULL, O_USER },
+	{ "kernel", no_argument, NULL, O_KERNEL },
+	{ "output", required_argument, NULL, 'o' },
+	{ "format", required_argument, NULL, O_FORMAT },
+	{ "config", required_argument, NULL, O_CONFIG },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "all-cpus", no_argument, NULL, 'a' },
+	{ "cpu", required_argument, NULL, 'C' },
+	{ "no-inherit", no_argument, NULL, 'i' },
+	{ "backend", required_argument, NULL, O_BACKEND },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+static const char short_opts[] = "+e:r:o:p:aC:ivh";
+
+static int bad_usage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "pmc stat: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nsee 'pmc stat --help'\n");
+	return 2;
+}
+
+static int parse_number(const char *s, long min, long max, long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtol(s, &end, 10);
+	return errno || end == s || *end || *out < min || *out > max ? -EINVAL : 0;
+}
+
+static int set_format(struct stat_opts *o, const char *v)
+{
+	if (!strcmp(v, "text"))
+		o->format = FMT_TEXT;
+	else if (!strcmp(v, "csv"))
+		o->format = FMT_CSV;
+	else if (!strcmp(v, "json"))
+		o->format = FMT_JSON;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* Applies one option; returns 0, or an exit status (2) for a bad value. */
+static int apply(struct stat_opts *o, int c, const char *arg, unsigned *priv_set)
+{
+	long n;
+	char **ev;
+
+	switch (c) {
+	case 'e':
+		ev = realloc(o->events, (o->nr_events + 1) * sizeof(*ev));
+		if (!ev)
+			return 1;
+		o->events = ev;
+		o->events[o->nr_events++] = (char *)arg;
+		return 0;
+	case 'r':
+		if (parse_number(arg, 1, 1000000, &n))
+			return bad_usage("-r wants a number of repetitions >= 1, not '%s'", arg);
+		o->repeat = (int)n;
+		return 0;
+	case O_CI:
+		o->level = strtod(arg, NULL) / 100.0;
+		if (!(o->level > 0 && o->level < 1))
+			return bad_usage("--ci wants a level in percent (95, 99), not '%s'", arg);
+		return 0;
+	case O_FORMAT:
+		return set_format(o, arg) ? bad_usage("--format is text, csv or json, not '%s'", arg) : 0;
+	case 'p':
+		if (parse_number(arg, 1, 0x7fffffff, &n))
+			return bad_usage("-p wants a process id, not '%s'", arg);
+		o->pid = (pid_t)n;
+		return 0;
+	case O_NO_WARMUP: o->no_warmup = true; return 0;
+	case O_PLAN: o->plan_only = true; return 0;
+	case O_MULTIPLEX: o->multiplex = true; return 0;
+	case O_ALL: o->all_results = true; return 0;
+	case O_USER: *priv_set |= PMC_PRIV_USER; return 0;
+	case O_KERNEL: *priv_set |= PMC_PRIV_KERNEL; return 0;
+	case 'o': o->output = arg; return 0;
+	case 'a': o->system_wide = true; return 0;
+	case 'C': o->cpus = arg; return 0;
+	case 'i': o->no_inherit = true; return 0;
+	case O_BACKEND: o->backend = arg; return 0;
+	case 'v': o->verbose++; return 0;
+	case O_CONFIG: return 0; /* read before the other options */
+	default: return 2;
+	}
+}
+
+/* The --config FILE, found with a first pass over the options. */
+static const char *find_config(int argc, char **argv)
+{
+	const char *path = NULL;
+	int c;
+
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1)
+		if (c == O_CONFIG)
+			path = optarg;
+	opterr = 1;
+	optind = 0;
+	return path;
+}
+
+static int parse_args(int argc, char **argv, struct stat_opts *o)
+{
+	unsigned priv = 0;
+	int c, rc;
+
+	*o = (struct stat_opts){ .repeat = 1, .level = 0.95, .format = FMT_TEXT };
+	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(usage_text, stdout);
+			return -1;
+		}
+		if (c == '?')
+			return bad_usage("%s", "unknown option or missing value");
+		rc = apply(o, c, optarg, &priv);
+		if (rc)
+			return rc;
+	}
+	o->priv = priv ? priv : PMC_PRIV_USER;
+	o->argv = argv + optind;
+	o->default_events = !o->nr_events;
+	if (!*o->argv && !o->pid && !o->system_wide && !o->cpus && !o->plan_only)
+		return bad_usage("%s", "no command to run (or -p PID, -a, -C CPUS)");
+	if (o->pid && (o->system_wide || o->cpus))
+		return bad_usage("%s", "-p cannot be combined with -a or -C");
+	return 0;
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	const char *config = find_config(argc, argv);
+	struct stat_opts opts;
+	char **cargv = argv;
+	int cargc = argc, rc, bad_line;
+
+	if (config) {
+		rc = cli_config_merge(config, argc, argv, &cargc, &cargv, &bad_line);
+		if (rc) {
+			if (bad_line)
+				fprintf(stderr, "pmc stat: %s:%d: expected 'key = value'\n", config,
+					bad_line);
+			else
+				fprintf(stderr, "pmc stat: cannot read %s: %s\n", config,
+					pmc_strerror(rc));
+			return 2;
+		}
+	}
+	rc = parse_args(cargc, cargv, &opts);
+	if (!rc)
+		rc = cmd_stat_run(&opts);
+	free(opts.events);
+	if (cargv != argv) {
+		for (int i = 1; i < cargc - (argc - 1); i++)
+			free(cargv[i]);
+		free(cargv);
+	}
+	return rc < 0 ? 0 : rc;
+}

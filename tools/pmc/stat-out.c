@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+/* pmc stat's outputs: the terminal summary, the pass plan, and the results files. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include "cli.h"
+#include "stat.h"
+
+int stat_write_csv(FILE *f, const struct stat_run *run);
+int stat_write_json(FILE *f, const struct stat_run *run);
+
+void stat_print_plan(FILE *f, const struct stat_run *run)
+{
+	size_t nr = pmc_evlist__nr(run->evlist);
+
+	fprintf(f, "# pass plan: %d pass%s%s\n", run->nr_passes, run->nr_passes == 1 ? "" : "es",
+		run->opts->multiplex ? " (multiplexed: one run, values scaled)" : "");
+	for (int pass = 0; pass < run->nr_passes; pass++) {
+		fprintf(f, "pass %d:\n", pass);
+		for (size_t i = 0; i < nr; i++) {
+			const struct pmc_evsel *ev = run->ev[i].evsel;
+
+			if (pmc_evsel__pass(ev) != pass)
+				continue;
+			fprintf(f, "  %-40s %s%s\n", pmc_evsel__name(ev), pmc_evsel__resource(ev),
+				pmc_evsel__group_size(pmc_evsel__leader(ev)) > 1 ? ", grouped" : "");
+		}
+	}
+	for (size_t i = 0; i < nr; i++)
+		if (!run->ev[i].supported)
+			fprintf(f, "not counted: %s: %s\n", pmc_evsel__name(run->ev[i].evsel),
+				run->ev[i].why);
+}
+
+static void print_event(FILE *f, const struct stat_run *run, const struct stat_event *e)
+{
+	const char *name = pmc_evsel__name(e->evsel);
+
+	if (!e->supported) {
+		fprintf(f, "%s: <not supported> (%s)\n", name, e->why);
+		return;
+	}
+	if (!e->nr) {
+		fprintf(f, "%s: <not counted>\n", name);
+		return;
+	}
+	fprintf(f, "%s: %.1f +/- %.1f (%.3f%%)", name, e->sum.mean, e->sum.ci, e->sum.ci_pct);
+	if (e->nr > 1)
+		fprintf(f, "   [median %.1f, min %.0f, max %.0f, stddev %.1f]", e->sum.median,
+			e->sum.min, e->sum.max, e->sum.stddev);
+	if (e->scaled) {
+		double r = 0;
+
+		for (int i = 0; i < e->nr; i++)
+			r += e->ratio[i];
+		fprintf(f, "   (scaled, counted %.1f%% of the time)", 100.0 * r / e->nr);
+	}
+	fputc('\n', f);
+	for (int i = 0; run->opts->all_results && i < e->nr; i++)
+		fprintf(f, "    rep %d: %.0f\n", i + 1, e->values[i]);
+}
+
+static void print_header(FILE *f, const struct stat_run *run)
+{
+	const struct stat_opts *o = run->opts;
+	int reps = 0;
+
+	for (size_t i = 0; i < pmc_evlist__nr(run->evlist); i++)
+		if (run->ev[i].nr > reps)
+			reps = run->ev[i].nr;
+	fprintf(f, "\n Performance counter stats for '");
+	if (*o->argv)
+		for (char **a = o->argv; *a; a++)
+			fprintf(f, "%s%s", a == o->argv ? "" : " ", *a);
+	else if (o->pid)
+		fprintf(f, "process %d", (int)o->pid);
+	else
+		fprintf(f, "CPUs %s", o->cpus ? o->cpus : "all");
+	fprintf(f, "' (%d repetition%s%s, %d pass%s, %g%% confidence, %s, backend %s):\n\n", reps,
+		reps == 1 ? "" : "s", o->no_warmup ? "" : " after a warm-up run", run->nr_passes,
+		run->nr_passes == 1 ? "" : "es", o->level * 100,
+		o->priv == PMC_PRIV_USER ? "user level" :
+		o->priv == PMC_PRIV_KERNEL ? "kernel level" : "user and kernel levels",
+		pmc_evlist__backend(run->evlist));
+}
+
+static void print_terminal(FILE *f, const struct stat_run *run)
+{
+	print_header(f, run);
+	for (size_t i = 0; i < pmc_evlist__nr(run->evlist); i++)
+		print_event(f, run, &run->ev[i]);
+	fprintf(f, "\n %.6f seconds time elapsed", run->elapsed_s);
+	if (run->interrupted)
+		fprintf(f, " (interrupted: values counted so far)");
+	fprintf(f, "\n\n");
+}
+
+/* The thesis's parseable results file (Figures 4.7 and 4.8): raw values, then a summary. */
+static int write_text(FILE *f, const struct stat_run *run)
+{
+	const struct stat_opts *o = run->opts;
+
+	fprintf(f, "# pmc stat results file\n");
+	fprintf(f, "# Results (%d repetitions, %g%% confidence level):\n", o->repeat, o->level * 100);
+	fprintf(f, "# Event Repetition Value [conf.int] [percentage]\n");
+	for (size_t i = 0; i < pmc_evlist__nr(run->evlist); i++) {
+		const struct stat_event *e = &run->ev[i];
+		const char *name = pmc_evsel__name(e->evsel);
+
+		if (!e->supported || !e->nr) {
+			fprintf(f, "# %s: not counted: %s\n", name, e->supported ? "no run" : e->why);
+			continue;
+		}
+		for (int r = 0; o->all_results && r < e->nr; r++)
+			fprintf(f, "%s %d %.0f\n", name, r, e->values[r]);
+		fprintf(f, "%s -1 %.1f %.1f %.3f\n", name, e->sum.mean, e->sum.ci, e->sum.ci_pct);
+	}
+	return 0;
+}
+
+int stat_write(const struct stat_run *run)
+{
+	const struct stat_opts *o = run->opts;
+	struct cli_outfile out;
+	int err;
+
+	/* The summary goes to stderr, as perf's, unless a data format replaces it on stdout. */
+	if (o->output || o->format == FMT_TEXT)
+		print_terminal(stderr, run);
+	if (!o->output && o->format == FMT_TEXT)
+		return 0;
+	err = cli_outfile_open(&out, o->output ? o->output : "-");
+	if (err) {
+		fprintf(stderr, "pmc stat: cannot write %s: %s\n", o->output, pmc_strerror(err));
+		return 1;
+	}
+	err = o->format == FMT_JSON ? stat_write_json(out.f, run) :
+	      o->format == FMT_CSV ? stat_write_csv(out.f, run) : write_text(out.f, run);
+	if (err) {
+		cli_outfile_abort(&out);
+		return 1;
+	}
+	err = cli_outfile_commit(&out);
+	if (err) {
+		fprintf(stderr, "pmc stat: cannot write %s: %s\n", o->output ? o->output : "stdout",
+			pmc_strerror(err));
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/* pmc stat: options, the runner's results, and the output writers. */
+#ifndef PMC_TOOLS_STAT_H
+#define PMC_TOOLS_STAT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <pmc/pmc.h>
+
+enum stat_format { FMT_TEXT, FMT_CSV, FMT_JSON };
+
+struct stat_opts {
+	char **events;         /* -e strings, in order */
+	size_t nr_events;
+	bool default_events;   /* no -e: perf stat's default set */
+	int repeat;            /* -r */
+	bool no_warmup;
+	bool plan_only;
+	bool multiplex;
+	double level;          /* confidence level, 0.95 */
+	bool all_results;
+	unsigned priv;         /* PMC_PRIV_* default for events without modifiers */
+	const char *output;    /* -o FILE, NULL: stderr, "-": stdout */
+	enum stat_format format;
+	int verbose;
+	const char *backend;
+	pid_t pid;             /* -p */
+	bool system_wide;      /* -a */
+	const char *cpus;      /* -C */
+	bool no_inherit;
+	char **argv;           /* the command */
+};
+
+/* One event's values over the repetitions of its pass. */
+struct stat_event {
+	struct pmc_evsel *evsel;
+	bool supported;
+	char why[256];         /* when !supported */
+	bool user_named;       /* named with -e (an error when unsupported) */
+	int nr;                /* repetitions counted */
+	double *values;        /* [repeat], scaled when multiplexed */
+	double *ratio;         /* [repeat]: running / enabled */
+	bool scaled;
+	struct pmc_summary sum;
+};
+
+struct stat_run {
+	const struct stat_opts *opts;
+	struct pmc_evlist *evlist;
+	struct stat_event *ev;  /* [pmc_evlist__nr()] */
+	int nr_passes;
+	int status;             /* wait status of the last run */
+	bool have_status;
+	bool interrupted;       /* Ctrl-C: stopped early */
+	bool exec_failed;
+	double elapsed_s;       /* wall time of all measured runs */
+};
+
+/* Builds the event list, runs every pass and repetition, prints; returns the exit status. */
+int cmd_stat_run(const struct stat_opts *opts);
+int stat_run__execute(struct stat_run *run);
+void stat_run__summarize(struct stat_run *run);
+void stat_print_plan(FILE *f, const struct stat_run *run);
+int stat_write(const struct stat_run *run);
+
+#endif /* PMC_TOOLS_STAT_H */
