@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Set-associative LRU write-back caches (L1I, L1D, unified L2 and LLC) and TLBs, and the
+ * load/store/instruction-fetch helpers that feed them and produce the memory signals. */
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "vpmu.h"
+
+/* A cache (or TLB) of sets * ways entries; each set lists its tags most recently used first.
+ * A tag is the line number shifted left by one, with the dirty bit in bit 0; ~0 is empty. */
+struct vp_cache {
+	const HChar *name;
+	UInt sets, ways, line_shift;
+	ULong *tags;
+};
+
+static struct vp_cache l1i, l1d, l2, llc, itlb, dtlb;
+static Bool have_llc;
+
+static UInt log2_exact(UInt v, const HChar *what)
+{
+	UInt s = 0;
+
+	while ((1u << s) < v)
+		s++;
+	if ((1u << s) != v) {
+		VG_(umsg)("vpmu: %s: %u is not a power of two\n", what, v);
+		VG_(exit)(1);
+	}
+	return s;
+}
+
+static void cache_init(struct vp_cache *c, const HChar *name, const struct vp_cache_geom *g,
+		       Bool is_tlb)
+{
+	UInt entries = is_tlb ? g->size_bytes : g->size_bytes / g->line_bytes;
+	UInt i;
+
+	c->name = name;
+	c->line_shift = log2_exact(g->line_bytes, name);
+	c->ways = g->ways ? g->ways : entries;
+	if (entries == 0 || entries % c->ways) {
+		VG_(umsg)("vpmu: %s: %u entries cannot be split into %u ways\n", name, entries, c->ways);
+		VG_(exit)(1);
+	}
+	c->sets = entries / c->ways;
+	log2_exact(c->sets, name);
+	c->tags = VG_(malloc)("vpmu.cache", sizeof(ULong) * entries);
+	for (i = 0; i < entries; i++)
+		c->tags[i] = ~0ULL;
+}
+
+void vp_caches_init(void)
+{
+	cache_init(&l1i, "L1I", &vp_clo.l1i, False);
+	cache_init(&l1d, "L1D", &vp_clo.l1d, False);
+	cache_init(&l2, "L2", &vp_clo.l2, False);
+	have_llc = vp_clo.llc.size_bytes != 0;
+	if (have_llc)
+		cache_init(&llc, "LLC", &vp_clo.llc, False);
+	cache_init(&itlb, "ITLB", &vp_clo.itlb, True);
+	cache_init(&dtlb, "DTLB", &vp_clo.dtlb, True);
+}
+
+enum { MISS, HIT };
+
+/* Looks up line number `line`; on a miss, inserts it (if alloc) as most recently used and
+ * returns the evicted tag (dirty bit included) in *victim, ~0 if none. */
+static Int cache_access(struct vp_cache *c, ULong line, Bool dirty, Bool alloc, ULong *victim)
+{
+	ULong *set = c->tags + (line & (c->sets - 1)) * c->ways;
+	ULong tag = line << 1, cur;
+	UInt i;
+
+	*victim = ~0ULL;
+	if ((set[0] | 1) == (tag | 1)) {
+		set[0] |= dirty;
+		return HIT;
+	}
+	for (i = 1; i < c->ways; i++) {
+		if ((set[i] | 1) == (tag | 1)) {
+			cur = set[i] | dirty;
+			for (; i > 0; i--)
+				set[i] = set[i - 1];
+			set[0] = cur;
+			return HIT;
+		}
+	}
+	if (!alloc)
+		return MISS;
+	*victim = set[c->ways - 1];
+	for (i = c->ways - 1; i > 0; i--)
+		set[i] = set[i - 1];
+	set[0] = tag | dirty;
+	return MISS;
+}
+
+/* Line size may differ between levels; lines are converted through byte addresses. */
+static ULong line_of(const struct vp_cache *c, Addr a)
+{
+	return a >> c->line_shift;
+}
+
+static void llc_writeback(Addr a)
+{
+	ULong v;
+
+	if (have_llc)
+		cache_access(&llc, line_of(&llc, a), 1, True, &v);
+}
+
+static void l2_writeback(Addr a)
+{
+	ULong v;
+
+	if (cache_access(&l2, line_of(&l2, a), 1, True, &v) == MISS && v != ~0ULL) {
+		vp_sig[(v & 1) ? VP_SIG_L2_OUT_DIRTY : VP_SIG_L2_OUT_CLEAN]++;
+		if (v & 1)
+			llc_writeback((v >> 1) << l2.line_shift);
+	}
+}
+
+/* Serves a miss of the first level from L2, then the LLC, then memory; returns the latency
+ * and the Table 5 data source.  kind: 0 load, 1 store (RFO), 2 instruction fetch. */
+static UInt outer_access(Addr a, UInt kind, ULong *dsrc)
+{
+	static const UInt hit_sig[3] = { VP_SIG_L2_LD_HIT, VP_SIG_L2_ST_HIT, VP_SIG_L2_IF_HIT };
+	static const UInt miss_sig[3] = { VP_SIG_L2_LD_MISS, VP_SIG_L2_ST_MISS, VP_SIG_L2_IF_MISS };
+	ULong v;
+
+	if (cache_access(&l2, line_of(&l2, a), 0, True, &v) == HIT) {
+		vp_sig[hit_sig[kind]]++;
+		*dsrc = VPMU_DSRC_L2_HIT;
+		return vp_clo.l2.latency;
+	}
+	vp_sig[miss_sig[kind]]++;
+	vp_sig[VP_SIG_L2_LINES_IN]++;
+	if (v != ~0ULL) {
+		vp_sig[(v & 1) ? VP_SIG_L2_OUT_DIRTY : VP_SIG_L2_OUT_CLEAN]++;
+		if (v & 1)
+			llc_writeback((v >> 1) << l2.line_shift);
+	}
+	if (!have_llc) {
+		*dsrc = VPMU_DSRC_LOCAL_DRAM;
+		return vp_clo.mem_latency;
+	}
+	vp_sig[VP_SIG_LLC_REF]++;
+	if (cache_access(&llc, line_of(&llc, a), 0, True, &v) == HIT) {
+		if (kind == 0)
+			vp_sig[VP_SIG_LLC_LD_HIT]++;
+		*dsrc = VPMU_DSRC_L3_HIT;
+		return vp_clo.llc.latency;
+	}
+	vp_sig[VP_SIG_LLC_MISS]++;
+	if (kind == 0)
+		vp_sig[VP_SIG_LLC_LD_MISS]++;
+	*dsrc = VPMU_DSRC_LOCAL_DRAM;
+	return vp_clo.mem_latency;
+}
+
+/* One line of a data access; returns its latency. */
+static UInt data_line(Addr a, Bool store, ULong *dsrc)
+{
+	ULong v;
+	Bool alloc = !store || vp_clo.write_allocate;
+	UInt lat;
+
+	if (cache_access(&l1d, line_of(&l1d, a), store, alloc, &v) == HIT) {
+		vp_sig[store ? VP_SIG_L1D_ST_HIT : VP_SIG_L1D_LD_HIT]++;
+		*dsrc = VPMU_DSRC_L1_HIT;
+		return vp_clo.l1d.latency;
+	}
+	vp_sig[store ? VP_SIG_L1D_ST_MISS : VP_SIG_L1D_LD_MISS]++;
+	if (alloc) {
+		vp_sig[VP_SIG_L1D_REPL]++;
+		if (v != ~0ULL && (v & 1)) {
+			vp_sig[VP_SIG_L1D_WB]++;
+			l2_writeback((v >> 1) << l1d.line_shift);
+		}
+	}
+	lat = outer_access(a, store ? 1 : 0, dsrc);
+	if (store && !alloc)
+		l2_writeback(a); /* no-write-allocate: the write goes on to L2 */
+	return lat;
+}
+
+static Bool tlb_miss(struct vp_cache *t, Addr a)
+{
+	ULong v;
+
+	return cache_access(t, line_of(t, a), 0, True, &v) == MISS;
+}
+
+static void classify(Addr a, ULong size, Bool store)
+{
+	Addr last = a + size - 1;
+	UInt p5 = size >= 8 ? 8 : 4;
+
+	if (size > 1 && (a & (size - 1)))
+		vp_sig[store ? VP_SIG_MISALIGN_ST : VP_SIG_MISALIGN_LD]++;
+	/* Pentium rule (thesis Appendix A): 2/4-byte accesses crossing 4 bytes, 8-byte crossing 8. */
+	if (size > 1 && (a / p5) != (last / p5))
+		vp_sig[store ? VP_SIG_P5_MISALIGN_ST : VP_SIG_P5_MISALIGN_LD]++;
+	if ((a >> l1d.line_shift) != (last >> l1d.line_shift))
+		vp_sig[store ? VP_SIG_SPLIT_ST : VP_SIG_SPLIT_LD]++;
+}
+
+static void data_access(Addr a, ULong size, Bool store, Addr imark)
+{
+	struct vp_mem_info mi = { a, 0, VPMU_DSRC_UNKNOWN, True };
+	Addr last = a + (size ? size : 1) - 1;
+	UInt lat, stall;
+	ULong d2;
+
+	if (size == 0)
+		size = 1;
+	vp_sig[store ? VP_SIG_STORE : VP_SIG_LOAD]++;
+	classify(a, size, store);
+	if (!vp_need.dcache) {
+		if (UNLIKELY(vp_watch))
+			vp_overflow_check(imark, &mi, 0);
+		return;
+	}
+	lat = data_line(a, store, &mi.data_src);
+	if ((a >> l1d.line_shift) != (last >> l1d.line_shift)) {
+		UInt lat2 = data_line(last, store, &d2);
+
+		if (lat2 > lat) {
+			lat = lat2;
+			mi.data_src = d2;
+		}
+		lat += vp_clo.split_penalty;
+	}
+	if (tlb_miss(&dtlb, a)) {
+		vp_sig[store ? VP_SIG_DTLB_ST_MISS : VP_SIG_DTLB_LD_MISS]++;
+		lat += vp_clo.tlb_penalty;
+	}
+	mi.latency = lat;
+	stall = lat - vp_clo.l1d.latency;
+	if (store) {
+		if (mi.data_src != VPMU_DSRC_L1_HIT)
+			vp_sig[VP_SIG_STALL_STORE] += vp_clo.store_miss_penalty;
+	} else {
+		vp_sig[VP_SIG_STALL_LOAD] += stall;
+		if (lat > vp_clo.ld_lat)
+			vp_sig[VP_SIG_LAT_ABOVE]++;
+	}
+	if (UNLIKELY(vp_watch))
+		vp_overflow_check(imark, &mi, 0);
+}
+
+VG_REGPARM(3) void vp_h_load(Addr addr, ULong size, Addr imark)
+{
+	data_access(addr, size, False, imark);
+}
+
+VG_REGPARM(3) void vp_h_store(Addr addr, ULong size, Addr imark)
+{
+	data_access(addr, size, True, imark);
+}
+
+/* Called once per cache line an instruction stream enters (the instrumenter knows statically
+ * when consecutive instructions stay in one line, and such fetches are guaranteed MRU hits). */
+VG_REGPARM(2) void vp_h_ifetch(Addr a, Addr imark)
+{
+	ULong v, dsrc;
+	UInt stall = 0;
+
+	if (cache_access(&l1i, line_of(&l1i, a), 0, True, &v) == HIT) {
+		vp_sig[VP_SIG_L1I_HIT]++;
+	} else {
+		vp_sig[VP_SIG_L1I_MISS]++;
+		stall = outer_access(a, 2, &dsrc);
+	}
+	if (tlb_miss(&itlb, a)) {
+		vp_sig[VP_SIG_ITLB_MISS]++;
+		stall += vp_clo.tlb_penalty;
+	}
+	vp_sig[VP_SIG_STALL_IFETCH] += stall;
+	if (UNLIKELY(vp_watch))
+		vp_overflow_check(imark, NULL, 0);
+}

@@ -1,0 +1,432 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* VEX IR instrumentation specialised to the programmed events: inline per-segment counts,
+ * memory/fetch/branch helper calls, instruction ticks for sampling and per-cycle closes. */
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_machine.h"
+#include "vpmu.h"
+
+#define MAX_INSNS 256
+
+struct insn_info {
+	Addr addr;
+	UInt len;
+	UInt cls; /* VP_BIT of static signals, as a 32-bit set over VP_SIG_INSN..SYSCALL */
+	Bool is_rep;
+};
+
+/* The instrumenter's running state for one superblock. */
+struct ctx {
+	IRSB *out;
+	ULong pending[VP_SIG_NR]; /* inline counts not yet added to vp_sig */
+	UInt seg_nins;		  /* counted instructions in the current segment */
+	IRTemp seg_base;	  /* vp_sig[INSN] at the segment start, for ticks */
+	Addr last_fetch_line;
+};
+
+/* ---- static classification by IR operation ---- */
+
+static UInt classify_op(IROp op, Bool *fp_scalar64, Bool *fp_scalar32)
+{
+	IRType d, a1, a2, a3, a4;
+
+	switch (op) {
+	case Iop_Mul8: case Iop_Mul16: case Iop_Mul32: case Iop_Mul64:
+	case Iop_MullS8: case Iop_MullS16: case Iop_MullS32: case Iop_MullS64:
+	case Iop_MullU8: case Iop_MullU16: case Iop_MullU32: case Iop_MullU64:
+		return VP_BIT(VP_SIG_MUL);
+	case Iop_DivU32: case Iop_DivS32: case Iop_DivU64: case Iop_DivS64:
+	case Iop_DivModU64to32: case Iop_DivModS64to32: case Iop_DivModU128to64:
+	case Iop_DivModS128to64:
+		return VP_BIT(VP_SIG_DIV);
+	case Iop_DivF64: case Iop_SqrtF64:
+		*fp_scalar64 = True;
+		return VP_BIT(VP_SIG_DIV);
+	case Iop_DivF32: case Iop_SqrtF32:
+		*fp_scalar32 = True;
+		return VP_BIT(VP_SIG_DIV);
+	case Iop_AddF64: case Iop_SubF64: case Iop_MulF64: case Iop_MAddF64: case Iop_MSubF64:
+	case Iop_AtanF64: case Iop_Yl2xF64: case Iop_PRemF64: case Iop_ScaleF64: case Iop_SinF64:
+	case Iop_CosF64: case Iop_TanF64: case Iop_2xm1F64:
+		*fp_scalar64 = True;
+		return 0;
+	case Iop_AddF32: case Iop_SubF32: case Iop_MulF32: case Iop_MAddF32: case Iop_MSubF32:
+		*fp_scalar32 = True;
+		return 0;
+	case Iop_Add32Fx4: case Iop_Sub32Fx4: case Iop_Mul32Fx4: case Iop_Max32Fx4:
+	case Iop_Min32Fx4: case Iop_Add32Fx8: case Iop_Sub32Fx8: case Iop_Mul32Fx8:
+	case Iop_Max32Fx8: case Iop_Min32Fx8:
+		return VP_BIT(VP_SIG_SSE_PS);
+	case Iop_Div32Fx4: case Iop_Sqrt32Fx4: case Iop_Div32Fx8: case Iop_Sqrt32Fx8:
+		return VP_BIT(VP_SIG_SSE_PS) | VP_BIT(VP_SIG_DIV);
+	case Iop_Add64Fx2: case Iop_Sub64Fx2: case Iop_Mul64Fx2: case Iop_Max64Fx2:
+	case Iop_Min64Fx2: case Iop_Add64Fx4: case Iop_Sub64Fx4: case Iop_Mul64Fx4:
+	case Iop_Max64Fx4: case Iop_Min64Fx4:
+		return VP_BIT(VP_SIG_SSE_PD);
+	case Iop_Div64Fx2: case Iop_Sqrt64Fx2: case Iop_Div64Fx4: case Iop_Sqrt64Fx4:
+		return VP_BIT(VP_SIG_SSE_PD) | VP_BIT(VP_SIG_DIV);
+	case Iop_Add32F0x4: case Iop_Sub32F0x4: case Iop_Mul32F0x4: case Iop_Max32F0x4:
+	case Iop_Min32F0x4:
+		return VP_BIT(VP_SIG_SSE_SS);
+	case Iop_Div32F0x4: case Iop_Sqrt32F0x4:
+		return VP_BIT(VP_SIG_SSE_SS) | VP_BIT(VP_SIG_DIV);
+	case Iop_Add64F0x2: case Iop_Sub64F0x2: case Iop_Mul64F0x2: case Iop_Max64F0x2:
+	case Iop_Min64F0x2:
+		return VP_BIT(VP_SIG_SSE_SD);
+	case Iop_Div64F0x2: case Iop_Sqrt64F0x2:
+		return VP_BIT(VP_SIG_SSE_SD) | VP_BIT(VP_SIG_DIV);
+	/* Moves between integer and vector registers are not SIMD operations. */
+	case Iop_64UtoV128: case Iop_32UtoV128: case Iop_64HLtoV128: case Iop_V128HLtoV256:
+	case Iop_SetV128lo64: case Iop_SetV128lo32: case Iop_V128to64: case Iop_V128HIto64:
+	case Iop_V256toV128_0: case Iop_V256toV128_1: case Iop_V128to32:
+		return 0;
+	default:
+		break;
+	}
+	typeOfPrimop(op, &d, &a1, &a2, &a3, &a4);
+	if (d == Ity_V128 || d == Ity_V256)
+		return VP_BIT(VP_SIG_SIMD_INT);
+	return 0;
+}
+
+static UInt classify_expr(const IRExpr *e, Bool *f64, Bool *f32, Bool *x87)
+{
+	switch (e->tag) {
+	case Iex_Unop: return classify_op(e->Iex.Unop.op, f64, f32);
+	case Iex_Binop: return classify_op(e->Iex.Binop.op, f64, f32);
+	case Iex_Triop: return classify_op(e->Iex.Triop.details->op, f64, f32);
+	case Iex_Qop: return classify_op(e->Iex.Qop.details->op, f64, f32);
+	case Iex_GetI: *x87 = True; return 0;
+	default: return 0;
+	}
+}
+
+/* Fills info[] for each instruction of bb; returns the number of instructions. */
+static UInt prepass(const IRSB *bb, struct insn_info *info)
+{
+	Int i;
+	Int n = -1;
+	Bool f64 = False, f32 = False, x87 = False;
+
+	for (i = 0; i < bb->stmts_used; i++) {
+		const IRStmt *st = bb->stmts[i];
+
+		if (st->tag == Ist_IMark) {
+			if (n >= 0 && (f64 || f32))
+				info[n].cls |= x87 ? VP_BIT(VP_SIG_X87)
+						   : VP_BIT(f64 ? VP_SIG_SSE_SD : VP_SIG_SSE_SS);
+			if (n + 1 >= MAX_INSNS)
+				break;
+			n++;
+			info[n].addr = st->Ist.IMark.addr + st->Ist.IMark.delta;
+			info[n].len = st->Ist.IMark.len;
+			info[n].cls = VP_BIT(VP_SIG_INSN);
+			info[n].is_rep = False;
+			f64 = f32 = x87 = False;
+		} else if (n >= 0 && st->tag == Ist_WrTmp) {
+			info[n].cls |= classify_expr(st->Ist.WrTmp.data, &f64, &f32, &x87);
+		} else if (n >= 0 && st->tag == Ist_PutI) {
+			x87 = True;
+		} else if (n >= 0 && st->tag == Ist_Exit &&
+			   st->Ist.Exit.dst->Ico.U64 == info[n].addr) {
+			info[n].is_rep = True; /* a REP string instruction loops to itself */
+		}
+	}
+	if (n >= 0 && (f64 || f32))
+		info[n].cls |= x87 ? VP_BIT(VP_SIG_X87) : VP_BIT(f64 ? VP_SIG_SSE_SD : VP_SIG_SSE_SS);
+	if (n >= 0 && bb->next->tag == Iex_Const && bb->next->Iex.Const.con->Ico.U64 == info[n].addr)
+		info[n].is_rep = True;
+	if (n >= 0 && (bb->jumpkind == Ijk_Sys_syscall || bb->jumpkind == Ijk_Sys_int128 ||
+		       bb->jumpkind == Ijk_Sys_int129 || bb->jumpkind == Ijk_Sys_int130 ||
+		       bb->jumpkind == Ijk_Sys_int210 || bb->jumpkind == Ijk_Sys_sysenter))
+		info[n].cls |= VP_BIT(VP_SIG_SYSCALL);
+	return n + 1;
+}
+
+/* ---- emitting IR (flat: every operand an RdTmp or Const) ---- */
+
+static IRExpr *slot(UInt s)
+{
+	return mkIRExpr_HWord((HWord)&vp_sig[s]);
+}
+
+static void add_to_sig(struct ctx *c, UInt s, IRExpr *amount)
+{
+	IRTemp t1 = newIRTemp(c->out->tyenv, Ity_I64);
+	IRTemp t2 = newIRTemp(c->out->tyenv, Ity_I64);
+
+	addStmtToIRSB(c->out, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, slot(s))));
+	addStmtToIRSB(c->out, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(t1), amount)));
+	addStmtToIRSB(c->out, IRStmt_Store(Iend_LE, slot(s), IRExpr_RdTmp(t2)));
+}
+
+static void flush(struct ctx *c)
+{
+	UInt s;
+
+	for (s = 0; s < VP_SIG_NR; s++) {
+		if (c->pending[s])
+			add_to_sig(c, s, IRExpr_Const(IRConst_U64(c->pending[s])));
+		c->pending[s] = 0;
+	}
+	c->seg_nins = 0;
+	c->seg_base = IRTemp_INVALID;
+}
+
+static void count_insn(struct ctx *c, UInt cls)
+{
+	UInt s;
+
+	for (s = 0; s < VP_SIG_NR_STATIC; s++)
+		if (cls & (1u << s))
+			c->pending[s]++;
+	if (cls & VP_BIT(VP_SIG_DIV))
+		c->pending[VP_SIG_STALL_DIV] += vp_clo.div_penalty;
+}
+
+static void call(struct ctx *c, const HChar *name, void *fn, Int regparms, IRExpr **args,
+		 IRExpr *guard)
+{
+	IRDirty *d = unsafeIRDirty_0_N(regparms, name, VG_(fnptr_to_fnentry)(fn), args);
+
+	if (guard)
+		d->guard = guard;
+	addStmtToIRSB(c->out, IRStmt_Dirty(d));
+}
+
+static IRExpr *c64(ULong v)
+{
+	return IRExpr_Const(IRConst_U64(v));
+}
+
+/* REP completion: the instruction retires once, when control leaves it for the next one. */
+static void count_rep(struct ctx *c, const struct insn_info *in, IRExpr *guard)
+{
+	IRExpr *one = c64(1);
+	UInt s;
+
+	if (guard) {
+		IRTemp t = newIRTemp(c->out->tyenv, Ity_I64);
+
+		addStmtToIRSB(c->out, IRStmt_WrTmp(t, IRExpr_Unop(Iop_1Uto64, guard)));
+		one = IRExpr_RdTmp(t);
+	}
+	for (s = 0; s < VP_SIG_NR_STATIC; s++)
+		if (in->cls & (1u << s))
+			add_to_sig(c, s, one);
+}
+
+static void emit_tick(struct ctx *c, const struct insn_info *in)
+{
+	IRTemp tf = newIRTemp(c->out->tyenv, Ity_I64);
+	IRTemp tn = newIRTemp(c->out->tyenv, Ity_I64);
+	IRTemp g = newIRTemp(c->out->tyenv, Ity_I1);
+	ULong extra = c->seg_nins + (in->is_rep ? 1 : 0);
+
+	if (c->seg_base == IRTemp_INVALID) {
+		c->seg_base = newIRTemp(c->out->tyenv, Ity_I64);
+		addStmtToIRSB(c->out, IRStmt_WrTmp(c->seg_base,
+						   IRExpr_Load(Iend_LE, Ity_I64, slot(VP_SIG_INSN))));
+	}
+	addStmtToIRSB(c->out, IRStmt_WrTmp(tf, IRExpr_Load(Iend_LE, Ity_I64,
+						  mkIRExpr_HWord((HWord)&vp_insn_fire_at))));
+	addStmtToIRSB(c->out, IRStmt_WrTmp(tn, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(c->seg_base),
+							    c64(extra))));
+	addStmtToIRSB(c->out, IRStmt_WrTmp(g, IRExpr_Binop(Iop_CmpLE64U, IRExpr_RdTmp(tf),
+							   IRExpr_RdTmp(tn))));
+	call(c, "vp_h_insn_tick", vp_h_insn_tick, 2,
+	     mkIRExprVec_2(mkIRExpr_HWord(in->addr), c64(extra)), IRExpr_RdTmp(g));
+}
+
+static void emit_fetch(struct ctx *c, const struct insn_info *in)
+{
+	UInt shift = __builtin_ctz(vp_clo.l1i.line_bytes);
+	Addr l, first = in->addr >> shift, last = (in->addr + in->len - 1) >> shift;
+
+	for (l = first; l <= last; l++) {
+		if (l == c->last_fetch_line)
+			continue;
+		c->last_fetch_line = l;
+		call(c, "vp_h_ifetch", vp_h_ifetch, 2,
+		     mkIRExprVec_2(mkIRExpr_HWord(l << shift), mkIRExpr_HWord(in->addr)), NULL);
+	}
+}
+
+static void on_imark(struct ctx *c, const struct insn_info *in)
+{
+	if (vp_need.cycle_cond) {
+		flush(c);
+		call(c, "vp_h_cycle", vp_h_cycle, 1, mkIRExprVec_1(mkIRExpr_HWord(in->addr)), NULL);
+	}
+	if (vp_need.icache)
+		emit_fetch(c, in);
+	if (!in->is_rep) {
+		count_insn(c, in->cls);
+		c->seg_nins++;
+	}
+	if (vp_need.insn_tick)
+		emit_tick(c, in);
+}
+
+static void mem_call(struct ctx *c, Bool store, IRExpr *addr, Int size, Addr pc, IRExpr *guard)
+{
+	if (store)
+		call(c, "vp_h_store", vp_h_store, 3,
+		     mkIRExprVec_3(addr, c64(size), mkIRExpr_HWord(pc)), guard);
+	else
+		call(c, "vp_h_load", vp_h_load, 3,
+		     mkIRExprVec_3(addr, c64(size), mkIRExpr_HWord(pc)), guard);
+}
+
+static void on_mem(struct ctx *c, const IRSB *bb, const IRStmt *st, Addr pc)
+{
+	const IRTypeEnv *env = bb->tyenv;
+	IRType t, ta;
+
+	switch (st->tag) {
+	case Ist_WrTmp:
+		if (st->Ist.WrTmp.data->tag == Iex_Load)
+			mem_call(c, False, st->Ist.WrTmp.data->Iex.Load.addr,
+				 sizeofIRType(st->Ist.WrTmp.data->Iex.Load.ty), pc, NULL);
+		break;
+	case Ist_Store:
+		mem_call(c, True, st->Ist.Store.addr,
+			 sizeofIRType(typeOfIRExpr(env, st->Ist.Store.data)), pc, NULL);
+		break;
+	case Ist_LoadG:
+		typeOfIRLoadGOp(st->Ist.LoadG.details->cvt, &t, &ta);
+		mem_call(c, False, st->Ist.LoadG.details->addr, sizeofIRType(ta), pc,
+			 st->Ist.LoadG.details->guard);
+		break;
+	case Ist_StoreG:
+		mem_call(c, True, st->Ist.StoreG.details->addr,
+			 sizeofIRType(typeOfIRExpr(env, st->Ist.StoreG.details->data)), pc,
+			 st->Ist.StoreG.details->guard);
+		break;
+	case Ist_CAS: {
+		const IRCAS *cas = st->Ist.CAS.details;
+		Int sz = sizeofIRType(typeOfIRExpr(env, cas->dataLo)) * (cas->dataHi ? 2 : 1);
+
+		mem_call(c, False, cas->addr, sz, pc, NULL);
+		mem_call(c, True, cas->addr, sz, pc, NULL);
+		break;
+	}
+	case Ist_LLSC:
+		if (st->Ist.LLSC.storedata)
+			mem_call(c, True, st->Ist.LLSC.addr,
+				 sizeofIRType(typeOfIRExpr(env, st->Ist.LLSC.storedata)), pc, NULL);
+		else
+			mem_call(c, False, st->Ist.LLSC.addr,
+				 sizeofIRType(typeOfIRTemp(env, st->Ist.LLSC.result)), pc, NULL);
+		break;
+	case Ist_Dirty: {
+		const IRDirty *d = st->Ist.Dirty.details;
+
+		if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify)
+			mem_call(c, False, d->mAddr, d->mSize, pc, NULL);
+		if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify)
+			mem_call(c, True, d->mAddr, d->mSize, pc, NULL);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+/* A conditional branch: the block's only Ijk_Boring side exit, in its last instruction.  VEX
+ * may emit it inverted (exit to the fall-through, block end to the target). */
+static void on_cond_exit(struct ctx *c, const IRSB *bb, const IRStmt *st,
+			 const struct insn_info *in)
+{
+	Addr dst = st->Ist.Exit.dst->Ico.U64;
+	Addr fall = in->addr + in->len;
+	IRTemp t = newIRTemp(c->out->tyenv, Ity_I64);
+	IRExpr *taken = IRExpr_RdTmp(t);
+	Addr target = dst;
+
+	addStmtToIRSB(c->out, IRStmt_WrTmp(t, IRExpr_Unop(Iop_1Uto64, st->Ist.Exit.guard)));
+	if (dst == fall) {
+		IRTemp u = newIRTemp(c->out->tyenv, Ity_I64);
+
+		if (bb->next->tag != Iex_Const)
+			return;
+		target = bb->next->Iex.Const.con->Ico.U64;
+		addStmtToIRSB(c->out, IRStmt_WrTmp(u, IRExpr_Binop(Iop_Xor64, taken, c64(1))));
+		taken = IRExpr_RdTmp(u);
+	}
+	call(c, "vp_h_cond", vp_h_cond, 3,
+	     mkIRExprVec_3(mkIRExpr_HWord(in->addr), taken, mkIRExpr_HWord(target)), NULL);
+}
+
+static void on_block_end(struct ctx *c, const IRSB *bb, const struct insn_info *in,
+			 Bool had_cond)
+{
+	Addr fall = in->addr + in->len;
+	Bool is_const = bb->next->tag == Iex_Const;
+	UInt kind = 0;
+
+	if (in->is_rep) {
+		if (is_const && bb->next->Iex.Const.con->Ico.U64 == fall)
+			count_rep(c, in, NULL);
+		return;
+	}
+	if (!vp_need.branch || had_cond)
+		return;
+	if (bb->jumpkind == Ijk_Call)
+		kind = is_const ? VPMU_BR_REL_CALL : VPMU_BR_IND_CALL;
+	else if (bb->jumpkind == Ijk_Ret)
+		kind = VPMU_BR_RET;
+	else if (bb->jumpkind == Ijk_Boring && !is_const)
+		kind = VPMU_BR_IND_JMP;
+	else if (bb->jumpkind == Ijk_Boring && bb->next->Iex.Const.con->Ico.U64 != fall)
+		kind = VPMU_BR_REL_JMP;
+	if (!kind)
+		return;
+	call(c, "vp_h_jump", vp_h_jump, 3,
+	     mkIRExprVec_3(mkIRExpr_HWord(in->addr), bb->next, c64(kind | ((ULong)fall << 8))),
+	     NULL);
+}
+
+IRSB *vp_instrument(VgCallbackClosure *closure, IRSB *bb, const VexGuestLayout *layout,
+		    const VexGuestExtents *vge, const VexArchInfo *archinfo, IRType gWordTy,
+		    IRType hWordTy)
+{
+	static struct insn_info info[MAX_INSNS];
+	struct ctx c;
+	UInt n = prepass(bb, info);
+	Int i, cur = -1;
+	Bool had_cond = False;
+
+	(void)closure; (void)layout; (void)vge; (void)archinfo; (void)gWordTy; (void)hWordTy;
+	VG_(memset)(&c, 0, sizeof(c));
+	c.out = deepCopyIRSBExceptStmts(bb);
+	c.seg_base = IRTemp_INVALID;
+	c.last_fetch_line = ~(Addr)0;
+	for (i = 0; i < bb->stmts_used; i++) {
+		IRStmt *st = bb->stmts[i];
+
+		if (st->tag == Ist_IMark && cur + 1 < (Int)n) {
+			cur++;
+			on_imark(&c, &info[cur]);
+		} else if (cur >= 0 && vp_need.mem) {
+			on_mem(&c, bb, st, info[cur].addr);
+		}
+		if (st->tag == Ist_Exit && cur >= 0) {
+			flush(&c);
+			if (info[cur].is_rep) {
+				if (st->Ist.Exit.dst->Ico.U64 == info[cur].addr + info[cur].len)
+					count_rep(&c, &info[cur], st->Ist.Exit.guard);
+			} else if (vp_need.branch && st->Ist.Exit.jk == Ijk_Boring &&
+				   cur == (Int)n - 1) {
+				on_cond_exit(&c, bb, st, &info[cur]);
+				had_cond = True;
+			}
+		}
+		addStmtToIRSB(c.out, st);
+	}
+	flush(&c);
+	if (cur >= 0)
+		on_block_end(&c, bb, &info[cur], had_cond);
+	return c.out;
+}

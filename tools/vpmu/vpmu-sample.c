@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Counter overflow ("PMI"), precise and skidded samples with registers, data address and LBR,
+ * the sample ring drained by DRAIN or --out-fd, and per-cycle cmask/inv/edge evaluation. */
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+#include "vpmu.h"
+
+static struct vpmu_rec_sample *ring;
+static UInt ring_head, ring_nr;
+static ULong lost;
+
+void vp_samples_init(void)
+{
+	ring = VG_(malloc)("vpmu.samples", sizeof(*ring) * vp_clo.sample_buf);
+}
+
+ULong vp_samples_lost(void)
+{
+	return lost;
+}
+
+static const ULong *cur_sig(void)
+{
+	return vp_sig;
+}
+
+static ULong eval(UInt k)
+{
+	const ULong *sig = cur_sig();
+	ULong m = vp_ctr[k].mask, v = 0;
+
+	while (m) {
+		v += sig[__builtin_ctzll(m)];
+		m &= m - 1;
+	}
+	return vp_cur->acc[k] + v - vp_cur->base[k];
+}
+
+static void fill_regs(struct vpmu_rec_sample *s)
+{
+	VexGuestAMD64State g;
+
+	VG_(get_shadow_regs_area)(vp_cur_tid, (UChar *)&g, 0, 0, sizeof(g));
+	s->regs[VPMU_REG_RAX] = g.guest_RAX;
+	s->regs[VPMU_REG_RBX] = g.guest_RBX;
+	s->regs[VPMU_REG_RCX] = g.guest_RCX;
+	s->regs[VPMU_REG_RDX] = g.guest_RDX;
+	s->regs[VPMU_REG_RSI] = g.guest_RSI;
+	s->regs[VPMU_REG_RDI] = g.guest_RDI;
+	s->regs[VPMU_REG_RBP] = g.guest_RBP;
+	s->regs[VPMU_REG_RSP] = g.guest_RSP;
+	s->regs[VPMU_REG_R8] = g.guest_R8;
+	s->regs[VPMU_REG_R9] = g.guest_R9;
+	s->regs[VPMU_REG_R10] = g.guest_R10;
+	s->regs[VPMU_REG_R11] = g.guest_R11;
+	s->regs[VPMU_REG_R12] = g.guest_R12;
+	s->regs[VPMU_REG_R13] = g.guest_R13;
+	s->regs[VPMU_REG_R14] = g.guest_R14;
+	s->regs[VPMU_REG_R15] = g.guest_R15;
+	s->regs[VPMU_REG_RFLAGS] = LibVEX_GuestAMD64_get_rflags(&g);
+}
+
+static void ring_put(const struct vpmu_rec_sample *s)
+{
+	if (ring_nr == vp_clo.sample_buf) {
+		if (vp_clo.out_fd >= 0)
+			vp_samples_flush();
+		else {
+			lost++;
+			return;
+		}
+	}
+	ring[(ring_head + ring_nr) % vp_clo.sample_buf] = *s;
+	ring_nr++;
+}
+
+static void take_sample(UInt k, Addr ip, Addr event_ip, ULong value,
+			const struct vp_mem_info *mi, Bool precise)
+{
+	struct vpmu_rec_sample s;
+	ULong cyc = 0, m = VP_CYCLES_MASK;
+
+	VG_(memset)(&s, 0, sizeof(s));
+	vp_hdr_init(&s.hdr, VPMU_MAGIC_RECORD, VPMU_REC_SAMPLE, sizeof(s));
+	s.pid = VG_(getpid)();
+	s.tid = vp_cur->os_tid;
+	s.counter = k;
+	s.flags = precise ? VPMU_SAMPLE_PRECISE : 0;
+	s.ip = ip;
+	s.event_ip = event_ip;
+	while (m) {
+		cyc += vp_sig[__builtin_ctzll(m)];
+		m &= m - 1;
+	}
+	s.time = cyc;
+	s.period = vp_ctr[k].period;
+	s.counter_value = value;
+	fill_regs(&s);
+	s.regs[VPMU_REG_RIP] = ip;
+	if (mi && mi->valid) {
+		s.flags |= VPMU_SAMPLE_HAS_ADDR;
+		s.addr = mi->addr;
+		s.latency = mi->latency;
+		s.data_src = mi->data_src;
+	}
+	if (vp_ctr[k].flags & VPMU_PROG_LBR) {
+		vp_lbr_copy(vp_cur, s.lbr, &s.nr_lbr);
+		s.flags |= VPMU_SAMPLE_HAS_LBR;
+	}
+	ring_put(&s);
+}
+
+/* Where the next instruction tick must look: the INSN count at which a counter that counts
+ * instructions would overflow if only instructions arrived, or a pending skid. */
+static void recompute_fire_at(ULong insn_now, const ULong *val)
+{
+	ULong at = vp_cur->skid_at;
+	UInt k;
+
+	for (k = 0; k < vp_nr_ctr; k++) {
+		const struct vp_counter *c = &vp_ctr[k];
+
+		if (!c->period || !c->running || !(c->mask & VP_BIT(VP_SIG_INSN)))
+			continue;
+		if (insn_now + (vp_cur->next_ovf[k] - val[k]) < at)
+			at = insn_now + (vp_cur->next_ovf[k] - val[k]);
+	}
+	vp_insn_fire_at = at;
+}
+
+/* A counter reached its overflow point at the instruction imark.  Precise counters sample
+ * here, before the instruction executes; imprecise ones --skid instructions later. */
+static void overflow(UInt k, Addr imark, ULong value, const struct vp_mem_info *mi, ULong insn_now)
+{
+	if ((vp_ctr[k].flags & VPMU_PROG_IMPRECISE) && vp_clo.skid) {
+		if (vp_cur->skid_at == ~0ULL) {
+			vp_cur->skid_at = insn_now + vp_clo.skid;
+			vp_cur->skid_ctr = k;
+			vp_cur->skid_event_ip = imark;
+		}
+		return;
+	}
+	take_sample(k, imark, imark, value, mi, !(vp_ctr[k].flags & VPMU_PROG_IMPRECISE));
+}
+
+/* extra_insn: instructions of the current segment not yet added to vp_sig[INSN]. */
+void vp_overflow_check(Addr imark, const struct vp_mem_info *mi, ULong extra_insn)
+{
+	ULong val[VPMU_MAX_COUNTERS];
+	ULong insn_now = vp_sig[VP_SIG_INSN] + extra_insn;
+	UInt k;
+
+	if (!vp_cur)
+		return;
+	for (k = 0; k < vp_nr_ctr; k++) {
+		const struct vp_counter *c = &vp_ctr[k];
+
+		val[k] = 0;
+		if (!c->period || !c->running)
+			continue;
+		val[k] = eval(k) + ((c->mask & VP_BIT(VP_SIG_INSN)) ? extra_insn : 0);
+		while (val[k] >= vp_cur->next_ovf[k]) {
+			overflow(k, imark, val[k], mi, insn_now);
+			vp_cur->next_ovf[k] += c->period;
+		}
+	}
+	recompute_fire_at(insn_now, val);
+}
+
+/* Called by the inline check when the instruction at imark makes the INSN count reach
+ * vp_insn_fire_at; extra_insn counts this instruction too. */
+VG_REGPARM(2) void vp_h_insn_tick(Addr imark, ULong extra_insn)
+{
+	struct vp_thread *t = vp_cur;
+
+	if (!t)
+		return;
+	if (vp_sig[VP_SIG_INSN] + extra_insn >= t->skid_at) {
+		UInt k = t->skid_ctr;
+
+		t->skid_at = ~0ULL;
+		take_sample(k, imark, t->skid_event_ip, eval(k), NULL, False);
+	}
+	vp_overflow_check(imark, NULL, extra_insn);
+}
+
+/* ---- per-cycle evaluation for cmask/inv/edge (docs/vpmu.md, "Timing model") ---- */
+
+static void cond_cycles(struct vp_thread *t, UInt k, ULong v, ULong ncyc)
+{
+	const struct vp_counter *c = &vp_ctr[k];
+	Bool cond = c->inv ? v < c->cmask : v >= c->cmask;
+
+	if (!ncyc)
+		return;
+	if (cond)
+		t->acc[k] += c->edge ? !t->cond_prev[k] : ncyc;
+	t->cond_prev[k] = cond;
+}
+
+/* Closes the instruction that just completed: its penalty cycles, cause by cause in signal
+ * order, each carrying value 1 for the counters whose mask holds that cause, then one retire
+ * cycle carrying the instruction's other signal increments. */
+void vp_cycle_close(void)
+{
+	struct vp_thread *t = vp_cur;
+	ULong d[VP_SIG_NR];
+	UInt s, k;
+
+	if (!t)
+		return;
+	for (s = 0; s < VP_SIG_NR; s++) {
+		d[s] = vp_sig[s] - t->cyc_snap[s];
+		t->cyc_snap[s] = vp_sig[s];
+	}
+	for (k = 0; k < vp_nr_ctr; k++) {
+		const struct vp_counter *c = &vp_ctr[k];
+		ULong m, v = 0;
+
+		if (!c->cond || !c->running)
+			continue;
+		m = VP_STALL_MASK;
+		while (m) {
+			s = __builtin_ctzll(m);
+			m &= m - 1;
+			cond_cycles(t, k, (c->mask >> s) & 1, d[s]);
+		}
+		m = c->mask & ~VP_STALL_MASK;
+		while (m) {
+			v += d[__builtin_ctzll(m)];
+			m &= m - 1;
+		}
+		cond_cycles(t, k, v, 1);
+	}
+}
+
+VG_REGPARM(1) void vp_h_cycle(Addr imark)
+{
+	(void)imark;
+	vp_cycle_close();
+}
+
+/* ---- delivery ---- */
+
+UInt vp_samples_drain(void *dst, UInt size)
+{
+	UInt n = 0;
+	UChar *p = dst;
+
+	while (ring_nr && size - n * sizeof(*ring) >= sizeof(*ring)) {
+		VG_(memcpy)(p + n * sizeof(*ring), &ring[ring_head], sizeof(*ring));
+		ring_head = (ring_head + 1) % vp_clo.sample_buf;
+		ring_nr--;
+		n++;
+	}
+	return n * sizeof(*ring);
+}
+
+void vp_samples_flush(void)
+{
+	while (ring_nr) {
+		vp_out_write(&ring[ring_head], sizeof(*ring));
+		ring_head = (ring_head + 1) % vp_clo.sample_buf;
+		ring_nr--;
+	}
+}

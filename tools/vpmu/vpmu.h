@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Internal state shared by the files of the vpmu tool: configuration, per-thread counters,
+ * cache/TLB/predictor models, and the entry points each file provides. */
+#ifndef VPMU_H
+#define VPMU_H
+
+#include "pub_tool_basics.h"
+#include "pub_tool_tooliface.h"
+#include "libvex_guest_amd64.h"
+#include "vpmu-protocol.h"
+#include "vpmu-events.h"
+
+#define VP_MAX_THREADS 512
+
+/* ---- configuration (options and presets) ---- */
+
+struct vp_cache_geom {
+	UInt size_bytes;
+	UInt ways; /* 0 = fully associative */
+	UInt line_bytes;
+	UInt latency; /* load-to-use cycles when this level serves the access */
+};
+
+struct vp_config {
+	const HChar *preset;
+	UInt model; /* enum vpmu_model */
+	struct vp_cache_geom l1i, l1d, l2, llc; /* llc.size_bytes == 0: no LLC */
+	struct vp_cache_geom itlb, dtlb;	/* size_bytes = entries, line_bytes = page */
+	UInt mem_latency;
+	UInt tlb_penalty;
+	UInt split_penalty;
+	UInt store_miss_penalty;
+	UInt div_penalty;
+	UInt misp_penalty;
+	Bool write_allocate;
+	Bool p5_btb;	 /* Pentium predictor: BTB with 2-bit counters, no RAS, no gshare */
+	UInt btb_entries, btb_ways, ghist_bits, ras_depth;
+	Bool p5_errata;
+	UInt skid;
+	UInt ld_lat;	 /* MSR 0x3f6 */
+	UInt lbr_select; /* MSR 0x1c8 */
+	Bool lbr_on;
+	Int out_fd;
+	UInt sample_buf;
+	Bool start;	 /* counters run from the first instruction */
+};
+
+extern struct vp_config vp_clo;
+
+/* ---- counters ---- */
+
+struct vp_counter {
+	Bool programmed;
+	Bool running;	/* EN set and started */
+	Bool cond;	/* cmask != 0: evaluated per modelled cycle */
+	UChar cmask, inv, edge;
+	ULong config;
+	ULong mask;	/* signals summed; 0 when the privilege filter excludes user code */
+	ULong period;	/* 0: counting only */
+	UInt flags;	/* VPMU_PROG_* */
+};
+
+struct vp_thread {
+	Bool used;
+	Int os_tid;
+	ULong sig[VP_SIG_NR];
+	ULong acc[VPMU_MAX_COUNTERS];
+	ULong base[VPMU_MAX_COUNTERS];
+	ULong next_ovf[VPMU_MAX_COUNTERS];
+	Bool cond_prev[VPMU_MAX_COUNTERS]; /* edge detection: condition in the last cycle */
+	ULong cyc_snap[VP_SIG_NR];	   /* cmask: signals at the previous instruction boundary */
+	ULong skid_at;			   /* instruction count at which a skidded sample is taken */
+	UInt skid_ctr;
+	Addr skid_event_ip;
+	struct vpmu_lbr_entry lbr[VPMU_LBR_DEPTH];
+	UInt lbr_top, lbr_nr;
+};
+
+extern ULong vp_sig[VP_SIG_NR]; /* the running thread's signals; inline IR adds to these */
+extern ULong vp_watch;		/* signals that feed a sampling counter */
+extern ULong vp_insn_fire_at;	/* INSN count at which h_insn_tick must look */
+extern struct vp_counter vp_ctr[VPMU_MAX_COUNTERS];
+extern UInt vp_nr_ctr;
+extern struct vp_thread *vp_cur;
+extern ThreadId vp_cur_tid;
+extern struct vp_thread vp_threads[VP_MAX_THREADS];
+
+/* What the current programming needs instrumented; recomputed on every PROGRAM. */
+struct vp_needs {
+	Bool mem, dcache, icache, branch, cycle_cond, insn_tick;
+};
+extern struct vp_needs vp_need;
+
+/* vpmu-counter.c */
+void vp_counters_init(void);
+Int vp_counter_program(UInt idx, ULong config, ULong period, UInt flags, HChar *why, Int why_len);
+void vp_counters_start(UInt mask);
+void vp_counters_stop(UInt mask);
+void vp_counters_reset(UInt mask);
+ULong vp_counter_read(struct vp_thread *t, UInt idx);
+ULong vp_counter_total(UInt idx);
+void vp_compute_needs(void);
+void vp_thread_switch(ThreadId tid);
+struct vp_thread *vp_thread_get(ThreadId tid);
+void vp_flush_cur(void);
+
+/* vpmu-sample.c */
+struct vp_mem_info {
+	Addr addr;
+	ULong latency;
+	ULong data_src;
+	Bool valid;
+};
+void vp_overflow_check(Addr imark, const struct vp_mem_info *mi, ULong extra_insn);
+VG_REGPARM(2) void vp_h_insn_tick(Addr imark, ULong extra_insn);
+void vp_cycle_close(void);
+VG_REGPARM(1) void vp_h_cycle(Addr imark);
+void vp_samples_init(void);
+UInt vp_samples_drain(void *dst, UInt size);
+void vp_samples_flush(void);
+ULong vp_samples_lost(void);
+void vp_lbr_push(Addr from, Addr to, UInt kind);
+void vp_lbr_copy(struct vp_thread *t, struct vpmu_lbr_entry *dst, UInt *nr);
+
+static inline void vp_bump(enum vp_sig s, ULong n, Addr imark, const struct vp_mem_info *mi)
+{
+	vp_sig[s] += n;
+	if (UNLIKELY(vp_watch & VP_BIT(s)))
+		vp_overflow_check(imark, mi, 0);
+}
+
+/* vpmu-cache.c */
+void vp_caches_init(void);
+VG_REGPARM(3) void vp_h_load(Addr addr, ULong size, Addr imark);
+VG_REGPARM(3) void vp_h_store(Addr addr, ULong size, Addr imark);
+VG_REGPARM(2) void vp_h_ifetch(Addr line_addr, Addr imark);
+
+/* vpmu-branch.c */
+void vp_bpred_init(void);
+VG_REGPARM(3) void vp_h_cond(Addr pc, ULong taken, Addr target);
+VG_REGPARM(3) void vp_h_jump(Addr pc, Addr target, ULong kind_and_next);
+
+/* vpmu-instrument.c */
+IRSB *vp_instrument(VgCallbackClosure *closure, IRSB *bb, const VexGuestLayout *layout,
+		    const VexGuestExtents *vge, const VexArchInfo *archinfo, IRType gWordTy,
+		    IRType hWordTy);
+
+/* vpmu-output.c */
+void vp_out_begin(void);
+void vp_out_write(const void *rec, UInt size);
+void vp_out_task(UInt type, Int pid, Int ppid, Int tid, Int ptid, Int code);
+void vp_out_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx);
+void vp_out_counts_and_end(Int exitcode);
+void vp_hdr_init(struct vpmu_hdr *h, UInt magic, UInt type, UInt size);
+
+/* vpmu-main.c */
+void vp_set_error(const HChar *fmt, ...) PRINTF_CHECK(1, 2);
+
+#endif
