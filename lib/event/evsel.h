@@ -19,6 +19,10 @@ enum pmc_mod {
 	PMC_MOD_CMASK = 1 << 4, /* :c=N on a CPU-specific name */
 	PMC_MOD_INV = 1 << 5,
 	PMC_MOD_EDGE = 1 << 6,
+	PMC_MOD_GUEST = 1 << 7,  /* :G, count in guest only (exclude_host) */
+	PMC_MOD_HOST = 1 << 8,   /* :H, count in host only (exclude_guest) */
+	PMC_MOD_IDLE = 1 << 9,   /* :I, exclude_idle */
+	PMC_MOD_PINNED = 1 << 10, /* :D, attr.pinned */
 };
 
 struct pmc_evsel {
@@ -42,6 +46,9 @@ struct pmc_evsel {
 	int pass;                    /* planner: pass number, -1 when not countable */
 	int check_err;               /* cached pmc_evsel__check() verdict; 1 = not yet judged */
 	char *check_why;             /* its reason, when check_err < 0 */
+	char *terms;                 /* PMU events: the text between the slashes, or NULL */
+	double scale;                /* PMU alias .scale file, 0 when none */
+	char *unit;                  /* PMU alias .unit file, or NULL */
 };
 
 struct pmc_evlist {

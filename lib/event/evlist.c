@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+/* The event list: creation bound to a backend, access, deletion, and the walk of known names. */
+#include <errno.h>
+#include <stdlib.h>
+#include <pmc/count.h>
+#include <pmc/error.h>
+#include "backend/backend.h"
+#include "event/parse.h"
+
+int pmc_evlist__new(const struct pmc_evlist_opts *opts, struct pmc_evlist **out)
+{
+	const char *name = opts && opts->backend ? opts->backend : "perf";
+	const struct pmc_backend_ops *backend = pmc__backend_find(name);
+	struct pmc_evlist *evlist;
+
+	*out = NULL;
+	if (!backend)
+		return -PMC_E_NOBACKEND;
+	evlist = calloc(1, sizeof(*evlist));
+	if (!evlist)
+		return -ENOMEM;
+	evlist->backend = backend;
+	/* opts->sz guards fields appended later; priv is in every version. */
+	evlist->priv = opts && opts->priv ? opts->priv : PMC_PRIV_USER;
+	*out = evlist;
+	return 0;
+}
+
+void pmc_evlist__delete(struct pmc_evlist *evlist)
+{
+	if (!evlist)
+		return;
+	if (evlist->counting)
+		pmc_evlist__close(evlist);
+	for (size_t i = 0; i < evlist->nr; i++)
+		pmc__evsel_delete(evlist->entries[i]);
+	free(evlist->entries);
+	free(evlist);
+}
+
+size_t pmc_evlist__nr(const struct pmc_evlist *evlist)
+{
+	return evlist->nr;
+}
+
+struct pmc_evsel *pmc_evlist__at(const struct pmc_evlist *evlist, size_t idx)
+{
+	return idx < evlist->nr ? evlist->entries[idx] : NULL;
+}
+
+const char *pmc_evlist__backend(const struct pmc_evlist *evlist)
+{
+	return evlist->backend->name;
+}
+
+int pmc_evlist__for_each_known(const struct pmc_evlist *evlist, pmc_event_fn fn, void *arg)
+{
+	int ret = pmc__event_for_each_generic(fn, arg);
+
+	if (!ret)
+		ret = pmc__pmu_for_each(fn, arg);
+	if (!ret)
+		ret = pmc__tp_for_each(NULL, fn, arg);
+	if (!ret && evlist && evlist->backend && evlist->backend->for_each_known)
+		ret = evlist->backend->for_each_known(fn, arg);
+	return ret;
+}

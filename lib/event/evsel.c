@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+/* One event: creation by the parser, getters, and its perf-like encoding string. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "event/parse.h"
+
+struct pmc_evsel *pmc__evsel_new(struct pmc_parser *p, enum pmc_event_kind kind, int offset)
+{
+	struct pmc_evsel *evsel = calloc(1, sizeof(*evsel));
+
+	if (!evsel)
+		return NULL;
+	evsel->evlist = p->evlist;
+	evsel->kind = kind;
+	evsel->offset = offset;
+	evsel->leader = evsel;
+	evsel->nr_members = 1;
+	evsel->pass = -1;
+	evsel->check_err = 1;
+	evsel->attr.size = sizeof(evsel->attr);
+	return evsel;
+}
+
+void pmc__evsel_delete(struct pmc_evsel *evsel)
+{
+	if (!evsel)
+		return;
+	free(evsel->name);
+	free(evsel->pmu);
+	free(evsel->symbol);
+	free(evsel->check_why);
+	free(evsel->terms);
+	free(evsel->unit);
+	free(evsel);
+}
+
+int pmc__evsel_set_name(struct pmc_evsel *evsel, const char *s, size_t len)
+{
+	char *name = strndup(s, len);
+
+	if (!name)
+		return -ENOMEM;
+	free(evsel->name);
+	evsel->name = name;
+	return 0;
+}
+
+const char *pmc_evsel__name(const struct pmc_evsel *evsel)
+{
+	return evsel->name;
+}
+
+enum pmc_event_kind pmc_evsel__kind(const struct pmc_evsel *evsel)
+{
+	return evsel->kind;
+}
+
+size_t pmc_evsel__idx(const struct pmc_evsel *evsel)
+{
+	return evsel->idx;
+}
+
+struct pmc_evsel *pmc_evsel__leader(const struct pmc_evsel *evsel)
+{
+	return evsel->leader;
+}
+
+size_t pmc_evsel__group_size(const struct pmc_evsel *evsel)
+{
+	return evsel->leader->nr_members;
+}
+
+const char *pmc_event_kind__name(enum pmc_event_kind kind)
+{
+	static const char *const names[] = {
+		[PMC_EV_HARDWARE] = "hardware", [PMC_EV_SOFTWARE] = "software",
+		[PMC_EV_CACHE] = "cache",       [PMC_EV_RAW] = "raw",
+		[PMC_EV_PMU] = "pmu",           [PMC_EV_TRACEPOINT] = "tracepoint",
+		[PMC_EV_BREAKPOINT] = "breakpoint", [PMC_EV_SYMBOLIC] = "cpu",
+	};
+
+	if ((unsigned)kind >= sizeof(names) / sizeof(names[0]))
+		return "unknown";
+	return names[kind];
+}
+
+/* snprintf that keeps counting the needed length once buf is full. */
+static int append(char *buf, size_t len, int at, const char *fmt, unsigned long long v)
+{
+	size_t room = (size_t)at < len ? len - at : 0;
+
+	return at + snprintf(room ? buf + at : NULL, room, fmt, v);
+}
+
+/*
+ * The fields that define what is counted, in perf_event_attr's names; zero fields are left
+ * out except type and config, so that the string stays short and stable across versions.
+ */
+int pmc_evsel__encoding(const struct pmc_evsel *evsel, char *buf, size_t len)
+{
+	const struct perf_event_attr *a = &evsel->attr;
+	int n = 0;
+
+	if (len)
+		buf[0] = '\0';
+	n = append(buf, len, n, "type=%llu", a->type);
+	n = append(buf, len, n, ",config=%#llx", a->config);
+	/* bp_addr and bp_len share config1 and config2's storage. */
+	if (a->config1 && a->type != PERF_TYPE_BREAKPOINT)
+		n = append(buf, len, n, ",config1=%#llx", a->config1);
+	if (a->config2 && a->type != PERF_TYPE_BREAKPOINT)
+		n = append(buf, len, n, ",config2=%#llx", a->config2);
+	if (a->type == PERF_TYPE_BREAKPOINT) {
+		n = append(buf, len, n, ",bp_addr=%#llx", a->bp_addr);
+		n = append(buf, len, n, ",bp_len=%llu", a->bp_len);
+		n = append(buf, len, n, ",bp_type=%llu", a->bp_type);
+	}
+	if (a->freq)
+		n = append(buf, len, n, ",sample_freq=%llu", a->sample_freq);
+	else if (a->sample_period)
+		n = append(buf, len, n, ",sample_period=%llu", a->sample_period);
+	n = append(buf, len, n, ",exclude_user=%llu", a->exclude_user);
+	n = append(buf, len, n, ",exclude_kernel=%llu", a->exclude_kernel);
+	n = append(buf, len, n, ",exclude_hv=%llu", a->exclude_hv);
+	if (a->exclude_host)
+		n = append(buf, len, n, ",exclude_host=%llu", 1);
+	if (a->exclude_guest)
+		n = append(buf, len, n, ",exclude_guest=%llu", 1);
+	if (a->exclude_idle)
+		n = append(buf, len, n, ",exclude_idle=%llu", 1);
+	if (a->pinned)
+		n = append(buf, len, n, ",pinned=%llu", 1);
+	if (a->precise_ip)
+		n = append(buf, len, n, ",precise_ip=%llu", a->precise_ip);
+	return n;
+}

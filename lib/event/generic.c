@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+/* Lookups in the generic, software and cache name tables, and their walk for pmc list. */
+#include <stdio.h>
+#include <string.h>
+#include <pmc/error.h>
+#include "event/parse.h"
+
+const struct pmc_event_name *pmc__event_find_generic(const char *name, size_t len)
+{
+	for (size_t i = 0; i < pmc__event_nr_generic; i++) {
+		const char *n = pmc__event_generic[i].name;
+
+		if (strlen(n) == len && !memcmp(n, name, len))
+			return &pmc__event_generic[i];
+	}
+	return NULL;
+}
+
+/*
+ * Matches the longest alias of a table at s (aliases such as "L1-dcache" contain '-', so
+ * the name cannot simply be split at dashes). Returns the row, or -1.
+ */
+static int match_alias(const char *const tbl[][PMC_CACHE_MAX_ALIASES], int rows, const char *s,
+		       size_t len, size_t *used)
+{
+	int best = -1;
+
+	*used = 0;
+	for (int r = 0; r < rows; r++) {
+		for (int a = 0; a < PMC_CACHE_MAX_ALIASES && tbl[r][a]; a++) {
+			size_t n = strlen(tbl[r][a]);
+
+			if (n > *used && n <= len && !memcmp(tbl[r][a], s, n) &&
+			    (n == len || s[n] == '-')) {
+				best = r;
+				*used = n;
+			}
+		}
+	}
+	return best;
+}
+
+/*
+ * perf's cache grammar: CACHE[-OP_OR_RESULT[-OP_OR_RESULT]], the op defaulting to load
+ * and the result to access; at most one op and one result.
+ */
+int pmc__event_find_cache(const char *name, size_t len, uint64_t *config)
+{
+	size_t used;
+	int cache = match_alias(pmc__cache_names, PERF_COUNT_HW_CACHE_MAX, name, len, &used);
+	int op = -1, res = -1;
+
+	if (cache < 0)
+		return -PMC_E_UNKNOWN_EVENT;
+	for (int part = 0; part < 2 && used < len; part++) {
+		const char *s = name + used + 1;
+		size_t rest = len - used - 1, n;
+		int o = match_alias(pmc__cache_op_names, PERF_COUNT_HW_CACHE_OP_MAX, s, rest, &n);
+
+		if (o >= 0 && op < 0) {
+			op = o;
+		} else {
+			int r = match_alias(pmc__cache_result_names, PERF_COUNT_HW_CACHE_RESULT_MAX,
+					    s, rest, &n);
+			if (r < 0 || res >= 0)
+				return -PMC_E_UNKNOWN_EVENT;
+			res = r;
+		}
+		used += 1 + n;
+	}
+	if (used != len)
+		return -PMC_E_UNKNOWN_EVENT;
+	if (op < 0)
+		op = PERF_COUNT_HW_CACHE_OP_READ;
+	if (res < 0)
+		res = PERF_COUNT_HW_CACHE_RESULT_ACCESS;
+	if (!(pmc__cache_ops_valid[cache] & (1u << op)))
+		return -PMC_E_UNSUPPORTED;
+	*config = (uint64_t)cache | (uint64_t)op << 8 | (uint64_t)res << 16;
+	return 0;
+}
+
+void pmc__event_cache_name(unsigned cache, unsigned op, unsigned result, char *buf, size_t len)
+{
+	if (result == PERF_COUNT_HW_CACHE_RESULT_ACCESS)
+		snprintf(buf, len, "%s-%s", pmc__cache_names[cache][0], pmc__cache_op_names[op][1]);
+	else
+		snprintf(buf, len, "%s-%s-%s", pmc__cache_names[cache][0],
+			 pmc__cache_op_names[op][0], pmc__cache_result_names[result][0]);
+}
+
+static int for_each_cache(pmc_event_fn fn, void *arg)
+{
+	char name[64];
+	struct pmc_event_info info = { .name = name, .kind = PMC_EV_CACHE, .pmu = "cache" };
+	int ret;
+
+	for (unsigned c = 0; c < PERF_COUNT_HW_CACHE_MAX; c++) {
+		for (unsigned op = 0; op < PERF_COUNT_HW_CACHE_OP_MAX; op++) {
+			if (!(pmc__cache_ops_valid[c] & (1u << op)))
+				continue;
+			for (unsigned r = 0; r < PERF_COUNT_HW_CACHE_RESULT_MAX; r++) {
+				pmc__event_cache_name(c, op, r, name, sizeof(name));
+				ret = fn(&info, arg);
+				if (ret)
+					return ret;
+			}
+		}
+	}
+	return 0;
+}
+
+int pmc__event_for_each_generic(pmc_event_fn fn, void *arg)
+{
+	for (size_t i = 0; i < pmc__event_nr_generic; i++) {
+		const struct pmc_event_name *e = &pmc__event_generic[i];
+		struct pmc_event_info info = {
+			.name = e->name,
+			.kind = e->type == PERF_TYPE_HARDWARE ? PMC_EV_HARDWARE : PMC_EV_SOFTWARE,
+			.pmu = e->type == PERF_TYPE_HARDWARE ? "hardware" : "software",
+			.desc = e->desc,
+		};
+		int ret = fn(&info, arg);
+
+		if (ret)
+			return ret;
+	}
+	return for_each_cache(fn, arg);
+}

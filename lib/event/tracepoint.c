@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: MIT
+/* Tracepoints subsys:name (patterns allowed) resolved to their ids through tracefs. */
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <pmc/error.h>
+#include "event/parse.h"
+
+/*
+ * tracefs is at /sys/kernel/tracing on current kernels (automounted on first access, which
+ * stat() triggers) and under debugfs on older ones. Not cached: it may be mounted later.
+ */
+const char *pmc__tp_events_dir(void)
+{
+	static const char *const dirs[] = { "/sys/kernel/tracing/events",
+					    "/sys/kernel/debug/tracing/events" };
+	struct stat st;
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (stat(dirs[i], &st) == 0 && S_ISDIR(st.st_mode))
+			return dirs[i];
+	return NULL;
+}
+
+static bool is_pattern(const char *s)
+{
+	return strpbrk(s, "*?[]!") != NULL;
+}
+
+bool pmc__tp_exists(const char *subsys, const char *name)
+{
+	const char *dir = pmc__tp_events_dir();
+	char path[PATH_MAX];
+
+	if (!dir || is_pattern(subsys) || is_pattern(name) || subsys[0] == '.' || name[0] == '.')
+		return false;
+	snprintf(path, sizeof(path), "%s/%s/%s/id", dir, subsys, name);
+	return access(path, R_OK) == 0;
+}
+
+static int read_id(const char *dir, const char *sub, const char *name, uint64_t *id)
+{
+	char path[PATH_MAX], buf[32];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "%s/%s/%s/id", dir, sub, name);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	ok = fgets(buf, sizeof(buf), f) != NULL;
+	fclose(f);
+	if (!ok)
+		return -PMC_E_FORMAT;
+	*id = strtoull(buf, NULL, 10);
+	return 0;
+}
+
+static int tp_cmp(const void *a, const void *b)
+{
+	const struct pmc_tp *x = a, *y = b;
+	int c = strcmp(x->subsys, y->subsys);
+
+	return c ? c : strcmp(x->name, y->name);
+}
+
+struct tp_vec {
+	struct pmc_tp *v;
+	size_t nr, alloc;
+};
+
+static int tp_add(struct tp_vec *vec, const char *sub, const char *name, uint64_t id)
+{
+	struct pmc_tp *t;
+
+	if (vec->nr == vec->alloc) {
+		size_t n = vec->alloc ? vec->alloc * 2 : 8;
+
+		t = realloc(vec->v, n * sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		vec->v = t;
+		vec->alloc = n;
+	}
+	t = &vec->v[vec->nr];
+	t->subsys = strdup(sub);
+	t->name = strdup(name);
+	t->id = id;
+	if (!t->subsys || !t->name) {
+		free(t->subsys);
+		free(t->name);
+		return -ENOMEM;
+	}
+	vec->nr++;
+	return 0;
+}
+
+typedef int (*tp_visit_fn)(const char *sub, const char *name, void *arg);
+
+static bool is_dir_entry(const struct dirent *de)
+{
+	return de->d_name[0] != '.' && (de->d_type == DT_DIR || de->d_type == DT_UNKNOWN);
+}
+
+static int walk_subsys(const char *dir, const char *sub, const char *pat, tp_visit_fn fn,
+		       void *arg)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, sub);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while (!ret && (de = readdir(d)))
+		if (is_dir_entry(de) && !fnmatch(pat, de->d_name, 0))
+			ret = fn(sub, de->d_name, arg);
+	closedir(d);
+	return ret;
+}
+
+/* Calls fn for every tracepoint whose subsystem and name match the fnmatch patterns. */
+static int walk(const char *dir, const char *sub_pat, const char *name_pat, tp_visit_fn fn,
+		void *arg)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	int ret = 0;
+
+	if (!d)
+		return -PMC_E_NOTRACEFS;
+	while (!ret && (de = readdir(d)))
+		if (is_dir_entry(de) && !fnmatch(sub_pat, de->d_name, 0))
+			ret = walk_subsys(dir, de->d_name, name_pat, fn, arg);
+	closedir(d);
+	return ret;
+}
+
+struct lookup_arg {
+	const char *dir;
+	struct tp_vec vec;
+};
+
+static int lookup_visit(const char *sub, const char *name, void *arg)
+{
+	struct lookup_arg *la = arg;
+	uint64_t id;
+
+	if (read_id(la->dir, sub, name, &id))
+		return 0; /* not a tracepoint directory */
+	return tp_add(&la->vec, sub, name, id);
+}
+
+int pmc__tp_lookup(const char *subsys, const char *name, struct pmc_tp **out, size_t *nr)
+{
+	struct lookup_arg la = { .dir = pmc__tp_events_dir() };
+	uint64_t id;
+	int ret = 0;
+
+	*out = NULL;
+	*nr = 0;
+	if (!la.dir)
+		return -PMC_E_NOTRACEFS;
+	if (subsys[0] == '.' || name[0] == '.')
+		return 0;
+	if (!is_pattern(subsys) && !is_pattern(name)) {
+		if (!read_id(la.dir, subsys, name, &id))
+			ret = tp_add(&la.vec, subsys, name, id);
+	} else {
+		ret = walk(la.dir, subsys, name, lookup_visit, &la);
+	}
+	if (ret) {
+		pmc__tp_free(la.vec.v, la.vec.nr);
+		return ret;
+	}
+	if (la.vec.nr)
+		qsort(la.vec.v, la.vec.nr, sizeof(*la.vec.v), tp_cmp);
+	*out = la.vec.v;
+	*nr = la.vec.nr;
+	return 0;
+}
+
+void pmc__tp_free(struct pmc_tp *tps, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		free(tps[i].subsys);
+		free(tps[i].name);
+	}
+	free(tps);
+}
+
+struct each_arg {
+	pmc_event_fn fn;
+	void *arg;
+};
+
+static int each_visit(const char *sub, const char *name, void *arg)
+{
+	struct each_arg *ea = arg;
+	char full[512];
+	struct pmc_event_info info = { .name = full, .kind = PMC_EV_TRACEPOINT, .pmu = sub };
+
+	snprintf(full, sizeof(full), "%s:%s", sub, name);
+	return ea->fn(&info, ea->arg);
+}
+
+int pmc__tp_for_each(const char *subsys, pmc_event_fn fn, void *arg)
+{
+	struct each_arg ea = { fn, arg };
+	const char *dir = pmc__tp_events_dir();
+	int ret;
+
+	if (!dir)
+		return 0;
+	ret = walk(dir, subsys ? subsys : "*", "*", each_visit, &ea);
+	return ret == -PMC_E_NOTRACEFS ? 0 : ret;
+}
