@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The cost of reading a group of 4 software events, side by side in one run: a bare
+ * read(2) of a PERF_FORMAT_GROUP leader, libpmc's pmc_evsel__read_group(), PAPI_read()
+ * on the same events, and the four events read one by one without the group format.
+ * Each variant runs R rounds of N reads; the median round is reported in ns per read.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/perf_event.h>
+#include <papi.h>
+#include <pmc/pmc.h>
+
+#define N 20000
+#define ROUNDS 15
+
+static const char *const pmc_names = "{task-clock,page-faults,context-switches,cpu-migrations}";
+static const char *const papi_names[4] = { "perf::TASK-CLOCK", "perf::PAGE-FAULTS",
+					   "perf::CONTEXT-SWITCHES", "perf::CPU-MIGRATIONS" };
+static const unsigned long sw[4] = { PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_PAGE_FAULTS,
+				     PERF_COUNT_SW_CONTEXT_SWITCHES, PERF_COUNT_SW_CPU_MIGRATIONS };
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+typedef void (*read_fn)(void *arg);
+
+struct variant {
+	read_fn fn;
+	void *arg;
+	double rounds[ROUNDS];
+	double median;
+};
+
+/*
+ * Rounds interleave the variants (and rotate which goes first) so that drift and noise
+ * from the rest of the machine fall on all of them alike.
+ */
+static void measure(struct variant *v, int nr)
+{
+	for (int k = 0; k < ROUNDS; k++)
+		for (int j = 0; j < nr; j++) {
+			struct variant *x = &v[(j + k) % nr];
+			double t0 = now_ns();
+
+			for (int i = 0; i < N; i++)
+				x->fn(x->arg);
+			x->rounds[k] = (now_ns() - t0) / N;
+		}
+	for (int j = 0; j < nr; j++) {
+		qsort(v[j].rounds, ROUNDS, sizeof(double), cmp);
+		v[j].median = v[j].rounds[ROUNDS / 2];
+	}
+}
+
+static int open_group(int fds[4], int group)
+{
+	for (int i = 0; i < 4; i++) {
+		struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_SOFTWARE,
+					     .config = sw[i], .exclude_kernel = 1, .exclude_hv = 1,
+					     .read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+							    PERF_FORMAT_TOTAL_TIME_RUNNING };
+
+		if (group && i == 0)
+			a.read_format |= PERF_FORMAT_GROUP;
+		fds[i] = (int)syscall(SYS_perf_event_open, &a, 0, -1, group && i ? fds[0] : -1, 0);
+		if (fds[i] < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void bare_group(void *arg)
+{
+	uint64_t buf[3 + 4];
+
+	if (read(*(int *)arg, buf, sizeof(buf)) < 0)
+		abort();
+}
+
+static void bare_singles(void *arg)
+{
+	uint64_t buf[3];
+
+	for (int i = 0; i < 4; i++)
+		if (read(((int *)arg)[i], buf, sizeof(buf)) < 0)
+			abort();
+}
+
+static void libpmc_group(void *arg)
+{
+	struct pmc_count v[4];
+
+	if (pmc_evsel__read_group(arg, v, 4) != 4)
+		abort();
+}
+
+static void papi_read(void *arg)
+{
+	long long v[4];
+
+	if (PAPI_read(*(int *)arg, v) != PAPI_OK)
+		abort();
+}
+
+static int setup_papi(int *set)
+{
+	*set = PAPI_NULL;
+	if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT || PAPI_create_eventset(set))
+		return -1;
+	for (int i = 0; i < 4; i++)
+		if (PAPI_add_named_event(*set, papi_names[i]) != PAPI_OK)
+			return -1;
+	return PAPI_start(*set) == PAPI_OK ? 0 : -1;
+}
+
+int main(void)
+{
+	struct pmc_evlist_opts o = { .sz = sizeof(o) };
+	struct pmc_target t = { .sz = sizeof(t), .kind = PMC_TARGET_SELF, .no_inherit = true };
+	struct pmc_evlist *l;
+	int grp[4], single[4], set, passes;
+	double bare, lib, one, papi = -1;
+
+	if (open_group(grp, 1) || open_group(single, 0)) {
+		perror("perf_event_open");
+		return 1;
+	}
+	if (pmc_evlist__new(&o, &l) || pmc_evlist__parse(l, pmc_names, NULL) ||
+	    pmc_evlist__plan(l, false, &passes) || pmc_evlist__open(l, &t, -1) ||
+	    pmc_evlist__start(l)) {
+		fprintf(stderr, "libpmc setup failed\n");
+		return 1;
+	}
+	if (setup_papi(&set))
+		fprintf(stderr, "PAPI setup failed: PAPI_read not measured\n");
+	struct variant v[4] = { { bare_group, &grp[0] }, { libpmc_group, pmc_evlist__at(l, 0) },
+				{ bare_singles, single }, { papi_read, &set } };
+
+	measure(v, set != PAPI_NULL ? 4 : 3);
+	bare = v[0].median;
+	lib = v[1].median;
+	one = v[2].median;
+	if (set != PAPI_NULL)
+		papi = v[3].median;
+	printf("| read of a 4-event software group | ns per read | × bare group read |\n");
+	printf("|---|---:|---:|\n");
+	printf("| bare read(2), PERF_FORMAT_GROUP | %.0f | 1.00 |\n", bare);
+	printf("| libpmc pmc_evsel__read_group() | %.0f | %.3f |\n", lib, lib / bare);
+	if (papi > 0)
+		printf("| PAPI_read() | %.0f | %.3f |\n", papi, papi / bare);
+	printf("| four read(2) calls, one per event, no group format | %.0f | %.3f |\n", one, one / bare);
+	pmc_evlist__delete(l);
+	return 0;
+}
