@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: MIT
+/* pmc record: sample events while a command (or a process, or CPUs) runs into a perf.data file. */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <pmc/pmc.h>
+#include "cli.h"
+#include "cmd.h"
+
+static const char usage_text[] =
+	"usage: pmc record [OPTIONS] [--] COMMAND [ARGS]\n"
+	"       pmc record [OPTIONS] -p PID | -a | -C CPUS\n"
+	"\n"
+	"  -e, --event=EVENT        event to sample (repeatable; default cycles, or cpu-clock\n"
+	"                           where there is no hardware PMU); :p/:pp/:ppp set precision\n"
+	"  -c, --count=N            sample every N events\n"
+	"  -F, --freq=HZ            samples per second (default 4000)\n"
+	"  -g                       call chains by frame pointer\n"
+	"      --call-graph=MODE    fp, or dwarf[,BYTES] (copies BYTES of user stack, 8192)\n"
+	"  -b, --branch-any         sample the branch stack (needs a PMU with LBR)\n"
+	"      --user-regs=REGS     sample user registers: ax,bx,...,r15, or all\n"
+	"      --intr-regs=REGS     sample registers at the interrupt\n"
+	"  -d, --data               sample data addresses (and record data mmaps)\n"
+	"  -W, --weight             sample the weight (latency)\n"
+	"      --data-src           sample the data source\n"
+	"      --phys-data          sample physical data addresses\n"
+	"      --sample-cpu         record the CPU of each sample\n"
+	"  -p, --pid=PID            sample a running process and its threads\n"
+	"  -a, --all-cpus           sample every CPU (system wide)\n"
+	"  -C, --cpu=CPUS           sample these CPUs (\"0,2-3\")\n"
+	"  -i, --no-inherit         do not follow the command's children and threads\n"
+	"      --user, --kernel     privilege of events without :u/:k (default user)\n"
+	"  -m, --mmap-pages=N       ring-buffer pages per CPU, a power of 2\n"
+	"  -o, --output=FILE        output file (default perf.data)\n"
+	"      --backend=NAME       perf (default)\n"
+	"  -q, --quiet              no summary line\n"
+	"  -h, --help               this text\n";
+
+enum { O_CALLGRAPH = 256, O_UREGS, O_IREGS, O_DSRC, O_PHYS, O_SCPU, O_USER, O_KERNEL, O_BACKEND };
+
+static const struct option options[] = {
+	{ "event", required_argument, NULL, 'e' },  { "count", required_argument, NULL, 'c' },
+	{ "freq", required_argument, NULL, 'F' },   { "call-graph", required_argument, NULL, O_CALLGRAPH },
+	{ "branch-any", no_argument, NULL, 'b' },   { "user-regs", required_argument, NULL, O_UREGS },
+	{ "intr-regs", required_argument, NULL, O_IREGS }, { "data", no_argument, NULL, 'd' },
+	{ "weight", no_argument, NULL, 'W' },       { "data-src", no_argument, NULL, O_DSRC },
+	{ "phys-data", no_argument, NULL, O_PHYS }, { "sample-cpu", no_argument, NULL, O_SCPU },
+	{ "pid", required_argument, NULL, 'p' },    { "all-cpus", no_argument, NULL, 'a' },
+	{ "cpu", required_argument, NULL, 'C' },    { "no-inherit", no_argument, NULL, 'i' },
+	{ "user", no_argument, NULL, O_USER },      { "kernel", no_argument, NULL, O_KERNEL },
+	{ "mmap-pages", required_argument, NULL, 'm' }, { "output", required_argument, NULL, 'o' },
+	{ "backend", required_argument, NULL, O_BACKEND }, { "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
+};
+
+struct record_cli {
+	struct pmc_record_opts ro;
+	struct pmc_target t;
+	char **events;
+	size_t nr_events;
+	unsigned priv;
+	const char *backend;
+	bool quiet, system_wide;
+};
+
+static const char *const reg_names[] = {
+	"ax", "bx", "cx", "dx", "si", "di", "bp", "sp", "ip", "flags", "cs", "ss",
+	"ds", "es", "fs", "gs", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+};
+
+/* "ax,bx,r8" or "all" into a PERF_REG_X86_* mask; 0 on an unknown name. */
+static uint64_t parse_regs(const char *arg)
+{
+	uint64_t mask = 0;
+	char *copy = strdup(arg), *save = NULL;
+
+	if (!strcmp(arg, "all")) {
+		free(copy);
+		return 0xff0fffull;
+	}
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		size_t i = 0;
+		while (i < sizeof(reg_names) / sizeof(reg_names[0]) && strcmp(tok, reg_names[i]))
+			i++;
+		if (i == sizeof(reg_names) / sizeof(reg_names[0])) {
+			fprintf(stderr, "pmc record: unknown register '%s'; known: ax bx cx dx si "
+					"di bp sp ip flags cs ss ds es fs gs r8-r15\n", tok);
+			free(copy);
+			return 0;
+		}
+		mask |= 1ull << i;
+	}
+	free(copy);
+	return mask;
+}
+
+static int parse_u64(const char *opt, const char *arg, uint64_t *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoull(arg, &end, 0);
+	if (errno || *end || !*arg || !*out) {
+		fprintf(stderr, "pmc record: %s needs a positive number, not '%s'\n", opt, arg);
+		return 2;
+	}
+	return 0;
+}
+
+static int parse_call_graph(struct record_cli *c, const char *arg)
+{
+	uint64_t n;
+
+	if (!strcmp(arg, "fp")) {
+		c->ro.call_graph = PMC_CALL_GRAPH_FP;
+		return 0;
+	}
+	if (strncmp(arg, "dwarf", 5) || (arg[5] && arg[5] != ',')) {
+		fprintf(stderr, "pmc record: --call-graph is fp or dwarf[,BYTES], not '%s'\n", arg);
+		return 2;
+	}
+	c->ro.call_graph = PMC_CALL_GRAPH_DWARF;
+	if (!arg[5])
+		return 0;
+	if (parse_u64("--call-graph dwarf", arg + 6, &n))
+		return 2;
+	/* The kernel wants a multiple of 8 below 64 KiB, leaving room for the rest. */
+	c->ro.stack_bytes = (uint32_t)((n > 65000 ? 65000 : n) & ~7ull);
+	return 0;
+}
+
+static int add_event(struct record_cli *c, char *arg)
+{
+	char **v = realloc(c->events, (c->nr_events + 1) * sizeof(*v));
+
+	if (!v)
+		return 1;
+	v[c->nr_events++] = arg;
+	c->events = v;
+	return 0;
+}
+
+static int apply2(struct record_cli *c, int opt, char *arg)
+{
+	uint64_t n;
+
+	switch (opt) {
+	case 'p':
+		if (parse_u64("-p", arg, &n))
+			return 2;
+		c->t.kind = PMC_TARGET_PID;
+		c->t.pid = (pid_t)n;
+		return 0;
+	case 'a': c->t.kind = PMC_TARGET_CPUS; c->system_wide = true; return 0;
+	case 'C': c->t.kind = PMC_TARGET_CPUS; c->t.cpus = arg; return 0;
+	case 'i': c->t.no_inherit = true; return 0;
+	case O_USER: c->priv |= PMC_PRIV_USER; return 0;
+	case O_KERNEL: c->priv |= PMC_PRIV_KERNEL; return 0;
+	case 'm':
+		if (parse_u64("-m", arg, &n) || (n & (n - 1))) {
+			fprintf(stderr, "pmc record: -m needs a power of 2\n");
+			return 2;
+		}
+		c->ro.mmap_pages = (size_t)n;
+		return 0;
+	case 'o': c->ro.output = arg; return 0;
+	case O_BACKEND: c->backend = arg; return 0;
+	case 'q': c->quiet = true; return 0;
+	}
+	return 2;
+}
+
+static int apply(struct record_cli *c, int opt, char *arg)
+{
+	switch (opt) {
+	case 'e': return add_event(c, arg);
+	case 'c': return parse_u64("-c", arg, &c->ro.period);
+	case 'F': return parse_u64("-F", arg, &c->ro.freq);
+	case 'g': c->ro.call_graph = PMC_CALL_GRAPH_FP; return 0;
+	case O_CALLGRAPH: return parse_call_graph(c, arg);
+	case 'b': c->ro.branch_stack = true; return 0;
+	case O_UREGS: return (c->ro.user_regs = parse_regs(arg)) ? 0 : 2;
+	case O_IREGS: return (c->ro.intr_regs = parse_regs(arg)) ? 0 : 2;
+	case 'd': c->ro.data_addr = true; return 0;
+	case 'W': c->ro.weight = true; return 0;
+	case O_DSRC: c->ro.data_src = true; return 0;
+	case O_PHYS: c->ro.phys_addr = true; return 0;
+	case O_SCPU: c->ro.sample_cpu = true; return 0;
+	}
+	return apply2(c, opt, arg);
+}
+
+static int parse_args(struct record_cli *c, int argc, char **argv)
+{
+	int opt, rc;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+e:c:F:gbdWp:aC:im:o:qh", options, NULL)) != -1) {
+		if (opt == 'h') {
+			fputs(usage_text, stdout);
+			return -1;
+		}
+		if (opt == '?')
+			return 2;
+		rc = apply(c, opt, optarg);
+		if (rc)
+			return rc;
+	}
+	c->t.argv = argv + optind;
+	if (c->t.kind == PMC_TARGET_COMMAND && optind >= argc) {
+		fprintf(stderr, "pmc record: no command to run; see 'pmc record --help'\n");
+		return 2;
+	}
+	if (c->t.kind != PMC_TARGET_COMMAND && optind < argc) {
+		fprintf(stderr, "pmc record: a command cannot be combined with -p, -a or -C\n");
+		return 2;
+	}
+	if (c->ro.period && c->ro.freq) {
+		fprintf(stderr, "pmc record: -c and -F exclude each other\n");
+		return 2;
+	}
+	return 0;
+}
+
+static volatile sig_atomic_t got_signal;
+static struct pmc_record *active;
+
+/* Ctrl-C: a command gets SIGINT once (it keeps running its own handlers); else stop. */
+static void on_signal(int sig)
+{
+	if (!active)
+		return;
+	if (pmc_record__child_pid(active) > 0) {
+		if (!got_signal)
+			pmc_record__kill(active, sig);
+	} else {
+		pmc_record__stop(active);
+	}
+	got_signal = sig;
+}
+
+static int build_evlist(struct record_cli *c, struct pmc_evlist **out)
+{
+	struct pmc_evlist_opts eo = { .sz = sizeof(eo), .backend = c->backend,
+				      .priv = c->priv ? c->priv : PMC_PRIV_USER };
+	const char *def = pmc_caps()->hw_pmu ? "cycles" : "cpu-clock";
+	struct pmc_parse_error perr;
+	int err = pmc_evlist__new(&eo, out);
+
+	if (err) {
+		fprintf(stderr, "pmc record: %s\n", pmc_strerror(err));
+		return 1;
+	}
+	for (size_t i = 0; i < (c->nr_events ? c->nr_events : 1); i++) {
+		const char *ev = c->nr_events ? c->events[i] : def;
+		err = pmc_evlist__parse(*out, ev, &perr);
+		if (err == -PMC_E_PARSE || err == -PMC_E_UNKNOWN_EVENT) {
+			cli_print_parse_error("pmc record", ev, &perr);
+			return 2;
+		}
+		if (err) {
+			fprintf(stderr, "pmc record: cannot parse '%s': %s\n", ev, pmc_strerror(err));
+			return 1;
+		}
+	}
+	for (size_t i = 0; i < pmc_evlist__nr(*out); i++) {
+		char why[256] = "";
+		struct pmc_evsel *e = pmc_evlist__at(*out, i);
+		if (pmc_evsel__check(e, why, sizeof(why))) {
+			fprintf(stderr, "pmc record: cannot sample '%s': %s\n", pmc_evsel__name(e),
+				why);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The exit status: the command's, 128+signal when it was killed (as pmc stat). */
+static int exit_status(const struct record_cli *c, int status)
+{
+	if (c->t.kind != PMC_TARGET_COMMAND)
+		return 0;
+	if (WIFSIGNALED(status)) {
+		int sig = WTERMSIG(status);
+		fprintf(stderr, "pmc record: '%s' was killed by %s%s\n", c->t.argv[0],
+			cli_signame(sig), WCOREDUMP(status) ? " (core dumped)" : "");
+		return 128 + sig;
+	}
+	return WEXITSTATUS(status);
+}
+
+static void summary(const struct record_cli *c, struct pmc_record *rec)
+{
+	uint64_t lost = pmc_record__nr_lost(rec);
+
+	if (lost)
+		fprintf(stderr, "pmc record: warning: %llu samples were lost (ring buffer full); "
+				"try a larger -m or a lower -F\n", (unsigned long long)lost);
+	if (!c->quiet)
+		fprintf(stderr, "[ pmc record: wrote %llu samples (%llu lost), %.3f MB to %s ]\n",
+			(unsigned long long)pmc_record__nr_samples(rec), (unsigned long long)lost,
+			(double)pmc_record__bytes(rec) / 1e6, pmc_record__output(rec));
+}
+
+static int record_open_error(int err)
+{
+	fprintf(stderr, "pmc record: cannot start sampling: %s\n", pmc_strerror(err));
+	if (err == -EACCES || err == -EPERM || err == -PMC_E_PARANOID)
+		fprintf(stderr, "pmc record: lower /proc/sys/kernel/perf_event_paranoid or run with "
+				"CAP_PERFMON; see 'pmc doctor'\n");
+	if (err == -EOPNOTSUPP)
+		fprintf(stderr, "pmc record: a requested sample field (branch stack, precise ip, "
+				"...) is not supported by this event here\n");
+	return 1;
+}
+
+static int run(struct record_cli *c, struct pmc_evlist *el)
+{
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	struct pmc_record *rec;
+	int err, status = 0, rc;
+
+	err = pmc_record__open(el, &c->t, &c->ro, &rec);
+	if (err)
+		return record_open_error(err);
+	active = rec;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	err = pmc_record__start(rec);
+	if (err == -PMC_E_EXEC) {
+		rc = 127;
+		goto out;
+	}
+	if (!err)
+		err = pmc_record__run(rec, &status);
+	if (!err)
+		err = pmc_record__finish(rec);
+	if (err) {
+		fprintf(stderr, "pmc record: %s\n", pmc_strerror(err));
+		rc = 1;
+		goto out;
+	}
+	summary(c, rec);
+	rc = exit_status(c, status);
+	if (c->t.kind != PMC_TARGET_COMMAND && got_signal)
+		rc = 0; /* Ctrl-C is how -p/-a recordings end */
+out:
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	active = NULL;
+	pmc_record__delete(rec);
+	return rc;
+}
+
+static int cmd_record_run(struct record_cli *c)
+{
+	struct pmc_evlist *el = NULL;
+	int rc = build_evlist(c, &el);
+
+	if (!rc)
+		rc = run(c, el);
+	pmc_evlist__delete(el);
+	return rc;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_cli c = {
+		.ro = { .sz = sizeof(c.ro), .argc = argc, .argv = argv },
+		.t = { .sz = sizeof(c.t), .kind = PMC_TARGET_COMMAND, .child_fd = -1 },
+	};
+	int rc = parse_args(&c, argc, argv);
+
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	rc = cmd_record_run(&c);
+	free(c.events);
+	return rc;
+}
