@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+/* cli_print_parse_error(): an event-string error as perf prints it, with a caret under the fault. */
+#include <string.h>
+#include "cli.h"
+
+/* Inputs longer than this are shown as a window around the fault, as perf does. */
+#define WINDOW 60
+
+void cli_print_parse_error(const char *cmd, const char *input, const struct pmc_parse_error *err)
+{
+	int len = (int)strlen(input), off = err->offset, start = 0, shown;
+
+	if (off < 0)
+		off = 0;
+	if (off > len)
+		off = len;
+	if (off > WINDOW - 10)
+		start = off - (WINDOW - 10);
+	shown = len - start < WINDOW ? len - start : WINDOW;
+	fprintf(stderr, "%s: %s\n", cmd, err->msg[0] ? err->msg : "event string does not parse");
+	fprintf(stderr, "  %s%.*s%s\n", start ? "..." : "", shown, input + start,
+		start + shown < len ? "..." : "");
+	fprintf(stderr, "  %*s^\n", (start ? 3 : 0) + off - start, "");
+	for (int i = 0; i < err->nr_suggest && i < 3; i++)
+		fprintf(stderr, "  did you mean '%s'?\n", err->suggest[i]);
+	if (!err->nr_suggest)
+		fprintf(stderr, "  run 'pmc list' for the events known here\n");
+}
