@@ -342,6 +342,9 @@ static void post_clo_init(void)
 		vp_clo.sample_buf = 1;
 	/* Exact instruction and branch counts need VEX's block chasing off (VPMU-NOTES 2.1). */
 	VG_(clo_vex_control).guest_chase = False;
+	/* Unrolled self-loops would duplicate IMarks, hide branches inside a block and leave RIP
+	 * stale at loop heads (VPMU-NOTES 4.3); REP instructions are such self-loops. */
+	VG_(clo_vex_control).iropt_unroll_thresh = 0;
 	vp_counters_init();
 	vp_caches_init();
 	vp_bpred_init();

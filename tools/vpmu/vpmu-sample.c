@@ -211,8 +211,8 @@ void vp_cycle_close(void)
 	ULong d[VP_SIG_NR];
 	UInt s, k;
 
-	if (!t)
-		return;
+	if (!t || vp_sig[VP_SIG_INSN] == t->cyc_snap[VP_SIG_INSN])
+		return; /* nothing retired yet: a REP iteration, or a second close at one point */
 	for (s = 0; s < VP_SIG_NR; s++) {
 		d[s] = vp_sig[s] - t->cyc_snap[s];
 		t->cyc_snap[s] = vp_sig[s];

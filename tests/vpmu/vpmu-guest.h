@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/* Guest-side helpers of the vpmu tests: client requests as inline functions, and CHECK. */
+#ifndef VPMU_GUEST_H
+#define VPMU_GUEST_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <valgrind.h>
+#include "vpmu-protocol.h"
+
+#define AI static inline __attribute__((always_inline))
+
+AI long vp_req(unsigned req, unsigned long a1, unsigned long a2, unsigned long a3, unsigned long a4)
+{
+	return (long)VALGRIND_DO_CLIENT_REQUEST_EXPR(0, req, a1, a2, a3, a4, 0);
+}
+
+AI unsigned long vp_read(unsigned idx)
+{
+	return (unsigned long)vp_req(VPMU_REQ_READ, idx, 0, 0, 0);
+}
+
+static int failures;
+
+#define CHECK(cond, ...)                                                               \
+	do {                                                                           \
+		if (!(cond)) {                                                         \
+			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);           \
+			fprintf(stderr, __VA_ARGS__);                                  \
+			fputc('\n', stderr);                                           \
+			failures++;                                                    \
+		}                                                                      \
+	} while (0)
+
+/* Programs counter idx or exits with the tool's reason. */
+static inline void vp_program(unsigned idx, unsigned long config, unsigned long period,
+			      unsigned flags)
+{
+	long r = vp_req(VPMU_REQ_PROGRAM, idx, config, period, flags);
+
+	if (r) {
+		char why[160] = "";
+
+		vp_req(VPMU_REQ_STRERROR, (unsigned long)why, sizeof(why), 0, 0);
+		fprintf(stderr, "PROGRAM %u 0x%lx failed (%ld): %s\n", idx, config, r, why);
+		exit(2);
+	}
+}
+
+static inline void vp_require_vpmu(void)
+{
+	if (vp_req(VPMU_REQ_PRESENT, 0, 0, 0, 0) != VPMU_PROTO_VERSION) {
+		fprintf(stderr, "not running under valgrind --tool=vpmu\n");
+		exit(77);
+	}
+}
+
+/* Core i7 general-counter encoding counting user code, enabled. */
+#define EVT(ev, um) (VPMU_EVTSEL(ev, um) | VPMU_EVTSEL_USR | VPMU_EVTSEL_EN)
+#define EVTQ(ev, um, cmask, inv, edge)                                                  \
+	(EVT(ev, um) | ((unsigned long)(cmask) << 24) | ((inv) ? VPMU_EVTSEL_INV : 0) | \
+	 ((edge) ? VPMU_EVTSEL_EDGE : 0))
+
+#endif
