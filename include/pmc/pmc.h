@@ -11,5 +11,7 @@
 #include <pmc/count.h>
 #include <pmc/stat.h>
 #include <pmc/sample.h>
+#include <pmc/region.h>
+#include <pmc/report.h>
 
 #endif /* PMC_PMC_H */

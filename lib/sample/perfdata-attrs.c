@@ -183,8 +183,8 @@ static int read_feature(struct pmc__perfdata *f, int bit, const struct perfdata_
 
 	if (bit == PERFDATA_FEAT_EVENT_DESC)
 		return read_event_desc(f, off, end, err);
-	if (bit < PERFDATA_NR_STR_FEATS && bit != PERFDATA_FEAT_NRCPUS && bit >= 3 &&
-	    bit != PERFDATA_FEAT_CMDLINE && !f->feat_str[bit])
+	/* HOSTNAME, OSRELEASE, VERSION, ARCH, CPUDESC and CPUID are single strings. */
+	if (((bit >= 3 && bit <= 6) || bit == 8 || bit == 9) && !f->feat_str[bit])
 		return read_string(f, &off, end, &f->feat_str[bit], err);
 	return 0;
 }

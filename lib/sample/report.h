@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/* The report's state: sort keys, histogram entries, per-event totals (lib/sample/report*.c). */
+#ifndef PMC_LIB_SAMPLE_REPORT_H
+#define PMC_LIB_SAMPLE_REPORT_H
+
+#include <pmc/report.h>
+#include "sample/perfdata.h"
+#include "symbol/machine.h"
+#include "symbol/symbol.h"
+
+enum rkey {
+	K_SYM, K_DSO, K_SRCLINE, K_INLINE, K_IP, K_COMM, K_PID, K_TID,
+	K_DADDR, K_DSYM, K_DCACHELINE, K_DPAGE, K_DSRC, K_WEIGHT, K_NR,
+};
+#define MAX_KEYS 8
+#define MAX_FRAMES 256
+
+/* One resolved code address. */
+struct rframe {
+	struct pmc__dso *dso;
+	const struct pmc__symres *res;
+	bool kernel;
+};
+
+/* What the keys of one sample (or of one frame of its chain) are computed from. */
+struct rctx {
+	struct pmc__thread *thread;
+	struct rframe frame;
+	bool has_daddr, reconstructed;
+	uint64_t daddr;
+	struct pmc__dso *ddso;          /* map holding daddr, or NULL */
+	const struct pmc__symres *dres; /* its symbol, when the DSO has one */
+	uint64_t data_src, weight;
+};
+
+struct hent {
+	struct hent *next;        /* chain of equal hashes */
+	uint64_t key[MAX_KEYS];
+	size_t attr_idx;
+	struct rctx rep;          /* a representative sample: keys are displayed from it */
+	uint64_t samples, period, children, nr_reconstructed;
+	struct caller { const struct pmc__sym *sym; uint64_t period; } *callers;
+	size_t nr_callers;
+	char *text;               /* formatted keys, made on demand */
+};
+
+struct folded {
+	struct folded *next;
+	uint64_t count;
+	char s[];
+};
+
+struct pmc_report {
+	struct pmc_report_opts opts;
+	enum rkey keys[MAX_KEYS];
+	size_t nr_keys;
+	bool want_srclines, want_data;
+	struct pmc__symtab *st;
+	struct pmc__machine *m;
+	struct pmc__perfdata *f;
+	void *unwind;                  /* unwind.c's per-process state */
+	struct pmc__addrmap hmap;      /* key hash → chain of struct hent */
+	struct hent **ents;
+	size_t nr_ents, alloc_ents;
+	bool sorted;
+	struct pmc__addrmap folded;    /* string hash → chain of struct folded */
+	size_t nr_attrs;
+	char **names;                  /* [nr_attrs] */
+	struct perf_event_attr *attrs; /* [nr_attrs] */
+	uint64_t *total_period, *total_samples; /* [nr_attrs] */
+	bool has_callchains;
+	uint64_t nr_samples, nr_lost, nr_reconstructed, nr_unwound;
+	char *path;
+};
+
+/* report.c, report-load.c */
+int pmc__report_on_sample(struct pmc_report *r, const struct pmc__perfdata_event *ev,
+			  struct pmc_file_error *err);
+const char *pmc__report_event_name(const struct perf_event_attr *a);
+const char *pmc__report_entry_text(struct pmc_report *r, struct hent *e);
+/* report-keys.c */
+int pmc__report_parse_keys(struct pmc_report *r, const char *sort);
+uint64_t pmc__report_key(const struct pmc_report *r, enum rkey k, const struct rctx *c);
+int pmc__report_key_text(const struct pmc_report *r, const struct hent *e, char *buf, size_t len);
+const char *pmc__report_key_name(enum rkey k);
+/* report-hist.c */
+int pmc__report_add(struct pmc_report *r, size_t attr_idx, const struct pmc__sample *s,
+		    struct rframe *frames, size_t nr_frames, const struct rctx *base);
+void pmc__report_sort(struct pmc_report *r);
+bool pmc__report_visible(const struct pmc_report *r, const struct hent *e);
+/* report-out.c */
+int pmc__report_write_json(struct pmc_report *r, FILE *out);
+/* daddr.c: the Pentium 4 paper's data-address profile from sampled registers. */
+bool pmc__daddr_reconstruct(struct pmc__dso *dso, uint64_t vaddr, const struct pmc__sample *s,
+			    uint64_t *daddr);
+/* unwind.c: user frames from a copied stack. Returns the number of pcs written. */
+size_t pmc__unwind_user(struct pmc_report *r, const struct pmc__sample *s, uint64_t *pcs,
+			size_t max);
+void pmc__unwind_free(struct pmc_report *r);
+
+#endif /* PMC_LIB_SAMPLE_REPORT_H */

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: MIT
+/* One DSO: opened with libdwfl on first use; each address resolved once and cached. */
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "symbol/symtab.h"
+
+struct load {
+	uint64_t offset, vaddr, filesz;
+};
+
+struct dso_impl {
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Elf *elf;
+	int fd;
+	Dwarf_Addr bias;   /* where libdwfl placed the module: its addresses are vaddr + bias */
+	struct load *loads;
+	size_t nr_loads;
+	struct pmc__addrmap cache; /* vaddr → struct pmc__symres */
+	struct pmc__addrmap syms;  /* start → struct pmc__sym */
+};
+
+static const Dwfl_Callbacks offline_cb = {
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+static void read_loads(struct dso_impl *im)
+{
+	size_t n = 0;
+
+	if (elf_getphdrnum(im->elf, &n) || !n)
+		return;
+	im->loads = calloc(n, sizeof(*im->loads));
+	for (size_t i = 0; im->loads && i < n; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(im->elf, (int)i, &ph) && ph.p_type == PT_LOAD)
+			im->loads[im->nr_loads++] = (struct load){ ph.p_offset, ph.p_vaddr, ph.p_filesz };
+	}
+}
+
+/* Opens the file once; a DSO that cannot be opened resolves every address to "0x...". */
+static struct dso_impl *dso_open(struct pmc__dso *d)
+{
+	struct dso_impl *im;
+
+	if (d->tried)
+		return d->impl;
+	d->tried = true;
+	im = d->impl = calloc(1, sizeof(*im));
+	if (!im)
+		return NULL;
+	im->fd = -1;
+	if (d->kernel)
+		return im;
+	im->dwfl = dwfl_begin(&offline_cb);
+	if (!im->dwfl)
+		return im;
+	im->mod = dwfl_report_offline(im->dwfl, d->short_name, d->path, -1);
+	dwfl_report_end(im->dwfl, NULL, NULL);
+	if (!im->mod)
+		return im;
+	im->elf = dwfl_module_getelf(im->mod, &im->bias);
+	if (im->elf)
+		read_loads(im);
+	d->usable = im->elf != NULL;
+	return im;
+}
+
+uint64_t pmc__dso_offset_to_vaddr(struct pmc__dso *d, uint64_t off)
+{
+	struct dso_impl *im = dso_open(d);
+
+	for (size_t i = 0; im && i < im->nr_loads; i++) {
+		const struct load *l = &im->loads[i];
+		if (off >= l->offset && off < l->offset + l->filesz)
+			return off - l->offset + l->vaddr;
+	}
+	return off;
+}
+
+static struct pmc__sym *get_sym(struct pmc__dso *d, struct dso_impl *im, const char *name,
+				uint64_t start, uint64_t size)
+{
+	struct pmc__sym *s = pmc__addrmap_get(&im->syms, start);
+
+	if (s)
+		return s;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	*s = (struct pmc__sym){ d, pmc__symtab_intern(d->st, name), start, size };
+	if (!s->name || pmc__addrmap_put(&im->syms, start, s)) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* The innermost DW_TAG_inlined_subroutine around addr, by name. */
+static const char *inlined_at(struct pmc__dso *d, struct dso_impl *im, uint64_t addr)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = dwfl_module_addrdie(im->mod, addr + im->bias, &bias), *scopes = NULL;
+	const char *name = NULL;
+	int n;
+
+	if (!cu)
+		return NULL;
+	n = dwarf_getscopes(cu, addr + im->bias - bias, &scopes);
+	for (int i = 0; i < n; i++) {
+		if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine) {
+			name = dwarf_diename(&scopes[i]);
+			break;
+		}
+		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
+			break;
+	}
+	free(scopes);
+	return name ? pmc__symtab_intern(d->st, name) : NULL;
+}
+
+static void resolve_line(struct pmc__dso *d, struct dso_impl *im, struct pmc__symres *r)
+{
+	Dwfl_Line *l = dwfl_module_getsrc(im->mod, r->addr + im->bias);
+	char buf[512];
+	const char *file, *base;
+	int line = 0;
+
+	if (!l || !(file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL)))
+		return;
+	base = strrchr(file, '/');
+	base = base ? base + 1 : file;
+	snprintf(buf, sizeof(buf), "%s:%d", base, line);
+	r->srcline = pmc__symtab_intern(d->st, buf);
+	r->srcfile = pmc__symtab_intern(d->st, file);
+	r->line = line;
+	r->inlined = inlined_at(d, im, r->addr);
+}
+
+static void resolve_elf(struct pmc__dso *d, struct dso_impl *im, struct pmc__symres *r)
+{
+	GElf_Off off = 0;
+	GElf_Sym sym;
+	const char *name = NULL;
+	char buf[32];
+
+	if (im->mod)
+		name = dwfl_module_addrinfo(im->mod, r->addr + im->bias, &off, &sym, NULL, NULL,
+					    NULL);
+	if (name) {
+		r->sym = get_sym(d, im, name, r->addr - off, sym.st_size);
+		if (d->st->opts.srclines)
+			resolve_line(d, im, r);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "0x%016" PRIx64, r->addr);
+	r->sym = get_sym(d, im, buf, r->addr, 1);
+}
+
+const struct pmc__symres *pmc__dso_resolve(struct pmc__dso *d, uint64_t vaddr)
+{
+	struct dso_impl *im = dso_open(d);
+	struct pmc__symres *r;
+
+	if (!im)
+		return NULL;
+	r = pmc__addrmap_get(&im->cache, vaddr);
+	if (r)
+		return r;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	r->addr = vaddr;
+	d->st->nr_lookups++;
+	if (d->kernel)
+		r->sym = pmc__kallsyms_find(d->st, d, vaddr);
+	else
+		resolve_elf(d, im, r);
+	if (!r->sym || pmc__addrmap_put(&im->cache, vaddr, r)) {
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+struct pmc__sym *pmc__dso_kernel_sym(struct pmc__dso *d, const char *name, uint64_t start)
+{
+	struct dso_impl *im = dso_open(d);
+
+	return im ? get_sym(d, im, name, start, 0) : NULL;
+}
+
+void *pmc__dso_elf(struct pmc__dso *d)
+{
+	struct dso_impl *im = dso_open(d);
+
+	return im ? im->elf : NULL;
+}
+
+size_t pmc__dso_read(struct pmc__dso *d, uint64_t vaddr, void *buf, size_t len)
+{
+	struct dso_impl *im = dso_open(d);
+	size_t n = 0;
+	Elf_Data *data;
+
+	for (size_t i = 0; im && i < im->nr_loads; i++) {
+		const struct load *l = &im->loads[i];
+		if (vaddr < l->vaddr || vaddr >= l->vaddr + l->filesz)
+			continue;
+		n = l->vaddr + l->filesz - vaddr < len ? l->vaddr + l->filesz - vaddr : len;
+		data = elf_getdata_rawchunk(im->elf, (int64_t)(vaddr - l->vaddr + l->offset), n,
+					    ELF_T_BYTE);
+		if (!data || !data->d_buf)
+			return 0;
+		memcpy(buf, data->d_buf, n);
+		return n;
+	}
+	return 0;
+}
+
+int pmc__dso_find_symbol(struct pmc__dso *d, const char *name, uint64_t *start, uint64_t *size)
+{
+	struct dso_impl *im = dso_open(d);
+	int n = im && im->mod ? dwfl_module_getsymtab(im->mod) : 0;
+
+	for (int i = 0; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		const char *s = dwfl_module_getsym_info(im->mod, i, &sym, &addr, NULL, NULL, NULL);
+		if (s && !strcmp(s, name) && GELF_ST_TYPE(sym.st_info) == STT_FUNC) {
+			*start = addr - im->bias;
+			*size = sym.st_size;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+void pmc__dso_free(struct pmc__dso *d)
+{
+	struct dso_impl *im = d->impl;
+
+	if (im) {
+		for (size_t i = 0; i < im->cache.cap; i++)
+			free(im->cache.vals[i]);
+		for (size_t i = 0; i < im->syms.cap; i++)
+			free(im->syms.vals[i]);
+		pmc__addrmap_free(&im->cache);
+		pmc__addrmap_free(&im->syms);
+		if (im->dwfl)
+			dwfl_end(im->dwfl);
+		free(im->loads);
+		free(im);
+	}
+	free(d);
+}

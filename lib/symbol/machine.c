@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+/* Replaying mmap, comm and fork records into per-process maps and named threads. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "symbol/machine.h"
+
+int pmc__machine_new(struct pmc__symtab *st, struct pmc__machine **out)
+{
+	struct pmc__machine *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return -ENOMEM;
+	m->st = st;
+	*out = m;
+	return 0;
+}
+
+void pmc__machine_delete(struct pmc__machine *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->procs.cap; i++) {
+		struct pmc__proc *p = m->procs.vals[i];
+		if (p)
+			free(p->maps);
+		free(p);
+	}
+	for (size_t i = 0; i < m->threads.cap; i++)
+		free(m->threads.vals[i]);
+	pmc__addrmap_free(&m->procs);
+	pmc__addrmap_free(&m->threads);
+	free(m);
+}
+
+struct pmc__proc *pmc__machine_proc(struct pmc__machine *m, uint32_t pid)
+{
+	return pmc__addrmap_get(&m->procs, pid);
+}
+
+static struct pmc__proc *get_proc(struct pmc__machine *m, uint32_t pid)
+{
+	struct pmc__proc *p = pmc__addrmap_get(&m->procs, pid);
+
+	if (p)
+		return p;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->pid = pid;
+	if (pmc__addrmap_put(&m->procs, pid, p)) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+static int add_map(struct pmc__proc *p, const struct pmc__map *map)
+{
+	if (p->nr == p->alloc) {
+		size_t n = p->alloc * 2 + 16;
+		struct pmc__map *v = realloc(p->maps, n * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		p->maps = v;
+		p->alloc = n;
+	}
+	p->maps[p->nr++] = *map;
+	p->dirty = true;
+	return 0;
+}
+
+int pmc__machine_mmap(struct pmc__machine *m, uint32_t pid, uint64_t start, uint64_t len,
+		      uint64_t pgoff, const char *path, uint64_t time)
+{
+	struct pmc__proc *p = get_proc(m, pid);
+	struct pmc__map map = { start, start + len, pgoff, NULL, time, UINT64_MAX };
+
+	if (!p || !(map.dso = pmc__symtab_dso(m->st, path)))
+		return -ENOMEM;
+	/* An earlier map of the same range is replaced from now on. */
+	for (size_t i = 0; i < p->nr; i++)
+		if (p->maps[i].died == UINT64_MAX && p->maps[i].start < map.end &&
+		    map.start < p->maps[i].end && p->maps[i].born <= time)
+			p->maps[i].died = time;
+	return add_map(p, &map);
+}
+
+struct pmc__thread *pmc__machine_thread(struct pmc__machine *m, uint32_t pid, uint32_t tid)
+{
+	uint64_t key = (uint64_t)tid | (uint64_t)pid << 32;
+	struct pmc__thread *t = pmc__addrmap_get(&m->threads, key);
+	char buf[32];
+
+	if (t)
+		return t;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	snprintf(buf, sizeof(buf), ":%u", tid);
+	*t = (struct pmc__thread){ pid, tid, pmc__symtab_intern(m->st, buf) };
+	if (!t->comm || pmc__addrmap_put(&m->threads, key, t)) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+int pmc__machine_comm(struct pmc__machine *m, uint32_t pid, uint32_t tid, const char *comm,
+		      bool exec, uint64_t time)
+{
+	struct pmc__thread *t = pmc__machine_thread(m, pid, tid);
+	struct pmc__proc *p;
+
+	if (!t || !(t->comm = pmc__symtab_intern(m->st, comm)))
+		return -ENOMEM;
+	/* exec replaced the address space: older maps end here. */
+	if (exec && (p = pmc__addrmap_get(&m->procs, pid)))
+		for (size_t i = 0; i < p->nr; i++)
+			if (p->maps[i].died > time)
+				p->maps[i].died = time;
+	return 0;
+}
+
+int pmc__machine_fork(struct pmc__machine *m, uint32_t pid, uint32_t ppid, uint32_t tid,
+		      uint32_t ptid)
+{
+	struct pmc__thread *parent = pmc__machine_thread(m, ppid, ptid);
+	struct pmc__thread *t = pmc__machine_thread(m, pid, tid);
+	struct pmc__proc *pp, *p;
+
+	if (!parent || !t)
+		return -ENOMEM;
+	t->comm = parent->comm;
+	if (pid == ppid || !(pp = pmc__addrmap_get(&m->procs, ppid)))
+		return 0;
+	if (!(p = get_proc(m, pid)))
+		return -ENOMEM;
+	for (size_t i = 0; i < pp->nr; i++)
+		if (pp->maps[i].died == UINT64_MAX && add_map(p, &pp->maps[i]))
+			return -ENOMEM;
+	return 0;
+}
+
+static int cmp_map(const void *a, const void *b)
+{
+	const struct pmc__map *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->born < y->born ? -1 : x->born > y->born;
+}
+
+const struct pmc__map *pmc__machine_find(struct pmc__machine *m, uint32_t pid, uint64_t addr,
+					 uint64_t time)
+{
+	struct pmc__proc *p = pmc__addrmap_get(&m->procs, pid);
+	const struct pmc__map *best = NULL;
+	size_t lo = 0, hi;
+
+	if (!p || !p->nr)
+		return NULL;
+	if (p->dirty) {
+		qsort(p->maps, p->nr, sizeof(*p->maps), cmp_map);
+		p->dirty = false;
+	}
+	hi = p->nr;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->maps[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Maps barely overlap, so the candidates sit just left of the insertion point. */
+	for (size_t i = lo, seen = 0; i > 0 && seen < 32; i--, seen++) {
+		const struct pmc__map *c = &p->maps[i - 1];
+		if (addr >= c->end)
+			continue;
+		if (time < c->died && (!best || c->born > best->born) &&
+		    (c->born <= time || !best))
+			best = c;
+	}
+	return best;
+}

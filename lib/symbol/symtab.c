@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+/* The symbol table: interned strings, the DSOs by path, and the kernel pseudo-DSO. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "symbol/symtab.h"
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h;
+}
+
+/* Strings are chained per hash so that equal hashes of different strings coexist. */
+struct str_node {
+	struct str_node *next;
+	char s[];
+};
+
+const char *pmc__symtab_intern(struct pmc__symtab *st, const char *s)
+{
+	uint64_t h = str_hash(s);
+	struct str_node *head = pmc__addrmap_get(&st->strings, h), *n;
+	size_t len = strlen(s);
+
+	for (n = head; n; n = n->next)
+		if (!strcmp(n->s, s))
+			return n->s;
+	n = malloc(sizeof(*n) + len + 1);
+	if (!n)
+		return NULL;
+	memcpy(n->s, s, len + 1);
+	n->next = head;
+	if (pmc__addrmap_put(&st->strings, h, n)) {
+		free(n);
+		return NULL;
+	}
+	return n->s;
+}
+
+int pmc__symtab_new(const struct pmc__symtab_opts *opts, struct pmc__symtab **out)
+{
+	struct pmc__symtab *st = calloc(1, sizeof(*st));
+
+	if (!st)
+		return -ENOMEM;
+	if (opts)
+		st->opts = *opts;
+	if (st->opts.kallsyms)
+		st->opts.kallsyms = strdup(st->opts.kallsyms);
+	*out = st;
+	return 0;
+}
+
+struct pmc__dso *pmc__symtab_dso(struct pmc__symtab *st, const char *path)
+{
+	const char *p = pmc__symtab_intern(st, path), *slash;
+	struct pmc__dso *d = p ? pmc__addrmap_get(&st->dsos, (uintptr_t)p) : NULL;
+
+	if (d || !p)
+		return d;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	d->st = st;
+	d->path = p;
+	slash = strrchr(p, '/');
+	d->short_name = slash ? pmc__symtab_intern(st, slash + 1) : p;
+	d->kernel = !strncmp(p, "[kernel.kallsyms]", 17);
+	if (pmc__addrmap_put(&st->dsos, (uintptr_t)p, d)) {
+		free(d);
+		return NULL;
+	}
+	return d;
+}
+
+struct pmc__dso *pmc__symtab_kernel(struct pmc__symtab *st)
+{
+	return pmc__symtab_dso(st, "[kernel.kallsyms]");
+}
+
+uint64_t pmc__symtab_nr_lookups(const struct pmc__symtab *st)
+{
+	return st->nr_lookups;
+}
+
+void pmc__symtab_delete(struct pmc__symtab *st)
+{
+	if (!st)
+		return;
+	for (size_t i = 0; i < st->dsos.cap; i++)
+		if (st->dsos.vals[i])
+			pmc__dso_free(st->dsos.vals[i]);
+	for (size_t i = 0; i < st->strings.cap; i++) {
+		struct str_node *n = st->strings.vals[i];
+		while (n) {
+			struct str_node *next = n->next;
+			free(n);
+			n = next;
+		}
+	}
+	pmc__addrmap_free(&st->dsos);
+	pmc__addrmap_free(&st->strings);
+	pmc__kallsyms_free(st);
+	free((char *)st->opts.kallsyms);
+	free(st);
+}
