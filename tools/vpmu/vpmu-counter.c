@@ -69,9 +69,11 @@ ULong vp_counter_read(struct vp_thread *t, UInt idx)
 	return raw_value(t, idx) & ((1ULL << width_bits(idx)) - 1);
 }
 
+static ULong dead_acc[VPMU_MAX_COUNTERS]; /* counts of threads that have exited */
+
 ULong vp_counter_total(UInt idx)
 {
-	ULong sum = 0;
+	ULong sum = idx < VPMU_MAX_COUNTERS ? dead_acc[idx] : 0;
 	UInt i;
 
 	for (i = 0; i < VP_MAX_THREADS; i++)
@@ -117,6 +119,30 @@ void vp_thread_switch(ThreadId tid)
 	vp_cur = t;
 	vp_cur_tid = tid;
 	vp_insn_fire_at = 0; /* let the next tick recompute it for this thread */
+}
+
+/* Valgrind reuses ThreadIds: an exiting thread reports its counts and leaves its slot. */
+void vp_thread_exit(ThreadId tid)
+{
+	struct vp_thread *t;
+	UInt k;
+
+	if (tid >= VP_MAX_THREADS || !vp_threads[tid].used)
+		return;
+	t = &vp_threads[tid];
+	if (t == vp_cur && vp_need.cycle_cond)
+		vp_cycle_close();
+	if (t == vp_cur)
+		VG_(memcpy)(t->sig, vp_sig, sizeof(vp_sig));
+	for (k = 0; k < vp_nr_ctr; k++)
+		dead_acc[k] += vp_counter_read(t, k);
+	if (vp_clo.out_fd >= 0)
+		vp_out_counts(t->os_tid, t);
+	t->used = False;
+	if (t == vp_cur) {
+		vp_cur = NULL;
+		vp_cur_tid = 0;
+	}
 }
 
 void vp_flush_cur(void)

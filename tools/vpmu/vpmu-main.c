@@ -570,6 +570,7 @@ static void pre_clo_init(void)
 	VG_(needs_command_line_options)(process_option, print_usage, print_debug_usage);
 	VG_(needs_client_requests)(handle_request);
 	VG_(track_start_client_code)(on_start_client);
+	VG_(track_pre_thread_ll_exit)(vp_thread_exit);
 	VG_(track_new_mem_startup)(on_mmap);
 	VG_(track_new_mem_mmap)(on_mmap);
 	VG_(atfork)(on_fork_parent_pre, NULL, on_fork_child);

@@ -122,7 +122,7 @@ void vp_out_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx)
 	vp_out_write(buf, size);
 }
 
-static void out_counts(UInt tid, struct vp_thread *t)
+void vp_out_counts(UInt tid, struct vp_thread *t)
 {
 	struct vpmu_rec_counts r;
 	UInt k;
@@ -155,8 +155,8 @@ void vp_out_counts_and_end(Int exitcode)
 	}
 	for (i = 0; i < VP_MAX_THREADS; i++)
 		if (vp_threads[i].used)
-			out_counts(vp_threads[i].os_tid, &vp_threads[i]);
-	out_counts(0, NULL);
+			vp_out_counts(vp_threads[i].os_tid, &vp_threads[i]);
+	vp_out_counts(0, NULL);
 	vp_out_task(VPMU_REC_EXIT, VG_(getpid)(), VG_(getppid)(), VG_(getpid)(), 0, exitcode);
 	vp_hdr_init(&end, VPMU_MAGIC_RECORD, VPMU_REC_END, sizeof(end));
 	vp_out_write(&end, sizeof(end));

@@ -134,11 +134,12 @@ static void recompute_fire_at(ULong insn_now, const ULong *val)
 
 /* A counter reached its overflow point at the instruction imark.  Precise counters sample
  * here, before the instruction executes; imprecise ones --skid instructions later. */
-static void overflow(UInt k, Addr imark, ULong value, const struct vp_mem_info *mi, ULong insn_now)
+static void overflow(UInt k, Addr imark, ULong value, const struct vp_mem_info *mi)
 {
 	if ((vp_ctr[k].flags & VPMU_PROG_IMPRECISE) && vp_clo.skid) {
 		if (vp_cur->skid_at == ~0ULL) {
-			vp_cur->skid_at = insn_now + vp_clo.skid;
+			vp_cur->skid_at = 0; /* every instruction ticks until the skid has passed */
+			vp_cur->skid_left = vp_clo.skid;
 			vp_cur->skid_ctr = k;
 			vp_cur->skid_event_ip = imark;
 		}
@@ -164,7 +165,7 @@ void vp_overflow_check(Addr imark, const struct vp_mem_info *mi, ULong extra_ins
 			continue;
 		val[k] = eval(k) + ((c->mask & VP_BIT(VP_SIG_INSN)) ? extra_insn : 0);
 		while (val[k] >= vp_cur->next_ovf[k]) {
-			overflow(k, imark, val[k], mi, insn_now);
+			overflow(k, imark, val[k], mi);
 			vp_cur->next_ovf[k] += c->period;
 		}
 	}
@@ -179,7 +180,7 @@ VG_REGPARM(2) void vp_h_insn_tick(Addr imark, ULong extra_insn)
 
 	if (!t)
 		return;
-	if (vp_sig[VP_SIG_INSN] + extra_insn >= t->skid_at) {
+	if (t->skid_at == 0 && --t->skid_left == 0) {
 		UInt k = t->skid_ctr;
 
 		t->skid_at = ~0ULL;

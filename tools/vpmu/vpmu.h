@@ -69,7 +69,8 @@ struct vp_thread {
 	ULong next_ovf[VPMU_MAX_COUNTERS];
 	Bool cond_prev[VPMU_MAX_COUNTERS]; /* edge detection: condition in the last cycle */
 	ULong cyc_snap[VP_SIG_NR];	   /* cmask: signals at the previous instruction boundary */
-	ULong skid_at;			   /* instruction count at which a skidded sample is taken */
+	ULong skid_at;			   /* 0 while a skidded sample is pending, else ~0 */
+	UInt skid_left;			   /* instructions still to retire before it is taken */
 	UInt skid_ctr;
 	Addr skid_event_ip;
 	struct vpmu_lbr_entry lbr[VPMU_LBR_DEPTH];
@@ -103,6 +104,7 @@ void vp_compute_needs(void);
 void vp_thread_switch(ThreadId tid);
 struct vp_thread *vp_thread_get(ThreadId tid);
 void vp_flush_cur(void);
+void vp_thread_exit(ThreadId tid);
 
 /* vpmu-sample.c */
 struct vp_mem_info {
@@ -151,6 +153,7 @@ void vp_out_write(const void *rec, UInt size);
 void vp_out_task(UInt type, Int pid, Int ppid, Int tid, Int ptid, Int code);
 void vp_out_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx);
 void vp_out_counts_and_end(Int exitcode);
+void vp_out_counts(UInt tid, struct vp_thread *t);
 void vp_hdr_init(struct vpmu_hdr *h, UInt magic, UInt type, UInt size);
 
 /* vpmu-main.c */

@@ -1,0 +1,23 @@
+# SPDX-License-Identifier: MIT
+# Fails unless tools/vpmu/events.tsv equals what the event tables print; the rows must
+# also have 9 tab-separated columns and a known kind.
+execute_process(COMMAND ${DUMP} OUTPUT_FILE ${OUT} RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+	message(FATAL_ERROR "events-dump failed")
+endif()
+file(READ ${OUT} gen)
+file(READ ${TSV} kept)
+if(NOT gen STREQUAL kept)
+	message(FATAL_ERROR "tools/vpmu/events.tsv is out of date: regenerate it with vpmu-events-dump")
+endif()
+file(STRINGS ${TSV} rows)
+foreach(r ${rows})
+	if(r MATCHES "^#")
+		continue()
+	endif()
+	string(REGEX MATCHALL "\t" tabs "${r}")
+	list(LENGTH tabs n)
+	if(NOT n EQUAL 8 OR NOT r MATCHES "^[^\t]*\t[^\t]*\t[^\t]*\t[^\t]*\t[^\t]*\t[^\t]*\t[^\t]*\t(exact|modelled|unsupported)\t")
+		message(FATAL_ERROR "bad row: ${r}")
+	endif()
+endforeach()

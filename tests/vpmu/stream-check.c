@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/* Validates a vpmu --out-fd stream: record framing, BEGIN first and END last, side-band
+ * records, samples, and that the total counts equal the sum of the per-thread counts.
+ * Usage: stream-check FILE [min-threads] [min-samples] [path-substring-of-an-mmap]
+ * With STREAM_CANON=OUT in the environment, also writes the stream with its process and
+ * thread ids and sampled registers zeroed, so that two runs can be compared byte for byte. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "vpmu-protocol.h"
+
+/* Zeroes the pid/ppid/tid/ptid fields (the only run-to-run differences). */
+static void zero_ids(unsigned char *rec)
+{
+	const struct vpmu_hdr *h = (const void *)rec;
+	size_t off = sizeof(*h), n = 0;
+
+	switch (h->type) {
+	case VPMU_REC_BEGIN: off += 8; n = 4; break;
+	case VPMU_REC_COMM: case VPMU_REC_SAMPLE: case VPMU_REC_COUNTS: n = 8; break;
+	case VPMU_REC_MMAP: n = 4; break;
+	case VPMU_REC_FORK: case VPMU_REC_THREAD: case VPMU_REC_EXIT: n = 16; break;
+	default: break;
+	}
+	memset(rec + off, 0, n);
+	/* Sampled registers may hold values the guest read from the clock (ld.so reads the TSC);
+	 * everything else in a sample must repeat exactly. */
+	if (h->type == VPMU_REC_SAMPLE)
+		memset(((struct vpmu_rec_sample *)rec)->regs, 0, sizeof(((struct vpmu_rec_sample *)rec)->regs));
+}
+
+int main(int argc, char **argv)
+{
+	static unsigned char buf[64 << 20];
+	FILE *f = argc > 1 ? fopen(argv[1], "rb") : NULL;
+	size_t len, off = 0;
+	unsigned nthreads = 0, nsamples = 0, nmmap = 0, last = 0, first = 0, mmap_match = 0;
+	unsigned long sum[VPMU_MAX_COUNTERS] = { 0 }, total[VPMU_MAX_COUNTERS] = { 0 };
+	unsigned nr = 0;
+	int have_total = 0;
+
+	if (!f) {
+		fprintf(stderr, "usage: stream-check FILE [threads] [samples] [mmap-path]\n");
+		return 2;
+	}
+	len = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	while (off + sizeof(struct vpmu_hdr) <= len) {
+		const struct vpmu_hdr *h = (const void *)(buf + off);
+
+		if (h->magic != VPMU_MAGIC_RECORD || h->version != VPMU_PROTO_VERSION ||
+		    h->size < sizeof(*h) || h->size % 8 || off + h->size > len) {
+			fprintf(stderr, "bad record at offset %zu\n", off);
+			return 1;
+		}
+		if (!first)
+			first = h->type;
+		last = h->type;
+		if (h->type == VPMU_REC_SAMPLE)
+			nsamples++;
+		if (h->type == VPMU_REC_MMAP) {
+			const struct vpmu_rec_mmap *m = (const void *)h;
+
+			nmmap++;
+			mmap_match += argc > 4 && strstr(m->path, argv[4]) != NULL;
+		}
+		if (h->type == VPMU_REC_COUNTS) {
+			const struct vpmu_rec_counts *c = (const void *)h;
+
+			nr = c->nr;
+			for (unsigned k = 0; k < c->nr && k < VPMU_MAX_COUNTERS; k++) {
+				if (c->tid)
+					sum[k] += c->value[k];
+				else
+					total[k] = c->value[k];
+			}
+			if (c->tid)
+				nthreads++;
+			else
+				have_total = 1;
+		}
+		zero_ids((unsigned char *)h);
+		off += h->size;
+	}
+	if (getenv("STREAM_CANON")) {
+		FILE *o = fopen(getenv("STREAM_CANON"), "wb");
+
+		if (!o || fwrite(buf, 1, len, o) != len || fclose(o))
+			return fprintf(stderr, "cannot write %s\n", getenv("STREAM_CANON")), 1;
+	}
+	printf("records ok: %u threads, %u samples, %u mmaps\n", nthreads, nsamples, nmmap);
+	if (off != len || first != VPMU_REC_BEGIN || last != VPMU_REC_END || !have_total) {
+		fprintf(stderr, "stream not framed BEGIN..END with a total\n");
+		return 1;
+	}
+	for (unsigned k = 0; k < nr; k++)
+		if (sum[k] != total[k]) {
+			fprintf(stderr, "counter %u: threads sum to %lu, total %lu\n", k, sum[k], total[k]);
+			return 1;
+		}
+	if (argc > 2 && nthreads < (unsigned)atoi(argv[2]))
+		return fprintf(stderr, "too few threads\n"), 1;
+	if (argc > 3 && nsamples < (unsigned)atoi(argv[3]))
+		return fprintf(stderr, "too few samples\n"), 1;
+	if (argc > 4 && !mmap_match)
+		return fprintf(stderr, "no mmap record for %s\n", argv[4]), 1;
+	return 0;
+}
