@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+/* The getters of struct pmc_region_data: events, regions in output order, threads. */
+#include <errno.h>
+#include "region/data.h"
+
+size_t pmc_region_data__nr_events(const struct pmc_region_data *d)
+{
+	return d->nr_events;
+}
+
+const char *pmc_region_data__event(const struct pmc_region_data *d, size_t idx)
+{
+	return idx < d->nr_events ? d->events[idx] : NULL;
+}
+
+size_t pmc_region_data__nr_regions(const struct pmc_region_data *d)
+{
+	return d->nr_regions;
+}
+
+size_t pmc_region_data__nr_threads(const struct pmc_region_data *d)
+{
+	return d->nr_threads;
+}
+
+int pmc_region_data__thread(const struct pmc_region_data *d, size_t idx, int *pid, int *tid)
+{
+	const struct rd_thread *t;
+
+	if (idx >= d->nr_threads)
+		return -EINVAL;
+	t = &d->threads[d->thread_order[idx]];
+	if (pid)
+		*pid = t->pid;
+	if (tid)
+		*tid = t->tid;
+	return 0;
+}
+
+int pmc_region_data__get(const struct pmc_region_data *d, size_t idx, int thread,
+			 struct pmc_region_values *out)
+{
+	const struct rd_region *r;
+	const uint64_t *cell;
+
+	if (idx >= d->nr_regions || (thread >= 0 && (size_t)thread >= d->nr_threads))
+		return -EINVAL;
+	r = &d->regions[d->region_order[idx]];
+	cell = thread < 0 ? r->total :
+	       r->cells + d->thread_order[thread] * (RD_HDR + d->nr_events);
+	*out = (struct pmc_region_values){
+		.name = r->name,
+		.entered = cell[RD_ENTERED],
+		.exited = cell[RD_EXITED],
+		.open_at_exit = cell[RD_OPEN],
+		.unmatched_end = cell[RD_UNMATCHED],
+		.values = cell + RD_HDR,
+	};
+	return 0;
+}
+
+void pmc_region_data__problems(const struct pmc_region_data *d, uint64_t *bad_ids,
+			       uint64_t *failed_reads)
+{
+	if (bad_ids)
+		*bad_ids = d->bad_ids;
+	if (failed_reads)
+		*failed_reads = d->failed_reads;
+}

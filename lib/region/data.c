@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: MIT
+/* The results of region records: merging records by region name, and the public getters. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <pmc/error.h>
+#include "region/data.h"
+
+#define CELL(d) (RD_HDR + (d)->nr_events)
+
+int pmc_region_data__new(struct pmc_region_data **out)
+{
+	struct pmc_region_data *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return -ENOMEM;
+	*out = d;
+	return 0;
+}
+
+void pmc_region_data__delete(struct pmc_region_data *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->nr_events; i++)
+		free(d->events[i]);
+	for (size_t i = 0; i < d->nr_regions; i++) {
+		free(d->regions[i].name);
+		free(d->regions[i].cells);
+		free(d->regions[i].total);
+	}
+	free(d->events);
+	free(d->regions);
+	free(d->threads);
+	free(d->region_order);
+	free(d->thread_order);
+	free(d);
+}
+
+static long find_region(const struct pmc_region_data *d, const char *name)
+{
+	for (size_t i = 0; i < d->nr_regions; i++)
+		if (!strcmp(d->regions[i].name, name))
+			return (long)i;
+	return -1;
+}
+
+/* Grows every region's cells to cap threads; never loses data, may fail half-way. */
+static int reserve_threads(struct pmc_region_data *d, size_t need)
+{
+	size_t cap = d->cap_threads ? d->cap_threads : 4;
+	void *p;
+
+	if (need <= d->cap_threads)
+		return 0;
+	while (cap < need)
+		cap *= 2;
+	p = realloc(d->threads, cap * sizeof(*d->threads));
+	if (!p)
+		return -ENOMEM;
+	d->threads = p;
+	for (size_t i = 0; i < d->nr_regions; i++) {
+		struct rd_region *r = &d->regions[i];
+
+		p = realloc(r->cells, cap * CELL(d) * sizeof(uint64_t));
+		if (!p)
+			return -ENOMEM;
+		r->cells = p;
+		memset(r->cells + d->cap_threads * CELL(d), 0,
+		       (cap - d->cap_threads) * CELL(d) * sizeof(uint64_t));
+	}
+	d->cap_threads = cap;
+	return 0;
+}
+
+/* Adds the regions the record names for the first time, with empty cells. */
+static int add_regions(struct pmc_region_data *d, const struct rd_record *rec)
+{
+	for (size_t i = 0; i < rec->nr_lines; i++) {
+		struct rd_region *r;
+
+		if (find_region(d, rec->lines[i].name) >= 0)
+			continue;
+		if (d->nr_regions == d->cap_regions) {
+			size_t cap = d->cap_regions ? 2 * d->cap_regions : 8;
+			void *p = realloc(d->regions, cap * sizeof(*d->regions));
+
+			if (!p)
+				return -ENOMEM;
+			d->regions = p;
+			d->cap_regions = cap;
+		}
+		r = &d->regions[d->nr_regions];
+		*r = (struct rd_region){ .number = rec->lines[i].number };
+		r->name = strdup(rec->lines[i].name);
+		r->cells = calloc(d->cap_threads * CELL(d), sizeof(uint64_t));
+		r->total = calloc(CELL(d), sizeof(uint64_t));
+		if (!r->name || !r->cells || !r->total) {
+			free(r->name);
+			free(r->cells);
+			free(r->total);
+			return -ENOMEM;
+		}
+		d->nr_regions++;
+	}
+	return 0;
+}
+
+static int check_events(struct pmc_region_data *d, struct rd_record *rec)
+{
+	if (!rec->nr_lines)
+		return 0;
+	if (!d->have_events) {
+		d->events = rec->events;
+		d->nr_events = rec->nr_events;
+		rec->events = NULL;
+		rec->nr_names = 0;
+		d->have_events = true;
+		return 0;
+	}
+	if (rec->nr_events != d->nr_events)
+		return -PMC_E_PROTOCOL;
+	for (size_t i = 0; i < d->nr_events; i++)
+		if (strcmp(rec->events[i], d->events[i]))
+			return -PMC_E_PROTOCOL;
+	return 0;
+}
+
+static int cmp_region(const void *a, const void *b, void *arg)
+{
+	const struct pmc_region_data *d = arg;
+	const struct rd_region *x = &d->regions[*(const size_t *)a];
+	const struct rd_region *y = &d->regions[*(const size_t *)b];
+
+	if ((x->number < 0) != (y->number < 0))
+		return x->number < 0 ? 1 : -1;
+	if (x->number >= 0 && x->number != y->number)
+		return x->number < y->number ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static int cmp_thread(const void *a, const void *b, void *arg)
+{
+	const struct pmc_region_data *d = arg;
+	const struct rd_thread *x = &d->threads[*(const size_t *)a];
+	const struct rd_thread *y = &d->threads[*(const size_t *)b];
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static int order(struct pmc_region_data *d)
+{
+	size_t *ro = realloc(d->region_order, (d->nr_regions + 1) * sizeof(*ro));
+	size_t *to;
+
+	if (!ro)
+		return -ENOMEM;
+	d->region_order = ro;
+	to = realloc(d->thread_order, (d->nr_threads + 1) * sizeof(*to));
+	if (!to)
+		return -ENOMEM;
+	d->thread_order = to;
+	for (size_t i = 0; i < d->nr_regions; i++)
+		ro[i] = i;
+	for (size_t i = 0; i < d->nr_threads; i++)
+		to[i] = i;
+	qsort_r(ro, d->nr_regions, sizeof(*ro), cmp_region, d);
+	qsort_r(to, d->nr_threads, sizeof(*to), cmp_thread, d);
+	return 0;
+}
+
+/* Everything that can fail happens before the first value is added. */
+static int merge(struct pmc_region_data *d, struct rd_record *rec)
+{
+	int err = check_events(d, rec);
+
+	if (!err)
+		err = reserve_threads(d, d->nr_threads + rec->nr_threads);
+	if (!err)
+		err = add_regions(d, rec);
+	if (err)
+		return err;
+	for (size_t i = 0; i < rec->nr_lines; i++) {
+		const struct rd_line *l = &rec->lines[i];
+		struct rd_region *r = &d->regions[find_region(d, l->name)];
+		uint64_t *cell = r->cells + (d->nr_threads + l->thread) * CELL(d);
+
+		for (size_t w = 0; w < CELL(d); w++) {
+			cell[w] += l->cell[w];
+			r->total[w] += l->cell[w];
+		}
+	}
+	for (size_t t = 0; t < rec->nr_threads; t++)
+		d->threads[d->nr_threads + t] = (struct rd_thread){ rec->pid, rec->tids[t] };
+	d->nr_threads += rec->nr_threads;
+	d->bad_ids += rec->bad_ids;
+	d->failed_reads += rec->failed_reads;
+	return 0;
+}
+
+int pmc_region_data__parse(struct pmc_region_data *d, const void *buf, size_t len)
+{
+	const char *p = buf;
+	size_t off = 0, used = 0;
+	int nr = 0, err = 0;
+
+	while (off < len && !err) {
+		struct rd_record rec = { 0 };
+
+		err = pmc__rd_record_parse(&rec, p + off, len - off, &used);
+		if (!err)
+			err = merge(d, &rec);
+		pmc__rd_record_free(&rec);
+		off += used;
+		nr++;
+	}
+	if (!err)
+		err = order(d);
+	return err ? err : nr;
+}
+
+int pmc_region_data__read_fd(struct pmc_region_data *d, int fd)
+{
+	size_t len = 0, cap = 0;
+	char *buf = NULL;
+	ssize_t n;
+	int err;
+
+	for (;;) {
+		if (len == cap) {
+			char *p = realloc(buf, cap = cap ? 2 * cap : 65536);
+
+			if (!p) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = p;
+		}
+		n = pread(fd, buf + len, cap - len, (off_t)len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	err = n < 0 ? -errno : pmc_region_data__parse(d, buf, len);
+	free(buf);
+	return err;
+}

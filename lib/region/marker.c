@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The region markers. The fast path after a thread's first marker: a state load, the id
+ * (a hash probe for names, nothing for numbers), the thread's table through TLS, and one
+ * counter read. No allocation, no lock, no system call but the read.
+ */
+#include <errno.h>
+#include <string.h>
+#include "region/region.h"
+
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+static inline bool on(void)
+{
+	int state = __atomic_load_n(&pmc__region_session.state, __ATOMIC_RELAXED);
+
+	if (unlikely(state == REGION_UNINIT))
+		state = pmc__region_session_get();
+	return state == REGION_ON;
+}
+
+static inline struct region_thread *self(void)
+{
+	struct region_thread *t = pmc__region_self;
+
+	return likely(t != NULL) ? t : pmc__region_thread_slow();
+}
+
+static void misuse(void)
+{
+	__atomic_fetch_add(&pmc__region_session.bad_ids, 1, __ATOMIC_RELAXED);
+}
+
+/* Bookkeeping first, the read last: as little as possible between the two reads. */
+static inline void begin(struct region_thread *t, unsigned id)
+{
+	uint64_t *s = region_slot(t, id);
+
+	s[SLOT_ENTERED]++;
+	if (s[SLOT_DEPTH]++ == 0 && unlikely(t->reader->ops->read(t->reader, &s[SLOT_HDR])))
+		__atomic_fetch_add(&pmc__region_session.failed_reads, 1, __ATOMIC_RELAXED);
+}
+
+/* The read first, then the bookkeeping. A failed read adds nothing. */
+static inline void end(struct region_thread *t, unsigned id)
+{
+	uint64_t *s = region_slot(t, id);
+	size_t nr = t->nr_events;
+
+	if (s[SLOT_DEPTH] == 1) {
+		if (likely(!t->reader->ops->read(t->reader, t->now))) {
+			for (size_t e = 0; e < nr; e++)
+				s[SLOT_HDR + nr + e] += t->now[e] - s[SLOT_HDR + e];
+		} else {
+			__atomic_fetch_add(&pmc__region_session.failed_reads, 1, __ATOMIC_RELAXED);
+		}
+	}
+	s[SLOT_EXITED]++;
+	if (s[SLOT_DEPTH])
+		s[SLOT_DEPTH]--;
+	else
+		s[SLOT_UNMATCHED]++;
+}
+
+static inline int name_id(const char *name)
+{
+	int id = name ? pmc__region_id(name) : -EINVAL;
+
+	if (unlikely(id < 0))
+		misuse();
+	return id;
+}
+
+void pmc_region_begin(const char *name)
+{
+	struct region_thread *t;
+	int id;
+
+	if (!on())
+		return;
+	id = name_id(name);
+	if (id >= 0 && (t = self()) && t->reader)
+		begin(t, (unsigned)id);
+}
+
+void pmc_region_end(const char *name)
+{
+	struct region_thread *t;
+	int id;
+
+	if (!on())
+		return;
+	id = name_id(name);
+	if (id >= 0 && (t = self()) && t->reader)
+		end(t, (unsigned)id);
+}
+
+void pmc_region_begin_n(unsigned id)
+{
+	struct region_thread *t;
+
+	if (!on())
+		return;
+	if (unlikely(!pmc__region_known(id))) {
+		misuse();
+		return;
+	}
+	if ((t = self()) && t->reader)
+		begin(t, id);
+}
+
+void pmc_region_end_n(unsigned id)
+{
+	struct region_thread *t;
+
+	if (!on())
+		return;
+	if (unlikely(!pmc__region_known(id))) {
+		misuse();
+		return;
+	}
+	if ((t = self()) && t->reader)
+		end(t, id);
+}
+
+int pmc_region_register(const char *name)
+{
+	int id = name ? pmc__region_id(name) : 0;
+
+	if (id < 0 || !on())
+		return id;
+	return self() ? id : -ENODEV;
+}
+
+int pmc_region_get(unsigned id, uint64_t *entered, uint64_t *exited, uint64_t *values, size_t nr)
+{
+	struct region_thread *t;
+	uint64_t *s;
+
+	if (id >= PMC_REGION_MAX)
+		return -EINVAL;
+	if (!on() || !(t = self()))
+		return -ENOENT;
+	s = region_slot(t, id);
+	if (entered)
+		*entered = s[SLOT_ENTERED];
+	if (exited)
+		*exited = s[SLOT_EXITED];
+	for (size_t e = 0; values && e < nr && e < t->nr_events; e++)
+		values[e] = s[SLOT_HDR + t->nr_events + e];
+	return (int)t->nr_events;
+}

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+/* Writing the region record of a process: the line format of docs/regions.md, version 1. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "region/proto.h"
+#include "region/region.h"
+
+/* Bytes that would break the line format are written as %XX. */
+static void put_name(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c <= ' ' || c >= 0x7f || c == '%')
+			fprintf(f, "%%%02X", c);
+		else
+			fputc(c, f);
+	}
+}
+
+static bool used(const uint64_t *s)
+{
+	return s[SLOT_ENTERED] || s[SLOT_EXITED];
+}
+
+static void put_thread(FILE *f, struct region_thread *t)
+{
+	size_t nr = t->nr_events;
+	char num[16];
+	bool any = false;
+
+	for (unsigned id = 0; id < PMC_REGION_MAX && !any; id++)
+		any = used(region_slot(t, id));
+	if (!any)
+		return;
+	fprintf(f, "thread %d\n", (int)t->tid);
+	for (unsigned id = 0; id < PMC_REGION_MAX; id++) {
+		const uint64_t *s = region_slot(t, id);
+		const char *name = pmc__region_name(id, num, sizeof(num));
+
+		if (!used(s) || !name)
+			continue;
+		fprintf(f, "region %s%u ", id < PMC_REGION_NUMBERED ? "#" : "", id);
+		put_name(f, name);
+		fprintf(f, " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64, s[SLOT_ENTERED],
+			s[SLOT_EXITED], s[SLOT_DEPTH], s[SLOT_UNMATCHED]);
+		for (size_t e = 0; e < nr; e++)
+			fprintf(f, " %" PRIu64, s[SLOT_HDR + nr + e]);
+		fputc('\n', f);
+	}
+}
+
+static int body(char **out, size_t *len)
+{
+	struct region_session *s = &pmc__region_session;
+	FILE *f = open_memstream(out, len);
+
+	if (!f)
+		return -ENOMEM;
+	fprintf(f, "process %d %zu %" PRIu64 " %" PRIu64 "\n", (int)getpid(), s->nr_events,
+		__atomic_load_n(&s->bad_ids, __ATOMIC_RELAXED),
+		__atomic_load_n(&s->failed_reads, __ATOMIC_RELAXED));
+	for (size_t e = 0; e < s->nr_events; e++) {
+		fputs("event ", f);
+		put_name(f, s->event_names[e]);
+		fputc('\n', f);
+	}
+	for (struct region_thread *t = pmc__region_threads(); t; t = t->next)
+		put_thread(f, t);
+	fputs("end\n", f);
+	return fclose(f) ? -ENOMEM : 0;
+}
+
+int pmc__region_record(char **buf, size_t *len)
+{
+	char *b = NULL, *rec;
+	size_t n = 0;
+	int err = body(&b, &n), hdr;
+
+	if (err) {
+		free(b);
+		return err;
+	}
+	hdr = snprintf(NULL, 0, "%s %d %zu\n", PMC_REGION_MAGIC, PMC_REGION_VERSION, n);
+	rec = malloc((size_t)hdr + n + 1);
+	if (!rec) {
+		free(b);
+		return -ENOMEM;
+	}
+	snprintf(rec, (size_t)hdr + 1, "%s %d %zu\n", PMC_REGION_MAGIC, PMC_REGION_VERSION, n);
+	memcpy(rec + hdr, b, n);
+	free(b);
+	*buf = rec;
+	*len = (size_t)hdr + n;
+	return 0;
+}

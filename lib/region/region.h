@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/* Internals of regions: the session, the name registry, per-thread tables (docs/regions.md). */
+#ifndef PMC_LIB_REGION_REGION_H
+#define PMC_LIB_REGION_REGION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <pmc/region.h>
+#include "region/reader.h"
+
+/* The session's state, checked first by every marker. */
+enum region_state {
+	REGION_UNINIT = 0, /* no marker yet: the first one reads the environment */
+	REGION_OFF,        /* nothing to count: markers return at once */
+	REGION_ON,
+	REGION_DONE,       /* results written: markers return at once */
+};
+
+struct region_session {
+	int state;                     /* enum region_state, read with atomics */
+	struct pmc__region_config cfg; /* events, backend, priv */
+	enum pmc_region_sink sink;
+	char *output;                  /* SINK_JSON */
+	int fd;                        /* SINK_FD */
+	bool per_thread;               /* SINK_STDERR: a line per thread too */
+	uint64_t bad_ids;              /* markers with an unknown id */
+	uint64_t failed_reads;         /* counter reads that failed (values kept) */
+	int init_err;                  /* why regions are off when the config was bad */
+	size_t nr_events;              /* set by the first thread that opened counters */
+	char **event_names;            /* [nr_events], the session's copies */
+};
+
+extern struct region_session pmc__region_session;
+
+/*
+ * One slot per region id in a thread's table: SLOT_HDR words of bookkeeping, then
+ * start[nr_events] (the reading at the outermost begin), then sum[nr_events].
+ */
+enum { SLOT_ENTERED, SLOT_EXITED, SLOT_DEPTH, SLOT_UNMATCHED, SLOT_HDR };
+
+struct region_thread {
+	struct region_thread *next;    /* the session's list of threads, newest first */
+	pid_t pid, tid;
+	bool live;                     /* the thread still runs; its counters are open */
+	struct pmc__region_reader *reader;
+	size_t nr_events;
+	size_t stride;                 /* words per slot: SLOT_HDR + 2 * nr_events */
+	uint64_t *now;                 /* [nr_events] scratch for the end marker's read */
+	uint64_t *table;               /* [PMC_REGION_MAX * stride] */
+};
+
+static inline uint64_t *region_slot(struct region_thread *t, unsigned id)
+{
+	return t->table + (size_t)id * t->stride;
+}
+
+/* registry.c: region names and ids, shared by all threads, lock-free to look up. */
+/* The id of name, registering it on first use. -ENOSPC when full, -ENOMEM. */
+int pmc__region_id(const char *name);
+/* The name of id; numbered regions print their number into buf. NULL when unknown. */
+const char *pmc__region_name(unsigned id, char *buf, size_t len);
+/* Whether id may be used with the numbered markers. */
+bool pmc__region_known(unsigned id);
+
+/* session.c: reading the environment, the exit and fork hooks. */
+/* Makes sure the session is configured; returns the state. */
+int pmc__region_session_get(void);
+/* The calling thread's table, set up on first use; NULL when it cannot count. */
+struct region_thread *pmc__region_thread_slow(void);
+extern __thread struct region_thread *pmc__region_self
+	__attribute__((tls_model("initial-exec")));
+/* Locks / unlocks the list of threads. */
+void pmc__region_lock(void);
+void pmc__region_unlock(void);
+struct region_thread *pmc__region_threads(void);
+
+/* thread.c: per-thread tables. */
+int pmc__region_thread_new(const struct pmc__region_config *cfg, struct region_thread **out);
+/* Closes the thread's counters, keeping its results. */
+void pmc__region_thread_retire(struct region_thread *t);
+void pmc__region_thread_delete(struct region_thread *t);
+/* For the calling thread at exit: adds what open regions counted so far. */
+void pmc__region_thread_settle(struct region_thread *t);
+
+/* proto.c: the record of docs/regions.md for every thread of this process. */
+int pmc__region_record(char **buf, size_t *len);
+
+/* report.c: the standalone outputs, from parsed data. */
+int pmc__region_report_text(FILE *f, const struct pmc_region_data *data, bool per_thread);
+int pmc__region_report_json(const char *path, const struct pmc_region_data *data);
+
+#endif /* PMC_LIB_REGION_REGION_H */

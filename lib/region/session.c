@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The region session of a process: configured once (from the environment or
+ * pmc_region_setup()), a list of per-thread tables, and the hooks that keep results
+ * across thread exit, fork and process exit (protocol: docs/regions.md).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pmc/error.h>
+#include "core/log.h"
+#include "region/region.h"
+
+struct region_session pmc__region_session = { .fd = -1 };
+__thread struct region_thread *pmc__region_self __attribute__((tls_model("initial-exec")));
+/* The thread could not open counters: do not retry at every marker. */
+static __thread bool self_failed __attribute__((tls_model("initial-exec")));
+
+static pthread_mutex_t cfg_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct region_thread *threads;
+static pthread_key_t exit_key;
+
+void pmc__region_lock(void)
+{
+	pthread_mutex_lock(&list_lock);
+}
+
+void pmc__region_unlock(void)
+{
+	pthread_mutex_unlock(&list_lock);
+}
+
+struct region_thread *pmc__region_threads(void)
+{
+	return threads;
+}
+
+/* Thread exit: close the counters, keep the results for the process's record. */
+static void on_thread_exit(void *arg)
+{
+	struct region_thread *t = arg;
+
+	pmc__region_lock();
+	pmc__region_thread_retire(t);
+	pmc__region_unlock();
+	pmc__region_self = NULL;
+}
+
+static void before_fork(void)
+{
+	pmc__region_lock();
+}
+
+static void after_fork_parent(void)
+{
+	pmc__region_unlock();
+}
+
+/*
+ * The child starts with no regions: the parent's tables and counters (which count the
+ * parent's threads) are dropped, and the child's first marker opens its own counters.
+ */
+static void after_fork_child(void)
+{
+	struct region_thread *t = threads;
+
+	threads = NULL;
+	while (t) {
+		struct region_thread *next = t->next;
+
+		pmc__region_thread_delete(t);
+		t = next;
+	}
+	pmc__region_self = NULL;
+	self_failed = false;
+	pthread_setspecific(exit_key, NULL);
+	pthread_mutex_init(&list_lock, NULL);
+}
+
+static void at_exit(void)
+{
+	pmc_region_flush();
+}
+
+static int install_hooks(void)
+{
+	int err = pthread_key_create(&exit_key, on_thread_exit);
+
+	if (!err)
+		err = pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+	if (!err && atexit(at_exit))
+		err = ENOMEM;
+	return -err;
+}
+
+static char *dup_env(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? strdup(v) : NULL;
+}
+
+/* Under pmc stat: PMC_REGION_FD names an inherited descriptor for the results. */
+static bool from_runner(struct region_session *s)
+{
+	const char *v = getenv("PMC_REGION_FD");
+	char *end;
+	long fd;
+
+	if (!v || !*v)
+		return false;
+	fd = strtol(v, &end, 10);
+	if (*end || fd < 0 || fd > 1 << 20 || fcntl((int)fd, F_GETFD) < 0)
+		return false;
+	s->fd = (int)fd;
+	s->sink = PMC_REGION_SINK_FD;
+	s->cfg.events = dup_env("PMC_REGION_EVENTS");
+	s->cfg.backend = dup_env("PMC_REGION_BACKEND");
+	v = getenv("PMC_REGION_PRIV");
+	s->cfg.priv = v ? (unsigned)strtoul(v, NULL, 10) : 0;
+	return true;
+}
+
+static void from_env(struct region_session *s)
+{
+	const char *pt = getenv("PMC_PER_THREAD");
+
+	if (!from_runner(s)) {
+		s->cfg.events = dup_env("PMC_EVENTS");
+		s->cfg.backend = dup_env("PMC_BACKEND");
+		s->output = dup_env("PMC_OUTPUT");
+		s->sink = s->output ? PMC_REGION_SINK_JSON : PMC_REGION_SINK_STDERR;
+	}
+	s->per_thread = pt && *pt && strcmp(pt, "0");
+}
+
+static void set_state(int state)
+{
+	__atomic_store_n(&pmc__region_session.state, state, __ATOMIC_RELEASE);
+}
+
+int pmc__region_session_get(void)
+{
+	struct region_session *s = &pmc__region_session;
+	int state = __atomic_load_n(&s->state, __ATOMIC_ACQUIRE);
+
+	if (state != REGION_UNINIT)
+		return state;
+	pthread_mutex_lock(&cfg_lock);
+	if (s->state == REGION_UNINIT) {
+		from_env(s);
+		s->init_err = s->cfg.events ? install_hooks() : 0;
+		set_state(s->cfg.events && !s->init_err ? REGION_ON : REGION_OFF);
+	}
+	pthread_mutex_unlock(&cfg_lock);
+	return __atomic_load_n(&s->state, __ATOMIC_ACQUIRE);
+}
+
+int pmc_region_setup(const struct pmc_region_opts *opts)
+{
+	struct region_session *s = &pmc__region_session;
+	int err = 0;
+
+	if (!opts || opts->sz < offsetof(struct pmc_region_opts, fd) + sizeof(int))
+		return -EINVAL;
+	if (opts->sink == PMC_REGION_SINK_JSON && !opts->output)
+		return -EINVAL;
+	pthread_mutex_lock(&cfg_lock);
+	if (s->state != REGION_UNINIT) {
+		err = -EALREADY;
+		goto out;
+	}
+	from_env(s);
+	if (opts->events) {
+		free(s->cfg.events);
+		s->cfg.events = strdup(opts->events);
+	}
+	if (opts->backend) {
+		free(s->cfg.backend);
+		s->cfg.backend = strdup(opts->backend);
+	}
+	if (opts->priv)
+		s->cfg.priv = opts->priv;
+	if (opts->sink != PMC_REGION_SINK_DEFAULT) {
+		s->sink = opts->sink;
+		s->fd = opts->fd;
+		free(s->output);
+		s->output = opts->output ? strdup(opts->output) : NULL;
+	}
+	err = s->cfg.events ? install_hooks() : -EINVAL;
+	set_state(err ? REGION_OFF : REGION_ON);
+out:
+	pthread_mutex_unlock(&cfg_lock);
+	return err;
+}
+
+/* The first thread to open counters gives the session its event names. */
+static int adopt_names(const struct pmc__region_reader *r)
+{
+	struct region_session *s = &pmc__region_session;
+
+	if (s->event_names)
+		return s->nr_events == r->nr_events ? 0 : -PMC_E_PROTOCOL;
+	s->event_names = calloc(r->nr_events, sizeof(*s->event_names));
+	if (!s->event_names)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->nr_events; i++)
+		if (!(s->event_names[i] = strdup(r->names[i])))
+			return -ENOMEM;
+	s->nr_events = r->nr_events;
+	return 0;
+}
+
+struct region_thread *pmc__region_thread_slow(void)
+{
+	struct region_thread *t = NULL;
+	int err;
+
+	if (pmc__region_self || self_failed || pmc__region_session_get() != REGION_ON)
+		return pmc__region_self;
+	err = pmc__region_thread_new(&pmc__region_session.cfg, &t);
+	if (!err) {
+		pmc__region_lock();
+		err = adopt_names(t->reader);
+		if (!err) {
+			t->next = threads;
+			threads = t;
+		}
+		pmc__region_unlock();
+	}
+	if (err) {
+		pmc__region_thread_delete(t);
+		pr_warn("regions: cannot count in thread: %s\n", pmc_strerror(err));
+		self_failed = true;
+		return NULL;
+	}
+	pthread_setspecific(exit_key, t);
+	pmc__region_self = t;
+	return t;
+}

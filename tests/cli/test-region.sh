@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Regions in standalone mode (PMC_EVENTS, PMC_OUTPUT) and under pmc stat: exact counts per entry.
+. "$(dirname "$0")/lib.sh"
+
+[ -r /sys/kernel/tracing/events/syscalls/sys_enter_getppid/id ] ||
+	[ -r /sys/kernel/debug/tracing/events/syscalls/sys_enter_getppid/id ] ||
+	skip "no syscalls tracepoints (tracefs not mounted or no CONFIG_FTRACE_SYSCALLS)"
+TP=syscalls:sys_enter_getppid
+R="$PROGS/region-cases"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+
+# ---- standalone ----
+# No environment: the markers record nothing and print nothing.
+env -u PMC_EVENTS -u PMC_REGION_FD "$R" loop 2>"$T/none"
+expect_eq "no environment, no output" "$(wc -c <"$T/none")" 0
+
+PMC_EVENTS=$TP "$R" loop 100 10 2>"$T/loop"
+expect_grep "standalone header" "^  Region loop, entered 100 times and exited 100 times:" "$T/loop"
+expect_grep "standalone value per entry" "^    $TP: 1000 \[10\.0\]" "$T/loop"
+
+PMC_EVENTS=$TP PMC_OUTPUT="$T/loop.json" "$R" loop 2>"$T/loop-json.err"
+expect_eq "JSON file, nothing on stderr" "$(wc -c <"$T/loop-json.err")" 0
+expect_eq "JSON region" "$(json "$T/loop.json" '[(r["name"], r["entered"], r["exited"]) for r in j["regions"]]')" \
+	"[('loop', 100, 100)]"
+expect_eq "JSON per entry" "$(json "$T/loop.json" '[(e["name"], e["values"], e["per_entry"]) for e in j["regions"][0]["events"]]')" \
+	"[('$TP', [1000.0], 10.0)]"
+
+PMC_EVENTS=$TP "$R" nest 2>"$T/nest"
+expect_grep "nested inner" "^  Region inner, entered 3 times" "$T/nest"
+expect_eq "nested values" "$(grep -A1 '^  Region' "$T/nest" | grep -o "$TP: [0-9]*" | tr '\n' ' ')" \
+	"$TP: 17 $TP: 15 "
+PMC_EVENTS=$TP "$R" overlap 2>"$T/overlap"
+expect_eq "overlapping values" "$(grep -o "$TP: [0-9]*" "$T/overlap" | tr '\n' ' ')" "$TP: 5 $TP: 7 "
+PMC_EVENTS=$TP "$R" numbered 2>"$T/num"
+expect_eq "numbered regions first" "$(grep -o '^  Region [^,]*' "$T/num" | tr '\n' ' ')" \
+	"  Region 0   Region 1   Region named "
+
+PMC_EVENTS=$TP "$R" missing 2>"$T/missing"
+expect_grep "missing end: counts" "^  Region open, entered 3 times and exited 2 times" "$T/missing"
+expect_grep "missing end: warning" "warning: entered 3 times but exited 2 times" "$T/missing"
+expect_grep "missing end: open at exit" "1 entry still open at exit" "$T/missing"
+
+PMC_EVENTS=$TP PMC_PER_THREAD=1 "$R" threads 4 50 2>"$T/threads"
+expect_grep "threads: entered 200" "^  Region work, entered 200 times and exited 200 times" "$T/threads"
+expect_grep "threads: total" "^    $TP: 400 \[2\.0\]" "$T/threads"
+expect_eq "threads: per thread" "$(grep -c "^      $TP: 100 \[2\.0\]" "$T/threads")" 4
+
+PMC_EVENTS=$TP "$R" fork 2>"$T/fork"
+expect_grep "fork: the parent's region" "^  Region parent, entered 1 times.*" "$T/fork"
+expect_grep "fork: the child's own region" "^  Region child, entered 1 times" "$T/fork"
+expect_eq "fork: the child does not repeat the parent's" "$(grep -c 'Region parent' "$T/fork")" 1
+PMC_EVENTS=$TP "$R" flush 2>"$T/flush"
+expect_grep "flush before _exit" "^    $TP: 6 \[6\.0\]" "$T/flush"
+
+PMC_EVENTS="bogus-event" "$R" loop 2>"$T/bogus"
+expect_eq "a bad PMC_EVENTS does not break the program" $? 0
+expect_grep "a bad PMC_EVENTS is reported" "cannot (parse|count)" "$T/bogus"
+
+finish

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+/* The region record reader (docs/regions.md): a table of records and their verdicts, merging. */
+#include <errno.h>
+#include <string.h>
+#include <criterion/criterion.h>
+#include <pmc/pmc.h>
+
+
+/* A body and its header's length must agree; rec() builds the header from the body. */
+static char *rec(const char *body)
+{
+	static char buf[4096];
+
+	snprintf(buf, sizeof(buf), "PMC-REGIONS 1 %zu\n%s", strlen(body), body);
+	return buf;
+}
+
+#define BODY_OK                                                                           \
+	"process 10 2 0 0\nevent a%3Ab\nevent task-clock\nthread 11\n"                    \
+	"region #0 0 1 1 0 0 5 7\nregion 100 my%20loop 100 100 0 0 1000 9\nend\n"
+
+struct row {
+	const char *body;  /* NULL: use raw */
+	const char *raw;
+	int expect;        /* records parsed, or the error */
+};
+
+static const struct row rows[] = {
+	{ BODY_OK, NULL, 1 },
+	{ NULL, "", 0 },
+	{ NULL, "PMC-REGIONS 2 5\nxxxxx", -PMC_E_VERSION },
+	{ NULL, "PMC-REGION 1 4\nend\n", -PMC_E_FORMAT },
+	{ NULL, "PMC-REGIONS 1 400\nprocess 1 0 0 0\nend\n", -PMC_E_TRUNCATED },
+	{ NULL, "PMC-REGIONS 1 4", -PMC_E_TRUNCATED },
+	{ "process 1 0 0 0\n", NULL, -PMC_E_FORMAT },                 /* no end */
+	{ "process 1 0 0 0\nend\n", NULL, 1 },
+	{ "process x 0 0 0\nend\n", NULL, -PMC_E_FORMAT },
+	{ "process 1 1 0 0\nend\n", NULL, -PMC_E_FORMAT },            /* an event missing */
+	{ "process 1 1 0 0\nevent e\nregion #0 0 1 1 0 0 5\nend\n", NULL, -PMC_E_FORMAT },
+	{ "process 1 1 0 0\nevent e\nthread 2\nregion #0 0 1 1 0 0\nend\n", NULL, -PMC_E_FORMAT },
+	{ "process 1 1 0 0\nevent e\nthread 2\nregion #0 0 1 1 0 0 5 6\nend\n", NULL, -PMC_E_FORMAT },
+	{ "process 1 1 0 0\nevent e\nthread 2\nregion 100 a%zz 1 1 0 0 5\nend\n", NULL, -PMC_E_FORMAT },
+	{ "process 1 1 0 0\nevent e\nfuture 1 2 3\nthread 2\nregion 100 a 1 1 0 0 5\nend\n", NULL, 1 },
+	{ "process 1 1 0 0\nevent e\nthread 2\nregion 100 a 1 1 0 0 -5\nend\n", NULL, -PMC_E_FORMAT },
+};
+
+Test(region_data, table)
+{
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct pmc_region_data *d;
+		const char *in = rows[i].body ? rec(rows[i].body) : rows[i].raw;
+
+		cr_assert_eq(pmc_region_data__new(&d), 0);
+		cr_expect_eq(pmc_region_data__parse(d, in, strlen(in)), rows[i].expect,
+			     "row %zu: got %d, expected %d", i,
+			     pmc_region_data__parse(d, in, strlen(in)), rows[i].expect);
+		pmc_region_data__delete(d);
+	}
+}
+
+Test(region_data, fields_and_order)
+{
+	struct pmc_region_data *d;
+	struct pmc_region_values v;
+	const char *in = rec(BODY_OK);
+	int pid, tid;
+
+	cr_assert_eq(pmc_region_data__new(&d), 0);
+	cr_assert_eq(pmc_region_data__parse(d, in, strlen(in)), 1);
+	cr_expect_eq(pmc_region_data__nr_events(d), 2);
+	cr_expect_str_eq(pmc_region_data__event(d, 0), "a:b");
+	cr_expect_eq(pmc_region_data__nr_regions(d), 2);
+	cr_assert_eq(pmc_region_data__get(d, 0, -1, &v), 0);
+	cr_expect_str_eq(v.name, "0");
+	cr_expect_eq(v.entered, 1);
+	cr_expect_eq(v.exited, 1);
+	cr_expect_eq(v.values[1], 7);
+	cr_assert_eq(pmc_region_data__get(d, 1, 0, &v), 0);
+	cr_expect_str_eq(v.name, "my loop");
+	cr_expect_eq(v.values[0], 1000);
+	cr_expect_eq(pmc_region_data__thread(d, 0, &pid, &tid), 0);
+	cr_expect_eq(pid, 10);
+	cr_expect_eq(tid, 11);
+	cr_expect_eq(pmc_region_data__get(d, 2, -1, &v), -EINVAL);
+	pmc_region_data__delete(d);
+}
+
+Test(region_data, merges_processes_by_name_and_rejects_other_events)
+{
+	struct pmc_region_data *d;
+	struct pmc_region_values v;
+	char two[2048];
+	const char *other = "process 30 1 0 0\nevent other\nthread 31\nregion 100 x 1 1 0 0 1\nend\n";
+	int tid;
+
+	strcpy(two, rec("process 20 1 0 0\nevent e\nthread 22\nregion 100 x 2 2 0 0 20\nend\n"));
+	strcat(two, rec("process 21 1 1 0\nevent e\nthread 21\nregion 101 x 3 2 1 0 30\n"
+			"region 102 z 1 1 0 0 1\nend\n"));
+	cr_assert_eq(pmc_region_data__new(&d), 0);
+	cr_assert_eq(pmc_region_data__parse(d, two, strlen(two)), 2);
+	cr_expect_eq(pmc_region_data__nr_regions(d), 2);
+	cr_expect_eq(pmc_region_data__nr_threads(d), 2);
+	cr_assert_eq(pmc_region_data__get(d, 0, -1, &v), 0);
+	cr_expect_eq(v.entered, 5);
+	cr_expect_eq(v.exited, 4);
+	cr_expect_eq(v.open_at_exit, 1);
+	cr_expect_eq(v.values[0], 50);
+	pmc_region_data__thread(d, 0, NULL, &tid);
+	cr_expect_eq(tid, 22, "threads are ordered by pid");
+	cr_assert_eq(pmc_region_data__get(d, 0, 0, &v), 0);
+	cr_expect_eq(v.values[0], 20);
+	cr_expect_eq(pmc_region_data__parse(d, rec(other), strlen(rec(other))), -PMC_E_PROTOCOL);
+	cr_expect_eq(pmc_region_data__nr_threads(d), 2, "a rejected record adds nothing");
+	pmc_region_data__delete(d);
+}

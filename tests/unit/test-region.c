@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+/* Regions: exact counts in-process, nesting and overlap, threads, and the record reader. */
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <criterion/criterion.h>
+#include <pmc/pmc.h>
+
+#define TP "syscalls:sys_enter_getppid"
+
+static void calls(long n)
+{
+	for (long i = 0; i < n; i++)
+		syscall(SYS_getppid);
+}
+
+static void setup_tp(void)
+{
+	struct pmc_region_opts o = { .sz = sizeof(o), .events = TP,
+				     .sink = PMC_REGION_SINK_NONE };
+
+	if (access("/sys/kernel/tracing/events/syscalls", R_OK))
+		cr_skip_test("no syscalls tracepoints here (tracefs not mounted)");
+	cr_assert_eq(pmc_region_setup(&o), 0);
+}
+
+static uint64_t value(const char *name, uint64_t *entered, uint64_t *exited)
+{
+	uint64_t v = 0;
+	int id = pmc_region_register(name);
+
+	cr_assert_geq(id, 0, "register '%s': %d", name, id);
+	cr_assert_eq(pmc_region_get((unsigned)id, entered, exited, &v, 1), 1);
+	return v;
+}
+
+Test(region, loop_counts_exactly)
+{
+	uint64_t en, ex;
+
+	setup_tp();
+	cr_assert_eq(pmc_region_setup(&(struct pmc_region_opts){ .sz = 64 }), -EALREADY);
+	for (int i = 0; i < 100; i++) {
+		pmc_region_begin("loop");
+		calls(10);
+		pmc_region_end("loop");
+	}
+	cr_expect_eq(value("loop", &en, &ex), 1000);
+	cr_expect_eq(en, 100);
+	cr_expect_eq(ex, 100);
+}
+
+Test(region, nested_and_overlapping_add_up)
+{
+	setup_tp();
+	pmc_region_begin("outer");
+	for (int i = 0; i < 3; i++) {
+		pmc_region_begin("inner");
+		calls(5);
+		pmc_region_end("inner");
+	}
+	pmc_region_begin("x");
+	calls(2);
+	pmc_region_begin("y");
+	calls(3);
+	pmc_region_end("x");
+	calls(4);
+	pmc_region_end("y");
+	pmc_region_end("outer");
+	cr_expect_eq(value("inner", NULL, NULL), 15);
+	cr_expect_eq(value("x", NULL, NULL), 5);
+	cr_expect_eq(value("y", NULL, NULL), 7);
+	cr_expect_eq(value("outer", NULL, NULL), 15 + 9);
+}
+
+Test(region, recursion_counts_from_the_outermost_begin)
+{
+	uint64_t en, ex;
+
+	setup_tp();
+	pmc_region_begin("r");
+	calls(1);
+	pmc_region_begin("r");
+	calls(2);
+	pmc_region_end("r");
+	calls(3);
+	pmc_region_end("r");
+	cr_expect_eq(value("r", &en, &ex), 6);
+	cr_expect_eq(en, 2);
+	cr_expect_eq(ex, 2);
+}
+
+Test(region, numbered_and_registered_ids)
+{
+	uint64_t v, en;
+	int id;
+
+	setup_tp();
+	id = pmc_region_register("by-id");
+	cr_assert_geq(id, PMC_REGION_NUMBERED);
+	cr_expect_eq(pmc_region_register("by-id"), id, "the same name keeps its id");
+	pmc_region_begin_n(7);
+	calls(3);
+	pmc_region_end_n(7);
+	pmc_region_begin_n((unsigned)id);
+	calls(4);
+	pmc_region_end("by-id");
+	pmc_region_begin_n(PMC_REGION_MAX - 1); /* never registered: ignored */
+	pmc_region_end_n(PMC_REGION_MAX - 1);
+	cr_assert_eq(pmc_region_get(7, &en, NULL, &v, 1), 1);
+	cr_expect_eq(v, 3);
+	cr_expect_eq(en, 1);
+	cr_expect_eq(value("by-id", NULL, NULL), 4);
+	cr_assert_eq(pmc_region_get(PMC_REGION_MAX - 1, &en, NULL, &v, 1), 1);
+	cr_expect_eq(en, 0);
+	cr_expect_eq(pmc_region_get(PMC_REGION_MAX, NULL, NULL, NULL, 0), -EINVAL);
+}
+
+Test(region, unmatched_end_is_counted_not_added)
+{
+	uint64_t en, ex;
+
+	setup_tp();
+	pmc_region_end("never-begun");
+	calls(2);
+	cr_expect_eq(value("never-begun", &en, &ex), 0);
+	cr_expect_eq(en, 0);
+	cr_expect_eq(ex, 1);
+}
+
+static void *worker(void *arg)
+{
+	uint64_t *out = arg;
+
+	pmc_region_register("t");
+	for (int i = 0; i < 50; i++) {
+		pmc_region_begin("t");
+		calls(2);
+		pmc_region_end("t");
+	}
+	*out = value("t", NULL, NULL);
+	return NULL;
+}
+
+Test(region, threads_count_their_own)
+{
+	pthread_t tid[4];
+	uint64_t v[4];
+
+	setup_tp();
+	calls(5);
+	for (int i = 0; i < 4; i++)
+		pthread_create(&tid[i], NULL, worker, &v[i]);
+	for (int i = 0; i < 4; i++) {
+		pthread_join(tid[i], NULL);
+		cr_expect_eq(v[i], 100, "thread %d", i);
+	}
+	cr_expect_eq(pmc_region_get(pmc_region_register("t"), NULL, NULL, v, 1), 1);
+	cr_expect_eq(v[0], 0, "the main thread never entered 't'");
+}
+
+Test(region, off_without_configuration)
+{
+	unsetenv("PMC_EVENTS");
+	unsetenv("PMC_REGION_FD");
+	pmc_region_begin("nothing");
+	pmc_region_end("nothing");
+	cr_expect_geq(pmc_region_register("nothing"), PMC_REGION_NUMBERED);
+	cr_expect_eq(pmc_region_get(0, NULL, NULL, NULL, 0), -ENOENT);
+	cr_expect_eq(pmc_region_flush(), 0);
+}
