@@ -3,23 +3,28 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include "backend/backend.h"
 #include "event/parse.h"
 
 #define MAX_NAME 128
 
-/* Levenshtein distance, case-insensitive (users mistype case as often as letters). */
-static int distance(const char *a, const char *b)
+/*
+ * Levenshtein distance, case-insensitive (users mistype case as often as letters). Gives
+ * up with MAX_NAME once the distance must exceed limit: most candidates are far off, and a
+ * suggestion walks thousands of them.
+ */
+static int distance(const char *a, const char *b, int limit)
 {
 	int la = strlen(a), lb = strlen(b), row[MAX_NAME + 1];
 
-	if (la > MAX_NAME || lb > MAX_NAME)
+	if (la > MAX_NAME || lb > MAX_NAME || la - lb > limit || lb - la > limit)
 		return MAX_NAME;
 	for (int j = 0; j <= lb; j++)
 		row[j] = j;
 	for (int i = 1; i <= la; i++) {
-		int diag = row[0];
+		int diag = row[0], lowest;
 
-		row[0] = i;
+		row[0] = lowest = i;
 		for (int j = 1; j <= lb; j++) {
 			int up = row[j];
 			int cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
@@ -31,7 +36,11 @@ static int distance(const char *a, const char *b)
 				best = row[j - 1] + 1;
 			row[j] = best;
 			diag = up;
+			if (best < lowest)
+				lowest = best;
 		}
+		if (lowest > limit)
+			return MAX_NAME;
 	}
 	return row[lb];
 }
@@ -44,12 +53,11 @@ static int distance(const char *a, const char *b)
 void pmc__suggest_add(struct pmc_parse_error *err, int *dist, const char *name, const char *cand)
 {
 	const char *bare = strstr(cand, "::");
-	int limit = strlen(name) / 3, d = distance(name, cand), pos;
+	int limit = strlen(name) / 3 < 2 ? 2 : strlen(name) / 3;
+	int d = distance(name, cand, limit), pos;
 
-	if (limit < 2)
-		limit = 2;
-	if (bare && distance(name, bare + 2) < d)
-		d = distance(name, bare + 2);
+	if (bare && distance(name, bare + 2, limit) < d)
+		d = distance(name, bare + 2, limit);
 	if (d > limit || d == 0 || strlen(cand) >= sizeof(err->suggest[0]))
 		return;
 	for (int i = 0; i < err->nr_suggest; i++)
@@ -91,5 +99,16 @@ void pmc__suggest(const struct pmc_evlist *evlist, const char *name, const char 
 	err->nr_suggest = 0;
 	if (subsys && pmc__tp_for_each(subsys, collect, &c) == 0 && err->nr_suggest)
 		return;
-	pmc_evlist__for_each_known(evlist, collect, &c);
+	/*
+	 * Tracepoints are "subsys:name": a name without ':' is never within the distance
+	 * limit of one, and walking tracefs is most of the cost of a suggestion.
+	 */
+	if (strchr(name, ':')) {
+		pmc_evlist__for_each_known(evlist, collect, &c);
+		return;
+	}
+	pmc__event_for_each_generic(collect, &c);
+	pmc__pmu_for_each(collect, &c);
+	if (evlist && evlist->backend && evlist->backend->for_each_known)
+		evlist->backend->for_each_known(collect, &c);
 }
