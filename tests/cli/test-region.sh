@@ -57,4 +57,49 @@ PMC_EVENTS="bogus-event" "$R" loop 2>"$T/bogus"
 expect_eq "a bad PMC_EVENTS does not break the program" $? 0
 expect_grep "a bad PMC_EVENTS is reported" "cannot (parse|count)" "$T/bogus"
 
+# ---- under pmc stat ----
+"$PMC" stat -e $TP -r 5 "$R" loop 100 10 2>"$T/stat"
+expect_eq "pmc stat exit status" $? 0
+expect_grep "stat: region results header" "^Results \(for 1 region, 5 repetitions, 95% confidence level\):" "$T/stat"
+expect_grep "stat: entered/exited" "^  Region loop, entered 100 times and exited 100 times:" "$T/stat"
+expect_grep "stat: mean, ci and per entry" "^    $TP: 1000\.0 \+/- 0\.0 \(0\.000%\) \[10\.0\]" "$T/stat"
+expect_grep "stat: whole-program counts still there" "^$TP: 10[0-9][0-9]\.0 \+/-" "$T/stat"
+
+"$PMC" stat -e $TP -r 5 -o "$T/stat.json" --format json "$R" loop 100 10 2>/dev/null
+expect_eq "stat json: region" "$(json "$T/stat.json" '[(r["name"], r["entered"], r["exited"]) for r in j["regions"]]')" \
+	"[('loop', 100, 100)]"
+expect_eq "stat json: keys" "$(json "$T/stat.json" 'sorted(k for k in ["name","values","mean","ci","per_entry"] if k not in j["regions"][0]["events"][0])')" "[]"
+expect_eq "stat json: values" "$(json "$T/stat.json" '[(e["name"], [int(v) for v in e["values"]], e["per_entry"]) for e in j["regions"][0]["events"]]')" \
+	"[('$TP', [1000, 1000, 1000, 1000, 1000], 10.0)]"
+expect_eq "stat json: no overhead subtracted" "$(json "$T/stat.json" 'j["overhead"]["subtracted"]')" "False"
+
+"$PMC" stat -e $TP -r 3 --all-results -o "$T/stat.txt" "$R" nest 2>/dev/null
+expect_grep "results file: regions header" "^# Results \(for 2 regions, 3 repetitions, 95% confidence level\):" "$T/stat.txt"
+expect_grep "results file: region comment" "^# Region inner: entered 3 exited 3$" "$T/stat.txt"
+expect_eq "results file: raw values" "$(grep -c "^inner $TP [0-2] 15$" "$T/stat.txt")" 3
+expect_grep "results file: summary with per entry" "^inner $TP -1 15\.0 0\.0 0\.000 5\.0$" "$T/stat.txt"
+expect_grep "results file: outer adds up" "^outer $TP -1 17\.0 0\.0 0\.000 17\.0$" "$T/stat.txt"
+
+"$PMC" stat -e $TP -o "$T/stat.csv" --format csv "$R" overlap 2>/dev/null
+expect_grep "csv: overlapping x" '^"x",all,"'$TP'",1,1,1,5\.000,' "$T/stat.csv"
+expect_grep "csv: overlapping y" '^"y",all,"'$TP'",1,1,1,7\.000,' "$T/stat.csv"
+
+"$PMC" stat -e $TP -r 2 "$R" missing 2>"$T/stat-missing"
+expect_grep "stat: missing end reported" "^  Region open, entered 3 times and exited 2 times" "$T/stat-missing"
+expect_grep "stat: missing end warning" "warning: entered 3 times but exited 2 times" "$T/stat-missing"
+
+"$PMC" stat -e $TP -r 3 --per-thread -o "$T/thr.json" --format json "$R" threads 4 50 2>"$T/thr"
+expect_grep "stat threads: entered 200" "^  Region work, entered 200 times and exited 200 times:" "$T/thr"
+expect_eq "stat threads: per-thread values" "$(json "$T/thr.json" '[[int(v) for v in t["events"][0]["values"]] for t in j["regions"][0]["threads"]]')" \
+	"[[100, 100, 100], [100, 100, 100], [100, 100, 100], [100, 100, 100]]"
+expect_eq "stat threads: total" "$(json "$T/thr.json" 'j["regions"][0]["events"][0]["mean"]')" "400.0"
+
+"$PMC" stat -e $TP -r 2 "$R" fork 2>"$T/stat-fork"
+expect_grep "stat fork: parent" "^  Region parent, entered 1 times" "$T/stat-fork"
+expect_grep "stat fork: child" "^  Region child, entered 1 times" "$T/stat-fork"
+expect_grep "stat fork: child value" "^    $TP: 5\.0 \+/- 0\.0" "$T/stat-fork"
+
+"$PMC" stat -e $TP "$PROGS/getppid-loop" 10 2>"$T/plain"
+expect_no_grep "no regions, no region section" "^Results \(for" "$T/plain"
+
 finish

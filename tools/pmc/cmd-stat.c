@@ -29,12 +29,16 @@ static const char usage_text[] =
 	"  -a, --all-cpus          count on every CPU (system-wide)\n"
 	"  -C, --cpu=LIST          count on these CPUs\n"
 	"  -i, --no-inherit        do not count the command's children and threads\n"
+	"      --per-thread        regions: values per thread too\n"
+	"      --subtract-overhead subtract the calibrated overhead (pmc calibrate):\n"
+	"                          per run from whole-program counts, per region entry\n"
+	"      --calibration=FILE  the calibration file (default: this machine's)\n"
 	"      --backend=NAME      perf (default) or vpmu\n"
 	"  -v, --verbose           progress on stderr\n"
 	"  -h, --help              this text\n";
 
 enum { O_NO_WARMUP = 256, O_PLAN, O_MULTIPLEX, O_CI, O_ALL, O_USER, O_KERNEL, O_FORMAT,
-       O_CONFIG, O_BACKEND };
+       O_CONFIG, O_BACKEND, O_PER_THREAD, O_SUBTRACT, O_CALIBRATION };
 
 static const struct option long_opts[] = {
 	{ "event", required_argument, NULL, 'e' },
@@ -54,6 +58,9 @@ static const struct option long_opts[] = {
 	{ "cpu", required_argument, NULL, 'C' },
 	{ "no-inherit", no_argument, NULL, 'i' },
 	{ "backend", required_argument, NULL, O_BACKEND },
+	{ "per-thread", no_argument, NULL, O_PER_THREAD },
+	{ "subtract-overhead", no_argument, NULL, O_SUBTRACT },
+	{ "calibration", required_argument, NULL, O_CALIBRATION },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -132,6 +139,9 @@ static int apply(struct stat_opts *o, int c, const char *arg, unsigned *priv_set
 	case 'C': o->cpus = arg; return 0;
 	case 'i': o->no_inherit = true; return 0;
 	case O_BACKEND: o->backend = arg; return 0;
+	case O_PER_THREAD: o->per_thread = true; return 0;
+	case O_SUBTRACT: o->subtract_overhead = true; return 0;
+	case O_CALIBRATION: o->calibration = arg; return 0;
 	case 'v': o->verbose++; return 0;
 	case O_CONFIG: return 0; /* read before the other options */
 	default: return 2;

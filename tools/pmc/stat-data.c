@@ -8,10 +8,13 @@
 
 int stat_write_csv(FILE *f, const struct stat_run *run);
 int stat_write_json(FILE *f, const struct stat_run *run);
+json_t *stat_regions__json(const struct stat_run *run);
+json_t *stat_regions__overhead_json(const struct stat_run *run);
 
 int stat_write_csv(FILE *f, const struct stat_run *run)
 {
-	fprintf(f, "event,supported,pass,n,mean,stddev,median,min,max,ci,ci_pct,scaled,values\n");
+	fprintf(f, "event,supported,pass,n,mean,stddev,median,min,max,ci,ci_pct,scaled,values,"
+		   "overhead_subtracted\n");
 	for (size_t i = 0; i < pmc_evlist__nr(run->evlist); i++) {
 		const struct stat_event *e = &run->ev[i];
 		const struct pmc_summary *s = &e->sum;
@@ -19,15 +22,16 @@ int stat_write_csv(FILE *f, const struct stat_run *run)
 		fprintf(f, "\"%s\",%s,%d,%d", pmc_evsel__name(e->evsel),
 			e->supported ? "yes" : "no", pmc_evsel__pass(e->evsel), e->nr);
 		if (!e->nr) {
-			fprintf(f, ",,,,,,,,,\n");
+			fprintf(f, ",,,,,,,,,,\n");
 			continue;
 		}
 		fprintf(f, ",%.3f,%.3f,%.3f,%.0f,%.0f,%.3f,%.3f,%s,", s->mean, s->stddev, s->median,
 			s->min, s->max, s->ci, s->ci_pct, e->scaled ? "yes" : "no");
 		for (int r = 0; r < e->nr; r++)
 			fprintf(f, "%s%.0f", r ? ";" : "", e->values[r]);
-		fputc('\n', f);
+		fprintf(f, ",%.3f\n", stat_regions__overhead_run(run, i));
 	}
+	stat_regions__write_csv(f, run);
 	return 0;
 }
 
@@ -76,6 +80,8 @@ static json_t *event_json(const struct stat_run *run, const struct stat_event *e
 	json_object_set_new(j, "max", json_real(e->sum.max));
 	json_object_set_new(j, "ci", json_real(e->sum.ci));
 	json_object_set_new(j, "ci_pct", json_real(e->sum.ci_pct));
+	json_object_set_new(j, "overhead_subtracted",
+			    json_real(stat_regions__overhead_run(run, pmc_evsel__idx(e->evsel))));
 	return j;
 }
 
@@ -92,6 +98,8 @@ int stat_write_json(FILE *f, const struct stat_run *run)
 		return -1;
 	if (run->have_status)
 		json_object_set_new(root, "exit_status", json_integer(run->status));
+	json_object_set_new(root, "overhead", stat_regions__overhead_json(run));
+	json_object_set_new(root, "regions", stat_regions__json(run));
 	err = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
 	fputc('\n', f);
 	json_decref(root);

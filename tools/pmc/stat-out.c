@@ -88,8 +88,10 @@ static void print_header(FILE *f, const struct stat_run *run)
 static void print_terminal(FILE *f, const struct stat_run *run)
 {
 	print_header(f, run);
+	stat_regions__print_overhead(f, run, "");
 	for (size_t i = 0; i < pmc_evlist__nr(run->evlist); i++)
 		print_event(f, run, &run->ev[i]);
+	stat_regions__print(f, run);
 	fprintf(f, "\n %.6f seconds time elapsed", run->elapsed_s);
 	if (run->interrupted)
 		fprintf(f, " (interrupted: values counted so far)");
@@ -103,6 +105,7 @@ static int write_text(FILE *f, const struct stat_run *run)
 
 	fprintf(f, "# pmc stat results file\n");
 	fprintf(f, "# Results (%d repetitions, %g%% confidence level):\n", o->repeat, o->level * 100);
+	stat_regions__print_overhead(f, run, "# ");
 	fprintf(f, "# Event Repetition Value [conf.int] [percentage]\n");
 	for (size_t i = 0; i < pmc_evlist__nr(run->evlist); i++) {
 		const struct stat_event *e = &run->ev[i];
@@ -116,6 +119,7 @@ static int write_text(FILE *f, const struct stat_run *run)
 			fprintf(f, "%s %d %.0f\n", name, r, e->values[r]);
 		fprintf(f, "%s -1 %.1f %.1f %.3f\n", name, e->sum.mean, e->sum.ci, e->sum.ci_pct);
 	}
+	stat_regions__write_text(f, run);
 	return 0;
 }
 

@@ -202,7 +202,9 @@ static int one_run(struct stat_run *run, int pass, int rep)
 	int err, status = 0;
 
 	fill_target(run, &t);
-	err = pmc_evlist__open(run->evlist, &t, pass);
+	err = stat_regions__prepare(run, pass, &t);
+	if (!err)
+		err = pmc_evlist__open(run->evlist, &t, pass);
 	if (!err)
 		err = pmc_evlist__start(run->evlist);
 	if (!err)
@@ -214,6 +216,8 @@ static int one_run(struct stat_run *run, int pass, int rep)
 		err = pmc_evlist__read(run->evlist);
 	if (!err && rep >= 0)
 		store(run, pass, rep);
+	if (!err)
+		stat_regions__collect(run, pass, rep);
 	pmc_evlist__close(run->evlist);
 	if (err == -PMC_E_EXEC) {
 		run->exec_failed = true;
@@ -277,6 +281,7 @@ int stat_run__execute(struct stat_run *run)
 
 void stat_run__summarize(struct stat_run *run)
 {
+	stat_regions__summarize(run); /* first: it may subtract overhead from the values */
 	for (size_t i = 0; i < pmc_evlist__nr(run->evlist); i++)
 		if (run->ev[i].nr)
 			pmc_summarize(run->ev[i].values, (size_t)run->ev[i].nr, run->opts->level,
@@ -307,6 +312,7 @@ static void free_run(struct stat_run *run)
 		free(run->ev[i].ratio);
 	}
 	free(run->ev);
+	stat_regions__free(run);
 	pmc_evlist__delete(run->evlist);
 }
 

@@ -29,6 +29,9 @@ struct stat_opts {
 	bool system_wide;      /* -a */
 	const char *cpus;      /* -C */
 	bool no_inherit;
+	bool per_thread;       /* regions: values per thread too */
+	bool subtract_overhead;
+	const char *calibration; /* --calibration=FILE, NULL: this machine's default */
 	char **argv;           /* the command */
 };
 
@@ -55,6 +58,7 @@ struct stat_run {
 	bool interrupted;       /* Ctrl-C: stopped early */
 	bool exec_failed;
 	double elapsed_s;       /* wall time of all measured runs */
+	struct stat_regions *regions; /* stat-region.c: what region markers reported */
 };
 
 /* Builds the event list, runs every pass and repetition, prints; returns the exit status. */
@@ -63,5 +67,22 @@ int stat_run__execute(struct stat_run *run);
 void stat_run__summarize(struct stat_run *run);
 void stat_print_plan(FILE *f, const struct stat_run *run);
 int stat_write(const struct stat_run *run);
+
+/*
+ * Regions (stat-region.c): before each run, hand the command a results descriptor and the
+ * pass's events (docs/regions.md); after it, collect what its markers reported (rep < 0:
+ * the warm-up, discarded). Then summarise, subtract calibrated overhead, and print.
+ */
+int stat_regions__prepare(struct stat_run *run, int pass, struct pmc_target *t);
+void stat_regions__collect(struct stat_run *run, int pass, int rep);
+void stat_regions__summarize(struct stat_run *run);
+void stat_regions__print(FILE *f, const struct stat_run *run);
+/* With --subtract-overhead, one line saying what was subtracted, after prefix. */
+void stat_regions__print_overhead(FILE *f, const struct stat_run *run, const char *prefix);
+/* What was subtracted from event idx per run (0 without --subtract-overhead). */
+double stat_regions__overhead_run(const struct stat_run *run, size_t idx);
+void stat_regions__write_text(FILE *f, const struct stat_run *run);
+void stat_regions__write_csv(FILE *f, const struct stat_run *run);
+void stat_regions__free(struct stat_run *run);
 
 #endif /* PMC_TOOLS_STAT_H */

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/* The calibration file of pmc calibrate (schema "pmc-calibrate/1"), read by pmc stat --subtract-overhead. */
+#ifndef PMC_TOOLS_CALIB_H
+#define PMC_TOOLS_CALIB_H
+
+#include <stdbool.h>
+
+struct calib;
+
+/*
+ * This machine's calibration file: $PMC_CALIBRATION, else
+ * ${XDG_DATA_HOME:-~/.local/share}/pmc/calibration-<hostname>.json. Caller frees.
+ */
+char *calib_default_path(void);
+
+/* Loads path (NULL: the default). Returns 0, -ENOENT, -PMC_E_FORMAT or -PMC_E_VERSION. */
+int calib_load(const char *path, struct calib **out);
+void calib_free(struct calib *c);
+const char *calib_path(const struct calib *c);
+/* Where and when it was measured, for outputs. */
+const char *calib_date(const struct calib *c);
+
+/*
+ * The calibrated median of event (as named with -e) on backend with privilege mask priv:
+ * per region entry (an empty begin/end pair) or per run (an empty program under pmc stat).
+ * Returns false when the file has no such entry.
+ */
+bool calib_per_entry(const struct calib *c, const char *backend, const char *event,
+		     unsigned priv, double *out);
+bool calib_per_run(const struct calib *c, const char *backend, const char *event, unsigned priv,
+		   double *out);
+
+#endif /* PMC_TOOLS_CALIB_H */
