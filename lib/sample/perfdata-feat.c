@@ -16,7 +16,7 @@ struct fbuf {
 
 static void fput(struct fbuf *b, const void *v, size_t n)
 {
-	if (b->oom)
+	if (b->oom || !n)
 		return;
 	if (b->len + n > b->cap) {
 		size_t cap = (b->len + n) * 2 + 256;
