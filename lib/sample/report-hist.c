@@ -128,6 +128,23 @@ static int add_children(struct pmc_report *r, size_t attr_idx, struct rframe *fr
 	return 0;
 }
 
+static int count_ip(struct pmc_report *r, const struct rframe *f)
+{
+	struct ip_count *ic = pmc__addrmap_get(&r->ip_hist, (uintptr_t)f->res);
+
+	if (!ic) {
+		ic = calloc(1, sizeof(*ic));
+		if (!ic || pmc__addrmap_put(&r->ip_hist, (uintptr_t)f->res, ic)) {
+			free(ic);
+			return -ENOMEM;
+		}
+		ic->res = f->res;
+		ic->dso = f->dso;
+	}
+	ic->samples++;
+	return 0;
+}
+
 int pmc__report_add(struct pmc_report *r, size_t attr_idx, const struct pmc__sample *s,
 		    struct rframe *frames, size_t nr_frames, const struct rctx *base)
 {
@@ -143,6 +160,8 @@ int pmc__report_add(struct pmc_report *r, size_t attr_idx, const struct pmc__sam
 		return -ENOMEM;
 	e->samples++;
 	e->period += period;
+	if (count_ip(r, &frames[0]))
+		return -ENOMEM;
 	e->nr_reconstructed += c.reconstructed;
 	if (nr_frames > 1 && !r->opts.no_callers && add_caller(e, frames[1].res->sym, period))
 		return -ENOMEM;

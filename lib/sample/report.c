@@ -238,6 +238,9 @@ void pmc_report__delete(struct pmc_report *r)
 	}
 	for (size_t i = 0; r->names && i < r->nr_attrs; i++)
 		free(r->names[i]);
+	for (size_t i = 0; i < r->ip_hist.cap; i++)
+		free(r->ip_hist.vals[i]);
+	pmc__addrmap_free(&r->ip_hist);
 	pmc__unwind_free(r);
 	pmc__addrmap_free(&r->hmap);
 	pmc__addrmap_free(&r->folded);

@@ -44,6 +44,12 @@ struct hent {
 	char *text;               /* formatted keys, made on demand */
 };
 
+struct ip_count {
+	const struct pmc__symres *res;
+	struct pmc__dso *dso;
+	uint64_t samples;
+};
+
 struct folded {
 	struct folded *next;
 	uint64_t count;
@@ -59,6 +65,7 @@ struct pmc_report {
 	struct pmc__machine *m;
 	struct pmc__perfdata *f;
 	void *unwind;                  /* unwind.c's per-process state */
+	struct pmc__addrmap ip_hist;   /* struct pmc__symres * → struct ip_count (annotate) */
 	struct pmc__addrmap hmap;      /* key hash → chain of struct hent */
 	struct hent **ents;
 	size_t nr_ents, alloc_ents;

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+/* pmc annotate: disassemble a sampled function with samples per instruction and source lines. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <pmc/pmc.h>
+#include "cmd.h"
+
+static const char usage_text[] =
+	"usage: pmc annotate [OPTIONS] SYMBOL\n"
+	"\n"
+	"  -i, --input=FILE   sample file (default perf.data)\n"
+	"  -d, --dso=NAME     the DSO whose path contains NAME, when several have SYMBOL\n"
+	"  -h, --help         this text\n";
+
+static const struct option options[] = {
+	{ "input", required_argument, NULL, 'i' },
+	{ "dso", required_argument, NULL, 'd' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int cmd_annotate(int argc, char **argv)
+{
+	struct pmc_report_opts o = { .sz = sizeof(o), .sort = "srcline", .no_callers = true };
+	const char *input = "perf.data", *dso = NULL;
+	struct pmc_file_error ferr = { 0 };
+	struct pmc_report *r;
+	int c, err;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:d:h", options, NULL)) != -1) {
+		if (c == 'i')
+			input = optarg;
+		else if (c == 'd')
+			dso = optarg;
+		else if (c == 'h')
+			return fputs(usage_text, stdout) < 0;
+		else
+			return 2;
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "pmc annotate: name one function; see 'pmc annotate --help'\n");
+		return 2;
+	}
+	if ((err = pmc_report__new(&o, &r))) {
+		fprintf(stderr, "pmc annotate: %s\n", pmc_strerror(err));
+		return 1;
+	}
+	err = pmc_report__load(r, input, &ferr);
+	if (err) {
+		fprintf(stderr, "pmc annotate: cannot read %s: at offset %llu: %s (%s)\n", input,
+			(unsigned long long)ferr.offset, ferr.msg, pmc_strerror(err));
+	} else if ((err = pmc_report__annotate(r, argv[optind], dso, stdout))) {
+		fprintf(stderr, "pmc annotate: no sampled function '%s' with code in %s\n",
+			argv[optind], input);
+	}
+	pmc_report__delete(r);
+	if (!err && (fflush(stdout) || ferror(stdout)))
+		err = 1;
+	return err ? 1 : 0;
+}
