@@ -95,6 +95,8 @@ static void print_terminal(FILE *f, const struct stat_run *run)
 	fprintf(f, "\n %.6f seconds time elapsed", run->elapsed_s);
 	if (run->interrupted)
 		fprintf(f, " (interrupted: values counted so far)");
+	if (run->in_warmup && (run->interrupted || run->have_status))
+		fprintf(f, "\n (the warm-up run was the only run: its values are shown)");
 	fprintf(f, "\n\n");
 }
 

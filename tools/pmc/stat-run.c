@@ -48,7 +48,7 @@ static int parse_one(struct stat_run *run, const char *str, bool user_named)
 		return 1;
 	}
 	for (size_t i = before; i < pmc_evlist__nr(run->evlist); i++)
-		run->ev[i].user_named = user_named;
+		run->ev[i] = (struct stat_event){ .user_named = user_named };
 	return 0;
 }
 
@@ -195,7 +195,11 @@ static void store(struct stat_run *run, int pass, int rep)
 	}
 }
 
-/* One run of one pass; stores the values unless rep < 0 (the warm-up). */
+/*
+ * One run of one pass. The warm-up run (rep < 0) stores into repetition 0, which the
+ * first repetition overwrites: if the warm-up is the last run (the program crashed or
+ * Ctrl-C), what it counted is still what gets shown.
+ */
 static int one_run(struct stat_run *run, int pass, int rep)
 {
 	struct pmc_target t;
@@ -214,8 +218,9 @@ static int one_run(struct stat_run *run, int pass, int rep)
 		err = pmc_evlist__stop(run->evlist);
 	if (!err)
 		err = pmc_evlist__read(run->evlist);
-	if (!err && rep >= 0)
-		store(run, pass, rep);
+	if (!err)
+		store(run, pass, rep < 0 ? 0 : rep);
+	run->in_warmup = rep < 0;
 	if (!err)
 		stat_regions__collect(run, pass, rep);
 	pmc_evlist__close(run->evlist);

@@ -57,6 +57,7 @@ struct stat_run {
 	bool have_status;
 	bool interrupted;       /* Ctrl-C: stopped early */
 	bool exec_failed;
+	bool in_warmup;         /* the last run was the warm-up run */
 	double elapsed_s;       /* wall time of all measured runs */
 	struct stat_regions *regions; /* stat-region.c: what region markers reported */
 };

@@ -53,10 +53,33 @@ static int explain(int err, const struct pmc_evsel *evsel, char *why, size_t len
 	return -PMC_E_UNSUPPORTED;
 }
 
+/*
+ * Tracepoints: the verdict of the first one judged (pinned, so it costs one open) holds
+ * for the others; opening each would cost a 40 ms unregistration per close, and pmc list
+ * judges thousands. A tracepoint that fails later still fails at open with its reason.
+ */
+static int check_tracepoint(struct pmc_evsel *evsel, char *why, size_t len)
+{
+	static int verdict = 1;
+	int err;
+
+	if (verdict == 1) {
+		err = pmc__perf_tp_pin(evsel->attr.config);
+		verdict = err ? explain(err, evsel, why, len) : 0;
+		return verdict;
+	}
+	if (verdict)
+		return explain(verdict, evsel, why, len);
+	return 0;
+}
+
 int pmc__perf_check(struct pmc_evsel *evsel, char *why, size_t len)
 {
 	struct perf_event_attr a = evsel->attr;
 	int fd;
+
+	if (a.type == PERF_TYPE_TRACEPOINT)
+		return check_tracepoint(evsel, why, len);
 
 	a.size = sizeof(a);
 	a.disabled = 1;

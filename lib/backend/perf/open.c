@@ -77,6 +77,8 @@ static int open_one(struct perf_counting *pc, struct pmc_evsel *ev)
 {
 	struct perf_event_attr a;
 
+	if (ev->attr.type == PERF_TYPE_TRACEPOINT)
+		pmc__perf_tp_pin(ev->attr.config); /* best effort: only makes closing cheap */
 	for (int u = 0; u < pc->nr_units; u++) {
 		int group_fd = ev->leader == ev ? -1 : *perf_fd(pc, ev->leader->idx, u);
 		int fd;
