@@ -57,6 +57,19 @@ PMC_EVENTS="bogus-event" "$R" loop 2>"$T/bogus"
 expect_eq "a bad PMC_EVENTS does not break the program" $? 0
 expect_grep "a bad PMC_EVENTS is reported" "cannot (parse|count)" "$T/bogus"
 
+# The examples: the thesis's three techniques, with predictable counts.
+EX="$BUILD/examples"
+PMC_EVENTS=$TP "$EX/region-whole" 2>"$T/ex-whole"
+expect_grep "example: one region around the program" "^    $TP: 100 \[100\.0\]" "$T/ex-whole"
+PMC_EVENTS=$TP "$EX/region-loop" >/dev/null 2>"$T/ex-loop"
+expect_grep "example: region around a loop, two exits" "^  Region loop, entered 7 times and exited 7 times" "$T/ex-loop"
+PMC_EVENTS=$TP "$EX/region-split" 2>"$T/ex-split"
+expect_eq "example: non-overlapping regions" "$(grep -o "$TP: [0-9]*" "$T/ex-split" | tr '\n' ' ')" \
+	"$TP: 2 $TP: 15 $TP: 4 "
+PMC_EVENTS=syscalls:sys_enter_write "$EX/region-hello" >/dev/null 2>"$T/ex-hello"
+expect_grep "example: hello, region 1 around one printf" "^  Region 1, entered 1 times" "$T/ex-hello"
+expect_eq "example: hello, one write in each region" "$(grep -c 'sys_enter_write: 1 \[1\.0\]' "$T/ex-hello")" 2
+
 # ---- under pmc stat ----
 "$PMC" stat -e $TP -r 5 "$R" loop 100 10 2>"$T/stat"
 expect_eq "pmc stat exit status" $? 0

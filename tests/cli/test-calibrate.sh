@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# pmc calibrate writes a calibration file; pmc stat --subtract-overhead uses it and says so.
+. "$(dirname "$0")/lib.sh"
+
+[ -r /sys/kernel/tracing/events/syscalls/sys_enter_getppid/id ] ||
+	[ -r /sys/kernel/debug/tracing/events/syscalls/sys_enter_getppid/id ] ||
+	skip "no syscalls tracepoints (tracefs not mounted or no CONFIG_FTRACE_SYSCALLS)"
+TP=syscalls:sys_enter_getppid
+R="$PROGS/region-cases"
+EMPTY="$BUILD/examples/empty"
+[ -x "$EMPTY" ] || EMPTY=true
+
+# ---- pmc calibrate ----
+"$PMC" calibrate -e $TP,task-clock -n 300 -r 5 --empty="$EMPTY" -o "$T/cal.json" >"$T/cal.txt" 2>"$T/cal.err"
+expect_eq "calibrate exit status" $? 0
+expect_eq "schema" "$(json "$T/cal.json" 'j["schema"]')" "pmc-calibrate/1"
+expect_eq "one entry per event" "$(json "$T/cal.json" '[e["event"] for e in j["entries"]]')" "['$TP', 'task-clock']"
+expect_eq "distributions" "$(json "$T/cal.json" 'sorted(k for k in ["median","p90","p99","max","histogram"] if k not in j["entries"][0]["region_pair"]["ns"])')" "[]"
+expect_eq "read and start/stop measured" "$(json "$T/cal.json" '[e["read"]["ns"]["n"] for e in j["entries"]] + [e["start_stop"]["ns"]["n"] for e in j["entries"]]')" \
+	"[300, 300, 300, 300]"
+# An empty region contains no getppid, and an empty program makes none: both exactly 0.
+expect_eq "empty region adds no getppid" "$(json "$T/cal.json" 'j["entries"][0]["region_pair"]["counts"]["max"]')" "0.0"
+expect_eq "empty program adds no getppid" "$(json "$T/cal.json" 'j["entries"][0]["empty_program"]["values"]')" \
+	"[0.0, 0.0, 0.0, 0.0, 0.0]"
+expect_grep "task-clock pair costs time" "\"median\": [1-9]" "$T/cal.json"
+expect_grep "terminal summary" "^  empty region, ns per pair: +median [0-9]+" "$T/cal.txt"
+
+# A second run for another event keeps the earlier entries.
+"$PMC" calibrate -e page-faults -n 50 -r 2 --empty="$EMPTY" -o "$T/cal.json" >/dev/null 2>&1
+expect_eq "entries merged" "$(json "$T/cal.json" 'sorted(e["event"] for e in j["entries"])')" \
+	"['page-faults', '$TP', 'task-clock']"
+
+# ---- pmc stat --subtract-overhead, with a calibration of known values ----
+cat >"$T/known.json" <<EOF
+{ "schema": "pmc-calibrate/1", "machine": { "date": "test" },
+  "entries": [ { "backend": "perf", "event": "$TP", "priv": 1,
+                 "region_pair": { "counts": { "median": 3 } }, "empty_program": { "median": 2 } },
+               { "backend": "perf", "event": "page-faults", "priv": 1,
+                 "region_pair": { "counts": { "median": 1e9 } }, "empty_program": { "median": 1e12 } } ] }
+EOF
+"$PMC" stat -e $TP -r 3 --subtract-overhead --calibration "$T/known.json" "$R" loop 100 10 2>"$T/sub"
+expect_grep "says so on the terminal" "^overhead subtracted \(calibration $T/known.json" "$T/sub"
+expect_grep "per entry: 1000 - 100 x 3" "^    $TP: 700\.0 \+/- 0\.0 \(0\.000%\) \[7\.0\]" "$T/sub"
+"$PMC" stat -e $TP -r 2 --subtract-overhead --calibration "$T/known.json" "$PROGS/getppid-loop" 50 2>"$T/sub-run"
+expect_grep "per run: 50 - 2" "^$TP: 48\.0 \+/- 0\.0" "$T/sub-run"
+
+"$PMC" stat -e $TP,page-faults -r 2 --subtract-overhead --calibration "$T/known.json" \
+	-o "$T/sub.json" --format json "$R" loop 100 10 2>/dev/null
+expect_eq "json says so" "$(json "$T/sub.json" 'j["overhead"]["subtracted"]')" "True"
+expect_eq "never negative, whole program" "$(json "$T/sub.json" '[e["mean"] for e in j["events"] if e["name"] == "page-faults"]')" "[0.0]"
+expect_eq "never negative, regions" "$(json "$T/sub.json" '[e["mean"] for e in j["regions"][0]["events"]]')" "[700.0, 0.0]"
+expect_eq "json per-entry overhead" "$(json "$T/sub.json" 'j["regions"][0]["events"][0]["overhead_per_entry"]')" "3.0"
+
+"$PMC" stat -e $TP --subtract-overhead --calibration "$T/known.json" -o "$T/sub.txt" "$R" loop 10 1 2>/dev/null
+expect_grep "results file says so" "^# overhead subtracted" "$T/sub.txt"
+"$PMC" stat -e $TP --subtract-overhead --calibration "$T/known.json" -o "$T/sub.csv" --format csv "$R" loop 10 1 2>/dev/null
+expect_grep "csv says so" "overhead_subtracted" "$T/sub.csv"
+"$PMC" stat -e $TP --subtract-overhead --calibration "$T/missing.json" "$PROGS/getppid-loop" 5 2>"$T/nocal"
+expect_grep "no calibration: explained" "no calibration .*pmc calibrate" "$T/nocal"
+
+finish

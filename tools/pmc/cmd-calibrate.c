@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pmc calibrate: what measuring costs on this machine, per event and backend (the thesis's
+ * Appendix D): an empty region pair, a read, a start/stop, and the counts an empty program
+ * adds under pmc stat. Results go to this machine's calibration file (docs/accuracy.md).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include "calib.h"
+#include "calib-measure.h"
+#include "cli.h"
+
+static const char usage_text[] =
+	"usage: pmc calibrate [options]\n"
+	"\n"
+	"Measures what measuring costs, per event: an empty region (begin/end pair) in counts\n"
+	"and nanoseconds, a counter read, a start/stop, and the counts an empty program adds\n"
+	"under pmc stat. Writes this machine's calibration file, used by\n"
+	"'pmc stat --subtract-overhead'.\n"
+	"\n"
+	"  -e, --event=EVENTS      events to calibrate (default: pmc stat's defaults that\n"
+	"                          can be counted here); repeatable\n"
+	"  -n, --samples=N         timed samples per distribution (default 2000)\n"
+	"  -r, --runs=N            runs of the empty program (default 20)\n"
+	"      --empty=PROGRAM     the empty program (default: true)\n"
+	"      --user, --kernel    privilege levels of events without :u/:k (default user)\n"
+	"      --backend=NAME      perf (default) or vpmu\n"
+	"  -o, --output=FILE       calibration file (default: this machine's; - for stdout)\n"
+	"  -h, --help              this text\n";
+
+static const char *const default_events[] = {
+	"task-clock", "context-switches", "cpu-migrations", "page-faults",
+	"cycles",     "instructions",     "branches",       "branch-misses",
+};
+
+struct calib_opts {
+	struct calib_params p;
+	const char **events;
+	size_t nr_events;
+	const char *output;
+	char *empty_argv[2];
+};
+
+enum { O_EMPTY = 256, O_USER, O_KERNEL, O_BACKEND };
+
+static const struct option long_opts[] = {
+	{ "event", required_argument, NULL, 'e' },
+	{ "samples", required_argument, NULL, 'n' },
+	{ "runs", required_argument, NULL, 'r' },
+	{ "empty", required_argument, NULL, O_EMPTY },
+	{ "user", no_argument, NULL, O_USER },
+	{ "kernel", no_argument, NULL, O_KERNEL },
+	{ "backend", required_argument, NULL, O_BACKEND },
+	{ "output", required_argument, NULL, 'o' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int bad_usage(const char *what, const char *arg)
+{
+	fprintf(stderr, "pmc calibrate: %s, not '%s'\nsee 'pmc calibrate --help'\n", what, arg);
+	return 2;
+}
+
+static int apply(struct calib_opts *o, int c, char *arg)
+{
+	char *end;
+	long n;
+
+	switch (c) {
+	case 'e': {
+		const char **ev = realloc(o->events, (o->nr_events + 1) * sizeof(*ev));
+
+		if (!ev)
+			return 1;
+		o->events = ev;
+		o->events[o->nr_events++] = arg;
+		return 0;
+	}
+	case 'n':
+	case 'r':
+		n = strtol(arg, &end, 10);
+		if (*end || n < 1 || n > 10000000)
+			return bad_usage("-n and -r want a number >= 1", arg);
+		if (c == 'n')
+			o->p.samples = (size_t)n;
+		else
+			o->p.runs = (int)n;
+		return 0;
+	case O_EMPTY: o->empty_argv[0] = arg; return 0;
+	case O_USER: o->p.priv |= PMC_PRIV_USER; return 0;
+	case O_KERNEL: o->p.priv |= PMC_PRIV_KERNEL; return 0;
+	case O_BACKEND: o->p.backend = arg; return 0;
+	case 'o': o->output = arg; return 0;
+	default: return 2;
+	}
+}
+
+static int parse_args(int argc, char **argv, struct calib_opts *o)
+{
+	int c, rc;
+
+	*o = (struct calib_opts){ .p = { .samples = 2000, .warmup = 200, .runs = 20 } };
+	o->empty_argv[0] = "true";
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "+e:n:r:o:h", long_opts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(usage_text, stdout);
+			return -1;
+		}
+		if (c == '?')
+			return bad_usage("unknown option or missing value", argv[optind - 1]);
+		rc = apply(o, c, optarg);
+		if (rc)
+			return rc;
+	}
+	if (optind < argc)
+		return bad_usage("takes no command", argv[optind]);
+	o->p.priv = o->p.priv ? o->p.priv : PMC_PRIV_USER;
+	o->p.empty_argv = o->empty_argv;
+	return 0;
+}
+
+/* The events to calibrate: named ones must be countable; defaults are kept if they are. */
+static int build(const struct calib_opts *o, struct pmc_evlist **out)
+{
+	struct pmc_evlist_opts eo = { .sz = sizeof(eo), .backend = o->p.backend, .priv = o->p.priv };
+	struct pmc_parse_error perr;
+	size_t n = o->nr_events ? o->nr_events : sizeof(default_events) / sizeof(*default_events);
+	int err = pmc_evlist__new(&eo, out);
+
+	for (size_t i = 0; i < n && !err; i++) {
+		const char *s = o->nr_events ? o->events[i] : default_events[i];
+
+		err = pmc_evlist__parse(*out, s, &perr);
+		if (err == -PMC_E_PARSE || err == -PMC_E_UNKNOWN_EVENT) {
+			cli_print_parse_error("pmc calibrate", s, &perr);
+			return 2;
+		}
+	}
+	if (err) {
+		fprintf(stderr, "pmc calibrate: %s\n", pmc_strerror(err));
+		return 1;
+	}
+	return 0;
+}
+
+/* Runs the in-process measurements of event in a child and returns its JSON. */
+static json_t *measure_child(const struct calib_params *p, const char *event)
+{
+	int fd[2], status;
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	ssize_t n;
+	pid_t pid;
+	json_t *j;
+
+	if (pipe(fd))
+		return NULL;
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		int err;
+		json_t *r = calib_measure_inprocess(p, event, &err);
+		char *s = r ? json_dumps(r, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
+
+		close(fd[0]);
+		if (!s)
+			fprintf(stderr, "pmc calibrate: '%s': %s\n", event, pmc_strerror(err));
+		if (s && write(fd[1], s, strlen(s)) < 0)
+			_exit(1);
+		_exit(s ? 0 : 1);
+	}
+	close(fd[1]);
+	while (pid > 0) {
+		if (len + 4096 > cap) {
+			char *b = realloc(buf, cap = cap ? 2 * cap : 65536);
+
+			if (!b)
+				break;
+			buf = b;
+		}
+		n = read(fd[0], buf + len, cap - len - 1);
+		if (n <= 0 && !(n < 0 && errno == EINTR))
+			break;
+		len += n > 0 ? (size_t)n : 0;
+	}
+	close(fd[0]);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	j = buf && pid > 0 && WIFEXITED(status) && !WEXITSTATUS(status) ?
+		    (buf[len] = '\0', json_loads(buf, 0, NULL)) : NULL;
+	free(buf);
+	return j;
+}
+
+int calib_empty_program(const struct calib_params *p, struct pmc_evlist *l, json_t **out);
+int calib_save(const char *path, json_t *entries, const struct calib_params *p);
+void calib_print(FILE *f, json_t *entries, const struct calib_params *p);
+
+int cmd_calibrate(int argc, char **argv)
+{
+	struct calib_opts o;
+	struct pmc_evlist *l = NULL;
+	json_t *entries = json_array(), *empty = NULL;
+	int rc = parse_args(argc, argv, &o);
+
+	if (!rc)
+		rc = build(&o, &l);
+	if (!rc && calib_empty_program(&o.p, l, &empty))
+		rc = 1;
+	for (size_t i = 0; !rc && i < pmc_evlist__nr(l); i++) {
+		struct pmc_evsel *ev = pmc_evlist__at(l, i);
+		const char *name = pmc_evsel__name(ev);
+		json_t *e;
+
+		if (!json_object_get(empty, name))
+			continue; /* not countable here: said so while running the empty program */
+		e = measure_child(&o.p, name);
+		if (!e) {
+			rc = 1;
+			break;
+		}
+		json_object_set_new(e, "backend", json_string(pmc_evlist__backend(l)));
+		json_object_set_new(e, "event", json_string(name));
+		json_object_set_new(e, "priv", json_integer(o.p.priv));
+		json_object_set(e, "empty_program", json_object_get(empty, name));
+		json_array_append_new(entries, e);
+	}
+	if (!rc) {
+		calib_print(stdout, entries, &o.p);
+		rc = calib_save(o.output, entries, &o.p) ? 1 : 0;
+	}
+	json_decref(entries);
+	json_decref(empty);
+	pmc_evlist__delete(l);
+	free(o.events);
+	return rc < 0 ? 0 : rc;
+}
