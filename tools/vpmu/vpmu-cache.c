@@ -195,12 +195,12 @@ static Bool tlb_miss(struct vp_cache *t, Addr a)
 static void classify(Addr a, ULong size, Bool store)
 {
 	Addr last = a + size - 1;
-	UInt p5 = size >= 8 ? 8 : 4;
+	UInt p5_shift = size >= 8 ? 3 : 2; /* shifts, not divisions: this runs on every access */
 
 	if (size > 1 && (a & (size - 1)))
 		vp_sig[store ? VP_SIG_MISALIGN_ST : VP_SIG_MISALIGN_LD]++;
 	/* Pentium rule (thesis Appendix A): 2/4-byte accesses crossing 4 bytes, 8-byte crossing 8. */
-	if (size > 1 && (a / p5) != (last / p5))
+	if (size > 1 && (a >> p5_shift) != (last >> p5_shift))
 		vp_sig[store ? VP_SIG_P5_MISALIGN_ST : VP_SIG_P5_MISALIGN_LD]++;
 	if ((a >> l1d.line_shift) != (last >> l1d.line_shift))
 		vp_sig[store ? VP_SIG_SPLIT_ST : VP_SIG_SPLIT_LD]++;
