@@ -146,10 +146,22 @@ int pmc__mods_merge(struct pmc_parser *p, struct pmc_evsel *evsel, const struct 
  * perf's rules: any of u/k/h excludes the levels not named; without them the list's
  * default mask applies. G and H together cancel out, as in perf.
  */
+/*
+ * Whether the list's default privilege applies: dynamic PMUs other than the CPU's (msr,
+ * power, amd_l3, ...) reject exclude_* bits, so they count everything unless told.
+ */
+static bool default_priv_applies(const struct pmc_evsel *evsel)
+{
+	if (evsel->kind != PMC_EV_PMU || !evsel->pmu || evsel->attr.type < PERF_TYPE_MAX)
+		return true;
+	return !strcmp(evsel->pmu, "cpu") || !strncmp(evsel->pmu, "cpu_", 4);
+}
+
 void pmc__mods_apply(struct pmc_evsel *evsel, unsigned default_priv)
 {
 	struct perf_event_attr *a = &evsel->attr;
-	unsigned priv = default_priv;
+	unsigned priv = default_priv_applies(evsel) ? default_priv
+						     : PMC_PRIV_USER | PMC_PRIV_KERNEL | PMC_PRIV_HV;
 
 	if (evsel->mods & PRIV_MODS)
 		priv = (evsel->mods & PMC_MOD_U ? PMC_PRIV_USER : 0) |

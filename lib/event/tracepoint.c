@@ -200,6 +200,7 @@ void pmc__tp_free(struct pmc_tp *tps, size_t nr)
 struct each_arg {
 	pmc_event_fn fn;
 	void *arg;
+	const char *dir;
 };
 
 static int each_visit(const char *sub, const char *name, void *arg)
@@ -208,14 +209,18 @@ static int each_visit(const char *sub, const char *name, void *arg)
 	char full[512];
 	struct pmc_event_info info = { .name = full, .kind = PMC_EV_TRACEPOINT, .pmu = sub };
 
+	/* ftrace's internal events have directories but no id: perf cannot open them. */
+	snprintf(full, sizeof(full), "%s/%s/%s/id", ea->dir, sub, name);
+	if (access(full, R_OK))
+		return 0;
 	snprintf(full, sizeof(full), "%s:%s", sub, name);
 	return ea->fn(&info, ea->arg);
 }
 
 int pmc__tp_for_each(const char *subsys, pmc_event_fn fn, void *arg)
 {
-	struct each_arg ea = { fn, arg };
 	const char *dir = pmc__tp_events_dir();
+	struct each_arg ea = { fn, arg, dir };
 	int ret;
 
 	if (!dir)

@@ -83,6 +83,13 @@ else
 	echo "note: this machine has a hardware PMU; the no-PMU checks do not apply"
 fi
 
+# Dynamic PMUs that reject exclude bits still count under the user-level default.
+if [ -d /sys/bus/event_source/devices/msr/events ]; then
+	"$PMC" stat -e msr/tsc/ true 2>"$T/msr"
+	expect_eq "msr/tsc/ counts" $? 0
+	expect_grep "msr/tsc/ value" "^msr/tsc/: [1-9]" "$T/msr"
+fi
+
 # --config: run_p5mon's parameter file; the command line overrides it.
 printf 'event = %s\nrepeat = 4\nno_warmup = yes\n# a comment\n' $TP >"$T/parms"
 "$PMC" stat --config "$T/parms" -r 2 -o "$T/c.json" --format json "$PROGS/getppid-loop" 7 2>/dev/null

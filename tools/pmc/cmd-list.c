@@ -17,15 +17,18 @@ struct list_ctx {
 };
 
 /* Parses and judges one name in a fresh list so verdicts never share state. */
-static int judge(struct list_ctx *ctx, const char *name, char *why, size_t len)
+static int judge(struct list_ctx *ctx, const struct pmc_event_info *info, char *why, size_t len)
 {
+	const char *name = info->name;
 	struct pmc_evlist *l;
 	int err = pmc_evlist__new(ctx->eo, &l);
 
 	if (err)
 		return err;
 	err = pmc_evlist__parse(l, name, NULL);
-	if (err)
+	if (err && info->kind == PMC_EV_SYMBOLIC)
+		snprintf(why, len, "in libpfm4's tables, but the kernel exposes no PMU for it here");
+	else if (err)
 		snprintf(why, len, "does not resolve: %s", pmc_strerror(err));
 	else
 		err = pmc_evsel__check(pmc_evlist__at(l, 0), why, len);
@@ -42,7 +45,7 @@ static int on_event(const struct pmc_event_info *info, void *arg)
 	if (ctx->pattern && fnmatch(ctx->pattern, info->name, FNM_CASEFOLD) &&
 	    strcmp(ctx->pattern, pmc_event_kind__name(info->kind)))
 		return 0;
-	ok = !judge(ctx, info->name, why, sizeof(why));
+	ok = !judge(ctx, info, why, sizeof(why));
 	ctx->nr++;
 	ctx->nr_ok += ok;
 	if (ctx->json) {
@@ -60,8 +63,7 @@ static int on_event(const struct pmc_event_info *info, void *arg)
 	if ((int)info->kind != ctx->last_kind)
 		printf("\n%s events:\n", pmc_event_kind__name(info->kind));
 	ctx->last_kind = (int)info->kind;
-	printf("  %-44s %s%s%s\n", info->name, ok ? "yes" : "no: ", ok ? "" : why,
-	       info->desc && ok ? "" : "");
+	printf("  %-44s %s%s\n", info->name, ok ? "yes" : "no: ", ok ? "" : why);
 	return 0;
 }
 

@@ -108,10 +108,49 @@ int pmc__pfm_resolve(struct pmc_evsel *evsel, struct pmc_parse_error *err)
 	return 0;
 }
 
+/*
+ * Whether event idx needs an explicit unit mask: it has umasks and none is the default.
+ * Such events are listed once per umask (EVENT:UMASK), since EVENT alone does not resolve.
+ */
+static bool needs_umask(int idx, const pfm_event_info_t *einfo)
+{
+	bool any = false;
+
+	for (int j = 0; j < einfo->nattrs; j++) {
+		pfm_event_attr_info_t a = { .size = sizeof(a) };
+
+		if (pfm_get_event_attr_info(idx, j, PFM_OS_NONE, &a) != PFM_SUCCESS ||
+		    a.type != PFM_ATTR_UMASK)
+			continue;
+		if (a.is_dfl)
+			return false;
+		any = true;
+	}
+	return any;
+}
+
+static int for_each_umask(int idx, const pfm_event_info_t *einfo, struct pmc_event_info *info,
+			  char *name, size_t len, pmc_event_fn fn, void *arg)
+{
+	int ret = 0;
+
+	for (int j = 0; j < einfo->nattrs && !ret; j++) {
+		pfm_event_attr_info_t a = { .size = sizeof(a) };
+
+		if (pfm_get_event_attr_info(idx, j, PFM_OS_NONE, &a) != PFM_SUCCESS ||
+		    a.type != PFM_ATTR_UMASK)
+			continue;
+		snprintf(name, len, "%s::%s:%s", info->pmu, einfo->name, a.name);
+		info->desc = a.desc;
+		ret = fn(info, arg);
+	}
+	return ret;
+}
+
 /* libpfm4's "perf" and "perf_raw" PMUs repeat the generic names the parser already has. */
 static int for_each_pmu_event(const pfm_pmu_info_t *pinfo, pmc_event_fn fn, void *arg)
 {
-	char name[256];
+	char name[512];
 	struct pmc_event_info info = { .name = name, .kind = PMC_EV_SYMBOLIC, .pmu = pinfo->name };
 	int ret = 0;
 
@@ -120,6 +159,10 @@ static int for_each_pmu_event(const pfm_pmu_info_t *pinfo, pmc_event_fn fn, void
 
 		if (pfm_get_event_info(i, PFM_OS_NONE, &einfo) != PFM_SUCCESS)
 			continue;
+		if (needs_umask(i, &einfo)) {
+			ret = for_each_umask(i, &einfo, &info, name, sizeof(name), fn, arg);
+			continue;
+		}
 		snprintf(name, sizeof(name), "%s::%s", pinfo->name, einfo.name);
 		info.desc = einfo.desc;
 		ret = fn(&info, arg);
