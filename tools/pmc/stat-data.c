@@ -2,6 +2,7 @@
 /* pmc stat's machine-readable outputs: CSV, and JSON with schema "pmc-stat/1". */
 #include <stdlib.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <jansson.h>
 #include "cli.h"
 #include "stat.h"
@@ -96,8 +97,10 @@ int stat_write_json(FILE *f, const struct stat_run *run)
 			 provenance(run), "events", events);
 	if (!root)
 		return -1;
-	if (run->have_status)
-		json_object_set_new(root, "exit_status", json_integer(run->status));
+	if (run->have_status && WIFEXITED(run->status))
+		json_object_set_new(root, "exit_code", json_integer(WEXITSTATUS(run->status)));
+	if (run->have_status && WIFSIGNALED(run->status))
+		json_object_set_new(root, "signal", json_string(cli_signame(WTERMSIG(run->status))));
 	json_object_set_new(root, "overhead", stat_regions__overhead_json(run));
 	json_object_set_new(root, "regions", stat_regions__json(run));
 	err = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
