@@ -4,9 +4,11 @@
 #include "backend/backend.h"
 
 extern const struct pmc_backend_ops pmc__perf_ops;
+extern const struct pmc_backend_ops pmc__vpmu_ops;
 
 static const struct pmc_backend_ops *const backends[] = {
 	&pmc__perf_ops,
+	&pmc__vpmu_ops,
 };
 
 const struct pmc_backend_ops *pmc__backend_at(size_t i)

@@ -40,6 +40,12 @@ child_main(char *const argv[], const struct pmc_child_opts *opts, int go_rd, int
 			setenv(opts->keep_fd_env, num, 1);
 		}
 	}
+	if (opts && opts->extra_fd > 0) {
+		int fl = fcntl(opts->extra_fd, F_GETFD);
+
+		if (fl >= 0)
+			fcntl(opts->extra_fd, F_SETFD, fl & ~FD_CLOEXEC);
+	}
 	signal(SIGPIPE, SIG_DFL);
 	execvp(argv[0], argv);
 	e = errno;

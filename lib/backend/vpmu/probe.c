@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Is the vpmu tool here? A VALGRIND_LIB folder holding vpmu-amd64-linux (PMC_VPMU_LIB, else
+ * the build tree's, else the install tree's) and a valgrind launcher in PATH. Cheap: no
+ * valgrind run.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <pmc/caps.h>
+#include "backend/vpmu/vpmu.h"
+
+#if __has_include("vpmu-config.h")
+#include "vpmu-config.h"
+#else
+#define PMC_VPMU_BUILD_VGLIB ""
+#define PMC_VPMU_INSTALL_VGLIB ""
+#endif
+
+#define TOOL_FILE "vpmu-amd64-linux"
+
+static bool has_tool(const char *dir)
+{
+	char path[4096];
+
+	if (!dir || !*dir)
+		return false;
+	snprintf(path, sizeof(path), "%s/" TOOL_FILE, dir);
+	return access(path, X_OK) == 0;
+}
+
+static bool in_path(const char *prog)
+{
+	const char *p = getenv("PATH");
+	char path[4096];
+
+	while (p && *p) {
+		size_t n = strcspn(p, ":");
+
+		snprintf(path, sizeof(path), "%.*s/%s", (int)(n ? n : 1), n ? p : ".", prog);
+		if (access(path, X_OK) == 0)
+			return true;
+		p += n + (p[n] == ':');
+	}
+	return false;
+}
+
+const char *pmc__vpmu_vglib(char *why, size_t len)
+{
+	const char *env = getenv("PMC_VPMU_LIB");
+
+	if (env && *env) {
+		if (has_tool(env))
+			return env;
+		snprintf(why, len, "PMC_VPMU_LIB=%s holds no " TOOL_FILE, env);
+		return NULL;
+	}
+	if (has_tool(PMC_VPMU_BUILD_VGLIB))
+		return PMC_VPMU_BUILD_VGLIB;
+	if (has_tool(PMC_VPMU_INSTALL_VGLIB))
+		return PMC_VPMU_INSTALL_VGLIB;
+	if (!*PMC_VPMU_BUILD_VGLIB)
+		snprintf(why, len, "this libpmc was built without the vpmu tool (no Valgrind tool "
+			 "API); set PMC_VPMU_LIB to a folder holding " TOOL_FILE);
+	else
+		snprintf(why, len, "the vpmu tool is not built or installed (no " TOOL_FILE
+			 " in %s or %s)", PMC_VPMU_BUILD_VGLIB, PMC_VPMU_INSTALL_VGLIB);
+	return NULL;
+}
+
+void pmc__vpmu_probe_caps(struct pmc_caps *caps)
+{
+	const char *dir = pmc__vpmu_vglib(caps->vpmu_why, sizeof(caps->vpmu_why));
+
+	if (!dir)
+		return;
+	if (!in_path("valgrind")) {
+		snprintf(caps->vpmu_why, sizeof(caps->vpmu_why),
+			 "the vpmu tool is in %s, but no valgrind launcher is in PATH "
+			 "(install valgrind)", dir);
+		return;
+	}
+	caps->vpmu = true;
+	snprintf(caps->vpmu_path, sizeof(caps->vpmu_path), "%s", dir);
+}
