@@ -4,7 +4,8 @@
  * (generated from it with awk; test-vpmu-backend checks that they still agree), then the
  * names libpmc adds: the Core i7 fixed counters and the Pentium's clock count.
  */
-#include "backend/vpmu/vpmu.h"
+#include "backend/vpmu/events.h"
+#include "vpmu-protocol.h"
 
 #define FIXED(n, idx, ev, um, d) { n, VPMU_MODEL_COREI7, ev, um, 0, 0, 0, VPMU_EV_EXACT, idx, d }
 
