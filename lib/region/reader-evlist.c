@@ -56,8 +56,12 @@ static int parse(struct evlist_reader *er, const struct pmc__region_config *cfg,
 	return err;
 }
 
-/* Keeps the events of pass 0; the others cannot be counted with them. */
-static int select_events(struct evlist_reader *er)
+/*
+ * Keeps the events of pass 0; the others cannot be counted with them. A group that does not
+ * fit whole fails (-PMC_E_TOOMANY) so that the caller retries the events one by one.
+ */
+static int select_events(struct evlist_reader *er, const struct pmc__region_config *cfg,
+			 bool group)
 {
 	size_t nr = pmc_evlist__nr(er->evlist);
 
@@ -70,9 +74,12 @@ static int select_events(struct evlist_reader *er)
 	for (size_t i = 0; i < nr; i++) {
 		struct pmc_evsel *ev = pmc_evlist__at(er->evlist, i);
 
+		if (pmc_evsel__pass(ev) != 0 && group)
+			return -PMC_E_TOOMANY;
 		if (pmc_evsel__pass(ev) != 0) {
-			pr_warn("regions: '%s' is not counted (it needs another pass)\n",
-				pmc_evsel__name(ev));
+			pmc__log(cfg->quiet ? PMC_LOG_DEBUG : PMC_LOG_WARN,
+				 "libpmc: regions: '%s' is not counted (its counter is taken, or it "
+				 "needs another pass)\n", pmc_evsel__name(ev));
 			continue;
 		}
 		if (pmc_evsel__leader(ev) == ev) {
@@ -92,7 +99,7 @@ static int try_open(struct evlist_reader *er, const struct pmc__region_config *c
 	if (!err)
 		err = pmc_evlist__plan(er->evlist, false, &nr_passes);
 	if (!err)
-		err = select_events(er);
+		err = select_events(er, cfg, group);
 	if (!err)
 		err = pmc_evlist__open(er->evlist, &t, 0);
 	if (!err)
@@ -100,15 +107,28 @@ static int try_open(struct evlist_reader *er, const struct pmc__region_config *c
 	return err;
 }
 
+/* Whether the events fit in one pass, so that one group can hold them all. */
+static bool fits_one_pass(const struct pmc__region_config *cfg)
+{
+	struct evlist_reader probe = { 0 };
+	int nr_passes = 0;
+	bool fits = !parse(&probe, cfg, false) &&
+		    !pmc_evlist__plan(probe.evlist, false, &nr_passes) && nr_passes == 1;
+
+	pmc_evlist__delete(probe.evlist);
+	return fits;
+}
+
 static int evlist_open(const struct pmc__region_config *cfg, struct pmc__region_reader **out)
 {
 	struct evlist_reader *er = calloc(1, sizeof(*er));
-	int err;
+	int err = -PMC_E_TOOMANY;
 
 	if (!er)
 		return -ENOMEM;
 	er->base.ops = &pmc__region_reader_evlist;
-	err = try_open(er, cfg, true);
+	if (fits_one_pass(cfg))
+		err = try_open(er, cfg, true);
 	if (err && err != -ENOMEM && err != -PMC_E_PARSE && err != -PMC_E_UNKNOWN_EVENT) {
 		/* Some events refuse to share a group: read them one group each. */
 		evlist_close(&er->base);

@@ -3,6 +3,7 @@
 #ifndef PMC_LIB_REGION_READER_H
 #define PMC_LIB_REGION_READER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -11,6 +12,7 @@ struct pmc__region_config {
 	char *events;
 	char *backend;   /* NULL: perf */
 	unsigned priv;   /* PMC_PRIV_*, 0: user */
+	bool quiet;      /* under a runner, which reports problems itself: log at debug level */
 };
 
 struct pmc__region_reader;

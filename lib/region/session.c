@@ -121,6 +121,7 @@ static bool from_runner(struct region_session *s)
 	s->cfg.backend = dup_env("PMC_REGION_BACKEND");
 	v = getenv("PMC_REGION_PRIV");
 	s->cfg.priv = v ? (unsigned)strtoul(v, NULL, 10) : 0;
+	s->cfg.quiet = true;
 	return true;
 }
 

@@ -26,7 +26,9 @@ static struct stat_regions *regions_of(struct stat_run *run)
 	s->nr_ev = nr_ev;
 	s->oh_entry = calloc(nr_ev + 1, sizeof(double));
 	s->oh_run = calloc(nr_ev + 1, sizeof(double));
-	if (!s->oh_entry || !s->oh_run) {
+	s->warned = calloc(nr_ev + 1, sizeof(bool));
+	if (!s->oh_entry || !s->oh_run || !s->warned) {
+		free(s->warned);
 		free(s->oh_entry);
 		free(s->oh_run);
 		free(s);
@@ -213,6 +215,31 @@ static bool map_events(const struct stat_run *run, int pass, const struct pmc_re
 	return any;
 }
 
+/*
+ * Events of the pass that the command's regions did not count: on limited counters (hardware
+ * counters, debug registers) pmc stat's own whole-program counters take them first.
+ */
+static void warn_missing(struct stat_run *run, int pass, const struct pmc_region_data *d,
+			 const long *map)
+{
+	struct stat_regions *s = run->regions;
+
+	for (size_t i = 0; i < s->nr_ev; i++) {
+		bool found = false;
+
+		if (pmc_evsel__pass(run->ev[i].evsel) != pass || s->warned[i])
+			continue;
+		for (size_t e = 0; e < pmc_region_data__nr_events(d); e++)
+			found |= map[e] == (long)i;
+		if (found)
+			continue;
+		s->warned[i] = true;
+		fprintf(stderr, "pmc stat: regions could not count '%s' inside the command: its "
+			"counter is taken by the whole-program count (see docs/regions.md)\n",
+			pmc_evsel__name(run->ev[i].evsel));
+	}
+}
+
 void stat_regions__collect(struct stat_run *run, int pass, int rep)
 {
 	struct stat_regions *s = run->regions;
@@ -232,6 +259,8 @@ void stat_regions__collect(struct stat_run *run, int pass, int rep)
 		map = calloc(pmc_region_data__nr_events(d) + 1, sizeof(*map));
 		if (map && !map_events(run, pass, d, map))
 			fprintf(stderr, "pmc stat: the command counted other events in its regions\n");
+		if (map)
+			warn_missing(run, pass, d, map);
 		for (size_t r = 0; map && r < pmc_region_data__nr_regions(d); r++)
 			add_region(run, d, r, map, rep);
 		pmc_region_data__problems(d, &bad, &failed);
@@ -320,6 +349,7 @@ void stat_regions__free(struct stat_run *run)
 	free(s->r);
 	free(s->oh_entry);
 	free(s->oh_run);
+	free(s->warned);
 	free(s);
 	run->regions = NULL;
 }

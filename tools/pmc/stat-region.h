@@ -37,6 +37,7 @@ struct stat_regions {
 	struct calib *calib;     /* --subtract-overhead */
 	double *oh_entry;        /* [nr_ev]: subtracted per region entry */
 	double *oh_run;          /* [nr_ev]: subtracted per run from whole-program values */
+	bool *warned;            /* [nr_ev]: said that regions could not count it */
 };
 
 static inline struct sr_cell *sr_cell(const struct stat_regions *s, const struct sr_region *r,
