@@ -15,7 +15,7 @@ static int vpmu_probe(char *why, size_t len)
 {
 	const struct pmc_caps *caps = pmc_caps();
 
-	if (caps->vpmu)
+	if (caps->vpmu || pmc__vpmu_present())
 		return 0;
 	if (why && len)
 		snprintf(why, len, "%s", caps->vpmu_why);
@@ -48,7 +48,8 @@ int pmc__vpmu_check(struct pmc_evsel *evsel, char *why, size_t len)
 		err = pmc__vpmu_encode(evsel, pmc__vpmu_model(), &enc, why, len);
 	if (err)
 		return err;
-	if (!pmc_caps()->vpmu) {
+	/* A process already running under the tool can count itself (SELF). */
+	if (!pmc_caps()->vpmu && !pmc__vpmu_present()) {
 		snprintf(why, len, "%s", pmc_caps()->vpmu_why);
 		return -PMC_E_NOVPMU;
 	}

@@ -180,7 +180,7 @@ static int spawn(struct vpmu_counting *vc)
 	const struct pmc_target *t = &vc->base.target;
 	struct pmc_child_opts o = { .keep_fd = -1 };
 	int p[2], wr, err;
-	char **argv;
+	char **argv = NULL;
 
 	if (pipe2(p, O_CLOEXEC))
 		return -errno;
