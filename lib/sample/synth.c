@@ -80,7 +80,7 @@ int pmc__synth_kernel_mmap(const struct pmc__synth *sy)
 
 static int synth_comms(const struct pmc__synth *sy, pid_t pid)
 {
-	char path[64], comm[64];
+	char path[320], comm[64];
 	struct dirent *de;
 	DIR *d;
 	int ret = 0;
