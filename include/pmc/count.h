@@ -48,12 +48,17 @@ struct pmc_target {
 
 /*
  * Assigns every countable event to a pass so that the events of one pass fit on the
- * counters together (groups stay whole); with multiplex, everything goes in pass 0 and
- * the kernel time-shares the counters. Events that fail pmc_evsel__check() get pass -1.
+ * counters together (groups stay whole); with multiplex, counters the kernel can
+ * time-share are unlimited, so such events share one pass, scaled (debug registers
+ * cannot be time-shared: breakpoints beyond them still take more passes). On a backend
+ * that cannot time-share (vpmu), multiplex is ignored: see pmc_evlist__can_multiplex(). Events that fail pmc_evsel__check() get pass -1.
  * Returns 0 and the number of passes, or a negative error (-PMC_E_TOOMANY when a single
  * group can never fit).
  */
 PMC_API int pmc_evlist__plan(struct pmc_evlist *evlist, bool multiplex, int *nr_passes);
+
+/* Whether the list's backend can time-share counters (--multiplex has an effect). */
+PMC_API bool pmc_evlist__can_multiplex(const struct pmc_evlist *evlist);
 
 /* The pass the planner gave the event, -1 if it cannot be counted. */
 PMC_API int pmc_evsel__pass(const struct pmc_evsel *evsel);

@@ -37,6 +37,8 @@ enum pmc_slot_class {
 struct pmc_backend_ops {
 	const char *name;
 	const char *desc;
+	/* The backend can time-share counters (perf's multiplexing); false: passes only. */
+	bool multiplex;
 	/* 0 if usable on this machine, else a negative code with the reason in why. */
 	int (*probe)(char *why, size_t len);
 	/*

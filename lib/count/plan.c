@@ -103,8 +103,16 @@ int pmc_evlist__plan(struct pmc_evlist *evlist, bool multiplex, int *nr_passes)
 	struct plan p = { 0 };
 	int err = 0;
 
+	/*
+	 * Multiplexing lifts the limit on counters the kernel time-shares; debug registers
+	 * are reserved when a breakpoint is created and cannot be, so they still take passes.
+	 * A backend that cannot time-share at all (vpmu) plans passes as without it.
+	 */
+	multiplex = multiplex && evlist->backend->multiplex;
 	for (int cls = 0; cls < PMC_SLOT_NR; cls++)
-		p.budget[cls] = cls == PMC_SLOT_NONE ? INT_MAX : evlist->backend->budget(cls);
+		p.budget[cls] = cls == PMC_SLOT_NONE || (multiplex && cls != PMC_SLOT_DEBUGREG)
+					? INT_MAX
+					: evlist->backend->budget(cls);
 	for (size_t i = 0; i < evlist->nr && !err; i++) {
 		struct pmc_evsel *ev = evlist->entries[i];
 
@@ -114,11 +122,6 @@ int pmc_evlist__plan(struct pmc_evlist *evlist, bool multiplex, int *nr_passes)
 			set_group_pass(evlist, ev, -1);
 			continue;
 		}
-		if (multiplex) {
-			set_group_pass(evlist, ev, 0);
-			p.nr_passes = 1;
-			continue;
-		}
 		err = place(&p, evlist, ev);
 	}
 	free(p.used);
@@ -126,6 +129,11 @@ int pmc_evlist__plan(struct pmc_evlist *evlist, bool multiplex, int *nr_passes)
 		return err;
 	*nr_passes = p.nr_passes;
 	return 0;
+}
+
+bool pmc_evlist__can_multiplex(const struct pmc_evlist *evlist)
+{
+	return evlist->backend->multiplex;
 }
 
 int pmc_evsel__pass(const struct pmc_evsel *evsel)

@@ -43,6 +43,14 @@ expect_eq "breakpoint counts" "$(json "$T/bp.json" '[int(e["mean"]) for e in j["
 expect_eq "breakpoint passes" "$(json "$T/bp.json" '[e["pass"] for e in j["events"]]')" \
 	"[0, 0, 0, 0, 1, 1]"
 
+# --multiplex: time-shared counters share one pass; debug registers still need two.
+"$PMC" stat -e "$EV" --multiplex --plan true >"$T/mplan"
+expect_grep "breakpoints still plan into two passes" "^# pass plan: 2 passes \(multiplexed" "$T/mplan"
+"$PMC" stat -e task-clock,page-faults,$TP --multiplex -o "$T/m.json" --format json "$PROGS/getppid-loop" 30 2>/dev/null
+expect_eq "multiplexed software events: one pass, exact, not scaled" \
+	"$(json "$T/m.json" '[(e["pass"], e["scaled"]) for e in j["events"]] + [j["events"][2]["mean"], j["provenance"]["multiplex"]]')" \
+	"[(0, False), (0, False), (0, False), 30.0, True]"
+
 # Exit statuses: the program's own, 128+signal, 127 for a command that cannot start.
 "$PMC" stat -e $TP "$PROGS/exit-with" exit 3 2>"$T/e3"
 expect_eq "program's exit status" $? 3

@@ -114,6 +114,11 @@ static int build(struct stat_run *run)
 	if (!err) {
 		int perr = pmc_evlist__plan(run->evlist, run->opts->multiplex, &run->nr_passes);
 
+		if (run->opts->multiplex && !pmc_evlist__can_multiplex(run->evlist))
+			fprintf(stderr, "pmc stat: backend %s cannot time-share counters: "
+				"--multiplex is ignored, events run in passes\n",
+				pmc_evlist__backend(run->evlist));
+
 		if (perr) {
 			fprintf(stderr, "pmc stat: cannot plan the passes: %s\n", pmc_strerror(perr));
 			err = 1;
