@@ -8,6 +8,7 @@
 #include <pmc/caps.h>
 #include <pmc/error.h>
 #include "backend/backend.h"
+#include "backend/vpmu/sample.h"
 #include "backend/vpmu/vpmu.h"
 #include "event/evsel.h"
 
@@ -115,4 +116,13 @@ const struct pmc_backend_ops pmc__vpmu_ops = {
 	.read = pmc__vpmu_read,
 	.read_group = pmc__vpmu_read_group,
 	.close = pmc__vpmu_close,
+	.sample_open = pmc__vpmu_sample_open,
+#ifdef PMC__SAMPLE_SPAWNS
+	.sample_spawns = true, /* the command runs under valgrind: this backend starts it */
+#endif
+	.sample_enable = pmc__vpmu_sample_enable,
+	.sample_disable = pmc__vpmu_sample_disable,
+	.sample_poll = pmc__vpmu_sample_poll,
+	.sample_drain = pmc__vpmu_sample_drain,
+	.sample_close = pmc__vpmu_sample_close,
 };

@@ -1,26 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
  * Counting under vpmu. COMMAND: the events of the pass go onto the model's counters, the
- * command runs as `VALGRIND_LIB=<vglib> valgrind -q --tool=vpmu --ctrN=... --out-fd=N -- argv`
- * and the counts come back in the stream's COUNTS records at exit (docs/vpmu.md). SELF: the
- * calling process must already run under vpmu; it programs the counters by client requests.
+ * command runs under the tool (command.c) and the counts come back in the stream's COUNTS
+ * records at exit (docs/vpmu.md). SELF: the calling process must already run under vpmu;
+ * it programs the counters by client requests.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <pmc/caps.h>
 #include <pmc/error.h>
 #include "backend/vpmu/vpmu.h"
 #include "core/log.h"
 #include "count/child.h"
 #include "event/evsel.h"
-
-/* The lowest fd the stream's write end gets, clear of the fds programs commonly dup2 onto. */
-#define OUT_FD_MIN 64
 
 static int take_counter(struct vpmu_counting *vc, const struct vpmu_enc *enc)
 {
@@ -76,136 +69,14 @@ static int assign(struct vpmu_counting *vc)
 	return 0;
 }
 
-/* Appends a formatted argument; the list has room for every argument pushed. */
-static int push(char **argv, int *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int push(char **argv, int *n, const char *fmt, ...)
-{
-	va_list ap;
-	int r;
-
-	va_start(ap, fmt);
-	r = vasprintf(&argv[*n], fmt, ap);
-	va_end(ap);
-	if (r < 0) {
-		argv[*n] = NULL;
-		return -ENOMEM;
-	}
-	(*n)++;
-	return 0;
-}
-
-static void free_argv(char **argv)
-{
-	for (size_t i = 0; argv && argv[i]; i++)
-		free(argv[i]);
-	free(argv);
-}
-
-/* PMC_VPMU_ARGS: more tool options, separated by blanks (cache geometry, --skid, ...). */
-static int push_user_args(char **argv, int *n, int room)
-{
-	const char *s = getenv("PMC_VPMU_ARGS");
-	int err = 0;
-
-	while (s && *s && !err) {
-		size_t len = strcspn(s, " \t");
-
-		if (len && *n < room)
-			err = push(argv, n, "%.*s", (int)len, s);
-		s += len;
-		s += strspn(s, " \t");
-	}
-	return err;
-}
-
-static int count_words(const char *s)
-{
-	int n = 0;
-
-	while (s && *s) {
-		s += strspn(s, " \t");
-		n += *s != 0;
-		s += strcspn(s, " \t");
-	}
-	return n;
-}
-
-static int tool_args(const struct vpmu_counting *vc, int out_fd, char **argv, int *n, int room)
-{
-	const char *model = getenv("PMC_VPMU_MODEL"), *preset = getenv("PMC_VPMU_PRESET");
-	int err = push(argv, n, "VALGRIND_LIB=%s", pmc_caps()->vpmu_path);
-
-	err = err ? err : push(argv, n, "valgrind");
-	err = err ? err : push(argv, n, "-q");
-	err = err ? err : push(argv, n, "--tool=vpmu");
-	if (!err && preset && *preset)
-		err = push(argv, n, "--preset=%s", preset);
-	if (!err && model && *model)
-		err = push(argv, n, "--model=%s", model);
-	for (int k = 0; k < VPMU_MAX_COUNTERS && !err; k++)
-		if (vc->ctr_used[k])
-			err = push(argv, n, "--ctr%d=0x%llx", k, (unsigned long long)vc->ctr_config[k]);
-	err = err ? err : push(argv, n, "--out-fd=%d", out_fd);
-	err = err ? err : push_user_args(argv, n, room);
-	return err ? err : push(argv, n, "--");
-}
-
-/* env VALGRIND_LIB=... valgrind [tool options] -- argv... */
-static int build_argv(const struct vpmu_counting *vc, int out_fd, char ***out)
-{
-	char *const *targv = vc->base.target.argv;
-	int nt = 0, n = 0, room, err;
-	char **argv;
-
-	while (targv[nt])
-		nt++;
-	room = 16 + VPMU_MAX_COUNTERS + count_words(getenv("PMC_VPMU_ARGS")) + nt;
-	argv = calloc((size_t)room + 1, sizeof(*argv));
-	if (!argv)
-		return -ENOMEM;
-	err = push(argv, &n, "env");
-	err = err ? err : tool_args(vc, out_fd, argv, &n, room);
-	for (int i = 0; i < nt && !err; i++)
-		err = push(argv, &n, "%s", targv[i]);
-	if (err) {
-		free_argv(argv);
-		return err;
-	}
-	*out = argv;
-	return 0;
-}
-
 static int spawn(struct vpmu_counting *vc)
 {
 	const struct pmc_target *t = &vc->base.target;
-	struct pmc_child_opts o = { .keep_fd = -1 };
-	int p[2], wr, err;
-	char **argv = NULL;
+	struct vpmu_cmdline cl = { .used = vc->ctr_used, .config = vc->ctr_config,
+				   .argv = t->argv, .keep_fd = t->child_fd,
+				   .keep_fd_env = t->child_fd_env };
 
-	if (pipe2(p, O_CLOEXEC))
-		return -errno;
-	wr = fcntl(p[1], F_DUPFD_CLOEXEC, OUT_FD_MIN);
-	close(p[1]);
-	if (wr < 0) {
-		err = -errno;
-		close(p[0]);
-		return err;
-	}
-	vc->rd_fd = p[0];
-	err = build_argv(vc, wr, &argv);
-	if (t->child_fd > 0) {
-		o.keep_fd = t->child_fd;
-		o.keep_fd_env = t->child_fd_env;
-	}
-	o.extra_fd = wr;
-	if (!err)
-		err = pmc__child_spawn(argv, &o, &vc->base.child);
-	if (!err)
-		pr_debug("vpmu: running '%s' under valgrind --tool=vpmu, stream on fd %d\n",
-			 t->argv[0], wr);
-	free_argv(argv);
-	close(wr); /* only the command holds the write end: its exit ends the stream */
-	return err;
+	return pmc__vpmu_spawn(&cl, &vc->rd_fd, &vc->base.child);
 }
 
 static int open_target(struct vpmu_counting *vc)
@@ -260,25 +131,6 @@ int pmc__vpmu_open(struct pmc_evlist *evlist, const struct pmc_target *target, i
 	return 0;
 }
 
-/* Where execvp() would find the command: refuse early, as exec would, when it is not there. */
-static int command_runnable(const char *prog)
-{
-	const char *p = getenv("PATH");
-	char path[4096];
-
-	if (strchr(prog, '/'))
-		return access(prog, X_OK) ? -errno : 0;
-	for (p = p ? p : "/usr/bin:/bin"; *p; p += *p == ':') {
-		size_t n = strcspn(p, ":");
-
-		snprintf(path, sizeof(path), "%.*s/%s", (int)(n ? n : 1), n ? p : ".", prog);
-		if (!access(path, X_OK))
-			return 0;
-		p += n;
-	}
-	return -ENOENT;
-}
-
 int pmc__vpmu_start(struct pmc_counting *c)
 {
 	struct vpmu_counting *vc = to_vpmu(c);
@@ -286,7 +138,7 @@ int pmc__vpmu_start(struct pmc_counting *c)
 
 	if (vc->self)
 		return pmc__vpmu_self_ctl(vc, VPMU_REQ_START);
-	err = command_runnable(c->target.argv[0]);
+	err = pmc__vpmu_runnable(c->target.argv[0]);
 	if (err) {
 		pr_err("cannot run '%s': %s\n", c->target.argv[0], strerror(-err));
 		return -PMC_E_EXEC;

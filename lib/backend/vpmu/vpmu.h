@@ -53,6 +53,27 @@ int pmc__vpmu_reap(struct pmc_counting *c);
 int pmc__vpmu_read(struct pmc_counting *c);
 void pmc__vpmu_close(struct pmc_counting *c);
 
+/* What a command runs under the tool with (command.c). */
+struct vpmu_cmdline {
+	const bool *used;           /* [VPMU_MAX_COUNTERS]: counters to program */
+	const uint64_t *config;     /* [VPMU_MAX_COUNTERS]: their encodings */
+	const uint64_t *period;     /* [VPMU_MAX_COUNTERS]: sampling periods, or NULL */
+	const char *const *extra;   /* more tool options (--precise=, --lbr=, ...) */
+	int nr_extra;
+	char *const *argv;          /* the command */
+	int keep_fd;                /* an fd the command inherits (regions), or <= 0 */
+	const char *keep_fd_env;    /* env variable naming keep_fd, or NULL */
+};
+
+struct pmc_child;
+/*
+ * Spawns cl->argv under the tool, held before exec, with the write end of a stream pipe as
+ * --out-fd; returns the read end in *rd_fd (also on failure, once made; -1 before).
+ */
+int pmc__vpmu_spawn(const struct vpmu_cmdline *cl, int *rd_fd, struct pmc_child **child);
+/* 0 when execvp() would find prog, else -ENOENT/-EACCES. */
+int pmc__vpmu_runnable(const char *prog);
+
 /* The stream reader (stream.c). */
 int pmc__vpmu_stream_start(struct vpmu_counting *vc);
 /* Stops the reader once the command has exited and sums the COUNTS records. */

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vpmu stream records (tools/vpmu/vpmu-protocol.h) into the perf records a sample sink
+ * takes (docs/sample-file.md): SAMPLE into PERF_RECORD_SAMPLE laid out for the attr's
+ * sample_type, MMAP/COMM/FORK/THREAD/EXIT/LOST into their side-band records carrying the
+ * sample_id trailer of the first attr. The mapping is documented in docs/vpmu.md
+ * ("libpmc's vpmu backend").
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include "backend/vpmu/sample.h"
+
+/* Linux x86-64 user code and stack segment selectors (vpmu models user code only). */
+#define USER_CS 0x33
+#define USER_SS 0x2b
+
+/* An output record under construction: bounded, 8-byte aligned. */
+struct out {
+	uint64_t buf[CONV_MAX_RECORD / 8];
+	size_t n;
+};
+
+static void put(struct out *o, const void *p, size_t len)
+{
+	memcpy((uint8_t *)o->buf + o->n, p, len);
+	o->n += len;
+}
+
+static void put64(struct out *o, uint64_t v)
+{
+	put(o, &v, 8);
+}
+
+static void put32x2(struct out *o, uint32_t a, uint32_t b)
+{
+	put(o, &a, 4);
+	put(o, &b, 4);
+}
+
+/* Record timestamps never go back in stream order (see docs/vpmu.md). */
+static uint64_t stamp(struct vpmu_conv *cv, uint64_t t)
+{
+	if (t > cv->last_time)
+		cv->last_time = t;
+	return cv->last_time;
+}
+
+/* The sample_id trailer of side-band records, from the first attr. */
+static void put_trailer(struct vpmu_conv *cv, struct out *o, uint32_t pid, uint32_t tid)
+{
+	uint64_t t = cv->attrs[0].sample_type, id = cv->side_id;
+
+	if (!cv->attrs[0].sample_id_all)
+		return;
+	if (t & PERF_SAMPLE_TID)
+		put32x2(o, pid, tid);
+	if (t & PERF_SAMPLE_TIME)
+		put64(o, cv->last_time);
+	if (t & PERF_SAMPLE_ID)
+		put64(o, id);
+	if (t & PERF_SAMPLE_STREAM_ID)
+		put64(o, id);
+	if (t & PERF_SAMPLE_CPU)
+		put32x2(o, 0, 0);
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		put64(o, id);
+}
+
+static int emit(struct vpmu_conv *cv, struct out *o, uint32_t type, uint16_t misc)
+{
+	struct perf_event_header h = { .type = type, .misc = misc, .size = (uint16_t)o->n };
+
+	int ret;
+
+	memcpy(o->buf, &h, sizeof(h));
+	ret = cv->sink(o->buf, o->n, cv->arg);
+	return ret < 0 ? ret : 1;
+}
+
+/* A NUL-terminated string padded to 8 bytes, as the kernel writes comm and filename. */
+static void put_str(struct out *o, const char *s, size_t max)
+{
+	size_t len = strnlen(s, max), pad = (len + 8) & ~(size_t)7;
+
+	memset((uint8_t *)o->buf + o->n, 0, pad);
+	put(o, s, len);
+	o->n += pad - len;
+}
+
+static int conv_comm(struct vpmu_conv *cv, const struct vpmu_rec_comm *r)
+{
+	struct out o = { .n = 8 };
+
+	put32x2(&o, r->pid, r->tid);
+	put_str(&o, r->comm, sizeof(r->comm));
+	put_trailer(cv, &o, r->pid, r->tid);
+	return emit(cv, &o, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC);
+}
+
+/* MMAP2 with the file's device and inode where it can be looked at (it is on this host). */
+static int conv_mmap(struct vpmu_conv *cv, const struct vpmu_rec_mmap *r, size_t size)
+{
+	size_t max = size - sizeof(*r);
+	char path[CONV_MAX_PATH];
+	struct out o = { .n = 8 };
+	struct stat st = { 0 };
+
+	snprintf(path, sizeof(path), "%.*s", (int)strnlen(r->path, max), r->path);
+	if (stat(path, &st))
+		memset(&st, 0, sizeof(st));
+	put32x2(&o, r->pid, r->pid);
+	put64(&o, r->addr);
+	put64(&o, r->len);
+	put64(&o, r->pgoff);
+	put32x2(&o, major(st.st_dev), minor(st.st_dev));
+	put64(&o, st.st_ino);
+	put64(&o, 0); /* ino_generation */
+	put32x2(&o, r->prot, MAP_PRIVATE);
+	put_str(&o, path, sizeof(path) - 1);
+	put_trailer(cv, &o, r->pid, r->pid);
+	return emit(cv, &o, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
+}
+
+/* FORK (a process), THREAD (a thread: perf's FORK with pid == ppid) and EXIT. */
+static int conv_task(struct vpmu_conv *cv, const struct vpmu_rec_task *r, uint16_t type)
+{
+	struct out o = { .n = 8 };
+	uint32_t ppid = r->ppid, ptid = r->ptid;
+
+	if (type == VPMU_REC_THREAD) {
+		ppid = r->pid;
+		ptid = r->ptid ? r->ptid : r->pid;
+	} else if (type == VPMU_REC_FORK) {
+		ptid = r->ptid ? r->ptid : r->ppid;
+	}
+	put32x2(&o, r->pid, ppid);
+	put32x2(&o, r->tid ? r->tid : r->pid, ptid);
+	put64(&o, cv->last_time);
+	put_trailer(cv, &o, r->pid, r->tid ? r->tid : r->pid);
+	return emit(cv, &o, type == VPMU_REC_EXIT ? PERF_RECORD_EXIT : PERF_RECORD_FORK, 0);
+}
+
+static int conv_lost(struct vpmu_conv *cv, const struct vpmu_rec_lost *r)
+{
+	struct out o = { .n = 8 };
+
+	put64(&o, cv->side_id);
+	put64(&o, r->lost);
+	put_trailer(cv, &o, cv->pid, cv->pid);
+	return emit(cv, &o, PERF_RECORD_LOST, 0);
+}
+
+/* The guide's Table 5 data source as perf's union perf_mem_data_src (what Linux's PEBS
+ * table gives for the same encodings: a load hitting that level, no snoop). */
+uint64_t pmc__vpmu_data_src(const struct vpmu_rec_sample *r)
+{
+	uint64_t lvl = PERF_MEM_LVL_NA, num = PERF_MEM_LVLNUM_NA;
+
+	if (!(r->flags & VPMU_SAMPLE_HAS_ADDR))
+		return PERF_MEM_S(OP, NA) | PERF_MEM_S(LVL, NA) | PERF_MEM_S(SNOOP, NA) |
+		       PERF_MEM_S(LOCK, NA) | PERF_MEM_S(TLB, NA);
+	switch (r->data_src) {
+	case VPMU_DSRC_L1_HIT:
+		lvl = PERF_MEM_LVL_L1 | PERF_MEM_LVL_HIT, num = PERF_MEM_LVLNUM_L1;
+		break;
+	case VPMU_DSRC_L2_HIT:
+		lvl = PERF_MEM_LVL_L2 | PERF_MEM_LVL_HIT, num = PERF_MEM_LVLNUM_L2;
+		break;
+	case VPMU_DSRC_L3_HIT:
+		lvl = PERF_MEM_LVL_L3 | PERF_MEM_LVL_HIT, num = PERF_MEM_LVLNUM_L3;
+		break;
+	case VPMU_DSRC_LOCAL_DRAM:
+		lvl = PERF_MEM_LVL_LOC_RAM | PERF_MEM_LVL_HIT, num = PERF_MEM_LVLNUM_RAM;
+		break;
+	}
+	return PERF_MEM_S(OP, LOAD) | (lvl << PERF_MEM_LVL_SHIFT) |
+	       (num << PERF_MEM_LVLNUM_SHIFT) |
+	       PERF_MEM_S(SNOOP, NONE) | PERF_MEM_S(LOCK, NA) | PERF_MEM_S(TLB, NA);
+}
+
+/* perf_regs x86 order (PERF_REG_X86_*: ax bx cx dx si di bp sp ip flags cs ss ds es fs gs
+ * r8..r15) -> vpmu_reg; -1: a segment register, -2: not a general register. */
+static const int8_t reg_of_perf[24] = {
+	VPMU_REG_RAX, VPMU_REG_RBX, VPMU_REG_RCX, VPMU_REG_RDX, VPMU_REG_RSI, VPMU_REG_RDI,
+	VPMU_REG_RBP, VPMU_REG_RSP, VPMU_REG_RIP, VPMU_REG_RFLAGS, -1, -1, -1, -1, -1, -1,
+	VPMU_REG_R8, VPMU_REG_R9, VPMU_REG_R10, VPMU_REG_R11, VPMU_REG_R12, VPMU_REG_R13,
+	VPMU_REG_R14, VPMU_REG_R15,
+};
+
+static void put_regs(struct out *o, const struct vpmu_rec_sample *r, uint64_t mask)
+{
+	put64(o, mask ? PERF_SAMPLE_REGS_ABI_64 : PERF_SAMPLE_REGS_ABI_NONE);
+	for (int b = 0; b < 24; b++) {
+		if (!(mask & (1ull << b)))
+			continue;
+		if (reg_of_perf[b] >= 0)
+			put64(o, r->regs[reg_of_perf[b]]);
+		else
+			put64(o, b == 10 ? USER_CS : b == 11 ? USER_SS : 0);
+	}
+}
+
+/* perf_branch_entry: from, to, then mispred (bit 0), predicted (bit 1), type (bits 20-23;
+ * VPMU_BR_* kinds have PERF_BR_*'s values) when the attr asks for types. */
+static void put_branches(struct out *o, const struct vpmu_rec_sample *r, uint64_t bst)
+{
+	uint32_t nr = r->flags & VPMU_SAMPLE_HAS_LBR ? r->nr_lbr : 0;
+
+	if (nr > VPMU_LBR_DEPTH)
+		nr = VPMU_LBR_DEPTH;
+	put64(o, nr);
+	if (bst & PERF_SAMPLE_BRANCH_HW_INDEX)
+		put64(o, ~0ull); /* no hardware index: the whole stack is given */
+	for (uint32_t i = 0; i < nr; i++) {
+		const struct vpmu_lbr_entry *e = &r->lbr[i];
+		bool misp = e->flags & VPMU_BR_MISPRED;
+		uint64_t f = misp ? 1 : 2;
+
+		if (bst & PERF_SAMPLE_BRANCH_TYPE_SAVE)
+			f |= (e->flags & VPMU_BR_KIND_MASK) << 20;
+		put64(o, e->from);
+		put64(o, e->to);
+		put64(o, f);
+	}
+}
+
+static void put_sample_head(struct vpmu_conv *cv, struct out *o, const struct vpmu_rec_sample *r,
+			    uint64_t t, uint64_t id)
+{
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		put64(o, id);
+	if (t & PERF_SAMPLE_IP)
+		put64(o, r->ip);
+	if (t & PERF_SAMPLE_TID)
+		put32x2(o, r->pid, r->tid);
+	if (t & PERF_SAMPLE_TIME)
+		put64(o, stamp(cv, r->time));
+	if (t & PERF_SAMPLE_ADDR)
+		put64(o, r->flags & VPMU_SAMPLE_HAS_ADDR ? r->addr : 0);
+	if (t & PERF_SAMPLE_ID)
+		put64(o, id);
+	if (t & PERF_SAMPLE_STREAM_ID)
+		put64(o, id);
+	if (t & PERF_SAMPLE_CPU)
+		put32x2(o, 0, 0);
+	if (t & PERF_SAMPLE_PERIOD)
+		put64(o, r->period);
+}
+
+static int conv_sample(struct vpmu_conv *cv, const struct vpmu_rec_sample *r)
+{
+	int idx = r->counter < VPMU_MAX_COUNTERS ? cv->attr_of_ctr[r->counter] : -1;
+	const struct perf_event_attr *a;
+	struct out o = { .n = 8 };
+	uint64_t t;
+
+	if (idx < 0)
+		return 0; /* a counter libpmc did not program for sampling */
+	a = &cv->attrs[idx];
+	t = a->sample_type;
+	put_sample_head(cv, &o, r, t, cv->ids[idx]);
+	if (t & PERF_SAMPLE_BRANCH_STACK)
+		put_branches(&o, r, a->branch_sample_type);
+	if (t & PERF_SAMPLE_REGS_USER)
+		put_regs(&o, r, a->sample_regs_user);
+	if (t & PERF_SAMPLE_WEIGHT)
+		put64(&o, r->flags & VPMU_SAMPLE_HAS_ADDR ? r->latency : 0);
+	if (t & PERF_SAMPLE_DATA_SRC)
+		put64(&o, pmc__vpmu_data_src(r));
+	if (t & PERF_SAMPLE_REGS_INTR)
+		put_regs(&o, r, a->sample_regs_intr);
+	cv->nr_samples++;
+	return emit(cv, &o, PERF_RECORD_SAMPLE,
+		    PERF_RECORD_MISC_USER | (r->flags & VPMU_SAMPLE_PRECISE ?
+					     PERF_RECORD_MISC_EXACT_IP : 0));
+}
+
+static bool fits(const struct vpmu_hdr *h, size_t need)
+{
+	return h->size >= need;
+}
+
+int pmc__vpmu_convert(struct vpmu_conv *cv, const struct vpmu_hdr *h)
+{
+	switch (h->type) {
+	case VPMU_REC_BEGIN:
+		if (fits(h, sizeof(struct vpmu_rec_begin)) && !cv->pid)
+			cv->pid = ((const struct vpmu_rec_begin *)h)->pid;
+		return 0;
+	case VPMU_REC_COMM:
+		return fits(h, sizeof(struct vpmu_rec_comm)) ? conv_comm(cv, (const void *)h) : 0;
+	case VPMU_REC_MMAP:
+		return fits(h, sizeof(struct vpmu_rec_mmap) + 8) ?
+			       conv_mmap(cv, (const void *)h, h->size) : 0;
+	case VPMU_REC_FORK:
+	case VPMU_REC_THREAD:
+	case VPMU_REC_EXIT:
+		return fits(h, sizeof(struct vpmu_rec_task)) ?
+			       conv_task(cv, (const void *)h, h->type) : 0;
+	case VPMU_REC_SAMPLE:
+		return fits(h, sizeof(struct vpmu_rec_sample)) ? conv_sample(cv, (const void *)h)
+							       : 0;
+	case VPMU_REC_LOST:
+		return fits(h, sizeof(struct vpmu_rec_lost)) ? conv_lost(cv, (const void *)h) : 0;
+	default:
+		return 0; /* COUNTS, END and types of later versions */
+	}
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/* The vpmu backend's sampling: a command under the tool, its stream converted to perf records. */
+#ifndef PMC_LIB_BACKEND_VPMU_SAMPLE_H
+#define PMC_LIB_BACKEND_VPMU_SAMPLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "backend/backend.h"
+#include "sample/sampling.h"
+#include "vpmu-protocol.h"
+
+#define CONV_MAX_PATH 4096
+/* The largest converted record: MMAP2 with a whole path, or a sample with 16 branches and
+ * both register sets. */
+#define CONV_MAX_RECORD (CONV_MAX_PATH + 256)
+
+/* Converter state (convert.c); the caller fills everything above last_time. */
+struct vpmu_conv {
+	const struct perf_event_attr *attrs; /* as opened; [0] carries the side-band */
+	const uint64_t *ids;                 /* [attr]: the id of each attr's samples */
+	int attr_of_ctr[VPMU_MAX_COUNTERS];  /* attr sampled on each counter, or -1 */
+	uint64_t side_id;                    /* the id side-band records carry */
+	pmc__sample_sink_fn sink;
+	void *arg;
+	uint64_t last_time;                  /* largest time written so far */
+	uint32_t pid;                        /* the command's pid, from BEGIN */
+	uint64_t nr_samples;
+};
+
+/* One stream record: 1 when a perf record went to the sink, 0 when none, or the sink's
+ * negative return. h->size must have been checked against the bytes at h. */
+int pmc__vpmu_convert(struct vpmu_conv *cv, const struct vpmu_hdr *h);
+/* A sample's Table 5 data source as union perf_mem_data_src bits. */
+uint64_t pmc__vpmu_data_src(const struct vpmu_rec_sample *r);
+
+/* The sampling hooks of the ops table (sample.c). */
+int pmc__vpmu_sample_open(struct pmc_evlist *evlist, const struct pmc__sample_params *params,
+			  struct pmc_sampling **out);
+int pmc__vpmu_sample_enable(struct pmc_sampling *s);
+int pmc__vpmu_sample_disable(struct pmc_sampling *s);
+int pmc__vpmu_sample_poll(struct pmc_sampling *s, int timeout_ms);
+int pmc__vpmu_sample_drain(struct pmc_sampling *s, pmc__sample_sink_fn sink, void *arg);
+void pmc__vpmu_sample_close(struct pmc_sampling *s);
+
+#endif /* PMC_LIB_BACKEND_VPMU_SAMPLE_H */
