@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Regions under vpmu: pmc stat --backend=vpmu runs a program with region markers under the
+# tool; the program's libpmc counts itself by client requests (the SELF path), so every
+# entry of a region around a loop of N x 4 instructions and N branches is exact.
+. "$(dirname "$0")/lib.sh"
+
+"$PMC" doctor >"$T/doctor" 2>&1
+grep -qE '^ *\[ok\] vpmu' "$T/doctor" || skip "the vpmu tool is not available: $(grep vpmu "$T/doctor")"
+R="$PROGS/vpmu-region"
+[ -x "$R" ] || skip "$R is not built"
+
+# region_json OUT E N: pmc stat with regions into a JSON file.
+region_json() {
+	"$PMC" stat --backend=vpmu -e instructions,branches --format json -o "$1" "$R" "$2" "$3" \
+		2>>"$T/err"
+}
+# per_entry FILE EVENT: the region's value per entry of EVENT.
+per_entry() {
+	json "$1" "[int(e['per_entry']) for e in j['regions'][0]['events'] if e['name'] == '$2'][0]"
+}
+
+region_json "$T/n1.json" 10 1000
+region_json "$T/n3.json" 10 3000
+expect_eq "region entered and exited" \
+	"$(json "$T/n1.json" '[(r["name"], r["entered"], r["exited"]) for r in j["regions"]]')" \
+	"[('loop', 10, 10)]"
+expect_eq "every entry alike" "$(json "$T/n1.json" 'j["regions"][0]["entries_vary"]')" False
+expect_eq "instructions per entry: 2000 more iterations, 8000 more" \
+	$(($(per_entry "$T/n3.json" instructions) - $(per_entry "$T/n1.json" instructions))) 8000
+expect_eq "branches per entry: 2000 more iterations, 2000 more" \
+	$(($(per_entry "$T/n3.json" branches) - $(per_entry "$T/n1.json" branches))) 2000
+# What is left over N x (4, 1) is the markers' own constant cost, the same in both runs.
+c1=$(($(per_entry "$T/n1.json" instructions) - 4000))
+c3=$(($(per_entry "$T/n3.json" instructions) - 12000))
+expect_eq "marker cost is constant" "$c1" "$c3"
+expect_eq "marker cost is small" "$([ "$c1" -ge 0 ] && [ "$c1" -lt 1000 ] && echo yes)" yes
+expect_eq "region total = entries x per entry" \
+	"$(json "$T/n1.json" 'int(j["regions"][0]["events"][0]["mean"])')" \
+	$((10 * $(per_entry "$T/n1.json" instructions)))
+
+# The text output shows the region with its value per entry (one event: one read less per
+# marker than with two, so its own constant).
+"$PMC" stat --backend=vpmu -e instructions "$R" 5 1000 >"$T/text" 2>&1
+expect_grep "text: region header" "^  Region loop, entered 5 times and exited 5 times" "$T/text"
+expect_grep "text: per entry" "^    instructions: [0-9.]+ \+/- 0\.0 \(0\.000%\) \[4[0-9]{3}\.0\]" "$T/text"
+one=$(sed -n 's/^    instructions: .*\[\([0-9]*\)\.0\]$/\1/p' "$T/text")
+
+# Standalone under the tool: PMC_BACKEND=vpmu and PMC_EVENTS, results printed at exit; the
+# same per-entry value as under pmc stat.
+VGLIB="${BUILD:-}/vglib"
+if [ -x "$VGLIB/vpmu-amd64-linux" ]; then
+	PMC_BACKEND=vpmu PMC_EVENTS=instructions VALGRIND_LIB="$VGLIB" \
+		valgrind -q --tool=vpmu "$R" 3 1000 >/dev/null 2>"$T/alone"
+	expect_grep "standalone: region" "Region loop, entered 3 times" "$T/alone"
+	expect_grep "standalone: exact per entry" "instructions: [0-9]+ \[$one(\.0)?\]" "$T/alone"
+fi
+finish
