@@ -8,11 +8,18 @@
 #include "vpmu.h"
 
 /* A cache (or TLB) of sets * ways entries; each set lists its tags most recently used first.
- * A tag is the line number shifted left by one, with the dirty bit in bit 0; ~0 is empty. */
+ * A tag is the line number shifted left by one, with the dirty bit in bit 0; ~0 is empty.
+ * `last` is the line of the most recent access that left its line most recently used in its
+ * set (a hit, or an allocating miss): a repeat access to it is a hit that changes no order,
+ * so the helpers answer it without touching the tag array.  A non-allocating miss changes no
+ * set, so it leaves `last` valid. */
 struct vp_cache {
 	const HChar *name;
-	UInt sets, ways, line_shift;
+	ULong set_mask;
+	UInt ways, line_shift;
 	ULong *tags;
+	ULong last;	  /* ~0: none */
+	ULong *last_slot; /* &set[0] of last's set */
 };
 
 static struct vp_cache l1i, l1d, l2, llc, itlb, dtlb;
@@ -35,7 +42,7 @@ static void cache_init(struct vp_cache *c, const HChar *name, const struct vp_ca
 		       Bool is_tlb)
 {
 	UInt entries = is_tlb ? g->size_bytes : g->size_bytes / g->line_bytes;
-	UInt i;
+	UInt i, sets;
 
 	c->name = name;
 	c->line_shift = log2_exact(g->line_bytes, name);
@@ -44,11 +51,14 @@ static void cache_init(struct vp_cache *c, const HChar *name, const struct vp_ca
 		VG_(umsg)("vpmu: %s: %u entries cannot be split into %u ways\n", name, entries, c->ways);
 		VG_(exit)(1);
 	}
-	c->sets = entries / c->ways;
-	log2_exact(c->sets, name);
+	sets = entries / c->ways;
+	log2_exact(sets, name);
+	c->set_mask = sets - 1;
 	c->tags = VG_(malloc)("vpmu.cache", sizeof(ULong) * entries);
 	for (i = 0; i < entries; i++)
 		c->tags[i] = ~0ULL;
+	c->last = ~0ULL;
+	c->last_slot = NULL;
 }
 
 void vp_caches_init(void)
@@ -65,25 +75,22 @@ void vp_caches_init(void)
 
 enum { MISS, HIT };
 
-/* Looks up line number `line`; on a miss, inserts it (if alloc) as most recently used and
- * returns the evicted tag (dirty bit included) in *victim, ~0 if none. */
-static Int cache_access(struct vp_cache *c, ULong line, Bool dirty, Bool alloc, ULong *victim)
+/* The part of cache_access past the most-recently-used way: the scan with move-to-front,
+ * and the miss.  Kept out of line so that the common MRU hit stays small. */
+static __attribute__((noinline)) Int cache_scan(struct vp_cache *c, ULong *set, ULong line,
+						 ULong dirty, Bool alloc, ULong *victim)
 {
-	ULong *set = c->tags + (line & (c->sets - 1)) * c->ways;
 	ULong tag = line << 1, cur;
 	UInt i;
 
-	*victim = ~0ULL;
-	if ((set[0] | 1) == (tag | 1)) {
-		set[0] |= dirty;
-		return HIT;
-	}
 	for (i = 1; i < c->ways; i++) {
 		if ((set[i] | 1) == (tag | 1)) {
 			cur = set[i] | dirty;
 			for (; i > 0; i--)
 				set[i] = set[i - 1];
 			set[0] = cur;
+			c->last = line;
+			c->last_slot = set;
 			return HIT;
 		}
 	}
@@ -93,7 +100,31 @@ static Int cache_access(struct vp_cache *c, ULong line, Bool dirty, Bool alloc, 
 	for (i = c->ways - 1; i > 0; i--)
 		set[i] = set[i - 1];
 	set[0] = tag | dirty;
+	c->last = line;
+	c->last_slot = set;
 	return MISS;
+}
+
+/* Looks up line number `line`; on a miss, inserts it (if alloc) as most recently used and
+ * returns the evicted tag (dirty bit included) in *victim, ~0 if none. */
+static inline Int cache_access(struct vp_cache *c, ULong line, ULong dirty, Bool alloc,
+			       ULong *victim)
+{
+	ULong *set;
+
+	*victim = ~0ULL;
+	if (line == c->last) {
+		*c->last_slot |= dirty;
+		return HIT;
+	}
+	set = c->tags + (line & c->set_mask) * c->ways;
+	if ((set[0] | 1) == ((line << 1) | 1)) {
+		set[0] |= dirty;
+		c->last = line;
+		c->last_slot = set;
+		return HIT;
+	}
+	return cache_scan(c, set, line, dirty, alloc, victim);
 }
 
 /* Line size may differ between levels; lines are converted through byte addresses. */
@@ -160,7 +191,7 @@ static UInt outer_access(Addr a, UInt kind, ULong *dsrc)
 }
 
 /* One line of a data access; returns its latency. */
-static UInt data_line(Addr a, Bool store, ULong *dsrc)
+static inline UInt data_line(Addr a, Bool store, ULong *dsrc)
 {
 	ULong v;
 	Bool alloc = !store || vp_clo.write_allocate;
@@ -185,14 +216,14 @@ static UInt data_line(Addr a, Bool store, ULong *dsrc)
 	return lat;
 }
 
-static Bool tlb_miss(struct vp_cache *t, Addr a)
+static inline Bool tlb_miss(struct vp_cache *t, Addr a)
 {
 	ULong v;
 
 	return cache_access(t, line_of(t, a), 0, True, &v) == MISS;
 }
 
-static void classify(Addr a, ULong size, Bool store)
+static inline void classify(Addr a, ULong size, Bool store)
 {
 	Addr last = a + size - 1;
 	UInt p5_shift = size >= 8 ? 3 : 2; /* shifts, not divisions: this runs on every access */
@@ -250,14 +281,42 @@ static void data_access(Addr a, ULong size, Bool store, Addr imark)
 		vp_overflow_check(imark, &mi, 0);
 }
 
+/* The common access, answered without the model: within one line, to the line and page the
+ * previous data access left most recently used (so L1D and DTLB hit and keep their order),
+ * while no sampling counter watches.  Produces exactly the signals data_access would. */
+static inline Bool data_fast(Addr a, ULong size, Bool store)
+{
+	ULong line = a >> l1d.line_shift;
+	UInt p5_shift = size >= 8 ? 3 : 2;
+	Addr last = a + size - 1;
+
+	if (UNLIKELY(line != l1d.last || (last >> l1d.line_shift) != line || size == 0 ||
+		     (a >> dtlb.line_shift) != dtlb.last || vp_watch || !vp_need.dcache))
+		return False;
+	*l1d.last_slot |= store;
+	vp_sig[store ? VP_SIG_STORE : VP_SIG_LOAD]++;
+	vp_sig[store ? VP_SIG_L1D_ST_HIT : VP_SIG_L1D_LD_HIT]++;
+	if (size > 1) {
+		if (a & (size - 1))
+			vp_sig[store ? VP_SIG_MISALIGN_ST : VP_SIG_MISALIGN_LD]++;
+		if ((a >> p5_shift) != (last >> p5_shift))
+			vp_sig[store ? VP_SIG_P5_MISALIGN_ST : VP_SIG_P5_MISALIGN_LD]++;
+	}
+	if (!store && vp_clo.l1d.latency > vp_clo.ld_lat)
+		vp_sig[VP_SIG_LAT_ABOVE]++;
+	return True;
+}
+
 VG_REGPARM(3) void vp_h_load(Addr addr, ULong size, Addr imark)
 {
-	data_access(addr, size, False, imark);
+	if (!data_fast(addr, size, False))
+		data_access(addr, size, False, imark);
 }
 
 VG_REGPARM(3) void vp_h_store(Addr addr, ULong size, Addr imark)
 {
-	data_access(addr, size, True, imark);
+	if (!data_fast(addr, size, True))
+		data_access(addr, size, True, imark);
 }
 
 /* Called once per cache line an instruction stream enters (the instrumenter knows statically
@@ -267,6 +326,12 @@ VG_REGPARM(2) void vp_h_ifetch(Addr a, Addr imark)
 	ULong v, dsrc;
 	UInt stall = 0;
 
+	/* The line and page the last fetch left most recently used: a hit changing nothing. */
+	if (LIKELY(a >> l1i.line_shift == l1i.last && a >> itlb.line_shift == itlb.last &&
+		   !vp_watch)) {
+		vp_sig[VP_SIG_L1I_HIT]++;
+		return;
+	}
 	if (cache_access(&l1i, line_of(&l1i, a), 0, True, &v) == HIT) {
 		vp_sig[VP_SIG_L1I_HIT]++;
 	} else {
