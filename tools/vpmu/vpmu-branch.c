@@ -6,62 +6,93 @@
 #include "pub_tool_mallocfree.h"
 #include "vpmu.h"
 
-struct btb_entry {
-	Addr pc;     /* 0: empty */
-	Addr target;
-	UChar ctr;   /* 2-bit direction counter (Pentium predictor) */
-};
-
-static struct btb_entry *btb; /* sets * ways, most recently used first within a set */
-static UInt btb_sets;
-static UChar *pht;	      /* gshare: 2-bit counters */
+/* The BTB is kept as three parallel arrays of sets * ways slots, most recently used first
+ * within a set, so that a lookup reads only the 32 bytes of one set's tags; the pattern
+ * history table holds 2-bit counters four to a byte (4 KiB for 14 history bits).  Both are
+ * read on every branch, and a smaller footprint keeps them in the host's L1. */
+static Addr *btb_pc;	  /* 0: empty */
+static Addr *btb_target;
+static UChar *btb_ctr;	  /* 2-bit direction counter (Pentium predictor) */
+static UInt btb_sets, btb_ways;
+static UChar *pht;	  /* gshare: 2-bit counters, initially 1 (weakly not taken) */
+static UInt pht_mask;
 static UInt ghist;
 static Addr *ras;
 static UInt ras_top, ras_nr;
 
 void vp_bpred_init(void)
 {
-	UInt i, n = vp_clo.btb_entries;
+	UInt n = vp_clo.btb_entries, pht_bytes;
 
-	btb_sets = n / vp_clo.btb_ways;
+	btb_ways = vp_clo.btb_ways;
+	btb_sets = n / btb_ways;
 	tl_assert(btb_sets && (btb_sets & (btb_sets - 1)) == 0);
-	btb = VG_(calloc)("vpmu.btb", n, sizeof(*btb));
-	pht = VG_(malloc)("vpmu.pht", 1u << vp_clo.ghist_bits);
-	for (i = 0; i < (1u << vp_clo.ghist_bits); i++)
-		pht[i] = 1; /* weakly not taken */
+	btb_pc = VG_(calloc)("vpmu.btb", n, sizeof(*btb_pc));
+	btb_target = VG_(calloc)("vpmu.btb", n, sizeof(*btb_target));
+	btb_ctr = VG_(calloc)("vpmu.btb", n, sizeof(*btb_ctr));
+	pht_mask = (1u << vp_clo.ghist_bits) - 1;
+	pht_bytes = ((1u << vp_clo.ghist_bits) + 3) / 4;
+	pht = VG_(malloc)("vpmu.pht", pht_bytes);
+	VG_(memset)(pht, 0x55, pht_bytes); /* every counter 1 */
 	ras = VG_(calloc)("vpmu.ras", vp_clo.ras_depth ? vp_clo.ras_depth : 1, sizeof(Addr));
 }
 
-/* Finds pc in the BTB and makes it most recently used; NULL on a miss. */
-static struct btb_entry *btb_find(Addr pc)
+static inline UInt pht_get(UInt idx)
 {
-	struct btb_entry *set = btb + ((pc >> 0) & (btb_sets - 1)) * vp_clo.btb_ways;
-	struct btb_entry e;
-	UInt i;
-
-	for (i = 0; i < vp_clo.btb_ways; i++) {
-		if (set[i].pc != pc)
-			continue;
-		e = set[i];
-		for (; i > 0; i--)
-			set[i] = set[i - 1];
-		set[0] = e;
-		return &set[0];
-	}
-	return NULL;
+	return (pht[idx >> 2] >> ((idx & 3) * 2)) & 3;
 }
 
-static struct btb_entry *btb_insert(Addr pc, Addr target, UChar ctr)
+static inline void pht_set(UInt idx, UInt v)
 {
-	struct btb_entry *set = btb + (pc & (btb_sets - 1)) * vp_clo.btb_ways;
-	UInt i;
+	UInt sh = (idx & 3) * 2;
 
-	for (i = vp_clo.btb_ways - 1; i > 0; i--)
-		set[i] = set[i - 1];
-	set[0].pc = pc;
-	set[0].target = target;
-	set[0].ctr = ctr;
-	return &set[0];
+	pht[idx >> 2] = (pht[idx >> 2] & ~(3u << sh)) | (v << sh);
+}
+
+/* Moves slot i of the set starting at slot s to the front of its set. */
+static void btb_to_front(UInt s, UInt i)
+{
+	Addr pc = btb_pc[s + i], target = btb_target[s + i];
+	UChar ctr = btb_ctr[s + i];
+
+	for (; i > 0; i--) {
+		btb_pc[s + i] = btb_pc[s + i - 1];
+		btb_target[s + i] = btb_target[s + i - 1];
+		btb_ctr[s + i] = btb_ctr[s + i - 1];
+	}
+	btb_pc[s] = pc;
+	btb_target[s] = target;
+	btb_ctr[s] = ctr;
+}
+
+/* Finds pc in the BTB and makes it most recently used; returns its slot, or -1 on a miss. */
+static inline Int btb_find(Addr pc)
+{
+	UInt s = (pc & (btb_sets - 1)) * btb_ways, i;
+
+	if (btb_pc[s] == pc)
+		return s;
+	for (i = 1; i < btb_ways; i++) {
+		if (btb_pc[s + i] == pc) {
+			btb_to_front(s, i);
+			return s;
+		}
+	}
+	return -1;
+}
+
+static void btb_insert(Addr pc, Addr target, UChar ctr)
+{
+	UInt s = (pc & (btb_sets - 1)) * btb_ways, i;
+
+	for (i = btb_ways - 1; i > 0; i--) {
+		btb_pc[s + i] = btb_pc[s + i - 1];
+		btb_target[s + i] = btb_target[s + i - 1];
+		btb_ctr[s + i] = btb_ctr[s + i - 1];
+	}
+	btb_pc[s] = pc;
+	btb_target[s] = target;
+	btb_ctr[s] = ctr;
 }
 
 static const UInt lbr_exclude[] = {
@@ -108,40 +139,42 @@ static void mispredicted(UInt sig, Addr pc)
  * and wrong BTB predictions flush the pipeline). */
 static Bool predict_cond_p5(Addr pc, Bool taken, Addr target)
 {
-	struct btb_entry *e = btb_find(pc);
-	Bool pred = e && e->ctr >= 2;
+	Int e = btb_find(pc);
+	Bool pred = e >= 0 && btb_ctr[e] >= 2;
 
-	if (e) {
+	if (e >= 0) {
+		UChar c = btb_ctr[e];
+
 		vp_bump(VP_SIG_BTB_HIT, 1, pc, NULL);
-		e->ctr = taken ? (e->ctr < 3 ? e->ctr + 1 : 3) : (e->ctr ? e->ctr - 1 : 0);
-		e->target = target;
+		btb_ctr[e] = taken ? (c < 3 ? c + 1 : 3) : (c ? c - 1 : 0);
+		btb_target[e] = target;
 	} else if (taken) {
 		btb_insert(pc, target, 3);
 	}
-	if (taken || e)
+	if (taken || e >= 0)
 		vp_bump(VP_SIG_P5_TAKEN_OR_BTB, 1, pc, NULL);
 	return pred == taken;
 }
 
 static Bool predict_cond_gshare(Addr pc, Bool taken, Addr target)
 {
-	UInt mask = (1u << vp_clo.ghist_bits) - 1;
-	UInt idx = ((UInt)pc ^ ghist) & mask;
-	Bool pred = pht[idx] >= 2;
-	struct btb_entry *e = btb_find(pc);
+	UInt idx = ((UInt)pc ^ ghist) & pht_mask;
+	UInt c = pht_get(idx);
+	Bool pred = c >= 2;
+	Int e = btb_find(pc);
 
-	if (e)
+	if (e >= 0)
 		vp_bump(VP_SIG_BTB_HIT, 1, pc, NULL);
 	else if (taken)
 		btb_insert(pc, target, 3);
-	if (taken || e)
+	if (taken || e >= 0)
 		vp_bump(VP_SIG_P5_TAKEN_OR_BTB, 1, pc, NULL);
-	pht[idx] = taken ? (pht[idx] < 3 ? pht[idx] + 1 : 3) : (pht[idx] ? pht[idx] - 1 : 0);
-	ghist = ((ghist << 1) | taken) & mask;
+	pht_set(idx, taken ? (c < 3 ? c + 1 : 3) : (c ? c - 1 : 0));
+	ghist = ((ghist << 1) | taken) & pht_mask;
 	return pred == taken;
 }
 
-VG_REGPARM(3) void vp_h_cond(Addr pc, ULong taken, Addr target)
+static void cond_general(Addr pc, ULong taken, Addr target)
 {
 	Bool ok = vp_clo.p5_btb ? predict_cond_p5(pc, taken, target)
 				: predict_cond_gshare(pc, taken, target);
@@ -154,6 +187,39 @@ VG_REGPARM(3) void vp_h_cond(Addr pc, ULong taken, Addr target)
 	}
 	if (taken)
 		vp_lbr_push(pc, target, VPMU_BR_COND | (ok ? 0 : VPMU_BR_MISPRED));
+}
+
+/* gshare with no sampling counter watching: the same model as cond_general, written without
+ * branches on the guest's outcome (which the host cannot predict). */
+static void cond_gshare_fast(Addr pc, ULong taken, Addr target)
+{
+	static const UChar next[2][4] = { { 0, 0, 1, 2 }, { 1, 2, 3, 3 } };
+	UInt idx = ((UInt)pc ^ ghist) & pht_mask;
+	UInt c = pht_get(idx);
+	ULong miss = (c >> 1) ^ taken;
+	Int e = btb_find(pc);
+	ULong hit = e >= 0;
+
+	if (!hit && taken)
+		btb_insert(pc, target, 3);
+	pht_set(idx, next[taken][c]);
+	ghist = ((ghist << 1) | taken) & pht_mask;
+	vp_sig[VP_SIG_BTB_HIT] += hit;
+	vp_sig[VP_SIG_P5_TAKEN_OR_BTB] += hit | taken;
+	vp_sig[VP_SIG_BR_COND_NT - taken]++;
+	vp_sig[VP_SIG_MISP_COND_TAKEN] += miss & taken;
+	vp_sig[VP_SIG_STALL_BR] += miss * vp_clo.misp_penalty;
+	vp_sig[VP_SIG_MISP_COND] += miss;
+	if (UNLIKELY(vp_clo.lbr_on) && taken)
+		vp_lbr_push(pc, target, VPMU_BR_COND | (miss ? VPMU_BR_MISPRED : 0));
+}
+
+VG_REGPARM(3) void vp_h_cond(Addr pc, ULong taken, Addr target)
+{
+	if (LIKELY(!vp_watch && !vp_clo.p5_btb))
+		cond_gshare_fast(pc, taken, target);
+	else
+		cond_general(pc, taken, target);
 }
 
 /* Unconditional transfers.  kind_and_next = VPMU_BR_* kind | (fall-through address << 8);
@@ -170,10 +236,10 @@ VG_REGPARM(3) void vp_h_jump(Addr pc, Addr target, ULong kind_and_next)
 				     [VPMU_BR_RET] = VP_SIG_MISP_RET };
 	UInt kind = kind_and_next & 0xff;
 	Addr next = kind_and_next >> 8;
-	struct btb_entry *e = btb_find(pc);
+	Int e = btb_find(pc);
 	Bool ok = True;
 
-	if (e)
+	if (e >= 0)
 		vp_bump(VP_SIG_BTB_HIT, 1, pc, NULL);
 	vp_bump(VP_SIG_P5_TAKEN_OR_BTB, 1, pc, NULL);
 	if (kind == VPMU_BR_RET && !vp_clo.p5_btb && vp_clo.ras_depth) {
@@ -183,8 +249,8 @@ VG_REGPARM(3) void vp_h_jump(Addr pc, Addr target, ULong kind_and_next)
 			ras_nr--;
 		}
 	} else if (kind == VPMU_BR_IND_JMP || kind == VPMU_BR_IND_CALL || kind == VPMU_BR_RET) {
-		ok = e && e->target == target;
-	} else if (vp_clo.p5_btb && !e) {
+		ok = e >= 0 && btb_target[e] == target;
+	} else if (vp_clo.p5_btb && e < 0) {
 		mispredicted(VP_SIG_MISP_DIRECT, pc); /* a taken branch missing the BTB flushes */
 	}
 	if (kind == VPMU_BR_REL_CALL || kind == VPMU_BR_IND_CALL) {
@@ -195,8 +261,8 @@ VG_REGPARM(3) void vp_h_jump(Addr pc, Addr target, ULong kind_and_next)
 				ras_nr++;
 		}
 	}
-	if (e)
-		e->target = target;
+	if (e >= 0)
+		btb_target[e] = target;
 	else
 		btb_insert(pc, target, 3);
 	vp_bump(sig[kind], 1, pc, NULL);
