@@ -47,7 +47,7 @@ struct pmc_report_entry {
 	size_t event_idx;     /* which event of the file */
 	const char *key;      /* the sort keys' values, joined by "  "; owned by the report */
 	double overhead;      /* self share of the event's period, percent */
-	double children;      /* share including callees, percent */
+	double children;      /* share including callees, percent (opts.children; else = overhead) */
 	uint64_t samples;
 	uint64_t period;      /* estimated event count: the sum of sample periods (k·S) */
 };

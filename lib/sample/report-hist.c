@@ -167,7 +167,8 @@ int pmc__report_add(struct pmc_report *r, size_t attr_idx, const struct pmc__sam
 		return -ENOMEM;
 	if (r->opts.folded && add_folded(r, base, frames, nr_frames))
 		return -ENOMEM;
-	if (nr_frames <= 1) {
+	/* Children cost a lookup per frame; they are only computed when asked for. */
+	if (nr_frames <= 1 || !r->opts.children) {
 		e->children += period;
 		return 0;
 	}

@@ -24,7 +24,8 @@ static json_t *entry_json(struct pmc_report *r, struct hent *e)
 		json_array_append_new(callers, c);
 	}
 	json_object_set_new(o, "overhead", json_real(100.0 * (double)e->period / t));
-	json_object_set_new(o, "children", json_real(100.0 * (double)e->children / t));
+	if (r->opts.children)
+		json_object_set_new(o, "children", json_real(100.0 * (double)e->children / t));
 	json_object_set_new(o, "samples", json_integer((json_int_t)e->samples));
 	json_object_set_new(o, "period", json_integer((json_int_t)e->period));
 	json_object_set_new(o, "reconstructed", json_integer((json_int_t)e->nr_reconstructed));
