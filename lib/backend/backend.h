@@ -3,6 +3,7 @@
 #ifndef PMC_LIB_BACKEND_BACKEND_H
 #define PMC_LIB_BACKEND_BACKEND_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <pmc/count.h>
 #include <pmc/event.h>
@@ -84,6 +85,11 @@ struct pmc_backend_ops {
 	 */
 	int (*sample_open)(struct pmc_evlist *evlist, const struct pmc__sample_params *params,
 			   struct pmc_sampling **out);
+	/*
+	 * The backend starts a COMMAND target itself (vpmu runs it under valgrind): the caller
+	 * does not spawn it, and sample_open spawns params->argv into *params->child.
+	 */
+	bool sample_spawns;
 	int (*sample_enable)(struct pmc_sampling *s);
 	int (*sample_disable)(struct pmc_sampling *s);
 	/*

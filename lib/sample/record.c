@@ -66,10 +66,14 @@ static void sample_params(struct pmc_record *rec, const struct pmc_target *t,
 	if (!pages)
 		pages = rec->opts.call_graph == PMC_CALL_GRAPH_DWARF ? 1024 : 256;
 	*p = (struct pmc__sample_params){ .attrs = rec->attrs, .pid = -1, .wake_fd = rec->pidfd,
-					  .mmap_pages = pages };
+					  .mmap_pages = pages, .keep_fd = -1 };
 	switch (t->kind) {
 	case PMC_TARGET_COMMAND:
-		p->pid = rec->child->pid;
+		p->pid = rec->child ? rec->child->pid : 0;
+		p->argv = t->argv;
+		p->keep_fd = t->child_fd > 0 ? t->child_fd : -1;
+		p->keep_fd_env = t->child_fd_env;
+		p->child = &rec->child;
 		p->inherit = !t->no_inherit;
 		p->enable_on_exec = true;
 		break;
@@ -98,12 +102,14 @@ static int do_open(struct pmc_record *rec, const struct pmc_target *t)
 		return -PMC_E_UNSUPPORTED;
 	}
 	ret = pmc__record_build_attrs(rec);
-	if (!ret && t->kind == PMC_TARGET_COMMAND)
+	if (!ret && t->kind == PMC_TARGET_COMMAND && !rec->ops->sample_spawns)
 		ret = spawn(rec, t);
 	if (ret)
 		return ret;
 	sample_params(rec, t, &p);
 	ret = rec->ops->sample_open(rec->evlist, &p, &rec->s);
+	if (!ret && rec->child && rec->pidfd < 0)
+		rec->pidfd = (int)syscall(SYS_pidfd_open, rec->child->pid, 0);
 	if (ret)
 		return ret;
 	rec->s->ops = rec->ops;

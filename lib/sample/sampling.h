@@ -11,6 +11,7 @@
 
 struct pmc_evlist;
 struct pmc_backend_ops;
+struct pmc_child;
 
 /*
  * What to sample and where. attrs[i] is evlist entry i's attr with the sampling fields
@@ -27,6 +28,16 @@ struct pmc__sample_params {
 	bool all_threads;     /* pid is running: open each of its threads */
 	int wake_fd;          /* sample_poll() also returns when this is readable; -1: none */
 	size_t mmap_pages;    /* data pages per ring buffer, a power of 2 */
+	/*
+	 * COMMAND targets of a backend with sample_spawns (pid is then 0): the command, the
+	 * fd it inherits (keep_fd/keep_fd_env as in struct pmc_child_opts, -1: none), and
+	 * where sample_open puts the command it spawned, held before exec (count/child.h);
+	 * the caller starts, waits for and deletes it.
+	 */
+	char *const *argv;
+	int keep_fd;
+	const char *keep_fd_env;
+	struct pmc_child **child;
 };
 
 /* Embedded first in each backend's sampling state. */

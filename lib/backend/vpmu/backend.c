@@ -117,9 +117,7 @@ const struct pmc_backend_ops pmc__vpmu_ops = {
 	.read_group = pmc__vpmu_read_group,
 	.close = pmc__vpmu_close,
 	.sample_open = pmc__vpmu_sample_open,
-#ifdef PMC__SAMPLE_SPAWNS
 	.sample_spawns = true, /* the command runs under valgrind: this backend starts it */
-#endif
 	.sample_enable = pmc__vpmu_sample_enable,
 	.sample_disable = pmc__vpmu_sample_disable,
 	.sample_poll = pmc__vpmu_sample_poll,

@@ -189,7 +189,6 @@ static int program(struct vpmu_sampling *vs, struct pmc_evlist *evlist)
 	return 0;
 }
 
-#ifdef PMC__SAMPLE_SPAWNS
 static int spawn(struct vpmu_sampling *vs, const struct pmc__sample_params *p)
 {
 	char sel[32];
@@ -230,18 +229,6 @@ static int check_target(const struct pmc__sample_params *p)
 	}
 	return 0;
 }
-#else
-static int spawn(struct vpmu_sampling *vs, const struct pmc__sample_params *p)
-{
-	return -EOPNOTSUPP;
-}
-
-static int check_target(const struct pmc__sample_params *p)
-{
-	pr_warn("vpmu: this libpmc's recorder cannot hand the command to the backend\n");
-	return -EOPNOTSUPP;
-}
-#endif
 
 int pmc__vpmu_sample_open(struct pmc_evlist *evlist, const struct pmc__sample_params *p,
 			  struct pmc_sampling **out)
