@@ -9,6 +9,7 @@
 #include "backend/backend.h"
 #include "backend/perf/perf.h"
 #include "backend/perf/pfm.h"
+#include "backend/perf/sample.h"
 #include "event/evsel.h"
 
 static int perf_probe(char *why, size_t len)
@@ -122,4 +123,10 @@ const struct pmc_backend_ops pmc__perf_ops = {
 	.read = pmc__perf_read,
 	.read_group = pmc__perf_read_group,
 	.close = pmc__perf_close,
+	.sample_open = pmc__perf_sample_open,
+	.sample_enable = pmc__perf_sample_enable,
+	.sample_disable = pmc__perf_sample_disable,
+	.sample_poll = pmc__perf_sample_poll,
+	.sample_drain = pmc__perf_sample_drain,
+	.sample_close = pmc__perf_sample_close,
 };
