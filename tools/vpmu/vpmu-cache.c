@@ -20,6 +20,7 @@ struct vp_cache {
 	ULong *tags;
 	ULong last;	  /* ~0: none */
 	ULong *last_slot; /* &set[0] of last's set */
+	struct vp_cache *below; /* the level a miss goes on to, NULL for TLBs and the last */
 };
 
 static struct vp_cache l1i, l1d, l2, llc, itlb, dtlb;
@@ -71,6 +72,8 @@ void vp_caches_init(void)
 		cache_init(&llc, "LLC", &vp_clo.llc, False);
 	cache_init(&itlb, "ITLB", &vp_clo.itlb, True);
 	cache_init(&dtlb, "DTLB", &vp_clo.dtlb, True);
+	l1i.below = l1d.below = &l2;
+	l2.below = have_llc ? &llc : NULL;
 }
 
 enum { MISS, HIT };
@@ -123,6 +126,14 @@ static inline Int cache_access(struct vp_cache *c, ULong line, ULong dirty, Bool
 		c->last = line;
 		c->last_slot = set;
 		return HIT;
+	}
+	/* The scan takes a while, and a miss looks up the next level's set: fetch it meanwhile
+	 * (host-cache misses on the larger tag arrays are a large part of the cost). */
+	if (c->below) {
+		const struct vp_cache *b = c->below;
+
+		__builtin_prefetch(b->tags + (((line << c->line_shift) >> b->line_shift) & b->set_mask) *
+					     b->ways);
 	}
 	return cache_scan(c, set, line, dirty, alloc, victim);
 }
@@ -191,7 +202,7 @@ static UInt outer_access(Addr a, UInt kind, ULong *dsrc)
 }
 
 /* One line of a data access; returns its latency. */
-static inline UInt data_line(Addr a, Bool store, ULong *dsrc)
+static inline __attribute__((always_inline)) UInt data_line(Addr a, Bool store, ULong *dsrc)
 {
 	ULong v;
 	Bool alloc = !store || vp_clo.write_allocate;
@@ -237,7 +248,8 @@ static inline void classify(Addr a, ULong size, Bool store)
 		vp_sig[store ? VP_SIG_SPLIT_ST : VP_SIG_SPLIT_LD]++;
 }
 
-static void data_access(Addr a, ULong size, Bool store, Addr imark)
+static inline __attribute__((always_inline)) void data_access(Addr a, ULong size, Bool store,
+							      Addr imark)
 {
 	struct vp_mem_info mi = { a, 0, VPMU_DSRC_UNKNOWN, True };
 	Addr last = a + (size ? size : 1) - 1;
