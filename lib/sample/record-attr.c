@@ -76,7 +76,12 @@ int pmc__record_build_attrs(struct pmc_record *rec)
 	rec->attrs[0].comm = 1;
 	rec->attrs[0].comm_exec = 1;
 	rec->attrs[0].task = 1;
-	rec->attrs[0].mmap_data = rec->opts.data_addr;
+	/*
+	 * DWARF unwinders find .eh_frame_hdr through the read-only map that holds it, which the
+	 * kernel reports only with mmap_data (perf record --call-graph dwarf sets it too).
+	 */
+	rec->attrs[0].mmap_data = rec->opts.data_addr ||
+				  rec->opts.call_graph == PMC_CALL_GRAPH_DWARF;
 	return 0;
 }
 

@@ -15,6 +15,8 @@ enum rkey {
 #define MAX_KEYS 8
 #define MAX_FRAMES 256
 
+struct pmc__unwind;
+
 /* One resolved code address. */
 struct rframe {
 	struct pmc__dso *dso;
@@ -64,7 +66,7 @@ struct pmc_report {
 	struct pmc__symtab *st;
 	struct pmc__machine *m;
 	struct pmc__perfdata *f;
-	void *unwind;                  /* unwind.c's per-process state */
+	struct pmc__unwind *unwind;    /* unwind.c's per-process Dwfls, or NULL */
 	struct pmc__addrmap ip_hist;   /* struct pmc__symres * → struct ip_count (annotate) */
 	struct pmc__addrmap hmap;      /* key hash → chain of struct hent */
 	struct hent **ents;

@@ -82,8 +82,12 @@ int pmc__machine_mmap(struct pmc__machine *m, uint32_t pid, uint64_t start, uint
 	/* An earlier map of the same range is replaced from now on. */
 	for (size_t i = 0; i < p->nr; i++)
 		if (p->maps[i].died == UINT64_MAX && p->maps[i].start < map.end &&
-		    map.start < p->maps[i].end && p->maps[i].born <= time)
+		    map.start < p->maps[i].end && p->maps[i].born <= time) {
 			p->maps[i].died = time;
+			p->gen += p->maps[i].dso->path[0] == '/';
+		}
+	/* Anonymous maps (mmap_data) come by the thousand and hold no code to unwind through. */
+	p->gen += path[0] == '/';
 	return add_map(p, &map);
 }
 
@@ -116,10 +120,12 @@ int pmc__machine_comm(struct pmc__machine *m, uint32_t pid, uint32_t tid, const 
 	if (!t || !(t->comm = pmc__symtab_intern(m->st, comm)))
 		return -ENOMEM;
 	/* exec replaced the address space: older maps end here. */
-	if (exec && (p = pmc__addrmap_get(&m->procs, pid)))
+	if (exec && (p = pmc__addrmap_get(&m->procs, pid))) {
 		for (size_t i = 0; i < p->nr; i++)
 			if (p->maps[i].died > time)
 				p->maps[i].died = time;
+		p->gen++;
+	}
 	return 0;
 }
 
@@ -140,6 +146,7 @@ int pmc__machine_fork(struct pmc__machine *m, uint32_t pid, uint32_t ppid, uint3
 	for (size_t i = 0; i < pp->nr; i++)
 		if (pp->maps[i].died == UINT64_MAX && add_map(p, &pp->maps[i]))
 			return -ENOMEM;
+	p->gen++;
 	return 0;
 }
 

@@ -17,6 +17,7 @@ struct pmc__proc {
 	struct pmc__map *maps;  /* sorted by start when !dirty */
 	size_t nr, alloc;
 	bool dirty;
+	unsigned gen;           /* bumped when a file map appears or maps die (unwind.c rebuilds) */
 };
 
 struct pmc__thread {

@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# pmc report --call-graph dwarf: a workload without frame pointers unwound to its full chain
+# (main;deep_a;deep_b;deep_hot) in folded stacks and children, the same chain as perf's.
+source "$(dirname "$0")/lib.sh"
+export ASAN_OPTIONS=exitcode=99 UBSAN_OPTIONS=exitcode=98
+CHAIN="main;deep_a;deep_b;deep_hot"
+
+out=$("$PMC" record -F 2000 --call-graph dwarf -o "$T/d.data" -- "$PROGS/sample-deep" 600 2>&1)
+rc=$?
+if [ $rc -ne 0 ] && echo "$out" | grep -q "cannot sample\|cannot start sampling"; then
+	skip "sampling unavailable: $out"
+fi
+expect_eq "pmc record --call-graph dwarf exit status" "$rc" 0
+
+# share FOLDED-FILE PATTERN: percent of the samples whose stack matches PATTERN.
+share() { awk -v p="$2" '{ n = $NF; t += n; if ($0 ~ p) m += n }
+	END { printf "%d\n", t ? 100 * m / t : 0 }' "$1"; }
+
+"$PMC" report -i "$T/d.data" -F folded > "$T/folded" 2> "$T/err"
+expect_eq "pmc report -F folded exit status" "$?" 0
+expect_no_grep "no sanitizer report" "AddressSanitizer|LeakSanitizer|runtime error" "$T/err"
+pct=$(share "$T/folded" "^sample-deep;.*$CHAIN [0-9]+$")
+if [ "$pct" -ge 80 ]; then ok "$pct% of stacks are ...;$CHAIN"
+else fail "$pct% of stacks are ...;$CHAIN (want >= 80%):"; sort -t' ' -k2 -nr "$T/folded" | head; fi
+
+# Children: every caller on the chain carries nearly all of the period.
+"$PMC" report -i "$T/d.data" --children -F csv > "$T/children.csv"
+for f in deep_hot deep_b deep_a main; do
+	c=$(awk -F, -v s="\"[.] $f\"" '$6 == s { gsub(/"/, "", $3); print int($3) }' \
+		"$T/children.csv")
+	if [ "${c:-0}" -ge 80 ]; then ok "children of $f: $c%"
+	else fail "children of $f: '${c:-}'% (want >= 80%)"; head -8 "$T/children.csv"; fi
+done
+"$PMC" report -i "$T/d.data" -s symbol > "$T/callers"
+expect_grep "deep_hot's caller is deep_b" "<- deep_b" "$T/callers"
+
+# The control: without frame pointers, a frame-pointer chain cannot name deep_hot's callers,
+# so the chain above came from the DWARF unwinder.
+"$PMC" record -q -F 2000 -g -o "$T/fp.data" -- "$PROGS/sample-deep" 200 > /dev/null 2>&1
+"$PMC" report -i "$T/fp.data" -F folded > "$T/fp-folded"
+pct=$(share "$T/fp-folded" "$CHAIN [0-9]+$")
+if [ "$pct" -lt 50 ]; then ok "frame pointers alone give $CHAIN for $pct% (workload has none)"
+else fail "frame pointers gave $CHAIN for $pct%: is sample-deep built with frame pointers?"; fi
+
+# perf unwinds the same file to the same chain for the top entry (inlined frames aside).
+if command -v perf > /dev/null &&
+	perf report -i "$T/d.data" --stdio --no-children -G > "$T/perf" 2> /dev/null; then
+	perf_chain=$(awk '/---/ { on = 1 } on && /^ *$/ { exit }
+		on { sub(/.*---/, ""); gsub(/^ +| +$/, ""); if ($0 !~ /\(inlined\)/) print }' \
+		"$T/perf" | sed -n '/^main$/,$p' | paste -sd';')
+	top=$(sort -t' ' -k2 -nr "$T/folded" | head -1 | sed 's/ [0-9]*$//; s/.*;main;/main;/')
+	expect_eq "perf report's chain for the top entry ($top)" "$perf_chain" "$top"
+else
+	echo "note: perf unavailable or cannot read the file; chain comparison skipped"
+fi
+finish
