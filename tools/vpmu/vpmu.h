@@ -156,6 +156,15 @@ void vp_out_counts_and_end(Int exitcode);
 void vp_out_counts(UInt tid, struct vp_thread *t);
 void vp_hdr_init(struct vpmu_hdr *h, UInt magic, UInt type, UInt size);
 
+/* vpmu-options.c */
+void vp_options_init(void);
+Bool vp_process_option(const HChar *arg);
+void vp_print_usage(void);
+void vp_print_debug_usage(void);
+void vp_options_finish(void);
+void vp_options_program(void);
+Bool vp_options_regs_none(void);
+
 /* vpmu-main.c */
 void vp_set_error(const HChar *fmt, ...) PRINTF_CHECK(1, 2);
 
