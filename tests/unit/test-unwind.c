@@ -55,7 +55,9 @@ __attribute__((noinline)) void unwind_capture(void)
 			 "movq %%r13, 168(%0)\n\t"
 			 "movq %%r14, 176(%0)\n\t"
 			 "movq %%r15, 184(%0)\n\t"
-			 : : "r"(r) : "rax", "memory");
+			 :
+			 : "r"(r)
+			 : "rax", "memory");
 	copy_stack(r[7]);
 #endif
 }
@@ -63,9 +65,21 @@ __attribute__((noinline)) void unwind_capture(void)
 static volatile int depth;
 
 /* A known chain; the work after each call keeps it from becoming a tail call. */
-__attribute__((noinline)) void unwind_c(void) { unwind_capture(); depth++; }
-__attribute__((noinline)) void unwind_b(void) { unwind_c(); depth++; }
-__attribute__((noinline)) void unwind_a(void) { unwind_b(); depth++; }
+__attribute__((noinline)) void unwind_c(void)
+{
+	unwind_capture();
+	depth++;
+}
+__attribute__((noinline)) void unwind_b(void)
+{
+	unwind_c();
+	depth++;
+}
+__attribute__((noinline)) void unwind_a(void)
+{
+	unwind_b();
+	depth++;
+}
 
 /* Every r-x and r-- file mapping of this process, as MMAP2 records would give them. */
 static void load_maps(struct pmc_report *r, uint32_t pid)
@@ -75,10 +89,11 @@ static void load_maps(struct pmc_report *r, uint32_t pid)
 	char line[4352], perms[8], path[4096];
 
 	cr_assert(f);
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %4095s", &lo, &hi, perms, &pgoff,
-			   path) == 5 && path[0] == '/' && perms[3] == 'p')
+	while (fgets(line, sizeof(line), f)) {
+		int n = sscanf(line, "%lx-%lx %7s %lx %*s %*s %4095s", &lo, &hi, perms, &pgoff, path);
+		if (n == 5 && path[0] == '/' && perms[3] == 'p')
 			cr_assert_eq(pmc__machine_mmap(r->m, pid, lo, hi - lo, pgoff, path, 0), 0);
+	}
 	fclose(f);
 }
 
@@ -91,10 +106,17 @@ static void make_sample(struct pmc__sample *s, uint64_t *regs)
 			regs[n++] = regs_by_perf[i];
 	*s = (struct pmc__sample){
 		.sample_type = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER,
-		.misc = PERF_RECORD_MISC_USER, .ip = regs_by_perf[8],
-		.pid = (uint32_t)getpid(), .tid = (uint32_t)getpid(), .time = 1, .period = 1,
-		.user_regs_abi = PERF_SAMPLE_REGS_ABI_64, .user_regs_mask = REGS_MASK,
-		.user_regs = regs, .user_stack_size = STACK_BYTES, .user_stack = stack_copy,
+		.misc = PERF_RECORD_MISC_USER,
+		.ip = regs_by_perf[8],
+		.pid = (uint32_t)getpid(),
+		.tid = (uint32_t)getpid(),
+		.time = 1,
+		.period = 1,
+		.user_regs_abi = PERF_SAMPLE_REGS_ABI_64,
+		.user_regs_mask = REGS_MASK,
+		.user_regs = regs,
+		.user_stack_size = STACK_BYTES,
+		.user_stack = stack_copy,
 		.user_stack_dyn_size = stack_len,
 	};
 }
@@ -107,22 +129,22 @@ static const char *name_at(struct pmc_report *r, uint32_t pid, uint64_t pc)
 
 	if (!map)
 		return "?";
-	res = pmc__dso_resolve(map->dso, pmc__dso_offset_to_vaddr(map->dso, pc - map->start +
-								      map->pgoff));
+	res = pmc__dso_resolve(map->dso,
+			       pmc__dso_offset_to_vaddr(map->dso, pc - map->start + map->pgoff));
 	return res ? res->sym->name : "?";
 }
 
 static void expect_chain(struct pmc_report *r, const struct pmc__sample *s)
 {
-	static const char *const want[] = { "unwind_capture", "unwind_c", "unwind_b", "unwind_a" };
+	static const char *const want[] = {"unwind_capture", "unwind_c", "unwind_b", "unwind_a"};
 	uint64_t pcs[64];
 	size_t n = pmc__unwind_user(r, s, pcs, 64);
 
 	cr_assert_geq(n, 5, "only %zu frames unwound", n);
 	cr_expect_eq(pcs[0], s->ip, "the first pc is the sampled ip");
 	for (size_t i = 0; i < 4; i++)
-		cr_expect_str_eq(name_at(r, s->pid, i ? pcs[i] - 1 : pcs[i]), want[i],
-				 "frame %zu", i);
+		cr_expect_str_eq(name_at(r, s->pid, i ? pcs[i] - 1 : pcs[i]), want[i], "frame %zu",
+				 i);
 }
 
 Test(unwind, own_stack_through_known_chain)
