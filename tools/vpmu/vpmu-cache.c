@@ -24,6 +24,7 @@ struct vp_cache {
 };
 
 static struct vp_cache l1i, l1d, l2, llc, itlb, dtlb;
+ULong vp_fetch_fast = ~0ULL;
 static Bool have_llc;
 
 static UInt log2_exact(UInt v, const HChar *what)
@@ -355,6 +356,9 @@ VG_REGPARM(2) void vp_h_ifetch(Addr a, Addr imark)
 		stall += vp_clo.tlb_penalty;
 	}
 	vp_sig[VP_SIG_STALL_IFETCH] += stall;
+	/* l1i.last and itlb.last change only here: the line the instrumented code may skip. */
+	vp_fetch_fast = (l1i.last << l1i.line_shift) >> itlb.line_shift == itlb.last
+				? l1i.last << l1i.line_shift : ~0ULL;
 	if (UNLIKELY(vp_watch))
 		vp_overflow_check(imark, NULL, 0);
 }

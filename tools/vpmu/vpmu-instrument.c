@@ -239,6 +239,29 @@ static void emit_tick(struct ctx *c, const struct insn_info *in)
 	     mkIRExprVec_2(mkIRExpr_HWord(in->addr), c64(extra)), IRExpr_RdTmp(g));
 }
 
+/* A fetch of the line at line_addr, guarded by an inline check: when the line is the one
+ * vp_fetch_fast names (the last fetch left it, and its page, most recently used in L1I and
+ * the ITLB), the helper would only count an L1I hit, so the IR counts it and skips the call.
+ * Only used while no sampling counter watches (the helper would then check for overflow). */
+static void emit_fetch_guarded(struct ctx *c, Addr line_addr, Addr imark)
+{
+	IRTemp tf = newIRTemp(c->out->tyenv, Ity_I64);
+	IRTemp ne = newIRTemp(c->out->tyenv, Ity_I1);
+	IRTemp eq = newIRTemp(c->out->tyenv, Ity_I1);
+	IRTemp one = newIRTemp(c->out->tyenv, Ity_I64);
+
+	addStmtToIRSB(c->out, IRStmt_WrTmp(tf, IRExpr_Load(Iend_LE, Ity_I64,
+						  mkIRExpr_HWord((HWord)&vp_fetch_fast))));
+	addStmtToIRSB(c->out, IRStmt_WrTmp(ne, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(tf),
+							    c64(line_addr))));
+	addStmtToIRSB(c->out, IRStmt_WrTmp(eq, IRExpr_Binop(Iop_CmpEQ64, IRExpr_RdTmp(tf),
+							    c64(line_addr))));
+	addStmtToIRSB(c->out, IRStmt_WrTmp(one, IRExpr_Unop(Iop_1Uto64, IRExpr_RdTmp(eq))));
+	add_to_sig(c, VP_SIG_L1I_HIT, IRExpr_RdTmp(one));
+	call(c, "vp_h_ifetch", vp_h_ifetch, 2,
+	     mkIRExprVec_2(mkIRExpr_HWord(line_addr), mkIRExpr_HWord(imark)), IRExpr_RdTmp(ne));
+}
+
 static void emit_fetch(struct ctx *c, const struct insn_info *in)
 {
 	UInt shift = __builtin_ctz(vp_clo.l1i.line_bytes);
@@ -248,8 +271,12 @@ static void emit_fetch(struct ctx *c, const struct insn_info *in)
 		if (l == c->last_fetch_line)
 			continue;
 		c->last_fetch_line = l;
-		call(c, "vp_h_ifetch", vp_h_ifetch, 2,
-		     mkIRExprVec_2(mkIRExpr_HWord(l << shift), mkIRExpr_HWord(in->addr)), NULL);
+		if (!vp_watch)
+			emit_fetch_guarded(c, l << shift, in->addr);
+		else
+			call(c, "vp_h_ifetch", vp_h_ifetch, 2,
+			     mkIRExprVec_2(mkIRExpr_HWord(l << shift), mkIRExpr_HWord(in->addr)),
+			     NULL);
 	}
 }
 

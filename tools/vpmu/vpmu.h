@@ -136,6 +136,7 @@ void vp_caches_init(void);
 VG_REGPARM(3) void vp_h_load(Addr addr, ULong size, Addr imark);
 VG_REGPARM(3) void vp_h_store(Addr addr, ULong size, Addr imark);
 VG_REGPARM(2) void vp_h_ifetch(Addr line_addr, Addr imark);
+extern ULong vp_fetch_fast; /* a line address whose fetch is an L1I and ITLB MRU hit, or ~0 */
 
 /* vpmu-branch.c */
 void vp_bpred_init(void);
