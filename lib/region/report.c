@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <jansson.h>
+#include <pmc/outfile.h>
 #include "region/region.h"
 
 static double per_entry(uint64_t v, uint64_t entered)
@@ -116,7 +117,7 @@ static json_t *json_region(const struct pmc_region_data *d, size_t r)
 int pmc__region_report_json(const char *path, const struct pmc_region_data *d)
 {
 	json_t *regions = json_array(), *events = json_array(), *root;
-	char *tmp = NULL;
+	struct pmc_outfile *out = NULL;
 	int err = 0;
 
 	for (size_t e = 0; e < pmc_region_data__nr_events(d); e++)
@@ -125,16 +126,14 @@ int pmc__region_report_json(const char *path, const struct pmc_region_data *d)
 		json_array_append_new(regions, json_region(d, r));
 	root = json_pack("{s:s, s:i, s:o, s:o}", "schema", "pmc-regions/1", "pid", (int)getpid(),
 			 "events", events, "regions", regions);
-	/* Written whole or not at all: a temporary name beside the target, then rename. */
-	if (!root || asprintf(&tmp, "%s.%d.tmp", path, (int)getpid()) < 0)
-		err = -ENOMEM;
-	if (!err && json_dump_file(root, tmp, JSON_INDENT(2) | JSON_REAL_PRECISION(17)))
+	err = root ? pmc_outfile__open(path, &out) : -ENOMEM;
+	if (!err && json_dumpf(root, pmc_outfile__stream(out),
+			       JSON_INDENT(2) | JSON_REAL_PRECISION(17))) {
+		pmc_outfile__abort(out);
 		err = -EIO;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err && tmp)
-		unlink(tmp);
-	free(tmp);
+	} else if (!err) {
+		err = pmc_outfile__commit(out);
+	}
 	json_decref(root);
 	return err;
 }

@@ -41,25 +41,22 @@ int pmc__perfdata_pwrite_all(int fd, const void *buf, size_t len, uint64_t off)
 int pmc__perfdata_writer_new(const char *path, struct pmc__perfdata_writer **out)
 {
 	struct pmc__perfdata_writer *w = calloc(1, sizeof(*w));
+	int ret;
 
 	if (!w)
 		return -ENOMEM;
 	w->fd = -1;
-	w->path = strdup(path);
 	w->buf = malloc(WBUF_BYTES);
-	if (!w->path || !w->buf || asprintf(&w->tmp, "%s.tmp-%d", path, (int)getpid()) < 0) {
-		w->tmp = NULL;
+	if (!w->buf) {
 		pmc__perfdata_writer_delete(w);
 		return -ENOMEM;
 	}
-	w->fd = open(w->tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (w->fd < 0) {
-		int ret = -errno;
-		free(w->tmp);
-		w->tmp = NULL;
+	ret = pmc_outfile__open(path, &w->out);
+	if (ret) {
 		pmc__perfdata_writer_delete(w);
 		return ret;
 	}
+	w->fd = pmc_outfile__fd(w->out);
 	*out = w;
 	return 0;
 }
@@ -229,8 +226,11 @@ int pmc__perfdata_writer_finish(struct pmc__perfdata_writer *w)
 	ret = flush(w);
 	if (!ret)
 		ret = pmc__perfdata_write_features(w);
-	if (!ret && rename(w->tmp, w->path) < 0)
-		ret = -errno;
+	if (!ret) {
+		ret = pmc_outfile__commit(w->out);
+		w->out = NULL; /* committed or removed either way */
+		w->fd = -1;
+	}
 	if (!ret)
 		w->finished = true;
 	return ret;
@@ -240,10 +240,7 @@ void pmc__perfdata_writer_delete(struct pmc__perfdata_writer *w)
 {
 	if (!w)
 		return;
-	if (w->fd >= 0)
-		close(w->fd);
-	if (w->tmp && !w->finished)
-		unlink(w->tmp);
+	pmc_outfile__abort(w->out);
 	for (size_t i = 0; i < w->nr_attrs; i++) {
 		free(w->attrs[i].name);
 		free(w->attrs[i].ids);
@@ -251,7 +248,5 @@ void pmc__perfdata_writer_delete(struct pmc__perfdata_writer *w)
 	pmc__perfdata_free_cmdline(w);
 	free(w->attrs);
 	free(w->buf);
-	free(w->tmp);
-	free(w->path);
 	free(w);
 }

@@ -3,6 +3,7 @@
 #ifndef PMC_LIB_SAMPLE_PERFDATA_WRITE_H
 #define PMC_LIB_SAMPLE_PERFDATA_WRITE_H
 
+#include <pmc/outfile.h>
 #include "sample/perfdata.h"
 
 struct pmc__wattr {
@@ -14,8 +15,8 @@ struct pmc__wattr {
 };
 
 struct pmc__perfdata_writer {
-	char *path, *tmp;  /* the final name, and the name written until finish */
-	int fd;
+	struct pmc_outfile *out; /* written beside the target, renamed into place by finish */
+	int fd;                  /* out's descriptor, for pwrite(2) */
 	struct pmc__wattr *attrs;
 	size_t nr_attrs;
 	char **cmdline;

@@ -166,7 +166,7 @@ int pmc__perfdata_sample(struct pmc__perfdata *f, const struct pmc__perfdata_eve
 /*
  * Recipe (pmc record, and any module that produces samples, such as vpmu's converter):
  *
- *	pmc__perfdata_writer_new("perf.data", &w);          // creates perf.data.tmp-PID
+ *	pmc__perfdata_writer_new("perf.data", &w);          // writes a temporary file beside perf.data
  *	pmc__perfdata_writer_add_attr(w, &attr, "cpu-clock", ids, nr_ids);  // each event
  *	pmc__perfdata_writer_begin(w);                       // header + attrs written
  *	pmc__perfdata_writer_write(w, rec, len);             // raw records, or:

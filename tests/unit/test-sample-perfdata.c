@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* perf.data reader and writer: round trips of every sample field, and rejection of bad files. */
+#include <glob.h>
 #include <criterion/criterion.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -290,8 +291,15 @@ Test(perfdata, interrupted_file_reads_to_end)
 	static uint8_t big[(1u << 20) + 8];
 	struct perf_event_header *h = (void *)big;
 	(void)h;
-	char tmp[96];
-	snprintf(tmp, sizeof(tmp), "%s.tmp-%d", path, (int)getpid());
+	char tmp[96], pattern[96];
+	glob_t g;
+
+	/* The writer's temporary file sits beside the target under a mkstemp(3) name. */
+	snprintf(pattern, sizeof(pattern), "%s.??????", path);
+	cr_assert_eq(glob(pattern, 0, NULL, &g), 0, "no temporary file beside %s", path);
+	cr_assert_eq(g.gl_pathc, 1);
+	snprintf(tmp, sizeof(tmp), "%s", g.gl_pathv[0]);
+	globfree(&g);
 	struct pmc__sample s = full_sample(9);
 	uint64_t rec[8192];
 	int len = pmc__sample_encode(&a, &s, rec, sizeof(rec));

@@ -168,7 +168,7 @@ int calib_save(const char *path, json_t *entries, const struct calib_params *p)
 	char *def = path ? NULL : calib_default_path(), host[256] = "", date[64];
 	const char *target = path ? path : def;
 	const struct pmc_caps *caps = pmc_caps();
-	struct cli_outfile out;
+	struct pmc_outfile *out;
 	time_t t = time(NULL);
 	json_t *root;
 	int err;
@@ -184,13 +184,14 @@ int calib_save(const char *path, json_t *entries, const struct calib_params *p)
 			 caps->kernel, "date", date, "pmc_version", pmc_version(), "empty_program",
 			 p->empty_argv[0], "entries",
 			 strcmp(target, "-") ? merged(target, entries) : json_copy(entries));
-	err = root ? cli_outfile_open(&out, target) : -ENOMEM;
-	if (!err && json_dumpf(root, out.f, JSON_INDENT(2) | JSON_REAL_PRECISION(17))) {
-		cli_outfile_abort(&out);
+	err = root ? pmc_outfile__open(target, &out) : -ENOMEM;
+	if (!err && json_dumpf(root, pmc_outfile__stream(out),
+			       JSON_INDENT(2) | JSON_REAL_PRECISION(17))) {
+		pmc_outfile__abort(out);
 		err = -EIO;
 	} else if (!err) {
-		fputc('\n', out.f);
-		err = cli_outfile_commit(&out);
+		fputc('\n', pmc_outfile__stream(out));
+		err = pmc_outfile__commit(out);
 	}
 	if (err)
 		fprintf(stderr, "pmc calibrate: cannot write %s: %s\n", target, pmc_strerror(err));

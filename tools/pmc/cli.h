@@ -15,21 +15,6 @@ void cli_print_parse_error(const char *cmd, const char *input, const struct pmc_
 #endif /* PMC_TOOLS_CLI_H */
 
 /*
- * A results file written whole or not at all: data goes to a temporary file beside the
- * target, which cli_outfile_commit() renames into place. cli_outfile_abort() removes it.
- * With path "-" the stream is stdout and commit only flushes it.
- */
-struct cli_outfile {
-	FILE *f;
-	char *path;
-	char *tmp;
-};
-int cli_outfile_open(struct cli_outfile *o, const char *path);
-/* Flushes, checks for write errors, renames. Returns 0 or -errno (the file is then gone). */
-int cli_outfile_commit(struct cli_outfile *o);
-void cli_outfile_abort(struct cli_outfile *o);
-
-/*
  * Reads a run_p5mon-style parameter file of "key = value" lines ('#' comments) and
  * returns a new argv: argv[0], one "--key=value" (or "--key" for yes/true) per line,
  * then argv[1..]. Options given on the command line come later and so win.

@@ -128,7 +128,8 @@ static int write_text(FILE *f, const struct stat_run *run)
 int stat_write(const struct stat_run *run)
 {
 	const struct stat_opts *o = run->opts;
-	struct cli_outfile out;
+	struct pmc_outfile *out;
+	FILE *f;
 	int err;
 
 	/* The summary goes to stderr, as perf's, unless a data format replaces it on stdout. */
@@ -136,18 +137,19 @@ int stat_write(const struct stat_run *run)
 		print_terminal(stderr, run);
 	if (!o->output && o->format == FMT_TEXT)
 		return 0;
-	err = cli_outfile_open(&out, o->output ? o->output : "-");
+	err = pmc_outfile__open(o->output ? o->output : "-", &out);
 	if (err) {
 		fprintf(stderr, "pmc stat: cannot write %s: %s\n", o->output, pmc_strerror(err));
 		return 1;
 	}
-	err = o->format == FMT_JSON ? stat_write_json(out.f, run) :
-	      o->format == FMT_CSV ? stat_write_csv(out.f, run) : write_text(out.f, run);
+	f = pmc_outfile__stream(out);
+	err = !f ? -1 : o->format == FMT_JSON ? stat_write_json(f, run) :
+	      o->format == FMT_CSV ? stat_write_csv(f, run) : write_text(f, run);
 	if (err) {
-		cli_outfile_abort(&out);
+		pmc_outfile__abort(out);
 		return 1;
 	}
-	err = cli_outfile_commit(&out);
+	err = pmc_outfile__commit(out);
 	if (err) {
 		fprintf(stderr, "pmc stat: cannot write %s: %s\n", o->output ? o->output : "stdout",
 			pmc_strerror(err));

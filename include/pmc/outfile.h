@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/* Results files written whole or not at all: a temporary file beside the target, renamed. */
+#ifndef PMC_OUTFILE_H
+#define PMC_OUTFILE_H
+
+#include <stdio.h>
+#include <pmc/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct pmc_outfile;
+
+/*
+ * Recipe:
+ *
+ *	pmc_outfile__open("out.json", &o);
+ *	fprintf(pmc_outfile__stream(o), ...);   // or write(2) to pmc_outfile__fd(o)
+ *	err = pmc_outfile__commit(o);           // renames into place; or pmc_outfile__abort(o)
+ *
+ * A regular file (or a new one) is written to a mkstemp(3) name in the target's folder
+ * and renamed over the target on commit, so readers never see half a file and a failed
+ * run leaves the old file untouched. A symbolic link is followed: its target is replaced.
+ * A target that exists and is not a regular file (/dev/null, a FIFO, a terminal) is
+ * written in place, as it cannot be replaced. "-" means standard output.
+ * Returns 0, or a negative errno (the folder cannot be written, ...).
+ */
+PMC_API int pmc_outfile__open(const char *path, struct pmc_outfile **out);
+
+/* The file descriptor to write to (for pwrite(2)-style writers). */
+PMC_API int pmc_outfile__fd(const struct pmc_outfile *o);
+
+/* A stdio stream over the file, created on first use; owned by the outfile. */
+PMC_API FILE *pmc_outfile__stream(struct pmc_outfile *o);
+
+/*
+ * Flushes, checks for write errors and renames the file into place, then frees o.
+ * Returns 0, or a negative errno, in which case the temporary file is removed and the
+ * target is left as it was.
+ */
+PMC_API int pmc_outfile__commit(struct pmc_outfile *o);
+
+/* Removes the temporary file and frees o. Accepts NULL. */
+PMC_API void pmc_outfile__abort(struct pmc_outfile *o);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PMC_OUTFILE_H */
