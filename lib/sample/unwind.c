@@ -104,15 +104,25 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 {
 	static const unsigned char perf_of_dwarf[17] = { 0,  3,  2,  1,  4,  5,  6,  7, 16,
 							  17, 18, 19, 20, 21, 22, 23, 8 };
-	struct pmc__unwind *u = arg;
+	const struct pmc__sample *s = ((struct pmc__unwind *)arg)->s;
+	uint64_t by_perf[64] = { 0 }, mask = s->user_regs_mask;
+	Dwarf_Word regs[17];
+	unsigned nr_known = 0;
 
-	for (int i = 0; i < 17; i++) {
-		Dwarf_Word v;
-		/* A register the sample lacks stays undefined: CFI that needs it stops there. */
-		if (user_reg(u->s, perf_of_dwarf[i], &v) &&
-		    !dwfl_thread_state_registers(thread, i, 1, &v))
-			return false;
+	for (unsigned i = 0, k = 0; i < 64; i++)
+		if (mask >> i & 1)
+			by_perf[i] = s->user_regs[k++];
+	for (unsigned i = 0; i < 17; i++) {
+		regs[i] = by_perf[perf_of_dwarf[i]];
+		nr_known += mask >> perf_of_dwarf[i] & 1;
 	}
+	if (nr_known == 17)
+		return dwfl_thread_state_registers(thread, 0, 17, regs);
+	/* A register the sample lacks stays undefined: CFI that needs it stops there. */
+	for (unsigned i = 0; i < 17; i++)
+		if (mask >> perf_of_dwarf[i] & 1 && !dwfl_thread_state_registers(thread, (int)i, 1,
+										 &regs[i]))
+			return false;
 	return true;
 }
 
