@@ -10,7 +10,7 @@ HERE=$SRC/bench/record-report
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 cmake -S "$SRC" -B "$B" -DCMAKE_BUILD_TYPE=Release -DPMC_SANITIZE=OFF -DBUILD_TESTING=ON >/dev/null
-cmake --build "$B" -j"$(nproc)" --target pmc_cli pmc_static sample-split >/dev/null
+cmake --build "$B" -j"$(nproc)" --target pmc_cli pmc_static sample-split sample-deep >/dev/null
 PMC=$B/pmc PROG=$B/progs/sample-split
 gcc -O2 -D_GNU_SOURCE -I"$SRC/include" -I"$SRC/lib" "$HERE/mkbig.c" "$B/lib/libpmc_static.a" \
 	-ldw -lelf -lcapstone -ljansson -lpfm -lm -o "$T/mkbig"
@@ -55,6 +55,11 @@ row "call chains, $NG samples, by symbol" "$T/g.data" "-s symbol" "--no-children
 # A tenth of the call-chain file for source lines, so that perf has a chance to finish.
 "$T/mkbig" "$T/g1.data" "$T/g10.data" $(( 100000 / ng + 1 )); NG10=$(nsamples "$T/g10.data")
 row "call chains, $NG10 samples, by srcline" "$T/g10.data" "-s srcline" "--no-children --sort srcline"
+# DWARF call chains: a real recording (8 KiB stack copies), unwound by both reports.
+"$PMC" record -q -F 10000 --call-graph dwarf -o "$T/d.data" -- "$B/progs/sample-deep" 3000 >/dev/null
+ND=$(nsamples "$T/d.data")
+row "DWARF unwinding, $ND samples, by symbol" "$T/d.data" "-s symbol" "--no-children --sort sym"
+row "DWARF unwinding, $ND samples, children" "$T/d.data" "-s symbol --children" "--children --sort sym"
 echo
 # Record: fixed cost (a command that does nothing) and per-sample cost to the target.
 base=$(timeit "$PROG" 1500)
