@@ -191,7 +191,7 @@ static void cond_general(Addr pc, ULong taken, Addr target)
 
 /* gshare with no sampling counter watching: the same model as cond_general, written without
  * branches on the guest's outcome (which the host cannot predict). */
-static void cond_gshare_fast(Addr pc, ULong taken, Addr target)
+static inline void cond_gshare_fast(Addr pc, ULong taken, Addr target)
 {
 	static const UChar next[2][4] = { { 0, 0, 1, 2 }, { 1, 2, 3, 3 } };
 	UInt idx = ((UInt)pc ^ ghist) & pht_mask;
@@ -222,6 +222,13 @@ VG_REGPARM(3) void vp_h_cond(Addr pc, ULong taken, Addr target)
 		cond_general(pc, taken, target);
 }
 
+/* The instrumenter calls this one directly when it knows vp_h_cond would take the fast path
+ * (vp_watch and the predictor only change with a reprogramming, which retranslates). */
+VG_REGPARM(3) void vp_h_cond_gshare(Addr pc, ULong taken, Addr target)
+{
+	cond_gshare_fast(pc, taken, target);
+}
+
 /* Unconditional transfers.  kind_and_next = VPMU_BR_* kind | (fall-through address << 8);
  * the fall-through is the return address a call pushes. */
 VG_REGPARM(3) void vp_h_jump(Addr pc, Addr target, ULong kind_and_next)
@@ -245,7 +252,7 @@ VG_REGPARM(3) void vp_h_jump(Addr pc, Addr target, ULong kind_and_next)
 	if (kind == VPMU_BR_RET && !vp_clo.p5_btb && vp_clo.ras_depth) {
 		ok = ras_nr && ras[ras_top] == target;
 		if (ras_nr) {
-			ras_top = (ras_top + vp_clo.ras_depth - 1) % vp_clo.ras_depth;
+			ras_top = (ras_top ? ras_top : vp_clo.ras_depth) - 1; /* no division */
 			ras_nr--;
 		}
 	} else if (kind == VPMU_BR_IND_JMP || kind == VPMU_BR_IND_CALL || kind == VPMU_BR_RET) {
@@ -255,7 +262,7 @@ VG_REGPARM(3) void vp_h_jump(Addr pc, Addr target, ULong kind_and_next)
 	}
 	if (kind == VPMU_BR_REL_CALL || kind == VPMU_BR_IND_CALL) {
 		if (vp_clo.ras_depth) {
-			ras_top = (ras_top + 1) % vp_clo.ras_depth;
+			ras_top = ras_top + 1 == vp_clo.ras_depth ? 0 : ras_top + 1;
 			ras[ras_top] = next;
 			if (ras_nr < vp_clo.ras_depth)
 				ras_nr++;

@@ -382,8 +382,12 @@ static void on_cond_exit(struct ctx *c, const IRSB *bb, const IRStmt *st,
 		addStmtToIRSB(c->out, IRStmt_WrTmp(u, IRExpr_Binop(Iop_Xor64, taken, c64(1))));
 		taken = IRExpr_RdTmp(u);
 	}
-	call(c, "vp_h_cond", vp_h_cond, 3,
-	     mkIRExprVec_3(mkIRExpr_HWord(in->addr), taken, mkIRExpr_HWord(target)), NULL);
+	if (!vp_watch && !vp_clo.p5_btb)
+		call(c, "vp_h_cond_gshare", vp_h_cond_gshare, 3,
+		     mkIRExprVec_3(mkIRExpr_HWord(in->addr), taken, mkIRExpr_HWord(target)), NULL);
+	else
+		call(c, "vp_h_cond", vp_h_cond, 3,
+		     mkIRExprVec_3(mkIRExpr_HWord(in->addr), taken, mkIRExpr_HWord(target)), NULL);
 }
 
 static void on_block_end(struct ctx *c, const IRSB *bb, const struct insn_info *in,

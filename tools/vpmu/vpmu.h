@@ -141,6 +141,7 @@ extern ULong vp_fetch_fast; /* a line address whose fetch is an L1I and ITLB MRU
 /* vpmu-branch.c */
 void vp_bpred_init(void);
 VG_REGPARM(3) void vp_h_cond(Addr pc, ULong taken, Addr target);
+VG_REGPARM(3) void vp_h_cond_gshare(Addr pc, ULong taken, Addr target);
 VG_REGPARM(3) void vp_h_jump(Addr pc, Addr target, ULong kind_and_next);
 
 /* vpmu-instrument.c */
