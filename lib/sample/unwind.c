@@ -9,9 +9,9 @@
 /*
  * libdwfl unwinds a "process" whose modules sit at their run-time addresses; pmc keeps one
  * Dwfl per sampled process, built from the report's maps (symbol/machine.c), with the
- * process's DSOs placed at their load bias. The Dwfl lives as long as the maps do: a map
- * that appears or dies bumps pmc__proc.gen and the Dwfl is rebuilt on the next sample, so
- * libdwfl's per-module CFI caches serve every sample in between. Each module holds its file
+ * process's DSOs placed at their load bias. The Dwfl lives as long as the maps do: a file
+ * map that appears, or an exec, bumps pmc__proc.gen and the Dwfl is rebuilt on the next
+ * sample, so libdwfl's per-module CFI caches serve every sample in between. Each module holds its file
  * open, so only the most recently sampled processes keep a Dwfl (a system-wide recording
  * of thousands of short processes must not exhaust file descriptors).
  */
