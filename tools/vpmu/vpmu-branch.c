@@ -195,7 +195,10 @@ static inline void cond_gshare_fast(Addr pc, ULong taken, Addr target)
 {
 	static const UChar next[2][4] = { { 0, 0, 1, 2 }, { 1, 2, 3, 3 } };
 	UInt idx = ((UInt)pc ^ ghist) & pht_mask;
-	UInt c = pht_get(idx);
+	UInt c;
+
+	__builtin_prefetch(btb_pc + (pc & (btb_sets - 1)) * btb_ways); /* overlaps the PHT load */
+	c = pht_get(idx);
 	ULong miss = (c >> 1) ^ taken;
 	Int e = btb_find(pc);
 	ULong hit = e >= 0;
