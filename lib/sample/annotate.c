@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sample/capstone-api.h"
 #include "sample/report.h"
 
 /* The sampled DSO holding symbol (in a DSO whose path contains dso_filter, if given). */
@@ -59,21 +60,24 @@ int pmc_report__annotate(struct pmc_report *r, const char *symbol, const char *d
 	struct pmc__dso *dso = find_dso(r, symbol, dso_filter, &sym);
 	uint64_t start, size, total = 0;
 	uint8_t *code;
+	const struct pmc__cs_api *cs = pmc__cs_api();
 	cs_insn *insn = NULL;
 	csh h;
 	size_t n, len;
 
+	if (!cs)
+		return -ENOSYS; /* capstone cannot be loaded */
 	if (!dso || dso->kernel || pmc__dso_find_symbol(dso, symbol, &start, &size) || !size)
 		return -ENOENT;
 	code = malloc(size);
 	if (!code)
 		return -ENOMEM;
 	len = pmc__dso_read(dso, start, code, size);
-	if (!len || cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK) {
+	if (!len || cs->open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK) {
 		free(code);
 		return -ENOENT;
 	}
-	n = cs_disasm(h, code, len, start, 0, &insn);
+	n = cs->disasm(h, code, len, start, 0, &insn);
 	for (size_t i = 0; i < n; i++)
 		total += samples_at(r, dso, insn[i].address);
 	fprintf(out, "# %s (%s): %" PRIu64 " samples, %" PRIu64 " bytes at 0x%" PRIx64 "\n",
@@ -81,8 +85,8 @@ int pmc_report__annotate(struct pmc_report *r, const char *symbol, const char *d
 	fprintf(out, "# Percent  Samples   Address   Instruction\n");
 	print_insns(r, dso, insn, n, total, out);
 	if (insn)
-		cs_free(insn, n);
-	cs_close(&h);
+		cs->free(insn, n);
+	cs->close(&h);
 	free(code);
 	(void)sym;
 	return ferror(out) ? -EIO : 0;

@@ -8,6 +8,7 @@
  */
 #include <capstone/capstone.h>
 #include <string.h>
+#include "sample/capstone-api.h"
 #include "sample/report.h"
 
 /* capstone's x86 register → perf's PERF_REG_X86_* number, or -1. */
@@ -78,17 +79,18 @@ bool pmc__daddr_reconstruct(struct pmc__dso *dso, uint64_t vaddr, const struct p
 {
 	uint8_t code[16];
 	size_t n = pmc__dso_read(dso, vaddr, code, sizeof(code));
+	const struct pmc__cs_api *cs = pmc__cs_api();
 	cs_insn *insn = NULL;
 	csh h;
 	bool ok = false;
 
-	if (!n || cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK)
+	if (!n || !cs || cs->open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK)
 		return false;
-	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
-	if (cs_disasm(h, code, n, vaddr, 1, &insn) == 1)
+	cs->option(h, CS_OPT_DETAIL, CS_OPT_ON);
+	if (cs->disasm(h, code, n, vaddr, 1, &insn) == 1)
 		ok = eval_mem(insn, s, daddr);
 	if (insn)
-		cs_free(insn, 1);
-	cs_close(&h);
+		cs->free(insn, 1);
+	cs->close(&h);
 	return ok;
 }

@@ -10,23 +10,17 @@
 #include <perfmon/pfmlib_perf_event.h>
 #include <pmc/error.h>
 #include "backend/perf/pfm.h"
+#include "backend/perf/pfm-api.h"
 #include "core/log.h"
 #include "event/evsel.h"
 
-static pthread_once_t pfm_once = PTHREAD_ONCE_INIT;
-static int pfm_status = PFM_ERR_NOINIT;
+/* libpfm4's functions, set by pfm_ready(): loaded on first use (pfm-api.c). */
+static const struct pmc__pfm_api *pfm;
 
-static void pfm_init(void)
+static bool pfm_ready(void)
 {
-	pfm_status = pfm_initialize();
-	if (pfm_status != PFM_SUCCESS)
-		pr_debug("libpfm4 initialisation failed: %s\n", pfm_strerror(pfm_status));
-}
-
-static int pfm_ready(void)
-{
-	pthread_once(&pfm_once, pfm_init);
-	return pfm_status;
+	pfm = pmc__pfm_api();
+	return pfm != NULL;
 }
 
 /*
@@ -53,8 +47,8 @@ static char *pfm_pmu_name(int idx)
 	pfm_event_info_t einfo = { .size = sizeof(einfo) };
 	pfm_pmu_info_t pinfo = { .size = sizeof(pinfo) };
 
-	if (pfm_get_event_info(idx, PFM_OS_NONE, &einfo) != PFM_SUCCESS ||
-	    pfm_get_pmu_info(einfo.pmu, &pinfo) != PFM_SUCCESS)
+	if (pfm->get_event_info(idx, PFM_OS_NONE, &einfo) != PFM_SUCCESS ||
+	    pfm->get_pmu_info(einfo.pmu, &pinfo) != PFM_SUCCESS)
 		return NULL;
 	return strdup(pinfo.name);
 }
@@ -69,7 +63,7 @@ static int pfm_fail(struct pmc_parse_error *err, const char *str, int ret)
 			 "for this machine's PMUs)", str);
 	else
 		snprintf(err->msg, sizeof(err->msg), "libpfm4 cannot encode '%s': %s", str,
-			 pfm_strerror(ret));
+			 pfm->strerror(ret));
 	err->offset = 0;
 	return -PMC_E_UNKNOWN_EVENT;
 }
@@ -83,16 +77,15 @@ int pmc__pfm_resolve(struct pmc_evsel *evsel, struct pmc_parse_error *err)
 
 	if (evsel->kind != PMC_EV_SYMBOLIC || !evsel->symbol)
 		return -PMC_E_UNKNOWN_EVENT; /* PMUs come from sysfs on this backend */
-	ret = pfm_ready();
-	if (ret != PFM_SUCCESS) {
-		snprintf(err->msg, sizeof(err->msg), "unknown event '%s' (libpfm4 unavailable: %s)",
-			 evsel->symbol, pfm_strerror(ret));
+	if (!pfm_ready()) {
+		snprintf(err->msg, sizeof(err->msg), "unknown event '%s' (%s)", evsel->symbol,
+			 pmc__pfm_why());
 		return -PMC_E_UNKNOWN_EVENT;
 	}
 	str = pfm_string(evsel);
 	if (!str)
 		return -ENOMEM;
-	ret = pfm_get_os_event_encoding(str, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+	ret = pfm->get_os_event_encoding(str, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
 	if (ret != PFM_SUCCESS) {
 		ret = pfm_fail(err, evsel->symbol, ret);
 		free(str);
@@ -119,7 +112,7 @@ static bool needs_umask(int idx, const pfm_event_info_t *einfo)
 	for (int j = 0; j < einfo->nattrs; j++) {
 		pfm_event_attr_info_t a = { .size = sizeof(a) };
 
-		if (pfm_get_event_attr_info(idx, j, PFM_OS_NONE, &a) != PFM_SUCCESS ||
+		if (pfm->get_event_attr_info(idx, j, PFM_OS_NONE, &a) != PFM_SUCCESS ||
 		    a.type != PFM_ATTR_UMASK)
 			continue;
 		if (a.is_dfl)
@@ -137,7 +130,7 @@ static int for_each_umask(int idx, const pfm_event_info_t *einfo, struct pmc_eve
 	for (int j = 0; j < einfo->nattrs && !ret; j++) {
 		pfm_event_attr_info_t a = { .size = sizeof(a) };
 
-		if (pfm_get_event_attr_info(idx, j, PFM_OS_NONE, &a) != PFM_SUCCESS ||
+		if (pfm->get_event_attr_info(idx, j, PFM_OS_NONE, &a) != PFM_SUCCESS ||
 		    a.type != PFM_ATTR_UMASK)
 			continue;
 		snprintf(name, len, "%s::%s:%s", info->pmu, einfo->name, a.name);
@@ -154,10 +147,10 @@ static int for_each_pmu_event(const pfm_pmu_info_t *pinfo, pmc_event_fn fn, void
 	struct pmc_event_info info = { .name = name, .kind = PMC_EV_SYMBOLIC, .pmu = pinfo->name };
 	int ret = 0;
 
-	for (int i = pinfo->first_event; i != -1 && !ret; i = pfm_get_event_next(i)) {
+	for (int i = pinfo->first_event; i != -1 && !ret; i = pfm->get_event_next(i)) {
 		pfm_event_info_t einfo = { .size = sizeof(einfo) };
 
-		if (pfm_get_event_info(i, PFM_OS_NONE, &einfo) != PFM_SUCCESS)
+		if (pfm->get_event_info(i, PFM_OS_NONE, &einfo) != PFM_SUCCESS)
 			continue;
 		if (needs_umask(i, &einfo)) {
 			ret = for_each_umask(i, &einfo, &info, name, sizeof(name), fn, arg);
@@ -175,12 +168,12 @@ int pmc__pfm_for_each(pmc_event_fn fn, void *arg)
 	pfm_pmu_t pmu;
 	int ret = 0;
 
-	if (pfm_ready() != PFM_SUCCESS)
+	if (!pfm_ready())
 		return 0;
 	pfm_for_all_pmus(pmu) {
 		pfm_pmu_info_t pinfo = { .size = sizeof(pinfo) };
 
-		if (pfm_get_pmu_info(pmu, &pinfo) != PFM_SUCCESS || !pinfo.is_present ||
+		if (pfm->get_pmu_info(pmu, &pinfo) != PFM_SUCCESS || !pinfo.is_present ||
 		    !strncmp(pinfo.name, "perf", 4))
 			continue;
 		ret = for_each_pmu_event(&pinfo, fn, arg);

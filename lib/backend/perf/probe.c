@@ -6,9 +6,9 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <linux/hw_breakpoint.h>
-#include <perfmon/pfmlib.h>
 #include <pmc/caps.h>
 #include "backend/perf/perf.h"
+#include "backend/perf/pfm-api.h"
 
 static int try_open(__u32 type, __u64 config)
 {
@@ -45,15 +45,16 @@ static void probe_hw(struct pmc_caps *caps)
 /* libpfm4 knows the core PMU's name and its counters; only meaningful with a PMU. */
 static void probe_pfm(struct pmc_caps *caps)
 {
+	const struct pmc__pfm_api *pfm = pmc__pfm_api();
 	pfm_pmu_info_t info;
 	int pmu;
 
-	if (pfm_initialize() != PFM_SUCCESS)
+	if (!pfm)
 		return;
 	pfm_for_all_pmus(pmu) {
 		memset(&info, 0, sizeof(info));
 		info.size = sizeof(info);
-		if (pfm_get_pmu_info(pmu, &info) != PFM_SUCCESS || !info.is_present ||
+		if (pfm->get_pmu_info(pmu, &info) != PFM_SUCCESS || !info.is_present ||
 		    info.type != PFM_PMU_TYPE_CORE)
 			continue;
 		snprintf(caps->pmu_name, sizeof(caps->pmu_name), "%s", info.name);
