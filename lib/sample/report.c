@@ -75,6 +75,8 @@ static size_t build_frames(struct pmc_report *r, const struct pmc__sample *s, st
 			kernel = ip == (uint64_t)PERF_CONTEXT_KERNEL;
 			continue;
 		}
+		if (!ip)
+			continue; /* where a frame-pointer walk ran off the stack: no frame */
 		/* Return addresses point after the call; the call itself is one byte back. */
 		fr[n] = resolve(r, s->pid, real++ ? ip - 1 : ip, kernel, s->time);
 		if (fr[n].res)
