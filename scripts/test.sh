@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
-cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Debug -DPMC_SANITIZE=ON -DPMC_WERROR=ON >/dev/null
+cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Debug -DPMC_SANITIZE=ON -DPMC_WERROR=ON \
+	-DPMC_REQUIRE_TESTS=ON >/dev/null
 cmake --build build-test -j "$jobs"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ctest --test-dir build-test --output-on-failure -j "$jobs"
