@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <pmc/caps.h>
 #include <pmc/error.h>
 #include "backend/perf/perf.h"
 #include "core/log.h"
@@ -101,12 +102,17 @@ static int open_one(struct perf_counting *pc, struct pmc_evsel *ev)
 	return 0;
 }
 
-/* The mmap page of a self-monitoring counter lets reads use rdpmc where allowed. */
+/*
+ * The mmap page of a self-monitoring counter lets reads use rdpmc where allowed. Where the
+ * kernel forbids user-space reads altogether (pmc_caps()->rdpmc, probed once) no page is
+ * mapped, so that reads go straight to read(2) without touching it.
+ */
 static void map_page(struct perf_counting *pc, size_t idx)
 {
 	void *p;
 
-	if (pc->base.target.kind != PMC_TARGET_SELF || pc->nr_units != 1 || !pc->pages)
+	if (pc->base.target.kind != PMC_TARGET_SELF || pc->nr_units != 1 || !pc->pages ||
+	    !pmc_caps()->rdpmc)
 		return;
 	p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, *perf_fd(pc, idx, 0), 0);
 	pc->pages[idx] = p == MAP_FAILED ? NULL : p;
