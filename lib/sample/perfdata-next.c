@@ -93,6 +93,22 @@ int pmc__perfdata_next(struct pmc__perfdata *f, struct pmc__perfdata_event *ev,
 	return 1;
 }
 
+void pmc__perfdata_event_at(struct pmc__perfdata *f, uint64_t offset, size_t attr_idx,
+			    struct pmc__perfdata_event *ev)
+{
+	const uint8_t *p = f->buf + offset;
+	uint16_t size;
+
+	if ((uintptr_t)p % 8) {
+		memcpy(&size, p + 6, sizeof(size));
+		memcpy(f->scratch, p, size);
+		p = (const uint8_t *)f->scratch;
+	}
+	ev->hdr = (const struct perf_event_header *)p;
+	ev->offset = offset;
+	ev->attr_idx = attr_idx;
+}
+
 int pmc__perfdata_sample(struct pmc__perfdata *f, const struct pmc__perfdata_event *ev,
 			 struct pmc__sample *s, struct pmc_file_error *err)
 {

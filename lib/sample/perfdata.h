@@ -157,7 +157,15 @@ bool pmc__perfdata_was_interrupted(const struct pmc__perfdata *f);
  */
 int pmc__perfdata_next(struct pmc__perfdata *f, struct pmc__perfdata_event *ev,
 		       struct pmc_file_error *err);
-/* Decodes a PERF_RECORD_SAMPLE read by pmc__perfdata_next(). */
+/*
+ * The record at offset again, as pmc__perfdata_next() returned it before (with its
+ * attr_idx): for readers that queue records and replay them later in another order. Only
+ * offsets that pmc__perfdata_next() returned are valid; the record is not checked again.
+ * A misaligned record is copied to the reader's scratch, valid until the next call.
+ */
+void pmc__perfdata_event_at(struct pmc__perfdata *f, uint64_t offset, size_t attr_idx,
+			    struct pmc__perfdata_event *ev);
+/* Decodes a PERF_RECORD_SAMPLE read by pmc__perfdata_next() or pmc__perfdata_event_at(). */
 int pmc__perfdata_sample(struct pmc__perfdata *f, const struct pmc__perfdata_event *ev,
 			 struct pmc__sample *s, struct pmc_file_error *err);
 

@@ -75,7 +75,7 @@ static int add_folded(struct pmc_report *r, const struct rctx *c, struct rframe 
 		      size_t n)
 {
 	char buf[8192];
-	size_t len = (size_t)snprintf(buf, sizeof(buf), "%s", c->thread->comm);
+	size_t len = (size_t)snprintf(buf, sizeof(buf), "%s", c->comm);
 	uint64_t h = 1469598103934665603ull;
 	struct folded *head, *f;
 

@@ -67,7 +67,7 @@ uint64_t pmc__report_key(const struct pmc_report *r, enum rkey k, const struct r
 	case K_SRCLINE: return res->srcline ? (uintptr_t)res->srcline : (uintptr_t)res->sym;
 	case K_INLINE: return res->inlined ? (uintptr_t)res->inlined : (uintptr_t)res->sym->name;
 	case K_IP: return (uintptr_t)res;
-	case K_COMM: return (uintptr_t)c->thread->comm;
+	case K_COMM: return (uintptr_t)c->comm;
 	case K_PID: return c->thread->pid;
 	case K_TID: return c->thread->tid;
 	case K_DADDR: return c->has_daddr ? c->daddr : UINT64_MAX;
@@ -153,9 +153,9 @@ static int one_text(enum rkey k, const struct rctx *c, char *buf, size_t len)
 	case K_IP:
 		return snprintf(buf, len, "%s+0x%" PRIx64 " (%s)", res->sym->name,
 				res->addr - res->sym->start, c->frame.dso->short_name);
-	case K_COMM: return snprintf(buf, len, "%s", c->thread->comm);
-	case K_PID: return snprintf(buf, len, "%u:%s", c->thread->pid, c->thread->comm);
-	case K_TID: return snprintf(buf, len, "%u:%s", c->thread->tid, c->thread->comm);
+	case K_COMM: return snprintf(buf, len, "%s", c->comm);
+	case K_PID: return snprintf(buf, len, "%u:%s", c->thread->pid, c->comm);
+	case K_TID: return snprintf(buf, len, "%u:%s", c->thread->tid, c->comm);
 	default: return data_text(k, c, buf, len);
 	}
 }

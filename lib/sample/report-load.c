@@ -33,6 +33,9 @@ static uint64_t rec_time(struct pmc_report *r, const struct pmc__perfdata_event 
 {
 	struct pmc__sample id;
 
+	/* Without sample_id_all the record has no trailer: its last bytes are its own. */
+	if (!r->attrs[ev->attr_idx].sample_id_all)
+		return 0;
 	if (pmc__sample_decode_id(&r->attrs[ev->attr_idx], ev->hdr, ev->hdr->size, &id))
 		return 0;
 	return id.time;
@@ -77,8 +80,8 @@ static int on_fork(struct pmc_report *r, const struct pmc__perfdata_event *ev)
 	return pmc__machine_fork(r->m, v[0], v[1], v[2], v[3]);
 }
 
-static int on_event(struct pmc_report *r, const struct pmc__perfdata_event *ev,
-		    struct pmc_file_error *err)
+int pmc__report_on_event(struct pmc_report *r, const struct pmc__perfdata_event *ev,
+			 struct pmc_file_error *err)
 {
 	const struct perf_event_header *h = ev->hdr;
 	uint64_t lost;
@@ -123,6 +126,7 @@ static int copy_attrs(struct pmc_report *r)
 		if (!r->names[i])
 			return -ENOMEM;
 		r->has_callchains |= !!(r->attrs[i].sample_type & PERF_SAMPLE_CALLCHAIN);
+		r->ordered |= !!(r->attrs[i].sample_type & PERF_SAMPLE_TIME);
 	}
 	return 0;
 }
@@ -141,8 +145,14 @@ int pmc_report__load(struct pmc_report *r, const char *path, struct pmc_file_err
 	ret = r->path ? copy_attrs(r) : -ENOMEM;
 	if (!ret && pmc__perfdata_was_interrupted(r->f))
 		pr_warn("%s: the recording was interrupted; reading the data up to the end\n", path);
+	/*
+	 * Records replay in time order when they have times: per-CPU ring buffers are drained
+	 * one after another, so a file holds a thread's samples before its FORK, COMM or MMAP.
+	 */
 	while (!ret && (ret = pmc__perfdata_next(r->f, &ev, err)) == 1)
-		ret = on_event(r, &ev, err);
+		ret = r->ordered ? pmc__report_queue(r, &ev, err) : pmc__report_on_event(r, &ev, err);
+	if (!ret && r->ordered)
+		ret = pmc__report_drain(r, err);
 	if (ret == -ENOMEM && err) {
 		err->offset = 0;
 		snprintf(err->msg, sizeof(err->msg), "out of memory");

@@ -141,6 +141,8 @@ int pmc__report_on_sample(struct pmc_report *r, const struct pmc__perfdata_event
 	n = build_frames(r, &s, frames);
 	if (!c.thread || !n)
 		return -ENOMEM;
+	/* A later COMM renames the thread; this sample keeps the name it ran under. */
+	c.comm = c.thread->comm;
 	c.frame = frames[0];
 	if (r->want_data)
 		data_address(r, &s, &c);
@@ -244,6 +246,7 @@ void pmc_report__delete(struct pmc_report *r)
 		free(r->ip_hist.vals[i]);
 	pmc__addrmap_free(&r->ip_hist);
 	pmc__unwind_free(r);
+	pmc__report_queue_free(r);
 	pmc__addrmap_free(&r->hmap);
 	pmc__addrmap_free(&r->folded);
 	free(r->ents);

@@ -27,6 +27,7 @@ struct rframe {
 /* What the keys of one sample (or of one frame of its chain) are computed from. */
 struct rctx {
 	struct pmc__thread *thread;
+	const char *comm;       /* the thread's name at the sample's time (interned) */
 	struct rframe frame;
 	bool has_daddr, reconstructed;
 	uint64_t daddr;
@@ -58,6 +59,28 @@ struct folded {
 	char s[];
 };
 
+/* A queued record: where it is in the file, and the time it is replayed at. */
+struct qent {
+	uint64_t time, offset;
+	size_t attr_idx;
+};
+
+/*
+ * The ordered-events queue (report-order.c): records wait here until no record still to
+ * be read can be older than they are, then replay in time order (docs/sample-file.md,
+ * "Record order").
+ */
+struct rqueue {
+	struct qent *v, *tmp;   /* [alloc]; tmp is the merge sort's other buffer */
+	size_t nr, alloc;
+	bool sorted;            /* v[0, nr) is already in (time, offset) order */
+	uint64_t last_time;     /* of the last record read: given to records with no time */
+	uint64_t round_max;     /* newest time read so far */
+	uint64_t next_flush;    /* at the next FINISHED_ROUND, replay up to this time */
+	uint64_t flushed;       /* newest time replayed */
+	uint64_t nr_late;       /* records older than one already replayed */
+};
+
 struct pmc_report {
 	struct pmc_report_opts opts;
 	enum rkey keys[MAX_KEYS];
@@ -78,11 +101,15 @@ struct pmc_report {
 	struct perf_event_attr *attrs; /* [nr_attrs] */
 	uint64_t *total_period, *total_samples; /* [nr_attrs] */
 	bool has_callchains;
+	bool ordered;                  /* some event has times: replay through q */
+	struct rqueue q;
 	uint64_t nr_samples, nr_lost, nr_reconstructed, nr_unwound;
 	char *path;
 };
 
 /* report.c, report-load.c */
+int pmc__report_on_event(struct pmc_report *r, const struct pmc__perfdata_event *ev,
+			 struct pmc_file_error *err);
 int pmc__report_on_sample(struct pmc_report *r, const struct pmc__perfdata_event *ev,
 			  struct pmc_file_error *err);
 const char *pmc__report_event_name(const struct perf_event_attr *a);
@@ -92,6 +119,11 @@ int pmc__report_parse_keys(struct pmc_report *r, const char *sort);
 uint64_t pmc__report_key(const struct pmc_report *r, enum rkey k, const struct rctx *c);
 int pmc__report_key_text(const struct pmc_report *r, const struct hent *e, char *buf, size_t len);
 const char *pmc__report_key_name(enum rkey k);
+/* report-order.c: queue a record (or act on a FINISHED_ROUND); replay all that is left. */
+int pmc__report_queue(struct pmc_report *r, const struct pmc__perfdata_event *ev,
+		      struct pmc_file_error *err);
+int pmc__report_drain(struct pmc_report *r, struct pmc_file_error *err);
+void pmc__report_queue_free(struct pmc_report *r);
 /* report-hist.c */
 int pmc__report_add(struct pmc_report *r, size_t attr_idx, const struct pmc__sample *s,
 		    struct rframe *frames, size_t nr_frames, const struct rctx *base);

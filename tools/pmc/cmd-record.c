@@ -232,8 +232,10 @@ static struct pmc_record *active;
 /* Ctrl-C: a command gets SIGINT once (it keeps running its own handlers); else stop. */
 static void on_signal(int sig)
 {
-	if (!active)
+	if (!active) {
+		got_signal = sig; /* before the recording is open: acted on once it is */
 		return;
+	}
 	if (pmc_record__child_pid(active) > 0) {
 		if (!got_signal)
 			pmc_record__kill(active, sig);
@@ -320,7 +322,6 @@ static int record_open_error(int err)
 
 static int run(struct record_cli *c, struct pmc_evlist *el)
 {
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
 	struct pmc_record *rec;
 	int err, status = 0, rc;
 
@@ -328,13 +329,15 @@ static int run(struct record_cli *c, struct pmc_evlist *el)
 	if (err)
 		return record_open_error(err);
 	active = rec;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
 	err = pmc_record__start(rec);
 	if (err == -PMC_E_EXEC) {
 		rc = 127;
 		goto out;
 	}
+	if (got_signal && pmc_record__child_pid(rec) > 0)
+		pmc_record__kill(rec, got_signal);
+	else if (got_signal)
+		pmc_record__stop(rec);
 	if (!err)
 		err = pmc_record__run(rec, &status);
 	if (!err)
@@ -349,8 +352,6 @@ static int run(struct record_cli *c, struct pmc_evlist *el)
 	if (c->t.kind != PMC_TARGET_COMMAND && got_signal)
 		rc = 0; /* Ctrl-C is how -p/-a recordings end */
 out:
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
 	active = NULL;
 	pmc_record__delete(rec);
 	return rc;
@@ -358,9 +359,19 @@ out:
 
 static int cmd_record_run(struct record_cli *c)
 {
+	struct sigaction sa = { .sa_handler = on_signal };
 	struct pmc_evlist *el = NULL;
-	int rc = build_evlist(c, &el);
+	int rc;
 
+	/*
+	 * Handlers first: a Ctrl-C while pmc starts up (-a synthesizes every process from /proc)
+	 * ends the recording as soon as it is open, rather than killing pmc before it writes.
+	 * They stay until pmc exits: a second SIGINT (a terminal's to the process group, as
+	 * timeout(1) sends too) must not turn a finished recording's exit status into 130.
+	 */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	rc = build_evlist(c, &el);
 	if (!rc)
 		rc = run(c, el);
 	pmc_evlist__delete(el);

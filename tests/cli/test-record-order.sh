@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# pmc report replays records in time order: threads and processes born during a recording on
+# several CPUs get their names, maps and whole call chains, with the command or system wide.
+. "$(dirname "$0")/lib.sh"
+export ASAN_OPTIONS=exitcode=99 UBSAN_OPTIONS=exitcode=98
+EV=cpu-clock:u
+
+"$PMC" record -q -e $EV -o "$T/probe.data" -- true 2>"$T/err" ||
+	skip "sampling unavailable: $(cat "$T/err")"
+# On one CPU a file is in time order anyway; the checks still hold, they just cannot fail.
+[ "$(nproc)" -ge 2 ] || echo "note: $(nproc) CPU: this machine cannot produce out-of-order files"
+
+# check_mt FILE WHAT: every mt_burn sample is named for its thread, resolved, with its callers.
+check_mt() {
+	"$PMC" report -i "$1" -s comm,dso,symbol --no-callers -F csv >"$T/mt.csv" ||
+		{ fail "$2: pmc report failed"; return; }
+	"$PMC" report -i "$1" -F folded >"$T/mt.folded" || { fail "$2: folded failed"; return; }
+	expect_grep "$2: mt_burn sampled" '^"[^"]*",[^,]*,[^,]*,[0-9]+,[0-9]+,"mt-w[0-9]+","sample-mt","\[\.\] mt_burn"$' "$T/mt.csv"
+	# Placeholder names (":TID") and the parent's name mean a sample came before its COMM.
+	awk -F, '$8 == "\"[.] mt_burn\"" && $6 !~ /^"mt-w[0-9]+"$/' "$T/mt.csv" >"$T/bad"
+	expect_eq "$2: mt_burn only under its threads' names" "$(head -3 "$T/bad")" ""
+	# A sample before its process's maps (forked child) has no DSO.
+	awk -F, '($6 ~ /^"(mt-w[0-9]+|sample-mt|:[0-9]+)"$/) && $7 == "\"[unknown]\""' \
+		"$T/mt.csv" >"$T/bad"
+	expect_eq "$2: no unresolved workload addresses" "$(head -3 "$T/bad")" ""
+	grep ';mt_burn' "$T/mt.folded" | grep -Ev '^mt-w[0-9]+;start_thread;worker;mt_burn' >"$T/bad"
+	expect_eq "$2: whole chains start_thread;worker;mt_burn" "$(head -3 "$T/bad")" ""
+}
+
+# Threads (named with pthread_setname_np) and forked processes, several times: the order in
+# which two CPUs' buffers are drained varies from run to run.
+for i in 1 2 3; do
+	"$PMC" record -q -g -e $EV -F 4000 -o "$T/mt$i.data" -- "$PROGS/sample-mt" 3 10 20 \
+		>/dev/null 2>"$T/err" || fail "record $i: $(cat "$T/err")"
+	check_mt "$T/mt$i.data" "command, run $i"
+done
+
+# System wide: the same workload while pmc samples every CPU.
+"$PMC" record -q -g -a -e $EV -F 4000 -o "$T/mta.data" 2>"$T/err" & rec=$!
+sleep 0.5
+"$PROGS/sample-mt" 3 10 20 >/dev/null
+kill -INT $rec; wait $rec; rc=$?
+expect_eq "record -a stops on SIGINT with 0" "$rc" 0
+check_mt "$T/mta.data" "system wide"
+
+# exec in forked shells: the programs' samples carry their names, never the shell's.
+"$PMC" record -q -e $EV -F 4000 -o "$T/sh.data" -- \
+	sh -c "'$PROGS/sample-split' 60 & '$PROGS/sample-split' 60; wait" >/dev/null 2>"$T/err" ||
+	fail "record sh: $(cat "$T/err")"
+"$PMC" report -i "$T/sh.data" -s comm,symbol --no-callers -F csv >"$T/sh.csv"
+expect_grep "exec'd programs: hot under sample-split" '"sample-split","\[\.\] hot"$' "$T/sh.csv"
+awk -F, '($7 == "\"[.] hot\"" || $7 == "\"[.] cold\"") && $6 != "\"sample-split\""' \
+	"$T/sh.csv" >"$T/bad"
+expect_eq "exec'd programs: hot/cold only under sample-split" "$(head -3 "$T/bad")" ""
+awk -F, '$6 ~ /^":[0-9]+"$/' "$T/sh.csv" >"$T/bad"
+expect_eq "exec'd programs: no nameless threads" "$(head -3 "$T/bad")" ""
+finish

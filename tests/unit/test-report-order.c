@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: MIT
+/* pmc report replays records in time order: samples written before their MMAP, FORK and COMM. */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <pmc/report.h>
+#include "sample/perfdata.h"
+#include "symbol/symbol.h"
+
+#define PROG PMC_PROGS_DIR "/sample-split"
+#define BASE 0x10000000ull
+#define NO_TIME UINT64_MAX
+
+static uint64_t hot_ip;
+
+/* The address hot() has in a process that maps PROG at BASE with offset 0. */
+static void find_hot(void)
+{
+	struct pmc__symtab *st;
+	uint64_t vaddr, size, off = 0;
+	size_t n = 0;
+	int fd;
+
+	cr_assert_eq(pmc__symtab_new(NULL, &st), 0);
+	cr_assert_eq(pmc__dso_find_symbol(pmc__symtab_dso(st, PROG), "hot", &vaddr, &size), 0);
+	pmc__symtab_delete(st);
+	fd = open(PROG, O_RDONLY);
+	elf_version(EV_CURRENT);
+	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+	cr_assert(e);
+	elf_getphdrnum(e, &n);
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD && vaddr >= ph.p_vaddr &&
+		    vaddr < ph.p_vaddr + ph.p_filesz)
+			off = vaddr - ph.p_vaddr + ph.p_offset;
+	}
+	elf_end(e);
+	close(fd);
+	hot_ip = BASE + off + 2;
+}
+
+struct file {
+	struct pmc__perfdata_writer *w;
+	bool id_all; /* side-band records carry a sample_id trailer with their time */
+	char path[64];
+};
+
+static void begin(struct file *f, bool id_all)
+{
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_SOFTWARE, .size = sizeof(a), .config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = 1000,
+		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			       PERF_SAMPLE_PERIOD,
+		.sample_id_all = id_all, .mmap = 1, .comm = 1, .task = 1,
+	};
+
+	f->id_all = id_all;
+	snprintf(f->path, sizeof(f->path), "/tmp/pmc-order-%d.data", (int)getpid());
+	cr_assert_eq(pmc__perfdata_writer_new(f->path, &f->w), 0);
+	cr_assert_eq(pmc__perfdata_writer_add_attr(f->w, &a, "cpu-clock", NULL, 0), 0);
+	cr_assert_eq(pmc__perfdata_writer_begin(f->w), 0);
+}
+
+/* A side-band record: header, body of len bytes (a multiple of 8), trailer pid/tid/time. */
+static void side(struct file *f, uint32_t type, const void *body, size_t len, uint32_t pid,
+		 uint32_t tid, uint64_t time)
+{
+	uint64_t buf[64] = { 0 };
+	struct perf_event_header h = { type, PERF_RECORD_MISC_USER, (uint16_t)(8 + len) };
+	uint32_t ids[2] = { pid, tid };
+
+	memcpy((uint8_t *)buf + 8, body, len);
+	if (f->id_all) {
+		memcpy((uint8_t *)buf + h.size, ids, 8);
+		memcpy((uint8_t *)buf + h.size + 8, &time, 8);
+		h.size += 16;
+	}
+	memcpy(buf, &h, sizeof(h));
+	cr_assert_eq(pmc__perfdata_writer_write(f->w, buf, h.size), 0);
+}
+
+static void mmap_rec(struct file *f, uint32_t pid, uint64_t time)
+{
+	struct {
+		uint32_t pid, tid;
+		uint64_t start, len, pgoff;
+		uint32_t maj, min;
+		uint64_t ino, gen;
+		uint32_t prot, flags;
+		char name[128];
+	} b = { pid, pid, BASE, 1 << 24, 0, 0, 0, 0, 0, 5, 2, PROG };
+
+	cr_assert_lt(strlen(PROG), sizeof(b.name));
+	side(f, PERF_RECORD_MMAP2, &b, sizeof(b), pid, pid, time);
+}
+
+static void comm_rec(struct file *f, uint32_t pid, uint32_t tid, const char *name,
+		     uint64_t time)
+{
+	struct { uint32_t pid, tid; char comm[16]; } b = { pid, tid, "" };
+
+	strncpy(b.comm, name, sizeof(b.comm) - 1);
+	side(f, PERF_RECORD_COMM, &b, sizeof(b), pid, tid, time);
+}
+
+static void fork_rec(struct file *f, uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid,
+		     uint64_t time)
+{
+	struct { uint32_t pid, ppid, tid, ptid; uint64_t time; } b = { pid, ppid, tid, ptid, time };
+
+	side(f, PERF_RECORD_FORK, &b, sizeof(b), pid, tid, time);
+}
+
+static void sample(struct file *f, uint32_t pid, uint32_t tid, uint64_t time)
+{
+	struct pmc__sample s = { .misc = PERF_RECORD_MISC_USER, .ip = hot_ip, .pid = pid,
+				 .tid = tid, .time = time, .period = 1000 };
+
+	cr_assert_eq(pmc__perfdata_writer_write_sample(f->w, 0, &s), 0);
+}
+
+static void round_rec(struct file *f)
+{
+	struct perf_event_header h = { PERFDATA_RECORD_FINISHED_ROUND, 0, 8 };
+
+	cr_assert_eq(pmc__perfdata_writer_write(f->w, &h, sizeof(h)), 0);
+}
+
+/* Finishes the file, reports it by comm and symbol, and checks its only entry. */
+static void expect_one(struct file *f, const char *key, uint64_t samples)
+{
+	struct pmc_report_opts o = { .sz = sizeof(o), .sort = "comm,symbol" };
+	struct pmc_report *r;
+	struct pmc_file_error err;
+	struct pmc_report_entry e;
+
+	cr_assert_eq(pmc__perfdata_writer_finish(f->w), 0);
+	pmc__perfdata_writer_delete(f->w);
+	cr_assert_eq(pmc_report__new(&o, &r), 0);
+	cr_assert_eq(pmc_report__load(r, f->path, &err), 0, "%s", err.msg);
+	cr_assert_eq(pmc_report__entry(r, 0, &e), 0);
+	cr_assert_str_eq(e.key, key);
+	cr_assert_eq(e.samples, samples);
+	cr_assert_eq(pmc_report__nr_entries(r), 1, "a second entry: samples resolved apart");
+	pmc_report__delete(r);
+	unlink(f->path);
+}
+
+/*
+ * The multi-CPU pattern: the thread's samples sit in a buffer drained before the one that
+ * holds its process's MMAP, the FORK of the thread and the thread's COMM.
+ */
+static void thread_born_late_in_file(struct file *f)
+{
+	sample(f, 42, 43, 300);
+	sample(f, 42, 43, 310);
+	mmap_rec(f, 42, 100);
+	comm_rec(f, 42, 42, "prog", 110);
+	fork_rec(f, 42, 42, 43, 42, 200);
+	comm_rec(f, 42, 43, "worker", 250);
+}
+
+Test(report_order, samples_before_side_band_within_rounds)
+{
+	struct file f;
+
+	find_hot();
+	begin(&f, true);
+	thread_born_late_in_file(&f);
+	round_rec(&f);
+	/* A rename written before an older sample applies after it. */
+	comm_rec(&f, 42, 43, "renamed", 600);
+	sample(&f, 42, 43, 500);
+	round_rec(&f);
+	expect_one(&f, "worker  [.] hot", 3);
+}
+
+Test(report_order, file_without_rounds_is_sorted_whole)
+{
+	struct file f;
+
+	find_hot();
+	begin(&f, true);
+	thread_born_late_in_file(&f);
+	expect_one(&f, "worker  [.] hot", 2);
+}
+
+/* A later COMM renames the thread for later samples only. */
+Test(report_order, comm_applies_from_its_time)
+{
+	struct file f;
+	struct pmc_report_opts o = { .sz = sizeof(o), .sort = "comm" };
+	struct pmc_report *r;
+	struct pmc_file_error err;
+	struct pmc_report_entry e;
+
+	find_hot();
+	begin(&f, true);
+	comm_rec(&f, 42, 42, "late", 700); /* in the file first, in time last */
+	sample(&f, 42, 42, 600);
+	mmap_rec(&f, 42, 100);
+	comm_rec(&f, 42, 42, "early", 110);
+	sample(&f, 42, 42, 800);
+	round_rec(&f);
+	cr_assert_eq(pmc__perfdata_writer_finish(f.w), 0);
+	pmc__perfdata_writer_delete(f.w);
+	cr_assert_eq(pmc_report__new(&o, &r), 0);
+	cr_assert_eq(pmc_report__load(r, f.path, &err), 0, "%s", err.msg);
+	cr_assert_eq(pmc_report__nr_entries(r), 2);
+	int seen = 0;
+	for (size_t i = 0; i < 2; i++) {
+		cr_assert_eq(pmc_report__entry(r, i, &e), 0);
+		seen |= (strcmp(e.key, "early") ? 0 : 1) | (strcmp(e.key, "late") ? 0 : 2);
+		cr_assert_eq(e.samples, 1);
+	}
+	cr_assert_eq(seen, 3, "expected one sample under each name");
+	pmc_report__delete(r);
+	unlink(f.path);
+}
+
+/* Side-band without sample_id_all has no time: it keeps its place among its neighbours. */
+Test(report_order, records_without_time_keep_file_order)
+{
+	struct file f;
+
+	find_hot();
+	begin(&f, false);
+	sample(&f, 42, 42, 300);
+	mmap_rec(&f, 42, NO_TIME);
+	comm_rec(&f, 42, 42, "prog", NO_TIME);
+	sample(&f, 42, 42, 400);
+	sample(&f, 42, 42, 500);
+	round_rec(&f);
+	/* The first sample precedes its map in time too: it stays unresolved, as in the file. */
+	struct pmc_report_opts o = { .sz = sizeof(o), .sort = "comm,symbol" };
+	struct pmc_report *r;
+	struct pmc_file_error err;
+	struct pmc_report_entry e;
+	cr_assert_eq(pmc__perfdata_writer_finish(f.w), 0);
+	pmc__perfdata_writer_delete(f.w);
+	cr_assert_eq(pmc_report__new(&o, &r), 0);
+	cr_assert_eq(pmc_report__load(r, f.path, &err), 0, "%s", err.msg);
+	cr_assert_eq(pmc_report__nr_entries(r), 2);
+	cr_assert_eq(pmc_report__entry(r, 0, &e), 0);
+	cr_assert_str_eq(e.key, "prog  [.] hot");
+	cr_assert_eq(e.samples, 2);
+	pmc_report__delete(r);
+	unlink(f.path);
+}
