@@ -2,8 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Times native, --tool=none, cachegrind (cache + branch simulation), vpmu counting only
 # instructions and vpmu with every model on, on the same workloads; prints a Markdown table
-# with the minimum of N runs and the ratios to native and to --tool=none.
+# with the minimum of N interleaved runs (wall and CPU time) and the CPU-time ratios to
+# native and to --tool=none.  Needs /usr/bin/time (Debian package "time").
 # Usage: tools/vpmu/bench.sh VGLIB [RUNS]     (VGLIB: the build's vglib folder)
+# With BASELINE=VGLIB2 in the environment, the two vpmu rows are also timed with the tool in
+# VGLIB2 (e.g. a build of an older commit), in the same run, for a before/after comparison.
 set -eu
 VGLIB=${1:?usage: bench.sh VGLIB [RUNS]}
 RUNS=${2:-3}
@@ -49,41 +52,68 @@ awk 'BEGIN { srand(1); for (i = 0; i < 60000; i++) { for (j = 0; j < 12; j++)
 
 EVERYTHING="--ctr0=0x430140 --ctr1=0x4300c5 --ctr2=0x430280 --ctr3=0x43010b --fixed-ctrl=0x222"
 
-best() { # best-of-RUNS wall time in seconds of "$@"
-	b=
-	for i in $(seq "$RUNS"); do
-		s=$(date +%s.%N)
-		"$@" >/dev/null 2>&1
-		e=$(date +%s.%N)
-		t=$(echo "$e - $s" | bc -l)
-		if [ -z "$b" ] || [ "$(echo "$t < $b" | bc -l)" = 1 ]; then b=$t; fi
-	done
-	echo "$b"
+# One timed run of "$@": prints wall and CPU (user + system) seconds.  On a shared machine
+# the CPU time is the steadier measure: waiting for a core adds to wall time only.
+timed() {
+	/usr/bin/time -f '%e %U %S' -o "$work/t" "$@" >/dev/null 2>&1 || true
+	awk '{ printf "%s %.2f\n", $1, $2 + $3 }' "$work/t"
 }
 
-vg() { VALGRIND_LIB=$VGLIB valgrind "$@"; }
+# The configurations, as "key command..." (split on blanks: the vglib paths must have none):
+# each round runs every one once (interleaved, so
+# that a change in the machine's load hits them all alike), and the best round is kept.
+configs() {
+	vg="env VALGRIND_LIB=$VGLIB valgrind" vgb="env VALGRIND_LIB=${BASELINE:-} valgrind"
+	echo "nat"
+	echo "none $vg --tool=none"
+	echo "cg $vg --tool=cachegrind --cache-sim=yes --branch-sim=yes --cachegrind-out-file=/dev/null"
+	echo "vins $vg --tool=vpmu --fixed-ctrl=0x2"
+	echo "vall $vg --tool=vpmu $EVERYTHING"
+	if [ -n "${BASELINE:-}" ]; then
+		echo "bins $vgb --tool=vpmu --fixed-ctrl=0x2"
+		echo "ball $vgb --tool=vpmu $EVERYTHING"
+	fi
+}
 
-row() { # name, native, none, time
-	printf '| %s | %.2f s | %.1f | %.2f |\n' "$1" "$4" "$(echo "$4 / $2" | bc -l)" \
-		"$(echo "$4 / $3" | bc -l)"
+measure() { # "$@": the workload; leaves best wall and CPU times in $work/best.KEY
+	rm -f "$work"/best.*
+	for i in $(seq "$RUNS"); do
+		configs | while read -r key cmd; do
+			# shellcheck disable=SC2086 # cmd is a word list
+			t=$(timed $cmd "$@")
+			if [ ! -f "$work/best.$key" ]; then
+				echo "$t" >"$work/best.$key"
+			else
+				awk -v n="$t" '{ split(n, x, " "); w = x[1] < $1 ? x[1] : $1;
+					c = x[2] < $2 ? x[2] : $2; print w, c }' "$work/best.$key" >"$work/b"
+				mv "$work/b" "$work/best.$key"
+			fi
+		done
+	done
+}
+
+row() { # name, key: wall, CPU, and CPU ratios to native and to --tool=none
+	awk -v name="$1" 'FNR == 1 { v[FILENAME] = $0 } END {
+		split(v[ARGV[1]], n, " "); split(v[ARGV[2]], z, " "); split(v[ARGV[3]], r, " ");
+		printf "| %s | %.2f s | %.2f s | %.1f | %.2f |\n", name, r[1], r[2], r[2] / n[2],
+			r[2] / z[2] }' "$work/best.nat" "$work/best.none" "$work/best.$2"
 }
 
 for w in bench gzip; do
 	if [ $w = bench ]; then set -- "$work/bench" 8; else set -- gzip -6 -c "$work/text"; fi
-	nat=$(best "$@")
-	none=$(best vg --tool=none "$@")
-	cg=$(best vg --tool=cachegrind --cache-sim=yes --branch-sim=yes \
-		--cachegrind-out-file=/dev/null "$@")
-	vins=$(best vg --tool=vpmu --fixed-ctrl=0x2 "$@")
-	vall=$(best vg --tool=vpmu $EVERYTHING "$@")
+	measure "$@"
 	echo
-	echo "Workload: $w ($*), best of $RUNS"
+	echo "Workload: $w ($*), best of $RUNS interleaved rounds"
 	echo
-	echo "| configuration | time | x native | x --tool=none |"
-	echo "|---|---|---|---|"
-	row native "$nat" "$none" "$nat"
-	row "--tool=none" "$nat" "$none" "$none"
-	row "cachegrind --cache-sim=yes --branch-sim=yes" "$nat" "$none" "$cg"
-	row "vpmu, instructions only" "$nat" "$none" "$vins"
-	row "vpmu, every model (caches, TLBs, predictor, timing)" "$nat" "$none" "$vall"
+	echo "| configuration | wall | CPU | x native (CPU) | x --tool=none (CPU) |"
+	echo "|---|---|---|---|---|"
+	row native nat
+	row "--tool=none" none
+	row "cachegrind --cache-sim=yes --branch-sim=yes" cg
+	row "vpmu, instructions only" vins
+	row "vpmu, every model (caches, TLBs, predictor, timing)" vall
+	if [ -n "${BASELINE:-}" ]; then
+		row "baseline vpmu, instructions only" bins
+		row "baseline vpmu, every model" ball
+	fi
 done
