@@ -57,6 +57,16 @@ struct pmc_target {
  */
 PMC_API int pmc_evlist__plan(struct pmc_evlist *evlist, bool multiplex, int *nr_passes);
 
+/*
+ * As pmc_evlist__plan(), with each limited counter resource (general and fixed counters,
+ * debug registers) divided by share (>= 1). A runner whose command also opens counters of
+ * its own for the same events (regions, include/pmc/region.h) plans with share = 2, so
+ * that both sets fit at once rather than being time-shared or refused. On a backend whose
+ * regions read the runner's own counters (vpmu) share has no effect.
+ */
+PMC_API int pmc_evlist__plan_shared(struct pmc_evlist *evlist, bool multiplex, int share,
+				    int *nr_passes);
+
 /* Whether the list's backend can time-share counters (--multiplex has an effect). */
 PMC_API bool pmc_evlist__can_multiplex(const struct pmc_evlist *evlist);
 

@@ -40,6 +40,11 @@ struct pmc_backend_ops {
 	const char *desc;
 	/* The backend can time-share counters (perf's multiplexing); false: passes only. */
 	bool multiplex;
+	/*
+	 * A measured program's own reads (regions) use the counters the runner programmed
+	 * (vpmu); false: they open counters of their own, which the planner must leave room for.
+	 */
+	bool regions_reuse_counters;
 	/* 0 if usable on this machine, else a negative code with the reason in why. */
 	int (*probe)(char *why, size_t len);
 	/*

@@ -100,6 +100,22 @@ static int place(struct plan *p, struct pmc_evlist *evlist, struct pmc_evsel *le
 
 int pmc_evlist__plan(struct pmc_evlist *evlist, bool multiplex, int *nr_passes)
 {
+	return pmc_evlist__plan_shared(evlist, multiplex, 1, nr_passes);
+}
+
+/* A resource's budget, divided among share users (at least one counter each). */
+static int shared_budget(const struct pmc_evlist *evlist, enum pmc_slot_class cls, int share)
+{
+	int n = evlist->backend->budget(cls);
+
+	if (share <= 1 || evlist->backend->regions_reuse_counters || n <= 0)
+		return n;
+	return n / share ? n / share : 1;
+}
+
+int pmc_evlist__plan_shared(struct pmc_evlist *evlist, bool multiplex, int share,
+			    int *nr_passes)
+{
 	struct plan p = { 0 };
 	int err = 0;
 
@@ -112,7 +128,7 @@ int pmc_evlist__plan(struct pmc_evlist *evlist, bool multiplex, int *nr_passes)
 	for (int cls = 0; cls < PMC_SLOT_NR; cls++)
 		p.budget[cls] = cls == PMC_SLOT_NONE || (multiplex && cls != PMC_SLOT_DEBUGREG)
 					? INT_MAX
-					: evlist->backend->budget(cls);
+					: shared_budget(evlist, cls, share);
 	for (size_t i = 0; i < evlist->nr && !err; i++) {
 		struct pmc_evsel *ev = evlist->entries[i];
 

@@ -248,9 +248,16 @@ void stat_regions__collect(struct stat_run *run, int pass, int rep)
 	long *map = NULL;
 	int n;
 
-	if (!s || s->fd < 0 || rep < 0 || pmc_region_data__new(&d))
+	if (!s || s->fd < 0 || pmc_region_data__new(&d))
 		return;
 	n = pmc_region_data__read_fd(d, s->fd);
+	/* A record at all means the command used markers, even if its counters failed. */
+	if (n > 0)
+		run->regions_seen = true;
+	if (rep < 0) { /* the warm-up run only tells whether the command uses regions */
+		pmc_region_data__delete(d);
+		return;
+	}
 	if (n < 0) {
 		fprintf(stderr, "pmc stat: the command's region results are unreadable: %s\n",
 			pmc_strerror(n));

@@ -263,21 +263,63 @@ static bool must_stop(const struct stat_run *run)
 	return interrupted || (run->have_status && WIFSIGNALED(run->status));
 }
 
+/*
+ * Once a run shows that the command counts regions with counters of its own, the passes
+ * are planned again with half the counters each, so that the runner's whole-program
+ * counts and the command's region counts fit together. Returns true when the plan changed
+ * (what was counted so far then belongs to the old plan and is dropped).
+ */
+static bool replan_for_regions(struct stat_run *run)
+{
+	size_t nr = pmc_evlist__nr(run->evlist);
+	int *old = calloc(nr + 1, sizeof(int)), passes;
+	bool changed = false;
+
+	run->replanned = true;
+	if (!old)
+		return false;
+	for (size_t i = 0; i < nr; i++)
+		old[i] = pmc_evsel__pass(run->ev[i].evsel);
+	if (pmc_evlist__plan_shared(run->evlist, run->opts->multiplex, 2, &passes)) {
+		pmc_evlist__plan_shared(run->evlist, run->opts->multiplex, 1, &passes);
+		free(old);
+		return false;
+	}
+	for (size_t i = 0; i < nr; i++)
+		changed |= old[i] != pmc_evsel__pass(run->ev[i].evsel);
+	free(old);
+	if (!changed)
+		return false;
+	if (run->opts->verbose)
+		fprintf(stderr, "pmc stat: the command counts regions with counters of its own: "
+			"%d passes now, so that both fit\n", passes);
+	run->nr_passes = passes;
+	for (size_t i = 0; i < nr; i++)
+		run->ev[i].nr = 0, run->ev[i].scaled = false;
+	stat_regions__free(run);
+	return true;
+}
+
 int stat_run__execute(struct stat_run *run)
 {
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
 	int err = 0;
 	double t0 = now_s();
+	bool warm = !run->opts->no_warmup && !run->opts->pid;
 
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	for (int pass = 0; pass < run->nr_passes && !err && !must_stop(run); pass++) {
-		bool warm = pass == 0 && !run->opts->no_warmup && !run->opts->pid;
-		int first = warm ? -1 : 0, reps = run->opts->pid ? 1 : run->opts->repeat;
+		int first = warm && pass == 0 ? -1 : 0, reps = run->opts->pid ? 1 : run->opts->repeat;
 
 		for (int rep = first; rep < reps && !err && !must_stop(run); rep++) {
 			progress(run, pass, rep, t0);
 			err = one_run(run, pass, rep);
+			if (!err && run->regions_seen && !run->replanned && replan_for_regions(run)) {
+				pass = -1; /* start over with the new plan, the warm-up done */
+				warm = false;
+				break;
+			}
 		}
 	}
 	if (run->opts->verbose && isatty(STDERR_FILENO))

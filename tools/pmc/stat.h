@@ -58,6 +58,8 @@ struct stat_run {
 	bool interrupted;       /* Ctrl-C: stopped early */
 	bool exec_failed;
 	bool in_warmup;         /* the last run was the warm-up run */
+	bool regions_seen;      /* the command reported regions (it opens counters of its own) */
+	bool replanned;         /* the passes were planned again to leave it room */
 	double elapsed_s;       /* wall time of all measured runs */
 	struct stat_regions *regions; /* stat-region.c: what region markers reported */
 };

@@ -101,6 +101,7 @@ static int vpmu_reset(struct pmc_counting *c)
 const struct pmc_backend_ops pmc__vpmu_ops = {
 	.name = "vpmu",
 	.desc = "the vpmu Valgrind tool: a modelled Core i7 or Pentium PMU, exact and deterministic",
+	.regions_reuse_counters = true, /* self.c reuses what --ctrN programmed */
 	.probe = vpmu_probe,
 	.resolve = pmc__vpmu_resolve,
 	.check = pmc__vpmu_check,
