@@ -32,9 +32,10 @@ static void add(struct finding *f, size_t *n, const char *what, bool ok)
 	(*n)++;
 }
 
-static size_t collect(const struct pmc_caps *c, struct finding *f)
+/* The kernel's side: the system call, the PMU, permissions, and what holds counters. */
+static void collect_kernel(const struct pmc_caps *c, struct finding *f, size_t *np)
 {
-	size_t n = 0;
+	size_t n = *np;
 	bool priv = c->root || c->cap_perfmon;
 
 	add(f, &n, "perf_event_open", c->perf_event);
@@ -60,6 +61,14 @@ static size_t collect(const struct pmc_caps *c, struct finding *f)
 	add(f, &n, "privileges", priv);
 	snprintf(f[n - 1].detail, sizeof(f->detail), "%s", c->root ? "root" :
 		 c->cap_perfmon ? "CAP_PERFMON" : "unprivileged user");
+	*np = n;
+}
+
+/* What else measurement needs: tracefs, counters, breakpoints, filters, the vpmu tool. */
+static void collect_rest(const struct pmc_caps *c, struct finding *f, size_t *np)
+{
+	size_t n = *np;
+
 	add(f, &n, "tracefs", c->tracefs);
 	snprintf(f[n - 1].detail, sizeof(f->detail), "%s", c->tracefs ? c->tracefs_path :
 		 "not mounted or not readable: tracepoints (syscalls:*) are unavailable");
@@ -88,6 +97,15 @@ static size_t collect(const struct pmc_caps *c, struct finding *f)
 	if (!c->vpmu)
 		snprintf(f[n - 1].todo, sizeof(f->todo), "install valgrind (with its tool API) and "
 			 "rebuild pmc");
+	*np = n;
+}
+
+static size_t collect(const struct pmc_caps *c, struct finding *f)
+{
+	size_t n = 0;
+
+	collect_kernel(c, f, &n);
+	collect_rest(c, f, &n);
 	return n;
 }
 
