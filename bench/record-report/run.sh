@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # pmc report vs perf report --stdio on the same large files (plain, call chains by symbol and
-# by source line), and pmc record vs perf record overhead at the same frequency; one run each.
+# by source line), one run each; and pmc record vs perf record overhead at two frequencies,
+# medians of N interleaved runs (N=7 by default).
 # Writes RESULTS.md beside this script. Usage: bench/record-report/run.sh [BUILD_DIR]
 set -eu
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
@@ -45,8 +46,9 @@ row() { # label file pmc-args perf-args
 {
 echo "# pmc record / pmc report vs perf ($(uname -r), $(nproc) CPUs, perf $(perf --version | awk '{print $3}'))"
 echo
-echo "One run each, by bench/record-report/run.sh. Files are a real recording of"
-echo "tests/progs/sample-split repeated to size (side-band once, samples K times)."
+echo "Reports: one run each, by bench/record-report/run.sh. Files are a real recording of"
+echo "tests/progs/sample-split repeated to size (side-band once, samples K times, each repeat"
+echo "later in time with its FINISHED_ROUNDs, so both reports sort them as one long recording)."
 echo
 echo "| report | pmc | perf --stdio | perf/pmc | top entry pmc / perf |"
 echo "|---|---|---|---|---|"
@@ -61,20 +63,54 @@ ND=$(nsamples "$T/d.data")
 row "DWARF unwinding, $ND samples, by symbol" "$T/d.data" "-s symbol" "--no-children --sort sym"
 row "DWARF unwinding, $ND samples, children" "$T/d.data" "-s symbol --children" "--children --sort sym"
 echo
-# Record: fixed cost (a command that does nothing) and per-sample cost to the target.
-base=$(timeit "$PROG" 1500)
-pf=$(timeit "$PMC" record -q -F 4000 -o "$T/r.data" -- true)
-ff=$(timeit perf record -q -F 4000 -o "$T/f.data" -- true)
-pr=$(timeit "$PMC" record -q -F 4000 -g -o "$T/r.data" -- "$PROG" 1500); prn=$(nsamples "$T/r.data")
-fr=$(timeit perf record -q -F 4000 -g -o "$T/f.data" -- "$PROG" 1500)
-frn=$(perf script -i "$T/f.data" -F tid,period 2>/dev/null | wc -l)
-echo "| record (-F 4000 -g) | pmc | perf |"
+# Record overhead, measured so that it rises above this VM's noise: N rounds, each running
+# the workload alone and under both tools at two rates (and both tools on `true`) in turn, so
+# that drift in the machine's load hits every configuration alike; medians over the rounds.
+# The per-sample cost is the slope between the two rates: (t(F2) - t(F1)) / (n(F2) - n(F1)),
+# which cancels the fixed cost and whatever the workload costs at any rate. It is given for
+# wall time (what the workload loses) and for CPU time (user+sys of the whole record
+# command: the kernel writing samples, charged to the workload, plus the tool draining them).
+N=${N:-7} F1=${F1:-4000} F2=${F2:-20000} WL=${WL:-500}
+# tcmd OUT-PREFIX CMD...: appends "wall cpu" of CMD to OUT-PREFIX.t
+tcmd() {
+	local out=$1
+	shift
+	/usr/bin/time -f "%e %U %S" -o "$T/time" "$@" >/dev/null 2>&1
+	awk '{ print $1, $2 + $3 }' "$T/time" >> "$out.t"
+}
+for i in $(seq "$N"); do
+	tcmd "$T/alone" "$PROG" "$WL"
+	for F in "$F1" "$F2"; do
+		tcmd "$T/pmc$F" "$PMC" record -q -F "$F" -g -o "$T/r.data" -- "$PROG" "$WL"
+		nsamples "$T/r.data" >> "$T/pmc$F.n"
+		tcmd "$T/perf$F" perf record -q -F "$F" -g -o "$T/f.data" -- "$PROG" "$WL"
+		nsamples "$T/f.data" >> "$T/perf$F.n"
+	done
+	tcmd "$T/pmctrue" "$PMC" record -q -F "$F1" -g -o "$T/r.data" -- true
+	tcmd "$T/perftrue" perf record -q -F "$F1" -g -o "$T/f.data" -- true
+done
+# med FILE [COLUMN]: the median of a column.
+med() { sort -g -k"${2:-1},${2:-1}" "$1" | awk -v c="${2:-1}" '{ v[NR] = $c }
+	END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+slope() { # tool column: µs per sample between F1 and F2
+	echo "($(med "$T/$1$F2.t" "$2") - $(med "$T/$1$F1.t" "$2")) / ($(med "$T/$1$F2.n") - $(med "$T/$1$F1.n")) * 1000000" | bc -l
+}
+echo "Record overhead: medians of $N interleaved rounds, \`-g\`, workload \`sample-split $WL\`"
+echo "alone: $(med "$T/alone.t" 1) s wall, $(med "$T/alone.t" 2) s CPU."
+echo
+echo "| record | pmc | perf |"
 echo "|---|---|---|"
-printf '| fixed cost (record -- true) | %.3f s | %.3f s |\n' "$pf" "$ff"
-printf '| workload alone %.2f s; under record | %.2f s (%s samples) | %.2f s (%s samples) |\n' \
-	"$base" "$pr" "$prn" "$fr" "$frn"
-printf '| cost per sample ((t - alone - fixed) / samples) | %.1f µs | %.1f µs |\n' \
-	"$(echo "($pr - $base - $pf) / $prn * 1000000" | bc -l)" \
-	"$(echo "($fr - $base - $ff) / $frn * 1000000" | bc -l)"
+for F in "$F1" "$F2"; do
+	printf '| -F %s: wall / CPU (samples) | %.3f s / %.3f s (%s) | %.3f s / %.3f s (%s) |\n' "$F" \
+		"$(med "$T/pmc$F.t" 1)" "$(med "$T/pmc$F.t" 2)" "$(med "$T/pmc$F.n")" \
+		"$(med "$T/perf$F.t" 1)" "$(med "$T/perf$F.t" 2)" "$(med "$T/perf$F.n")"
+done
+printf '| per-sample cost, wall (slope %s→%s) | %.1f µs | %.1f µs |\n' "$F1" "$F2" \
+	"$(slope pmc 1)" "$(slope perf 1)"
+printf '| per-sample cost, CPU (slope %s→%s) | %.1f µs | %.1f µs |\n' "$F1" "$F2" \
+	"$(slope pmc 2)" "$(slope perf 2)"
+printf '| fixed cost, wall / CPU (record -- true) | %.3f s / %.3f s | %.3f s / %.3f s |\n' \
+	"$(med "$T/pmctrue.t" 1)" "$(med "$T/pmctrue.t" 2)" \
+	"$(med "$T/perftrue.t" 1)" "$(med "$T/perftrue.t" 2)"
 } > "$HERE/RESULTS.md"
 cat "$HERE/RESULTS.md"
