@@ -77,6 +77,18 @@ void vp_caches_init(void)
 	l2.below = have_llc ? &llc : NULL;
 }
 
+void vp_data_tags(struct vp_tag_view *l1, struct vp_tag_view *tlb)
+{
+	l1->tags = l1d.tags;
+	l1->set_mask = l1d.set_mask;
+	l1->ways = l1d.ways;
+	l1->line_shift = l1d.line_shift;
+	tlb->tags = dtlb.tags;
+	tlb->set_mask = dtlb.set_mask;
+	tlb->ways = dtlb.ways;
+	tlb->line_shift = dtlb.line_shift;
+}
+
 enum { MISS, HIT };
 
 /* The part of cache_access past the most-recently-used way: the scan with move-to-front,

@@ -429,6 +429,7 @@ void vp_compute_needs(void)
 				vp_need.insn_tick = True;
 		}
 	}
+	vp_need.sigs = all;
 	vp_need.mem = (all & (MEM_SIGS | CACHE_SIGS)) != 0;
 	vp_need.dcache = vp_need.icache = (all & CACHE_SIGS) != 0;
 	vp_need.branch = (all & BRANCH_SIGS) != 0 || vp_clo.lbr_on;

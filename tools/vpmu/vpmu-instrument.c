@@ -151,14 +151,19 @@ static IRExpr *slot(UInt s)
 	return mkIRExpr_HWord((HWord)&vp_sig[s]);
 }
 
+void vp_ir_add_sig(IRSB *out, UInt s, IRExpr *amount)
+{
+	IRTemp t1 = newIRTemp(out->tyenv, Ity_I64);
+	IRTemp t2 = newIRTemp(out->tyenv, Ity_I64);
+
+	addStmtToIRSB(out, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, slot(s))));
+	addStmtToIRSB(out, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(t1), amount)));
+	addStmtToIRSB(out, IRStmt_Store(Iend_LE, slot(s), IRExpr_RdTmp(t2)));
+}
+
 static void add_to_sig(struct ctx *c, UInt s, IRExpr *amount)
 {
-	IRTemp t1 = newIRTemp(c->out->tyenv, Ity_I64);
-	IRTemp t2 = newIRTemp(c->out->tyenv, Ity_I64);
-
-	addStmtToIRSB(c->out, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, slot(s))));
-	addStmtToIRSB(c->out, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(t1), amount)));
-	addStmtToIRSB(c->out, IRStmt_Store(Iend_LE, slot(s), IRExpr_RdTmp(t2)));
+	vp_ir_add_sig(c->out, s, amount);
 }
 
 static void flush(struct ctx *c)
@@ -298,7 +303,9 @@ static void on_imark(struct ctx *c, const struct insn_info *in)
 
 static void mem_call(struct ctx *c, Bool store, IRExpr *addr, Int size, Addr pc, IRExpr *guard)
 {
-	if (store)
+	if (!guard && vp_data_fast_ok(size))
+		vp_emit_data_fast(c->out, store, addr, size, pc);
+	else if (store)
 		call(c, "vp_h_store", vp_h_store, 3,
 		     mkIRExprVec_3(addr, c64(size), mkIRExpr_HWord(pc)), guard);
 	else

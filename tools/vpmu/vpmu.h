@@ -89,6 +89,7 @@ extern struct vp_thread vp_threads[VP_MAX_THREADS];
 /* What the current programming needs instrumented; recomputed on every PROGRAM. */
 struct vp_needs {
 	Bool mem, dcache, icache, branch, cycle_cond, insn_tick;
+	ULong sigs; /* the signals some programmed counter sums */
 };
 extern struct vp_needs vp_need;
 
@@ -137,6 +138,17 @@ VG_REGPARM(3) void vp_h_load(Addr addr, ULong size, Addr imark);
 VG_REGPARM(3) void vp_h_store(Addr addr, ULong size, Addr imark);
 VG_REGPARM(2) void vp_h_ifetch(Addr line_addr, Addr imark);
 extern ULong vp_fetch_fast; /* a line address whose fetch is an L1I and ITLB MRU hit, or ~0 */
+/* Where a cache's tags are, for the inline most-recently-used check (vpmu-fastpath.c). */
+struct vp_tag_view {
+	ULong *tags; /* sets * ways, most recently used first; tag = line << 1 | dirty */
+	ULong set_mask;
+	UInt ways, line_shift;
+};
+void vp_data_tags(struct vp_tag_view *l1, struct vp_tag_view *tlb);
+
+/* vpmu-fastpath.c */
+Bool vp_data_fast_ok(Int size);
+void vp_emit_data_fast(IRSB *out, Bool store, IRExpr *addr, Int size, Addr pc);
 
 /* vpmu-branch.c */
 void vp_bpred_init(void);
@@ -145,6 +157,7 @@ VG_REGPARM(3) void vp_h_cond_gshare(Addr pc, ULong taken, Addr target);
 VG_REGPARM(3) void vp_h_jump(Addr pc, Addr target, ULong kind_and_next);
 
 /* vpmu-instrument.c */
+void vp_ir_add_sig(IRSB *out, UInt s, IRExpr *amount);
 IRSB *vp_instrument(VgCallbackClosure *closure, IRSB *bb, const VexGuestLayout *layout,
 		    const VexGuestExtents *vge, const VexArchInfo *archinfo, IRType gWordTy,
 		    IRType hWordTy);

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Inline IR for the data accesses the model would answer without changing state: a check
+ * of the L1D and DTLB sets' most-recently-used ways, the hit's signals counted inline, the
+ * helper called (guarded) only when the check fails. */
+#include "pub_tool_libcbase.h"
+#include "pub_tool_machine.h"
+#include "vpmu.h"
+
+static IRExpr *tmp(IRSB *out, IRType ty, IRExpr *e)
+{
+	IRTemp t = newIRTemp(out->tyenv, ty);
+
+	addStmtToIRSB(out, IRStmt_WrTmp(t, e));
+	return IRExpr_RdTmp(t);
+}
+
+static IRExpr *k64(ULong v)
+{
+	return IRExpr_Const(IRConst_U64(v));
+}
+
+static IRExpr *shr(IRSB *out, IRExpr *a, UInt n)
+{
+	return tmp(out, Ity_I64, IRExpr_Binop(Iop_Shr64, a, IRExpr_Const(IRConst_U8(n))));
+}
+
+/* The tag of the most recently used way of number n's set in the cache v. */
+static IRExpr *mru_tag(IRSB *out, const struct vp_tag_view *v, IRExpr *n)
+{
+	IRExpr *idx = tmp(out, Ity_I64, IRExpr_Binop(Iop_And64, n, k64(v->set_mask)));
+	IRExpr *off = tmp(out, Ity_I64, IRExpr_Binop(Iop_Mul64, idx, k64(v->ways * 8ULL)));
+	IRExpr *p = tmp(out, Ity_I64, IRExpr_Binop(Iop_Add64, off, k64((HWord)v->tags)));
+
+	return tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, p));
+}
+
+/* 1 (as I64, and as a bit in *bit) when the access lies in one line that is most recently
+ * used in its L1D set (and already dirty, for a store), and its page most recently used in
+ * its DTLB set: cache_access() would then answer both as hits that change no order. */
+static IRExpr *fast_hit(IRSB *out, Bool store, IRExpr *addr, Int size, IRExpr **bit)
+{
+	struct vp_tag_view l1, tlb;
+	IRExpr *line, *want, *tag, *hit, *page;
+
+	vp_data_tags(&l1, &tlb);
+	line = shr(out, addr, l1.line_shift);
+	want = tmp(out, Ity_I64, IRExpr_Binop(Iop_Shl64, line, IRExpr_Const(IRConst_U8(1))));
+	want = tmp(out, Ity_I64, IRExpr_Binop(Iop_Or64, want, k64(1)));
+	tag = mru_tag(out, &l1, line);
+	if (!store) /* a load hits a clean or dirty line */
+		tag = tmp(out, Ity_I64, IRExpr_Binop(Iop_Or64, tag, k64(1)));
+	hit = tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, tag, want));
+	page = shr(out, addr, tlb.line_shift);
+	want = tmp(out, Ity_I64, IRExpr_Binop(Iop_Shl64, page, IRExpr_Const(IRConst_U8(1))));
+	tag = mru_tag(out, &tlb, page);
+	hit = tmp(out, Ity_I1, IRExpr_Binop(Iop_And1, hit, tmp(out, Ity_I1,
+			IRExpr_Binop(Iop_CmpEQ64, tag, want))));
+	if (size > 1) {
+		IRExpr *end = tmp(out, Ity_I64, IRExpr_Binop(Iop_Add64, addr, k64(size - 1)));
+		IRExpr *same = tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, line,
+							       shr(out, end, l1.line_shift)));
+
+		hit = tmp(out, Ity_I1, IRExpr_Binop(Iop_And1, hit, same));
+	}
+	*bit = hit;
+	return tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, hit));
+}
+
+/* Adds amount to signal s if a programmed counter sums s.  The others need not be kept: a
+ * counter programmed later takes its base when programmed, and reprogramming retranslates. */
+static void add_sig(IRSB *out, UInt s, IRExpr *amount)
+{
+	if (vp_need.sigs & VP_BIT(s))
+		vp_ir_add_sig(out, s, amount);
+}
+
+/* Adds `hit` to signal s when the 64-bit value v is non-zero. */
+static void add_if_nonzero(IRSB *out, UInt s, IRExpr *v, IRExpr *hit)
+{
+	IRExpr *nz, *n64;
+
+	if (!(vp_need.sigs & VP_BIT(s)))
+		return;
+	nz = tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpNE64, v, k64(0)));
+	n64 = tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, nz));
+	vp_ir_add_sig(out, s, tmp(out, Ity_I64, IRExpr_Binop(Iop_And64, n64, hit)));
+}
+
+/* The signals data_access() in vpmu-cache.c produces for an access that hits the MRU ways of
+ * L1D and the DTLB within one line (no stall, L1 latency), counted by `hit` (0 or 1). */
+static void count_fast(IRSB *out, Bool store, IRExpr *addr, Int size, IRExpr *hit)
+{
+	UInt p5_shift = size >= 8 ? 3 : 2;
+
+	add_sig(out, store ? VP_SIG_STORE : VP_SIG_LOAD, hit);
+	add_sig(out, store ? VP_SIG_L1D_ST_HIT : VP_SIG_L1D_LD_HIT, hit);
+	if (size > 1) {
+		IRExpr *end = tmp(out, Ity_I64, IRExpr_Binop(Iop_Add64, addr, k64(size - 1)));
+		IRExpr *x = tmp(out, Ity_I64, IRExpr_Binop(Iop_Xor64, addr, end));
+
+		add_if_nonzero(out, store ? VP_SIG_MISALIGN_ST : VP_SIG_MISALIGN_LD,
+			       tmp(out, Ity_I64, IRExpr_Binop(Iop_And64, addr, k64(size - 1))), hit);
+		add_if_nonzero(out, store ? VP_SIG_P5_MISALIGN_ST : VP_SIG_P5_MISALIGN_LD,
+			       tmp(out, Ity_I64, IRExpr_Binop(Iop_Shr64, x, IRExpr_Const(
+							  IRConst_U8(p5_shift)))), hit);
+	}
+	if (!store && (vp_need.sigs & VP_BIT(VP_SIG_LAT_ABOVE))) {
+		/* ld_lat is an MSR the guest may rewrite without a retranslation: read it. */
+		IRExpr *lat = tmp(out, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32,
+							mkIRExpr_HWord((HWord)&vp_clo.ld_lat)));
+		IRExpr *above = tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpLT32U, lat, IRExpr_Const(
+						IRConst_U32(vp_clo.l1d.latency))));
+		IRExpr *a64 = tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, above));
+
+		vp_ir_add_sig(out, VP_SIG_LAT_ABOVE,
+			      tmp(out, Ity_I64, IRExpr_Binop(Iop_And64, a64, hit)));
+	}
+}
+
+Bool vp_data_fast_ok(Int size)
+{
+	return vp_need.dcache && !vp_watch && size > 0 && size <= (Int)vp_clo.l1d.line_bytes;
+}
+
+/* A load or store of size bytes at addr (an atom), by the instruction at pc: counted inline
+ * when fast_hit() holds, else passed to the helper.  Only while vp_data_fast_ok(size): with
+ * a sampling counter watching, the helper must see every access.  The inline hit leaves the
+ * caches' `last` hints alone; they stay valid, as nothing changes any set's order. */
+void vp_emit_data_fast(IRSB *out, Bool store, IRExpr *addr, Int size, Addr pc)
+{
+	IRExpr *bit, *hit = fast_hit(out, store, addr, size, &bit);
+	IRExpr *miss = tmp(out, Ity_I1, IRExpr_Unop(Iop_Not1, bit));
+	IRDirty *d;
+
+	count_fast(out, store, addr, size, hit);
+	if (store)
+		d = unsafeIRDirty_0_N(3, "vp_h_store", VG_(fnptr_to_fnentry)(vp_h_store),
+				      mkIRExprVec_3(addr, k64(size), mkIRExpr_HWord(pc)));
+	else
+		d = unsafeIRDirty_0_N(3, "vp_h_load", VG_(fnptr_to_fnentry)(vp_h_load),
+				      mkIRExprVec_3(addr, k64(size), mkIRExpr_HWord(pc)));
+	d->guard = miss;
+	addStmtToIRSB(out, IRStmt_Dirty(d));
+}
