@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <pmc/error.h>
 #include "core/log.h"
@@ -104,6 +105,13 @@ static int do_open(struct pmc_record *rec, const struct pmc_target *t)
 	ret = pmc__record_build_attrs(rec);
 	if (!ret && t->kind == PMC_TARGET_COMMAND && !rec->ops->sample_spawns)
 		ret = spawn(rec, t);
+	/*
+	 * CPUs with a command (perf record -a -- cmd): the CPUs are sampled, the command only
+	 * says when to stop. It is held before exec until sampling is enabled, so its exec and
+	 * maps are recorded by the kernel.
+	 */
+	if (!ret && t->kind == PMC_TARGET_CPUS && t->argv && t->argv[0])
+		ret = spawn(rec, t);
 	if (ret)
 		return ret;
 	sample_params(rec, t, &p);
@@ -147,8 +155,12 @@ int pmc_record__start(struct pmc_record *rec)
 	int exec_errno = 0, ret;
 
 	rec->started = true;
-	if (!rec->child)
-		return rec->ops->sample_enable(rec->s);
+	/* A COMMAND's events start at its exec (enable_on_exec); the others' start now. */
+	if (rec->kind != PMC_TARGET_COMMAND) {
+		ret = rec->ops->sample_enable(rec->s);
+		if (ret || !rec->child)
+			return ret;
+	}
 	ret = pmc__child_start(rec->child, &exec_errno);
 	if (ret == -PMC_E_EXEC)
 		pr_err("cannot start '%s': %s\n", rec->argv0, strerror(exec_errno));
@@ -158,10 +170,19 @@ int pmc_record__start(struct pmc_record *rec)
 static bool child_exited(struct pmc_record *rec)
 {
 	struct pollfd p = { .fd = rec->pidfd, .events = POLLIN };
+	siginfo_t si = { 0 };
 
-	if (rec->pidfd < 0)
-		return rec->s->target_exited;
-	return poll(&p, 1, 0) == 1 || rec->s->target_exited;
+	if (rec->s->target_exited)
+		return true;
+	if (rec->pidfd >= 0)
+		return poll(&p, 1, 0) == 1;
+	/*
+	 * No pidfd (an old kernel): ask without reaping. A command's events also hang up when
+	 * it exits, but CPU events do not, so their recording would never end otherwise.
+	 */
+	return !rec->child->reaped &&
+	       !waitid(P_PID, (id_t)rec->child->pid, &si, WEXITED | WNOHANG | WNOWAIT) &&
+	       si.si_pid == rec->child->pid;
 }
 
 /* One drain of every buffer, closed by a FINISHED_ROUND so readers can sort by time. */

@@ -31,8 +31,8 @@ static bool record_time(const struct pmc_report *r, const struct pmc__perfdata_e
 	}
 	/* The time follows the identifier, ip and pid/tid words (docs/sample-file.md). */
 	off = sizeof(struct perf_event_header) +
-	      8 * (size_t)__builtin_popcountll(a->sample_type & (PERF_SAMPLE_IDENTIFIER |
-								  PERF_SAMPLE_IP | PERF_SAMPLE_TID));
+	      8 * (size_t)(!!(a->sample_type & PERF_SAMPLE_IDENTIFIER) +
+			   !!(a->sample_type & PERF_SAMPLE_IP) + !!(a->sample_type & PERF_SAMPLE_TID));
 	if (off + 8 > ev->hdr->size)
 		return false; /* a short sample: decoding it reports the fault */
 	memcpy(time, (const uint8_t *)ev->hdr + off, 8);

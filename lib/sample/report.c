@@ -32,74 +32,6 @@ int pmc_report__new(const struct pmc_report_opts *opts, struct pmc_report **out)
 	return 0;
 }
 
-static struct rframe resolve(struct pmc_report *r, uint32_t pid, uint64_t addr, bool kernel,
-			     uint64_t time)
-{
-	struct rframe f = { .kernel = kernel };
-	const struct pmc__map *map;
-
-	if (kernel) {
-		f.dso = pmc__symtab_kernel(r->st);
-		f.res = f.dso ? pmc__dso_resolve(f.dso, addr) : NULL;
-		return f;
-	}
-	map = pmc__machine_find(r->m, pid, addr, time);
-	if (map) {
-		f.dso = map->dso;
-		f.res = pmc__dso_resolve(f.dso, pmc__dso_offset_to_vaddr(f.dso, addr - map->start +
-									      map->pgoff));
-	} else {
-		f.dso = pmc__symtab_dso(r->st, "[unknown]");
-		f.res = f.dso ? pmc__dso_resolve(f.dso, addr) : NULL;
-	}
-	return f;
-}
-
-static bool is_kernel_mode(uint16_t misc)
-{
-	uint16_t m = misc & PERF_RECORD_MISC_CPUMODE_MASK;
-
-	return m == PERF_RECORD_MISC_KERNEL || m == PERF_RECORD_MISC_GUEST_KERNEL;
-}
-
-/* The sample's frames, leaf first: the kernel's chain, then user frames unwound from a stack copy. */
-static size_t build_frames(struct pmc_report *r, const struct pmc__sample *s, struct rframe *fr)
-{
-	bool kernel = is_kernel_mode(s->misc);
-	size_t n = 0, real = 0;
-	uint64_t pcs[MAX_FRAMES];
-
-	for (uint64_t i = 0; i < s->nr_callchain && n < MAX_FRAMES; i++) {
-		uint64_t ip = s->callchain[i];
-		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
-			kernel = ip == (uint64_t)PERF_CONTEXT_KERNEL;
-			continue;
-		}
-		if (!ip)
-			continue; /* where a frame-pointer walk ran off the stack: no frame */
-		/* Return addresses point after the call; the call itself is one byte back. */
-		fr[n] = resolve(r, s->pid, real++ ? ip - 1 : ip, kernel, s->time);
-		if (fr[n].res)
-			n++;
-	}
-	if (!n) {
-		fr[0] = resolve(r, s->pid, s->ip, is_kernel_mode(s->misc), s->time);
-		n = fr[0].res ? 1 : 0;
-	}
-	if (s->user_stack_size && s->user_regs_abi && n < MAX_FRAMES) {
-		size_t nu = pmc__unwind_user(r, s, pcs, MAX_FRAMES - n);
-		/* A user-mode sample's first unwound pc is the sampled ip, already in fr[0]. */
-		size_t skip = !is_kernel_mode(s->misc) && nu && n == 1 ? 1 : 0;
-		for (size_t i = skip; i < nu; i++) {
-			fr[n] = resolve(r, s->pid, i ? pcs[i] - 1 : pcs[i], false, s->time);
-			if (fr[n].res)
-				n++;
-		}
-		r->nr_unwound += nu > 1;
-	}
-	return n;
-}
-
 static void data_address(struct pmc_report *r, const struct pmc__sample *s, struct rctx *c)
 {
 	const struct pmc__map *map;
@@ -137,8 +69,10 @@ int pmc__report_on_sample(struct pmc_report *r, const struct pmc__perfdata_event
 	if (ret)
 		return ret;
 	r->nr_samples++;
-	c.thread = pmc__machine_thread(r->m, s.pid, s.tid);
-	n = build_frames(r, &s, frames);
+	c.thread = r->last_thread;
+	if (!c.thread || c.thread->pid != s.pid || c.thread->tid != s.tid)
+		c.thread = r->last_thread = pmc__machine_thread(r->m, s.pid, s.tid);
+	n = pmc__report_frames(r, &s, frames);
 	if (!c.thread || !n)
 		return -ENOMEM;
 	/* A later COMM renames the thread; this sample keeps the name it ran under. */
@@ -246,6 +180,7 @@ void pmc_report__delete(struct pmc_report *r)
 		free(r->ip_hist.vals[i]);
 	pmc__addrmap_free(&r->ip_hist);
 	pmc__unwind_free(r);
+	pmc__report_frames_free(r);
 	pmc__report_queue_free(r);
 	pmc__addrmap_free(&r->hmap);
 	pmc__addrmap_free(&r->folded);

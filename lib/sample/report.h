@@ -16,6 +16,7 @@ enum rkey {
 #define MAX_FRAMES 256
 
 struct pmc__unwind;
+struct fcache;
 
 /* One resolved code address. */
 struct rframe {
@@ -90,6 +91,10 @@ struct pmc_report {
 	struct pmc__machine *m;
 	struct pmc__perfdata *f;
 	struct pmc__unwind *unwind;    /* unwind.c's per-process Dwfls, or NULL */
+	struct pmc__addrmap fcaches;   /* pid → struct fcache (report-frames.c) */
+	struct fcache *last_fc;        /* the last sample's, most often the next one's too */
+	struct pmc__dso *unknown_dso;  /* "[unknown]": addresses outside every map */
+	struct pmc__thread *last_thread; /* the last sample's (threads are never freed early) */
 	struct pmc__addrmap ip_hist;   /* struct pmc__symres * → struct ip_count (annotate) */
 	struct pmc__addrmap hmap;      /* key hash → chain of struct hent */
 	struct hent **ents;
@@ -114,6 +119,9 @@ int pmc__report_on_sample(struct pmc_report *r, const struct pmc__perfdata_event
 			  struct pmc_file_error *err);
 const char *pmc__report_event_name(const struct perf_event_attr *a);
 const char *pmc__report_entry_text(struct pmc_report *r, struct hent *e);
+/* report-frames.c: the sample's frames, leaf first (kernel chain, then unwound user frames). */
+size_t pmc__report_frames(struct pmc_report *r, const struct pmc__sample *s, struct rframe *fr);
+void pmc__report_frames_free(struct pmc_report *r);
 /* report-keys.c */
 int pmc__report_parse_keys(struct pmc_report *r, const char *sort);
 uint64_t pmc__report_key(const struct pmc_report *r, enum rkey k, const struct rctx *c);

@@ -68,6 +68,7 @@ static int add_map(struct pmc__proc *p, const struct pmc__map *map)
 	}
 	p->maps[p->nr++] = *map;
 	p->dirty = true;
+	p->version++;
 	return 0;
 }
 
@@ -85,6 +86,7 @@ int pmc__machine_mmap(struct pmc__machine *m, uint32_t pid, uint64_t start, uint
 		    map.start < p->maps[i].end && p->maps[i].born <= time) {
 			p->maps[i].died = time;
 			p->gen += p->maps[i].dso->path[0] == '/';
+			p->version++;
 		}
 	/* Anonymous maps (mmap_data) come by the thousand and hold no code to unwind through. */
 	p->gen += path[0] == '/';
@@ -125,6 +127,7 @@ int pmc__machine_comm(struct pmc__machine *m, uint32_t pid, uint32_t tid, const 
 			if (p->maps[i].died > time)
 				p->maps[i].died = time;
 		p->gen++;
+		p->version++;
 	}
 	return 0;
 }
@@ -159,35 +162,64 @@ static int cmp_map(const void *a, const void *b)
 	return x->born < y->born ? -1 : x->born > y->born;
 }
 
-const struct pmc__map *pmc__machine_find(struct pmc__machine *m, uint32_t pid, uint64_t addr,
-					 uint64_t time)
+/* Narrows [*lo, *hi) to the side of boundary b that time is on. */
+static void clip(uint64_t b, uint64_t time, uint64_t *lo, uint64_t *hi)
+{
+	if (b <= time && b > *lo)
+		*lo = b;
+	else if (b > time && b < *hi)
+		*hi = b;
+}
+
+const struct pmc__map *pmc__machine_find_span(struct pmc__machine *m, uint32_t pid,
+					      uint64_t addr, uint64_t time, uint64_t *lo,
+					      uint64_t *hi)
 {
 	struct pmc__proc *p = pmc__addrmap_get(&m->procs, pid);
 	const struct pmc__map *best = NULL;
-	size_t lo = 0, hi;
+	size_t lo_idx = 0, hi_idx;
 
+	*lo = 0;
+	*hi = UINT64_MAX;
 	if (!p || !p->nr)
 		return NULL;
 	if (p->dirty) {
 		qsort(p->maps, p->nr, sizeof(*p->maps), cmp_map);
 		p->dirty = false;
 	}
-	hi = p->nr;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	hi_idx = p->nr;
+	while (lo_idx < hi_idx) {
+		size_t mid = lo_idx + (hi_idx - lo_idx) / 2;
 		if (p->maps[mid].start <= addr)
-			lo = mid + 1;
+			lo_idx = mid + 1;
 		else
-			hi = mid;
+			hi_idx = mid;
 	}
-	/* Maps barely overlap, so the candidates sit just left of the insertion point. */
-	for (size_t i = lo, seen = 0; i > 0 && seen < 32; i--, seen++) {
+	/*
+	 * Maps barely overlap, so the candidates sit just left of the insertion point. The
+	 * newest map born by time wins; a sample older than every live map (its MMAP came
+	 * late) takes the oldest of them. The answer depends on time only through each
+	 * candidate's born and died: between the nearest of those around time it cannot change.
+	 */
+	for (size_t i = lo_idx, seen = 0; i > 0 && seen < 32; i--, seen++) {
 		const struct pmc__map *c = &p->maps[i - 1];
 		if (addr >= c->end)
 			continue;
-		if (time < c->died && (!best || c->born > best->born) &&
-		    (c->born <= time || !best))
+		clip(c->born, time, lo, hi);
+		clip(c->died, time, lo, hi);
+		if (time >= c->died)
+			continue;
+		if (c->born <= time ? !best || best->born > time || c->born > best->born :
+				      !best || (best->born > time && c->born < best->born))
 			best = c;
 	}
 	return best;
+}
+
+const struct pmc__map *pmc__machine_find(struct pmc__machine *m, uint32_t pid, uint64_t addr,
+					 uint64_t time)
+{
+	uint64_t lo, hi;
+
+	return pmc__machine_find_span(m, pid, addr, time, &lo, &hi);
 }

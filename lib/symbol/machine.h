@@ -18,6 +18,7 @@ struct pmc__proc {
 	size_t nr, alloc;
 	bool dirty;
 	unsigned gen;           /* bumped when a file map appears or maps die (unwind.c rebuilds) */
+	uint64_t version;       /* bumped on every change to maps, anonymous ones included */
 };
 
 struct pmc__thread {
@@ -44,6 +45,13 @@ struct pmc__thread *pmc__machine_thread(struct pmc__machine *m, uint32_t pid, ui
 /* The map of pid holding addr at time, or NULL. */
 const struct pmc__map *pmc__machine_find(struct pmc__machine *m, uint32_t pid, uint64_t addr,
 					 uint64_t time);
+/*
+ * The same, and the times [*lo, *hi) around time for which the answer stays the same while
+ * pid's maps do (pmc__proc.version unchanged): callers cache the answer for that span.
+ */
+const struct pmc__map *pmc__machine_find_span(struct pmc__machine *m, uint32_t pid,
+					      uint64_t addr, uint64_t time, uint64_t *lo,
+					      uint64_t *hi);
 /* The live maps of pid (for the DWARF unwinder), or NULL. */
 struct pmc__proc *pmc__machine_proc(struct pmc__machine *m, uint32_t pid);
 

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: MIT
+/* pmc report's per-process frame cache: an address resolves anew when its process's maps change. */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <pmc/report.h>
+#include "sample/perfdata.h"
+#include "symbol/symbol.h"
+
+#define PROG PMC_PROGS_DIR "/sample-split"
+#define BASE 0x10000000ull
+#define PID 42
+
+static uint64_t hot_ip;
+
+/* The address hot() has in a process that maps PROG at BASE with offset 0. */
+static void find_hot(void)
+{
+	struct pmc__symtab *st;
+	uint64_t vaddr, size, off = 0;
+	size_t n = 0;
+	int fd;
+
+	cr_assert_eq(pmc__symtab_new(NULL, &st), 0);
+	cr_assert_eq(pmc__dso_find_symbol(pmc__symtab_dso(st, PROG), "hot", &vaddr, &size), 0);
+	pmc__symtab_delete(st);
+	fd = open(PROG, O_RDONLY);
+	elf_version(EV_CURRENT);
+	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+	cr_assert(e);
+	elf_getphdrnum(e, &n);
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD && vaddr >= ph.p_vaddr &&
+		    vaddr < ph.p_vaddr + ph.p_filesz)
+			off = vaddr - ph.p_vaddr + ph.p_offset;
+	}
+	elf_end(e);
+	close(fd);
+	hot_ip = BASE + off + 2;
+}
+
+static struct pmc__perfdata_writer *w;
+static char path[64];
+
+static void begin(void)
+{
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_SOFTWARE, .size = sizeof(a), .config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = 1000,
+		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			       PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN,
+		.sample_id_all = 1, .mmap = 1, .comm = 1, .task = 1,
+	};
+
+	find_hot();
+	snprintf(path, sizeof(path), "/tmp/pmc-frames-%d.data", (int)getpid());
+	cr_assert_eq(pmc__perfdata_writer_new(path, &w), 0);
+	cr_assert_eq(pmc__perfdata_writer_add_attr(w, &a, "cpu-clock", NULL, 0), 0);
+	cr_assert_eq(pmc__perfdata_writer_begin(w), 0);
+}
+
+/* An MMAP2 of name over [BASE, BASE + 16 MiB) at time, with its sample_id trailer. */
+static void mmap_rec(const char *name, uint64_t time)
+{
+	struct {
+		struct perf_event_header h;
+		uint32_t pid, tid;
+		uint64_t start, len, pgoff;
+		uint32_t maj, min;
+		uint64_t ino, gen;
+		uint32_t prot, flags;
+		char name[128];
+		uint32_t id_pid, id_tid;
+		uint64_t id_time;
+	} b = { { PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, sizeof(b) }, PID, PID, BASE,
+		1 << 24, 0, 0, 0, 0, 0, 5, 2, "", PID, PID, time };
+
+	cr_assert_lt(strlen(name), sizeof(b.name));
+	strcpy(b.name, name);
+	cr_assert_eq(pmc__perfdata_writer_write(w, &b, sizeof(b)), 0);
+}
+
+/* A user sample in hot() whose chain repeats the ip, as a frame-pointer chain's leaf does. */
+static void sample(uint64_t time)
+{
+	uint64_t chain[] = { PERF_CONTEXT_USER, hot_ip };
+	struct pmc__sample s = { .misc = PERF_RECORD_MISC_USER, .ip = hot_ip, .pid = PID,
+				 .tid = PID, .time = time, .period = 1000, .nr_callchain = 2,
+				 .callchain = chain };
+
+	cr_assert_eq(pmc__perfdata_writer_write_sample(w, 0, &s), 0);
+}
+
+static void round_rec(void)
+{
+	struct perf_event_header h = { PERFDATA_RECORD_FINISHED_ROUND, 0, 8 };
+
+	cr_assert_eq(pmc__perfdata_writer_write(w, &h, sizeof(h)), 0);
+}
+
+/* The samples of the entry whose key is key, or 0. */
+static uint64_t samples_of(struct pmc_report *r, const char *key)
+{
+	struct pmc_report_entry e;
+
+	for (size_t i = 0; pmc_report__entry(r, i, &e) == 0; i++)
+		if (!strcmp(e.key, key))
+			return e.samples;
+	return 0;
+}
+
+static struct pmc_report *load(void)
+{
+	struct pmc_report_opts o = { .sz = sizeof(o), .sort = "dso,symbol" };
+	struct pmc_report *r;
+	struct pmc_file_error err;
+
+	cr_assert_eq(pmc__perfdata_writer_finish(w), 0);
+	pmc__perfdata_writer_delete(w);
+	cr_assert_eq(pmc_report__new(&o, &r), 0);
+	cr_assert_eq(pmc_report__load(r, path, &err), 0, "%s", err.msg);
+	unlink(path);
+	return r;
+}
+
+/*
+ * The program's code is replaced by an anonymous map mid-file, then mapped again: the same
+ * address names hot() before, something in the anonymous map between, hot() after. A
+ * cache that outlived the change would put every sample under hot().
+ */
+Test(report_frames, anonymous_map_change_mid_file)
+{
+	struct pmc_report *r;
+
+	begin();
+	mmap_rec(PROG, 100);
+	sample(200);
+	sample(210);
+	round_rec();
+	mmap_rec("//anon", 300);
+	sample(400);
+	sample(410);
+	round_rec();
+	mmap_rec(PROG, 500);
+	sample(600);
+	round_rec();
+	r = load();
+	cr_assert_eq(pmc_report__nr_entries(r), 2);
+	cr_assert_eq(samples_of(r, "sample-split  [.] hot"), 3);
+	cr_assert_eq(pmc_report__nr_samples(r), 5);
+	pmc_report__delete(r);
+}
+
+/*
+ * A sample replayed late (older than the map change already replayed) resolves as of its
+ * own time: the cached answer for the same address holds only for the times it was
+ * computed for.
+ */
+Test(report_frames, late_sample_resolves_at_its_time)
+{
+	struct pmc_report *r;
+
+	begin();
+	mmap_rec(PROG, 100);
+	sample(200);
+	mmap_rec("//anon", 300);
+	sample(400);
+	round_rec();
+	round_rec();
+	sample(250); /* older than everything replayed: the program's map still held then */
+	sample(410);
+	round_rec();
+	r = load();
+	cr_assert_eq(samples_of(r, "sample-split  [.] hot"), 2);
+	cr_assert_eq(pmc_report__nr_entries(r), 2);
+	pmc_report__delete(r);
+}
