@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # pmc record's other targets: -p PID (a running process, its side-band synthesised from
-# /proc), -a (every CPU) and -C (some CPUs): the workload's functions are named.
+# /proc), -a (every CPU) and -C (some CPUs), with and without a command that ends the
+# recording: the workload's functions are named.
 . "$(dirname "$0")/lib.sh"
 export ASAN_OPTIONS=exitcode=99 UBSAN_OPTIONS=exitcode=98
 EV=cpu-clock:u
@@ -66,6 +67,27 @@ expect_eq "record -a exits 0 on SIGINT" "$rc" 0
 h=$(hot_share "$T/a.data" $w)
 [ -n "$h" ] && ok "record -a: hot() named ($h% of every CPU's samples)" ||
 	fail "record -a: no hot() under sample-split: $("$PMC" report -i "$T/a.data" -s comm,dso,symbol --no-callers | head -8)"
+
+# -a -- COMMAND: every CPU while the command runs; the recording ends when it exits, with
+# its exit status (perf record -a -- cmd). The shell execs the workload, so its pid is $$.
+record_cmd() { # ARGS...: pmc record ARGS -- sh (exec sample-split 300); status in rc, pid in cpid
+	timeout 60 "$PMC" record -q -e $EV -F 2000 "$@" -- \
+		sh -c 'echo $$ >"$0"; exec "$1" 300' "$T/cpid" "$PROGS/sample-split" \
+		>/dev/null 2>"$T/err"
+	rc=$?
+	cpid=$(cat "$T/cpid" 2>/dev/null)
+}
+record_cmd -a -o "$T/ac.data"
+expect_eq "record -a -- sample-split stops by itself, with the command's status" "$rc" 0
+h=$(hot_share "$T/ac.data" "$cpid")
+[ -n "$h" ] && ok "record -a -- sample-split: hot() named ($h% of every CPU's samples)" ||
+	fail "record -a -- sample-split: no hot() under pid $cpid: $("$PMC" report -i "$T/ac.data" -s pid,dso,symbol --no-callers | head -8)"
+timeout 60 "$PMC" record -q -e $EV -a -o "$T/ax.data" -- sh -c 'exit 7' 2>"$T/err"
+expect_eq "record -a -- COMMAND exits with the command's status" "$?" 7
+record_cmd -C 0 -o "$T/cc.data"
+expect_eq "record -C 0 -- sample-split stops by itself" "$rc" 0
+[ -f "$T/cc.data" ] && ok "record -C 0 -- sample-split wrote its file" ||
+	fail "record -C 0 -- sample-split: no file: $(cat "$T/err")"
 
 # -C 0 with the workload pinned to CPU 0: its functions appear; on CPU 1 they must not.
 start_workload "taskset -c 0"

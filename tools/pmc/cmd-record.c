@@ -14,6 +14,7 @@
 static const char usage_text[] =
 	"usage: pmc record [OPTIONS] [--] COMMAND [ARGS]\n"
 	"       pmc record [OPTIONS] -p PID | -a | -C CPUS\n"
+	"       pmc record [OPTIONS] -a | -C CPUS [--] COMMAND [ARGS]\n"
 	"\n"
 	"  -e, --event=EVENT        event to sample (repeatable; default cycles, or cpu-clock\n"
 	"                           where there is no hardware PMU); :p/:pp/:ppp set precision\n"
@@ -30,8 +31,9 @@ static const char usage_text[] =
 	"      --phys-data          sample physical data addresses\n"
 	"      --sample-cpu         record the CPU of each sample\n"
 	"  -p, --pid=PID            sample a running process and its threads\n"
-	"  -a, --all-cpus           sample every CPU (system wide)\n"
-	"  -C, --cpu=CPUS           sample these CPUs (\"0,2-3\")\n"
+	"  -a, --all-cpus           sample every CPU (system wide); with a COMMAND, until it\n"
+	"                           exits (else until Ctrl-C)\n"
+	"  -C, --cpu=CPUS           sample these CPUs (\"0,2-3\"), with or without a COMMAND\n"
 	"  -i, --no-inherit         do not follow the command's children and threads\n"
 	"      --user, --kernel     privilege of events without :u/:k (default user)\n"
 	"  -m, --mmap-pages=N       ring-buffer pages per CPU, a power of 2\n"
@@ -215,8 +217,8 @@ static int parse_args(struct record_cli *c, int argc, char **argv)
 		fprintf(stderr, "pmc record: no command to run; see 'pmc record --help'\n");
 		return 2;
 	}
-	if (c->t.kind != PMC_TARGET_COMMAND && optind < argc) {
-		fprintf(stderr, "pmc record: a command cannot be combined with -p, -a or -C\n");
+	if (c->t.kind == PMC_TARGET_PID && optind < argc) {
+		fprintf(stderr, "pmc record: a command cannot be combined with -p\n");
 		return 2;
 	}
 	if (c->ro.period && c->ro.freq) {
@@ -281,10 +283,15 @@ static int build_evlist(struct record_cli *c, struct pmc_evlist **out)
 	return 0;
 }
 
+static bool has_command(const struct record_cli *c)
+{
+	return c->t.kind != PMC_TARGET_PID && c->t.argv && c->t.argv[0];
+}
+
 /* The exit status: the command's, 128+signal when it was killed (as pmc stat). */
 static int exit_status(const struct record_cli *c, int status)
 {
-	if (c->t.kind != PMC_TARGET_COMMAND)
+	if (!has_command(c))
 		return 0;
 	if (WIFSIGNALED(status)) {
 		int sig = WTERMSIG(status);
@@ -349,8 +356,8 @@ static int run(struct record_cli *c, struct pmc_evlist *el)
 	}
 	summary(c, rec);
 	rc = exit_status(c, status);
-	if (c->t.kind != PMC_TARGET_COMMAND && got_signal)
-		rc = 0; /* Ctrl-C is how -p/-a recordings end */
+	if (!has_command(c) && got_signal)
+		rc = 0; /* Ctrl-C is how -p/-a recordings without a command end */
 out:
 	active = NULL;
 	pmc_record__delete(rec);
