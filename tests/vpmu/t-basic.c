@@ -181,6 +181,42 @@ static void t_loadstore(void)
 	CHECK(d2.v[3] == 1000, "split loads: 1000, got %lu", d2.v[3]);
 }
 
+/* The branch pattern's predictor counts in steady state, with the LBR off (the conditional
+ * branch counted inline) or on (through the helper). */
+static struct delta steady_branches(unsigned long debugctl)
+{
+	struct delta d1, d2;
+
+	vp_req(VPMU_REQ_WRMSR, VPMU_MSR_DEBUGCTL, debugctl, 0, 0);
+	branches(3000); /* warms the predictor: the two deltas below then see one state */
+	d1 = branches(1000);
+	d2 = branches(2000);
+	sub(&d2, &d1);
+	return d2;
+}
+
+/* The inline conditional branch (vpmu-branch-ir.c) and the helper must agree. */
+static void t_predictor(void)
+{
+	struct delta in, lbr;
+
+	vp_program(0, EVT(0xc5, 0x01), 0, 0); /* BR_MISP_RETIRED.CONDITIONAL */
+	vp_program(1, EVT(0x63, 0x80), 0, 0); /* VPMU_BRANCHES.BTB_HIT */
+	vp_program(2, EVT(0xc4, 0x01), 0, 0);
+	vp_program(3, EVT(0x60, 0x08), 0, 0); /* VPMU_STALLS.BRANCH */
+	vp_req(VPMU_REQ_START, VPMU_ALL_COUNTERS, 0, 0, 0);
+	steady_branches(0); /* the first run after programming mispredicts a few more */
+	in = steady_branches(0);
+	lbr = steady_branches(1);
+	printf("inline: %lu mispredicted, %lu BTB hits; helper: %lu, %lu\n", in.v[0], in.v[1],
+	       lbr.v[0], lbr.v[1]);
+	CHECK(in.v[2] == 2000 && lbr.v[2] == 2000, "conditional: %lu, %lu", in.v[2], lbr.v[2]);
+	CHECK(in.v[0] == lbr.v[0], "mispredicted: inline %lu, helper %lu", in.v[0], lbr.v[0]);
+	CHECK(in.v[1] == lbr.v[1], "BTB hits: inline %lu, helper %lu", in.v[1], lbr.v[1]);
+	CHECK(in.v[3] == lbr.v[3], "stall cycles: inline %lu, helper %lu", in.v[3], lbr.v[3]);
+	CHECK(in.v[1] == 2000, "the loop's two branches stay in the BTB: %lu hits", in.v[1]);
+}
+
 /* The same accesses with the L1D modelled: the inline most-recently-used check answers the
  * repeated hits, and must count what the model would (vpmu-fastpath.c). */
 static void t_fastpath(void)
@@ -302,6 +338,7 @@ int main(int argc, char **argv)
 		void (*fn)(void);
 	} tests[] = { { "present", t_present }, { "loop", t_loop }, { "branches", t_branches },
 		      { "loadstore", t_loadstore }, { "fastpath", t_fastpath },
+		      { "predictor", t_predictor },
 		      { "stride", t_stride }, { "rep", t_rep },
 		      { "cmask", t_cmask }, { "unsupported", t_unsupported } };
 

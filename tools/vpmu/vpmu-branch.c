@@ -232,6 +232,26 @@ VG_REGPARM(3) void vp_h_cond_gshare(Addr pc, ULong taken, Addr target)
 	cond_gshare_fast(pc, taken, target);
 }
 
+/* The BTB part of cond_gshare_fast(), for a branch that is not in the most recently used way
+ * of its set (the inline IR of vpmu-branch-ir.c counts the other case and the rest). */
+VG_REGPARM(3) void vp_h_cond_btb(Addr pc, ULong taken, Addr target)
+{
+	ULong hit = btb_find(pc) >= 0;
+
+	if (!hit && taken)
+		btb_insert(pc, target, 3);
+	vp_sig[VP_SIG_BTB_HIT] += hit;
+	vp_sig[VP_SIG_P5_TAKEN_OR_BTB] += hit | taken;
+}
+
+void vp_gshare_view(struct vp_gshare_view *g, Addr pc)
+{
+	g->ghist = &ghist;
+	g->pht = pht;
+	g->pht_mask = pht_mask;
+	g->btb_mru = &btb_pc[(pc & (btb_sets - 1)) * btb_ways];
+}
+
 /* Unconditional transfers.  kind_and_next = VPMU_BR_* kind | (fall-through address << 8);
  * the fall-through is the return address a call pushes. */
 VG_REGPARM(3) void vp_h_jump(Addr pc, Addr target, ULong kind_and_next)

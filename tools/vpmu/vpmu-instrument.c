@@ -389,7 +389,9 @@ static void on_cond_exit(struct ctx *c, const IRSB *bb, const IRStmt *st,
 		addStmtToIRSB(c->out, IRStmt_WrTmp(u, IRExpr_Binop(Iop_Xor64, taken, c64(1))));
 		taken = IRExpr_RdTmp(u);
 	}
-	if (!vp_watch && !vp_clo.p5_btb)
+	if (vp_cond_fast_ok())
+		vp_emit_cond_fast(c->out, in->addr, taken, target);
+	else if (!vp_watch && !vp_clo.p5_btb)
 		call(c, "vp_h_cond_gshare", vp_h_cond_gshare, 3,
 		     mkIRExprVec_3(mkIRExpr_HWord(in->addr), taken, mkIRExpr_HWord(target)), NULL);
 	else

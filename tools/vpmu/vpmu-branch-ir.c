@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Inline IR for the gshare predictor's conditional branch: the pattern history table, the
+ * global history and the branch signals updated in IR; the BTB's helper called only when the
+ * branch is not in the most recently used way of its set. */
+#include "pub_tool_libcbase.h"
+#include "pub_tool_machine.h"
+#include "vpmu.h"
+
+static IRExpr *tmp(IRSB *out, IRType ty, IRExpr *e)
+{
+	IRTemp t = newIRTemp(out->tyenv, ty);
+
+	addStmtToIRSB(out, IRStmt_WrTmp(t, e));
+	return IRExpr_RdTmp(t);
+}
+
+static IRExpr *bin(IRSB *out, IRType ty, IROp op, IRExpr *a, IRExpr *b)
+{
+	return tmp(out, ty, IRExpr_Binop(op, a, b));
+}
+
+static IRExpr *un(IRSB *out, IRType ty, IROp op, IRExpr *a)
+{
+	return tmp(out, ty, IRExpr_Unop(op, a));
+}
+
+static IRExpr *k32(UInt v)
+{
+	return IRExpr_Const(IRConst_U32(v));
+}
+
+static IRExpr *k64(ULong v)
+{
+	return IRExpr_Const(IRConst_U64(v));
+}
+
+static void add_sig(IRSB *out, UInt s, IRExpr *amount)
+{
+	if (vp_need.sigs & VP_BIT(s))
+		vp_ir_add_sig(out, s, amount);
+}
+
+Bool vp_cond_fast_ok(void)
+{
+	/* Sampling needs the overflow checks, the LBR a helper per taken branch; the Pentium
+	 * predictor has no pattern history table. */
+	return !vp_watch && !vp_clo.p5_btb && !vp_clo.lbr_on;
+}
+
+/* The 2-bit counter's next value: one up (saturating at 3) if taken, else one down (at 0). */
+static IRExpr *next_ctr(IRSB *out, IRExpr *c, IRExpr *t32)
+{
+	IRExpr *up = bin(out, Ity_I32, Iop_Add32, c,
+			 un(out, Ity_I32, Iop_1Uto32, bin(out, Ity_I1, Iop_CmpNE32, c, k32(3))));
+	IRExpr *down = bin(out, Ity_I32, Iop_Sub32, c,
+			   un(out, Ity_I32, Iop_1Uto32, bin(out, Ity_I1, Iop_CmpNE32, c, k32(0))));
+	IRExpr *tk = bin(out, Ity_I1, Iop_CmpNE32, t32, k32(0));
+
+	return tmp(out, Ity_I32, IRExpr_ITE(tk, up, down));
+}
+
+/* Reads and updates the PHT counter and the history; returns the misprediction (I32 0/1). */
+static IRExpr *pht_update(IRSB *out, const struct vp_gshare_view *g, Addr pc, IRExpr *t32)
+{
+	IRExpr *hist = tmp(out, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32, mkIRExpr_HWord((HWord)g->ghist)));
+	IRExpr *idx = bin(out, Ity_I32, Iop_And32, bin(out, Ity_I32, Iop_Xor32, hist, k32((UInt)pc)),
+			  k32(g->pht_mask));
+	IRExpr *at = bin(out, Ity_I64, Iop_Add64, un(out, Ity_I64, Iop_32Uto64,
+			 bin(out, Ity_I32, Iop_Shr32, idx, IRExpr_Const(IRConst_U8(2)))),
+			 k64((HWord)g->pht));
+	IRExpr *byte = un(out, Ity_I32, Iop_8Uto32, tmp(out, Ity_I8, IRExpr_Load(Iend_LE, Ity_I8, at)));
+	IRExpr *sh = un(out, Ity_I8, Iop_32to8, bin(out, Ity_I32, Iop_Shl32,
+			bin(out, Ity_I32, Iop_And32, idx, k32(3)), IRExpr_Const(IRConst_U8(1))));
+	IRExpr *c = bin(out, Ity_I32, Iop_And32, bin(out, Ity_I32, Iop_Shr32, byte, sh), k32(3));
+	IRExpr *keep = un(out, Ity_I32, Iop_Not32, bin(out, Ity_I32, Iop_Shl32, k32(3), sh));
+	IRExpr *nb = bin(out, Ity_I32, Iop_Or32, bin(out, Ity_I32, Iop_And32, byte, keep),
+			 bin(out, Ity_I32, Iop_Shl32, next_ctr(out, c, t32), sh));
+	IRExpr *nh = bin(out, Ity_I32, Iop_And32, bin(out, Ity_I32, Iop_Or32,
+			 bin(out, Ity_I32, Iop_Shl32, hist, IRExpr_Const(IRConst_U8(1))), t32),
+			 k32(g->pht_mask));
+
+	addStmtToIRSB(out, IRStmt_Store(Iend_LE, at, un(out, Ity_I8, Iop_32to8, nb)));
+	addStmtToIRSB(out, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)g->ghist), nh));
+	return bin(out, Ity_I32, Iop_Xor32, bin(out, Ity_I32, Iop_Shr32, c,
+					       IRExpr_Const(IRConst_U8(1))), t32);
+}
+
+/* The conditional branch at pc, taken (an I64 atom, 0 or 1) to target: what
+ * cond_gshare_fast() in vpmu-branch.c does, with its BTB part (vp_h_cond_btb) called only
+ * when pc is not in the most recently used way of its BTB set, where a lookup would hit and
+ * change nothing.  Only while vp_cond_fast_ok(). */
+void vp_emit_cond_fast(IRSB *out, Addr pc, IRExpr *taken, Addr target)
+{
+	struct vp_gshare_view g;
+	IRExpr *t32, *miss, *hit, *h64;
+	IRDirty *d;
+
+	vp_gshare_view(&g, pc);
+	t32 = un(out, Ity_I32, Iop_64to32, taken);
+	miss = un(out, Ity_I64, Iop_32Uto64, pht_update(out, &g, pc, t32));
+	add_sig(out, VP_SIG_BR_COND_TAKEN, taken);
+	add_sig(out, VP_SIG_BR_COND_NT, bin(out, Ity_I64, Iop_Xor64, taken, k64(1)));
+	add_sig(out, VP_SIG_MISP_COND_TAKEN, bin(out, Ity_I64, Iop_And64, miss, taken));
+	add_sig(out, VP_SIG_STALL_BR, bin(out, Ity_I64, Iop_Mul64, miss, k64(vp_clo.misp_penalty)));
+	add_sig(out, VP_SIG_MISP_COND, miss);
+	hit = bin(out, Ity_I1, Iop_CmpEQ64, tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
+			mkIRExpr_HWord((HWord)g.btb_mru))), k64(pc));
+	h64 = un(out, Ity_I64, Iop_1Uto64, hit);
+	add_sig(out, VP_SIG_BTB_HIT, h64);
+	add_sig(out, VP_SIG_P5_TAKEN_OR_BTB, h64);
+	d = unsafeIRDirty_0_N(3, "vp_h_cond_btb", VG_(fnptr_to_fnentry)(vp_h_cond_btb),
+			      mkIRExprVec_3(mkIRExpr_HWord(pc), taken, mkIRExpr_HWord(target)));
+	d->guard = un(out, Ity_I1, Iop_Not1, hit);
+	addStmtToIRSB(out, IRStmt_Dirty(d));
+}
