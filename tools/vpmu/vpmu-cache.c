@@ -24,7 +24,6 @@ struct vp_cache {
 };
 
 static struct vp_cache l1i, l1d, l2, llc, itlb, dtlb;
-ULong vp_fetch_fast = ~0ULL;
 static Bool have_llc;
 
 static UInt log2_exact(UInt v, const HChar *what)
@@ -77,16 +76,24 @@ void vp_caches_init(void)
 	l2.below = have_llc ? &llc : NULL;
 }
 
+static void tag_view(const struct vp_cache *c, struct vp_tag_view *v)
+{
+	v->tags = c->tags;
+	v->set_mask = c->set_mask;
+	v->ways = c->ways;
+	v->line_shift = c->line_shift;
+}
+
 void vp_data_tags(struct vp_tag_view *l1, struct vp_tag_view *tlb)
 {
-	l1->tags = l1d.tags;
-	l1->set_mask = l1d.set_mask;
-	l1->ways = l1d.ways;
-	l1->line_shift = l1d.line_shift;
-	tlb->tags = dtlb.tags;
-	tlb->set_mask = dtlb.set_mask;
-	tlb->ways = dtlb.ways;
-	tlb->line_shift = dtlb.line_shift;
+	tag_view(&l1d, l1);
+	tag_view(&dtlb, tlb);
+}
+
+void vp_fetch_tags(struct vp_tag_view *l1, struct vp_tag_view *tlb)
+{
+	tag_view(&l1i, l1);
+	tag_view(&itlb, tlb);
 }
 
 enum { MISS, HIT };
@@ -378,9 +385,6 @@ VG_REGPARM(2) void vp_h_ifetch(Addr a, Addr imark)
 		stall += vp_clo.tlb_penalty;
 	}
 	vp_sig[VP_SIG_STALL_IFETCH] += stall;
-	/* l1i.last and itlb.last change only here: the line the instrumented code may skip. */
-	vp_fetch_fast = (l1i.last << l1i.line_shift) >> itlb.line_shift == itlb.last
-				? l1i.last << l1i.line_shift : ~0ULL;
 	if (UNLIKELY(vp_watch))
 		vp_overflow_check(imark, NULL, 0);
 }

@@ -137,7 +137,6 @@ void vp_caches_init(void);
 VG_REGPARM(3) void vp_h_load(Addr addr, ULong size, Addr imark);
 VG_REGPARM(3) void vp_h_store(Addr addr, ULong size, Addr imark);
 VG_REGPARM(2) void vp_h_ifetch(Addr line_addr, Addr imark);
-extern ULong vp_fetch_fast; /* a line address whose fetch is an L1I and ITLB MRU hit, or ~0 */
 /* Where a cache's tags are, for the inline most-recently-used check (vpmu-fastpath.c). */
 struct vp_tag_view {
 	ULong *tags; /* sets * ways, most recently used first; tag = line << 1 | dirty */
@@ -145,6 +144,7 @@ struct vp_tag_view {
 	UInt ways, line_shift;
 };
 void vp_data_tags(struct vp_tag_view *l1, struct vp_tag_view *tlb);
+void vp_fetch_tags(struct vp_tag_view *l1, struct vp_tag_view *tlb);
 
 /* vpmu-fastpath.c */
 Bool vp_data_fast_ok(Int size);
