@@ -113,3 +113,54 @@ void vp_emit_cond_fast(IRSB *out, Addr pc, IRExpr *taken, Addr target)
 	d->guard = un(out, Ity_I1, Iop_Not1, hit);
 	addStmtToIRSB(out, IRStmt_Dirty(d));
 }
+
+/* The return stack push of a call (vp_h_jump() in vpmu-branch.c): next on top. */
+static void ras_push(IRSB *out, const struct vp_gshare_view *g, Addr next)
+{
+	UInt depth = vp_clo.ras_depth;
+	IRExpr *top = tmp(out, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32, mkIRExpr_HWord((HWord)g->ras_top)));
+	IRExpr *t1 = bin(out, Ity_I32, Iop_Add32, top, k32(1));
+	IRExpr *nt = tmp(out, Ity_I32, IRExpr_ITE(bin(out, Ity_I1, Iop_CmpEQ32, t1, k32(depth)),
+						  k32(0), t1));
+	IRExpr *at = bin(out, Ity_I64, Iop_Add64, bin(out, Ity_I64, Iop_Shl64,
+			 un(out, Ity_I64, Iop_32Uto64, nt), IRExpr_Const(IRConst_U8(3))),
+			 k64((HWord)g->ras));
+	IRExpr *nr = tmp(out, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32, mkIRExpr_HWord((HWord)g->ras_nr)));
+	IRExpr *more = un(out, Ity_I32, Iop_1Uto32, bin(out, Ity_I1, Iop_CmpLT32U, nr, k32(depth)));
+
+	addStmtToIRSB(out, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)g->ras_top), nt));
+	addStmtToIRSB(out, IRStmt_Store(Iend_LE, at, k64(next)));
+	addStmtToIRSB(out, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)g->ras_nr),
+					bin(out, Ity_I32, Iop_Add32, nr, more)));
+}
+
+/* A direct jump or call (kind VPMU_BR_REL_JMP/REL_CALL) at pc to target, next the return
+ * address: what vp_h_jump() does for it (a direct transfer is always predicted with gshare),
+ * its BTB part (vp_h_jump_btb) called only when pc with this target is not the MRU way of its
+ * set.  Returns False, emitting nothing, where the helper must do it all. */
+Bool vp_emit_direct_fast(IRSB *out, Addr pc, Addr target, UInt kind, Addr next)
+{
+	struct vp_gshare_view g;
+	IRExpr *hit, *h64;
+	IRDirty *d;
+
+	if (!vp_cond_fast_ok() || (kind != VPMU_BR_REL_JMP && kind != VPMU_BR_REL_CALL))
+		return False;
+	vp_gshare_view(&g, pc);
+	add_sig(out, VP_SIG_P5_TAKEN_OR_BTB, k64(1));
+	if (kind == VPMU_BR_REL_CALL && vp_clo.ras_depth)
+		ras_push(out, &g, next);
+	hit = bin(out, Ity_I1, Iop_And1,
+		  bin(out, Ity_I1, Iop_CmpEQ64, tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
+			mkIRExpr_HWord((HWord)g.btb_mru))), k64(pc)),
+		  bin(out, Ity_I1, Iop_CmpEQ64, tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
+			mkIRExpr_HWord((HWord)g.btb_mru_target))), k64(target)));
+	h64 = un(out, Ity_I64, Iop_1Uto64, hit);
+	add_sig(out, VP_SIG_BTB_HIT, h64);
+	add_sig(out, kind == VPMU_BR_REL_CALL ? VP_SIG_BR_CALL_DIR : VP_SIG_BR_JMP_DIR, k64(1));
+	d = unsafeIRDirty_0_N(2, "vp_h_jump_btb", VG_(fnptr_to_fnentry)(vp_h_jump_btb),
+			      mkIRExprVec_2(mkIRExpr_HWord(pc), mkIRExpr_HWord(target)));
+	d->guard = un(out, Ity_I1, Iop_Not1, hit);
+	addStmtToIRSB(out, IRStmt_Dirty(d));
+	return True;
+}

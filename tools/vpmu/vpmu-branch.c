@@ -244,12 +244,32 @@ VG_REGPARM(3) void vp_h_cond_btb(Addr pc, ULong taken, Addr target)
 	vp_sig[VP_SIG_P5_TAKEN_OR_BTB] += hit | taken;
 }
 
+/* The BTB part of vp_h_jump() for a direct jump or call that is not in the most recently
+ * used way of its set with this target (vpmu-branch-ir.c counts the rest inline). */
+VG_REGPARM(2) void vp_h_jump_btb(Addr pc, Addr target)
+{
+	Int e = btb_find(pc);
+
+	if (e >= 0) {
+		vp_sig[VP_SIG_BTB_HIT]++;
+		btb_target[e] = target;
+	} else {
+		btb_insert(pc, target, 3);
+	}
+}
+
 void vp_gshare_view(struct vp_gshare_view *g, Addr pc)
 {
+	UInt s = (pc & (btb_sets - 1)) * btb_ways;
+
 	g->ghist = &ghist;
 	g->pht = pht;
 	g->pht_mask = pht_mask;
-	g->btb_mru = &btb_pc[(pc & (btb_sets - 1)) * btb_ways];
+	g->btb_mru = &btb_pc[s];
+	g->btb_mru_target = &btb_target[s];
+	g->ras = ras;
+	g->ras_top = &ras_top;
+	g->ras_nr = &ras_nr;
 }
 
 /* Unconditional transfers.  kind_and_next = VPMU_BR_* kind | (fall-through address << 8);

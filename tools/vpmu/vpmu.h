@@ -156,18 +156,23 @@ VG_REGPARM(3) void vp_h_cond(Addr pc, ULong taken, Addr target);
 VG_REGPARM(3) void vp_h_cond_gshare(Addr pc, ULong taken, Addr target);
 VG_REGPARM(3) void vp_h_jump(Addr pc, Addr target, ULong kind_and_next);
 VG_REGPARM(3) void vp_h_cond_btb(Addr pc, ULong taken, Addr target);
+VG_REGPARM(2) void vp_h_jump_btb(Addr pc, Addr target);
 /* Where the gshare state is, for the inline conditional branch (vpmu-branch-ir.c). */
 struct vp_gshare_view {
 	UInt *ghist;
 	UChar *pht; /* 2-bit counters, four to a byte */
 	UInt pht_mask;
 	Addr *btb_mru; /* the most recently used way of a given pc's BTB set */
+	Addr *btb_mru_target;
+	Addr *ras;
+	UInt *ras_top, *ras_nr;
 };
 void vp_gshare_view(struct vp_gshare_view *g, Addr pc);
 
 /* vpmu-branch-ir.c */
 Bool vp_cond_fast_ok(void);
 void vp_emit_cond_fast(IRSB *out, Addr pc, IRExpr *taken, Addr target);
+Bool vp_emit_direct_fast(IRSB *out, Addr pc, Addr target, UInt kind, Addr next);
 
 /* vpmu-instrument.c */
 void vp_ir_add_sig(IRSB *out, UInt s, IRExpr *amount);
