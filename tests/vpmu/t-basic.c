@@ -181,6 +181,28 @@ static void t_loadstore(void)
 	CHECK(d2.v[3] == 1000, "split loads: 1000, got %lu", d2.v[3]);
 }
 
+static __attribute__((noinline)) long callee(long x)
+{
+	__asm__ volatile("" : "+r"(x));
+	return x + 1;
+}
+
+/* n direct calls and their returns, in a loop. */
+static __attribute__((noinline)) struct delta calls(long n)
+{
+	struct vpmu_counts a, b;
+	struct delta d;
+	long x = 0;
+
+	snap(&a);
+	for (long i = 0; i < n; i++)
+		x = callee(x);
+	__asm__ volatile("" : : "r"(x));
+	snap(&b);
+	diff(&d, &a, &b);
+	return d;
+}
+
 /* The branch pattern's predictor counts in steady state, with the LBR off (the conditional
  * branch counted inline) or on (through the helper). */
 static struct delta steady_branches(unsigned long debugctl)
@@ -193,6 +215,31 @@ static struct delta steady_branches(unsigned long debugctl)
 	d2 = branches(2000);
 	sub(&d2, &d1);
 	return d2;
+}
+
+/* Direct calls (inline: the return stack push, vpmu-branch-ir.c) and their returns (helper):
+ * every return is predicted, with the LBR off and on alike. */
+static void t_predictor_calls(void)
+{
+	struct delta d[2], d1;
+
+	vp_program(0, EVT(0x89, 0x08), 0, 0); /* BR_MISP_EXEC.RETURN_NEAR */
+	vp_program(1, EVT(0x63, 0x80), 0, 0); /* VPMU_BRANCHES.BTB_HIT */
+	vp_program(2, EVT(0x88, 0x10), 0, 0); /* BR_INST_EXEC.DIRECT_NEAR_CALL */
+	vp_program(3, EVT(0x88, 0x08), 0, 0); /* BR_INST_EXEC.RETURN_NEAR */
+	vp_req(VPMU_REQ_START, VPMU_ALL_COUNTERS, 0, 0, 0);
+	for (unsigned long lbr = 0; lbr < 2; lbr++) {
+		vp_req(VPMU_REQ_WRMSR, VPMU_MSR_DEBUGCTL, lbr, 0, 0);
+		calls(3000);
+		d1 = calls(1000);
+		d[lbr] = calls(2000);
+		sub(&d[lbr], &d1);
+		CHECK(d[lbr].v[2] == 1000 && d[lbr].v[3] == 1000, "calls %lu, returns %lu",
+		      d[lbr].v[2], d[lbr].v[3]);
+		CHECK(d[lbr].v[0] == 0, "mispredicted returns: %lu", d[lbr].v[0]);
+	}
+	vp_req(VPMU_REQ_WRMSR, VPMU_MSR_DEBUGCTL, 0, 0, 0);
+	CHECK(d[0].v[1] == d[1].v[1], "BTB hits: inline %lu, helper %lu", d[0].v[1], d[1].v[1]);
 }
 
 /* The inline conditional branch (vpmu-branch-ir.c) and the helper must agree. */
@@ -215,6 +262,7 @@ static void t_predictor(void)
 	CHECK(in.v[1] == lbr.v[1], "BTB hits: inline %lu, helper %lu", in.v[1], lbr.v[1]);
 	CHECK(in.v[3] == lbr.v[3], "stall cycles: inline %lu, helper %lu", in.v[3], lbr.v[3]);
 	CHECK(in.v[1] == 2000, "the loop's two branches stay in the BTB: %lu hits", in.v[1]);
+	t_predictor_calls();
 }
 
 /* The same accesses with the L1D modelled: the inline most-recently-used check answers the
