@@ -115,31 +115,39 @@ static struct fcache *fcache_get(struct pmc_report *r, uint32_t pid)
 	return fc;
 }
 
-static struct rframe resolve(struct pmc_report *r, struct fcache *fc, uint64_t addr,
-			     bool kernel, uint64_t time)
+/*
+ * Resolves addr into *f; false when it cannot (out of memory). The frame is written in
+ * place rather than returned: a returned struct was stored in halves and read back whole,
+ * a store-forwarding stall on every frame.
+ */
+static bool resolve(struct pmc_report *r, struct fcache *fc, uint64_t addr, bool kernel,
+		    uint64_t time, struct rframe *f)
 {
 	struct fslot *s;
-	struct rframe f;
 	uint64_t lo, hi;
 	size_t i;
 
 	if (!fc->cap || fc->nr * 2 >= fc->cap) {
-		if (fcache_grow(fc))
-			return resolve_uncached(r, fc->pid, addr, kernel, time, &lo, &hi);
+		if (fcache_grow(fc)) {
+			*f = resolve_uncached(r, fc->pid, addr, kernel, time, &lo, &hi);
+			return f->res != NULL;
+		}
 	}
 	for (i = pmc__addrmap_hash(addr) & (fc->cap - 1);; i = (i + 1) & (fc->cap - 1)) {
 		s = &fc->slots[i];
 		if (!s->f.res || (s->addr == addr && s->f.kernel == kernel))
 			break;
 	}
-	if (s->f.res && time >= s->lo && time < s->hi)
-		return s->f;
-	f = resolve_uncached(r, fc->pid, addr, kernel, time, &lo, &hi);
-	if (f.res) {
-		fc->nr += !s->f.res;
-		*s = (struct fslot){ addr, lo, hi, f };
+	if (s->f.res && time >= s->lo && time < s->hi) {
+		*f = s->f;
+		return true;
 	}
-	return f;
+	*f = resolve_uncached(r, fc->pid, addr, kernel, time, &lo, &hi);
+	if (!f->res)
+		return false;
+	fc->nr += !s->f.res;
+	*s = (struct fslot){ addr, lo, hi, *f };
+	return true;
 }
 
 static bool is_kernel_mode(uint16_t misc)
@@ -159,9 +167,7 @@ static size_t unwound_frames(struct pmc_report *r, struct fcache *fc,
 	size_t skip = !is_kernel_mode(s->misc) && nu && n == 1 ? 1 : 0;
 
 	for (size_t i = skip; i < nu; i++) {
-		fr[n] = resolve(r, fc, i ? pcs[i] - 1 : pcs[i], false, s->time);
-		if (fr[n].res)
-			n++;
+		n += resolve(r, fc, i ? pcs[i] - 1 : pcs[i], false, s->time, &fr[n]);
 	}
 	r->nr_unwound += nu > 1;
 	return n;
@@ -184,14 +190,10 @@ size_t pmc__report_frames(struct pmc_report *r, const struct pmc__sample *s, str
 		if (!ip)
 			continue; /* where a frame-pointer walk ran off the stack: no frame */
 		/* Return addresses point after the call; the call itself is one byte back. */
-		fr[n] = resolve(r, fc, real++ ? ip - 1 : ip, kernel, s->time);
-		if (fr[n].res)
-			n++;
+		n += resolve(r, fc, real++ ? ip - 1 : ip, kernel, s->time, &fr[n]);
 	}
-	if (!n) {
-		fr[0] = resolve(r, fc, s->ip, is_kernel_mode(s->misc), s->time);
-		n = fr[0].res ? 1 : 0;
-	}
+	if (!n)
+		n = resolve(r, fc, s->ip, is_kernel_mode(s->misc), s->time, &fr[0]);
 	if (s->user_stack_size && s->user_regs_abi && n < MAX_FRAMES)
 		n = unwound_frames(r, fc, s, fr, n);
 	return n;
