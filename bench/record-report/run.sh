@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # pmc report vs perf report --stdio on the same large files (plain, call chains by symbol and
-# by source line), one run each; and pmc record vs perf record overhead at two frequencies,
-# medians of N interleaved runs (N=7 by default).
+# by source line, DWARF), CPU-time medians of R interleaved runs (R=5 by default); and pmc
+# record vs perf record overhead at two frequencies, medians of N interleaved runs (N=7).
 # Writes RESULTS.md beside this script. Usage: bench/record-report/run.sh [BUILD_DIR]
 set -eu
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
@@ -29,28 +29,43 @@ ng=$(nsamples "$T/g1.data"); np=$(nsamples "$T/p1.data")
 NG=$(nsamples "$T/g.data"); NP=$(nsamples "$T/p.data")
 
 # perf report --sort srcline can take many minutes (addr2line); it is cut at LIMIT seconds.
-LIMIT=${LIMIT:-300}
+# Each row runs both reports R times in turn (R=5 by default) and gives the medians of their
+# CPU time (task-clock: user + system), which a shared VM's other jobs disturb far less than
+# wall time.
+LIMIT=${LIMIT:-300} R=${R:-5}
+cpu() { # CMD...: CPU seconds of CMD
+	perf stat -x, -e task-clock -o "$T/stat" -- "$@" >/dev/null 2>&1
+	awk -F, '/task-clock/ { printf "%.4f\n", $1 / 1000 }' "$T/stat"
+}
 row() { # label file pmc-args perf-args
-	local tp tf
-	tp=$(timeit "$PMC" report -i "$2" $3)
-	tf=$(timeit timeout "$LIMIT" perf report -i "$2" --stdio $4)
+	local tp tf i
+	: >"$T/rp"; : >"$T/rf"
+	for i in $(seq "$R"); do
+		cpu "$PMC" report -i "$2" $3 >>"$T/rp"
+		cpu timeout "$LIMIT" perf report -i "$2" --stdio $4 >>"$T/rf"
+	done
+	tp=$(med "$T/rp"); tf=$(med "$T/rf")
 	top_p=$("$PMC" report -i "$2" $3 --no-callers | grep -m1 '%' | awk '{print $NF}')
 	top_f=$(timeout "$LIMIT" perf report -i "$2" --stdio $4 2>/dev/null | grep -v '^#' |
 		grep -m1 '%' | awk '{print $NF}')
 	local mark=""
 	[ "$(echo "$tf >= $LIMIT - 1" | bc)" = 1 ] && mark=" (cut at ${LIMIT} s)"
-	printf '| %s | %.2f s | %.2f s%s | %.1f× | %s / %s |\n' "$1" "$tp" "$tf" "$mark" \
+	printf '| %s | %.3f s | %.3f s%s | %.1f× | %s / %s |\n' "$1" "$tp" "$tf" "$mark" \
 		"$(echo "$tf / $tp" | bc -l)" "$top_p" "${top_f:-?}"
 }
+# med FILE [COLUMN]: the median of a column.
+med() { sort -g -k"${2:-1},${2:-1}" "$1" | awk -v c="${2:-1}" '{ v[NR] = $c }
+	END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 {
 echo "# pmc record / pmc report vs perf ($(uname -r), $(nproc) CPUs, perf $(perf --version | awk '{print $3}'))"
 echo
-echo "Reports: one run each, by bench/record-report/run.sh. Files are a real recording of"
-echo "tests/progs/sample-split repeated to size (side-band once, samples K times, each repeat"
-echo "later in time with its FINISHED_ROUNDs, so both reports sort them as one long recording)."
+echo "Reports: CPU time (task-clock), medians of $R interleaved runs, by bench/record-report/run.sh."
+echo "Files are a real recording of tests/progs/sample-split repeated to size (side-band once,"
+echo "samples K times, each repeat later in time with its FINISHED_ROUNDs, so both reports sort"
+echo "them as one long recording)."
 echo
-echo "| report | pmc | perf --stdio | perf/pmc | top entry pmc / perf |"
+echo "| report | pmc CPU | perf --stdio CPU | perf/pmc | top entry pmc / perf |"
 echo "|---|---|---|---|---|"
 row "plain, $NP samples, by symbol" "$T/p.data" "-s symbol" "--no-children --sort sym"
 row "call chains, $NG samples, by symbol" "$T/g.data" "-s symbol" "--no-children --sort sym"
@@ -89,9 +104,6 @@ for i in $(seq "$N"); do
 	tcmd "$T/pmctrue" "$PMC" record -q -F "$F1" -g -o "$T/r.data" -- true
 	tcmd "$T/perftrue" perf record -q -F "$F1" -g -o "$T/f.data" -- true
 done
-# med FILE [COLUMN]: the median of a column.
-med() { sort -g -k"${2:-1},${2:-1}" "$1" | awk -v c="${2:-1}" '{ v[NR] = $c }
-	END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 slope() { # tool column: µs per sample between F1 and F2
 	echo "($(med "$T/$1$F2.t" "$2") - $(med "$T/$1$F1.t" "$2")) / ($(med "$T/$1$F2.n") - $(med "$T/$1$F1.n")) * 1000000" | bc -l
 }
