@@ -9,6 +9,7 @@
 #include <pmc/report.h>
 #include "sample/perfdata.h"
 #include "symbol/symbol.h"
+#include "elf-fixture.h"
 
 #define PROG PMC_PROGS_DIR "/sample-daddr"
 #define BASE 0x10000000ull
@@ -16,23 +17,7 @@
 /* File offset of the code at vaddr, from the program headers. */
 static uint64_t vaddr_to_offset(uint64_t vaddr)
 {
-	int fd = open(PROG, O_RDONLY);
-	size_t n = 0;
-	uint64_t off = 0;
-
-	elf_version(EV_CURRENT);
-	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
-	cr_assert(e);
-	elf_getphdrnum(e, &n);
-	for (size_t i = 0; i < n; i++) {
-		GElf_Phdr ph;
-		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD && vaddr >= ph.p_vaddr &&
-		    vaddr < ph.p_vaddr + ph.p_filesz)
-			off = vaddr - ph.p_vaddr + ph.p_offset;
-	}
-	elf_end(e);
-	close(fd);
-	return off;
+	return fixture_file_offset(PROG, vaddr);
 }
 
 static void write_file(const char *path, uint64_t ip, const uint64_t rdi[], int n)

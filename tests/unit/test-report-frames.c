@@ -9,6 +9,7 @@
 #include <pmc/report.h>
 #include "sample/perfdata.h"
 #include "symbol/symbol.h"
+#include "elf-fixture.h"
 
 #define PROG PMC_PROGS_DIR "/sample-split"
 #define BASE 0x10000000ull
@@ -19,28 +20,7 @@ static uint64_t hot_ip;
 /* The address hot() has in a process that maps PROG at BASE with offset 0. */
 static void find_hot(void)
 {
-	struct pmc__symtab *st;
-	uint64_t vaddr, size, off = 0;
-	size_t n = 0;
-	int fd;
-
-	cr_assert_eq(pmc__symtab_new(NULL, &st), 0);
-	cr_assert_eq(pmc__dso_find_symbol(pmc__symtab_dso(st, PROG), "hot", &vaddr, &size), 0);
-	pmc__symtab_delete(st);
-	fd = open(PROG, O_RDONLY);
-	elf_version(EV_CURRENT);
-	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
-	cr_assert(e);
-	elf_getphdrnum(e, &n);
-	for (size_t i = 0; i < n; i++) {
-		GElf_Phdr ph;
-		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD && vaddr >= ph.p_vaddr &&
-		    vaddr < ph.p_vaddr + ph.p_filesz)
-			off = vaddr - ph.p_vaddr + ph.p_offset;
-	}
-	elf_end(e);
-	close(fd);
-	hot_ip = BASE + off + 2;
+	hot_ip = BASE + fixture_symbol_offset(PROG, "hot") + 2;
 }
 
 static struct pmc__perfdata_writer *w;
