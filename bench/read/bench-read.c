@@ -14,77 +14,13 @@
 #include <linux/perf_event.h>
 #include <papi.h>
 #include <pmc/pmc.h>
+#include "../common/interleave.h"
 
-#define N 20000
 #define ROUNDS 15
 
 static const char *const pmc_names = "{task-clock,page-faults,context-switches,cpu-migrations}";
 static const char *const papi_names[4] = { "perf::TASK-CLOCK", "perf::PAGE-FAULTS",
 					   "perf::CONTEXT-SWITCHES", "perf::CPU-MIGRATIONS" };
-static const unsigned long sw[4] = { PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_PAGE_FAULTS,
-				     PERF_COUNT_SW_CONTEXT_SWITCHES, PERF_COUNT_SW_CPU_MIGRATIONS };
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-typedef void (*read_fn)(void *arg);
-
-struct variant {
-	read_fn fn;
-	void *arg;
-	double rounds[ROUNDS];
-	double median;
-};
-
-/*
- * Rounds interleave the variants (and rotate which goes first) so that drift and noise
- * from the rest of the machine fall on all of them alike.
- */
-static void measure(struct variant *v, int nr)
-{
-	for (int k = 0; k < ROUNDS; k++)
-		for (int j = 0; j < nr; j++) {
-			struct variant *x = &v[(j + k) % nr];
-			double t0 = now_ns();
-
-			for (int i = 0; i < N; i++)
-				x->fn(x->arg);
-			x->rounds[k] = (now_ns() - t0) / N;
-		}
-	for (int j = 0; j < nr; j++) {
-		qsort(v[j].rounds, ROUNDS, sizeof(double), cmp);
-		v[j].median = v[j].rounds[ROUNDS / 2];
-	}
-}
-
-static int open_group(int fds[4], int group)
-{
-	for (int i = 0; i < 4; i++) {
-		struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_SOFTWARE,
-					     .config = sw[i], .exclude_kernel = 1, .exclude_hv = 1,
-					     .read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-							    PERF_FORMAT_TOTAL_TIME_RUNNING };
-
-		if (group && i == 0)
-			a.read_format |= PERF_FORMAT_GROUP;
-		fds[i] = (int)syscall(SYS_perf_event_open, &a, 0, -1, group && i ? fds[0] : -1, 0);
-		if (fds[i] < 0)
-			return -1;
-	}
-	return 0;
-}
 
 static void bare_group(void *arg)
 {
@@ -138,7 +74,7 @@ int main(void)
 	int grp[4], single[4], set, passes;
 	double bare, lib, one, papi = -1;
 
-	if (open_group(grp, 1) || open_group(single, 0)) {
+	if (open_sw_events(grp, 1) || open_sw_events(single, 0)) {
 		perror("perf_event_open");
 		return 1;
 	}
@@ -150,10 +86,10 @@ int main(void)
 	}
 	if (setup_papi(&set))
 		fprintf(stderr, "PAPI setup failed: PAPI_read not measured\n");
-	struct variant v[4] = { { bare_group, &grp[0] }, { libpmc_group, pmc_evlist__at(l, 0) },
-				{ bare_singles, single }, { papi_read, &set } };
+	struct variant v[4] = { { NULL, bare_group, &grp[0] }, { NULL, libpmc_group, pmc_evlist__at(l, 0) },
+				{ NULL, bare_singles, single }, { NULL, papi_read, &set } };
 
-	measure(v, set != PAPI_NULL ? 4 : 3);
+	measure(v, set != PAPI_NULL ? 4 : 3, ROUNDS);
 	bare = v[0].median;
 	lib = v[1].median;
 	one = v[2].median;

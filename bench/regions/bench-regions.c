@@ -16,73 +16,13 @@
 #include <linux/perf_event.h>
 #include <papi.h>
 #include <pmc/pmc.h>
+#include "../common/interleave.h"
 
-#define N 20000
 #define ROUNDS 21
 
 static const char pmc_events[] = "task-clock,page-faults,context-switches,cpu-migrations";
 static const char papi_events[] =
 	"perf::TASK-CLOCK,perf::PAGE-FAULTS,perf::CONTEXT-SWITCHES,perf::CPU-MIGRATIONS";
-static const unsigned long sw[4] = { PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_PAGE_FAULTS,
-				     PERF_COUNT_SW_CONTEXT_SWITCHES, PERF_COUNT_SW_CPU_MIGRATIONS };
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-struct variant {
-	const char *name;
-	void (*fn)(void *arg);
-	void *arg;
-	double rounds[ROUNDS];
-	double median;
-};
-
-/* Rounds interleave the variants, rotating which goes first, so drift falls on all alike. */
-static void measure(struct variant *v, int nr)
-{
-	for (int k = 0; k < ROUNDS; k++)
-		for (int j = 0; j < nr; j++) {
-			struct variant *x = &v[(j + k) % nr];
-			double t0 = now_ns();
-
-			for (int i = 0; i < N; i++)
-				x->fn(x->arg);
-			x->rounds[k] = (now_ns() - t0) / N;
-		}
-	for (int j = 0; j < nr; j++) {
-		qsort(v[j].rounds, ROUNDS, sizeof(double), cmp);
-		v[j].median = v[j].rounds[ROUNDS / 2];
-	}
-}
-
-static int open_group(int fds[4])
-{
-	for (int i = 0; i < 4; i++) {
-		struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_SOFTWARE,
-					     .config = sw[i], .exclude_kernel = 1, .exclude_hv = 1,
-					     .read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-							    PERF_FORMAT_TOTAL_TIME_RUNNING };
-
-		if (i == 0)
-			a.read_format |= PERF_FORMAT_GROUP;
-		fds[i] = (int)syscall(SYS_perf_event_open, &a, 0, -1, i ? fds[0] : -1, 0);
-		if (fds[i] < 0)
-			return -1;
-	}
-	return 0;
-}
 
 static void bare_group(void *arg)
 {
@@ -181,7 +121,7 @@ int main(void)
 	setenv("PAPI_EVENTS", papi_events, 1);
 	if (mkdtemp(dir))
 		setenv("PAPI_OUTPUT_DIRECTORY", dir, 1);
-	if (open_group(grp) || setup_pmc(&id)) {
+	if (open_sw_events(grp, 1) || setup_pmc(&id)) {
 		fprintf(stderr, "bench-regions: cannot open the counters\n");
 		return 1;
 	}
@@ -195,14 +135,14 @@ int main(void)
 		{ "two PAPI_read() calls", papi_two_reads, &set },
 		{ "PAPI_stop() + PAPI_start()", papi_stop_start, &set },
 	};
-	measure(a, nr == 4 ? 6 : 4);
+	measure(a, nr == 4 ? 6 : 4, ROUNDS);
 	/* The high-level API runs its own event set, which may not run beside set. */
 	struct variant b[2] = {
 		{ "bare read(2) of the group (one read), second phase", bare_group, &grp[0] },
 		{ "PAPI_hl_region_begin/end", papi_hl_pair, NULL },
 	};
 	if (nr == 4 && PAPI_stop(set, (long long[4]){ 0 }) == PAPI_OK)
-		measure(b, 2);
+		measure(b, 2, ROUNDS);
 	printf("| empty region / operation on 4 software events | ns per op (median round) | "
 	       "× one bare group read | fastest round |\n");
 	printf("|---|---:|---:|---:|\n");

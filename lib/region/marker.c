@@ -72,15 +72,32 @@ static inline int name_id(const char *name)
 	return id;
 }
 
+/* The calling thread's table for a marker of region id, or NULL when nothing is to be done. */
+static inline struct region_thread *marked(int id)
+{
+	struct region_thread *t;
+
+	if (id < 0)
+		return NULL;
+	t = self();
+	return t && t->reader ? t : NULL;
+}
+
+/* A numbered marker's id, or -1 (counted as misuse) for a number never registered. */
+static inline int number_id(unsigned id)
+{
+	if (likely(pmc__region_known(id)))
+		return (int)id;
+	misuse();
+	return -1;
+}
+
 void pmc_region_begin(const char *name)
 {
 	struct region_thread *t;
 	int id;
 
-	if (!on())
-		return;
-	id = name_id(name);
-	if (id >= 0 && (t = self()) && t->reader)
+	if (on() && (t = marked(id = name_id(name))))
 		begin(t, (unsigned)id);
 }
 
@@ -89,10 +106,7 @@ void pmc_region_end(const char *name)
 	struct region_thread *t;
 	int id;
 
-	if (!on())
-		return;
-	id = name_id(name);
-	if (id >= 0 && (t = self()) && t->reader)
+	if (on() && (t = marked(id = name_id(name))))
 		end(t, (unsigned)id);
 }
 
@@ -100,13 +114,7 @@ void pmc_region_begin_n(unsigned id)
 {
 	struct region_thread *t;
 
-	if (!on())
-		return;
-	if (unlikely(!pmc__region_known(id))) {
-		misuse();
-		return;
-	}
-	if ((t = self()) && t->reader)
+	if (on() && (t = marked(number_id(id))))
 		begin(t, id);
 }
 
@@ -114,13 +122,7 @@ void pmc_region_end_n(unsigned id)
 {
 	struct region_thread *t;
 
-	if (!on())
-		return;
-	if (unlikely(!pmc__region_known(id))) {
-		misuse();
-		return;
-	}
-	if ((t = self()) && t->reader)
+	if (on() && (t = marked(number_id(id))))
 		end(t, id);
 }
 
