@@ -24,46 +24,57 @@ static IRExpr *shr(IRSB *out, IRExpr *a, UInt n)
 	return tmp(out, Ity_I64, IRExpr_Binop(Iop_Shr64, a, IRExpr_Const(IRConst_U8(n))));
 }
 
-/* The tag of the most recently used way of number n's set in the cache v. */
-static IRExpr *mru_tag(IRSB *out, const struct vp_tag_view *v, IRExpr *n)
+static IRExpr *shl(IRSB *out, IRExpr *a, UInt n)
 {
-	IRExpr *idx = tmp(out, Ity_I64, IRExpr_Binop(Iop_And64, n, k64(v->set_mask)));
-	IRExpr *off = tmp(out, Ity_I64, IRExpr_Binop(Iop_Mul64, idx, k64(v->ways * 8ULL)));
-	IRExpr *p = tmp(out, Ity_I64, IRExpr_Binop(Iop_Add64, off, k64((HWord)v->tags)));
-
-	return tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, p));
+	return tmp(out, Ity_I64, IRExpr_Binop(Iop_Shl64, a, IRExpr_Const(IRConst_U8(n))));
 }
 
-/* 1 (as I64, and as a bit in *bit) when the access lies in one line that is most recently
- * used in its L1D set (and already dirty, for a store), and its page most recently used in
- * its DTLB set: cache_access() would then answer both as hits that change no order. */
-static IRExpr *fast_hit(IRSB *out, Bool store, IRExpr *addr, Int size, IRExpr **bit)
+/* The tag in the most recently used way of the set that holds entry number addr >> shift of
+ * the cache v.  The set's byte offset, ((addr >> shift) & set_mask) * ways * 8, is one shift
+ * and one mask when the number of ways is a power of two. */
+static IRExpr *mru_tag(IRSB *out, const struct vp_tag_view *v, IRExpr *addr, UInt shift)
+{
+	UInt set_bytes = v->ways * 8, w = __builtin_ctz(set_bytes);
+	IRExpr *off;
+
+	if (set_bytes & (set_bytes - 1))
+		off = tmp(out, Ity_I64, IRExpr_Binop(Iop_Mul64, tmp(out, Ity_I64, IRExpr_Binop(Iop_And64,
+				shr(out, addr, shift), k64(v->set_mask))), k64(set_bytes)));
+	else
+		off = tmp(out, Ity_I64, IRExpr_Binop(Iop_And64, shift > w ? shr(out, addr, shift - w)
+						     : shift < w ? shl(out, addr, w - shift) : addr,
+						     k64(v->set_mask << w)));
+	return tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, tmp(out, Ity_I64,
+				   IRExpr_Binop(Iop_Add64, off, k64((HWord)v->tags)))));
+}
+
+/* 1 (as I1) when the access lies in one line that is most recently used in its L1D set (and
+ * already dirty, for a store), and its page most recently used in its DTLB set: cache_access()
+ * would then answer both as hits that change no order.  A tag is the line number shifted left
+ * once with the dirty bit below, so line << 1 | 1 is (a >> (line_shift - 1)) | 1.  The set is
+ * the first byte's and the line compared the last byte's: a set only holds lines of its own
+ * index, so the two agree only when the access does not cross a line (with more than one set;
+ * a fully associative L1D checks the crossing itself). */
+static IRExpr *fast_hit(IRSB *out, Bool store, IRExpr *addr, Int size)
 {
 	struct vp_tag_view l1, tlb;
-	IRExpr *line, *want, *tag, *hit, *page;
+	IRExpr *end = addr, *want, *tag, *hit, *page;
 
 	vp_data_tags(&l1, &tlb);
-	line = shr(out, addr, l1.line_shift);
-	want = tmp(out, Ity_I64, IRExpr_Binop(Iop_Shl64, line, IRExpr_Const(IRConst_U8(1))));
-	want = tmp(out, Ity_I64, IRExpr_Binop(Iop_Or64, want, k64(1)));
-	tag = mru_tag(out, &l1, line);
+	if (size > 1)
+		end = tmp(out, Ity_I64, IRExpr_Binop(Iop_Add64, addr, k64(size - 1)));
+	want = tmp(out, Ity_I64, IRExpr_Binop(Iop_Or64, shr(out, end, l1.line_shift - 1), k64(1)));
+	tag = mru_tag(out, &l1, addr, l1.line_shift);
 	if (!store) /* a load hits a clean or dirty line */
 		tag = tmp(out, Ity_I64, IRExpr_Binop(Iop_Or64, tag, k64(1)));
 	hit = tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, tag, want));
-	page = shr(out, addr, tlb.line_shift);
-	want = tmp(out, Ity_I64, IRExpr_Binop(Iop_Shl64, page, IRExpr_Const(IRConst_U8(1))));
-	tag = mru_tag(out, &tlb, page);
-	hit = tmp(out, Ity_I1, IRExpr_Binop(Iop_And1, hit, tmp(out, Ity_I1,
-			IRExpr_Binop(Iop_CmpEQ64, tag, want))));
-	if (size > 1) {
-		IRExpr *end = tmp(out, Ity_I64, IRExpr_Binop(Iop_Add64, addr, k64(size - 1)));
-		IRExpr *same = tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, line,
-							       shr(out, end, l1.line_shift)));
-
-		hit = tmp(out, Ity_I1, IRExpr_Binop(Iop_And1, hit, same));
-	}
-	*bit = hit;
-	return tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, hit));
+	if (size > 1 && l1.set_mask == 0)
+		hit = tmp(out, Ity_I1, IRExpr_Binop(Iop_And1, hit, tmp(out, Ity_I1, IRExpr_Binop(
+				Iop_CmpEQ64, shr(out, addr, l1.line_shift), shr(out, end, l1.line_shift)))));
+	page = tmp(out, Ity_I64, IRExpr_Binop(Iop_And64, shr(out, addr, tlb.line_shift - 1), k64(~1ULL)));
+	tag = mru_tag(out, &tlb, addr, tlb.line_shift);
+	return tmp(out, Ity_I1, IRExpr_Binop(Iop_And1, hit, tmp(out, Ity_I1,
+			IRExpr_Binop(Iop_CmpEQ64, tag, page))));
 }
 
 /* Adds amount to signal s if a programmed counter sums s.  The others need not be kept: a
@@ -92,7 +103,6 @@ static void count_fast(IRSB *out, Bool store, IRExpr *addr, Int size, IRExpr *hi
 {
 	UInt p5_shift = size >= 8 ? 3 : 2;
 
-	add_sig(out, store ? VP_SIG_STORE : VP_SIG_LOAD, hit);
 	add_sig(out, store ? VP_SIG_L1D_ST_HIT : VP_SIG_L1D_LD_HIT, hit);
 	if (size > 1) {
 		IRExpr *end = tmp(out, Ity_I64, IRExpr_Binop(Iop_Add64, addr, k64(size - 1)));
@@ -122,23 +132,24 @@ Bool vp_data_fast_ok(Int size)
 	return vp_need.dcache && !vp_watch && size > 0 && size <= (Int)vp_clo.l1d.line_bytes;
 }
 
-/* A load or store of size bytes at addr (an atom), by the instruction at pc: counted inline
- * when fast_hit() holds, else passed to the helper.  Only while vp_data_fast_ok(size): with
- * a sampling counter watching, the helper must see every access.  The inline hit leaves the
- * caches' `last` hints alone; they stay valid, as nothing changes any set's order. */
-void vp_emit_data_fast(IRSB *out, Bool store, IRExpr *addr, Int size, Addr pc)
+/* A load or store of size bytes at addr (an atom): counted inline when fast_hit() holds, else
+ * passed to the helper.  Only while vp_data_fast_ok(size): with a sampling counter watching,
+ * the helper must see every access.  The caller counts the load or store itself (it happens
+ * whichever way the check goes).  The inline hit leaves the caches' `last` hints alone; they
+ * stay valid, as nothing changes any set's order. */
+void vp_emit_data_fast(IRSB *out, Bool store, IRExpr *addr, Int size)
 {
-	IRExpr *bit, *hit = fast_hit(out, store, addr, size, &bit);
-	IRExpr *miss = tmp(out, Ity_I1, IRExpr_Unop(Iop_Not1, bit));
+	IRExpr *bit = fast_hit(out, store, addr, size);
+	struct vp_helper h;
 	IRDirty *d;
 
-	count_fast(out, store, addr, size, hit);
-	if (store)
-		d = unsafeIRDirty_0_N(3, "vp_h_store", VG_(fnptr_to_fnentry)(vp_h_store),
-				      mkIRExprVec_3(addr, k64(size), mkIRExpr_HWord(pc)));
+	count_fast(out, store, addr, size, tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, bit)));
+	vp_fast_data_helper(store, size, &h);
+	if (h.takes_size)
+		d = unsafeIRDirty_0_N(2, h.name, VG_(fnptr_to_fnentry)(h.fn),
+				      mkIRExprVec_2(addr, k64(size)));
 	else
-		d = unsafeIRDirty_0_N(3, "vp_h_load", VG_(fnptr_to_fnentry)(vp_h_load),
-				      mkIRExprVec_3(addr, k64(size), mkIRExpr_HWord(pc)));
-	d->guard = miss;
+		d = unsafeIRDirty_0_N(1, h.name, VG_(fnptr_to_fnentry)(h.fn), mkIRExprVec_1(addr));
+	d->guard = tmp(out, Ity_I1, IRExpr_Unop(Iop_Not1, bit));
 	addStmtToIRSB(out, IRStmt_Dirty(d));
 }

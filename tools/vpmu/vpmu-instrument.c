@@ -316,9 +316,13 @@ static void on_imark(struct ctx *c, const struct insn_info *in)
 
 static void mem_call(struct ctx *c, Bool store, IRExpr *addr, Int size, Addr pc, IRExpr *guard)
 {
-	if (!guard && vp_data_fast_ok(size))
-		vp_emit_data_fast(c->out, store, addr, size, pc);
-	else if (store)
+	if (!guard && vp_data_fast_ok(size)) {
+		UInt s = store ? VP_SIG_STORE : VP_SIG_LOAD;
+
+		vp_emit_data_fast(c->out, store, addr, size);
+		if (vp_need.sigs & VP_BIT(s)) /* the helper does not count it */
+			c->pending[s]++;
+	} else if (store)
 		call(c, "vp_h_store", vp_h_store, 3,
 		     mkIRExprVec_3(addr, c64(size), mkIRExpr_HWord(pc)), guard);
 	else

@@ -144,11 +144,17 @@ struct vp_tag_view {
 	UInt ways, line_shift;
 };
 void vp_data_tags(struct vp_tag_view *l1, struct vp_tag_view *tlb);
+struct vp_helper {
+	void *fn;
+	const HChar *name;
+	Bool takes_size; /* (address, size); else (address) */
+};
+void vp_fast_data_helper(Bool store, Int size, struct vp_helper *h);
 void vp_fetch_tags(struct vp_tag_view *l1, struct vp_tag_view *tlb);
 
 /* vpmu-fastpath.c */
 Bool vp_data_fast_ok(Int size);
-void vp_emit_data_fast(IRSB *out, Bool store, IRExpr *addr, Int size, Addr pc);
+void vp_emit_data_fast(IRSB *out, Bool store, IRExpr *addr, Int size);
 
 /* vpmu-branch.c */
 void vp_bpred_init(void);
