@@ -164,3 +164,81 @@ Bool vp_emit_direct_fast(IRSB *out, Addr pc, Addr target, UInt kind, Addr next)
 	addStmtToIRSB(out, IRStmt_Dirty(d));
 	return True;
 }
+
+/* The BTB part of an indirect transfer (vp_h_jump()) when pc is the most recently used way of
+ * its set: the lookup hits and changes no order, and the way's target becomes target.
+ * Returns the hit (I1); the helper h (pc, target[, kind]) runs, guarded, when it is false. */
+static IRExpr *btb_mru_update(IRSB *out, const struct vp_gshare_view *g, Addr pc, IRExpr *target,
+			      IRExpr **old_target)
+{
+	IRExpr *at = mkIRExpr_HWord((HWord)g->btb_mru_target);
+	IRExpr *hit = bin(out, Ity_I1, Iop_CmpEQ64, tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
+			  mkIRExpr_HWord((HWord)g->btb_mru))), k64(pc));
+	IRExpr *old = tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, at));
+
+	addStmtToIRSB(out, IRStmt_Store(Iend_LE, at, tmp(out, Ity_I64, IRExpr_ITE(hit, target, old))));
+	add_sig(out, VP_SIG_BTB_HIT, un(out, Ity_I64, Iop_1Uto64, hit));
+	*old_target = old;
+	return hit;
+}
+
+/* A misprediction (I64 0/1) of a transfer of signal sig: its count and penalty cycles. */
+static void add_misp(IRSB *out, UInt sig, IRExpr *miss)
+{
+	add_sig(out, sig, miss);
+	add_sig(out, VP_SIG_STALL_BR, bin(out, Ity_I64, Iop_And64,
+					  bin(out, Ity_I64, Iop_Sub64, k64(0), miss), k64(vp_clo.misp_penalty)));
+}
+
+/* A return (predicted by the return stack, which it pops) or an indirect jump or call
+ * (predicted by the BTB's target; a call pushes next on the return stack) at pc to target (an
+ * atom): what vp_h_jump() does for it, with the BTB part in a helper only when pc is not the
+ * most recently used way of its set.  Returns False, emitting nothing, where the helper must
+ * do it all. */
+Bool vp_emit_indirect_fast(IRSB *out, Addr pc, IRExpr *target, UInt kind, Addr next)
+{
+	struct vp_gshare_view g;
+	IRExpr *hit, *old, *miss;
+	IRDirty *d;
+
+	if (!vp_cond_fast_ok() || !vp_clo.ras_depth ||
+	    (kind != VPMU_BR_RET && kind != VPMU_BR_IND_JMP && kind != VPMU_BR_IND_CALL))
+		return False;
+	vp_gshare_view(&g, pc);
+	add_sig(out, VP_SIG_P5_TAKEN_OR_BTB, k64(1));
+	hit = btb_mru_update(out, &g, pc, target, &old);
+	if (kind == VPMU_BR_RET) {
+		IRExpr *top = tmp(out, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32, mkIRExpr_HWord((HWord)g.ras_top)));
+		IRExpr *nr = tmp(out, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32, mkIRExpr_HWord((HWord)g.ras_nr)));
+		IRExpr *any = bin(out, Ity_I1, Iop_CmpNE32, nr, k32(0));
+		IRExpr *slot = tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, bin(out, Ity_I64, Iop_Add64,
+				   bin(out, Ity_I64, Iop_Shl64, un(out, Ity_I64, Iop_32Uto64, top),
+				       IRExpr_Const(IRConst_U8(3))), k64((HWord)g.ras))));
+		IRExpr *ok = bin(out, Ity_I1, Iop_And1, any, bin(out, Ity_I1, Iop_CmpEQ64, slot, target));
+		IRExpr *below = tmp(out, Ity_I32, IRExpr_ITE(bin(out, Ity_I1, Iop_CmpEQ32, top, k32(0)),
+						    k32(vp_clo.ras_depth - 1),
+						    bin(out, Ity_I32, Iop_Sub32, top, k32(1))));
+
+		addStmtToIRSB(out, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)g.ras_top),
+						tmp(out, Ity_I32, IRExpr_ITE(any, below, top))));
+		addStmtToIRSB(out, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)g.ras_nr),
+				bin(out, Ity_I32, Iop_Sub32, nr, un(out, Ity_I32, Iop_1Uto32, any))));
+		add_misp(out, VP_SIG_MISP_RET, un(out, Ity_I64, Iop_1Uto64, un(out, Ity_I1, Iop_Not1, ok)));
+		add_sig(out, VP_SIG_BR_RET, k64(1));
+		d = unsafeIRDirty_0_N(2, "vp_h_jump_btb", VG_(fnptr_to_fnentry)(vp_h_jump_btb),
+				      mkIRExprVec_2(mkIRExpr_HWord(pc), target));
+	} else {
+		/* Predicted right when the MRU way held this target; the helper decides otherwise. */
+		miss = un(out, Ity_I64, Iop_1Uto64, bin(out, Ity_I1, Iop_And1, hit,
+			  bin(out, Ity_I1, Iop_CmpNE64, old, target)));
+		add_misp(out, kind == VPMU_BR_IND_JMP ? VP_SIG_MISP_JMP_IND : VP_SIG_MISP_CALL_IND, miss);
+		if (kind == VPMU_BR_IND_CALL)
+			ras_push(out, &g, next);
+		add_sig(out, kind == VPMU_BR_IND_JMP ? VP_SIG_BR_JMP_IND : VP_SIG_BR_CALL_IND, k64(1));
+		d = unsafeIRDirty_0_N(3, "vp_h_ind_btb", VG_(fnptr_to_fnentry)(vp_h_ind_btb),
+				      mkIRExprVec_3(mkIRExpr_HWord(pc), target, k64(kind)));
+	}
+	d->guard = un(out, Ity_I1, Iop_Not1, hit);
+	addStmtToIRSB(out, IRStmt_Dirty(d));
+	return True;
+}

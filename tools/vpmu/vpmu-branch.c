@@ -258,6 +258,24 @@ VG_REGPARM(2) void vp_h_jump_btb(Addr pc, Addr target)
 	}
 }
 
+/* The BTB part of vp_h_jump() for an indirect jump or call that is not in the most recently
+ * used way of its set (vpmu-branch-ir.c counts the rest inline): the prediction is the
+ * target the BTB holds for it, if any. */
+VG_REGPARM(3) void vp_h_ind_btb(Addr pc, Addr target, ULong kind)
+{
+	Int e = btb_find(pc);
+
+	if (e >= 0) {
+		vp_sig[VP_SIG_BTB_HIT]++;
+		if (btb_target[e] != target)
+			mispredicted(kind == VPMU_BR_IND_JMP ? VP_SIG_MISP_JMP_IND : VP_SIG_MISP_CALL_IND, pc);
+		btb_target[e] = target;
+	} else {
+		mispredicted(kind == VPMU_BR_IND_JMP ? VP_SIG_MISP_JMP_IND : VP_SIG_MISP_CALL_IND, pc);
+		btb_insert(pc, target, 3);
+	}
+}
+
 void vp_gshare_view(struct vp_gshare_view *g, Addr pc)
 {
 	UInt s = (pc & (btb_sets - 1)) * btb_ways;

@@ -443,6 +443,8 @@ static void on_block_end(struct ctx *c, const IRSB *bb, const struct insn_info *
 	if (is_const && vp_emit_direct_fast(c->out, in->addr, bb->next->Iex.Const.con->Ico.U64,
 					    kind, fall))
 		return;
+	if (!is_const && vp_emit_indirect_fast(c->out, in->addr, bb->next, kind, fall))
+		return;
 	call(c, "vp_h_jump", vp_h_jump, 3,
 	     mkIRExprVec_3(mkIRExpr_HWord(in->addr), bb->next, c64(kind | ((ULong)fall << 8))),
 	     NULL);

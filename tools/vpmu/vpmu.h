@@ -163,6 +163,7 @@ VG_REGPARM(3) void vp_h_cond_gshare(Addr pc, ULong taken, Addr target);
 VG_REGPARM(3) void vp_h_jump(Addr pc, Addr target, ULong kind_and_next);
 VG_REGPARM(3) void vp_h_cond_btb(Addr pc, ULong taken, Addr target);
 VG_REGPARM(2) void vp_h_jump_btb(Addr pc, Addr target);
+VG_REGPARM(3) void vp_h_ind_btb(Addr pc, Addr target, ULong kind);
 /* Where the gshare state is, for the inline conditional branch (vpmu-branch-ir.c). */
 struct vp_gshare_view {
 	UInt *ghist;
@@ -179,6 +180,7 @@ void vp_gshare_view(struct vp_gshare_view *g, Addr pc);
 Bool vp_cond_fast_ok(void);
 void vp_emit_cond_fast(IRSB *out, Addr pc, IRExpr *taken, Addr target);
 Bool vp_emit_direct_fast(IRSB *out, Addr pc, Addr target, UInt kind, Addr next);
+Bool vp_emit_indirect_fast(IRSB *out, Addr pc, IRExpr *target, UInt kind, Addr next);
 
 /* vpmu-instrument.c */
 void vp_ir_add_sig(IRSB *out, UInt s, IRExpr *amount);
