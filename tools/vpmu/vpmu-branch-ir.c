@@ -47,19 +47,9 @@ Bool vp_cond_fast_ok(void)
 	return !vp_watch && !vp_clo.p5_btb && !vp_clo.lbr_on;
 }
 
-/* The 2-bit counter's next value: one up (saturating at 3) if taken, else one down (at 0). */
-static IRExpr *next_ctr(IRSB *out, IRExpr *c, IRExpr *t32)
-{
-	IRExpr *up = bin(out, Ity_I32, Iop_Add32, c,
-			 un(out, Ity_I32, Iop_1Uto32, bin(out, Ity_I1, Iop_CmpNE32, c, k32(3))));
-	IRExpr *down = bin(out, Ity_I32, Iop_Sub32, c,
-			   un(out, Ity_I32, Iop_1Uto32, bin(out, Ity_I1, Iop_CmpNE32, c, k32(0))));
-	IRExpr *tk = bin(out, Ity_I1, Iop_CmpNE32, t32, k32(0));
-
-	return tmp(out, Ity_I32, IRExpr_ITE(tk, up, down));
-}
-
-/* Reads and updates the PHT counter and the history; returns the misprediction (I32 0/1). */
+/* Reads and updates the PHT counter and the history; returns the misprediction (I32 0/1).
+ * The counter's byte goes through pht_step (vpmu-branch.c), which gives the updated byte and
+ * whether the counter predicted wrong. */
 static IRExpr *pht_update(IRSB *out, const struct vp_gshare_view *g, Addr pc, IRExpr *t32)
 {
 	IRExpr *hist = tmp(out, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32, mkIRExpr_HWord((HWord)g->ghist)));
@@ -69,20 +59,29 @@ static IRExpr *pht_update(IRSB *out, const struct vp_gshare_view *g, Addr pc, IR
 			 bin(out, Ity_I32, Iop_Shr32, idx, IRExpr_Const(IRConst_U8(2)))),
 			 k64((HWord)g->pht));
 	IRExpr *byte = un(out, Ity_I32, Iop_8Uto32, tmp(out, Ity_I8, IRExpr_Load(Iend_LE, Ity_I8, at)));
-	IRExpr *sh = un(out, Ity_I8, Iop_32to8, bin(out, Ity_I32, Iop_Shl32,
-			bin(out, Ity_I32, Iop_And32, idx, k32(3)), IRExpr_Const(IRConst_U8(1))));
-	IRExpr *c = bin(out, Ity_I32, Iop_And32, bin(out, Ity_I32, Iop_Shr32, byte, sh), k32(3));
-	IRExpr *keep = un(out, Ity_I32, Iop_Not32, bin(out, Ity_I32, Iop_Shl32, k32(3), sh));
-	IRExpr *nb = bin(out, Ity_I32, Iop_Or32, bin(out, Ity_I32, Iop_And32, byte, keep),
-			 bin(out, Ity_I32, Iop_Shl32, next_ctr(out, c, t32), sh));
+	IRExpr *key = bin(out, Ity_I32, Iop_Or32, bin(out, Ity_I32, Iop_Or32,
+			  bin(out, Ity_I32, Iop_Shl32, t32, IRExpr_Const(IRConst_U8(10))),
+			  bin(out, Ity_I32, Iop_Shl32, bin(out, Ity_I32, Iop_And32, idx, k32(3)),
+			      IRExpr_Const(IRConst_U8(8)))), byte);
+	IRExpr *step = un(out, Ity_I32, Iop_16Uto32, tmp(out, Ity_I16, IRExpr_Load(Iend_LE, Ity_I16,
+			  bin(out, Ity_I64, Iop_Add64, bin(out, Ity_I64, Iop_Shl64,
+			      un(out, Ity_I64, Iop_32Uto64, key), IRExpr_Const(IRConst_U8(1))),
+			      k64((HWord)g->pht_step)))));
 	IRExpr *nh = bin(out, Ity_I32, Iop_And32, bin(out, Ity_I32, Iop_Or32,
 			 bin(out, Ity_I32, Iop_Shl32, hist, IRExpr_Const(IRConst_U8(1))), t32),
 			 k32(g->pht_mask));
 
-	addStmtToIRSB(out, IRStmt_Store(Iend_LE, at, un(out, Ity_I8, Iop_32to8, nb)));
+	addStmtToIRSB(out, IRStmt_Store(Iend_LE, at, un(out, Ity_I8, Iop_32to8, step)));
 	addStmtToIRSB(out, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)g->ghist), nh));
-	return bin(out, Ity_I32, Iop_Xor32, bin(out, Ity_I32, Iop_Shr32, c,
-					       IRExpr_Const(IRConst_U8(1))), t32);
+	return bin(out, Ity_I32, Iop_Shr32, step, IRExpr_Const(IRConst_U8(8)));
+}
+
+/* A misprediction (I64 0/1) of a transfer of signal sig: its count and penalty cycles. */
+static void add_misp(IRSB *out, UInt sig, IRExpr *miss)
+{
+	add_sig(out, sig, miss);
+	add_sig(out, VP_SIG_STALL_BR, bin(out, Ity_I64, Iop_And64,
+					  bin(out, Ity_I64, Iop_Sub64, k64(0), miss), k64(vp_clo.misp_penalty)));
 }
 
 /* The conditional branch at pc, taken (an I64 atom, 0 or 1) to target: what
@@ -101,8 +100,7 @@ void vp_emit_cond_fast(IRSB *out, Addr pc, IRExpr *taken, Addr target)
 	add_sig(out, VP_SIG_BR_COND_TAKEN, taken);
 	add_sig(out, VP_SIG_BR_COND_NT, bin(out, Ity_I64, Iop_Xor64, taken, k64(1)));
 	add_sig(out, VP_SIG_MISP_COND_TAKEN, bin(out, Ity_I64, Iop_And64, miss, taken));
-	add_sig(out, VP_SIG_STALL_BR, bin(out, Ity_I64, Iop_Mul64, miss, k64(vp_clo.misp_penalty)));
-	add_sig(out, VP_SIG_MISP_COND, miss);
+	add_misp(out, VP_SIG_MISP_COND, miss);
 	hit = bin(out, Ity_I1, Iop_CmpEQ64, tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
 			mkIRExpr_HWord((HWord)g.btb_mru))), k64(pc));
 	h64 = un(out, Ity_I64, Iop_1Uto64, hit);
@@ -180,14 +178,6 @@ static IRExpr *btb_mru_update(IRSB *out, const struct vp_gshare_view *g, Addr pc
 	add_sig(out, VP_SIG_BTB_HIT, un(out, Ity_I64, Iop_1Uto64, hit));
 	*old_target = old;
 	return hit;
-}
-
-/* A misprediction (I64 0/1) of a transfer of signal sig: its count and penalty cycles. */
-static void add_misp(IRSB *out, UInt sig, IRExpr *miss)
-{
-	add_sig(out, sig, miss);
-	add_sig(out, VP_SIG_STALL_BR, bin(out, Ity_I64, Iop_And64,
-					  bin(out, Ity_I64, Iop_Sub64, k64(0), miss), k64(vp_clo.misp_penalty)));
 }
 
 /* A return (predicted by the return stack, which it pops) or an indirect jump or call

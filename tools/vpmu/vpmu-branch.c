@@ -17,12 +17,16 @@ static UInt btb_sets, btb_ways;
 static UChar *pht;	  /* gshare: 2-bit counters, initially 1 (weakly not taken) */
 static UInt pht_mask;
 static UInt ghist;
+/* pht_step[taken << 10 | position << 8 | byte]: the PHT byte after the counter at position
+ * (0-3) in it is updated by the outcome, with bit 8 set when the counter predicted wrong; the
+ * inline branch (vpmu-branch-ir.c) updates a counter with one load from it. */
+static UShort pht_step[2 << 10];
 static Addr *ras;
 static UInt ras_top, ras_nr;
 
 void vp_bpred_init(void)
 {
-	UInt n = vp_clo.btb_entries, pht_bytes;
+	UInt n = vp_clo.btb_entries, pht_bytes, i;
 
 	btb_ways = vp_clo.btb_ways;
 	btb_sets = n / btb_ways;
@@ -34,6 +38,12 @@ void vp_bpred_init(void)
 	pht_bytes = ((1u << vp_clo.ghist_bits) + 3) / 4;
 	pht = VG_(malloc)("vpmu.pht", pht_bytes);
 	VG_(memset)(pht, 0x55, pht_bytes); /* every counter 1 */
+	for (i = 0; i < 2 << 10; i++) {
+		UInt taken = i >> 10, sh = ((i >> 8) & 3) * 2, byte = i & 0xff, c = (byte >> sh) & 3;
+		UInt nc = taken ? (c < 3 ? c + 1 : 3) : (c ? c - 1 : 0);
+
+		pht_step[i] = ((byte & ~(3u << sh)) | (nc << sh)) | (((c >> 1) ^ taken) << 8);
+	}
 	ras = VG_(calloc)("vpmu.ras", vp_clo.ras_depth ? vp_clo.ras_depth : 1, sizeof(Addr));
 }
 
@@ -283,6 +293,7 @@ void vp_gshare_view(struct vp_gshare_view *g, Addr pc)
 	g->ghist = &ghist;
 	g->pht = pht;
 	g->pht_mask = pht_mask;
+	g->pht_step = pht_step;
 	g->btb_mru = &btb_pc[s];
 	g->btb_mru_target = &btb_target[s];
 	g->ras = ras;

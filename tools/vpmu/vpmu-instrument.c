@@ -23,6 +23,7 @@ struct ctx {
 	UInt seg_nins;		  /* counted instructions in the current segment */
 	IRTemp seg_base;	  /* vp_sig[INSN] at the segment start, for ticks */
 	Addr last_fetch_line;
+	Addr last_fetch_page;	  /* of the block's previous fetch, which left it MRU in the ITLB */
 };
 
 /* ---- static classification by IR operation ---- */
@@ -247,15 +248,17 @@ static void emit_tick(struct ctx *c, const struct insn_info *in)
 /* A fetch of the line at line_addr, guarded by an inline check: when the line is most
  * recently used in its L1I set and its page in its ITLB set, the helper would only count an
  * L1I hit, so the IR counts it and skips the call.  Both slots are known when translating.
+ * The page needs no check when the block's previous fetch was from it: that fetch left it
+ * most recently used (checked, or put there by the helper), and only fetches use the ITLB.
  * Only used while no sampling counter watches (the helper would then check for overflow). */
 static void emit_fetch_guarded(struct ctx *c, Addr line_addr, Addr imark)
 {
 	struct vp_tag_view l1, tlb;
 	ULong line, page;
 	IRTemp t1 = newIRTemp(c->out->tyenv, Ity_I64), t1o = newIRTemp(c->out->tyenv, Ity_I64);
-	IRTemp t2 = newIRTemp(c->out->tyenv, Ity_I64), h1 = newIRTemp(c->out->tyenv, Ity_I1);
-	IRTemp h2 = newIRTemp(c->out->tyenv, Ity_I1), hit = newIRTemp(c->out->tyenv, Ity_I1);
-	IRTemp miss = newIRTemp(c->out->tyenv, Ity_I1), one = newIRTemp(c->out->tyenv, Ity_I64);
+	IRTemp h1 = newIRTemp(c->out->tyenv, Ity_I1), miss = newIRTemp(c->out->tyenv, Ity_I1);
+	IRTemp one = newIRTemp(c->out->tyenv, Ity_I64);
+	IRTemp hit = h1;
 
 	vp_fetch_tags(&l1, &tlb);
 	line = line_addr >> l1.line_shift;
@@ -265,12 +268,18 @@ static void emit_fetch_guarded(struct ctx *c, Addr line_addr, Addr imark)
 	addStmtToIRSB(c->out, IRStmt_WrTmp(t1o, IRExpr_Binop(Iop_Or64, IRExpr_RdTmp(t1), c64(1))));
 	addStmtToIRSB(c->out, IRStmt_WrTmp(h1, IRExpr_Binop(Iop_CmpEQ64, IRExpr_RdTmp(t1o),
 							    c64(line << 1 | 1))));
-	addStmtToIRSB(c->out, IRStmt_WrTmp(t2, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord(
-		(HWord)(tlb.tags + (page & tlb.set_mask) * tlb.ways)))));
-	addStmtToIRSB(c->out, IRStmt_WrTmp(h2, IRExpr_Binop(Iop_CmpEQ64, IRExpr_RdTmp(t2),
-							    c64(page << 1))));
-	addStmtToIRSB(c->out, IRStmt_WrTmp(hit, IRExpr_Binop(Iop_And1, IRExpr_RdTmp(h1),
-							     IRExpr_RdTmp(h2))));
+	if (page != c->last_fetch_page) {
+		IRTemp t2 = newIRTemp(c->out->tyenv, Ity_I64), h2 = newIRTemp(c->out->tyenv, Ity_I1);
+
+		hit = newIRTemp(c->out->tyenv, Ity_I1);
+		addStmtToIRSB(c->out, IRStmt_WrTmp(t2, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord(
+			(HWord)(tlb.tags + (page & tlb.set_mask) * tlb.ways)))));
+		addStmtToIRSB(c->out, IRStmt_WrTmp(h2, IRExpr_Binop(Iop_CmpEQ64, IRExpr_RdTmp(t2),
+								    c64(page << 1))));
+		addStmtToIRSB(c->out, IRStmt_WrTmp(hit, IRExpr_Binop(Iop_And1, IRExpr_RdTmp(h1),
+								     IRExpr_RdTmp(h2))));
+		c->last_fetch_page = page;
+	}
 	addStmtToIRSB(c->out, IRStmt_WrTmp(miss, IRExpr_Unop(Iop_Not1, IRExpr_RdTmp(hit))));
 	if (vp_need.sigs & VP_BIT(VP_SIG_L1I_HIT)) {
 		addStmtToIRSB(c->out, IRStmt_WrTmp(one, IRExpr_Unop(Iop_1Uto64, IRExpr_RdTmp(hit))));
@@ -464,7 +473,7 @@ IRSB *vp_instrument(VgCallbackClosure *closure, IRSB *bb, const VexGuestLayout *
 	VG_(memset)(&c, 0, sizeof(c));
 	c.out = deepCopyIRSBExceptStmts(bb);
 	c.seg_base = IRTemp_INVALID;
-	c.last_fetch_line = ~(Addr)0;
+	c.last_fetch_line = c.last_fetch_page = ~(Addr)0;
 	for (i = 0; i < bb->stmts_used; i++) {
 		IRStmt *st = bb->stmts[i];
 

@@ -169,6 +169,7 @@ struct vp_gshare_view {
 	UInt *ghist;
 	UChar *pht; /* 2-bit counters, four to a byte */
 	UInt pht_mask;
+	const UShort *pht_step; /* see vpmu-branch.c */
 	Addr *btb_mru; /* the most recently used way of a given pc's BTB set */
 	Addr *btb_mru_target;
 	Addr *ras;
