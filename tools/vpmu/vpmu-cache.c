@@ -105,30 +105,36 @@ void vp_fetch_tags(struct vp_tag_view *l1, struct vp_tag_view *tlb)
 enum { MISS, HIT };
 
 /* The part of cache_access past the most-recently-used way: the scan with move-to-front,
- * and the miss.  Kept out of line so that the common MRU hit stays small. */
+ * and the miss.  Kept out of line so that the common MRU hit stays small.  The scan moves each
+ * way it passes down one as it goes, so that a hit or a miss ends one loop: where the line is
+ * cannot be predicted, and a separate shift loop cost a second mispredicted exit. */
 static __attribute__((noinline)) Int cache_scan(struct vp_cache *c, ULong *set, ULong line,
 						 ULong dirty, Bool alloc, ULong *victim)
 {
-	ULong tag = line << 1, cur;
+	ULong want = (line << 1) | 1, prev, cur;
 	UInt i;
 
+	if (!alloc) { /* a miss must leave the set as it was */
+		for (i = 1; i < c->ways; i++)
+			if ((set[i] | 1) == want)
+				break;
+		if (i == c->ways)
+			return MISS;
+	}
+	prev = set[0];
 	for (i = 1; i < c->ways; i++) {
-		if ((set[i] | 1) == (tag | 1)) {
-			cur = set[i] | dirty;
-			for (; i > 0; i--)
-				set[i] = set[i - 1];
-			set[0] = cur;
+		cur = set[i];
+		set[i] = prev;
+		if ((cur | 1) == want) {
+			set[0] = cur | dirty;
 			c->last = line;
 			c->last_slot = set;
 			return HIT;
 		}
+		prev = cur;
 	}
-	if (!alloc)
-		return MISS;
-	*victim = set[c->ways - 1];
-	for (i = c->ways - 1; i > 0; i--)
-		set[i] = set[i - 1];
-	set[0] = tag | dirty;
+	*victim = prev;
+	set[0] = (want ^ 1) | dirty;
 	c->last = line;
 	c->last_slot = set;
 	return MISS;
