@@ -419,9 +419,9 @@ void vp_fast_data_helper(Bool store, Int size, struct vp_helper *h)
 	}
 }
 
-/* Called once per cache line an instruction stream enters (the instrumenter knows statically
- * when consecutive instructions stay in one line, and such fetches are guaranteed MRU hits). */
-VG_REGPARM(2) void vp_h_ifetch(Addr a, Addr imark)
+/* One fetch from the line at a, which an instruction stream enters (the instrumenter knows
+ * statically when consecutive instructions stay in one line, and such fetches are MRU hits). */
+static inline __attribute__((always_inline)) void ifetch(Addr a, Addr imark)
 {
 	ULong v, dsrc;
 	UInt stall = 0;
@@ -446,4 +446,16 @@ VG_REGPARM(2) void vp_h_ifetch(Addr a, Addr imark)
 	vp_sig[VP_SIG_STALL_IFETCH] += stall;
 	if (UNLIKELY(vp_watch))
 		vp_overflow_check(imark, NULL, 0);
+}
+
+VG_REGPARM(2) void vp_h_ifetch(Addr a, Addr imark)
+{
+	ifetch(a, imark);
+}
+
+/* The helper of the inline fetch check (vpmu-instrument.c): no sampling counter watches, so
+ * the instruction's address is not needed. */
+VG_REGPARM(1) void vp_h_ifetch_fast(Addr a)
+{
+	ifetch(a, 0);
 }

@@ -251,7 +251,7 @@ static void emit_tick(struct ctx *c, const struct insn_info *in)
  * The page needs no check when the block's previous fetch was from it: that fetch left it
  * most recently used (checked, or put there by the helper), and only fetches use the ITLB.
  * Only used while no sampling counter watches (the helper would then check for overflow). */
-static void emit_fetch_guarded(struct ctx *c, Addr line_addr, Addr imark)
+static void emit_fetch_guarded(struct ctx *c, Addr line_addr)
 {
 	struct vp_tag_view l1, tlb;
 	ULong line, page;
@@ -285,8 +285,8 @@ static void emit_fetch_guarded(struct ctx *c, Addr line_addr, Addr imark)
 		addStmtToIRSB(c->out, IRStmt_WrTmp(one, IRExpr_Unop(Iop_1Uto64, IRExpr_RdTmp(hit))));
 		add_to_sig(c, VP_SIG_L1I_HIT, IRExpr_RdTmp(one));
 	}
-	call(c, "vp_h_ifetch", vp_h_ifetch, 2,
-	     mkIRExprVec_2(mkIRExpr_HWord(line_addr), mkIRExpr_HWord(imark)), IRExpr_RdTmp(miss));
+	call(c, "vp_h_ifetch_fast", vp_h_ifetch_fast, 1, mkIRExprVec_1(mkIRExpr_HWord(line_addr)),
+	     IRExpr_RdTmp(miss));
 }
 
 static void emit_fetch(struct ctx *c, const struct insn_info *in)
@@ -299,7 +299,7 @@ static void emit_fetch(struct ctx *c, const struct insn_info *in)
 			continue;
 		c->last_fetch_line = l;
 		if (!vp_watch)
-			emit_fetch_guarded(c, l << shift, in->addr);
+			emit_fetch_guarded(c, l << shift);
 		else
 			call(c, "vp_h_ifetch", vp_h_ifetch, 2,
 			     mkIRExprVec_2(mkIRExpr_HWord(l << shift), mkIRExpr_HWord(in->addr)),

@@ -137,6 +137,7 @@ void vp_caches_init(void);
 VG_REGPARM(3) void vp_h_load(Addr addr, ULong size, Addr imark);
 VG_REGPARM(3) void vp_h_store(Addr addr, ULong size, Addr imark);
 VG_REGPARM(2) void vp_h_ifetch(Addr line_addr, Addr imark);
+VG_REGPARM(1) void vp_h_ifetch_fast(Addr line_addr);
 /* Where a cache's tags are, for the inline most-recently-used check (vpmu-fastpath.c). */
 struct vp_tag_view {
 	ULong *tags; /* sets * ways, most recently used first; tag = line << 1 | dirty */
