@@ -14,18 +14,24 @@
  * so the helpers answer it without touching the tag array.  A non-allocating miss changes no
  * set, so it leaves `last` valid. */
 struct vp_cache {
-	const HChar *name;
-	ULong set_mask;
-	UInt ways, line_shift;
 	ULong *tags;
 	ULong last;	  /* ~0: none */
 	ULong *last_slot; /* &set[0] of last's set */
+	ULong set_mask;
 	struct vp_cache *below; /* the level a miss goes on to, NULL for TLBs and the last */
+	UInt ways, line_shift;
+	UInt latency;		/* load-to-use cycles when this level serves the access */
 	Bool prefetch_below;	/* start loading below's set when this level's MRU way misses */
-};
+} __attribute__((aligned(64)));
 
-static struct vp_cache l1i, l1d, l2, llc, itlb, dtlb;
-static Bool have_llc;
+/* Everything the access path reads, together: a cache's fields fill one host line, and the
+ * penalties share one.  The guest's data keeps evicting the tool's globals from the host's
+ * caches, and each line the path reads is then a miss of its own. */
+static struct {
+	struct vp_cache l1d, dtlb, l2, l1i, itlb, llc;
+	UInt mem_latency, tlb_penalty, split_penalty, store_miss_penalty;
+	Bool write_allocate, have_llc;
+} vc;
 
 static UInt log2_exact(UInt v, const HChar *what)
 {
@@ -46,7 +52,7 @@ static void cache_init(struct vp_cache *c, const HChar *name, const struct vp_ca
 	UInt entries = is_tlb ? g->size_bytes : g->size_bytes / g->line_bytes;
 	UInt i, sets;
 
-	c->name = name;
+	c->latency = g->latency;
 	c->line_shift = log2_exact(g->line_bytes, name);
 	c->ways = g->ways ? g->ways : entries;
 	if (entries == 0 || entries % c->ways) {
@@ -65,21 +71,26 @@ static void cache_init(struct vp_cache *c, const HChar *name, const struct vp_ca
 
 void vp_caches_init(void)
 {
-	cache_init(&l1i, "L1I", &vp_clo.l1i, False);
-	cache_init(&l1d, "L1D", &vp_clo.l1d, False);
-	cache_init(&l2, "L2", &vp_clo.l2, False);
-	have_llc = vp_clo.llc.size_bytes != 0;
-	if (have_llc)
-		cache_init(&llc, "LLC", &vp_clo.llc, False);
-	cache_init(&itlb, "ITLB", &vp_clo.itlb, True);
-	cache_init(&dtlb, "DTLB", &vp_clo.dtlb, True);
-	l1i.below = l1d.below = &l2;
-	l2.below = have_llc ? &llc : NULL;
+	cache_init(&vc.l1i, "L1I", &vp_clo.l1i, False);
+	cache_init(&vc.l1d, "L1D", &vp_clo.l1d, False);
+	cache_init(&vc.l2, "L2", &vp_clo.l2, False);
+	vc.have_llc = vp_clo.llc.size_bytes != 0;
+	if (vc.have_llc)
+		cache_init(&vc.llc, "LLC", &vp_clo.llc, False);
+	cache_init(&vc.itlb, "ITLB", &vp_clo.itlb, True);
+	cache_init(&vc.dtlb, "DTLB", &vp_clo.dtlb, True);
+	vc.l1i.below = vc.l1d.below = &vc.l2;
+	vc.l2.below = vc.have_llc ? &vc.llc : NULL;
 	/* Only the first levels prefetch: an L1 access past the MRU way misses often enough (a
 	 * third of them on gzip) for the L2 set's load to pay, while an L2 access past its MRU
 	 * way nearly always hits, and prefetching the LLC's megabyte of tags for it only evicted
 	 * useful host lines (gzip 10 % slower). */
-	l1i.prefetch_below = l1d.prefetch_below = True;
+	vc.l1i.prefetch_below = vc.l1d.prefetch_below = True;
+	vc.mem_latency = vp_clo.mem_latency;
+	vc.tlb_penalty = vp_clo.tlb_penalty;
+	vc.split_penalty = vp_clo.split_penalty;
+	vc.store_miss_penalty = vp_clo.store_miss_penalty;
+	vc.write_allocate = vp_clo.write_allocate;
 }
 
 static void tag_view(const struct vp_cache *c, struct vp_tag_view *v)
@@ -92,14 +103,14 @@ static void tag_view(const struct vp_cache *c, struct vp_tag_view *v)
 
 void vp_data_tags(struct vp_tag_view *l1, struct vp_tag_view *tlb)
 {
-	tag_view(&l1d, l1);
-	tag_view(&dtlb, tlb);
+	tag_view(&vc.l1d, l1);
+	tag_view(&vc.dtlb, tlb);
 }
 
 void vp_fetch_tags(struct vp_tag_view *l1, struct vp_tag_view *tlb)
 {
-	tag_view(&l1i, l1);
-	tag_view(&itlb, tlb);
+	tag_view(&vc.l1i, l1);
+	tag_view(&vc.itlb, tlb);
 }
 
 enum { MISS, HIT };
@@ -180,18 +191,18 @@ static void llc_writeback(Addr a)
 {
 	ULong v;
 
-	if (have_llc)
-		cache_access(&llc, line_of(&llc, a), 1, True, &v);
+	if (vc.have_llc)
+		cache_access(&vc.llc, line_of(&vc.llc, a), 1, True, &v);
 }
 
 static void l2_writeback(Addr a)
 {
 	ULong v;
 
-	if (cache_access(&l2, line_of(&l2, a), 1, True, &v) == MISS && v != ~0ULL) {
+	if (cache_access(&vc.l2, line_of(&vc.l2, a), 1, True, &v) == MISS && v != ~0ULL) {
 		vp_sig[(v & 1) ? VP_SIG_L2_OUT_DIRTY : VP_SIG_L2_OUT_CLEAN]++;
 		if (v & 1)
-			llc_writeback((v >> 1) << l2.line_shift);
+			llc_writeback((v >> 1) << vc.l2.line_shift);
 	}
 }
 
@@ -203,54 +214,54 @@ static UInt outer_access(Addr a, UInt kind, ULong *dsrc)
 	static const UInt miss_sig[3] = { VP_SIG_L2_LD_MISS, VP_SIG_L2_ST_MISS, VP_SIG_L2_IF_MISS };
 	ULong v;
 
-	if (cache_access(&l2, line_of(&l2, a), 0, True, &v) == HIT) {
+	if (cache_access(&vc.l2, line_of(&vc.l2, a), 0, True, &v) == HIT) {
 		vp_sig[hit_sig[kind]]++;
 		*dsrc = VPMU_DSRC_L2_HIT;
-		return vp_clo.l2.latency;
+		return vc.l2.latency;
 	}
 	vp_sig[miss_sig[kind]]++;
 	vp_sig[VP_SIG_L2_LINES_IN]++;
 	if (v != ~0ULL) {
 		vp_sig[(v & 1) ? VP_SIG_L2_OUT_DIRTY : VP_SIG_L2_OUT_CLEAN]++;
 		if (v & 1)
-			llc_writeback((v >> 1) << l2.line_shift);
+			llc_writeback((v >> 1) << vc.l2.line_shift);
 	}
-	if (!have_llc) {
+	if (!vc.have_llc) {
 		*dsrc = VPMU_DSRC_LOCAL_DRAM;
-		return vp_clo.mem_latency;
+		return vc.mem_latency;
 	}
 	vp_sig[VP_SIG_LLC_REF]++;
-	if (cache_access(&llc, line_of(&llc, a), 0, True, &v) == HIT) {
+	if (cache_access(&vc.llc, line_of(&vc.llc, a), 0, True, &v) == HIT) {
 		if (kind == 0)
 			vp_sig[VP_SIG_LLC_LD_HIT]++;
 		*dsrc = VPMU_DSRC_L3_HIT;
-		return vp_clo.llc.latency;
+		return vc.llc.latency;
 	}
 	vp_sig[VP_SIG_LLC_MISS]++;
 	if (kind == 0)
 		vp_sig[VP_SIG_LLC_LD_MISS]++;
 	*dsrc = VPMU_DSRC_LOCAL_DRAM;
-	return vp_clo.mem_latency;
+	return vc.mem_latency;
 }
 
 /* One line of a data access; returns its latency. */
 static inline __attribute__((always_inline)) UInt data_line(Addr a, Bool store, ULong *dsrc)
 {
 	ULong v;
-	Bool alloc = !store || vp_clo.write_allocate;
+	Bool alloc = !store || vc.write_allocate;
 	UInt lat;
 
-	if (cache_access(&l1d, line_of(&l1d, a), store, alloc, &v) == HIT) {
+	if (cache_access(&vc.l1d, line_of(&vc.l1d, a), store, alloc, &v) == HIT) {
 		vp_sig[store ? VP_SIG_L1D_ST_HIT : VP_SIG_L1D_LD_HIT]++;
 		*dsrc = VPMU_DSRC_L1_HIT;
-		return vp_clo.l1d.latency;
+		return vc.l1d.latency;
 	}
 	vp_sig[store ? VP_SIG_L1D_ST_MISS : VP_SIG_L1D_LD_MISS]++;
 	if (alloc) {
 		vp_sig[VP_SIG_L1D_REPL]++;
 		if (v != ~0ULL && (v & 1)) {
 			vp_sig[VP_SIG_L1D_WB]++;
-			l2_writeback((v >> 1) << l1d.line_shift);
+			l2_writeback((v >> 1) << vc.l1d.line_shift);
 		}
 	}
 	lat = outer_access(a, store ? 1 : 0, dsrc);
@@ -276,7 +287,7 @@ static inline void classify(Addr a, ULong size, Bool store)
 	/* Pentium rule (thesis Appendix A): 2/4-byte accesses crossing 4 bytes, 8-byte crossing 8. */
 	if (size > 1 && (a >> p5_shift) != (last >> p5_shift))
 		vp_sig[store ? VP_SIG_P5_MISALIGN_ST : VP_SIG_P5_MISALIGN_LD]++;
-	if ((a >> l1d.line_shift) != (last >> l1d.line_shift))
+	if ((a >> vc.l1d.line_shift) != (last >> vc.l1d.line_shift))
 		vp_sig[store ? VP_SIG_SPLIT_ST : VP_SIG_SPLIT_LD]++;
 }
 
@@ -300,24 +311,24 @@ static inline __attribute__((always_inline)) void data_access(Addr a, ULong size
 		return;
 	}
 	lat = data_line(a, store, &mi.data_src);
-	if ((a >> l1d.line_shift) != (last >> l1d.line_shift)) {
+	if ((a >> vc.l1d.line_shift) != (last >> vc.l1d.line_shift)) {
 		UInt lat2 = data_line(last, store, &d2);
 
 		if (lat2 > lat) {
 			lat = lat2;
 			mi.data_src = d2;
 		}
-		lat += vp_clo.split_penalty;
+		lat += vc.split_penalty;
 	}
-	if (tlb_miss(&dtlb, a)) {
+	if (tlb_miss(&vc.dtlb, a)) {
 		vp_sig[store ? VP_SIG_DTLB_ST_MISS : VP_SIG_DTLB_LD_MISS]++;
-		lat += vp_clo.tlb_penalty;
+		lat += vc.tlb_penalty;
 	}
 	mi.latency = lat;
-	stall = lat - vp_clo.l1d.latency;
+	stall = lat - vc.l1d.latency;
 	if (store) {
 		if (mi.data_src != VPMU_DSRC_L1_HIT)
-			vp_sig[VP_SIG_STALL_STORE] += vp_clo.store_miss_penalty;
+			vp_sig[VP_SIG_STALL_STORE] += vc.store_miss_penalty;
 	} else {
 		vp_sig[VP_SIG_STALL_LOAD] += stall;
 		if (lat > vp_clo.ld_lat)
@@ -332,14 +343,14 @@ static inline __attribute__((always_inline)) void data_access(Addr a, ULong size
  * while no sampling counter watches.  Produces exactly the signals data_access would. */
 static inline Bool data_fast(Addr a, ULong size, Bool store)
 {
-	ULong line = a >> l1d.line_shift;
+	ULong line = a >> vc.l1d.line_shift;
 	UInt p5_shift = size >= 8 ? 3 : 2;
 	Addr last = a + size - 1;
 
-	if (UNLIKELY(line != l1d.last || (last >> l1d.line_shift) != line || size == 0 ||
-		     (a >> dtlb.line_shift) != dtlb.last || vp_watch || !vp_need.dcache))
+	if (UNLIKELY(line != vc.l1d.last || (last >> vc.l1d.line_shift) != line || size == 0 ||
+		     (a >> vc.dtlb.line_shift) != vc.dtlb.last || vp_watch || !vp_need.dcache))
 		return False;
-	*l1d.last_slot |= store;
+	*vc.l1d.last_slot |= store;
 	vp_sig[store ? VP_SIG_STORE : VP_SIG_LOAD]++;
 	vp_sig[store ? VP_SIG_L1D_ST_HIT : VP_SIG_L1D_LD_HIT]++;
 	if (size > 1) {
@@ -348,7 +359,7 @@ static inline Bool data_fast(Addr a, ULong size, Bool store)
 		if ((a >> p5_shift) != (last >> p5_shift))
 			vp_sig[store ? VP_SIG_P5_MISALIGN_ST : VP_SIG_P5_MISALIGN_LD]++;
 	}
-	if (!store && vp_clo.l1d.latency > vp_clo.ld_lat)
+	if (!store && vc.l1d.latency > vp_clo.ld_lat)
 		vp_sig[VP_SIG_LAT_ABOVE]++;
 	return True;
 }
@@ -357,7 +368,7 @@ static inline Bool data_fast(Addr a, ULong size, Bool store)
  * overlap instead of waiting one after the other (the guest's data evicts both often). */
 static inline void dtlb_prefetch(Addr a)
 {
-	__builtin_prefetch(dtlb.tags + ((a >> dtlb.line_shift) & dtlb.set_mask) * dtlb.ways);
+	__builtin_prefetch(vc.dtlb.tags + ((a >> vc.dtlb.line_shift) & vc.dtlb.set_mask) * vc.dtlb.ways);
 }
 
 VG_REGPARM(3) void vp_h_load(Addr addr, ULong size, Addr imark)
@@ -427,21 +438,21 @@ static inline __attribute__((always_inline)) void ifetch(Addr a, Addr imark)
 	UInt stall = 0;
 
 	/* The line and page the last fetch left most recently used: a hit changing nothing. */
-	if (LIKELY(a >> l1i.line_shift == l1i.last && a >> itlb.line_shift == itlb.last &&
+	if (LIKELY(a >> vc.l1i.line_shift == vc.l1i.last && a >> vc.itlb.line_shift == vc.itlb.last &&
 		   !vp_watch)) {
 		vp_sig[VP_SIG_L1I_HIT]++;
 		return;
 	}
-	__builtin_prefetch(itlb.tags + ((a >> itlb.line_shift) & itlb.set_mask) * itlb.ways);
-	if (cache_access(&l1i, line_of(&l1i, a), 0, True, &v) == HIT) {
+	__builtin_prefetch(vc.itlb.tags + ((a >> vc.itlb.line_shift) & vc.itlb.set_mask) * vc.itlb.ways);
+	if (cache_access(&vc.l1i, line_of(&vc.l1i, a), 0, True, &v) == HIT) {
 		vp_sig[VP_SIG_L1I_HIT]++;
 	} else {
 		vp_sig[VP_SIG_L1I_MISS]++;
 		stall = outer_access(a, 2, &dsrc);
 	}
-	if (tlb_miss(&itlb, a)) {
+	if (tlb_miss(&vc.itlb, a)) {
 		vp_sig[VP_SIG_ITLB_MISS]++;
-		stall += vp_clo.tlb_penalty;
+		stall += vc.tlb_penalty;
 	}
 	vp_sig[VP_SIG_STALL_IFETCH] += stall;
 	if (UNLIKELY(vp_watch))
