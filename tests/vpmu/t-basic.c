@@ -203,6 +203,31 @@ static __attribute__((noinline)) struct delta calls(long n)
 	return d;
 }
 
+static __attribute__((noinline)) long callee2(long x)
+{
+	__asm__ volatile("" : "+r"(x));
+	return x + 2;
+}
+
+static long (*volatile targets[2])(long) = { callee, callee2 };
+
+/* n indirect calls through a table and their returns: always to one target (alternate 0), or
+ * to the two in turn (alternate 1), so that the BTB always holds the other one. */
+static __attribute__((noinline)) struct delta indirect_calls(long n, long alternate)
+{
+	struct vpmu_counts a, b;
+	struct delta d;
+	long x = 0;
+
+	snap(&a);
+	for (long i = 0; i < n; i++)
+		x = targets[i & alternate](x);
+	__asm__ volatile("" : : "r"(x));
+	snap(&b);
+	diff(&d, &a, &b);
+	return d;
+}
+
 /* The branch pattern's predictor counts in steady state, with the LBR off (the conditional
  * branch counted inline) or on (through the helper). */
 static struct delta steady_branches(unsigned long debugctl)
@@ -217,8 +242,8 @@ static struct delta steady_branches(unsigned long debugctl)
 	return d2;
 }
 
-/* Direct calls (inline: the return stack push, vpmu-branch-ir.c) and their returns (helper):
- * every return is predicted, with the LBR off and on alike. */
+/* Direct calls and their returns (in IR with the LBR off, vpmu-branch-ir.c; through
+ * vp_h_jump with it on): every return is predicted, with the LBR off and on alike. */
 static void t_predictor_calls(void)
 {
 	struct delta d[2], d1;
@@ -243,6 +268,45 @@ static void t_predictor_calls(void)
 }
 
 /* The inline conditional branch (vpmu-branch-ir.c) and the helper must agree. */
+/* Indirect calls and their returns, predicted in IR with the LBR off (vpmu-branch-ir.c) and by
+ * vp_h_jump with it on: the same counts either way, every return predicted by the return stack,
+ * and an indirect call mispredicted exactly when its target is not the one the BTB holds. */
+static void t_predictor_indirect(void)
+{
+	struct delta d[2][2], d1;
+
+	vp_program(0, EVT(0x89, 0x20), 0, 0); /* BR_MISP_EXEC.INDIRECT_NEAR_CALL */
+	vp_program(1, EVT(0x89, 0x08), 0, 0); /* BR_MISP_EXEC.RETURN_NEAR */
+	vp_program(2, EVT(0x88, 0x20), 0, 0); /* BR_INST_EXEC.INDIRECT_NEAR_CALL */
+	vp_program(3, EVT(VPMU_EV_STALLS, 0x08), 0, 0); /* VPMU_STALLS.BRANCH */
+	vp_req(VPMU_REQ_START, VPMU_ALL_COUNTERS, 0, 0, 0);
+	for (unsigned long lbr = 0; lbr < 2; lbr++) {
+		vp_req(VPMU_REQ_WRMSR, VPMU_MSR_DEBUGCTL, lbr, 0, 0);
+		for (long alt = 0; alt < 2; alt++) {
+			struct delta *e = &d[lbr][alt];
+
+			indirect_calls(3000, alt);
+			/* A first call of 1000 after one of 3000 mispredicts a dozen more conditional
+			 * branches (the loop's exit comes at another point of the history); the
+			 * delta below then compares two calls that follow alike. */
+			indirect_calls(1000, alt);
+			d1 = indirect_calls(1000, alt);
+			*e = indirect_calls(2000, alt);
+			sub(e, &d1);
+			printf("lbr %lu alternate %ld: %lu of %lu indirect calls and %lu returns "
+			       "mispredicted, %lu stall cycles\n", lbr, alt, e->v[0], e->v[2], e->v[1],
+			       e->v[3]);
+			CHECK(e->v[2] == 1000, "indirect calls: %lu", e->v[2]);
+			CHECK(e->v[1] == 0, "mispredicted returns: %lu", e->v[1]);
+			CHECK(e->v[0] == (alt ? 1000 : 0), "mispredicted indirect calls: %lu", e->v[0]);
+		}
+	}
+	vp_req(VPMU_REQ_WRMSR, VPMU_MSR_DEBUGCTL, 0, 0, 0);
+	for (long alt = 0; alt < 2; alt++)
+		CHECK(d[0][alt].v[3] == d[1][alt].v[3], "stall cycles: inline %lu, helper %lu",
+		      d[0][alt].v[3], d[1][alt].v[3]);
+}
+
 static void t_predictor(void)
 {
 	struct delta in, lbr;
@@ -263,6 +327,7 @@ static void t_predictor(void)
 	CHECK(in.v[3] == lbr.v[3], "stall cycles: inline %lu, helper %lu", in.v[3], lbr.v[3]);
 	CHECK(in.v[1] == 2000, "the loop's two branches stay in the BTB: %lu hits", in.v[1]);
 	t_predictor_calls();
+	t_predictor_indirect();
 }
 
 /* The same accesses with the L1D modelled: the inline most-recently-used check answers the
