@@ -31,8 +31,8 @@ void vp_bpred_init(void)
 	btb_ways = vp_clo.btb_ways;
 	btb_sets = n / btb_ways;
 	tl_assert(btb_sets && (btb_sets & (btb_sets - 1)) == 0);
-	btb_pc = VG_(calloc)("vpmu.btb", n, sizeof(*btb_pc));
-	btb_target = VG_(calloc)("vpmu.btb", n, sizeof(*btb_target));
+	btb_pc = vp_alloc_lines("vpmu.btb", n * sizeof(*btb_pc));
+	btb_target = vp_alloc_lines("vpmu.btb", n * sizeof(*btb_target));
 	btb_ctr = VG_(calloc)("vpmu.btb", n, sizeof(*btb_ctr));
 	pht_mask = (1u << vp_clo.ghist_bits) - 1;
 	pht_bytes = ((1u << vp_clo.ghist_bits) + 3) / 4;

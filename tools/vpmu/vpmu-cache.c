@@ -33,6 +33,14 @@ static struct {
 	Bool write_allocate, have_llc;
 } vc;
 
+/* Zeroed memory that starts on a host cache line (never freed: the models live as long as the
+ * tool), so that no set of ways of 64 bytes or less straddles two lines: an 8-way set is one
+ * host line, and a scan past its first way reads no second one. */
+void *vp_alloc_lines(const HChar *cc, SizeT bytes)
+{
+	return (void *)VG_ROUNDUP((Addr)VG_(calloc)(cc, bytes + 64, 1), 64);
+}
+
 static UInt log2_exact(UInt v, const HChar *what)
 {
 	UInt s = 0;
@@ -62,7 +70,7 @@ static void cache_init(struct vp_cache *c, const HChar *name, const struct vp_ca
 	sets = entries / c->ways;
 	log2_exact(sets, name);
 	c->set_mask = sets - 1;
-	c->tags = VG_(malloc)("vpmu.cache", sizeof(ULong) * entries);
+	c->tags = vp_alloc_lines("vpmu.cache", sizeof(ULong) * entries);
 	for (i = 0; i < entries; i++)
 		c->tags[i] = ~0ULL;
 	c->last = ~0ULL;

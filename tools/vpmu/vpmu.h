@@ -133,6 +133,7 @@ static inline void vp_bump(enum vp_sig s, ULong n, Addr imark, const struct vp_m
 }
 
 /* vpmu-cache.c */
+void *vp_alloc_lines(const HChar *cc, SizeT bytes);
 void vp_caches_init(void);
 VG_REGPARM(3) void vp_h_load(Addr addr, ULong size, Addr imark);
 VG_REGPARM(3) void vp_h_store(Addr addr, ULong size, Addr imark);
