@@ -228,6 +228,33 @@ static __attribute__((noinline)) struct delta indirect_calls(long n, long altern
 	return d;
 }
 
+/* n indirect jumps through a switch's jump table: always to one case (mask 0), or to the eight
+ * in turn (mask 7), so that the BTB always holds another case than the next. */
+static __attribute__((noinline)) struct delta indirect_jumps(long n, long mask)
+{
+	struct vpmu_counts a, b;
+	struct delta d;
+	long x = 1;
+
+	snap(&a);
+	for (long i = 0; i < n; i++) {
+		switch (i & mask) {
+		case 0: x += 3; break;
+		case 1: x ^= 5; break;
+		case 2: x *= 7; break;
+		case 3: x -= 11; break;
+		case 4: x <<= 1; break;
+		case 5: x |= 13; break;
+		case 6: x >>= 2; break;
+		default: x = ~x; break;
+		}
+		__asm__ volatile("" : "+r"(x));
+	}
+	snap(&b);
+	diff(&d, &a, &b);
+	return d;
+}
+
 /* The branch pattern's predictor counts in steady state, with the LBR off (the conditional
  * branch counted inline) or on (through the helper). */
 static struct delta steady_branches(unsigned long debugctl)
@@ -268,9 +295,10 @@ static void t_predictor_calls(void)
 }
 
 /* The inline conditional branch (vpmu-branch-ir.c) and the helper must agree. */
-/* Indirect calls and their returns, predicted in IR with the LBR off (vpmu-branch-ir.c) and by
- * vp_h_jump with it on: the same counts either way, every return predicted by the return stack,
- * and an indirect call mispredicted exactly when its target is not the one the BTB holds. */
+/* Indirect calls and their returns, and indirect jumps, predicted in IR with the LBR off
+ * (vpmu-branch-ir.c) and by vp_h_jump with it on: the same counts either way, every return
+ * predicted by the return stack, and an indirect transfer mispredicted exactly when its target
+ * is not the one the BTB holds. */
 static void t_predictor_indirect(void)
 {
 	struct delta d[2][2], d1;
@@ -305,6 +333,35 @@ static void t_predictor_indirect(void)
 	for (long alt = 0; alt < 2; alt++)
 		CHECK(d[0][alt].v[3] == d[1][alt].v[3], "stall cycles: inline %lu, helper %lu",
 		      d[0][alt].v[3], d[1][alt].v[3]);
+
+	vp_program(0, EVT(0x89, 0x04), 0, 0); /* BR_MISP_EXEC.INDIRECT_NON_CALL */
+	vp_program(2, EVT(0x88, 0x04), 0, 0); /* BR_INST_EXEC.INDIRECT_NON_CALL */
+	vp_req(VPMU_REQ_START, VPMU_ALL_COUNTERS, 0, 0, 0);
+	for (unsigned long lbr = 0; lbr < 2; lbr++) {
+		vp_req(VPMU_REQ_WRMSR, VPMU_MSR_DEBUGCTL, lbr, 0, 0);
+		for (long alt = 0; alt < 2; alt++) {
+			struct delta *e = &d[lbr][alt];
+			long mask = alt ? 7 : 0;
+
+			indirect_jumps(3000, mask);
+			indirect_jumps(1000, mask);
+			d1 = indirect_jumps(1000, mask);
+			*e = indirect_jumps(2000, mask);
+			sub(e, &d1);
+			printf("lbr %lu mask %ld: %lu of %lu indirect jumps mispredicted, %lu stall "
+			       "cycles\n", lbr, mask, e->v[0], e->v[2], e->v[3]);
+			/* The compiler may test one case before the table (gcc: 7 of 8 jump). */
+			CHECK(e->v[2] >= 875 && e->v[2] <= 1000,
+			      "indirect jumps: %lu (is the switch a jump table?)", e->v[2]);
+			CHECK(e->v[0] == (alt ? e->v[2] : 0), "mispredicted indirect jumps: %lu of %lu",
+			      e->v[0], e->v[2]);
+		}
+	}
+	vp_req(VPMU_REQ_WRMSR, VPMU_MSR_DEBUGCTL, 0, 0, 0);
+	for (long alt = 0; alt < 2; alt++)
+		CHECK(d[0][alt].v[3] == d[1][alt].v[3] && d[0][alt].v[2] == d[1][alt].v[2],
+		      "stall cycles: inline %lu, helper %lu; jumps %lu, %lu", d[0][alt].v[3],
+		      d[1][alt].v[3], d[0][alt].v[2], d[1][alt].v[2]);
 }
 
 static void t_predictor(void)

@@ -299,9 +299,12 @@ static inline void classify(Addr a, ULong size, Bool store)
 		vp_sig[store ? VP_SIG_SPLIT_ST : VP_SIG_SPLIT_LD]++;
 }
 
-/* count_access: False when the generated code counts the load or store itself. */
+/* count_access: False when the generated code counts the load or store itself; page_mru:
+ * the generated code found the page most recently used in its DTLB set (a hit that changes
+ * nothing, as no other access came between). */
 static inline __attribute__((always_inline)) void data_access(Addr a, ULong size, Bool store,
-							      Addr imark, Bool count_access)
+							      Addr imark, Bool count_access,
+							      Bool page_mru)
 {
 	struct vp_mem_info mi = { a, 0, VPMU_DSRC_UNKNOWN, True };
 	Addr last = a + (size ? size : 1) - 1;
@@ -328,7 +331,7 @@ static inline __attribute__((always_inline)) void data_access(Addr a, ULong size
 		}
 		lat += vc.split_penalty;
 	}
-	if (tlb_miss(&vc.dtlb, a)) {
+	if (!page_mru && tlb_miss(&vc.dtlb, a)) {
 		vp_sig[store ? VP_SIG_DTLB_ST_MISS : VP_SIG_DTLB_LD_MISS]++;
 		lat += vc.tlb_penalty;
 	}
@@ -383,22 +386,23 @@ VG_REGPARM(3) void vp_h_load(Addr addr, ULong size, Addr imark)
 {
 	dtlb_prefetch(addr);
 	if (!data_fast(addr, size, False))
-		data_access(addr, size, False, imark, True);
+		data_access(addr, size, False, imark, True, False);
 }
 
 VG_REGPARM(3) void vp_h_store(Addr addr, ULong size, Addr imark)
 {
 	dtlb_prefetch(addr);
 	if (!data_fast(addr, size, True))
-		data_access(addr, size, True, imark, True);
+		data_access(addr, size, True, imark, True, False);
 }
 
 /* The helpers of the inline check (vpmu-fastpath.c), for an access it did not answer: the
  * generated code has counted the load or store, and no sampling counter watches, so the
- * instruction's address is not needed.  One per common size, taking the address alone. */
-#define VP_FAST_HELPERS(n)                                                                 \
-	static VG_REGPARM(1) void h_ld##n(Addr a) { data_access(a, n, False, 0, False); }  \
-	static VG_REGPARM(1) void h_st##n(Addr a) { data_access(a, n, True, 0, False); }
+ * instruction's address is not needed.  One per common size, taking the address and whether
+ * the check found the page most recently used in its DTLB set. */
+#define VP_FAST_HELPERS(n)                                                                  \
+	static VG_REGPARM(2) void h_ld##n(Addr a, ULong pm) { data_access(a, n, False, 0, False, pm); } \
+	static VG_REGPARM(2) void h_st##n(Addr a, ULong pm) { data_access(a, n, True, 0, False, pm); }
 VP_FAST_HELPERS(1)
 VP_FAST_HELPERS(2)
 VP_FAST_HELPERS(4)
@@ -407,14 +411,14 @@ VP_FAST_HELPERS(16)
 VP_FAST_HELPERS(32)
 VP_FAST_HELPERS(64)
 
-static VG_REGPARM(2) void h_ld_n(Addr a, ULong size)
+static VG_REGPARM(3) void h_ld_n(Addr a, ULong size, ULong pm)
 {
-	data_access(a, size, False, 0, False);
+	data_access(a, size, False, 0, False, pm);
 }
 
-static VG_REGPARM(2) void h_st_n(Addr a, ULong size)
+static VG_REGPARM(3) void h_st_n(Addr a, ULong size, ULong pm)
 {
-	data_access(a, size, True, 0, False);
+	data_access(a, size, True, 0, False, pm);
 }
 
 void vp_fast_data_helper(Bool store, Int size, struct vp_helper *h)

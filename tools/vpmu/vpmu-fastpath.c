@@ -55,7 +55,7 @@ static IRExpr *mru_tag(IRSB *out, const struct vp_tag_view *v, IRExpr *addr, UIn
  * the first byte's and the line compared the last byte's: a set only holds lines of its own
  * index, so the two agree only when the access does not cross a line (with more than one set;
  * a fully associative L1D checks the crossing itself). */
-static IRExpr *fast_hit(IRSB *out, Bool store, IRExpr *addr, Int size)
+static IRExpr *fast_hit(IRSB *out, Bool store, IRExpr *addr, Int size, IRExpr **page_mru)
 {
 	struct vp_tag_view l1, tlb;
 	IRExpr *end = addr, *want, *tag, *hit, *page;
@@ -73,8 +73,8 @@ static IRExpr *fast_hit(IRSB *out, Bool store, IRExpr *addr, Int size)
 				Iop_CmpEQ64, shr(out, addr, l1.line_shift), shr(out, end, l1.line_shift)))));
 	page = tmp(out, Ity_I64, IRExpr_Binop(Iop_And64, shr(out, addr, tlb.line_shift - 1), k64(~1ULL)));
 	tag = mru_tag(out, &tlb, addr, tlb.line_shift);
-	return tmp(out, Ity_I1, IRExpr_Binop(Iop_And1, hit, tmp(out, Ity_I1,
-			IRExpr_Binop(Iop_CmpEQ64, tag, page))));
+	*page_mru = tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, tag, page));
+	return tmp(out, Ity_I1, IRExpr_Binop(Iop_And1, hit, *page_mru));
 }
 
 /* Adds amount to signal s if a programmed counter sums s.  The others need not be kept: a
@@ -139,17 +139,19 @@ Bool vp_data_fast_ok(Int size)
  * stay valid, as nothing changes any set's order. */
 void vp_emit_data_fast(IRSB *out, Bool store, IRExpr *addr, Int size)
 {
-	IRExpr *bit = fast_hit(out, store, addr, size);
+	IRExpr *page_mru, *bit = fast_hit(out, store, addr, size, &page_mru);
+	IRExpr *pm = tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, page_mru));
 	struct vp_helper h;
 	IRDirty *d;
 
 	count_fast(out, store, addr, size, tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, bit)));
 	vp_fast_data_helper(store, size, &h);
+	/* The helper skips the DTLB when the check found the page most recently used. */
 	if (h.takes_size)
-		d = unsafeIRDirty_0_N(2, h.name, VG_(fnptr_to_fnentry)(h.fn),
-				      mkIRExprVec_2(addr, k64(size)));
+		d = unsafeIRDirty_0_N(3, h.name, VG_(fnptr_to_fnentry)(h.fn),
+				      mkIRExprVec_3(addr, k64(size), pm));
 	else
-		d = unsafeIRDirty_0_N(1, h.name, VG_(fnptr_to_fnentry)(h.fn), mkIRExprVec_1(addr));
+		d = unsafeIRDirty_0_N(2, h.name, VG_(fnptr_to_fnentry)(h.fn), mkIRExprVec_2(addr, pm));
 	d->guard = tmp(out, Ity_I1, IRExpr_Unop(Iop_Not1, bit));
 	addStmtToIRSB(out, IRStmt_Dirty(d));
 }

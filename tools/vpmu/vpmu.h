@@ -149,7 +149,7 @@ void vp_data_tags(struct vp_tag_view *l1, struct vp_tag_view *tlb);
 struct vp_helper {
 	void *fn;
 	const HChar *name;
-	Bool takes_size; /* (address, size); else (address) */
+	Bool takes_size; /* (address, size, page MRU); else (address, page MRU) */
 };
 void vp_fast_data_helper(Bool store, Int size, struct vp_helper *h);
 void vp_fetch_tags(struct vp_tag_view *l1, struct vp_tag_view *tlb);
