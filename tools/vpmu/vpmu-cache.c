@@ -299,11 +299,12 @@ static inline void classify(Addr a, ULong size, Bool store)
 		vp_sig[store ? VP_SIG_SPLIT_ST : VP_SIG_SPLIT_LD]++;
 }
 
-/* count_access: False when the generated code counts the load or store itself; page_mru:
- * the generated code found the page most recently used in its DTLB set (a hit that changes
- * nothing, as no other access came between). */
+/* from_check: called for an access the inline check (vpmu-fastpath.c) did not answer: the
+ * generated code counted the load or store, the model is on and no counter samples; page_mru:
+ * that check found the page most recently used in its DTLB set (a hit that changes nothing,
+ * as no other access came between). */
 static inline __attribute__((always_inline)) void data_access(Addr a, ULong size, Bool store,
-							      Addr imark, Bool count_access,
+							      Addr imark, Bool from_check,
 							      Bool page_mru)
 {
 	struct vp_mem_info mi = { a, 0, VPMU_DSRC_UNKNOWN, True };
@@ -313,10 +314,10 @@ static inline __attribute__((always_inline)) void data_access(Addr a, ULong size
 
 	if (size == 0)
 		size = 1;
-	if (count_access)
+	if (!from_check)
 		vp_sig[store ? VP_SIG_STORE : VP_SIG_LOAD]++;
 	classify(a, size, store);
-	if (!vp_need.dcache) {
+	if (!from_check && !vp_need.dcache) {
 		if (UNLIKELY(vp_watch))
 			vp_overflow_check(imark, &mi, 0);
 		return;
@@ -345,7 +346,7 @@ static inline __attribute__((always_inline)) void data_access(Addr a, ULong size
 		if (lat > vp_clo.ld_lat)
 			vp_sig[VP_SIG_LAT_ABOVE]++;
 	}
-	if (UNLIKELY(vp_watch))
+	if (!from_check && UNLIKELY(vp_watch))
 		vp_overflow_check(imark, &mi, 0);
 }
 
@@ -386,14 +387,14 @@ VG_REGPARM(3) void vp_h_load(Addr addr, ULong size, Addr imark)
 {
 	dtlb_prefetch(addr);
 	if (!data_fast(addr, size, False))
-		data_access(addr, size, False, imark, True, False);
+		data_access(addr, size, False, imark, False, False);
 }
 
 VG_REGPARM(3) void vp_h_store(Addr addr, ULong size, Addr imark)
 {
 	dtlb_prefetch(addr);
 	if (!data_fast(addr, size, True))
-		data_access(addr, size, True, imark, True, False);
+		data_access(addr, size, True, imark, False, False);
 }
 
 /* The helpers of the inline check (vpmu-fastpath.c), for an access it did not answer: the
@@ -401,8 +402,8 @@ VG_REGPARM(3) void vp_h_store(Addr addr, ULong size, Addr imark)
  * instruction's address is not needed.  One per common size, taking the address and whether
  * the check found the page most recently used in its DTLB set. */
 #define VP_FAST_HELPERS(n)                                                                  \
-	static VG_REGPARM(2) void h_ld##n(Addr a, ULong pm) { data_access(a, n, False, 0, False, pm); } \
-	static VG_REGPARM(2) void h_st##n(Addr a, ULong pm) { data_access(a, n, True, 0, False, pm); }
+	static VG_REGPARM(2) void h_ld##n(Addr a, ULong pm) { data_access(a, n, False, 0, True, pm); } \
+	static VG_REGPARM(2) void h_st##n(Addr a, ULong pm) { data_access(a, n, True, 0, True, pm); }
 VP_FAST_HELPERS(1)
 VP_FAST_HELPERS(2)
 VP_FAST_HELPERS(4)
@@ -413,12 +414,12 @@ VP_FAST_HELPERS(64)
 
 static VG_REGPARM(3) void h_ld_n(Addr a, ULong size, ULong pm)
 {
-	data_access(a, size, False, 0, False, pm);
+	data_access(a, size, False, 0, True, pm);
 }
 
 static VG_REGPARM(3) void h_st_n(Addr a, ULong size, ULong pm)
 {
-	data_access(a, size, True, 0, False, pm);
+	data_access(a, size, True, 0, True, pm);
 }
 
 void vp_fast_data_helper(Bool store, Int size, struct vp_helper *h)
