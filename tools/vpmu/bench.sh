@@ -3,14 +3,14 @@
 # Times native, --tool=none, cachegrind (cache + branch simulation), vpmu counting only
 # instructions and vpmu with every model on, on the same workloads; prints a Markdown table
 # with the minimum of N interleaved runs (wall and CPU time) and the CPU-time ratios to
-# native and to --tool=none.  Needs /usr/bin/time (Debian package "time").
+# native and to --tool=none, then the median of the rounds' ratios of vpmu (every model) to
+# cachegrind.  Needs /usr/bin/time (Debian package "time").
 # Usage: tools/vpmu/bench.sh VGLIB [RUNS]     (VGLIB: the build's vglib folder)
 # With BASELINE=VGLIB2 in the environment, the two vpmu rows are also timed with the tool in
 # VGLIB2 (e.g. a build of an older commit), in the same run, for a before/after comparison.
 set -eu
 VGLIB=${1:?usage: bench.sh VGLIB [RUNS]}
 RUNS=${2:-3}
-here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -75,12 +75,14 @@ configs() {
 	fi
 }
 
-measure() { # "$@": the workload; leaves best wall and CPU times in $work/best.KEY
-	rm -f "$work"/best.*
-	for i in $(seq "$RUNS"); do
+measure() { # "$@": the workload; leaves best wall and CPU times in $work/best.KEY, and
+	# each round's CPU time in $work/runs.KEY (a line per round)
+	rm -f "$work"/best.* "$work"/runs.*
+	for _ in $(seq "$RUNS"); do
 		configs | while read -r key cmd; do
 			# shellcheck disable=SC2086 # cmd is a word list
 			t=$(timed $cmd "$@")
+			echo "$t" | cut -d' ' -f2 >>"$work/runs.$key"
 			if [ ! -f "$work/best.$key" ]; then
 				echo "$t" >"$work/best.$key"
 			else
@@ -97,6 +99,14 @@ row() { # name, key: wall, CPU, and CPU ratios to native and to --tool=none
 		split(v[ARGV[1]], n, " "); split(v[ARGV[2]], z, " "); split(v[ARGV[3]], r, " ");
 		printf "| %s | %.2f s | %.2f s | %.1f | %.2f |\n", name, r[1], r[2], r[2] / n[2],
 			r[2] / z[2] }' "$work/best.nat" "$work/best.none" "$work/best.$2"
+}
+
+# The ratio of KEY's CPU time to cachegrind's within each round (the two ran seconds apart,
+# so a change in the machine's load hits both): median, and lowest to highest.
+round_ratio() {
+	paste "$work/runs.$1" "$work/runs.cg" | awk '{ print $1 / $2 }' | sort -n | awk '
+		{ r[NR] = $1 } END { m = NR % 2 ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2;
+			printf "%.2f (%.2f-%.2f)", m, r[1], r[NR] }'
 }
 
 for w in bench gzip; do
@@ -116,4 +126,10 @@ for w in bench gzip; do
 		row "baseline vpmu, instructions only" bins
 		row "baseline vpmu, every model" ball
 	fi
+	echo
+	printf 'Every model / cachegrind, per round: median %s' "$(round_ratio vall)"
+	if [ -n "${BASELINE:-}" ]; then
+		printf '; baseline %s' "$(round_ratio ball)"
+	fi
+	echo
 done
