@@ -7,7 +7,7 @@
 #include "pub_tool_libcproc.h"
 #include "vpmu.h"
 
-ULong vp_sig[VP_SIG_NR];
+ULong vp_sig[VP_SIG_NR] __attribute__((aligned(64))); /* see enum vp_sig */
 ULong vp_watch;
 ULong vp_insn_fire_at = ~0ULL;
 struct vp_counter vp_ctr[VPMU_MAX_COUNTERS];

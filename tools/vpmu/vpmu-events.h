@@ -20,25 +20,25 @@ enum vp_sig {
 	VP_SIG_SYSCALL,
 	VP_SIG_NR_STATIC, /* end of the inline-counted group */
 
+	/* The signals of a data access that misses the L1D's MRU way come first and together
+	 * (with vp_sig on a host line, the L1D's on one line and the L2's on the next): the
+	 * miss path is bound by host-cache misses.  L1D_LD_HIT..ITLB_MISS is one range. */
 	VP_SIG_LOAD = VP_SIG_NR_STATIC,
 	VP_SIG_STORE,
-	VP_SIG_MISALIGN_LD,
-	VP_SIG_MISALIGN_ST,
-	VP_SIG_SPLIT_LD,
-	VP_SIG_SPLIT_ST,
-	VP_SIG_P5_MISALIGN_LD,
-	VP_SIG_P5_MISALIGN_ST,
 	VP_SIG_L1D_LD_HIT,
 	VP_SIG_L1D_LD_MISS,
 	VP_SIG_L1D_ST_HIT,
 	VP_SIG_L1D_ST_MISS,
 	VP_SIG_L1D_WB,
 	VP_SIG_L1D_REPL,
+	VP_SIG_STALL_LOAD,   /* load miss, DTLB miss and split penalty cycles */
+	VP_SIG_STALL_STORE,  /* store miss penalty cycles */
+	VP_SIG_LAT_ABOVE,
 	VP_SIG_L2_LD_HIT,
 	VP_SIG_L2_LD_MISS,
+	VP_SIG_L2_LINES_IN,
 	VP_SIG_L2_ST_HIT,
 	VP_SIG_L2_ST_MISS,
-	VP_SIG_L2_LINES_IN,
 	VP_SIG_L2_OUT_CLEAN,
 	VP_SIG_L2_OUT_DIRTY,
 	VP_SIG_LLC_LD_HIT,
@@ -47,12 +47,17 @@ enum vp_sig {
 	VP_SIG_LLC_MISS,
 	VP_SIG_DTLB_LD_MISS,
 	VP_SIG_DTLB_ST_MISS,
-	VP_SIG_LAT_ABOVE,
 	VP_SIG_L1I_HIT,
 	VP_SIG_L1I_MISS,
 	VP_SIG_L2_IF_HIT,
 	VP_SIG_L2_IF_MISS,
 	VP_SIG_ITLB_MISS,
+	VP_SIG_MISALIGN_LD,
+	VP_SIG_MISALIGN_ST,
+	VP_SIG_SPLIT_LD,
+	VP_SIG_SPLIT_ST,
+	VP_SIG_P5_MISALIGN_LD,
+	VP_SIG_P5_MISALIGN_ST,
 	VP_SIG_BR_COND_TAKEN,
 	VP_SIG_BR_COND_NT,
 	VP_SIG_BR_JMP_DIR,
@@ -69,8 +74,6 @@ enum vp_sig {
 	VP_SIG_BTB_HIT,
 	VP_SIG_P5_TAKEN_OR_BTB,
 	VP_SIG_STALL_IFETCH, /* L1I/ITLB miss penalty cycles */
-	VP_SIG_STALL_LOAD,   /* load miss, DTLB miss and split penalty cycles */
-	VP_SIG_STALL_STORE,  /* store miss penalty cycles */
 	VP_SIG_STALL_BR,     /* branch misprediction penalty cycles */
 	VP_SIG_STALL_DIV,    /* divider busy cycles beyond the first */
 	VP_SIG_NR
