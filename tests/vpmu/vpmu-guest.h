@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <valgrind.h>
 #include "vpmu-protocol.h"
 
@@ -60,5 +61,47 @@ static inline void vp_require_vpmu(void)
 #define EVTQ(ev, um, cmask, inv, edge)                                                  \
 	(EVT(ev, um) | ((unsigned long)(cmask) << 24) | ((inv) ? VPMU_EVTSEL_INV : 0) | \
 	 ((edge) ? VPMU_EVTSEL_EDGE : 0))
+
+/* Counter values over a stretch of guest code: snap() before and after, diff(), and sub() to
+ * take one stretch's counts from another's (two lengths of a loop leave the loop's). */
+struct delta {
+	unsigned long v[VPMU_MAX_COUNTERS];
+};
+
+AI void snap(struct vpmu_counts *c)
+{
+	c->hdr.size = sizeof(*c);
+	vp_req(VPMU_REQ_READ_ALL, (unsigned long)c, sizeof(*c), VPMU_READ_THREAD, 0);
+}
+
+static inline void diff(struct delta *d, const struct vpmu_counts *a, const struct vpmu_counts *b)
+{
+	for (int i = 0; i < VPMU_MAX_COUNTERS; i++)
+		d->v[i] = b->value[i] - a->value[i];
+}
+
+static inline void sub(struct delta *d, const struct delta *x)
+{
+	for (int i = 0; i < VPMU_MAX_COUNTERS; i++)
+		d->v[i] -= x->v[i];
+}
+
+struct vp_test {
+	const char *name;
+	void (*fn)(void);
+};
+
+/* Runs the test named by argv[1], or every test without an argument, under vpmu; returns the
+ * exit status (1 when a CHECK failed). */
+static inline int vp_run_tests(int argc, char **argv, const struct vp_test *tests, unsigned n)
+{
+	vp_require_vpmu();
+	for (unsigned i = 0; i < n; i++)
+		if (argc < 2 || !strcmp(argv[1], tests[i].name))
+			tests[i].fn();
+	if (failures)
+		fprintf(stderr, "%d check(s) failed\n", failures);
+	return failures ? 1 : 0;
+}
 
 #endif
