@@ -165,7 +165,8 @@ Bool vp_emit_direct_fast(IRSB *out, Addr pc, Addr target, UInt kind, Addr next)
 
 /* The BTB part of an indirect transfer (vp_h_jump()) when pc is the most recently used way of
  * its set: the lookup hits and changes no order, and the way's target becomes target.
- * Returns the hit (I1); the helper h (pc, target[, kind]) runs, guarded, when it is false. */
+ * Returns the hit (I1), and the target the way held in *old_target; when the hit is false,
+ * the caller's BTB helper must do the lookup. */
 static IRExpr *btb_mru_update(IRSB *out, const struct vp_gshare_view *g, Addr pc, IRExpr *target,
 			      IRExpr **old_target)
 {

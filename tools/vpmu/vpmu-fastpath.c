@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Inline IR for the data accesses the model would answer without changing state: a check
- * of the L1D and DTLB sets' most-recently-used ways, the hit's signals counted inline, the
- * helper called (guarded) only when the check fails. */
+/* Inline IR for the data accesses and instruction fetches the model would answer without
+ * changing state: a check of the L1 and TLB sets' most-recently-used ways, the hit's signals
+ * counted inline, the helper called (guarded) only when the check fails. */
 #include "pub_tool_libcbase.h"
 #include "pub_tool_machine.h"
 #include "vpmu.h"
@@ -153,5 +153,36 @@ void vp_emit_data_fast(IRSB *out, Bool store, IRExpr *addr, Int size)
 	else
 		d = unsafeIRDirty_0_N(2, h.name, VG_(fnptr_to_fnentry)(h.fn), mkIRExprVec_2(addr, pm));
 	d->guard = tmp(out, Ity_I1, IRExpr_Unop(Iop_Not1, bit));
+	addStmtToIRSB(out, IRStmt_Dirty(d));
+}
+
+/* A fetch of the line at line_addr, guarded by the same check: when the line is most recently
+ * used in its L1I set (and its page in its ITLB set, when check_page), the helper would only
+ * count an L1I hit, so the IR counts it and skips the call.  Both slots are known when
+ * translating.  Only while no sampling counter watches (the helper would then check for an
+ * overflow). */
+void vp_emit_fetch_fast(IRSB *out, Addr line_addr, Bool check_page)
+{
+	struct vp_tag_view l1, tlb;
+	ULong line, page;
+	IRExpr *hit;
+	IRDirty *d;
+
+	vp_fetch_tags(&l1, &tlb);
+	line = line_addr >> l1.line_shift;
+	page = line_addr >> tlb.line_shift;
+	hit = tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, tmp(out, Ity_I64, IRExpr_Binop(Iop_Or64,
+			tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
+			    mkIRExpr_HWord((HWord)(l1.tags + (line & l1.set_mask) * l1.ways)))), k64(1))),
+			k64(line << 1 | 1)));
+	if (check_page)
+		hit = tmp(out, Ity_I1, IRExpr_Binop(Iop_And1, hit, tmp(out, Ity_I1, IRExpr_Binop(
+				Iop_CmpEQ64, tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
+				mkIRExpr_HWord((HWord)(tlb.tags + (page & tlb.set_mask) * tlb.ways)))),
+				k64(page << 1)))));
+	add_sig(out, VP_SIG_L1I_HIT, tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, hit)));
+	d = unsafeIRDirty_0_N(1, "vp_h_ifetch_fast", VG_(fnptr_to_fnentry)(vp_h_ifetch_fast),
+			      mkIRExprVec_1(mkIRExpr_HWord(line_addr)));
+	d->guard = tmp(out, Ity_I1, IRExpr_Unop(Iop_Not1, hit));
 	addStmtToIRSB(out, IRStmt_Dirty(d));
 }

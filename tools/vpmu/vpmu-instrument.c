@@ -245,50 +245,6 @@ static void emit_tick(struct ctx *c, const struct insn_info *in)
 	     mkIRExprVec_2(mkIRExpr_HWord(in->addr), c64(extra)), IRExpr_RdTmp(g));
 }
 
-/* A fetch of the line at line_addr, guarded by an inline check: when the line is most
- * recently used in its L1I set and its page in its ITLB set, the helper would only count an
- * L1I hit, so the IR counts it and skips the call.  Both slots are known when translating.
- * The page needs no check when the block's previous fetch was from it: that fetch left it
- * most recently used (checked, or put there by the helper), and only fetches use the ITLB.
- * Only used while no sampling counter watches (the helper would then check for overflow). */
-static void emit_fetch_guarded(struct ctx *c, Addr line_addr)
-{
-	struct vp_tag_view l1, tlb;
-	ULong line, page;
-	IRTemp t1 = newIRTemp(c->out->tyenv, Ity_I64), t1o = newIRTemp(c->out->tyenv, Ity_I64);
-	IRTemp h1 = newIRTemp(c->out->tyenv, Ity_I1), miss = newIRTemp(c->out->tyenv, Ity_I1);
-	IRTemp one = newIRTemp(c->out->tyenv, Ity_I64);
-	IRTemp hit = h1;
-
-	vp_fetch_tags(&l1, &tlb);
-	line = line_addr >> l1.line_shift;
-	page = line_addr >> tlb.line_shift;
-	addStmtToIRSB(c->out, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord(
-		(HWord)(l1.tags + (line & l1.set_mask) * l1.ways)))));
-	addStmtToIRSB(c->out, IRStmt_WrTmp(t1o, IRExpr_Binop(Iop_Or64, IRExpr_RdTmp(t1), c64(1))));
-	addStmtToIRSB(c->out, IRStmt_WrTmp(h1, IRExpr_Binop(Iop_CmpEQ64, IRExpr_RdTmp(t1o),
-							    c64(line << 1 | 1))));
-	if (page != c->last_fetch_page) {
-		IRTemp t2 = newIRTemp(c->out->tyenv, Ity_I64), h2 = newIRTemp(c->out->tyenv, Ity_I1);
-
-		hit = newIRTemp(c->out->tyenv, Ity_I1);
-		addStmtToIRSB(c->out, IRStmt_WrTmp(t2, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord(
-			(HWord)(tlb.tags + (page & tlb.set_mask) * tlb.ways)))));
-		addStmtToIRSB(c->out, IRStmt_WrTmp(h2, IRExpr_Binop(Iop_CmpEQ64, IRExpr_RdTmp(t2),
-								    c64(page << 1))));
-		addStmtToIRSB(c->out, IRStmt_WrTmp(hit, IRExpr_Binop(Iop_And1, IRExpr_RdTmp(h1),
-								     IRExpr_RdTmp(h2))));
-		c->last_fetch_page = page;
-	}
-	addStmtToIRSB(c->out, IRStmt_WrTmp(miss, IRExpr_Unop(Iop_Not1, IRExpr_RdTmp(hit))));
-	if (vp_need.sigs & VP_BIT(VP_SIG_L1I_HIT)) {
-		addStmtToIRSB(c->out, IRStmt_WrTmp(one, IRExpr_Unop(Iop_1Uto64, IRExpr_RdTmp(hit))));
-		add_to_sig(c, VP_SIG_L1I_HIT, IRExpr_RdTmp(one));
-	}
-	call(c, "vp_h_ifetch_fast", vp_h_ifetch_fast, 1, mkIRExprVec_1(mkIRExpr_HWord(line_addr)),
-	     IRExpr_RdTmp(miss));
-}
-
 static void emit_fetch(struct ctx *c, const struct insn_info *in)
 {
 	UInt shift = __builtin_ctz(vp_clo.l1i.line_bytes);
@@ -298,9 +254,15 @@ static void emit_fetch(struct ctx *c, const struct insn_info *in)
 		if (l == c->last_fetch_line)
 			continue;
 		c->last_fetch_line = l;
-		if (!vp_watch)
-			emit_fetch_guarded(c, l << shift);
-		else
+		if (!vp_watch) {
+			/* The page needs no check when the block's previous fetch was from it: that
+			 * fetch left it most recently used (checked, or put there by the helper),
+			 * and only fetches use the ITLB. */
+			Addr page = (l << shift) >> __builtin_ctz(vp_clo.itlb.line_bytes);
+
+			vp_emit_fetch_fast(c->out, l << shift, page != c->last_fetch_page);
+			c->last_fetch_page = page;
+		} else
 			call(c, "vp_h_ifetch", vp_h_ifetch, 2,
 			     mkIRExprVec_2(mkIRExpr_HWord(l << shift), mkIRExpr_HWord(in->addr)),
 			     NULL);

@@ -157,6 +157,7 @@ void vp_fetch_tags(struct vp_tag_view *l1, struct vp_tag_view *tlb);
 /* vpmu-fastpath.c */
 Bool vp_data_fast_ok(Int size);
 void vp_emit_data_fast(IRSB *out, Bool store, IRExpr *addr, Int size);
+void vp_emit_fetch_fast(IRSB *out, Addr line_addr, Bool check_page);
 
 /* vpmu-branch.c */
 void vp_bpred_init(void);
