@@ -401,9 +401,15 @@ VG_REGPARM(3) void vp_h_store(Addr addr, ULong size, Addr imark)
  * generated code has counted the load or store, and no sampling counter watches, so the
  * instruction's address is not needed.  One per common size, taking the address and whether
  * the check found the page most recently used in its DTLB set. */
-#define VP_FAST_HELPERS(n)                                                                  \
-	static VG_REGPARM(2) void h_ld##n(Addr a, ULong pm) { data_access(a, n, False, 0, True, pm); } \
-	static VG_REGPARM(2) void h_st##n(Addr a, ULong pm) { data_access(a, n, True, 0, True, pm); }
+#define VP_FAST_HELPERS(n)                                      \
+	static VG_REGPARM(2) void h_ld##n(Addr a, ULong pm)     \
+	{                                                       \
+		data_access(a, n, False, 0, True, pm);          \
+	}                                                       \
+	static VG_REGPARM(2) void h_st##n(Addr a, ULong pm)     \
+	{                                                       \
+		data_access(a, n, True, 0, True, pm);           \
+	}
 VP_FAST_HELPERS(1)
 VP_FAST_HELPERS(2)
 VP_FAST_HELPERS(4)
