@@ -3,20 +3,33 @@
 # Runs the t-work workload whole under vpmu in a fixed environment, once per programming of a
 # group (every detector signal is read alone by some counter), and prints or checks the final
 # counts against golden.txt, so that speed work on the models can be shown to change no count.
-# Usage: golden.sh VGLIB T-WORK GROUP [--print]     GROUP: corei7 | pentium | misc
-# Counts of a whole process depend on glibc, the compiler's code and the environment, so the
+# Usage: golden.sh VGLIB T-WORK GROUP [--print | --compare] [VPMU-OPTION...]
+#        GROUP: corei7 | pentium | misc; the options are added to every run.
+#        --compare: no fixture; the group's counts with the options must equal those without
+#        (e.g. --host-vector=no, the scalar lookups, against the host-vector ones), which
+#        holds on any machine.
+# t-work counts main's work only (not the dynamic loader's start-up, which walks the kernel's
+# auxiliary vector and vDSO), but its counts still depend on glibc, the compiler's code and
+# the machine Valgrind presents, and may on the kernel (where mmap places memory), so the
 # fixture is tied to the fingerprint in its first line: elsewhere the check is skipped (77).
 # The guest's stdout goes to /dev/null: stdio takes another path (54 instructions apart,
 # VPMU-NOTES 2.1) when stdout is a regular file, so /dev/null must be the device it is.
 set -eu
-vglib=$1 guest=$2 group=$3 mode=${4:-check}
+vglib=$1 guest=$2 group=$3
+shift 3
+mode=check
+if [ "${1:-}" = --print ] || [ "${1:-}" = --compare ]; then
+	mode=$1
+	shift
+fi
+extra="$*"
 here=$(cd "$(dirname "$0")" && pwd)
 fixture=$here/golden.txt
 
 fingerprint() {
-	printf 'fingerprint %s %s %s\n' "$(valgrind --version)" \
+	printf 'fingerprint %s %s %s linux-%s\n' "$(valgrind --version)" \
 		"$(ldd --version 2>&1 | head -n 1 | tr ' ' _)" \
-		"$(cksum <"$guest" | cut -d' ' -f1)"
+		"$(cksum <"$guest" | cut -d' ' -f1)" "$(uname -r)"
 }
 
 configs() { # name and vpmu options, one programming per line
@@ -78,20 +91,36 @@ cp "$guest" "$work/t-work"
 
 run_group() {
 	configs "$group" | while read -r name opts; do
-		# shellcheck disable=SC2086 # opts is a list of options
+		# shellcheck disable=SC2086 # extra and opts are lists of options
 		(cd "$work" && env -i PATH=/usr/bin:/bin VALGRIND_LIB="$work/vglib" \
-			valgrind --tool=vpmu $opts ./t-work 2>&1 >/dev/null) |
+			valgrind --tool=vpmu $extra $opts ./t-work 2>&1 >/dev/null) |
 			sed -n "s/^==[0-9]*== vpmu: /$group $name /p"
 	done
 }
 
+if [ "$mode" = --compare ]; then
+	run_group >"$work/got"
+	want=$extra extra=
+	run_group >"$work/want"
+	if ! diff -u "$work/want" "$work/got"; then
+		echo "golden.sh: counts of group $group with $want differ from those without"
+		exit 1
+	fi
+	echo "golden.sh: $(wc -l <"$work/got") counter values of group $group identical" \
+		"with and without $want"
+	grep -qw avx2 /proc/cpuinfo ||
+		echo "golden.sh: (the host has no AVX2: both runs used the scalar lookups)"
+	exit 0
+fi
 if [ "$mode" = --print ]; then
 	fingerprint
 	run_group
 	exit 0
 fi
 if [ "$(head -n 1 "$fixture")" != "$(fingerprint)" ]; then
-	echo "golden.sh: fixture made with another valgrind, glibc or guest build; skipped"
+	echo "golden.sh: fixture made with another valgrind, glibc, guest build or kernel; skipped"
+	echo "  fixture: $(head -n 1 "$fixture")"
+	echo "  here:    $(fingerprint)"
 	exit 77
 fi
 run_group >"$work/got"
@@ -104,4 +133,4 @@ if ! diff -u "$work/want" "$work/got"; then
 	echo "golden.sh: counts of group $group differ from tests/vpmu/golden.txt"
 	exit 1
 fi
-echo "golden.sh: $(wc -l <"$work/got") counter values of group $group identical"
+echo "golden.sh: $(wc -l <"$work/got") counter values of group $group identical${extra:+ with $extra}"
