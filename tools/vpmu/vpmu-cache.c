@@ -5,24 +5,7 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
-#include "vpmu.h"
-
-/* A cache (or TLB) of sets * ways entries; each set lists its tags most recently used first.
- * A tag is the line number shifted left by one, with the dirty bit in bit 0; ~0 is empty.
- * `last` is the line of the most recent access that left its line most recently used in its
- * set (a hit, or an allocating miss): a repeat access to it is a hit that changes no order,
- * so the helpers answer it without touching the tag array.  A non-allocating miss changes no
- * set, so it leaves `last` valid. */
-struct vp_cache {
-	ULong *tags;
-	ULong last;	  /* ~0: none */
-	ULong *last_slot; /* &set[0] of last's set */
-	ULong set_mask;
-	struct vp_cache *below; /* the level a miss goes on to, NULL for TLBs and the last */
-	UInt ways, line_shift;
-	UInt latency;		/* load-to-use cycles when this level serves the access */
-	Bool prefetch_below;	/* start loading below's set when this level's MRU way misses */
-} __attribute__((aligned(64)));
+#include "vpmu-cache.h"
 
 /* Everything the access path reads, together: a cache's fields fill one host line, and the
  * penalties share one.  The guest's data keeps evicting the tool's globals from the host's
@@ -75,6 +58,7 @@ static void cache_init(struct vp_cache *c, const HChar *name, const struct vp_ca
 		c->tags[i] = ~0ULL;
 	c->last = ~0ULL;
 	c->last_slot = NULL;
+	c->lookup = vp_clo.host_vector ? vp_vector_lookup(c->ways) : NULL;
 }
 
 void vp_caches_init(void)
@@ -121,8 +105,6 @@ void vp_fetch_tags(struct vp_tag_view *l1, struct vp_tag_view *tlb)
 	tag_view(&vc.itlb, tlb);
 }
 
-enum { MISS, HIT };
-
 /* The part of cache_access past the most-recently-used way: the scan with move-to-front,
  * and the miss.  Kept out of line so that the common MRU hit stays small.  The scan moves each
  * way it passes down one as it goes, so that a hit or a miss ends one loop: where the line is
@@ -138,7 +120,7 @@ static __attribute__((noinline)) Int cache_scan(struct vp_cache *c, ULong *set, 
 			if ((set[i] | 1) == want)
 				break;
 		if (i == c->ways)
-			return MISS;
+			return VP_MISS;
 	}
 	prev = set[0];
 	for (i = 1; i < c->ways; i++) {
@@ -148,7 +130,7 @@ static __attribute__((noinline)) Int cache_scan(struct vp_cache *c, ULong *set, 
 			set[0] = cur | dirty;
 			c->last = line;
 			c->last_slot = set;
-			return HIT;
+			return VP_HIT;
 		}
 		prev = cur;
 	}
@@ -156,36 +138,46 @@ static __attribute__((noinline)) Int cache_scan(struct vp_cache *c, ULong *set, 
 	set[0] = (want ^ 1) | dirty;
 	c->last = line;
 	c->last_slot = set;
-	return MISS;
+	return VP_MISS;
+}
+
+/* Starts loading the set of `line` in the level below c, which a miss looks up next: the
+ * lookup here takes a while, and host-cache misses on the larger tag arrays are a large part
+ * of the cost. */
+static inline void prefetch_below(const struct vp_cache *c, ULong line)
+{
+	const struct vp_cache *b = c->below;
+
+	if (c->prefetch_below) /* b is NULL where there is no level below */
+		__builtin_prefetch(b->tags + (((line << c->line_shift) >> b->line_shift) &
+					      b->set_mask) * b->ways);
 }
 
 /* Looks up line number `line`; on a miss, inserts it (if alloc) as most recently used and
- * returns the evicted tag (dirty bit included) in *victim, ~0 if none. */
+ * returns the evicted tag (dirty bit included) in *victim, ~0 if none.  With a host-vector
+ * lookup, every way is compared at once, the most recently used one included, so there is
+ * no branch on where the line is to mispredict. */
 static inline Int cache_access(struct vp_cache *c, ULong line, ULong dirty, Bool alloc,
 			       ULong *victim)
 {
-	ULong *set;
+	ULong *set = c->tags + (line & c->set_mask) * c->ways;
 
 	*victim = ~0ULL;
+	if (c->lookup) {
+		prefetch_below(c, line);
+		return c->lookup(c, set, line, dirty, alloc, victim);
+	}
 	if (line == c->last) {
 		*c->last_slot |= dirty;
-		return HIT;
+		return VP_HIT;
 	}
-	set = c->tags + (line & c->set_mask) * c->ways;
 	if ((set[0] | 1) == ((line << 1) | 1)) {
 		set[0] |= dirty;
 		c->last = line;
 		c->last_slot = set;
-		return HIT;
+		return VP_HIT;
 	}
-	/* The scan takes a while, and a miss looks up the next level's set: fetch it meanwhile
-	 * (host-cache misses on the larger tag arrays are a large part of the cost). */
-	if (c->prefetch_below) {
-		const struct vp_cache *b = c->below;
-
-		__builtin_prefetch(b->tags + (((line << c->line_shift) >> b->line_shift) & b->set_mask) *
-					     b->ways);
-	}
+	prefetch_below(c, line);
 	return cache_scan(c, set, line, dirty, alloc, victim);
 }
 
@@ -207,7 +199,7 @@ static void l2_writeback(Addr a)
 {
 	ULong v;
 
-	if (cache_access(&vc.l2, line_of(&vc.l2, a), 1, True, &v) == MISS && v != ~0ULL) {
+	if (cache_access(&vc.l2, line_of(&vc.l2, a), 1, True, &v) == VP_MISS && v != ~0ULL) {
 		vp_sig[(v & 1) ? VP_SIG_L2_OUT_DIRTY : VP_SIG_L2_OUT_CLEAN]++;
 		if (v & 1)
 			llc_writeback((v >> 1) << vc.l2.line_shift);
@@ -222,7 +214,7 @@ static UInt outer_access(Addr a, UInt kind, ULong *dsrc)
 	static const UInt miss_sig[3] = { VP_SIG_L2_LD_MISS, VP_SIG_L2_ST_MISS, VP_SIG_L2_IF_MISS };
 	ULong v;
 
-	if (cache_access(&vc.l2, line_of(&vc.l2, a), 0, True, &v) == HIT) {
+	if (cache_access(&vc.l2, line_of(&vc.l2, a), 0, True, &v) == VP_HIT) {
 		vp_sig[hit_sig[kind]]++;
 		*dsrc = VPMU_DSRC_L2_HIT;
 		return vc.l2.latency;
@@ -239,7 +231,7 @@ static UInt outer_access(Addr a, UInt kind, ULong *dsrc)
 		return vc.mem_latency;
 	}
 	vp_sig[VP_SIG_LLC_REF]++;
-	if (cache_access(&vc.llc, line_of(&vc.llc, a), 0, True, &v) == HIT) {
+	if (cache_access(&vc.llc, line_of(&vc.llc, a), 0, True, &v) == VP_HIT) {
 		if (kind == 0)
 			vp_sig[VP_SIG_LLC_LD_HIT]++;
 		*dsrc = VPMU_DSRC_L3_HIT;
@@ -259,7 +251,7 @@ static inline __attribute__((always_inline)) UInt data_line(Addr a, Bool store, 
 	Bool alloc = !store || vc.write_allocate;
 	UInt lat;
 
-	if (cache_access(&vc.l1d, line_of(&vc.l1d, a), store, alloc, &v) == HIT) {
+	if (cache_access(&vc.l1d, line_of(&vc.l1d, a), store, alloc, &v) == VP_HIT) {
 		vp_sig[store ? VP_SIG_L1D_ST_HIT : VP_SIG_L1D_LD_HIT]++;
 		*dsrc = VPMU_DSRC_L1_HIT;
 		return vc.l1d.latency;
@@ -282,7 +274,7 @@ static inline Bool tlb_miss(struct vp_cache *t, Addr a)
 {
 	ULong v;
 
-	return cache_access(t, line_of(t, a), 0, True, &v) == MISS;
+	return cache_access(t, line_of(t, a), 0, True, &v) == VP_MISS;
 }
 
 static inline void classify(Addr a, ULong size, Bool store)
@@ -463,7 +455,7 @@ static inline __attribute__((always_inline)) void ifetch(Addr a, Addr imark)
 		return;
 	}
 	__builtin_prefetch(vc.itlb.tags + ((a >> vc.itlb.line_shift) & vc.itlb.set_mask) * vc.itlb.ways);
-	if (cache_access(&vc.l1i, line_of(&vc.l1i, a), 0, True, &v) == HIT) {
+	if (cache_access(&vc.l1i, line_of(&vc.l1i, a), 0, True, &v) == VP_HIT) {
 		vp_sig[VP_SIG_L1I_HIT]++;
 	} else {
 		vp_sig[VP_SIG_L1I_MISS]++;

@@ -239,6 +239,7 @@ Bool vp_process_option(const HChar *arg)
 	} else if (VG_BOOL_CLO(arg, "--start", vp_clo.start)) {
 	} else if (VG_BOOL_CLO(arg, "--p5-errata", vp_clo.p5_errata)) {
 	} else if (VG_BOOL_CLO(arg, "--write-allocate", vp_clo.write_allocate)) {
+	} else if (VG_BOOL_CLO(arg, "--host-vector", vp_clo.host_vector)) {
 	} else if (opt_indexed(arg, "--ctr", clo_ctr, clo_ctr_set) ||
 		   opt_indexed(arg, "--period", clo_period, NULL) ||
 		   opt_num(arg, "--period", &clo_period_all)) {
@@ -274,7 +275,9 @@ void vp_print_usage(void)
 
 void vp_print_debug_usage(void)
 {
-	VG_(printf)("    (none)\n");
+	VG_(printf)(
+"    --host-vector=yes|no      look cache sets up with the host's AVX2 where it has\n"
+"                              it (counts are the same either way) [yes]\n");
 }
 
 static void set_precise_regs(void)
@@ -324,6 +327,7 @@ void vp_options_init(void)
 	apply_preset("nehalem");
 	vp_clo.out_fd = -1;
 	vp_clo.start = True;
+	vp_clo.host_vector = True;
 	vp_clo.ld_lat = 3;
 	vp_clo.sample_buf = 1024;
 }

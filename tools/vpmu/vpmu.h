@@ -43,6 +43,7 @@ struct vp_config {
 	Int out_fd;
 	UInt sample_buf;
 	Bool start;	 /* counters run from the first instruction */
+	Bool host_vector; /* look sets up with the host's AVX2 when it has it */
 };
 
 extern struct vp_config vp_clo;
