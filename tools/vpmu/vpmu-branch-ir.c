@@ -76,12 +76,11 @@ static IRExpr *pht_update(IRSB *out, const struct vp_gshare_view *g, Addr pc, IR
 	return bin(out, Ity_I32, Iop_Shr32, step, IRExpr_Const(IRConst_U8(8)));
 }
 
-/* A misprediction (I64 0/1) of a transfer of signal sig: its count and penalty cycles. */
+/* A misprediction (I64 0/1) of a transfer of signal sig (its penalty cycles are derived from
+ * the count: vp_sig_sum()). */
 static void add_misp(IRSB *out, UInt sig, IRExpr *miss)
 {
 	add_sig(out, sig, miss);
-	add_sig(out, VP_SIG_STALL_BR, bin(out, Ity_I64, Iop_And64,
-					  bin(out, Ity_I64, Iop_Sub64, k64(0), miss), k64(vp_clo.misp_penalty)));
 }
 
 /* The conditional branch at pc, taken (an I64 atom, 0 or 1) to target: what

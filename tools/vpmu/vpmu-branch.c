@@ -138,9 +138,10 @@ void vp_lbr_copy(struct vp_thread *t, struct vpmu_lbr_entry *dst, UInt *nr)
 	*nr = t->lbr_nr;
 }
 
+/* A misprediction of signal sig (one of VP_MISP_ALL_MASK: its penalty cycles are derived from
+ * it, see vp_sig_sum()). */
 static void mispredicted(UInt sig, Addr pc)
 {
-	vp_sig[VP_SIG_STALL_BR] += vp_clo.misp_penalty;
 	vp_bump(sig, 1, pc, NULL);
 }
 
@@ -221,7 +222,6 @@ static inline void cond_gshare_fast(Addr pc, ULong taken, Addr target)
 	vp_sig[VP_SIG_P5_TAKEN_OR_BTB] += hit | taken;
 	vp_sig[VP_SIG_BR_COND_NT - taken]++;
 	vp_sig[VP_SIG_MISP_COND_TAKEN] += miss & taken;
-	vp_sig[VP_SIG_STALL_BR] += miss * vp_clo.misp_penalty;
 	vp_sig[VP_SIG_MISP_COND] += miss;
 	if (UNLIKELY(vp_clo.lbr_on) && taken)
 		vp_lbr_push(pc, target, VPMU_BR_COND | (miss ? VPMU_BR_MISPRED : 0));

@@ -31,19 +31,6 @@ static const ULong *sig_of(const struct vp_thread *t)
 	return t == vp_cur ? vp_sig : t->sig;
 }
 
-static ULong eval_mask(const ULong *sig, ULong mask)
-{
-	ULong v = 0;
-
-	while (mask) {
-		Int s = __builtin_ctzll(mask);
-
-		v += sig[s];
-		mask &= mask - 1;
-	}
-	return v;
-}
-
 static UInt width_bits(UInt idx)
 {
 	(void)idx;
@@ -57,7 +44,7 @@ static ULong raw_value(struct vp_thread *t, UInt idx)
 
 	if (c->cond || !c->running)
 		return t->acc[idx];
-	return t->acc[idx] + eval_mask(sig_of(t), c->mask) - t->base[idx];
+	return t->acc[idx] + vp_sig_sum(sig_of(t), c->mask) - t->base[idx];
 }
 
 ULong vp_counter_read(struct vp_thread *t, UInt idx)
@@ -169,19 +156,19 @@ static void for_each_thread(UInt mask, void (*fn)(struct vp_thread *, UInt))
 static void stop_one(struct vp_thread *t, UInt k)
 {
 	if (vp_ctr[k].running && !vp_ctr[k].cond)
-		t->acc[k] += eval_mask(sig_of(t), vp_ctr[k].mask) - t->base[k];
+		t->acc[k] += vp_sig_sum(sig_of(t), vp_ctr[k].mask) - t->base[k];
 }
 
 static void start_one(struct vp_thread *t, UInt k)
 {
 	if (!vp_ctr[k].running)
-		t->base[k] = eval_mask(sig_of(t), vp_ctr[k].mask);
+		t->base[k] = vp_sig_sum(sig_of(t), vp_ctr[k].mask);
 }
 
 static void reset_one(struct vp_thread *t, UInt k)
 {
 	t->acc[k] = 0;
-	t->base[k] = eval_mask(sig_of(t), vp_ctr[k].mask);
+	t->base[k] = vp_sig_sum(sig_of(t), vp_ctr[k].mask);
 	t->next_ovf[k] = vp_ctr[k].period;
 	t->cond_prev[k] = False;
 }
@@ -417,14 +404,16 @@ void vp_compute_needs(void)
 	vp_watch = 0;
 	for (k = 0; k < vp_nr_ctr; k++) {
 		const struct vp_counter *c = &vp_ctr[k];
+		/* STALL_BR is derived from the mispredictions (vp_sig_sum()). */
+		ULong m = c->mask | ((c->mask & VP_BIT(VP_SIG_STALL_BR)) ? VP_MISP_ALL_MASK : 0);
 
 		if (!c->programmed)
 			continue;
-		all |= c->mask;
+		all |= m;
 		if (c->cond)
 			vp_need.cycle_cond = True;
 		if (c->period) {
-			vp_watch |= c->mask;
+			vp_watch |= m;
 			if ((c->mask & VP_BIT(VP_SIG_INSN)) || (c->flags & VPMU_PROG_IMPRECISE))
 				vp_need.insn_tick = True;
 		}

@@ -74,7 +74,7 @@ enum vp_sig {
 	VP_SIG_BTB_HIT,
 	VP_SIG_P5_TAKEN_OR_BTB,
 	VP_SIG_STALL_IFETCH, /* L1I/ITLB miss penalty cycles */
-	VP_SIG_STALL_BR,     /* branch misprediction penalty cycles */
+	VP_SIG_STALL_BR,     /* branch misprediction penalty cycles: derived, see vp_sig_sum() */
 	VP_SIG_STALL_DIV,    /* divider busy cycles beyond the first */
 	VP_SIG_NR
 };

@@ -30,14 +30,7 @@ static const ULong *cur_sig(void)
 
 static ULong eval(UInt k)
 {
-	const ULong *sig = cur_sig();
-	ULong m = vp_ctr[k].mask, v = 0;
-
-	while (m) {
-		v += sig[__builtin_ctzll(m)];
-		m &= m - 1;
-	}
-	return vp_cur->acc[k] + v - vp_cur->base[k];
+	return vp_cur->acc[k] + vp_sig_sum(cur_sig(), vp_ctr[k].mask) - vp_cur->base[k];
 }
 
 static void fill_regs(struct vpmu_rec_sample *s)
@@ -82,7 +75,6 @@ static void take_sample(UInt k, Addr ip, Addr event_ip, ULong value,
 			const struct vp_mem_info *mi, Bool precise)
 {
 	struct vpmu_rec_sample s;
-	ULong cyc = 0, m = VP_CYCLES_MASK;
 
 	VG_(memset)(&s, 0, sizeof(s));
 	vp_hdr_init(&s.hdr, VPMU_MAGIC_RECORD, VPMU_REC_SAMPLE, sizeof(s));
@@ -92,11 +84,7 @@ static void take_sample(UInt k, Addr ip, Addr event_ip, ULong value,
 	s.flags = precise ? VPMU_SAMPLE_PRECISE : 0;
 	s.ip = ip;
 	s.event_ip = event_ip;
-	while (m) {
-		cyc += vp_sig[__builtin_ctzll(m)];
-		m &= m - 1;
-	}
-	s.time = cyc;
+	s.time = vp_sig_sum(vp_sig, VP_CYCLES_MASK);
 	s.period = vp_ctr[k].period;
 	s.counter_value = value;
 	fill_regs(&s);
@@ -218,6 +206,7 @@ void vp_cycle_close(void)
 		d[s] = vp_sig[s] - t->cyc_snap[s];
 		t->cyc_snap[s] = vp_sig[s];
 	}
+	d[VP_SIG_STALL_BR] = vp_sig_sum(d, VP_BIT(VP_SIG_STALL_BR));
 	for (k = 0; k < vp_nr_ctr; k++) {
 		const struct vp_counter *c = &vp_ctr[k];
 		ULong m, v = 0;

@@ -87,6 +87,23 @@ extern struct vp_thread *vp_cur;
 extern ThreadId vp_cur_tid;
 extern struct vp_thread vp_threads[VP_MAX_THREADS];
 
+/* The sum of the signals of mask in sig (vp_sig or a parked thread's copy).  STALL_BR is never
+ * added to: every mispredicted branch costs misp_penalty cycles, so it is the penalty times
+ * the mispredictions, and the generated code of a branch is one addition shorter. */
+static inline ULong vp_sig_sum(const ULong *sig, ULong mask)
+{
+	ULong v = 0;
+
+	if (mask & VP_BIT(VP_SIG_STALL_BR))
+		v = vp_sig_sum(sig, VP_MISP_ALL_MASK) * vp_clo.misp_penalty;
+	mask &= ~VP_BIT(VP_SIG_STALL_BR);
+	while (mask) {
+		v += sig[__builtin_ctzll(mask)];
+		mask &= mask - 1;
+	}
+	return v;
+}
+
 /* What the current programming needs instrumented; recomputed on every PROGRAM. */
 struct vp_needs {
 	Bool mem, dcache, icache, branch, cycle_cond, insn_tick;
