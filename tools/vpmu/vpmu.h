@@ -87,21 +87,25 @@ extern struct vp_thread *vp_cur;
 extern ThreadId vp_cur_tid;
 extern struct vp_thread vp_threads[VP_MAX_THREADS];
 
-/* The sum of the signals of mask in sig (vp_sig or a parked thread's copy).  STALL_BR is never
- * added to: every mispredicted branch costs misp_penalty cycles, so it is the penalty times
- * the mispredictions, and the generated code of a branch is one addition shorter. */
-static inline ULong vp_sig_sum(const ULong *sig, ULong mask)
+static inline ULong vp_sig_bits(const ULong *sig, ULong mask)
 {
 	ULong v = 0;
 
-	if (mask & VP_BIT(VP_SIG_STALL_BR))
-		v = vp_sig_sum(sig, VP_MISP_ALL_MASK) * vp_clo.misp_penalty;
-	mask &= ~VP_BIT(VP_SIG_STALL_BR);
 	while (mask) {
 		v += sig[__builtin_ctzll(mask)];
 		mask &= mask - 1;
 	}
 	return v;
+}
+
+/* The sum of the signals of mask in sig (vp_sig or a parked thread's copy).  STALL_BR is never
+ * added to: every mispredicted branch costs misp_penalty cycles, so it is the penalty times
+ * the mispredictions, and the generated code of a branch is one addition shorter. */
+static inline ULong vp_sig_sum(const ULong *sig, ULong mask)
+{
+	ULong br = (mask & VP_BIT(VP_SIG_STALL_BR)) ? vp_sig_bits(sig, VP_MISP_ALL_MASK) : 0;
+
+	return br * vp_clo.misp_penalty + vp_sig_bits(sig, mask & ~VP_BIT(VP_SIG_STALL_BR));
 }
 
 /* What the current programming needs instrumented; recomputed on every PROGRAM. */
