@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The cache model's set array, shared by the scalar code (vpmu-cache.c) and the host-vector
- * lookups (vpmu-cache-vec.c). */
+ * lookups (vpmu-cache-vec.h). */
 #ifndef VPMU_CACHE_H
 #define VPMU_CACHE_H
 
