@@ -49,31 +49,29 @@ Bool vp_cond_fast_ok(void)
 
 /* Reads and updates the PHT counter and the history; returns the misprediction (I32 0/1).
  * The counter's byte goes through pht_step (vpmu-branch.c), which gives the updated byte and
- * whether the counter predicted wrong. */
+ * whether the counter predicted wrong.  The counter's address is computed apart for the load
+ * and for the store, each temporary used once, so that VEX's tree builder puts the sum in the
+ * access and can fold the table's address into it as a displacement (vp_alloc_lines). */
 static IRExpr *pht_update(IRSB *out, const struct vp_gshare_view *g, Addr pc, IRExpr *t32)
 {
 	IRExpr *hist = tmp(out, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32, mkIRExpr_HWord((HWord)g->ghist)));
-	IRExpr *idx = bin(out, Ity_I32, Iop_And32, bin(out, Ity_I32, Iop_Xor32, hist, k32((UInt)pc)),
-			  k32(g->pht_mask));
-	IRExpr *at = bin(out, Ity_I64, Iop_Add64, un(out, Ity_I64, Iop_32Uto64,
-			 bin(out, Ity_I32, Iop_Shr32, idx, IRExpr_Const(IRConst_U8(2)))),
-			 k64((HWord)g->pht));
-	IRExpr *byte = un(out, Ity_I32, Iop_8Uto32, tmp(out, Ity_I8, IRExpr_Load(Iend_LE, Ity_I8, at)));
-	IRExpr *key = bin(out, Ity_I32, Iop_Or32, bin(out, Ity_I32, Iop_Or32,
-			  bin(out, Ity_I32, Iop_Shl32, t32, IRExpr_Const(IRConst_U8(10))),
-			  bin(out, Ity_I32, Iop_Shl32, bin(out, Ity_I32, Iop_And32, idx, k32(3)),
-			      IRExpr_Const(IRConst_U8(8)))), byte);
-	IRExpr *step = un(out, Ity_I32, Iop_16Uto32, tmp(out, Ity_I16, IRExpr_Load(Iend_LE, Ity_I16,
-			  bin(out, Ity_I64, Iop_Add64, bin(out, Ity_I64, Iop_Shl64,
-			      un(out, Ity_I64, Iop_32Uto64, key), IRExpr_Const(IRConst_U8(1))),
-			      k64((HWord)g->pht_step)))));
+	IRExpr *idx = un(out, Ity_I64, Iop_32Uto64, bin(out, Ity_I32, Iop_And32,
+			 bin(out, Ity_I32, Iop_Xor32, hist, k32((UInt)pc)), k32(g->pht_mask)));
+	IRExpr *byte = un(out, Ity_I32, Iop_8Uto32, tmp(out, Ity_I8, IRExpr_Load(Iend_LE, Ity_I8,
+			  bin(out, Ity_I64, Iop_Add64, idx, k64((HWord)g->pht)))));
+	IRExpr *key = bin(out, Ity_I32, Iop_Or32,
+			  bin(out, Ity_I32, Iop_Shl32, t32, IRExpr_Const(IRConst_U8(3))), byte);
+	IRExpr *step = tmp(out, Ity_I8, IRExpr_Load(Iend_LE, Ity_I8, bin(out, Ity_I64, Iop_Add64,
+			   un(out, Ity_I64, Iop_32Uto64, key), k64((HWord)g->pht_step))));
 	IRExpr *nh = bin(out, Ity_I32, Iop_And32, bin(out, Ity_I32, Iop_Or32,
 			 bin(out, Ity_I32, Iop_Shl32, hist, IRExpr_Const(IRConst_U8(1))), t32),
 			 k32(g->pht_mask));
 
-	addStmtToIRSB(out, IRStmt_Store(Iend_LE, at, un(out, Ity_I8, Iop_32to8, step)));
+	addStmtToIRSB(out, IRStmt_Store(Iend_LE, bin(out, Ity_I64, Iop_Add64, idx, k64((HWord)g->pht)),
+					step));
 	addStmtToIRSB(out, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)g->ghist), nh));
-	return bin(out, Ity_I32, Iop_Shr32, step, IRExpr_Const(IRConst_U8(8)));
+	return bin(out, Ity_I32, Iop_Shr32, un(out, Ity_I32, Iop_8Uto32, step),
+		   IRExpr_Const(IRConst_U8(2)));
 }
 
 /* A misprediction (I64 0/1) of a transfer of signal sig (its penalty cycles are derived from

@@ -8,25 +8,26 @@
 
 /* The BTB is kept as three parallel arrays of sets * ways slots, most recently used first
  * within a set, so that a lookup reads only the 32 bytes of one set's tags; the pattern
- * history table holds 2-bit counters four to a byte (4 KiB for 14 history bits).  Both are
- * read on every branch, and a smaller footprint keeps them in the host's L1. */
+ * history table holds one 2-bit counter a byte (16 KiB for 14 history bits: four to a byte
+ * took five more instructions per branch in the inline update, and the size of the table did
+ * not change the time). */
 static Addr *btb_pc;	  /* 0: empty */
 static Addr *btb_target;
 static UChar *btb_ctr;	  /* 2-bit direction counter (Pentium predictor) */
 static UInt btb_sets, btb_ways;
-static UChar *pht;	  /* gshare: 2-bit counters, initially 1 (weakly not taken) */
+static UChar *pht;	  /* gshare: 2-bit counters in bits 0-1, initially 1 (weakly not taken) */
 static UInt pht_mask;
 static UInt ghist;
-/* pht_step[taken << 10 | position << 8 | byte]: the PHT byte after the counter at position
- * (0-3) in it is updated by the outcome, with bit 8 set when the counter predicted wrong; the
- * inline branch (vpmu-branch-ir.c) updates a counter with one load from it. */
-static UShort pht_step[2 << 10];
+/* pht_step[taken << 3 | byte]: the PHT byte after its counter is updated by the outcome, with
+ * bit 2 set when the counter predicted wrong (bit 2 of a PHT byte means nothing: the update
+ * ignores it); the inline branch (vpmu-branch-ir.c) updates a counter with one load from it. */
+static UChar pht_step[16];
 static Addr *ras;
 static UInt ras_top, ras_nr;
 
 void vp_bpred_init(void)
 {
-	UInt n = vp_clo.btb_entries, pht_bytes, i;
+	UInt n = vp_clo.btb_entries, i;
 
 	btb_ways = vp_clo.btb_ways;
 	btb_sets = n / btb_ways;
@@ -35,28 +36,24 @@ void vp_bpred_init(void)
 	btb_target = vp_alloc_lines("vpmu.btb", n * sizeof(*btb_target));
 	btb_ctr = VG_(calloc)("vpmu.btb", n, sizeof(*btb_ctr));
 	pht_mask = (1u << vp_clo.ghist_bits) - 1;
-	pht_bytes = ((1u << vp_clo.ghist_bits) + 3) / 4;
-	pht = VG_(malloc)("vpmu.pht", pht_bytes);
-	VG_(memset)(pht, 0x55, pht_bytes); /* every counter 1 */
-	for (i = 0; i < 2 << 10; i++) {
-		UInt taken = i >> 10, sh = ((i >> 8) & 3) * 2, byte = i & 0xff, c = (byte >> sh) & 3;
-		UInt nc = taken ? (c < 3 ? c + 1 : 3) : (c ? c - 1 : 0);
+	pht = vp_alloc_lines("vpmu.pht", pht_mask + 1);
+	VG_(memset)(pht, 1, pht_mask + 1);
+	for (i = 0; i < 16; i++) {
+		UInt taken = i >> 3, c = i & 3, nc = taken ? (c < 3 ? c + 1 : 3) : (c ? c - 1 : 0);
 
-		pht_step[i] = ((byte & ~(3u << sh)) | (nc << sh)) | (((c >> 1) ^ taken) << 8);
+		pht_step[i] = nc | ((c >> 1) ^ taken) << 2;
 	}
 	ras = VG_(calloc)("vpmu.ras", vp_clo.ras_depth ? vp_clo.ras_depth : 1, sizeof(Addr));
 }
 
 static inline UInt pht_get(UInt idx)
 {
-	return (pht[idx >> 2] >> ((idx & 3) * 2)) & 3;
+	return pht[idx] & 3;
 }
 
 static inline void pht_set(UInt idx, UInt v)
 {
-	UInt sh = (idx & 3) * 2;
-
-	pht[idx >> 2] = (pht[idx >> 2] & ~(3u << sh)) | (v << sh);
+	pht[idx] = v;
 }
 
 /* Moves slot i of the set starting at slot s to the front of its set. */

@@ -18,10 +18,23 @@ static struct {
 
 /* Zeroed memory that starts on a host cache line (never freed: the models live as long as the
  * tool), so that no set of ways of 64 bytes or less straddles two lines: an 8-way set is one
- * host line, and a scan past its first way reads no second one. */
+ * host line, and a scan past its first way reads no second one.  Taken from a static pool
+ * while it lasts: the tool's own data lies below 2 GiB, where the code VEX generates for an
+ * inline check adds a set's offset to the array as a 32-bit displacement, instead of loading a
+ * 64-bit address into a register and adding it (the first levels, the TLBs, the BTB and the
+ * PHT are allocated first, and fit with the Nehalem geometry). */
 void *vp_alloc_lines(const HChar *cc, SizeT bytes)
 {
-	return (void *)VG_ROUNDUP((Addr)VG_(calloc)(cc, bytes + 64, 1), 64);
+	static UChar pool[512 << 10] __attribute__((aligned(64)));
+	static SizeT used;
+	SizeT n = VG_ROUNDUP(bytes, 64);
+	void *p;
+
+	if (n > sizeof(pool) - used)
+		return (void *)VG_ROUNDUP((Addr)VG_(calloc)(cc, bytes + 64, 1), 64);
+	p = pool + used;
+	used += n;
+	return p;
 }
 
 static UInt log2_exact(UInt v, const HChar *what)

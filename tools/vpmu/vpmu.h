@@ -192,9 +192,9 @@ VG_REGPARM(3) void vp_h_ind_btb(Addr pc, Addr target, ULong kind);
 /* Where the gshare state is, for the inline conditional branch (vpmu-branch-ir.c). */
 struct vp_gshare_view {
 	UInt *ghist;
-	UChar *pht; /* 2-bit counters, four to a byte */
+	UChar *pht; /* 2-bit counters, one to a byte */
 	UInt pht_mask;
-	const UShort *pht_step; /* see vpmu-branch.c */
+	const UChar *pht_step; /* see vpmu-branch.c */
 	Addr *btb_mru; /* the most recently used way of a given pc's BTB set */
 	Addr *btb_mru_target;
 	Addr *ras;
