@@ -413,29 +413,29 @@ VG_REGPARM(3) void vp_h_store(Addr addr, ULong size, Addr imark)
 
 /* The helpers of the inline check (vpmu-fastpath.c), for an access it did not answer: the
  * generated code has counted the load or store, and no sampling counter watches, so the
- * instruction's address is not needed.  One per common size, taking the address and whether
- * the check found the page most recently used in its DTLB set.  Each comes twice: as written
+ * instruction's address is not needed.  One per common size, taking the address and px, 0
+ * where the check found the page most recently used in its DTLB set.  Each comes twice: as written
  * (looking sets up through their pointers), and compiled for AVX2 with everything it calls
  * here inlined (flatten), the 8-way L1D and L2 lookups included.  The second ran gzip about
  * 10 % faster: an indirect call per lookup, and a helper that could not be specialised
  * around it, cost that much. */
 #define VP_FLAT_AVX2 VP_AVX2 __attribute__((flatten))
 #define VP_DATA_HELPERS(n)                                                      \
-	static VG_REGPARM(2) void h_ld##n(Addr a, ULong pm)                     \
+	static VG_REGPARM(2) void h_ld##n(Addr a, ULong px)                     \
 	{                                                                       \
-		data_access(a, n, False, 0, True, pm, False);                   \
+		data_access(a, n, False, 0, True, px == 0, False);              \
 	}                                                                       \
-	static VG_REGPARM(2) void h_st##n(Addr a, ULong pm)                     \
+	static VG_REGPARM(2) void h_st##n(Addr a, ULong px)                     \
 	{                                                                       \
-		data_access(a, n, True, 0, True, pm, False);                    \
+		data_access(a, n, True, 0, True, px == 0, False);               \
 	}                                                                       \
-	static VG_REGPARM(2) VP_FLAT_AVX2 void hv_ld##n(Addr a, ULong pm)       \
+	static VG_REGPARM(2) VP_FLAT_AVX2 void hv_ld##n(Addr a, ULong px)       \
 	{                                                                       \
-		data_access(a, n, False, 0, True, pm, True);                    \
+		data_access(a, n, False, 0, True, px == 0, True);               \
 	}                                                                       \
-	static VG_REGPARM(2) VP_FLAT_AVX2 void hv_st##n(Addr a, ULong pm)       \
+	static VG_REGPARM(2) VP_FLAT_AVX2 void hv_st##n(Addr a, ULong px)       \
 	{                                                                       \
-		data_access(a, n, True, 0, True, pm, True);                     \
+		data_access(a, n, True, 0, True, px == 0, True);                \
 	}
 VP_DATA_HELPERS(1)
 VP_DATA_HELPERS(2)
@@ -445,24 +445,24 @@ VP_DATA_HELPERS(16)
 VP_DATA_HELPERS(32)
 VP_DATA_HELPERS(64)
 
-static VG_REGPARM(3) void h_ld_n(Addr a, ULong size, ULong pm)
+static VG_REGPARM(3) void h_ld_n(Addr a, ULong size, ULong px)
 {
-	data_access(a, size, False, 0, True, pm, False);
+	data_access(a, size, False, 0, True, px == 0, False);
 }
 
-static VG_REGPARM(3) void h_st_n(Addr a, ULong size, ULong pm)
+static VG_REGPARM(3) void h_st_n(Addr a, ULong size, ULong px)
 {
-	data_access(a, size, True, 0, True, pm, False);
+	data_access(a, size, True, 0, True, px == 0, False);
 }
 
-static VG_REGPARM(3) VP_FLAT_AVX2 void hv_ld_n(Addr a, ULong size, ULong pm)
+static VG_REGPARM(3) VP_FLAT_AVX2 void hv_ld_n(Addr a, ULong size, ULong px)
 {
-	data_access(a, size, False, 0, True, pm, True);
+	data_access(a, size, False, 0, True, px == 0, True);
 }
 
-static VG_REGPARM(3) VP_FLAT_AVX2 void hv_st_n(Addr a, ULong size, ULong pm)
+static VG_REGPARM(3) VP_FLAT_AVX2 void hv_st_n(Addr a, ULong size, ULong px)
 {
-	data_access(a, size, True, 0, True, pm, True);
+	data_access(a, size, True, 0, True, px == 0, True);
 }
 
 #define VP_HELPER_PAIR(p, n) { p##_ld##n, p##_st##n, "vp_" #p "_ld" #n, "vp_" #p "_st" #n }

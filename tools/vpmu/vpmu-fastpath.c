@@ -48,33 +48,38 @@ static IRExpr *mru_tag(IRSB *out, const struct vp_tag_view *v, IRExpr *addr, UIn
 				   IRExpr_Binop(Iop_Add64, off, k64((HWord)v->tags)))));
 }
 
-/* 1 (as I1) when the access lies in one line that is most recently used in its L1D set (and
- * already dirty, for a store), and its page most recently used in its DTLB set: cache_access()
- * would then answer both as hits that change no order.  A tag is the line number shifted left
- * once with the dirty bit below, so line << 1 | 1 is (a >> (line_shift - 1)) | 1.  The set is
- * the first byte's and the line compared the last byte's: a set only holds lines of its own
- * index, so the two agree only when the access does not cross a line (with more than one set;
- * a fully associative L1D checks the crossing itself). */
-static IRExpr *fast_hit(IRSB *out, Bool store, IRExpr *addr, Int size, IRExpr **page_mru)
+/* An I64 that is 0 when the access lies in one line that is most recently used in its L1D set
+ * (and already dirty, for a store), and its page most recently used in its DTLB set:
+ * cache_access() would then answer both as hits that change no order.  A tag is the line
+ * number shifted left once with the dirty bit below, so line << 1 | 1 is
+ * (a >> (line_shift - 1)) | 1.  The set is the first byte's and the line compared the last
+ * byte's: a set only holds lines of its own index, so the two agree only when the access does
+ * not cross a line (with more than one set; a fully associative L1D checks the crossing
+ * itself).  *page_x is 0 when the page is most recently used (the MRU tag xor the page's).
+ * Differences or-ed together, not compares and-ed: a compare's I1 costs VEX two more
+ * instructions each time it is widened or combined. */
+static IRExpr *fast_miss(IRSB *out, Bool store, IRExpr *addr, Int size, IRExpr **page_x)
 {
 	struct vp_tag_view l1, tlb;
-	IRExpr *end = addr, *want, *tag, *hit, *page;
+	IRExpr *end = addr, *want, *tag, *x, *page;
 
 	vp_data_tags(&l1, &tlb);
 	if (size > 1)
 		end = tmp(out, Ity_I64, IRExpr_Binop(Iop_Add64, addr, k64(size - 1)));
-	want = tmp(out, Ity_I64, IRExpr_Binop(Iop_Or64, shr(out, end, l1.line_shift - 1), k64(1)));
+	want = shr(out, end, l1.line_shift - 1);
 	tag = mru_tag(out, &l1, addr, l1.line_shift);
-	if (!store) /* a load hits a clean or dirty line */
-		tag = tmp(out, Ity_I64, IRExpr_Binop(Iop_Or64, tag, k64(1)));
-	hit = tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, tag, want));
+	if (store) /* a store hits a dirty line */
+		x = tmp(out, Ity_I64, IRExpr_Binop(Iop_Xor64, tag, tmp(out, Ity_I64, IRExpr_Binop(
+				Iop_Or64, want, k64(1)))));
+	else /* a load hits a clean or dirty line: the dirty bit is shifted out */
+		x = shr(out, tmp(out, Ity_I64, IRExpr_Binop(Iop_Xor64, tag, want)), 1);
 	if (size > 1 && l1.set_mask == 0)
-		hit = tmp(out, Ity_I1, IRExpr_Binop(Iop_And1, hit, tmp(out, Ity_I1, IRExpr_Binop(
-				Iop_CmpEQ64, shr(out, addr, l1.line_shift), shr(out, end, l1.line_shift)))));
+		x = tmp(out, Ity_I64, IRExpr_Binop(Iop_Or64, x, tmp(out, Ity_I64, IRExpr_Binop(
+				Iop_Xor64, shr(out, addr, l1.line_shift), shr(out, end, l1.line_shift)))));
 	page = tmp(out, Ity_I64, IRExpr_Binop(Iop_And64, shr(out, addr, tlb.line_shift - 1), k64(~1ULL)));
 	tag = mru_tag(out, &tlb, addr, tlb.line_shift);
-	*page_mru = tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, tag, page));
-	return tmp(out, Ity_I1, IRExpr_Binop(Iop_And1, hit, *page_mru));
+	*page_x = tmp(out, Ity_I64, IRExpr_Binop(Iop_Xor64, tag, page));
+	return tmp(out, Ity_I64, IRExpr_Binop(Iop_Or64, x, *page_x));
 }
 
 /* Adds amount to signal s if a programmed counter sums s.  The others need not be kept: a
@@ -132,27 +137,28 @@ Bool vp_data_fast_ok(Int size)
 	return vp_need.dcache && !vp_watch && size > 0 && size <= (Int)vp_clo.l1d.line_bytes;
 }
 
-/* A load or store of size bytes at addr (an atom): counted inline when fast_hit() holds, else
+/* A load or store of size bytes at addr (an atom): counted inline when fast_miss() is 0, else
  * passed to the helper.  Only while vp_data_fast_ok(size): with a sampling counter watching,
  * the helper must see every access.  The caller counts the load or store itself (it happens
  * whichever way the check goes).  The inline hit leaves the caches' `last` hints alone; they
  * stay valid, as nothing changes any set's order. */
 void vp_emit_data_fast(IRSB *out, Bool store, IRExpr *addr, Int size)
 {
-	IRExpr *page_mru, *bit = fast_hit(out, store, addr, size, &page_mru);
-	IRExpr *pm = tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, page_mru));
+	IRExpr *px, *miss = fast_miss(out, store, addr, size, &px);
+	IRExpr *hit = tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, miss, k64(0)));
 	struct vp_helper h;
 	IRDirty *d;
 
-	count_fast(out, store, addr, size, tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, bit)));
+	/* The hit's count is dropped by VEX's dead-code pass where no counter needs it. */
+	count_fast(out, store, addr, size, tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, hit)));
 	vp_fast_data_helper(store, size, &h);
-	/* The helper skips the DTLB when the check found the page most recently used. */
+	/* The helper skips the DTLB when px is 0 (the page is most recently used). */
 	if (h.takes_size)
 		d = unsafeIRDirty_0_N(3, h.name, VG_(fnptr_to_fnentry)(h.fn),
-				      mkIRExprVec_3(addr, k64(size), pm));
+				      mkIRExprVec_3(addr, k64(size), px));
 	else
-		d = unsafeIRDirty_0_N(2, h.name, VG_(fnptr_to_fnentry)(h.fn), mkIRExprVec_2(addr, pm));
-	d->guard = tmp(out, Ity_I1, IRExpr_Unop(Iop_Not1, bit));
+		d = unsafeIRDirty_0_N(2, h.name, VG_(fnptr_to_fnentry)(h.fn), mkIRExprVec_2(addr, px));
+	d->guard = tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpNE64, miss, k64(0)));
 	addStmtToIRSB(out, IRStmt_Dirty(d));
 }
 
@@ -165,24 +171,25 @@ void vp_emit_fetch_fast(IRSB *out, Addr line_addr, Bool check_page)
 {
 	struct vp_tag_view l1, tlb;
 	ULong line, page;
-	IRExpr *hit;
+	IRExpr *x, *hit;
 	IRDirty *d;
 
 	vp_fetch_tags(&l1, &tlb);
 	line = line_addr >> l1.line_shift;
 	page = line_addr >> tlb.line_shift;
-	hit = tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, tmp(out, Ity_I64, IRExpr_Binop(Iop_Or64,
-			tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
-			    mkIRExpr_HWord((HWord)(l1.tags + (line & l1.set_mask) * l1.ways)))), k64(1))),
-			k64(line << 1 | 1)));
+	/* Fetches never dirty a line, so the MRU tag is line << 1 exactly. */
+	x = tmp(out, Ity_I64, IRExpr_Binop(Iop_Xor64, tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
+			mkIRExpr_HWord((HWord)(l1.tags + (line & l1.set_mask) * l1.ways)))),
+			k64(line << 1)));
 	if (check_page)
-		hit = tmp(out, Ity_I1, IRExpr_Binop(Iop_And1, hit, tmp(out, Ity_I1, IRExpr_Binop(
-				Iop_CmpEQ64, tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
+		x = tmp(out, Ity_I64, IRExpr_Binop(Iop_Or64, x, tmp(out, Ity_I64, IRExpr_Binop(
+				Iop_Xor64, tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
 				mkIRExpr_HWord((HWord)(tlb.tags + (page & tlb.set_mask) * tlb.ways)))),
 				k64(page << 1)))));
+	hit = tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, x, k64(0)));
 	add_sig(out, VP_SIG_L1I_HIT, tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, hit)));
 	d = unsafeIRDirty_0_N(1, "vp_h_ifetch_fast", VG_(fnptr_to_fnentry)(vp_h_ifetch_fast),
 			      mkIRExprVec_1(mkIRExpr_HWord(line_addr)));
-	d->guard = tmp(out, Ity_I1, IRExpr_Unop(Iop_Not1, hit));
+	d->guard = tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpNE64, x, k64(0)));
 	addStmtToIRSB(out, IRStmt_Dirty(d));
 }
