@@ -102,11 +102,15 @@ row() { # name, key: wall, CPU, and CPU ratios to native and to --tool=none
 }
 
 # The ratio of KEY's CPU time to cachegrind's within each round (the two ran seconds apart,
-# so a change in the machine's load hits both): median, and lowest to highest.
+# so a change in the machine's load hits both): median, and lowest to highest.  Then the
+# ratio of the two best rounds: the machine's load only ever adds time, and cachegrind's runs
+# vary more than vpmu's, so the two measures can differ by a tenth.
 round_ratio() {
 	paste "$work/runs.$1" "$work/runs.cg" | awk '{ print $1 / $2 }' | sort -n | awk '
 		{ r[NR] = $1 } END { m = NR % 2 ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2;
 			printf "%.2f (%.2f-%.2f)", m, r[1], r[NR] }'
+	awk 'FNR == 1 { v[FILENAME] = $2 } END { printf ", best rounds %.2f", v[ARGV[1]] / v[ARGV[2]] }' \
+		"$work/best.$1" "$work/best.cg"
 }
 
 for w in bench gzip; do
