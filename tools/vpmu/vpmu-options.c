@@ -189,6 +189,12 @@ static Bool process_more(const HChar *arg)
 {
 	ULong v;
 
+	if (opt_u32(arg, "--ghist-bits", &vp_clo.ghist_bits)) {
+		/* The pattern history table holds 2^N counters, a byte each. */
+		if (vp_clo.ghist_bits < 1 || vp_clo.ghist_bits > 24)
+			VG_(fmsg_bad_option)(arg, "the global history has 1 to 24 bits\n");
+		return True;
+	}
 	if (opt_geom(arg, "--l1i", &vp_clo.l1i) || opt_geom(arg, "--l1d", &vp_clo.l1d) ||
 	    opt_geom(arg, "--l2", &vp_clo.l2) || opt_geom(arg, "--llc", &vp_clo.llc) ||
 	    opt_geom(arg, "--itlb", &vp_clo.itlb) || opt_geom(arg, "--dtlb", &vp_clo.dtlb) ||
@@ -198,7 +204,6 @@ static Bool process_more(const HChar *arg)
 	    opt_u32(arg, "--store-miss-penalty", &vp_clo.store_miss_penalty) ||
 	    opt_u32(arg, "--div-penalty", &vp_clo.div_penalty) ||
 	    opt_u32(arg, "--misp-penalty", &vp_clo.misp_penalty) ||
-	    opt_u32(arg, "--ghist-bits", &vp_clo.ghist_bits) ||
 	    opt_u32(arg, "--skid", &vp_clo.skid) || opt_u32(arg, "--ld-lat", &vp_clo.ld_lat) ||
 	    opt_u32(arg, "--lbr-select", &vp_clo.lbr_select) ||
 	    opt_u32(arg, "--sample-buffer", &vp_clo.sample_buf))
