@@ -21,8 +21,9 @@ static struct {
  * host line, and a scan past its first way reads no second one.  Taken from a static pool
  * while it lasts: the tool's own data lies below 2 GiB, where the code VEX generates for an
  * inline check adds a set's offset to the array as a 32-bit displacement, instead of loading a
- * 64-bit address into a register and adding it (the first levels, the TLBs, the BTB and the
- * PHT are allocated first, and fit with the Nehalem geometry). */
+ * 64-bit address into a register and adding it.  An array larger than what is left goes to
+ * the heap and the next ones still try the pool: with the Nehalem geometry all but the LLC's
+ * megabyte of tags fit, the first levels, the TLBs, the BTB and the PHT included. */
 void *vp_alloc_lines(const HChar *cc, SizeT bytes)
 {
 	static UChar pool[512 << 10] __attribute__((aligned(64)));
