@@ -2,13 +2,13 @@
 /* Cache-set lookups with the host's AVX2 vectors, for sets of 4, 8 and 16 ways.  The set is
  * compared with the wanted tag four ways at a time, the matching way found from the compare
  * mask, and the move to front done as a blend of the set with itself shifted by one way.  The
- * scalar scan (vpmu-cache.c) leaves its loop at a way the host cannot predict, which costs a
+ * scalar scan (vpmu-cache-set.c) leaves its loop at a way the host cannot predict, which costs a
  * misprediction on most lookups past the first way; this code has no branch on the way.
  * The functions change the sets exactly as the scalar scan does (tests/vpmu runs the golden
  * counts both ways).
  *
  * Inline in the data helpers that vpmu-cache.c compiles for AVX2 (8-way sets), and behind
- * the function pointers of vpmu-cache-vec.c everywhere else.  Only code compiled for AVX2
+ * the function pointers of vpmu-cache-set.c everywhere else.  Only code compiled for AVX2
  * (VP_AVX2) may call them. */
 #ifndef VPMU_CACHE_VEC_H
 #define VPMU_CACHE_VEC_H

@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Set-associative LRU write-back caches (L1I, L1D, unified L2 and LLC) and TLBs, and the
- * load/store/instruction-fetch helpers that feed them and produce the memory signals. */
+ * load/store/instruction-fetch helpers that feed them and produce the memory signals.  One
+ * cache's array of sets is set up and scanned in vpmu-cache-set.c. */
 #include "pub_tool_libcbase.h"
-#include "pub_tool_libcassert.h"
-#include "pub_tool_libcprint.h"
-#include "pub_tool_mallocfree.h"
 #include "vpmu-cache-vec.h"
 
 /* Everything the access path reads, together: a cache's fields fill one host line, and the
@@ -16,75 +14,16 @@ static struct {
 	Bool write_allocate, have_llc;
 } vc;
 
-/* Zeroed memory that starts on a host cache line (never freed: the models live as long as the
- * tool), so that no set of ways of 64 bytes or less straddles two lines: an 8-way set is one
- * host line, and a scan past its first way reads no second one.  Taken from a static pool
- * while it lasts: the tool's own data lies below 2 GiB, where the code VEX generates for an
- * inline check adds a set's offset to the array as a 32-bit displacement, instead of loading a
- * 64-bit address into a register and adding it.  An array larger than what is left goes to
- * the heap and the next ones still try the pool: with the Nehalem geometry all but the LLC's
- * megabyte of tags fit, the first levels, the TLBs, the BTB and the PHT included. */
-void *vp_alloc_lines(const HChar *cc, SizeT bytes)
-{
-	static UChar pool[512 << 10] __attribute__((aligned(64)));
-	static SizeT used;
-	SizeT n = VG_ROUNDUP(bytes, 64);
-	void *p;
-
-	if (n > sizeof(pool) - used)
-		return (void *)VG_ROUNDUP((Addr)VG_(calloc)(cc, bytes + 64, 1), 64);
-	p = pool + used;
-	used += n;
-	return p;
-}
-
-static UInt log2_exact(UInt v, const HChar *what)
-{
-	UInt s = 0;
-
-	while ((1u << s) < v)
-		s++;
-	if ((1u << s) != v) {
-		VG_(umsg)("vpmu: %s: %u is not a power of two\n", what, v);
-		VG_(exit)(1);
-	}
-	return s;
-}
-
-static void cache_init(struct vp_cache *c, const HChar *name, const struct vp_cache_geom *g,
-		       Bool is_tlb)
-{
-	UInt entries = is_tlb ? g->size_bytes : g->size_bytes / g->line_bytes;
-	UInt i, sets;
-
-	c->latency = g->latency;
-	c->line_shift = log2_exact(g->line_bytes, name);
-	c->ways = g->ways ? g->ways : entries;
-	if (entries == 0 || entries % c->ways) {
-		VG_(umsg)("vpmu: %s: %u entries cannot be split into %u ways\n", name, entries, c->ways);
-		VG_(exit)(1);
-	}
-	sets = entries / c->ways;
-	log2_exact(sets, name);
-	c->set_mask = sets - 1;
-	c->tags = vp_alloc_lines("vpmu.cache", sizeof(ULong) * entries);
-	for (i = 0; i < entries; i++)
-		c->tags[i] = ~0ULL;
-	c->last = ~0ULL;
-	c->last_slot = NULL;
-	c->lookup = vp_clo.host_vector ? vp_vector_lookup(c->ways) : NULL;
-}
-
 void vp_caches_init(void)
 {
-	cache_init(&vc.l1i, "L1I", &vp_clo.l1i, False);
-	cache_init(&vc.l1d, "L1D", &vp_clo.l1d, False);
-	cache_init(&vc.l2, "L2", &vp_clo.l2, False);
+	vp_cache_init(&vc.l1i, "L1I", &vp_clo.l1i, False);
+	vp_cache_init(&vc.l1d, "L1D", &vp_clo.l1d, False);
+	vp_cache_init(&vc.l2, "L2", &vp_clo.l2, False);
 	vc.have_llc = vp_clo.llc.size_bytes != 0;
 	if (vc.have_llc)
-		cache_init(&vc.llc, "LLC", &vp_clo.llc, False);
-	cache_init(&vc.itlb, "ITLB", &vp_clo.itlb, True);
-	cache_init(&vc.dtlb, "DTLB", &vp_clo.dtlb, True);
+		vp_cache_init(&vc.llc, "LLC", &vp_clo.llc, False);
+	vp_cache_init(&vc.itlb, "ITLB", &vp_clo.itlb, True);
+	vp_cache_init(&vc.dtlb, "DTLB", &vp_clo.dtlb, True);
 	vc.l1i.below = vc.l1d.below = &vc.l2;
 	vc.l2.below = vc.have_llc ? &vc.llc : NULL;
 	/* Only the first levels prefetch: an L1 access past the MRU way misses often enough (a
@@ -117,42 +56,6 @@ void vp_fetch_tags(struct vp_tag_view *l1, struct vp_tag_view *tlb)
 {
 	tag_view(&vc.l1i, l1);
 	tag_view(&vc.itlb, tlb);
-}
-
-/* The part of cache_access past the most-recently-used way: the scan with move-to-front,
- * and the miss.  Kept out of line so that the common MRU hit stays small.  The scan moves each
- * way it passes down one as it goes, so that a hit or a miss ends one loop: where the line is
- * cannot be predicted, and a separate shift loop cost a second mispredicted exit. */
-static __attribute__((noinline)) Int cache_scan(struct vp_cache *c, ULong *set, ULong line,
-						 ULong dirty, Bool alloc, ULong *victim)
-{
-	ULong want = (line << 1) | 1, prev, cur;
-	UInt i;
-
-	if (!alloc) { /* a miss must leave the set as it was */
-		for (i = 1; i < c->ways; i++)
-			if ((set[i] | 1) == want)
-				break;
-		if (i == c->ways)
-			return VP_MISS;
-	}
-	prev = set[0];
-	for (i = 1; i < c->ways; i++) {
-		cur = set[i];
-		set[i] = prev;
-		if ((cur | 1) == want) {
-			set[0] = cur | dirty;
-			c->last = line;
-			c->last_slot = set;
-			return VP_HIT;
-		}
-		prev = cur;
-	}
-	*victim = prev;
-	set[0] = (want ^ 1) | dirty;
-	c->last = line;
-	c->last_slot = set;
-	return VP_MISS;
 }
 
 /* Starts loading the set of `line` in the level below c, which a miss looks up next: the
@@ -198,7 +101,7 @@ static inline __attribute__((always_inline)) Int cache_access(struct vp_cache *c
 		return VP_HIT;
 	}
 	prefetch_below(c, line);
-	return cache_scan(c, set, line, dirty, alloc, victim);
+	return vp_cache_scan(c, set, line, dirty, alloc, victim);
 }
 
 /* Line size may differ between levels; lines are converted through byte addresses. */
@@ -477,11 +380,13 @@ void vp_fast_data_helper(Bool store, Int size, struct vp_helper *h)
 		void *ld, *st;
 		const HChar *ld_name, *st_name;
 	} by_call[] = {
-		VP_HELPER_PAIR(h, 1),  VP_HELPER_PAIR(h, 2),  VP_HELPER_PAIR(h, 4),  VP_HELPER_PAIR(h, 8),
-		VP_HELPER_PAIR(h, 16), VP_HELPER_PAIR(h, 32), VP_HELPER_PAIR(h, 64), VP_HELPER_PAIR(h, _n),
+		VP_HELPER_PAIR(h, 1),  VP_HELPER_PAIR(h, 2),  VP_HELPER_PAIR(h, 4),
+		VP_HELPER_PAIR(h, 8),  VP_HELPER_PAIR(h, 16), VP_HELPER_PAIR(h, 32),
+		VP_HELPER_PAIR(h, 64), VP_HELPER_PAIR(h, _n),
 	}, avx2[] = {
-		VP_HELPER_PAIR(hv, 1),  VP_HELPER_PAIR(hv, 2),  VP_HELPER_PAIR(hv, 4),  VP_HELPER_PAIR(hv, 8),
-		VP_HELPER_PAIR(hv, 16), VP_HELPER_PAIR(hv, 32), VP_HELPER_PAIR(hv, 64), VP_HELPER_PAIR(hv, _n),
+		VP_HELPER_PAIR(hv, 1),  VP_HELPER_PAIR(hv, 2),  VP_HELPER_PAIR(hv, 4),
+		VP_HELPER_PAIR(hv, 8),  VP_HELPER_PAIR(hv, 16), VP_HELPER_PAIR(hv, 32),
+		VP_HELPER_PAIR(hv, 64), VP_HELPER_PAIR(hv, _n),
 	};
 	/* The pointer is set only on an AVX2 host, with --host-vector=yes. */
 	const struct vp_data_helpers *t = vc.l1d.lookup && vc.l1d.ways == 8 ? avx2 : by_call;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The cache model's set array, shared by the scalar code (vpmu-cache.c) and the host-vector
- * lookups (vpmu-cache-vec.h). */
+/* The cache model's set array: set up and looked up in vpmu-cache-set.c (and inline, with
+ * the host's vectors, in vpmu-cache-vec.h), used by the hierarchy in vpmu-cache.c. */
 #ifndef VPMU_CACHE_H
 #define VPMU_CACHE_H
 
@@ -36,8 +36,13 @@ struct vp_cache {
 	Bool prefetch_below;	/* start loading below's set when this level's MRU way misses */
 } __attribute__((aligned(64)));
 
-/* The host-vector lookup for sets of `ways` ways, or NULL where there is none (another
- * number of ways, or a host without AVX2). */
-vp_lookup_fn vp_vector_lookup(UInt ways);
+/* vpmu-cache-set.c: sets up c for geometry g (entries of g->line_bytes, or of one page for a
+ * TLB), choosing its host-vector lookup when there is one; exits with the reason when the
+ * geometry is not a power of two or cannot be split into its ways. */
+void vp_cache_init(struct vp_cache *c, const HChar *name, const struct vp_cache_geom *g,
+		   Bool is_tlb);
+/* The scalar lookup past the most recently used way, with vp_lookup_fn's contract. */
+Int vp_cache_scan(struct vp_cache *c, ULong *set, ULong line, ULong dirty, Bool alloc,
+		  ULong *victim);
 
 #endif

@@ -154,8 +154,10 @@ static inline void vp_bump(enum vp_sig s, ULong n, Addr imark, const struct vp_m
 		vp_overflow_check(imark, mi, 0);
 }
 
-/* vpmu-cache.c */
+/* vpmu-cache-set.c */
 void *vp_alloc_lines(const HChar *cc, SizeT bytes);
+
+/* vpmu-cache.c */
 void vp_caches_init(void);
 VG_REGPARM(3) void vp_h_load(Addr addr, ULong size, Addr imark);
 VG_REGPARM(3) void vp_h_store(Addr addr, ULong size, Addr imark);
@@ -171,7 +173,7 @@ void vp_data_tags(struct vp_tag_view *l1, struct vp_tag_view *tlb);
 struct vp_helper {
 	void *fn;
 	const HChar *name;
-	Bool takes_size; /* (address, size, page MRU); else (address, page MRU) */
+	Bool takes_size; /* (address, size, px); else (address, px): px 0 when the page is MRU */
 };
 void vp_fast_data_helper(Bool store, Int size, struct vp_helper *h);
 void vp_fetch_tags(struct vp_tag_view *l1, struct vp_tag_view *tlb);
