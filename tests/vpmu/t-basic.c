@@ -11,7 +11,7 @@ static __attribute__((noinline)) struct delta loop(long n)
 	struct vpmu_counts a, b;
 	struct delta d;
 
-	snap(&a);
+	snap_begin(&a, &b);
 	__asm__ volatile("test %0,%0; jz 2f; 1: nop; add $1,%%rax; dec %0; jnz 1b; 2:"
 			 : "+r"(n) : : "rax", "cc");
 	snap(&b);
@@ -25,7 +25,7 @@ static __attribute__((noinline)) struct delta loadstore(long n, char *p)
 	struct vpmu_counts a, b;
 	struct delta d;
 
-	snap(&a);
+	snap_begin(&a, &b);
 	__asm__ volatile("1: mov (%1),%%rax; mov %%rax,8(%1); movl 1(%1),%%ecx; movl 62(%1),%%edx;"
 			 " dec %0; jnz 1b"
 			 : "+r"(n) : "r"(p) : "rax", "rcx", "rdx", "cc", "memory");
@@ -40,7 +40,7 @@ static __attribute__((noinline)) struct delta stride(long lines, char *p)
 	struct vpmu_counts a, b;
 	struct delta d;
 
-	snap(&a);
+	snap_begin(&a, &b);
 	__asm__ volatile("test %0,%0; jz 2f; 1: movzbl (%1),%%eax; add $64,%1; dec %0; jnz 1b; 2:"
 			 : "+r"(lines), "+r"(p) : : "rax", "cc", "memory");
 	snap(&b);
@@ -53,7 +53,7 @@ static __attribute__((noinline)) struct delta rep(long n, char *p)
 	struct vpmu_counts a, b;
 	struct delta d;
 
-	snap(&a);
+	snap_begin(&a, &b);
 	__asm__ volatile("rep stosb" : "+c"(n), "+D"(p) : "a"(0) : "memory");
 	snap(&b);
 	diff(&d, &a, &b);
@@ -64,12 +64,22 @@ static __attribute__((noinline)) struct delta rep(long n, char *p)
  * second finds it dirty), then loads of the 8 lines 4 KiB apart that share its L1D set: with
  * 9 lines cycling through 8 ways every load misses, and p leaves L1D dirty once.  Each load
  * goes to its own register: VEX drops a load whose result is overwritten unread. */
+static long prime_sink;
+
 static __attribute__((noinline)) struct delta dirty_evict(long n, char *p)
 {
 	struct vpmu_counts a, b;
 	struct delta d;
 
-	snap(&a);
+	/* Fill the set with 8 clean lines first, so that whatever the caller left dirty in it
+	 * (its stack, whose lines move with the environment's size) is written back before the
+	 * first snapshot, and every call starts from the same state of the set.  The loads'
+	 * sum is stored: VEX drops loads whose results are never used. */
+	__asm__ volatile("mov 36864(%1),%%rax; add 40960(%1),%%rax; add 45056(%1),%%rax;"
+			 " add 49152(%1),%%rax; add 53248(%1),%%rax; add 57344(%1),%%rax;"
+			 " add 61440(%1),%%rax; add 65536(%1),%%rax; mov %%rax,%0"
+			 : "=m"(prime_sink) : "r"(p) : "rax", "cc", "memory");
+	snap_begin(&a, &b);
 	__asm__ volatile("1: mov (%1),%%rax; mov %%rax,(%1); mov %%rax,8(%1);"
 			 " mov 4096(%1),%%rcx; mov 8192(%1),%%rdx; mov 12288(%1),%%rsi;"
 			 " mov 16384(%1),%%rdi; mov 20480(%1),%%r8; mov 24576(%1),%%r9;"
@@ -147,13 +157,9 @@ static void t_fastpath(void)
 	CHECK(d2.v[3] == 0, "no write-backs, got %lu", d2.v[3]);
 	vp_program(2, EVT(0xcb, 0x01), 0, 0); /* MEM_LOAD_RETIRED.L1D_HIT */
 	vp_req(VPMU_REQ_START, VPMU_ALL_COUNTERS, 0, 0, 0);
-	/*
-	 * A warm-up call first: the two measured calls then start from the same state of the
-	 * set, whatever else (the stack, whose place moves with the environment's size) maps
-	 * to it — otherwise one dirty stack line evicted in one call and not the other shows
-	 * up as a write-back more or less.
-	 */
-	dirty_evict(100, buf + 65536 + 128); /* a set loadstore left alone */
+	/* dirty_evict() fills the set with clean lines before it starts counting, so the two
+	 * calls start from the same state whatever the stack (whose place moves with the
+	 * environment's size) left in the set between them. */
 	d1 = dirty_evict(100, buf + 65536 + 128);
 	d2 = dirty_evict(1100, buf + 65536 + 128);
 	sub(&d2, &d1);

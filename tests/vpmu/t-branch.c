@@ -11,7 +11,7 @@ static __attribute__((noinline)) struct delta branches(long n)
 	struct delta d;
 	long i = 0;
 
-	snap(&a);
+	snap_begin(&a, &b);
 	__asm__ volatile("1: test $1,%1; jz 2f; nop; 2: inc %1; dec %0; jnz 1b"
 			 : "+r"(n), "+r"(i) : : "cc");
 	snap(&b);
@@ -50,7 +50,7 @@ static __attribute__((noinline)) struct delta calls(long n)
 	struct delta d;
 	long x = 0;
 
-	snap(&a);
+	snap_begin(&a, &b);
 	for (long i = 0; i < n; i++)
 		x = callee(x);
 	__asm__ volatile("" : : "r"(x));
@@ -75,7 +75,7 @@ static __attribute__((noinline)) struct delta indirect_calls(long n, long altern
 	struct delta d;
 	long x = 0;
 
-	snap(&a);
+	snap_begin(&a, &b);
 	for (long i = 0; i < n; i++)
 		x = targets[i & alternate](x);
 	__asm__ volatile("" : : "r"(x));
@@ -92,7 +92,7 @@ static __attribute__((noinline)) struct delta indirect_jumps(long n, long mask)
 	struct delta d;
 	long x = 1;
 
-	snap(&a);
+	snap_begin(&a, &b);
 	for (long i = 0; i < n; i++) {
 		switch (i & mask) {
 		case 0: x += 3; break;

@@ -62,7 +62,7 @@ static inline void vp_require_vpmu(void)
 	(EVT(ev, um) | ((unsigned long)(cmask) << 24) | ((inv) ? VPMU_EVTSEL_INV : 0) | \
 	 ((edge) ? VPMU_EVTSEL_EDGE : 0))
 
-/* Counter values over a stretch of guest code: snap() before and after, diff(), and sub() to
+/* Counter values over a stretch of guest code: snap_begin() before and snap() after, diff(), and sub() to
  * take one stretch's counts from another's (two lengths of a loop leave the loop's). */
 struct delta {
 	unsigned long v[VPMU_MAX_COUNTERS];
@@ -72,6 +72,16 @@ AI void snap(struct vpmu_counts *c)
 {
 	c->hdr.size = sizeof(*c);
 	vp_req(VPMU_REQ_READ_ALL, (unsigned long)c, sizeof(*c), VPMU_READ_THREAD, 0);
+}
+
+/* Starts a measured stretch that snap(b) ends: b's first line is written before a is taken,
+ * so that snap(b)'s store finds its line in the L1D.  A miss there would evict whatever the
+ * stack left in that set, dirty or not depending on where the stack lies (it moves with the
+ * environment's size), and the stretch would count a write-back more or less. */
+AI void snap_begin(struct vpmu_counts *a, struct vpmu_counts *b)
+{
+	b->hdr.size = sizeof(*b);
+	snap(a);
 }
 
 static inline void diff(struct delta *d, const struct vpmu_counts *a, const struct vpmu_counts *b)
