@@ -153,25 +153,32 @@ static int cmp_thread(const void *a, const void *b, void *arg)
 	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
-static int order(struct pmc_region_data *d)
+/* Room in the output orders for nr_regions and nr_threads, made before anything is added. */
+static int reserve_order(struct pmc_region_data *d, size_t nr_regions, size_t nr_threads)
 {
-	size_t *ro = realloc(d->region_order, (d->nr_regions + 1) * sizeof(*ro));
+	size_t *ro = realloc(d->region_order, (nr_regions + 1) * sizeof(*ro));
 	size_t *to;
 
 	if (!ro)
 		return -ENOMEM;
 	d->region_order = ro;
-	to = realloc(d->thread_order, (d->nr_threads + 1) * sizeof(*to));
+	to = realloc(d->thread_order, (nr_threads + 1) * sizeof(*to));
 	if (!to)
 		return -ENOMEM;
 	d->thread_order = to;
+	return 0;
+}
+
+static void order(struct pmc_region_data *d)
+{
+	size_t *ro = d->region_order, *to = d->thread_order;
+
 	for (size_t i = 0; i < d->nr_regions; i++)
 		ro[i] = i;
 	for (size_t i = 0; i < d->nr_threads; i++)
 		to[i] = i;
 	qsort_r(ro, d->nr_regions, sizeof(*ro), cmp_region, d);
 	qsort_r(to, d->nr_threads, sizeof(*to), cmp_thread, d);
-	return 0;
 }
 
 /* Everything that can fail happens before the first value is added. */
@@ -181,6 +188,8 @@ static int merge(struct pmc_region_data *d, struct rd_record *rec)
 
 	if (!err)
 		err = reserve_threads(d, d->nr_threads + rec->nr_threads);
+	if (!err)
+		err = reserve_order(d, d->nr_regions + rec->nr_lines, d->nr_threads + rec->nr_threads);
 	if (!err)
 		err = add_regions(d, rec);
 	if (err)
@@ -219,8 +228,9 @@ int pmc_region_data__parse(struct pmc_region_data *d, const void *buf, size_t le
 		off += used;
 		nr++;
 	}
-	if (!err)
-		err = order(d);
+	/* Also after a failed record: the getters read the order of what the data holds. */
+	if (d->region_order)
+		order(d);
 	return err ? err : nr;
 }
 
