@@ -135,7 +135,7 @@ int pmc__vpmu_stream_finish(struct vpmu_counting *vc)
 		}
 		if (h->type == VPMU_REC_COUNTS && h->size >= sizeof(struct vpmu_rec_counts))
 			add_counts(vc, (const void *)h);
-		if (h->type == VPMU_REC_LOST)
+		if (h->type == VPMU_REC_LOST && h->size >= sizeof(struct vpmu_rec_lost))
 			pr_debug("vpmu: the tool dropped %llu samples\n",
 				 (unsigned long long)((const struct vpmu_rec_lost *)h)->lost);
 		off += h->size;
