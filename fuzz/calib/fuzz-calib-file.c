@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+/* libFuzzer harness: calibration files through calib_load() and its lookups (calib-file.c). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include "calib.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Lookups as pmc stat --subtract-overhead makes them. */
+static const char *const backends[] = { "perf", "vpmu" };
+static const char *const events[] = { "task-clock", "page-faults", "instructions", "" };
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static int fd = -1; /* the file lives in memory: the parser opens it by path */
+	struct calib *c;
+	char path[64];
+	double v;
+
+	if (fd < 0 && (fd = memfd_create("fuzz-calib", MFD_CLOEXEC)) < 0)
+		abort();
+	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
+		abort();
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	if (calib_load(path, &c))
+		return 0;
+	if (!calib_date(c) || !calib_path(c))
+		abort();
+	for (size_t i = 0; i < 2 * sizeof(events) / sizeof(events[0]); i++) {
+		for (unsigned priv = 1; priv <= 3; priv++) {
+			calib_per_entry(c, backends[i % 2], events[i / 2], priv, &v);
+			calib_per_run(c, backends[i % 2], events[i / 2], priv, &v);
+		}
+	}
+	calib_free(c);
+	return 0;
+}
