@@ -17,6 +17,17 @@ extern "C" {
 #define PMC_VERSION_MINOR 1
 #define PMC_VERSION_PATCH 0
 
+/*
+ * Options structs (struct pmc_*_opts, struct pmc_target) start with size_t sz, which the
+ * caller sets to sizeof the struct as it compiled it; fields are only ever appended.
+ * Initialize the whole struct ({ .sz = sizeof(o), ... }): a field left 0 takes its default.
+ * A struct from an older libpmc (smaller sz) gets the defaults of the fields it lacks; one
+ * from a newer libpmc (larger sz) is accepted only when the fields this libpmc does not
+ * know are all 0, and otherwise refused with -EINVAL and a warning naming the struct, as
+ * is an sz smaller than the struct's first version. NULL options mean all defaults where
+ * the function allows NULL.
+ */
+
 /* Returns the library's version as "MAJOR.MINOR.PATCH"; the string is static. */
 PMC_API const char *pmc_version(void);
 

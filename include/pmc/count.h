@@ -35,6 +35,7 @@ enum pmc_target_kind {
 	PMC_TARGET_CPUS,    /* CPUs (system-wide when cpus is NULL) */
 };
 
+/* What to count or sample; an options struct (sz: see "Options structs" in pmc/common.h). */
 struct pmc_target {
 	size_t sz;                 /* sizeof(struct pmc_target) */
 	enum pmc_target_kind kind;

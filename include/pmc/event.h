@@ -41,6 +41,7 @@ enum pmc_priv {
 	PMC_PRIV_HV = 1 << 2,
 };
 
+/* Options of pmc_evlist__new() (sz: see "Options structs" in pmc/common.h). */
 struct pmc_evlist_opts {
 	size_t sz;           /* sizeof(struct pmc_evlist_opts) */
 	const char *backend; /* "perf" (NULL) or "vpmu": resolves names and judges events */

@@ -69,6 +69,7 @@ enum pmc_region_sink {
 	PMC_REGION_SINK_FD,      /* the runner protocol of docs/regions.md to fd */
 };
 
+/* Options of pmc_region_setup() (sz: see "Options structs" in pmc/common.h). */
 struct pmc_region_opts {
 	size_t sz;                  /* sizeof(struct pmc_region_opts) */
 	const char *events;         /* event string (docs/events.md); NULL: from the environment */

@@ -22,6 +22,8 @@ extern "C" {
  * Sort keys (comma-separated, grouped in that order): symbol (sym), dso, srcline,
  * inline (innermost inlined function), ip, comm, pid, tid; for data samples daddr
  * (symbol_daddr), dsym, dcacheline, dpage, dsrc (mem), weight.
+ *
+ * struct pmc_report_opts is an options struct (sz: see "Options structs" in pmc/common.h).
  */
 struct pmc_report_opts {
 	size_t sz;            /* sizeof(struct pmc_report_opts) */

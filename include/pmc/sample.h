@@ -27,6 +27,7 @@ enum pmc_call_graph {
 	PMC_CALL_GRAPH_DWARF, /* user registers and a copy of the user stack, unwound later */
 };
 
+/* Options of pmc_record__open() (sz: see "Options structs" in pmc/common.h). */
 struct pmc_record_opts {
 	size_t sz;                 /* sizeof(struct pmc_record_opts) */
 	const char *output;        /* file to write; "perf.data" when NULL */

@@ -7,6 +7,7 @@
 #include <pmc/count.h>
 #include <pmc/error.h>
 #include "backend/backend.h"
+#include "core/opts.h"
 #include "count/child.h"
 #include "count/counting.h"
 #include "event/evsel.h"
@@ -16,8 +17,7 @@ int pmc__counting_init(struct pmc_counting *c, struct pmc_evlist *evlist,
 {
 	c->ops = evlist->backend;
 	c->evlist = evlist;
-	memcpy(&c->target, target, target->sz < sizeof(c->target) ? target->sz : sizeof(c->target));
-	c->target.sz = sizeof(c->target);
+	c->target = *target; /* checked and completed by pmc_evlist__open() */
 	c->pass = pass;
 	c->values = calloc(evlist->nr ? evlist->nr : 1, sizeof(*c->values));
 	c->open = calloc(evlist->nr ? evlist->nr : 1, sizeof(*c->open));
@@ -48,13 +48,16 @@ bool pmc__counting_selects(const struct pmc_counting *c, const struct pmc_evsel 
 int pmc_evlist__open(struct pmc_evlist *evlist, const struct pmc_target *target, int pass)
 {
 	struct pmc_counting *c = NULL;
+	struct pmc_target t;
 	int err;
 
-	if (!target || target->sz < offsetof(struct pmc_target, no_inherit))
-		return -EINVAL;
+	/* Backends read every field of the copy: those an older caller lacks are zero. */
+	err = target ? PMC_OPTS_COPY(pmc_target, &t, target, cpus) : -EINVAL;
+	if (err)
+		return err;
 	if (evlist->counting)
 		return -EBUSY;
-	err = evlist->backend->open(evlist, target, pass, &c);
+	err = evlist->backend->open(evlist, &t, pass, &c);
 	if (err)
 		return err;
 	evlist->counting = c;

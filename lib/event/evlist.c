@@ -5,23 +5,29 @@
 #include <pmc/count.h>
 #include <pmc/error.h>
 #include "backend/backend.h"
+#include "core/opts.h"
 #include "event/parse.h"
 
 int pmc_evlist__new(const struct pmc_evlist_opts *opts, struct pmc_evlist **out)
 {
-	const char *name = opts && opts->backend ? opts->backend : "perf";
-	const struct pmc_backend_ops *backend = pmc__backend_find(name);
+	const struct pmc_backend_ops *backend;
+	struct pmc_evlist_opts o;
 	struct pmc_evlist *evlist;
+	int err;
 
 	*out = NULL;
+	/* backend and priv are in every version of the struct. */
+	err = PMC_OPTS_COPY(pmc_evlist_opts, &o, opts, priv);
+	if (err)
+		return err;
+	backend = pmc__backend_find(o.backend ? o.backend : "perf");
 	if (!backend)
 		return -PMC_E_NOBACKEND;
 	evlist = calloc(1, sizeof(*evlist));
 	if (!evlist)
 		return -ENOMEM;
 	evlist->backend = backend;
-	/* opts->sz guards fields appended later; priv is in every version. */
-	evlist->priv = opts && opts->priv ? opts->priv : PMC_PRIV_USER;
+	evlist->priv = o.priv ? o.priv : PMC_PRIV_USER;
 	*out = evlist;
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <pmc/error.h>
 #include "core/log.h"
+#include "core/opts.h"
 #include "region/region.h"
 
 struct region_session pmc__region_session = { .fd = -1 };
@@ -163,33 +164,39 @@ int pmc__region_session_get(void)
 int pmc_region_setup(const struct pmc_region_opts *opts)
 {
 	struct region_session *s = &pmc__region_session;
+	struct pmc_region_opts o;
 	int err = 0;
 
-	if (!opts || opts->sz < offsetof(struct pmc_region_opts, fd) + sizeof(int))
-		return -EINVAL;
-	if (opts->sink == PMC_REGION_SINK_JSON && !opts->output)
+	if (!opts)
 		return -EINVAL;
 	pthread_mutex_lock(&cfg_lock);
+	/* A second setup fails as such, before its options are read. */
 	if (s->state != REGION_UNINIT) {
 		err = -EALREADY;
 		goto out;
 	}
+	/* Every field up to fd is in every version of the struct. */
+	err = PMC_OPTS_COPY(pmc_region_opts, &o, opts, fd);
+	if (!err && o.sink == PMC_REGION_SINK_JSON && !o.output)
+		err = -EINVAL;
+	if (err)
+		goto out;
 	from_env(s);
-	if (opts->events) {
+	if (o.events) {
 		free(s->cfg.events);
-		s->cfg.events = strdup(opts->events);
+		s->cfg.events = strdup(o.events);
 	}
-	if (opts->backend) {
+	if (o.backend) {
 		free(s->cfg.backend);
-		s->cfg.backend = strdup(opts->backend);
+		s->cfg.backend = strdup(o.backend);
 	}
-	if (opts->priv)
-		s->cfg.priv = opts->priv;
-	if (opts->sink != PMC_REGION_SINK_DEFAULT) {
-		s->sink = opts->sink;
-		s->fd = opts->fd;
+	if (o.priv)
+		s->cfg.priv = o.priv;
+	if (o.sink != PMC_REGION_SINK_DEFAULT) {
+		s->sink = o.sink;
+		s->fd = o.fd;
 		free(s->output);
-		s->output = opts->output ? strdup(opts->output) : NULL;
+		s->output = o.output ? strdup(o.output) : NULL;
 	}
 	err = s->cfg.events ? install_hooks() : -EINVAL;
 	set_state(err ? REGION_OFF : REGION_ON);

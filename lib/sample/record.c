@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <pmc/error.h>
 #include "core/log.h"
+#include "core/opts.h"
 #include "event/evsel.h"
 #include "sample/record.h"
 
@@ -129,6 +130,7 @@ int pmc_record__open(struct pmc_evlist *evlist, const struct pmc_target *target,
 		     const struct pmc_record_opts *opts, struct pmc_record **out)
 {
 	struct pmc_record *rec = calloc(1, sizeof(*rec));
+	struct pmc_target t;
 	int ret;
 
 	if (!rec)
@@ -136,12 +138,18 @@ int pmc_record__open(struct pmc_evlist *evlist, const struct pmc_target *target,
 	rec->pidfd = -1;
 	rec->evlist = evlist;
 	rec->ops = evlist->backend;
-	rec->kind = target->kind;
-	rec->argv0 = target->argv && target->argv[0] ? target->argv[0] : "the command";
-	if (opts)
-		memcpy(&rec->opts, opts, opts->sz < sizeof(rec->opts) ? opts->sz : sizeof(rec->opts));
+	/* The copies are complete: fields that an older caller's structs lack read as zero. */
+	ret = target ? PMC_OPTS_COPY(pmc_target, &t, target, cpus) : -EINVAL;
+	if (!ret)
+		ret = PMC_OPTS_COPY(pmc_record_opts, &rec->opts, opts, sz);
+	if (ret) {
+		pmc_record__delete(rec);
+		return ret;
+	}
+	rec->kind = t.kind;
+	rec->argv0 = t.argv && t.argv[0] ? t.argv[0] : "the command";
 	rec->output = strdup(rec->opts.output ? rec->opts.output : "perf.data");
-	ret = rec->output ? do_open(rec, target) : -ENOMEM;
+	ret = rec->output ? do_open(rec, &t) : -ENOMEM;
 	if (ret) {
 		pmc_record__delete(rec);
 		return ret;

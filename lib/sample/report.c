@@ -5,6 +5,7 @@
 #include <string.h>
 #include <pmc/error.h>
 #include "core/log.h"
+#include "core/opts.h"
 #include "sample/report.h"
 
 int pmc_report__new(const struct pmc_report_opts *opts, struct pmc_report **out)
@@ -15,9 +16,9 @@ int pmc_report__new(const struct pmc_report_opts *opts, struct pmc_report **out)
 
 	if (!r)
 		return -ENOMEM;
-	if (opts)
-		memcpy(&r->opts, opts, opts->sz < sizeof(r->opts) ? opts->sz : sizeof(r->opts));
-	ret = pmc__report_parse_keys(r, r->opts.sort);
+	ret = PMC_OPTS_COPY(pmc_report_opts, &r->opts, opts, sz);
+	if (!ret)
+		ret = pmc__report_parse_keys(r, r->opts.sort);
 	so.srclines = r->want_srclines;
 	so.kallsyms = r->opts.kallsyms;
 	if (!ret)

@@ -138,7 +138,8 @@ static int spawn(struct perf_counting *pc, const struct pmc_target *t)
 {
 	struct pmc_child_opts o = { .keep_fd = -1 };
 
-	if (t->sz > offsetof(struct pmc_target, child_fd) && t->child_fd > 0) {
+	/* t is pmc_evlist__open()'s complete copy: child_fd is 0 for callers that predate it. */
+	if (t->child_fd > 0) {
 		o.keep_fd = t->child_fd;
 		o.keep_fd_env = t->child_fd_env;
 	}

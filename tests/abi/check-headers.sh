@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# abi.headers: each public header compiles alone, as C11 and as C++11, without a warning, and
+# a header that declares functions gives them C linkage in C++ (extern "C").
+#   CC=cc CXX=c++ check-headers.sh INCLUDE_DIR
+set -uo pipefail
+inc=${1:?usage: check-headers.sh INCLUDE_DIR}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+for h in "$inc"/pmc/*.h; do
+	name=pmc/$(basename "$h")
+	printf '#include <%s>\n' "$name" >"$tmp/tu.c"
+	if ! out=$("${CC:-cc}" -std=c11 -Wall -Wextra -Werror -pedantic -I"$inc" -fsyntax-only \
+		   "$tmp/tu.c" 2>&1); then
+		printf 'abi.headers: %s does not compile alone as C11:\n%s\n' "$name" \
+			"$(head -n 8 <<<"$out")"
+		fail=1
+	fi
+	if ! out=$("${CXX:-c++}" -std=c++11 -Wall -Wextra -Werror -pedantic -I"$inc" \
+		   -fsyntax-only -x c++ "$tmp/tu.c" 2>&1); then
+		printf 'abi.headers: %s does not compile alone as C++11:\n%s\n' "$name" \
+			"$(head -n 8 <<<"$out")"
+		fail=1
+	fi
+	# Compiling cannot see a missing extern "C": C++ callers would fail only at link time.
+	if grep -q '\bPMC_API\b' "$h" && ! grep -q '^extern "C" {' "$h"; then
+		printf 'abi.headers: %s declares PMC_API functions without extern "C" for C++\n' \
+			"$name"
+		fail=1
+	fi
+done
+if [ $fail = 0 ]; then
+	echo "abi.headers: each of the $(ls "$inc"/pmc/*.h | wc -l) headers compiles alone" \
+	     "as C11 and C++11"
+fi
+exit $fail
