@@ -26,10 +26,18 @@ typedef int (*pmc__sample_sink_fn)(const void *rec, size_t len, void *arg);
 enum pmc_slot_class {
 	PMC_SLOT_NONE,      /* unlimited: software events, tracepoints */
 	PMC_SLOT_GENERAL,   /* a general-purpose hardware counter */
-	PMC_SLOT_FIXED,     /* a fixed counter, falling back to a general one when taken */
 	PMC_SLOT_DEBUGREG,  /* a debug register (hardware breakpoint) */
+	/*
+	 * Fixed counter 0, 1 or 2 (Intel: instructions, core cycles, reference cycles), falling
+	 * back to a general one when taken: each counts one event, so two events that want the
+	 * same fixed counter take it and a general one, not two fixed ones.
+	 */
+	PMC_SLOT_FIXED0,
+	PMC_SLOT_FIXED1,
+	PMC_SLOT_FIXED2,
 	PMC_SLOT_NR,
 };
+#define PMC_SLOT_FIXED_NR 3
 
 /*
  * One backend. Hooks marked optional may be NULL; pmc__backend_*() wrappers in

@@ -20,13 +20,17 @@ struct plan {
 	int budget[PMC_SLOT_NR];
 };
 
-/* Adds need to a pass's use, spilling fixed-counter needs onto general counters. */
+/* Adds need to a pass's use, spilling what each fixed counter cannot take onto general
+ * counters (as the backends do when they assign counters). */
 static bool fits(const struct plan *p, const int *used, const int *need)
 {
-	int fixed_over = used[PMC_SLOT_FIXED] + need[PMC_SLOT_FIXED] - p->budget[PMC_SLOT_FIXED];
+	int fixed_over = 0;
 
-	if (fixed_over < 0)
-		fixed_over = 0;
+	for (int cls = PMC_SLOT_FIXED0; cls < PMC_SLOT_FIXED0 + PMC_SLOT_FIXED_NR; cls++) {
+		int over = used[cls] + need[cls] - p->budget[cls];
+
+		fixed_over += over > 0 ? over : 0;
+	}
 	if (used[PMC_SLOT_GENERAL] + need[PMC_SLOT_GENERAL] + fixed_over >
 	    p->budget[PMC_SLOT_GENERAL])
 		return false;
@@ -162,7 +166,9 @@ const char *pmc_evsel__resource(const struct pmc_evsel *evsel)
 	static const char *const names[PMC_SLOT_NR] = {
 		[PMC_SLOT_NONE] = "software (unlimited)",
 		[PMC_SLOT_GENERAL] = "general counter",
-		[PMC_SLOT_FIXED] = "fixed counter",
+		[PMC_SLOT_FIXED0] = "fixed counter",
+		[PMC_SLOT_FIXED1] = "fixed counter",
+		[PMC_SLOT_FIXED2] = "fixed counter",
 		[PMC_SLOT_DEBUGREG] = "debug register",
 	};
 

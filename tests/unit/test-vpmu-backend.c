@@ -222,6 +222,27 @@ Test(vpmu_plan, counters_and_passes)
 	pmc_evlist__delete(l);
 }
 
+/* Each fixed counter counts one event: a second event for the same fixed counter takes a
+ * general one (cycles and cpu-cycles both want fixed counter 1), so these 6 events need 5
+ * general counters and two passes; counting the fixed counters as a pool of 3 planned one
+ * pass that the backend then could not assign. */
+Test(vpmu_plan, one_event_per_fixed_counter)
+{
+	struct pmc_evlist *l;
+	int err, passes;
+
+	unsetenv("PMC_VPMU_MODEL");
+	l = vpmu_list("cycles,cpu-cycles,branches,branch-misses,cache-references,cache-misses",
+		      &err, NULL, 0);
+	cr_assert_eq(err, 0);
+	if (!pmc_caps()->vpmu)
+		cr_skip_test("vpmu tool not available: %s", pmc_caps()->vpmu_why);
+	cr_assert_eq(pmc_evlist__plan(l, false, &passes), 0);
+	cr_expect_eq(passes, 2, "cycles twice: one fixed and five general counters, got %d pass(es)",
+		     passes);
+	pmc_evlist__delete(l);
+}
+
 /* Runs vpmu-loop MODE N under vpmu; values of every event, in list order. */
 static void run_loop(const char *events, const char *mode, const char *n, uint64_t *out)
 {

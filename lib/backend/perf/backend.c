@@ -23,12 +23,19 @@ static int perf_probe(char *why, size_t len)
 	return -ENOSYS;
 }
 
-static bool is_fixed(const struct pmc_evsel *evsel)
+/* The fixed counter a generic hardware event takes (architectural order), or NONE. */
+static enum pmc_slot_class fixed_slot(const struct pmc_evsel *evsel)
 {
-	return evsel->attr.type == PERF_TYPE_HARDWARE &&
-	       (evsel->attr.config == PERF_COUNT_HW_INSTRUCTIONS ||
-		evsel->attr.config == PERF_COUNT_HW_CPU_CYCLES ||
-		evsel->attr.config == PERF_COUNT_HW_REF_CPU_CYCLES);
+	switch (evsel->attr.config) {
+	case PERF_COUNT_HW_INSTRUCTIONS:
+		return PMC_SLOT_FIXED0;
+	case PERF_COUNT_HW_CPU_CYCLES:
+		return PMC_SLOT_FIXED1;
+	case PERF_COUNT_HW_REF_CPU_CYCLES:
+		return PMC_SLOT_FIXED2;
+	default:
+		return PMC_SLOT_NONE;
+	}
 }
 
 static enum pmc_slot_class perf_classify(const struct pmc_evsel *evsel)
@@ -40,7 +47,7 @@ static enum pmc_slot_class perf_classify(const struct pmc_evsel *evsel)
 	case PERF_TYPE_BREAKPOINT:
 		return PMC_SLOT_DEBUGREG;
 	case PERF_TYPE_HARDWARE:
-		return is_fixed(evsel) ? PMC_SLOT_FIXED : PMC_SLOT_GENERAL;
+		return fixed_slot(evsel) != PMC_SLOT_NONE ? fixed_slot(evsel) : PMC_SLOT_GENERAL;
 	case PERF_TYPE_HW_CACHE:
 	case PERF_TYPE_RAW:
 		return PMC_SLOT_GENERAL;
@@ -63,8 +70,10 @@ static int perf_budget(enum pmc_slot_class cls)
 		n = caps->nr_gp_counters ? caps->nr_gp_counters : 4;
 		/* The NMI watchdog holds one counter for itself. */
 		return caps->nmi_watchdog == 1 && n > 1 ? n - 1 : n;
-	case PMC_SLOT_FIXED:
-		return caps->nr_fixed_counters;
+	case PMC_SLOT_FIXED0:
+	case PMC_SLOT_FIXED1:
+	case PMC_SLOT_FIXED2:
+		return caps->nr_fixed_counters > (int)(cls - PMC_SLOT_FIXED0);
 	case PMC_SLOT_DEBUGREG:
 		return caps->nr_breakpoints ? caps->nr_breakpoints : 4;
 	default:

@@ -65,7 +65,7 @@ static enum pmc_slot_class vpmu_classify(const struct pmc_evsel *evsel)
 
 	if (pmc__vpmu_encode(evsel, model, &enc, why, sizeof(why)))
 		return PMC_SLOT_NONE; /* not countable: check() keeps it out of every pass */
-	return enc.fixed >= 0 ? PMC_SLOT_FIXED : PMC_SLOT_GENERAL;
+	return enc.fixed >= 0 ? PMC_SLOT_FIXED0 + enc.fixed : PMC_SLOT_GENERAL;
 }
 
 static int vpmu_budget(enum pmc_slot_class cls)
@@ -75,8 +75,10 @@ static int vpmu_budget(enum pmc_slot_class cls)
 	switch (cls) {
 	case PMC_SLOT_GENERAL:
 		return p5 ? VPMU_PENTIUM_NR : VPMU_COREI7_NR_GP;
-	case PMC_SLOT_FIXED:
-		return p5 ? 0 : VPMU_COREI7_NR_FIXED;
+	case PMC_SLOT_FIXED0:
+	case PMC_SLOT_FIXED1:
+	case PMC_SLOT_FIXED2:
+		return p5 ? 0 : (int)(cls - PMC_SLOT_FIXED0) < VPMU_COREI7_NR_FIXED;
 	case PMC_SLOT_DEBUGREG:
 		return 0;
 	default:
