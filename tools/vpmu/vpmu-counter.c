@@ -409,9 +409,17 @@ void vp_compute_needs(void)
 
 		if (!c->programmed)
 			continue;
-		all |= m;
-		if (c->cond)
+		/*
+		 * A cmask/inv/edge programming judges every cycle, and the cycles of an
+		 * instruction are its retire cycle plus its penalties: every penalty source must
+		 * run, whatever the counter's own mask holds, or its stall cycles would depend
+		 * on what the other counters switched on (docs/vpmu.md, "Timing model").
+		 */
+		if (c->cond) {
 			vp_need.cycle_cond = True;
+			m |= VP_CYCLES_MASK | VP_MISP_ALL_MASK;
+		}
+		all |= m;
 		if (c->period) {
 			vp_watch |= m;
 			if ((c->mask & VP_BIT(VP_SIG_INSN)) || (c->flags & VPMU_PROG_IMPRECISE))
