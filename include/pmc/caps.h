@@ -37,6 +37,9 @@ struct pmc_caps {
 	bool vpmu;                /* the vpmu Valgrind tool is built and runs */
 	char vpmu_path[256];      /* its VALGRIND_LIB folder */
 	char vpmu_why[160];       /* why not, when !vpmu */
+	/* the perf backend, appended */
+	bool breakpoints_fire;    /* a write to a watched variable is counted (some hypervisors
+				   * accept breakpoints but never deliver their debug exceptions) */
 };
 
 /* Returns the cached capabilities (probed on first use; thread-safe). Never NULL. */

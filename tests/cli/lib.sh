@@ -23,6 +23,15 @@ expect_no_grep() {
 json() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"; }
 
 skip() { echo "SKIP: $*"; exit 77; }
+# A capability this machine lacks (scripts/check-skips.py lists the ones CI accepts):
+# skip_cap CAP REASON skips the whole test, skip_part CAP REASON only the checks that need it.
+skip_cap() { echo "SKIP [cap:$1]: $2"; exit 77; }
+skip_part() { echo "SKIP [cap:$1]: $2"; }
+# have_breakpoints: mem: events count here (the debug registers exist and their exceptions
+# reach the kernel; some hypervisors accept breakpoints that never fire).
+have_breakpoints() {
+	[ "$("$PMC" doctor --json | json /dev/stdin '[c["ok"] for c in j["checks"] if c["check"] == "hardware breakpoints"][0]')" = True ]
+}
 
 finish() {
 	echo "$PASSES passed, $FAILS failed"

@@ -6,8 +6,9 @@
 # exact.
 . "$(dirname "$0")/lib.sh"
 
+have_breakpoints || skip_cap no-hw-breakpoints "mem: events do not count on this machine ($PMC doctor)"
 [ "$("$PMC" doctor --json | json /dev/stdin '[c["detail"] for c in j["checks"] if c["check"] == "hardware breakpoints"][0].split()[0]')" = 4 ] ||
-	skip "this machine does not have exactly four debug registers"
+	skip_cap no-hw-breakpoints "this machine does not have exactly four debug registers"
 P=$PROGS/region-globals-nopie
 EV=$(nm "$P" | awk '$3 ~ /^g[0-3]$/ {print $3, $1}' | sort | awk '{printf "mem:0x%s/8:w,", $2}')
 EV=${EV%,}

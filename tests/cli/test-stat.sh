@@ -37,11 +37,15 @@ EV=$(for a in $ADDRS; do printf 'mem:0x%s/8:w,' "$a"; done)
 EV=${EV%,}
 "$PMC" stat -e "$EV" --plan "$PROGS/write-globals-nopie" >"$T/plan"
 expect_grep "six breakpoints plan into two passes" "^# pass plan: 2 passes" "$T/plan"
-"$PMC" stat -e "$EV" -r 2 -o "$T/bp.json" --format json "$PROGS/write-globals-nopie" 500 2>/dev/null
-expect_eq "breakpoint counts" "$(json "$T/bp.json" '[int(e["mean"]) for e in j["events"]]')" \
-	"[500, 500, 500, 500, 500, 500]"
-expect_eq "breakpoint passes" "$(json "$T/bp.json" '[e["pass"] for e in j["events"]]')" \
-	"[0, 0, 0, 0, 1, 1]"
+if have_breakpoints; then
+	"$PMC" stat -e "$EV" -r 2 -o "$T/bp.json" --format json "$PROGS/write-globals-nopie" 500 2>/dev/null
+	expect_eq "breakpoint counts" "$(json "$T/bp.json" '[int(e["mean"]) for e in j["events"]]')" \
+		"[500, 500, 500, 500, 500, 500]"
+	expect_eq "breakpoint passes" "$(json "$T/bp.json" '[e["pass"] for e in j["events"]]')" \
+		"[0, 0, 0, 0, 1, 1]"
+else
+	skip_part no-hw-breakpoints "breakpoint counts: mem: events do not count on this machine"
+fi
 
 # --multiplex: time-shared counters share one pass; debug registers still need two.
 "$PMC" stat -e "$EV" --multiplex --plan true >"$T/mplan"

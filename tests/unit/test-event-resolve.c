@@ -139,7 +139,7 @@ static int first_cpu_name(const struct pmc_event_info *info, void *arg)
 static void need_pfm_name(struct pmc_evlist *evlist, char *name)
 {
 	if (pmc_evlist__for_each_known(evlist, first_cpu_name, name) != 1)
-		cr_skip_test("libpfm4 detected no CPU PMU here (or the backend has no CPU names)");
+		cr_skip_test("[cap:no-pmu] libpfm4 detected no CPU PMU here (or the backend has no CPU names)");
 }
 
 Test(event_resolve, cpu_names_with_modifiers)

@@ -85,9 +85,14 @@ static void collect_rest(const struct pmc_caps *c, struct finding *f, size_t *np
 		 "not allowed: every counter read is a read(2) system call");
 	if (!c->rdpmc && c->hw_pmu)
 		snprintf(f[n - 1].todo, sizeof(f->todo), "echo 2 > /sys/bus/event_source/devices/cpu/rdpmc");
-	add(f, &n, "hardware breakpoints", c->nr_breakpoints > 0);
-	snprintf(f[n - 1].detail, sizeof(f->detail), "%d debug registers for mem: events",
-		 c->nr_breakpoints);
+	add(f, &n, "hardware breakpoints", c->nr_breakpoints > 0 && c->breakpoints_fire);
+	if (c->nr_breakpoints > 0 && !c->breakpoints_fire)
+		snprintf(f[n - 1].detail, sizeof(f->detail), "%d debug registers, but a watched "
+			 "write was not counted: mem: events read 0 here (the hypervisor does not "
+			 "deliver debug exceptions)", c->nr_breakpoints);
+	else
+		snprintf(f[n - 1].detail, sizeof(f->detail), "%d debug registers for mem: events",
+			 c->nr_breakpoints);
 	add(f, &n, "seccomp", !c->seccomp);
 	snprintf(f[n - 1].detail, sizeof(f->detail), "%s", c->seccomp ?
 		 "a seccomp filter is active and may block perf_event_open" : "no filter");

@@ -86,6 +86,29 @@ static int count_breakpoints(void)
 	return n;
 }
 
+/* Whether a data breakpoint counts: some hypervisors let the kernel program the debug
+ * registers but never deliver the debug exceptions, and every mem: event then reads 0. */
+static bool breakpoints_fire(void)
+{
+	static volatile long watched;
+	struct perf_event_attr a = {
+		.size = sizeof(a), .type = PERF_TYPE_BREAKPOINT, .bp_type = HW_BREAKPOINT_W,
+		.bp_addr = (unsigned long)&watched, .bp_len = HW_BREAKPOINT_LEN_8,
+		.exclude_kernel = 1, .exclude_hv = 1,
+	};
+	int fd = pmc__perf_event_open(&a, 0, -1, -1, 0);
+	unsigned long long n = 0;
+
+	if (fd < 0)
+		return false;
+	for (int i = 0; i < 4; i++)
+		watched = i;
+	if (read(fd, &n, sizeof(n)) != sizeof(n))
+		n = 0;
+	close(fd);
+	return n == 4;
+}
+
 void pmc__perf_probe_caps(struct pmc_caps *caps)
 {
 	int fd = try_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
@@ -102,4 +125,5 @@ void pmc__perf_probe_caps(struct pmc_caps *caps)
 	if (caps->hw_pmu)
 		probe_pfm(caps);
 	caps->nr_breakpoints = count_breakpoints();
+	caps->breakpoints_fire = caps->nr_breakpoints > 0 && breakpoints_fire();
 }
