@@ -8,7 +8,7 @@ pkgs=(build-essential cmake pkg-config libpfm4-dev libdw-dev libelf-dev libcapst
       libjansson-dev valgrind python3)
 if [ "${1:-}" = "--test" ]; then
 	pkgs+=(libcriterion-dev clang libclang-rt-14-dev linux-perf libpapi-dev hyperfine
-	       binutils abigail-tools)
+	       binutils abigail-tools clang-format)
 fi
 missing=()
 for p in "${pkgs[@]}"; do
@@ -20,3 +20,12 @@ if [ ${#missing[@]} -gt 0 ]; then
 	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 echo "setup: ${#pkgs[@]} packages present"
+# Tracepoints (syscalls:*) need tracefs, which a fresh machine may not have mounted; as root,
+# mount it where the kernel provides the mount point, as perf does on first use.
+if [ ! -d /sys/kernel/tracing/events ] && [ -d /sys/kernel/tracing ] && [ "$(id -u)" = 0 ]; then
+	if mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null; then
+		echo "setup: mounted tracefs on /sys/kernel/tracing"
+	else
+		echo "setup: cannot mount tracefs on /sys/kernel/tracing: tracepoints unavailable" >&2
+	fi
+fi
