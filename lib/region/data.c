@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <pmc/error.h>
 #include "region/data.h"
+#include "region/proto.h"
 
 #define CELL(d) (RD_HDR + (d)->nr_events)
 
@@ -212,11 +213,30 @@ static int merge(struct pmc_region_data *d, struct rd_record *rec)
 	return 0;
 }
 
+/*
+ * The runner's results file starts with its pass header (protocol version 2); the records
+ * follow it. A buffer of records alone (standalone mode) has none. Sets *off past it.
+ */
+static int skip_pass(const char *p, size_t len, size_t *off)
+{
+	size_t hdr, body;
+	int err;
+
+	if (len < sizeof(PMC_PASS_MAGIC) || memcmp(p, PMC_PASS_MAGIC " ", sizeof(PMC_PASS_MAGIC)))
+		return 0;
+	err = pmc__region_pass_line(p, len, &hdr, &body);
+	if (!err && body > len - hdr)
+		err = -PMC_E_TRUNCATED;
+	if (!err)
+		*off = hdr + body;
+	return err;
+}
+
 int pmc_region_data__parse(struct pmc_region_data *d, const void *buf, size_t len)
 {
 	const char *p = buf;
 	size_t off = 0, used = 0;
-	int nr = 0, err = 0;
+	int nr = 0, err = skip_pass(p, len, &off);
 
 	while (off < len && !err) {
 		struct rd_record rec = { 0 };

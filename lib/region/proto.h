@@ -1,10 +1,33 @@
 /* SPDX-License-Identifier: MIT */
-/* The region record's constants, shared by the writer (proto.c) and the reader (data.c). */
+/* The runner protocol's constants and its pass header (docs/regions.md, version 2). */
 #ifndef PMC_LIB_REGION_PROTO_H
 #define PMC_LIB_REGION_PROTO_H
+
+#include <stddef.h>
 
 /* "PMC-REGIONS <version> <body bytes>\n", then the body (docs/regions.md). */
 #define PMC_REGION_MAGIC "PMC-REGIONS"
 #define PMC_REGION_VERSION 1
+
+/*
+ * "PMC-PASS <version> <body bytes>\n", then "<key> <value>\n" lines: the runner writes it at
+ * offset 0 of the results descriptor before each run, and the records follow it. Its
+ * version is the runner protocol's; the records keep their own.
+ */
+#define PMC_PASS_MAGIC "PMC-PASS"
+#define PMC_PASS_VERSION 2
+
+/*
+ * pass.c. Parses the header line at buf[0..len): 0 with *hdr (the line's bytes) and *body
+ * (the body's bytes, which may lie past len); -PMC_E_TRUNCATED when the line is cut short,
+ * -PMC_E_VERSION for a version other than PMC_PASS_VERSION, -PMC_E_FORMAT otherwise.
+ */
+int pmc__region_pass_line(const char *buf, size_t len, size_t *hdr, size_t *body);
+/*
+ * Reads the pass header at offset 0 of fd with pread(), so the offset the command's records
+ * are appended at stays where the runner left it. *events is malloc'ed. 0, -ENODATA for an
+ * empty descriptor, a negative code as pmc__region_pass_line(), or -errno.
+ */
+int pmc__region_pass_read(int fd, char **events);
 
 #endif /* PMC_LIB_REGION_PROTO_H */

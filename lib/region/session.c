@@ -12,6 +12,7 @@
 #include <pmc/error.h>
 #include "core/log.h"
 #include "core/opts.h"
+#include "region/proto.h"
 #include "region/region.h"
 
 struct region_session pmc__region_session = { .fd = -1 };
@@ -104,12 +105,18 @@ static char *dup_env(const char *name)
 	return v && *v ? strdup(v) : NULL;
 }
 
-/* Under pmc stat: PMC_REGION_FD names an inherited descriptor for the results. */
+/*
+ * Under pmc stat: PMC_REGION_FD names an inherited descriptor for the results, which starts
+ * with the pass header that names the events (protocol version 2). A runner of version 1
+ * put the events in PMC_REGION_EVENTS instead; that is not read, since pmc and libpmc ship
+ * together, and a header that is missing or of another version turns regions off, loudly.
+ */
 static bool from_runner(struct region_session *s)
 {
 	const char *v = getenv("PMC_REGION_FD");
 	char *end;
 	long fd;
+	int err;
 
 	if (!v || !*v)
 		return false;
@@ -118,7 +125,11 @@ static bool from_runner(struct region_session *s)
 		return false;
 	s->fd = (int)fd;
 	s->sink = PMC_REGION_SINK_FD;
-	s->cfg.events = dup_env("PMC_REGION_EVENTS");
+	err = pmc__region_pass_read(s->fd, &s->cfg.events);
+	if (err)
+		pr_warn("regions: no pass header of runner protocol %d in PMC_REGION_FD %ld (%s): "
+			"the program runs unmeasured; run it with a pmc of the same version as "
+			"its libpmc\n", PMC_PASS_VERSION, fd, pmc_strerror(err));
 	s->cfg.backend = dup_env("PMC_REGION_BACKEND");
 	v = getenv("PMC_REGION_PRIV");
 	s->cfg.priv = v ? (unsigned)strtoul(v, NULL, 10) : 0;

@@ -55,4 +55,27 @@ if [ -x "$VGLIB/vpmu-amd64-linux" ]; then
 	expect_grep "standalone: region" "Region loop, entered 3 times" "$T/alone"
 	expect_grep "standalone: exact per entry" "instructions: [0-9]+ \[$one(\.0)?\]" "$T/alone"
 fi
+
+# Runner protocol 2: the events of a pass reach the command through its results descriptor,
+# so its environment, which decides where its stack lies, is the same in every pass and
+# whatever the events. Under vpmu an event's count then does not change with the others.
+SIX=branches,branch-misses,cache-references,cache-misses,L1-dcache-loads,L1-dcache-load-misses
+"$PMC" stat --backend=vpmu --no-warmup -e instructions -o "$T/e1.res" env >"$T/env1" 2>>"$T/err"
+"$PMC" stat --backend=vpmu --no-warmup -e $SIX -o "$T/e6.res" env >"$T/env6" 2>>"$T/err"
+expect_eq "vpmu: one environment in both passes and for other events" \
+	"$(cat "$T/env1" "$T/env1")" "$(cat "$T/env6")"
+W="${BUILD:-}/tests/vpmu/t-work"
+if [ -x "$W" ]; then
+	# i_state EVENTS: L1D_CACHE_LD.I_STATE on t-work, counted beside EVENTS.
+	i_state() {
+		"$PMC" stat --backend=vpmu --no-warmup -e "$1" --format csv -o "$T/w.csv" "$W" \
+			>/dev/null 2>>"$T/err"
+		awk -F, '$1 == "\"L1D_CACHE_LD.I_STATE\"" { split($13, v, ";"); print v[1] }' \
+			"$T/w.csv"
+	}
+	FOUR=L1D_CACHE_ST.I_STATE,L1D_CACHE_LD.I_STATE,L1D_CACHE_LD.MESI,ITLB_MISSES.WALK_COMPLETED
+	alone=$(i_state L1D_CACHE_LD.I_STATE)
+	expect_eq "vpmu: a count alone is the count beside three others ($alone)" \
+		"$(i_state $FOUR)" "${alone:-no count}"
+fi
 finish

@@ -42,6 +42,17 @@ static const struct row rows[] = {
 	{ "process 1 1 0 0\nevent e\nthread 2\nregion 100 a%zz 1 1 0 0 5\nend\n", NULL, -PMC_E_FORMAT },
 	{ "process 1 1 0 0\nevent e\nfuture 1 2 3\nthread 2\nregion 100 a 1 1 0 0 5\nend\n", NULL, 1 },
 	{ "process 1 1 0 0\nevent e\nthread 2\nregion 100 a 1 1 0 0 -5\nend\n", NULL, -PMC_E_FORMAT },
+	/* The runner's file: its pass header (protocol 2), then the records. */
+	{ NULL, "PMC-PASS 2 9\nevents e\n", 0 },
+	{ NULL, "PMC-PASS 2 9\nevents e\nPMC-REGIONS 1 20\nprocess 1 0 0 0\nend\n", 1 },
+	{ NULL, "PMC-PASS 2 13\nevents e\nx y\n", 0 },                 /* other keys skipped */
+	{ NULL, "PMC-PASS 3 9\nevents e\n", -PMC_E_VERSION },
+	{ NULL, "PMC-PASS 1 9\nevents e\n", -PMC_E_VERSION },
+	{ NULL, "PMC-PASS 2 90\nevents e\n", -PMC_E_TRUNCATED },
+	{ NULL, "PMC-PASS 2 9", -PMC_E_TRUNCATED },
+	{ NULL, "PMC-PASS 2 x\nevents e\n", -PMC_E_FORMAT },
+	{ NULL, "PMC-PASS 2 -9\nevents e\n", -PMC_E_FORMAT },
+	{ NULL, "PMC-REGIONS 1 20\nprocess 1 0 0 0\nend\nPMC-PASS 2 9\nevents e\n", -PMC_E_FORMAT },
 };
 
 Test(region_data, table)

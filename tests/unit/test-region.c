@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <criterion/criterion.h>
 #include <pmc/pmc.h>
@@ -170,4 +171,68 @@ Test(region, off_without_configuration)
 	cr_expect_geq(pmc_region_register("nothing"), PMC_REGION_NUMBERED);
 	cr_expect_eq(pmc_region_get(0, NULL, NULL, NULL, 0), -ENOENT);
 	cr_expect_eq(pmc_region_flush(), 0);
+}
+
+/* A results descriptor as pmc stat prepares it: the pass header, the offset left after it. */
+static int runner_fd(const char *header)
+{
+	int fd = memfd_create("test-regions", 0);
+	char num[16];
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, header, strlen(header)), (ssize_t)strlen(header));
+	snprintf(num, sizeof(num), "%d", fd);
+	setenv("PMC_REGION_FD", num, 1);
+	return fd;
+}
+
+Test(region, runner_events_come_from_the_pass_header)
+{
+	const char *hdr = "PMC-PASS 2 34\nevents " TP "\n";
+	struct pmc_region_data *d;
+	struct pmc_region_values v;
+	int fd;
+
+	if (access("/sys/kernel/tracing/events/syscalls", R_OK))
+		cr_skip_test("no syscalls tracepoints here (tracefs not mounted)");
+	fd = runner_fd(hdr);
+	setenv("PMC_REGION_EVENTS", "task-clock", 1); /* protocol 1's variable: not read */
+	pmc_region_begin("r");
+	calls(7);
+	pmc_region_end("r");
+	cr_assert_eq(pmc_region_flush(), 0);
+	/* The header was read with pread(): the record follows it at the shared offset. */
+	cr_assert_gt(lseek(fd, 0, SEEK_CUR), (off_t)strlen(hdr));
+	cr_assert_eq(pmc_region_data__new(&d), 0);
+	cr_assert_eq(pmc_region_data__read_fd(d, fd), 1);
+	cr_expect_str_eq(pmc_region_data__event(d, 0), TP);
+	cr_assert_eq(pmc_region_data__get(d, 0, -1, &v), 0);
+	cr_expect_eq(v.entered, 1);
+	cr_expect_eq(v.values[0], 7);
+	pmc_region_data__delete(d);
+	close(fd);
+}
+
+Test(region, runner_header_of_another_version_turns_regions_off)
+{
+	int fd = runner_fd("PMC-PASS 3 34\nevents " TP "\n");
+
+	pmc_region_begin("r");
+	pmc_region_end("r");
+	cr_expect_eq(pmc_region_get(0, NULL, NULL, NULL, 0), -ENOENT);
+	cr_expect_eq(pmc_region_flush(), 0);
+	cr_expect_eq(lseek(fd, 0, SEEK_END), 48, "nothing was written");
+	close(fd);
+}
+
+Test(region, runner_without_header_is_not_read_from_the_environment)
+{
+	int fd = runner_fd("");
+
+	setenv("PMC_REGION_EVENTS", TP, 1);
+	pmc_region_begin("r");
+	pmc_region_end("r");
+	cr_expect_eq(pmc_region_get(0, NULL, NULL, NULL, 0), -ENOENT);
+	cr_expect_eq(lseek(fd, 0, SEEK_END), 0, "nothing was written");
+	close(fd);
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * pmc stat and region markers: each run gets an anonymous results file (memfd) and the
- * pass's events (docs/regions.md); afterwards its records are merged per region, event,
- * repetition and, with --per-thread, thread. Overhead subtraction is applied here too.
+ * pmc stat and region markers: each run gets an anonymous results file (memfd) that starts
+ * with the pass's events (docs/regions.md, runner protocol version 2); afterwards its records
+ * are merged per region, event, repetition and, with --per-thread, thread. Overhead
+ * subtraction is applied here too.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -69,10 +70,41 @@ static char *pass_events(const struct stat_run *run, int pass)
 	return buf;
 }
 
+/*
+ * The pass header of runner protocol 2 (docs/regions.md) at offset 0, the offset left after
+ * it: the command's records are appended there, at the offset it shares with us.
+ */
+static int write_pass(int fd, const char *events)
+{
+	char *buf;
+	int len, err = 0;
+
+	if (strchr(events, '\n'))
+		return -EINVAL;
+	len = asprintf(&buf, "PMC-PASS 2 %zu\nevents %s\n", strlen("events \n") + strlen(events),
+		       events);
+	if (len < 0)
+		return -ENOMEM;
+	for (char *p = buf, *end = buf + len; p < end;) {
+		ssize_t n = write(fd, p, (size_t)(end - p));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = n < 0 ? -errno : -EIO;
+			break;
+		}
+		p += n;
+	}
+	free(buf);
+	return err;
+}
+
 int stat_regions__prepare(struct stat_run *run, int pass, struct pmc_target *t)
 {
 	struct stat_regions *s = regions_of(run);
 	char *events, num[16];
+	int err;
 
 	if (!s || t->kind != PMC_TARGET_COMMAND)
 		return 0;
@@ -84,13 +116,19 @@ int stat_regions__prepare(struct stat_run *run, int pass, struct pmc_target *t)
 	events = pass_events(run, pass);
 	if (!events)
 		return -ENOMEM;
+	/*
+	 * The events go into the descriptor, not the environment: the environment's size moves
+	 * the command's stack, so every pass gets the same one, byte for byte.
+	 */
+	err = write_pass(s->fd, events);
+	free(events);
+	if (err)
+		return 0; /* as above: this run's regions go unmeasured */
 	/* The command inherits the environment at the fork in pmc_evlist__open(). */
-	setenv("PMC_REGION_EVENTS", events, 1);
 	snprintf(num, sizeof(num), "%u", run->opts->priv);
 	setenv("PMC_REGION_PRIV", num, 1);
 	if (run->opts->backend)
 		setenv("PMC_REGION_BACKEND", run->opts->backend, 1);
-	free(events);
 	t->child_fd = s->fd;
 	t->child_fd_env = "PMC_REGION_FD";
 	return 0;

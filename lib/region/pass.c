@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The pass header of the runner protocol (docs/regions.md, version 2). The events of a pass
+ * reach the command here, in the results descriptor, and not in its environment: the
+ * environment's size moves the command's stack, so it must be the same in every pass.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <pmc/error.h>
+#include "region/proto.h"
+
+/* Far more than any event string; a larger body is a broken header, not a pass. */
+#define PASS_BODY_MAX (1u << 20)
+#define PASS_LINE_MAX 64
+
+/* A decimal number of at most 19 digits at *p, followed by c; advances *p past c. */
+static int field(const char **p, const char *end, char c, unsigned long long *out)
+{
+	const char *s = *p;
+	unsigned long long v = 0;
+
+	if (s == end || *s < '0' || *s > '9')
+		return -PMC_E_FORMAT;
+	for (; s < end && *s >= '0' && *s <= '9'; s++) {
+		if (s - *p >= 19)
+			return -PMC_E_FORMAT;
+		v = v * 10 + (unsigned long long)(*s - '0');
+	}
+	if (s == end || *s != c)
+		return -PMC_E_FORMAT;
+	*p = s + 1;
+	*out = v;
+	return 0;
+}
+
+int pmc__region_pass_line(const char *buf, size_t len, size_t *hdr, size_t *body)
+{
+	const size_t ml = sizeof(PMC_PASS_MAGIC) - 1;
+	const char *nl = memchr(buf, '\n', len < PASS_LINE_MAX ? len : PASS_LINE_MAX);
+	const char *p = buf + ml + 1;
+	unsigned long long version, n;
+	int err;
+
+	if (len <= ml ? memcmp(buf, PMC_PASS_MAGIC, len) : memcmp(buf, PMC_PASS_MAGIC " ", ml + 1))
+		return -PMC_E_FORMAT;
+	if (!nl)
+		return len < PASS_LINE_MAX ? -PMC_E_TRUNCATED : -PMC_E_FORMAT;
+	err = field(&p, nl + 1, ' ', &version);
+	if (!err)
+		err = field(&p, nl + 1, '\n', &n);
+	if (err)
+		return err;
+	/* Versions are not compatible either way: a guess at another layout would misread it. */
+	if (version != PMC_PASS_VERSION)
+		return -PMC_E_VERSION;
+	if (n > PASS_BODY_MAX)
+		return -PMC_E_FORMAT;
+	*hdr = (size_t)(nl - buf) + 1;
+	*body = (size_t)n;
+	return 0;
+}
+
+static int pread_all(int fd, char *buf, size_t len, off_t off)
+{
+	while (len) {
+		ssize_t n = pread(fd, buf, len, off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -PMC_E_TRUNCATED;
+		buf += n;
+		len -= (size_t)n;
+		off += n;
+	}
+	return 0;
+}
+
+/* The body's "events" line; lines with other keys are skipped, so version 2 can grow. */
+static int body_events(char *b, size_t len, char **events)
+{
+	char *end = b + len;
+
+	if (!len || end[-1] != '\n')
+		return -PMC_E_FORMAT;
+	while (b < end) {
+		char *nl = memchr(b, '\n', (size_t)(end - b));
+
+		*nl = '\0';
+		if (!strncmp(b, "events ", 7) && !*events) {
+			*events = strdup(b + 7);
+			if (!*events)
+				return -ENOMEM;
+		}
+		b = nl + 1;
+	}
+	return *events && **events ? 0 : -PMC_E_FORMAT;
+}
+
+int pmc__region_pass_read(int fd, char **events)
+{
+	char line[PASS_LINE_MAX], *b;
+	size_t hdr, len;
+	ssize_t n;
+	int err;
+
+	do
+		n = pread(fd, line, sizeof(line), 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	if (n == 0)
+		return -ENODATA; /* a runner of protocol 1 wrote nothing before the run */
+	err = pmc__region_pass_line(line, (size_t)n, &hdr, &len);
+	if (err)
+		return err;
+	b = malloc(len + 1);
+	if (!b)
+		return -ENOMEM;
+	*events = NULL;
+	err = pread_all(fd, b, len, (off_t)hdr);
+	if (!err)
+		err = body_events(b, len, events);
+	if (err) {
+		free(*events);
+		*events = NULL;
+	}
+	free(b);
+	return err;
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Runner protocol 2: the command's environment is the same, byte for byte, in every run of
+# pmc stat (warm-up, repetitions, passes) and whatever the events. The environment's size
+# moves the command's stack, so an environment that named the pass's events moved the counts
+# with the events beside them; the events now reach the command through its results
+# descriptor (docs/regions.md).
+. "$(dirname "$0")/lib.sh"
+
+# env_of OUT ARGS...: what env prints under pmc stat ARGS, one environment per run.
+env_of() {
+	local out=$1
+	shift
+	"$PMC" stat -o "$T/res" "$@" -- env >"$out" 2>>"$T/err"
+	expect_eq "pmc stat $* env: exit status" $? 0
+}
+# copies ONE ALL: how many copies of file ONE file ALL holds, or "not copies".
+copies() {
+	python3 -c 'import sys
+one, all = (open(f, "rb").read() for f in sys.argv[1:])
+n = len(all) // len(one) if one else 0
+print(n if n and all == one * n else "not copies")' "$1" "$2"
+}
+
+env_of "$T/one" --no-warmup -e task-clock
+expect_grep "the command gets its results descriptor" "^PMC_REGION_FD=[0-9]+$" "$T/one"
+expect_no_grep "no events in the environment" "^PMC_REGION_EVENTS=" "$T/one"
+
+# Four events, a warm-up and three repetitions: four runs, each with the same environment
+# as one event's single run.
+env_of "$T/four" -r 3 -e task-clock,page-faults,context-switches,cpu-migrations
+expect_eq "same environment in every run, whatever the events" "$(copies "$T/one" "$T/four")" 4
+
+# Passes: six breakpoints on four debug registers plan into two (they need not fire here).
+EV=$(for a in 1000 1008 1010 1018 1020 1028; do printf 'mem:0x%s/8:w,' $a; done)
+EV=${EV%,}
+if "$PMC" stat -e "$EV" --plan env 2>/dev/null | grep -q "^# pass plan: 2 passes"; then
+	env_of "$T/passes" -r 2 -e "$EV"
+	expect_eq "same environment in every pass" "$(copies "$T/one" "$T/passes")" 5
+else
+	echo "note: no two-pass breakpoint plan on this machine; passes not checked"
+fi
+finish
