@@ -13,7 +13,7 @@
 #include <sys/syscall.h>
 #include <linux/perf_event.h>
 
-#define BENCH_OPS 20000      /* operations per round */
+#define BENCH_OPS 20000 /* operations per round */
 #define BENCH_MAX_ROUNDS 64
 
 struct variant {
@@ -64,15 +64,18 @@ static inline void measure(struct variant *v, int nr, int rounds)
  */
 static inline int open_sw_events(int fds[4], int group)
 {
-	static const unsigned long sw[4] = { PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_PAGE_FAULTS,
-					     PERF_COUNT_SW_CONTEXT_SWITCHES,
-					     PERF_COUNT_SW_CPU_MIGRATIONS };
+	static const unsigned long sw[4] = {PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_PAGE_FAULTS,
+					    PERF_COUNT_SW_CONTEXT_SWITCHES,
+					    PERF_COUNT_SW_CPU_MIGRATIONS};
 
 	for (int i = 0; i < 4; i++) {
-		struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_SOFTWARE,
-					     .config = sw[i], .exclude_kernel = 1, .exclude_hv = 1,
-					     .read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-							    PERF_FORMAT_TOTAL_TIME_RUNNING };
+		struct perf_event_attr a = {.size = sizeof(a),
+					    .type = PERF_TYPE_SOFTWARE,
+					    .config = sw[i],
+					    .exclude_kernel = 1,
+					    .exclude_hv = 1,
+					    .read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+							   PERF_FORMAT_TOTAL_TIME_RUNNING};
 
 		if (group && i == 0)
 			a.read_format |= PERF_FORMAT_GROUP;

@@ -19,8 +19,8 @@
 #define ROUNDS 15
 
 static const char *const pmc_names = "{task-clock,page-faults,context-switches,cpu-migrations}";
-static const char *const papi_names[4] = { "perf::TASK-CLOCK", "perf::PAGE-FAULTS",
-					   "perf::CONTEXT-SWITCHES", "perf::CPU-MIGRATIONS" };
+static const char *const papi_names[4] = {"perf::TASK-CLOCK", "perf::PAGE-FAULTS",
+					  "perf::CONTEXT-SWITCHES", "perf::CPU-MIGRATIONS"};
 
 static void bare_group(void *arg)
 {
@@ -68,8 +68,8 @@ static int setup_papi(int *set)
 
 int main(void)
 {
-	struct pmc_evlist_opts o = { .sz = sizeof(o) };
-	struct pmc_target t = { .sz = sizeof(t), .kind = PMC_TARGET_SELF, .no_inherit = true };
+	struct pmc_evlist_opts o = {.sz = sizeof(o)};
+	struct pmc_target t = {.sz = sizeof(t), .kind = PMC_TARGET_SELF, .no_inherit = true};
 	struct pmc_evlist *l;
 	int grp[4], single[4], set, passes;
 	double bare, lib, one, papi = -1;
@@ -86,8 +86,10 @@ int main(void)
 	}
 	if (setup_papi(&set))
 		fprintf(stderr, "PAPI setup failed: PAPI_read not measured\n");
-	struct variant v[4] = { { NULL, bare_group, &grp[0] }, { NULL, libpmc_group, pmc_evlist__at(l, 0) },
-				{ NULL, bare_singles, single }, { NULL, papi_read, &set } };
+	struct variant v[4] = {{NULL, bare_group, &grp[0]},
+			       {NULL, libpmc_group, pmc_evlist__at(l, 0)},
+			       {NULL, bare_singles, single},
+			       {NULL, papi_read, &set}};
 
 	measure(v, set != PAPI_NULL ? 4 : 3, ROUNDS);
 	bare = v[0].median;
@@ -101,7 +103,8 @@ int main(void)
 	printf("| libpmc pmc_evsel__read_group() | %.0f | %.3f |\n", lib, lib / bare);
 	if (papi > 0)
 		printf("| PAPI_read() | %.0f | %.3f |\n", papi, papi / bare);
-	printf("| four read(2) calls, one per event, no group format | %.0f | %.3f |\n", one, one / bare);
+	printf("| four read(2) calls, one per event, no group format | %.0f | %.3f |\n", one,
+	       one / bare);
 	pmc_evlist__delete(l);
 	return 0;
 }

@@ -14,8 +14,9 @@ static size_t time_offset(const struct perf_event_attr *a)
 {
 	if (!(a->sample_type & PERF_SAMPLE_TIME))
 		return 0;
-	return 8 + 8 * (size_t)__builtin_popcountll(a->sample_type & (PERF_SAMPLE_IDENTIFIER |
-								   PERF_SAMPLE_IP | PERF_SAMPLE_TID));
+	return 8 + 8 * (size_t)__builtin_popcountll(
+			       a->sample_type &
+			       (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID));
 }
 
 /* The span of the samples' times, so that repeats follow one another. */
@@ -53,8 +54,8 @@ int main(int argc, char **argv)
 	toff = time_offset(pmc__perfdata_attr(f, 0));
 	span = time_span(f, toff);
 	if (pmc__perfdata_writer_new(argv[2], &w) ||
-	    pmc__perfdata_writer_add_attr(w, pmc__perfdata_attr(f, 0), pmc__perfdata_attr_name(f, 0),
-					  NULL, 0) ||
+	    pmc__perfdata_writer_add_attr(w, pmc__perfdata_attr(f, 0),
+					  pmc__perfdata_attr_name(f, 0), NULL, 0) ||
 	    pmc__perfdata_writer_begin(w))
 		return 1;
 	for (long pass = 0; pass < k; pass++) {

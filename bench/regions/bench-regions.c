@@ -94,8 +94,8 @@ static int setup_papi(int *set)
 
 static int setup_pmc(unsigned *id)
 {
-	struct pmc_region_opts o = { .sz = sizeof(o), .events = pmc_events,
-				     .sink = PMC_REGION_SINK_NONE };
+	struct pmc_region_opts o = {
+		.sz = sizeof(o), .events = pmc_events, .sink = PMC_REGION_SINK_NONE};
 	int r = pmc_region_setup(&o);
 
 	if (r)
@@ -128,20 +128,20 @@ int main(void)
 	if (setup_papi(&set))
 		nr = 3, fprintf(stderr, "bench-regions: PAPI set-up failed; no PAPI variants\n");
 	struct variant a[6] = {
-		{ "bare read(2) of the group (one read)", bare_group, &grp[0] },
-		{ "two bare read(2) calls (the floor of a pair)", bare_two, &grp[0] },
-		{ "libpmc empty region, pmc_region_begin_n/end_n", pmc_pair_id, &id },
-		{ "libpmc empty region, pmc_region_begin/end by name", pmc_pair_name, NULL },
-		{ "two PAPI_read() calls", papi_two_reads, &set },
-		{ "PAPI_stop() + PAPI_start()", papi_stop_start, &set },
+		{"bare read(2) of the group (one read)", bare_group, &grp[0]},
+		{"two bare read(2) calls (the floor of a pair)", bare_two, &grp[0]},
+		{"libpmc empty region, pmc_region_begin_n/end_n", pmc_pair_id, &id},
+		{"libpmc empty region, pmc_region_begin/end by name", pmc_pair_name, NULL},
+		{"two PAPI_read() calls", papi_two_reads, &set},
+		{"PAPI_stop() + PAPI_start()", papi_stop_start, &set},
 	};
 	measure(a, nr == 4 ? 6 : 4, ROUNDS);
 	/* The high-level API runs its own event set, which may not run beside set. */
 	struct variant b[2] = {
-		{ "bare read(2) of the group (one read), second phase", bare_group, &grp[0] },
-		{ "PAPI_hl_region_begin/end", papi_hl_pair, NULL },
+		{"bare read(2) of the group (one read), second phase", bare_group, &grp[0]},
+		{"PAPI_hl_region_begin/end", papi_hl_pair, NULL},
 	};
-	if (nr == 4 && PAPI_stop(set, (long long[4]){ 0 }) == PAPI_OK)
+	if (nr == 4 && PAPI_stop(set, (long long[4]){0}) == PAPI_OK)
 		measure(b, 2, ROUNDS);
 	printf("| empty region / operation on 4 software events | ns per op (median round) | "
 	       "× one bare group read | fastest round |\n");

@@ -10,8 +10,8 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Lookups as pmc stat --subtract-overhead makes them. */
-static const char *const backends[] = { "perf", "vpmu" };
-static const char *const events[] = { "task-clock", "page-faults", "instructions", "" };
+static const char *const backends[] = {"perf", "vpmu"};
+static const char *const events[] = {"task-clock", "page-faults", "instructions", ""};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

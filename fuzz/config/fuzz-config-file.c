@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static int fd = -1; /* the file lives in memory: the parser opens it by path */
-	char path[64], *argv[] = { "stat", "-e", "cycles", NULL }, **out;
+	char path[64], *argv[] = {"stat", "-e", "cycles", NULL}, **out;
 	int argc = 3, n, bad_line;
 
 	if (fd < 0 && (fd = memfd_create("fuzz-config", MFD_CLOEXEC)) < 0)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* libFuzzer harness: pmc_evlist__parse() on arbitrary bytes must not crash, leak, or half-append. */
+/* libFuzzer harness: pmc_evlist__parse() on arbitrary bytes must not crash, leak, or half-append.
+ */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -18,11 +18,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* attrs[0] asks for every field the converter fills (the largest records), attrs[1] little. */
 static const struct perf_event_attr attrs[2] = {
-	{ .sample_type = ALL_TYPES, .sample_id_all = 1, .sample_regs_user = 0xffffff,
-	  .sample_regs_intr = 0xffffff, .branch_sample_type = ~0ull },
-	{ .sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID },
+	{.sample_type = ALL_TYPES,
+	 .sample_id_all = 1,
+	 .sample_regs_user = 0xffffff,
+	 .sample_regs_intr = 0xffffff,
+	 .branch_sample_type = ~0ull},
+	{.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID},
 };
-static const uint64_t ids[2] = { 1, 2 };
+static const uint64_t ids[2] = {1, 2};
 
 static int sink(const void *rec, size_t len, void *arg)
 {
@@ -34,9 +37,12 @@ static int sink(const void *rec, size_t len, void *arg)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct vpmu_conv cv = { .attrs = attrs, .ids = ids, .side_id = 1, .sink = sink,
-				.attr_of_ctr = { 0, 1, -1, -1, 0, 1, -1, -1 } };
-	struct vpmu_counting vc = { .rd_fd = -1, .wake_fd = { -1, -1 }, .ctr_used = { true } };
+	struct vpmu_conv cv = {.attrs = attrs,
+			       .ids = ids,
+			       .side_id = 1,
+			       .sink = sink,
+			       .attr_of_ctr = {0, 1, -1, -1, 0, 1, -1, -1}};
+	struct vpmu_counting vc = {.rd_fd = -1, .wake_fd = {-1, -1}, .ctr_used = {true}};
 	size_t off = 0;
 
 	pmc_set_print(NULL);

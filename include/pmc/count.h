@@ -31,22 +31,23 @@ extern "C" {
 enum pmc_target_kind {
 	PMC_TARGET_SELF,    /* the calling thread */
 	PMC_TARGET_COMMAND, /* a command started by pmc, counted from its exec on */
-	PMC_TARGET_PID,     /* a running process, all of its threads */
+	PMC_TARGET_PID,	    /* a running process, all of its threads */
 	PMC_TARGET_CPUS,    /* CPUs (system-wide when cpus is NULL) */
 };
 
 /* What to count or sample; an options struct (sz: see "Options structs" in pmc/common.h). */
 struct pmc_target {
-	size_t sz;                 /* sizeof(struct pmc_target) */
+	size_t sz; /* sizeof(struct pmc_target) */
 	enum pmc_target_kind kind;
-	char *const *argv;         /* COMMAND: program and arguments, argv[0] searched in PATH;
-				    * CPUS, for pmc_record: a command run while the CPUs are
-				    * sampled (NULL: until stopped) */
-	pid_t pid;                 /* PID */
-	const char *cpus;          /* CPUS: "0,1", "0-3"; NULL for all online CPUs */
-	bool no_inherit;           /* COMMAND/SELF: do not count children and new threads */
-	int child_fd;              /* COMMAND: an fd the command inherits (-1 or 0: none) */
-	const char *child_fd_env;  /* COMMAND: env variable that tells the command child_fd's number */
+	char *const *argv; /* COMMAND: program and arguments, argv[0] searched in PATH;
+			    * CPUS, for pmc_record: a command run while the CPUs are
+			    * sampled (NULL: until stopped) */
+	pid_t pid;	   /* PID */
+	const char *cpus;  /* CPUS: "0,1", "0-3"; NULL for all online CPUs */
+	bool no_inherit;   /* COMMAND/SELF: do not count children and new threads */
+	int child_fd;	   /* COMMAND: an fd the command inherits (-1 or 0: none) */
+	const char
+		*child_fd_env; /* COMMAND: env variable that tells the command child_fd's number */
 };
 
 /*
@@ -54,9 +55,9 @@ struct pmc_target {
  * counters together (groups stay whole); with multiplex, counters the kernel can
  * time-share are unlimited, so such events share one pass, scaled (debug registers
  * cannot be time-shared: breakpoints beyond them still take more passes). On a backend
- * that cannot time-share (vpmu), multiplex is ignored: see pmc_evlist__can_multiplex(). Events that fail pmc_evsel__check() get pass -1.
- * Returns 0 and the number of passes, or a negative error (-PMC_E_TOOMANY when a single
- * group can never fit).
+ * that cannot time-share (vpmu), multiplex is ignored: see pmc_evlist__can_multiplex(). Events that
+ * fail pmc_evsel__check() get pass -1. Returns 0 and the number of passes, or a negative error
+ * (-PMC_E_TOOMANY when a single group can never fit).
  */
 PMC_API int pmc_evlist__plan(struct pmc_evlist *evlist, bool multiplex, int *nr_passes);
 
@@ -88,8 +89,7 @@ PMC_API const char *pmc_evsel__resource(const struct pmc_evsel *evsel);
  * in the log when the command cannot be started; or the error of the first event that
  * could not be opened (the list is then left closed).
  */
-PMC_API int pmc_evlist__open(struct pmc_evlist *evlist, const struct pmc_target *target,
-			     int pass);
+PMC_API int pmc_evlist__open(struct pmc_evlist *evlist, const struct pmc_target *target, int pass);
 
 /* COMMAND: lets the command exec. Other targets: enables the counters. */
 PMC_API int pmc_evlist__start(struct pmc_evlist *evlist);

@@ -15,9 +15,9 @@ struct pmc_evsel;  /* one event of an evlist */
 enum pmc_event_kind {
 	PMC_EV_HARDWARE,   /* generic hardware: cycles, instructions, ... */
 	PMC_EV_SOFTWARE,   /* task-clock, page-faults, ... */
-	PMC_EV_CACHE,      /* generic cache: L1-dcache-load-misses, ... */
-	PMC_EV_RAW,        /* rNNNN */
-	PMC_EV_PMU,        /* pmu/term=val,.../ */
+	PMC_EV_CACHE,	   /* generic cache: L1-dcache-load-misses, ... */
+	PMC_EV_RAW,	   /* rNNNN */
+	PMC_EV_PMU,	   /* pmu/term=val,.../ */
 	PMC_EV_TRACEPOINT, /* subsys:name */
 	PMC_EV_BREAKPOINT, /* mem:ADDR[/LEN][:rwx] */
 	PMC_EV_SYMBOLIC,   /* CPU-specific name resolved by the backend (libpfm4 on perf) */
@@ -28,10 +28,10 @@ PMC_API const char *pmc_event_kind__name(enum pmc_event_kind kind);
 
 /* Where and why an event string failed to parse. */
 struct pmc_parse_error {
-	int offset;           /* byte offset of the fault in the parsed string */
-	char msg[192];        /* what was found and what was expected */
-	int nr_suggest;       /* for unknown names: how many entries of suggest are set */
-	char suggest[3][96];  /* the closest known names, best first */
+	int offset;	     /* byte offset of the fault in the parsed string */
+	char msg[192];	     /* what was found and what was expected */
+	int nr_suggest;	     /* for unknown names: how many entries of suggest are set */
+	char suggest[3][96]; /* the closest known names, best first */
 };
 
 /* Privilege levels counted by events that carry no :u/:k/:h modifier. */
@@ -43,9 +43,9 @@ enum pmc_priv {
 
 /* Options of pmc_evlist__new() (sz: see "Options structs" in pmc/common.h). */
 struct pmc_evlist_opts {
-	size_t sz;           /* sizeof(struct pmc_evlist_opts) */
+	size_t sz;	     /* sizeof(struct pmc_evlist_opts) */
 	const char *backend; /* "perf" (NULL) or "vpmu": resolves names and judges events */
-	unsigned priv;       /* default privilege mask, 0 means PMC_PRIV_USER (run_p5mon's default) */
+	unsigned priv; /* default privilege mask, 0 means PMC_PRIV_USER (run_p5mon's default) */
 };
 
 /* Creates an empty event list bound to a backend. Returns 0, -ENOMEM or -PMC_E_NOBACKEND. */
@@ -106,12 +106,11 @@ PMC_API int pmc_evsel__check(struct pmc_evsel *evsel, char *why, size_t len);
 struct pmc_event_info {
 	const char *name;
 	enum pmc_event_kind kind;
-	const char *pmu;   /* PMU or table the name comes from, or NULL */
-	const char *desc;  /* one-line description, or NULL */
+	const char *pmu;  /* PMU or table the name comes from, or NULL */
+	const char *desc; /* one-line description, or NULL */
 };
 typedef int (*pmc_event_fn)(const struct pmc_event_info *info, void *arg);
-PMC_API int pmc_evlist__for_each_known(const struct pmc_evlist *evlist, pmc_event_fn fn,
-				       void *arg);
+PMC_API int pmc_evlist__for_each_known(const struct pmc_evlist *evlist, pmc_event_fn fn, void *arg);
 
 #ifdef __cplusplus
 }

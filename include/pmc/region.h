@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Regions: begin/end markers counted per thread, and the reader of their results (docs/regions.md). */
+/* Regions: begin/end markers counted per thread, and the reader of their results (docs/regions.md).
+ */
 #ifndef PMC_REGION_H
 #define PMC_REGION_H
 
@@ -63,21 +64,21 @@ PMC_API int pmc_region_register(const char *name);
 /* Where the results of regions go when the process exits. */
 enum pmc_region_sink {
 	PMC_REGION_SINK_DEFAULT, /* as the environment says (see the recipe above) */
-	PMC_REGION_SINK_NONE,    /* keep them in memory only (pmc_region_get()) */
-	PMC_REGION_SINK_STDERR,  /* a text summary on stderr */
-	PMC_REGION_SINK_JSON,    /* JSON to the file output names */
-	PMC_REGION_SINK_FD,      /* the runner protocol of docs/regions.md to fd */
+	PMC_REGION_SINK_NONE,	 /* keep them in memory only (pmc_region_get()) */
+	PMC_REGION_SINK_STDERR,	 /* a text summary on stderr */
+	PMC_REGION_SINK_JSON,	 /* JSON to the file output names */
+	PMC_REGION_SINK_FD,	 /* the runner protocol of docs/regions.md to fd */
 };
 
 /* Options of pmc_region_setup() (sz: see "Options structs" in pmc/common.h). */
 struct pmc_region_opts {
-	size_t sz;                  /* sizeof(struct pmc_region_opts) */
-	const char *events;         /* event string (docs/events.md); NULL: from the environment */
-	const char *backend;        /* NULL: "perf" */
-	unsigned priv;              /* PMC_PRIV_* for events without modifiers; 0: user */
+	size_t sz;	     /* sizeof(struct pmc_region_opts) */
+	const char *events;  /* event string (docs/events.md); NULL: from the environment */
+	const char *backend; /* NULL: "perf" */
+	unsigned priv;	     /* PMC_PRIV_* for events without modifiers; 0: user */
 	enum pmc_region_sink sink;
-	const char *output;         /* SINK_JSON: the file */
-	int fd;                     /* SINK_FD: the descriptor */
+	const char *output; /* SINK_JSON: the file */
+	int fd;		    /* SINK_FD: the descriptor */
 };
 
 /*
@@ -108,12 +109,12 @@ struct pmc_region_data; /* the regions of one run: every process and thread that
 
 /* One region's totals, summed over threads, or for one thread. */
 struct pmc_region_values {
-	const char *name;        /* owned by the data */
+	const char *name; /* owned by the data */
 	uint64_t entered;
 	uint64_t exited;
-	uint64_t open_at_exit;   /* entries still open when the process ended */
-	uint64_t unmatched_end;  /* ends without a begin */
-	const uint64_t *values;  /* [pmc_region_data__nr_events()], owned by the data */
+	uint64_t open_at_exit;	/* entries still open when the process ended */
+	uint64_t unmatched_end; /* ends without a begin */
+	const uint64_t *values; /* [pmc_region_data__nr_events()], owned by the data */
 };
 
 PMC_API int pmc_region_data__new(struct pmc_region_data **out);

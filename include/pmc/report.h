@@ -26,32 +26,32 @@ extern "C" {
  * struct pmc_report_opts is an options struct (sz: see "Options structs" in pmc/common.h).
  */
 struct pmc_report_opts {
-	size_t sz;            /* sizeof(struct pmc_report_opts) */
+	size_t sz;	      /* sizeof(struct pmc_report_opts) */
 	const char *sort;     /* sort keys; NULL: "symbol" */
-	bool children;        /* sort by the period including callees (needs call chains) */
+	bool children;	      /* sort by the period including callees (needs call chains) */
 	bool no_callers;      /* do not list each entry's callers */
 	bool no_reconstruct;  /* do not reconstruct data addresses from registers */
 	double min_percent;   /* hide entries under this share of their event */
 	size_t max_entries;   /* show at most this many entries per event; 0: all */
 	const char *kallsyms; /* kernel symbols; NULL: /proc/kallsyms */
-	bool folded;          /* also collect whole stacks, for PMC_REPORT_FOLDED */
+	bool folded;	      /* also collect whole stacks, for PMC_REPORT_FOLDED */
 };
 
 enum pmc_report_format {
 	PMC_REPORT_TEXT,
 	PMC_REPORT_CSV,
 	PMC_REPORT_JSON,
-	PMC_REPORT_FOLDED,   /* "comm;caller;...;leaf count" lines for flame-graph tools */
+	PMC_REPORT_FOLDED, /* "comm;caller;...;leaf count" lines for flame-graph tools */
 };
 
 /* One row of a report, for callers that format it themselves. */
 struct pmc_report_entry {
-	size_t event_idx;     /* which event of the file */
-	const char *key;      /* the sort keys' values, joined by "  "; owned by the report */
-	double overhead;      /* self share of the event's period, percent */
-	double children;      /* share including callees, percent (opts.children; else = overhead) */
+	size_t event_idx; /* which event of the file */
+	const char *key;  /* the sort keys' values, joined by "  "; owned by the report */
+	double overhead;  /* self share of the event's period, percent */
+	double children;  /* share including callees, percent (opts.children; else = overhead) */
 	uint64_t samples;
-	uint64_t period;      /* estimated event count: the sum of sample periods (k·S) */
+	uint64_t period; /* estimated event count: the sum of sample periods (k·S) */
 };
 
 struct pmc_report;

@@ -29,22 +29,22 @@ enum pmc_call_graph {
 
 /* Options of pmc_record__open() (sz: see "Options structs" in pmc/common.h). */
 struct pmc_record_opts {
-	size_t sz;                 /* sizeof(struct pmc_record_opts) */
-	const char *output;        /* file to write; "perf.data" when NULL */
-	uint64_t period;           /* sample every period events (-c); 0: use freq */
-	uint64_t freq;             /* samples per second (-F); 4000 when period and freq are 0 */
+	size_t sz;	    /* sizeof(struct pmc_record_opts) */
+	const char *output; /* file to write; "perf.data" when NULL */
+	uint64_t period;    /* sample every period events (-c); 0: use freq */
+	uint64_t freq;	    /* samples per second (-F); 4000 when period and freq are 0 */
 	enum pmc_call_graph call_graph;
-	uint32_t stack_bytes;      /* DWARF: bytes of user stack per sample (8192 when 0) */
-	bool branch_stack;         /* sample the last branches (any branch, user and kernel) */
-	uint64_t user_regs;        /* extra user registers to sample (PERF_REG_X86_* bits) */
-	uint64_t intr_regs;        /* registers at the interrupt (PERF_REG_X86_* bits) */
-	bool data_addr;            /* PERF_SAMPLE_ADDR */
-	bool weight;               /* PERF_SAMPLE_WEIGHT (latency) */
-	bool data_src;             /* PERF_SAMPLE_DATA_SRC */
-	bool phys_addr;            /* PERF_SAMPLE_PHYS_ADDR */
-	bool sample_cpu;           /* PERF_SAMPLE_CPU (always on for CPU targets) */
-	size_t mmap_pages;         /* ring-buffer data pages per CPU, a power of 2 (256 when 0) */
-	int argc;                  /* the command line stored in the file, or 0 */
+	uint32_t stack_bytes; /* DWARF: bytes of user stack per sample (8192 when 0) */
+	bool branch_stack;    /* sample the last branches (any branch, user and kernel) */
+	uint64_t user_regs;   /* extra user registers to sample (PERF_REG_X86_* bits) */
+	uint64_t intr_regs;   /* registers at the interrupt (PERF_REG_X86_* bits) */
+	bool data_addr;	      /* PERF_SAMPLE_ADDR */
+	bool weight;	      /* PERF_SAMPLE_WEIGHT (latency) */
+	bool data_src;	      /* PERF_SAMPLE_DATA_SRC */
+	bool phys_addr;	      /* PERF_SAMPLE_PHYS_ADDR */
+	bool sample_cpu;      /* PERF_SAMPLE_CPU (always on for CPU targets) */
+	size_t mmap_pages;    /* ring-buffer data pages per CPU, a power of 2 (256 when 0) */
+	int argc;	      /* the command line stored in the file, or 0 */
 	char *const *argv;
 };
 

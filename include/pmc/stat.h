@@ -12,11 +12,11 @@ extern "C" {
 struct pmc_summary {
 	size_t n;
 	double mean;
-	double stddev;  /* sample standard deviation (n - 1); 0 when n < 2 */
+	double stddev; /* sample standard deviation (n - 1); 0 when n < 2 */
 	double median;
 	double min, max;
-	double ci;      /* half-width of the confidence interval of the mean */
-	double ci_pct;  /* ci as a percentage of |mean|; 0 when the mean is 0 */
+	double ci;     /* half-width of the confidence interval of the mean */
+	double ci_pct; /* ci as a percentage of |mean|; 0 when the mean is 0 */
 };
 
 /*

@@ -12,8 +12,8 @@ struct pmc_evsel;
 struct pmc_counting;
 struct pmc_parse_error;
 struct pmc_caps;
-struct pmc_sampling;         /* lib/sample/sampling.h */
-struct pmc__sample_params;   /* lib/sample/sampling.h */
+struct pmc_sampling;	   /* lib/sample/sampling.h */
+struct pmc__sample_params; /* lib/sample/sampling.h */
 
 /*
  * Receives one record of the sample stream (a struct perf_event_header and its body,
@@ -24,9 +24,9 @@ typedef int (*pmc__sample_sink_fn)(const void *rec, size_t len, void *arg);
 
 /* Counter resources the pass planner packs events onto. */
 enum pmc_slot_class {
-	PMC_SLOT_NONE,      /* unlimited: software events, tracepoints */
-	PMC_SLOT_GENERAL,   /* a general-purpose hardware counter */
-	PMC_SLOT_DEBUGREG,  /* a debug register (hardware breakpoint) */
+	PMC_SLOT_NONE,	   /* unlimited: software events, tracepoints */
+	PMC_SLOT_GENERAL,  /* a general-purpose hardware counter */
+	PMC_SLOT_DEBUGREG, /* a debug register (hardware breakpoint) */
 	/*
 	 * Fixed counter 0, 1 or 2 (Intel: instructions, core cycles, reference cycles), falling
 	 * back to a general one when taken: each counts one event, so two events that want the

@@ -38,8 +38,8 @@ static void probe_cpu_model(void)
 /* CAP_PERFMON is 38; CAP_SYS_ADMIN grants the same on kernels older than 5.8. */
 static void probe_capabilities(void)
 {
-	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct data[2] = { 0 };
+	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
+	struct __user_cap_data_struct data[2] = {0};
 
 	caps.root = geteuid() == 0;
 	if (syscall(SYS_capget, &hdr, data))
@@ -50,7 +50,7 @@ static void probe_capabilities(void)
 
 static void probe_tracefs(void)
 {
-	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	static const char *const roots[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
 	char path[128];
 
 	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
@@ -72,8 +72,8 @@ static void probe_all(void)
 	probe_cpu_model();
 	if (!uname(&u))
 		snprintf(caps.kernel, sizeof(caps.kernel), "%s", u.release);
-	caps.paranoid = pmc__sysfile_read_long("/proc/sys/kernel/perf_event_paranoid", &v) ? 99
-											    : (int)v;
+	caps.paranoid =
+		pmc__sysfile_read_long("/proc/sys/kernel/perf_event_paranoid", &v) ? 99 : (int)v;
 	caps.nmi_watchdog =
 		pmc__sysfile_read_long("/proc/sys/kernel/nmi_watchdog", &v) ? -1 : (int)v;
 	caps.seccomp = pmc__sysfile_status_field("Seccomp") > 0;

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#define container_of(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
+#define container_of(ptr, type, member) ((type *)((char *)(ptr)-offsetof(type, member)))
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #endif /* PMC_LIB_CORE_COMPILER_H */

@@ -12,18 +12,20 @@
 #include <stddef.h>
 
 struct pmc__dynlib {
-	const char *soname;          /* e.g. "libpfm.so.4", from the build (PMC_*_SONAME) */
-	const char *const *symbols;  /* names to resolve, in the order of fns */
-	void **fns;                  /* filled on load */
+	const char *soname;	    /* e.g. "libpfm.so.4", from the build (PMC_*_SONAME) */
+	const char *const *symbols; /* names to resolve, in the order of fns */
+	void **fns;		    /* filled on load */
 	size_t nr;
 	pthread_once_t once;
-	int err;                     /* 0 once loaded, else -ENOENT/-ENOSYS */
-	char why[192];               /* dlerror() of the failure */
+	int err;       /* 0 once loaded, else -ENOENT/-ENOSYS */
+	char why[192]; /* dlerror() of the failure */
 };
 
-#define PMC__DYNLIB_INIT(soname_, symbols_, fns_, nr_)                                     \
-	{ .soname = (soname_), .symbols = (symbols_), .fns = (void **)(fns_), .nr = (nr_),  \
-	  .once = PTHREAD_ONCE_INIT }
+#define PMC__DYNLIB_INIT(soname_, symbols_, fns_, nr_)                                           \
+	{                                                                                        \
+		.soname = (soname_), .symbols = (symbols_), .fns = (void **)(fns_), .nr = (nr_), \
+		.once = PTHREAD_ONCE_INIT                                                        \
+	}
 
 /* Loads the library and its symbols once (thread-safe). Returns 0 or lib->err. */
 int pmc__dynlib_load(struct pmc__dynlib *lib);

@@ -5,8 +5,7 @@
 
 #include <pmc/log.h>
 
-void pmc__log(enum pmc_log_level level, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+void pmc__log(enum pmc_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #define pr_err(fmt, ...) pmc__log(PMC_LOG_ERROR, "libpmc: " fmt, ##__VA_ARGS__)
 #define pr_warn(fmt, ...) pmc__log(PMC_LOG_WARN, "libpmc: " fmt, ##__VA_ARGS__)

@@ -25,14 +25,15 @@ int pmc__opts_copy(void *dst, size_t dst_sz, const void *src, size_t min_sz, con
 	memcpy(&sz, src, sizeof(sz));
 	if (sz < min_sz) {
 		pr_warn("struct %s: sz is %zu, smaller than its first version (%zu bytes); set "
-			"sz = sizeof(struct %s)\n", name, sz, min_sz, name);
+			"sz = sizeof(struct %s)\n",
+			name, sz, min_sz, name);
 		return -EINVAL;
 	}
 	/* A newer caller's fields that are zero are at their defaults: nothing is lost. */
 	if (sz > dst_sz && !all_zero((const unsigned char *)src + dst_sz, sz - dst_sz)) {
 		pr_warn("struct %s: sz is %zu and the bytes beyond the %zu this libpmc knows are "
-			"not zero; the caller needs a newer libpmc for the options it set\n", name,
-			sz, dst_sz);
+			"not zero; the caller needs a newer libpmc for the options it set\n",
+			name, sz, dst_sz);
 		return -EINVAL;
 	}
 	memcpy((char *)dst + sizeof(sz), (const char *)src + sizeof(sz),

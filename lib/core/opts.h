@@ -29,8 +29,8 @@ int pmc__opts_copy(void *dst, size_t dst_sz, const void *src, size_t min_sz, con
  * whose first version ends with min_field. dst and src must point to struct type (the
  * compound literals make the compiler check it).
  */
-#define PMC_OPTS_COPY(type, dst, src, min_field)                                              \
-	pmc__opts_copy((struct type *){ (dst) }, sizeof(struct type),                          \
-		       (const struct type *){ (src) }, offsetofend(struct type, min_field), #type)
+#define PMC_OPTS_COPY(type, dst, src, min_field)                                                  \
+	pmc__opts_copy((struct type *){(dst)}, sizeof(struct type), (const struct type *){(src)}, \
+		       offsetofend(struct type, min_field), #type)
 
 #endif /* PMC_LIB_CORE_OPTS_H */

@@ -20,7 +20,7 @@ int pmc_evsel__check(struct pmc_evsel *evsel, char *why, size_t len)
 		}
 	}
 	if (why && len)
-		snprintf(why, len, "%s", evsel->check_err < 0 && evsel->check_why ?
-						  evsel->check_why : "");
+		snprintf(why, len, "%s",
+			 evsel->check_err < 0 && evsel->check_why ? evsel->check_why : "");
 	return evsel->check_err;
 }

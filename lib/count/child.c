@@ -54,8 +54,7 @@ child_main(char *const argv[], const struct pmc_child_opts *opts, int go_rd, int
 	_exit(127);
 }
 
-int pmc__child_spawn(char *const argv[], const struct pmc_child_opts *opts,
-		     struct pmc_child **out)
+int pmc__child_spawn(char *const argv[], const struct pmc_child_opts *opts, struct pmc_child **out)
 {
 	int go[2], errp[2], err;
 	struct pmc_child *c;

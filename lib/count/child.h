@@ -14,21 +14,20 @@
  */
 struct pmc_child {
 	pid_t pid;
-	int go_fd;   /* write end: one byte releases the child; -1 once released */
-	int err_fd;  /* read end: the child's errno if exec fails, EOF when it succeeded */
+	int go_fd;  /* write end: one byte releases the child; -1 once released */
+	int err_fd; /* read end: the child's errno if exec fails, EOF when it succeeded */
 	bool reaped;
-	int status;  /* wait status once reaped */
+	int status; /* wait status once reaped */
 };
 
 struct pmc_child_opts {
-	int keep_fd;              /* an fd the command inherits, or -1 */
-	const char *keep_fd_env;  /* env variable set to keep_fd's number, or NULL */
-	int extra_fd;             /* a second fd the command inherits (vpmu's stream); 0 or -1: none */
+	int keep_fd;		 /* an fd the command inherits, or -1 */
+	const char *keep_fd_env; /* env variable set to keep_fd's number, or NULL */
+	int extra_fd; /* a second fd the command inherits (vpmu's stream); 0 or -1: none */
 };
 
 /* Forks argv (argv[0] is searched in PATH). Returns 0 or a negative errno. */
-int pmc__child_spawn(char *const argv[], const struct pmc_child_opts *opts,
-		     struct pmc_child **out);
+int pmc__child_spawn(char *const argv[], const struct pmc_child_opts *opts, struct pmc_child **out);
 /*
  * Lets the child exec. Returns 0 once it runs the program, or -PMC_E_EXEC with
  * *exec_errno set when exec failed (the child has then exited with status 127).

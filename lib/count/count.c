@@ -64,10 +64,10 @@ int pmc_evlist__open(struct pmc_evlist *evlist, const struct pmc_target *target,
 	return 0;
 }
 
-#define OPEN_OR_FAIL(evlist)                                                                \
-	do {                                                                                \
-		if (!(evlist)->counting)                                                    \
-			return -EBADF;                                                      \
+#define OPEN_OR_FAIL(evlist)             \
+	do {                             \
+		if (!(evlist)->counting) \
+			return -EBADF;   \
 	} while (0)
 
 int pmc_evlist__start(struct pmc_evlist *evlist)

@@ -12,11 +12,11 @@ struct pmc_child;
 struct pmc_counting {
 	const struct pmc_backend_ops *ops;
 	struct pmc_evlist *evlist;
-	struct pmc_target target;     /* a copy; argv and strings still belong to the caller */
-	int pass;                     /* the pass opened, -1 for all countable events */
-	struct pmc_child *child;      /* COMMAND: the started command */
-	struct pmc_count *values;     /* [evlist->nr]: values at the last read */
-	bool *open;                   /* [evlist->nr]: the event is open in this pass */
+	struct pmc_target target; /* a copy; argv and strings still belong to the caller */
+	int pass;		  /* the pass opened, -1 for all countable events */
+	struct pmc_child *child;  /* COMMAND: the started command */
+	struct pmc_count *values; /* [evlist->nr]: values at the last read */
+	bool *open;		  /* [evlist->nr]: the event is open in this pass */
 	bool started;
 };
 

@@ -86,7 +86,7 @@ static int place(struct plan *p, struct pmc_evlist *evlist, struct pmc_evsel *le
 		if (fits(p, p->used[pass], need))
 			break;
 	if (pass == p->nr_passes) {
-		int zero[PMC_SLOT_NR] = { 0 };
+		int zero[PMC_SLOT_NR] = {0};
 
 		if (!fits(p, zero, need)) {
 			pr_warn("group led by '%s' needs more counters than exist\n", leader->name);
@@ -117,10 +117,9 @@ static int shared_budget(const struct pmc_evlist *evlist, enum pmc_slot_class cl
 	return n / share ? n / share : 1;
 }
 
-int pmc_evlist__plan_shared(struct pmc_evlist *evlist, bool multiplex, int share,
-			    int *nr_passes)
+int pmc_evlist__plan_shared(struct pmc_evlist *evlist, bool multiplex, int share, int *nr_passes)
 {
-	struct plan p = { 0 };
+	struct plan p = {0};
 	int err = 0;
 
 	/*
@@ -164,12 +163,9 @@ int pmc_evsel__pass(const struct pmc_evsel *evsel)
 const char *pmc_evsel__resource(const struct pmc_evsel *evsel)
 {
 	static const char *const names[PMC_SLOT_NR] = {
-		[PMC_SLOT_NONE] = "software (unlimited)",
-		[PMC_SLOT_GENERAL] = "general counter",
-		[PMC_SLOT_FIXED0] = "fixed counter",
-		[PMC_SLOT_FIXED1] = "fixed counter",
-		[PMC_SLOT_FIXED2] = "fixed counter",
-		[PMC_SLOT_DEBUGREG] = "debug register",
+		[PMC_SLOT_NONE] = "software (unlimited)", [PMC_SLOT_GENERAL] = "general counter",
+		[PMC_SLOT_FIXED0] = "fixed counter",	  [PMC_SLOT_FIXED1] = "fixed counter",
+		[PMC_SLOT_FIXED2] = "fixed counter",	  [PMC_SLOT_DEBUGREG] = "debug register",
 	};
 
 	return names[evsel->evlist->backend->classify(evsel)];

@@ -12,8 +12,10 @@ static int parse_access(struct pmc_parser *p, struct pmc_evsel *evsel)
 
 	for (;; p->pos++) {
 		char c = p->str[p->pos];
-		unsigned bit = c == 'r' ? HW_BREAKPOINT_R : c == 'w' ? HW_BREAKPOINT_W :
-			       c == 'x' ? HW_BREAKPOINT_X : 0;
+		unsigned bit = c == 'r'	  ? HW_BREAKPOINT_R
+			       : c == 'w' ? HW_BREAKPOINT_W
+			       : c == 'x' ? HW_BREAKPOINT_X
+					  : 0;
 
 		if (!bit)
 			break;
@@ -64,7 +66,8 @@ int pmc__bp_parse(struct pmc_parser *p, struct pmc_evsel *evsel)
 	if (evsel->attr.bp_type == HW_BREAKPOINT_X && len != sizeof(long))
 		return pmc__parse_fail(p, -PMC_E_PARSE, len_off,
 				       "an execute breakpoint covers one instruction address: "
-				       "its length must be %zu", sizeof(long));
+				       "its length must be %zu",
+				       sizeof(long));
 	evsel->attr.type = PERF_TYPE_BREAKPOINT;
 	evsel->attr.bp_addr = addr;
 	evsel->attr.bp_len = len;

@@ -75,10 +75,14 @@ size_t pmc_evsel__group_size(const struct pmc_evsel *evsel)
 const char *pmc_event_kind__name(enum pmc_event_kind kind)
 {
 	static const char *const names[] = {
-		[PMC_EV_HARDWARE] = "hardware", [PMC_EV_SOFTWARE] = "software",
-		[PMC_EV_CACHE] = "cache",       [PMC_EV_RAW] = "raw",
-		[PMC_EV_PMU] = "pmu",           [PMC_EV_TRACEPOINT] = "tracepoint",
-		[PMC_EV_BREAKPOINT] = "breakpoint", [PMC_EV_SYMBOLIC] = "cpu",
+		[PMC_EV_HARDWARE] = "hardware",
+		[PMC_EV_SOFTWARE] = "software",
+		[PMC_EV_CACHE] = "cache",
+		[PMC_EV_RAW] = "raw",
+		[PMC_EV_PMU] = "pmu",
+		[PMC_EV_TRACEPOINT] = "tracepoint",
+		[PMC_EV_BREAKPOINT] = "breakpoint",
+		[PMC_EV_SYMBOLIC] = "cpu",
 	};
 
 	if ((unsigned)kind >= sizeof(names) / sizeof(names[0]))

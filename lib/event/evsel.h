@@ -9,26 +9,25 @@
 struct pmc_backend_ops;
 struct pmc_counting;
 
-
 /* Modifiers the user wrote explicitly (evsel->mods). */
 enum pmc_mod {
 	PMC_MOD_U = 1 << 0,
 	PMC_MOD_K = 1 << 1,
 	PMC_MOD_H = 1 << 2,
-	PMC_MOD_P = 1 << 3,  /* any :p, :pp, :ppp; the level is attr.precise_ip */
+	PMC_MOD_P = 1 << 3,	/* any :p, :pp, :ppp; the level is attr.precise_ip */
 	PMC_MOD_CMASK = 1 << 4, /* :c=N on a CPU-specific name */
 	PMC_MOD_INV = 1 << 5,
 	PMC_MOD_EDGE = 1 << 6,
-	PMC_MOD_GUEST = 1 << 7,  /* :G, count in guest only (exclude_host) */
-	PMC_MOD_HOST = 1 << 8,   /* :H, count in host only (exclude_guest) */
-	PMC_MOD_IDLE = 1 << 9,   /* :I, exclude_idle */
+	PMC_MOD_GUEST = 1 << 7,	  /* :G, count in guest only (exclude_host) */
+	PMC_MOD_HOST = 1 << 8,	  /* :H, count in host only (exclude_guest) */
+	PMC_MOD_IDLE = 1 << 9,	  /* :I, exclude_idle */
 	PMC_MOD_PINNED = 1 << 10, /* :D, attr.pinned */
 };
 
 struct pmc_evsel {
 	struct pmc_evlist *evlist;
-	size_t idx;                  /* position in evlist->entries */
-	char *name;                  /* the event as written, one event without group braces */
+	size_t idx; /* position in evlist->entries */
+	char *name; /* the event as written, one event without group braces */
 	enum pmc_event_kind kind;
 	/*
 	 * The backend-neutral encoding: type, config, config1, config2, bp_addr/bp_len/bp_type
@@ -36,25 +35,25 @@ struct pmc_evsel {
 	 * read_format, ...) are set by count/ when the event is opened, not here.
 	 */
 	struct perf_event_attr attr;
-	char *pmu;                   /* PMU name (PMU-qualified and symbolic events) or NULL */
-	char *symbol;                /* symbolic (CPU-specific) name without modifiers, or NULL */
-	unsigned mods;               /* enum pmc_mod bits written explicitly */
-	int cmask;                   /* :c=N, when PMC_MOD_CMASK */
-	int offset;                  /* offset of this event in the parsed string */
-	struct pmc_evsel *leader;    /* group leader; self when ungrouped */
-	size_t nr_members;           /* group size, set on the leader (1 when ungrouped) */
-	int pass;                    /* planner: pass number, -1 when not countable */
-	int check_err;               /* cached pmc_evsel__check() verdict; 1 = not yet judged */
-	char *check_why;             /* its reason, when check_err < 0 */
-	char *terms;                 /* PMU events: the text between the slashes, or NULL */
-	double scale;                /* PMU alias .scale file, 0 when none */
-	char *unit;                  /* PMU alias .unit file, or NULL */
+	char *pmu;		  /* PMU name (PMU-qualified and symbolic events) or NULL */
+	char *symbol;		  /* symbolic (CPU-specific) name without modifiers, or NULL */
+	unsigned mods;		  /* enum pmc_mod bits written explicitly */
+	int cmask;		  /* :c=N, when PMC_MOD_CMASK */
+	int offset;		  /* offset of this event in the parsed string */
+	struct pmc_evsel *leader; /* group leader; self when ungrouped */
+	size_t nr_members;	  /* group size, set on the leader (1 when ungrouped) */
+	int pass;		  /* planner: pass number, -1 when not countable */
+	int check_err;		  /* cached pmc_evsel__check() verdict; 1 = not yet judged */
+	char *check_why;	  /* its reason, when check_err < 0 */
+	char *terms;		  /* PMU events: the text between the slashes, or NULL */
+	double scale;		  /* PMU alias .scale file, 0 when none */
+	char *unit;		  /* PMU alias .unit file, or NULL */
 };
 
 struct pmc_evlist {
 	const struct pmc_backend_ops *backend;
 	struct pmc_counting *counting; /* open counters, or NULL */
-	unsigned priv;               /* default privilege mask for events without :u/:k/:h */
+	unsigned priv;		       /* default privilege mask for events without :u/:k/:h */
 	struct pmc_evsel **entries;
 	size_t nr, alloc;
 };

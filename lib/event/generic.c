@@ -92,7 +92,7 @@ void pmc__event_cache_name(unsigned cache, unsigned op, unsigned result, char *b
 static int for_each_cache(pmc_event_fn fn, void *arg)
 {
 	char name[64];
-	struct pmc_event_info info = { .name = name, .kind = PMC_EV_CACHE, .pmu = "cache" };
+	struct pmc_event_info info = {.name = name, .kind = PMC_EV_CACHE, .pmu = "cache"};
 	int ret;
 
 	for (unsigned c = 0; c < PERF_COUNT_HW_CACHE_MAX; c++) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* pmc_evlist__parse(): event lists and {groups}, resolution by the backend, and the all-or-nothing append. */
+/* pmc_evlist__parse(): event lists and {groups}, resolution by the backend, and the all-or-nothing
+ * append. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,7 +94,7 @@ static int parse_group(struct pmc_parser *p)
 static int resolve_by_backend(struct pmc_parser *p, struct pmc_evsel *evsel)
 {
 	const struct pmc_backend_ops *b = p->evlist->backend;
-	struct pmc_parse_error e = { 0 };
+	struct pmc_parse_error e = {0};
 	const char *what = evsel->kind == PMC_EV_SYMBOLIC ? evsel->symbol : evsel->pmu;
 	int ret = b && b->resolve ? b->resolve(evsel, &e) : -PMC_E_UNKNOWN_EVENT;
 
@@ -106,8 +107,10 @@ static int resolve_by_backend(struct pmc_parser *p, struct pmc_evsel *evsel)
 	if (evsel->kind == PMC_EV_SYMBOLIC)
 		pmc__parse_fail(p, ret, evsel->offset, "unknown event '%s'", what);
 	else
-		pmc__parse_fail(p, ret, evsel->offset, "unknown PMU '%s' (not in sysfs, and "
-				"backend '%s' does not know it)", what, b ? b->name : "none");
+		pmc__parse_fail(p, ret, evsel->offset,
+				"unknown PMU '%s' (not in sysfs, and "
+				"backend '%s' does not know it)",
+				what, b ? b->name : "none");
 	if (ret == -PMC_E_UNKNOWN_EVENT && !p->err->nr_suggest)
 		pmc__suggest(p->evlist, what, NULL, p->err);
 	return ret;
@@ -154,7 +157,7 @@ static int append_all(struct pmc_parser *p)
 int pmc_evlist__parse(struct pmc_evlist *evlist, const char *str, struct pmc_parse_error *err)
 {
 	struct pmc_parse_error local;
-	struct pmc_parser p = { .str = str, .evlist = evlist, .err = err ? err : &local };
+	struct pmc_parser p = {.str = str, .evlist = evlist, .err = err ? err : &local};
 	int ret;
 
 	memset(p.err, 0, sizeof(*p.err));

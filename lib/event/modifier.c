@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* Event and group modifiers (:u :k :h :p... and :c=N :i :e on CPU-specific names) and their perf_event_attr effect. */
+/* Event and group modifiers (:u :k :h :p... and :c=N :i :e on CPU-specific names) and their
+ * perf_event_attr effect. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,17 +13,28 @@
 static unsigned mod_bit(char c)
 {
 	switch (c) {
-	case 'u': return PMC_MOD_U;
-	case 'k': return PMC_MOD_K;
-	case 'h': return PMC_MOD_H;
-	case 'p': return PMC_MOD_P;
-	case 'i': return PMC_MOD_INV;
-	case 'e': return PMC_MOD_EDGE;
-	case 'G': return PMC_MOD_GUEST;
-	case 'H': return PMC_MOD_HOST;
-	case 'I': return PMC_MOD_IDLE;
-	case 'D': return PMC_MOD_PINNED;
-	default: return 0;
+	case 'u':
+		return PMC_MOD_U;
+	case 'k':
+		return PMC_MOD_K;
+	case 'h':
+		return PMC_MOD_H;
+	case 'p':
+		return PMC_MOD_P;
+	case 'i':
+		return PMC_MOD_INV;
+	case 'e':
+		return PMC_MOD_EDGE;
+	case 'G':
+		return PMC_MOD_GUEST;
+	case 'H':
+		return PMC_MOD_HOST;
+	case 'I':
+		return PMC_MOD_IDLE;
+	case 'D':
+		return PMC_MOD_PINNED;
+	default:
+		return 0;
 	}
 }
 
@@ -35,15 +47,19 @@ static bool is_seg_end(char c)
 /* perf modifiers pmc leaves out: they steer perf's tool, not the counter. */
 static int unsupported(struct pmc_parser *p, int off, char c)
 {
-	const char *what = c == 'S' ? "sample read" : c == 'W' ? "weak group" :
-			   c == 'P' ? "maximum precision" : c == 'b' ? "BPF counter" : NULL;
+	const char *what = c == 'S'   ? "sample read"
+			   : c == 'W' ? "weak group"
+			   : c == 'P' ? "maximum precision"
+			   : c == 'b' ? "BPF counter"
+				      : NULL;
 
 	if (what)
 		return pmc__parse_fail(p, -PMC_E_PARSE, off,
 				       "modifier '%c' (%s) is not supported by pmc", c, what);
 	return pmc__parse_fail(p, -PMC_E_PARSE, off,
 			       "unknown modifier '%c'; expected u, k, h, p, G, H, I or D "
-			       "(c=N, i, e after CPU-specific names)", c);
+			       "(c=N, i, e after CPU-specific names)",
+			       c);
 }
 
 /* Appends a libpfm4 unit mask or attribute (":ANY_P", ":ldlat=3") to a symbolic name. */
@@ -130,8 +146,8 @@ int pmc__mods_merge(struct pmc_parser *p, struct pmc_evsel *evsel, const struct 
 	if ((m->bits & CPU_MODS) && evsel->kind != PMC_EV_SYMBOLIC)
 		return pmc__parse_fail(p, -PMC_E_PARSE, m->offset,
 				       "c=N, i and e apply only to CPU-specific (libpfm4) names; "
-				       "'%s' is a %s event", evsel->name,
-				       pmc_event_kind__name(evsel->kind));
+				       "'%s' is a %s event",
+				       evsel->name, pmc_event_kind__name(evsel->kind));
 	if (precise > 3)
 		return pmc__parse_fail(p, -PMC_E_PARSE, m->offset,
 				       "precision above :ppp (3 levels at most)");
@@ -161,7 +177,7 @@ void pmc__mods_apply(struct pmc_evsel *evsel, unsigned default_priv)
 {
 	struct perf_event_attr *a = &evsel->attr;
 	unsigned priv = default_priv_applies(evsel) ? default_priv
-						     : PMC_PRIV_USER | PMC_PRIV_KERNEL | PMC_PRIV_HV;
+						    : PMC_PRIV_USER | PMC_PRIV_KERNEL | PMC_PRIV_HV;
 
 	if (evsel->mods & PRIV_MODS)
 		priv = (evsel->mods & PMC_MOD_U ? PMC_PRIV_USER : 0) |

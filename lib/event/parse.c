@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* Recursive-descent parser of event strings: lists, groups, and the dispatch of one event to its resolver (grammar: docs/events.md). */
+/* Recursive-descent parser of event strings: lists, groups, and the dispatch of one event to its
+ * resolver (grammar: docs/events.md). */
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -115,7 +116,7 @@ static int parse_pmu(struct pmc_parser *p, int off, int len)
 	}
 	/* A PMU not in sysfs is left to the backend (vpmu/...) when the parse is complete. */
 	ret = pmc__pmu_exists(evsel->pmu) ? pmc__pmu_parse(p, evsel, evsel->pmu, terms, end - terms)
-					   : 0;
+					  : 0;
 	if (ret) {
 		pmc__evsel_delete(evsel);
 		return ret;
@@ -157,8 +158,11 @@ static int parse_table_name(struct pmc_parser *p, int off, int len)
 		if (ret)
 			return 1;
 	}
-	evsel = pmc__evsel_new(p, g ? (g->type == PERF_TYPE_HARDWARE ? PMC_EV_HARDWARE :
-				       PMC_EV_SOFTWARE) : PMC_EV_CACHE, off);
+	evsel = pmc__evsel_new(
+		p,
+		g ? (g->type == PERF_TYPE_HARDWARE ? PMC_EV_HARDWARE : PMC_EV_SOFTWARE)
+		  : PMC_EV_CACHE,
+		off);
 	if (!evsel)
 		return -ENOMEM;
 	evsel->attr.type = g ? g->type : PERF_TYPE_HW_CACHE;
@@ -169,7 +173,8 @@ static int parse_table_name(struct pmc_parser *p, int off, int len)
 
 static bool is_seg_char(char c)
 {
-	return c && c != ':' && c != ',' && c != '}' && c != '{' && c != '/' && !isspace((unsigned char)c);
+	return c && c != ':' && c != ',' && c != '}' && c != '{' && c != '/' &&
+	       !isspace((unsigned char)c);
 }
 
 /* Does the segment after "name:" read as modifiers ("u", "upp", "c=2") rather than a name? */
@@ -267,9 +272,8 @@ static int add_tracepoints(struct pmc_parser *p, int off, struct pmc_tp *tps, si
 		struct pmc_evsel *evsel = pmc__evsel_new(p, PMC_EV_TRACEPOINT, off);
 		char *name;
 
-		if (!evsel ||
-		    asprintf(&name, "%s:%s%.*s", tps[i].subsys, tps[i].name, p->pos - mods_off,
-			     p->str + mods_off) < 0) {
+		if (!evsel || asprintf(&name, "%s:%s%.*s", tps[i].subsys, tps[i].name,
+				       p->pos - mods_off, p->str + mods_off) < 0) {
 			pmc__evsel_delete(evsel);
 			return -ENOMEM;
 		}
@@ -301,9 +305,11 @@ static int parse_tracepoint(struct pmc_parser *p, int off, int sub_len)
 	name = strndup(p->str + name_off, n);
 	ret = sub && name ? pmc__tp_lookup(sub, name, &tps, &nr) : -ENOMEM;
 	if (ret == -PMC_E_NOTRACEFS)
-		pmc__parse_fail(p, ret, off, "cannot resolve tracepoint '%s:%s': tracefs is not "
-				"mounted or not readable (try: mount -t tracefs nodev /sys/kernel/tracing)",
-				sub, name);
+		pmc__parse_fail(
+			p, ret, off,
+			"cannot resolve tracepoint '%s:%s': tracefs is not "
+			"mounted or not readable (try: mount -t tracefs nodev /sys/kernel/tracing)",
+			sub, name);
 	if (!ret && nr == 0) {
 		ret = pmc__parse_fail(p, -PMC_E_UNKNOWN_EVENT, off, "unknown tracepoint '%s:%s'",
 				      sub, name);

@@ -24,10 +24,10 @@ struct pmc_parser {
 
 /* Modifiers collected from one or more ":..." segments (event or group). */
 struct pmc_mods {
-	unsigned bits;  /* enum pmc_mod */
-	int precise;    /* number of 'p' */
-	int cmask;      /* :c=N */
-	int offset;     /* where the first modifier was written, -1 if none */
+	unsigned bits; /* enum pmc_mod */
+	int precise;   /* number of 'p' */
+	int cmask;     /* :c=N */
+	int offset;    /* where the first modifier was written, -1 if none */
 };
 
 /* Records the first error only (later ones are consequences); returns code. */
@@ -57,14 +57,14 @@ int pmc__evsel_set_name(struct pmc_evsel *evsel, const char *s, size_t len);
 
 /* modifier.c */
 int pmc__mods_parse(struct pmc_parser *p, struct pmc_evsel *evsel, struct pmc_mods *mods,
-		     bool bare_first);
+		    bool bare_first);
 int pmc__mods_merge(struct pmc_parser *p, struct pmc_evsel *evsel, const struct pmc_mods *m);
 void pmc__mods_apply(struct pmc_evsel *evsel, unsigned default_priv);
 
 /* tables.c: generic hardware, software and cache names (data only). */
 struct pmc_event_name {
 	const char *name;
-	uint32_t type;    /* PERF_TYPE_HARDWARE or PERF_TYPE_SOFTWARE */
+	uint32_t type; /* PERF_TYPE_HARDWARE or PERF_TYPE_SOFTWARE */
 	uint64_t config;
 	const char *desc;
 };
@@ -74,8 +74,8 @@ extern const size_t pmc__event_nr_generic;
 /* Aliases of each cache, op and result; the first is the canonical spelling. */
 extern const char *const pmc__cache_names[PERF_COUNT_HW_CACHE_MAX][PMC_CACHE_MAX_ALIASES];
 extern const char *const pmc__cache_op_names[PERF_COUNT_HW_CACHE_OP_MAX][PMC_CACHE_MAX_ALIASES];
-extern const char *const pmc__cache_result_names[PERF_COUNT_HW_CACHE_RESULT_MAX]
-						[PMC_CACHE_MAX_ALIASES];
+extern const char
+	*const pmc__cache_result_names[PERF_COUNT_HW_CACHE_RESULT_MAX][PMC_CACHE_MAX_ALIASES];
 /* Bit (1 << op) set when cache supports op, as perf's evsel__hw_cache_stat. */
 extern const unsigned pmc__cache_ops_valid[PERF_COUNT_HW_CACHE_MAX];
 
@@ -93,8 +93,8 @@ const char *pmc__sysfs_root(void);
 /* For tests: points the parser at a fixture tree (NULL restores the default). */
 void pmc__sysfs_set_root(const char *root);
 bool pmc__pmu_exists(const char *pmu);
-int pmc__pmu_parse(struct pmc_parser *p, struct pmc_evsel *evsel, const char *pmu,
-		   int terms_off, int terms_len);
+int pmc__pmu_parse(struct pmc_parser *p, struct pmc_evsel *evsel, const char *pmu, int terms_off,
+		   int terms_len);
 int pmc__pmu_for_each(pmc_event_fn fn, void *arg);
 
 /* tracepoint.c */

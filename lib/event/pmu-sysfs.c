@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* PMU-qualified events pmu/term=val,.../ resolved through sysfs: type, format/ bit ranges and events/ aliases. */
+/* PMU-qualified events pmu/term=val,.../ resolved through sysfs: type, format/ bit ranges and
+ * events/ aliases. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -157,12 +158,13 @@ static int unknown_term(struct term_ctx *c, const char *at, const char *term)
 {
 	char dir[PATH_MAX];
 	int dist[3];
-	static const char *const builtin[] = { "config", "config1", "config2", "period",
-					       "freq", "name" };
+	static const char *const builtin[] = {"config", "config1", "config2",
+					      "period", "freq",	   "name"};
 
 	pmc__parse_fail(c->p, -PMC_E_UNKNOWN_EVENT, off_of(c, at),
 			"unknown term '%s' for PMU '%s' (expected a format term, an event alias, "
-			"config, config1, config2, period, freq or name)", term, c->pmu);
+			"config, config1, config2, period, freq or name)",
+			term, c->pmu);
 	if (c->p->err->nr_suggest)
 		return -PMC_E_UNKNOWN_EVENT;
 	for (size_t i = 0; i < sizeof(builtin) / sizeof(builtin[0]); i++)
@@ -177,8 +179,7 @@ static int unknown_term(struct term_ctx *c, const char *at, const char *term)
 static int parse_terms(struct term_ctx *c, const char *s, int len);
 
 /* events/<alias> holds terms ("event=0x3c,umask=0x00"); .scale and .unit beside it. */
-static int apply_alias(struct term_ctx *c, const char *at, const char *path, const char *buf,
-		       int n)
+static int apply_alias(struct term_ctx *c, const char *at, const char *path, const char *buf, int n)
 {
 	struct term_ctx sub = *c;
 	char extra[PATH_MAX + 16], val[64];
@@ -225,7 +226,8 @@ static int apply_named(struct term_ctx *c, const char *at, const char *term, uin
 	n = read_small(path, buf, sizeof(buf));
 	if (n >= 0)
 		return apply_format(c, at, buf, val);
-	if (!has_val && !c->alias_depth && !pmu_path(path, sizeof(path), c->pmu, "/events/", term)) {
+	if (!has_val && !c->alias_depth &&
+	    !pmu_path(path, sizeof(path), c->pmu, "/events/", term)) {
 		n = read_small(path, buf, sizeof(buf));
 		if (n >= 0)
 			return apply_alias(c, at, path, buf, n);
@@ -254,8 +256,9 @@ static int apply_term(struct term_ctx *c, const char *at, int nlen, const char *
 		if (ret || end != v + vlen)
 			return pmc__parse_fail(c->p, -PMC_E_PARSE, off_of(c, ret ? end : v + vlen),
 					       "%s in the value of term '%s', expected a decimal "
-					       "or 0x-hex number", ret == -ERANGE ? "overflow" :
-					       "unexpected character", term);
+					       "or 0x-hex number",
+					       ret == -ERANGE ? "overflow" : "unexpected character",
+					       term);
 	}
 	return apply_named(c, at, term, val, v != NULL);
 }
@@ -301,15 +304,16 @@ static int parse_terms(struct term_ctx *c, const char *s, int len)
 	return 0;
 }
 
-int pmc__pmu_parse(struct pmc_parser *p, struct pmc_evsel *evsel, const char *pmu,
-		   int terms_off, int terms_len)
+int pmc__pmu_parse(struct pmc_parser *p, struct pmc_evsel *evsel, const char *pmu, int terms_off,
+		   int terms_len)
 {
-	struct term_ctx c = { .p = p, .evsel = evsel, .pmu = pmu, .alias_off = -1 };
+	struct term_ctx c = {.p = p, .evsel = evsel, .pmu = pmu, .alias_off = -1};
 	char path[PATH_MAX], buf[32];
 	char *end;
 	unsigned long type;
 
-	if (pmu_path(path, sizeof(path), pmu, "/type", NULL) || read_small(path, buf, sizeof(buf)) <= 0)
+	if (pmu_path(path, sizeof(path), pmu, "/type", NULL) ||
+	    read_small(path, buf, sizeof(buf)) <= 0)
 		return pmc__parse_fail(p, -PMC_E_UNKNOWN_EVENT, evsel->offset,
 				       "cannot read the type of PMU '%s'", pmu);
 	type = strtoul(buf, &end, 10);
@@ -323,7 +327,7 @@ int pmc__pmu_parse(struct pmc_parser *p, struct pmc_evsel *evsel, const char *pm
 static int for_each_alias(const char *pmu, pmc_event_fn fn, void *arg)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 256], name[600], desc[256];
-	struct pmc_event_info info = { .name = name, .kind = PMC_EV_PMU, .pmu = pmu };
+	struct pmc_event_info info = {.name = name, .kind = PMC_EV_PMU, .pmu = pmu};
 	struct dirent *de;
 	DIR *d;
 	int ret = 0;

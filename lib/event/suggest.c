@@ -27,7 +27,8 @@ static int distance(const char *a, const char *b, int limit)
 		row[0] = lowest = i;
 		for (int j = 1; j <= lb; j++) {
 			int up = row[j];
-			int cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+			int cost = tolower((unsigned char)a[i - 1]) !=
+				   tolower((unsigned char)b[j - 1]);
 			int best = diag + cost;
 
 			if (up + 1 < best)
@@ -94,7 +95,7 @@ static int collect(const struct pmc_event_info *info, void *arg)
 void pmc__suggest(const struct pmc_evlist *evlist, const char *name, const char *subsys,
 		  struct pmc_parse_error *err)
 {
-	struct collect c = { .name = name, .err = err };
+	struct collect c = {.name = name, .err = err};
 
 	err->nr_suggest = 0;
 	if (subsys && pmc__tp_for_each(subsys, collect, &c) == 0 && err->nr_suggest)

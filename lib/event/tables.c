@@ -1,9 +1,16 @@
 // SPDX-License-Identifier: MIT
-/* Data only: perf's generic hardware, software and cache event names (tests/unit/test-event-tables.c validates them). */
+/* Data only: perf's generic hardware, software and cache event names
+ * (tests/unit/test-event-tables.c validates them). */
 #include "event/parse.h"
 
-#define HW(n, c, d) { n, PERF_TYPE_HARDWARE, PERF_COUNT_HW_##c, d }
-#define SW(n, c, d) { n, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_##c, d }
+#define HW(n, c, d)                                         \
+	{                                                   \
+		n, PERF_TYPE_HARDWARE, PERF_COUNT_HW_##c, d \
+	}
+#define SW(n, c, d)                                         \
+	{                                                   \
+		n, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_##c, d \
+	}
 
 /* Spellings and aliases as perf 6.x accepts them; the first of each config is canonical. */
 const struct pmc_event_name pmc__event_generic[] = {
@@ -41,25 +48,25 @@ const size_t pmc__event_nr_generic = sizeof(pmc__event_generic) / sizeof(pmc__ev
 
 /* perf's evsel__hw_cache*, in the order of enum perf_hw_cache_{id,op_id,op_result_id}. */
 const char *const pmc__cache_names[PERF_COUNT_HW_CACHE_MAX][PMC_CACHE_MAX_ALIASES] = {
-	{ "L1-dcache", "l1-d", "l1d", "L1-data" },
-	{ "L1-icache", "l1-i", "l1i", "L1-instruction" },
-	{ "LLC", "L2" },
-	{ "dTLB", "d-tlb", "Data-TLB" },
-	{ "iTLB", "i-tlb", "Instruction-TLB" },
-	{ "branch", "branches", "bpu", "btb", "bpc" },
-	{ "node" },
+	{"L1-dcache", "l1-d", "l1d", "L1-data"},
+	{"L1-icache", "l1-i", "l1i", "L1-instruction"},
+	{"LLC", "L2"},
+	{"dTLB", "d-tlb", "Data-TLB"},
+	{"iTLB", "i-tlb", "Instruction-TLB"},
+	{"branch", "branches", "bpu", "btb", "bpc"},
+	{"node"},
 };
 
 /* The second spelling is the plural perf uses in canonical access names ("L1-dcache-loads"). */
 const char *const pmc__cache_op_names[PERF_COUNT_HW_CACHE_OP_MAX][PMC_CACHE_MAX_ALIASES] = {
-	{ "load", "loads", "read" },
-	{ "store", "stores", "write" },
-	{ "prefetch", "prefetches", "speculative-read", "speculative-load" },
+	{"load", "loads", "read"},
+	{"store", "stores", "write"},
+	{"prefetch", "prefetches", "speculative-read", "speculative-load"},
 };
 
 const char *const pmc__cache_result_names[PERF_COUNT_HW_CACHE_RESULT_MAX][PMC_CACHE_MAX_ALIASES] = {
-	{ "refs", "Reference", "ops", "access" },
-	{ "misses", "miss" },
+	{"refs", "Reference", "ops", "access"},
+	{"misses", "miss"},
 };
 
 #define OP(x) (1u << PERF_COUNT_HW_CACHE_OP_##x)

@@ -18,8 +18,8 @@
  */
 const char *pmc__tp_events_dir(void)
 {
-	static const char *const dirs[] = { "/sys/kernel/tracing/events",
-					    "/sys/kernel/debug/tracing/events" };
+	static const char *const dirs[] = {"/sys/kernel/tracing/events",
+					   "/sys/kernel/debug/tracing/events"};
 	struct stat st;
 
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
@@ -108,8 +108,7 @@ static bool is_dir_entry(const struct dirent *de)
 	return de->d_name[0] != '.' && (de->d_type == DT_DIR || de->d_type == DT_UNKNOWN);
 }
 
-static int walk_subsys(const char *dir, const char *sub, const char *pat, tp_visit_fn fn,
-		       void *arg)
+static int walk_subsys(const char *dir, const char *sub, const char *pat, tp_visit_fn fn, void *arg)
 {
 	char path[PATH_MAX];
 	struct dirent *de;
@@ -161,7 +160,7 @@ static int lookup_visit(const char *sub, const char *name, void *arg)
 
 int pmc__tp_lookup(const char *subsys, const char *name, struct pmc_tp **out, size_t *nr)
 {
-	struct lookup_arg la = { .dir = pmc__tp_events_dir() };
+	struct lookup_arg la = {.dir = pmc__tp_events_dir()};
 	uint64_t id;
 	int ret = 0;
 
@@ -207,7 +206,7 @@ static int each_visit(const char *sub, const char *name, void *arg)
 {
 	struct each_arg *ea = arg;
 	char full[512];
-	struct pmc_event_info info = { .name = full, .kind = PMC_EV_TRACEPOINT, .pmu = sub };
+	struct pmc_event_info info = {.name = full, .kind = PMC_EV_TRACEPOINT, .pmu = sub};
 
 	/* ftrace's internal events have directories but no id: perf cannot open them. */
 	snprintf(full, sizeof(full), "%s/%s/%s/id", ea->dir, sub, name);
@@ -220,7 +219,7 @@ static int each_visit(const char *sub, const char *name, void *arg)
 int pmc__tp_for_each(const char *subsys, pmc_event_fn fn, void *arg)
 {
 	const char *dir = pmc__tp_events_dir();
-	struct each_arg ea = { fn, arg, dir };
+	struct each_arg ea = {fn, arg, dir};
 	int ret;
 
 	if (!dir)

@@ -46,8 +46,7 @@ int pmc_region_data__get(const struct pmc_region_data *d, size_t idx, int thread
 	if (idx >= d->nr_regions || (thread >= 0 && (size_t)thread >= d->nr_threads))
 		return -EINVAL;
 	r = &d->regions[d->region_order[idx]];
-	cell = thread < 0 ? r->total :
-	       r->cells + d->thread_order[thread] * (RD_HDR + d->nr_events);
+	cell = thread < 0 ? r->total : r->cells + d->thread_order[thread] * (RD_HDR + d->nr_events);
 	*out = (struct pmc_region_values){
 		.name = r->name,
 		.entered = cell[RD_ENTERED],

@@ -93,7 +93,7 @@ static int add_regions(struct pmc_region_data *d, const struct rd_record *rec)
 			d->cap_regions = cap;
 		}
 		r = &d->regions[d->nr_regions];
-		*r = (struct rd_region){ .number = rec->lines[i].number };
+		*r = (struct rd_region){.number = rec->lines[i].number};
 		r->name = strdup(rec->lines[i].name);
 		r->cells = calloc(d->cap_threads * CELL(d), sizeof(uint64_t));
 		r->total = calloc(CELL(d), sizeof(uint64_t));
@@ -190,7 +190,8 @@ static int merge(struct pmc_region_data *d, struct rd_record *rec)
 	if (!err)
 		err = reserve_threads(d, d->nr_threads + rec->nr_threads);
 	if (!err)
-		err = reserve_order(d, d->nr_regions + rec->nr_lines, d->nr_threads + rec->nr_threads);
+		err = reserve_order(d, d->nr_regions + rec->nr_lines,
+				    d->nr_threads + rec->nr_threads);
 	if (!err)
 		err = add_regions(d, rec);
 	if (err)
@@ -206,7 +207,7 @@ static int merge(struct pmc_region_data *d, struct rd_record *rec)
 		}
 	}
 	for (size_t t = 0; t < rec->nr_threads; t++)
-		d->threads[d->nr_threads + t] = (struct rd_thread){ rec->pid, rec->tids[t] };
+		d->threads[d->nr_threads + t] = (struct rd_thread){rec->pid, rec->tids[t]};
 	d->nr_threads += rec->nr_threads;
 	d->bad_ids += rec->bad_ids;
 	d->failed_reads += rec->failed_reads;
@@ -239,7 +240,7 @@ int pmc_region_data__parse(struct pmc_region_data *d, const void *buf, size_t le
 	int nr = 0, err = skip_pass(p, len, &off);
 
 	while (off < len && !err) {
-		struct rd_record rec = { 0 };
+		struct rd_record rec = {0};
 
 		err = pmc__rd_record_parse(&rec, p + off, len - off, &used);
 		if (!err)

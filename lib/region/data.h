@@ -13,10 +13,10 @@ enum { RD_ENTERED, RD_EXITED, RD_OPEN, RD_UNMATCHED, RD_HDR };
 
 /* One "region" line of a record. */
 struct rd_line {
-	size_t thread;     /* index in the record's tids */
+	size_t thread; /* index in the record's tids */
 	char *name;
-	long number;       /* numbered regions, -1 for named */
-	uint64_t *cell;    /* [RD_HDR + nr_events] */
+	long number;	/* numbered regions, -1 for named */
+	uint64_t *cell; /* [RD_HDR + nr_events] */
 };
 
 /* One record (one process), parsed but not yet merged. */
@@ -34,8 +34,8 @@ struct rd_record {
 struct rd_region {
 	char *name;
 	long number;
-	uint64_t *cells;   /* [cap_threads * cell words] */
-	uint64_t *total;   /* [cell words] */
+	uint64_t *cells; /* [cap_threads * cell words] */
+	uint64_t *total; /* [cell words] */
 };
 
 struct rd_thread {
@@ -51,8 +51,8 @@ struct pmc_region_data {
 	struct rd_region *regions;
 	size_t nr_threads, cap_threads;
 	struct rd_thread *threads;
-	size_t *region_order;   /* [nr_regions]: output order */
-	size_t *thread_order;   /* [nr_threads]: by pid, then tid */
+	size_t *region_order; /* [nr_regions]: output order */
+	size_t *thread_order; /* [nr_threads]: by pid, then tid */
 };
 
 /*

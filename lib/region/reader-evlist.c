@@ -15,9 +15,9 @@ struct evlist_reader {
 	struct pmc__region_reader base;
 	struct pmc_evlist *evlist;
 	size_t nr_leaders;
-	struct pmc_evsel **leaders;   /* [nr_leaders] */
-	size_t *first;                /* [nr_leaders]: index in values of the leader */
-	struct pmc_count *scratch;    /* [nr_events] */
+	struct pmc_evsel **leaders; /* [nr_leaders] */
+	size_t *first;		    /* [nr_leaders]: index in values of the leader */
+	struct pmc_count *scratch;  /* [nr_events] */
 };
 
 static void evlist_close(struct pmc__region_reader *r)
@@ -40,7 +40,7 @@ static void evlist_close(struct pmc__region_reader *r)
  */
 static int parse(struct evlist_reader *er, const struct pmc__region_config *cfg, bool group)
 {
-	struct pmc_evlist_opts o = { .sz = sizeof(o), .backend = cfg->backend, .priv = cfg->priv };
+	struct pmc_evlist_opts o = {.sz = sizeof(o), .backend = cfg->backend, .priv = cfg->priv};
 	struct pmc_parse_error perr;
 	char *str = NULL;
 	int err = pmc_evlist__new(&o, &er->evlist);
@@ -60,8 +60,7 @@ static int parse(struct evlist_reader *er, const struct pmc__region_config *cfg,
  * Keeps the events of pass 0; the others cannot be counted with them. A group that does not
  * fit whole fails (-PMC_E_TOOMANY) so that the caller retries the events one by one.
  */
-static int select_events(struct evlist_reader *er, const struct pmc__region_config *cfg,
-			 bool group)
+static int select_events(struct evlist_reader *er, const struct pmc__region_config *cfg, bool group)
 {
 	size_t nr = pmc_evlist__nr(er->evlist);
 
@@ -77,9 +76,11 @@ static int select_events(struct evlist_reader *er, const struct pmc__region_conf
 		if (pmc_evsel__pass(ev) != 0 && group)
 			return -PMC_E_TOOMANY;
 		if (pmc_evsel__pass(ev) != 0) {
-			pmc__log(cfg->quiet ? PMC_LOG_DEBUG : PMC_LOG_WARN,
-				 "libpmc: regions: '%s' is not counted (its counter is taken, or it "
-				 "needs another pass)\n", pmc_evsel__name(ev));
+			pmc__log(
+				cfg->quiet ? PMC_LOG_DEBUG : PMC_LOG_WARN,
+				"libpmc: regions: '%s' is not counted (its counter is taken, or it "
+				"needs another pass)\n",
+				pmc_evsel__name(ev));
 			continue;
 		}
 		if (pmc_evsel__leader(ev) == ev) {
@@ -93,7 +94,7 @@ static int select_events(struct evlist_reader *er, const struct pmc__region_conf
 
 static int try_open(struct evlist_reader *er, const struct pmc__region_config *cfg, bool group)
 {
-	struct pmc_target t = { .sz = sizeof(t), .kind = PMC_TARGET_SELF, .no_inherit = true };
+	struct pmc_target t = {.sz = sizeof(t), .kind = PMC_TARGET_SELF, .no_inherit = true};
 	int nr_passes, err = parse(er, cfg, group);
 
 	if (!err)
@@ -110,7 +111,7 @@ static int try_open(struct evlist_reader *er, const struct pmc__region_config *c
 /* Whether the events fit in one pass, so that one group can hold them all. */
 static bool fits_one_pass(const struct pmc__region_config *cfg)
 {
-	struct evlist_reader probe = { 0 };
+	struct evlist_reader probe = {0};
 	int nr_passes = 0;
 	bool fits = !parse(&probe, cfg, false) &&
 		    !pmc_evlist__plan(probe.evlist, false, &nr_passes) && nr_passes == 1;

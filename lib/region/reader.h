@@ -10,9 +10,9 @@
 /* What a reader counts: the events as a string, the backend, the default privilege. */
 struct pmc__region_config {
 	char *events;
-	char *backend;   /* NULL: perf */
-	unsigned priv;   /* PMC_PRIV_*, 0: user */
-	bool quiet;      /* under a runner, which reports problems itself: log at debug level */
+	char *backend; /* NULL: perf */
+	unsigned priv; /* PMC_PRIV_*, 0: user */
+	bool quiet;    /* under a runner, which reports problems itself: log at debug level */
 };
 
 struct pmc__region_reader;

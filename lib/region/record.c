@@ -38,8 +38,10 @@ static int number(char **p, uint64_t *out)
 
 static int hexval(char c)
 {
-	return c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 :
-	       c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+	return c >= '0' && c <= '9'   ? c - '0'
+	       : c >= 'A' && c <= 'F' ? c - 'A' + 10
+	       : c >= 'a' && c <= 'f' ? c - 'a' + 10
+				      : -1;
 }
 
 /* Undoes the %XX escapes in place. */
@@ -110,7 +112,7 @@ static int line_region(struct rd_record *r, char *p)
 	if (err)
 		return err;
 	l = &r->lines[r->nr_lines];
-	*l = (struct rd_line){ .thread = r->nr_threads - 1, .number = -1 };
+	*l = (struct rd_line){.thread = r->nr_threads - 1, .number = -1};
 	if (*key == '#')
 		l->number = strtol(key + 1, NULL, 10);
 	l->cell = v = calloc(RD_HDR + r->nr_events, sizeof(*v));

@@ -13,23 +13,23 @@
 /* The session's state, checked first by every marker. */
 enum region_state {
 	REGION_UNINIT = 0, /* no marker yet: the first one reads the environment */
-	REGION_OFF,        /* nothing to count: markers return at once */
+	REGION_OFF,	   /* nothing to count: markers return at once */
 	REGION_ON,
-	REGION_DONE,       /* results written: markers return at once */
+	REGION_DONE, /* results written: markers return at once */
 };
 
 struct region_session {
-	int state;                     /* enum region_state, read with atomics */
+	int state;		       /* enum region_state, read with atomics */
 	struct pmc__region_config cfg; /* events, backend, priv */
 	enum pmc_region_sink sink;
-	char *output;                  /* SINK_JSON */
-	int fd;                        /* SINK_FD */
-	bool per_thread;               /* SINK_STDERR: a line per thread too */
-	uint64_t bad_ids;              /* markers with an unknown id */
-	uint64_t failed_reads;         /* counter reads that failed (values kept) */
-	int init_err;                  /* why regions are off when the config was bad */
-	size_t nr_events;              /* set by the first thread that opened counters */
-	char **event_names;            /* [nr_events], the session's copies */
+	char *output;	       /* SINK_JSON */
+	int fd;		       /* SINK_FD */
+	bool per_thread;       /* SINK_STDERR: a line per thread too */
+	uint64_t bad_ids;      /* markers with an unknown id */
+	uint64_t failed_reads; /* counter reads that failed (values kept) */
+	int init_err;	       /* why regions are off when the config was bad */
+	size_t nr_events;      /* set by the first thread that opened counters */
+	char **event_names;    /* [nr_events], the session's copies */
 };
 
 extern struct region_session pmc__region_session;
@@ -41,14 +41,14 @@ extern struct region_session pmc__region_session;
 enum { SLOT_ENTERED, SLOT_EXITED, SLOT_DEPTH, SLOT_UNMATCHED, SLOT_HDR };
 
 struct region_thread {
-	struct region_thread *next;    /* the session's list of threads, newest first */
+	struct region_thread *next; /* the session's list of threads, newest first */
 	pid_t pid, tid;
-	bool live;                     /* the thread still runs; its counters are open */
+	bool live; /* the thread still runs; its counters are open */
 	struct pmc__region_reader *reader;
 	size_t nr_events;
-	size_t stride;                 /* words per slot: SLOT_HDR + 2 * nr_events */
-	uint64_t *now;                 /* [nr_events] scratch for the end marker's read */
-	uint64_t *table;               /* [PMC_REGION_MAX * stride] */
+	size_t stride;	 /* words per slot: SLOT_HDR + 2 * nr_events */
+	uint64_t *now;	 /* [nr_events] scratch for the end marker's read */
+	uint64_t *table; /* [PMC_REGION_MAX * stride] */
 };
 
 static inline uint64_t *region_slot(struct region_thread *t, unsigned id)
@@ -69,8 +69,7 @@ bool pmc__region_known(unsigned id);
 int pmc__region_session_get(void);
 /* The calling thread's table, set up on first use; NULL when it cannot count. */
 struct region_thread *pmc__region_thread_slow(void);
-extern __thread struct region_thread *pmc__region_self
-	__attribute__((tls_model("initial-exec")));
+extern __thread struct region_thread *pmc__region_self __attribute__((tls_model("initial-exec")));
 /* Locks / unlocks the list of threads. */
 void pmc__region_lock(void);
 void pmc__region_unlock(void);

@@ -14,8 +14,8 @@
 #define HASH_SIZE 1024 /* a power of two, at least twice the named capacity */
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static char *names[PMC_REGION_MAX];      /* named ids only; published with release */
-static int hash[HASH_SIZE];              /* id + 1, 0 for an empty slot */
+static char *names[PMC_REGION_MAX]; /* named ids only; published with release */
+static int hash[HASH_SIZE];	    /* id + 1, 0 for an empty slot */
 static unsigned next_id = PMC_REGION_NUMBERED;
 
 static unsigned fnv1a(const char *s)

@@ -17,8 +17,8 @@ static double per_entry(uint64_t v, uint64_t entered)
 	return entered ? (double)v / (double)entered : 0.0;
 }
 
-static void text_values(FILE *f, const struct pmc_region_data *d,
-			const struct pmc_region_values *v, const char *indent)
+static void text_values(FILE *f, const struct pmc_region_data *d, const struct pmc_region_values *v,
+			const char *indent)
 {
 	for (size_t e = 0; e < pmc_region_data__nr_events(d); e++)
 		fprintf(f, "%s%s: %" PRIu64 " [%.1f]\n", indent, pmc_region_data__event(d, e),
@@ -28,11 +28,15 @@ static void text_values(FILE *f, const struct pmc_region_data *d,
 static void text_warnings(FILE *f, const struct pmc_region_values *v)
 {
 	if (v->entered != v->exited)
-		fprintf(f, "    warning: entered %" PRIu64 " times but exited %" PRIu64
-			" times: a begin or an end is missing\n", v->entered, v->exited);
+		fprintf(f,
+			"    warning: entered %" PRIu64 " times but exited %" PRIu64
+			" times: a begin or an end is missing\n",
+			v->entered, v->exited);
 	if (v->open_at_exit)
-		fprintf(f, "    warning: %" PRIu64 " entr%s still open at exit (counted up to the"
-			" exit)\n", v->open_at_exit, v->open_at_exit == 1 ? "y" : "ies");
+		fprintf(f,
+			"    warning: %" PRIu64 " entr%s still open at exit (counted up to the"
+			" exit)\n",
+			v->open_at_exit, v->open_at_exit == 1 ? "y" : "ies");
 	if (v->unmatched_end)
 		fprintf(f, "    warning: %" PRIu64 " end%s without a begin\n", v->unmatched_end,
 			v->unmatched_end == 1 ? "" : "s");
@@ -61,8 +65,10 @@ int pmc__region_report_text(FILE *f, const struct pmc_region_data *d, bool per_t
 			pmc_region_data__get(d, r, (int)t, &v);
 			if (!v.entered && !v.exited)
 				continue;
-			fprintf(f, "    thread %zu (tid %d), entered %" PRIu64 " and exited %" PRIu64
-				":\n", t, tid, v.entered, v.exited);
+			fprintf(f,
+				"    thread %zu (tid %d), entered %" PRIu64 " and exited %" PRIu64
+				":\n",
+				t, tid, v.entered, v.exited);
 			text_values(f, d, &v, "      ");
 		}
 	}
@@ -127,8 +133,8 @@ int pmc__region_report_json(const char *path, const struct pmc_region_data *d)
 	root = json_pack("{s:s, s:i, s:o, s:o}", "schema", "pmc-regions/1", "pid", (int)getpid(),
 			 "events", events, "regions", regions);
 	err = root ? pmc_outfile__open(path, &out) : -ENOMEM;
-	if (!err && json_dumpf(root, pmc_outfile__stream(out),
-			       JSON_INDENT(2) | JSON_REAL_PRECISION(17))) {
+	if (!err &&
+	    json_dumpf(root, pmc_outfile__stream(out), JSON_INDENT(2) | JSON_REAL_PRECISION(17))) {
 		pmc_outfile__abort(out);
 		err = -EIO;
 	} else if (!err) {

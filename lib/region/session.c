@@ -15,7 +15,7 @@
 #include "region/proto.h"
 #include "region/region.h"
 
-struct region_session pmc__region_session = { .fd = -1 };
+struct region_session pmc__region_session = {.fd = -1};
 __thread struct region_thread *pmc__region_self __attribute__((tls_model("initial-exec")));
 /* The thread could not open counters: do not retry at every marker. */
 static __thread bool self_failed __attribute__((tls_model("initial-exec")));
@@ -129,7 +129,8 @@ static bool from_runner(struct region_session *s)
 	if (err)
 		pr_warn("regions: no pass header of runner protocol %d in PMC_REGION_FD %ld (%s): "
 			"the program runs unmeasured; run it with a pmc of the same version as "
-			"its libpmc\n", PMC_PASS_VERSION, fd, pmc_strerror(err));
+			"its libpmc\n",
+			PMC_PASS_VERSION, fd, pmc_strerror(err));
 	s->cfg.backend = dup_env("PMC_REGION_BACKEND");
 	v = getenv("PMC_REGION_PRIV");
 	s->cfg.priv = v ? (unsigned)strtoul(v, NULL, 10) : 0;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* pmc annotate: a function's disassembly (capstone) with samples per instruction and source lines. */
+/* pmc annotate: a function's disassembly (capstone) with samples per instruction and source lines.
+ */
 #include <capstone/capstone.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -32,8 +33,8 @@ static uint64_t samples_at(struct pmc_report *r, struct pmc__dso *dso, uint64_t 
 	return ic ? ic->samples : 0;
 }
 
-static void print_insns(struct pmc_report *r, struct pmc__dso *dso, const cs_insn *insn,
-			size_t n, uint64_t total, FILE *out)
+static void print_insns(struct pmc_report *r, struct pmc__dso *dso, const cs_insn *insn, size_t n,
+			uint64_t total, FILE *out)
 {
 	const char *last_line = NULL;
 
@@ -42,7 +43,8 @@ static void print_insns(struct pmc_report *r, struct pmc__dso *dso, const cs_ins
 		uint64_t k = samples_at(r, dso, insn[i].address);
 		if (res && res->srcline && res->srcline != last_line) {
 			fprintf(out, "%28s%s%s%s\n", "", res->srcline,
-				res->inlined ? "  (inlined " : "", res->inlined ? res->inlined : "");
+				res->inlined ? "  (inlined " : "",
+				res->inlined ? res->inlined : "");
 			if (res->inlined)
 				fputs(")\n", out);
 			last_line = res->srcline;
@@ -80,8 +82,8 @@ int pmc_report__annotate(struct pmc_report *r, const char *symbol, const char *d
 	n = cs->disasm(h, code, len, start, 0, &insn);
 	for (size_t i = 0; i < n; i++)
 		total += samples_at(r, dso, insn[i].address);
-	fprintf(out, "# %s (%s): %" PRIu64 " samples, %" PRIu64 " bytes at 0x%" PRIx64 "\n",
-		symbol, dso->path, total, size, start);
+	fprintf(out, "# %s (%s): %" PRIu64 " samples, %" PRIu64 " bytes at 0x%" PRIx64 "\n", symbol,
+		dso->path, total, size, start);
 	fprintf(out, "# Percent  Samples   Address   Instruction\n");
 	print_insns(r, dso, insn, n, total, out);
 	if (insn)

@@ -14,15 +14,18 @@
 /* capstone's x86 register → perf's PERF_REG_X86_* number, or -1. */
 static int perf_reg(x86_reg r, bool *is32)
 {
-	static const struct { x86_reg r64, r32; int perf; } map[] = {
-		{ X86_REG_RAX, X86_REG_EAX, 0 },  { X86_REG_RBX, X86_REG_EBX, 1 },
-		{ X86_REG_RCX, X86_REG_ECX, 2 },  { X86_REG_RDX, X86_REG_EDX, 3 },
-		{ X86_REG_RSI, X86_REG_ESI, 4 },  { X86_REG_RDI, X86_REG_EDI, 5 },
-		{ X86_REG_RBP, X86_REG_EBP, 6 },  { X86_REG_RSP, X86_REG_ESP, 7 },
-		{ X86_REG_R8, X86_REG_R8D, 16 },  { X86_REG_R9, X86_REG_R9D, 17 },
-		{ X86_REG_R10, X86_REG_R10D, 18 }, { X86_REG_R11, X86_REG_R11D, 19 },
-		{ X86_REG_R12, X86_REG_R12D, 20 }, { X86_REG_R13, X86_REG_R13D, 21 },
-		{ X86_REG_R14, X86_REG_R14D, 22 }, { X86_REG_R15, X86_REG_R15D, 23 },
+	static const struct {
+		x86_reg r64, r32;
+		int perf;
+	} map[] = {
+		{X86_REG_RAX, X86_REG_EAX, 0},	 {X86_REG_RBX, X86_REG_EBX, 1},
+		{X86_REG_RCX, X86_REG_ECX, 2},	 {X86_REG_RDX, X86_REG_EDX, 3},
+		{X86_REG_RSI, X86_REG_ESI, 4},	 {X86_REG_RDI, X86_REG_EDI, 5},
+		{X86_REG_RBP, X86_REG_EBP, 6},	 {X86_REG_RSP, X86_REG_ESP, 7},
+		{X86_REG_R8, X86_REG_R8D, 16},	 {X86_REG_R9, X86_REG_R9D, 17},
+		{X86_REG_R10, X86_REG_R10D, 18}, {X86_REG_R11, X86_REG_R11D, 19},
+		{X86_REG_R12, X86_REG_R12D, 20}, {X86_REG_R13, X86_REG_R13D, 21},
+		{X86_REG_R14, X86_REG_R14D, 22}, {X86_REG_R15, X86_REG_R15D, 23},
 	};
 
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {

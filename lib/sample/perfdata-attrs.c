@@ -18,7 +18,8 @@ static int check_attr(const struct perf_event_attr *a, uint64_t off, struct pmc_
 	if (a->sample_type & ~PMC_SAMPLE_KNOWN)
 		return pmc__perfdata_fail(err, -PMC_E_FORMAT, off + 24,
 					  "event's sample_type 0x%llx has fields pmc cannot "
-					  "decode (0x%llx)", (unsigned long long)a->sample_type,
+					  "decode (0x%llx)",
+					  (unsigned long long)a->sample_type,
 					  (unsigned long long)(a->sample_type & ~PMC_SAMPLE_KNOWN));
 	return 0;
 }
@@ -32,8 +33,8 @@ static int add_ids(struct pmc__perfdata *f, size_t idx, const struct perfdata_se
 	if (ids->size % 8 || !pmc__perfdata_in_file(f, ids->offset, ids->size))
 		return pmc__perfdata_fail(err, -PMC_E_FORMAT, where,
 					  "ids of event %zu: section [%llu, +%llu) is not an "
-					  "array of u64 inside the file", idx,
-					  (unsigned long long)ids->offset,
+					  "array of u64 inside the file",
+					  idx, (unsigned long long)ids->offset,
 					  (unsigned long long)ids->size);
 	if (!n)
 		return 0;
@@ -92,8 +93,8 @@ int pmc__perfdata_read_attrs(struct pmc__perfdata *f, struct pmc_file_error *err
 	if (asz < PERF_ATTR_SIZE_VER0 + 16 || asz % 8 || asz > 4096)
 		return pmc__perfdata_fail(err, -PMC_E_FORMAT, 16,
 					  "attr entry size %llu; expected a multiple of 8 from "
-					  "%d to 4096", (unsigned long long)asz,
-					  PERF_ATTR_SIZE_VER0 + 16);
+					  "%d to 4096",
+					  (unsigned long long)asz, PERF_ATTR_SIZE_VER0 + 16);
 	n = f->h.attrs.size / asz;
 	if (!n || f->h.attrs.size % asz || n > 4096)
 		return pmc__perfdata_fail(err, -PMC_E_FORMAT, 32,
@@ -108,8 +109,9 @@ int pmc__perfdata_read_attrs(struct pmc__perfdata *f, struct pmc_file_error *err
 	f->nr_attrs = n;
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t off = f->h.attrs.offset + i * asz;
-		size_t copy = asz - 16 < sizeof(struct perf_event_attr) ?
-			      asz - 16 : sizeof(struct perf_event_attr);
+		size_t copy = asz - 16 < sizeof(struct perf_event_attr)
+				      ? asz - 16
+				      : sizeof(struct perf_event_attr);
 		struct perfdata_section ids;
 
 		memcpy(&f->attrs[i], f->buf + off, copy);
@@ -204,13 +206,14 @@ int pmc__perfdata_read_features(struct pmc__perfdata *f, struct pmc_file_error *
 		if (!pmc__perfdata_in_file(f, idx_off, 16))
 			return pmc__perfdata_fail(err, -PMC_E_TRUNCATED, idx_off,
 						  "file ends inside the feature index (feature "
-						  "%d); expected 16 bytes", bit);
+						  "%d); expected 16 bytes",
+						  bit);
 		memcpy(&s, f->buf + idx_off, 16);
 		if (!pmc__perfdata_in_file(f, s.offset, s.size))
 			return pmc__perfdata_fail(err, -PMC_E_TRUNCATED, idx_off,
 						  "feature %d section [%llu, +%llu) lies beyond "
-						  "the end of the %zu-byte file", bit,
-						  (unsigned long long)s.offset,
+						  "the end of the %zu-byte file",
+						  bit, (unsigned long long)s.offset,
 						  (unsigned long long)s.size, f->len);
 		ret = read_feature(f, bit, &s, err);
 		if (ret)

@@ -74,32 +74,44 @@ static void build_feature(struct pmc__perfdata_writer *w, int feat, struct fbuf 
 
 	uname(&u);
 	switch (feat) {
-	case PERFDATA_FEAT_HOSTNAME: fput_string(b, u.nodename); break;
-	case PERFDATA_FEAT_OSRELEASE: fput_string(b, u.release); break;
-	case PERFDATA_FEAT_VERSION: fput_string(b, "pmc " PMC_VERSION_STRING); break;
-	case PERFDATA_FEAT_ARCH: fput_string(b, u.machine); break;
+	case PERFDATA_FEAT_HOSTNAME:
+		fput_string(b, u.nodename);
+		break;
+	case PERFDATA_FEAT_OSRELEASE:
+		fput_string(b, u.release);
+		break;
+	case PERFDATA_FEAT_VERSION:
+		fput_string(b, "pmc " PMC_VERSION_STRING);
+		break;
+	case PERFDATA_FEAT_ARCH:
+		fput_string(b, u.machine);
+		break;
 	case PERFDATA_FEAT_NRCPUS:
 		fput32(b, (uint32_t)(conf > 0 ? conf : 1));
 		fput32(b, (uint32_t)(onln > 0 ? onln : 1));
 		break;
-	case PERFDATA_FEAT_CMDLINE: feat_cmdline(w, b); break;
-	case PERFDATA_FEAT_EVENT_DESC: feat_event_desc(w, b); break;
+	case PERFDATA_FEAT_CMDLINE:
+		feat_cmdline(w, b);
+		break;
+	case PERFDATA_FEAT_EVENT_DESC:
+		feat_event_desc(w, b);
+		break;
 	}
 }
 
 static const int feats[] = {
-	PERFDATA_FEAT_HOSTNAME, PERFDATA_FEAT_OSRELEASE, PERFDATA_FEAT_VERSION,
-	PERFDATA_FEAT_ARCH, PERFDATA_FEAT_NRCPUS, PERFDATA_FEAT_CMDLINE,
+	PERFDATA_FEAT_HOSTNAME,	  PERFDATA_FEAT_OSRELEASE, PERFDATA_FEAT_VERSION,
+	PERFDATA_FEAT_ARCH,	  PERFDATA_FEAT_NRCPUS,	   PERFDATA_FEAT_CMDLINE,
 	PERFDATA_FEAT_EVENT_DESC,
 };
 #define NR_FEATS (sizeof(feats) / sizeof(feats[0]))
 
 int pmc__perfdata_write_features(struct pmc__perfdata_writer *w)
 {
-	uint64_t bits[PERFDATA_FEAT_BITS / 64] = { 0 };
+	uint64_t bits[PERFDATA_FEAT_BITS / 64] = {0};
 	struct perfdata_section idx[NR_FEATS];
 	uint64_t idx_off = w->data_offset + w->data_size, off;
-	struct fbuf b = { 0 };
+	struct fbuf b = {0};
 	int ret = 0;
 
 	off = idx_off + sizeof(idx);
@@ -109,7 +121,7 @@ int pmc__perfdata_write_features(struct pmc__perfdata_writer *w)
 			continue;
 		build_feature(w, feats[i], &b);
 		bits[feats[i] / 64] |= 1ull << (feats[i] % 64);
-		idx[i] = (struct perfdata_section){ off + start, b.len - start };
+		idx[i] = (struct perfdata_section){off + start, b.len - start};
 	}
 	if (b.oom)
 		ret = -ENOMEM;

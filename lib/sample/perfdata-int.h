@@ -20,11 +20,11 @@ struct pmc__perfdata {
 	bool interrupted;
 	struct perfdata_file_header h;
 	size_t nr_attrs;
-	struct perf_event_attr *attrs;  /* zero-extended to this build's struct size */
-	char **names;                   /* [nr_attrs], from EVENT_DESC, or NULL */
-	struct perfdata_idmap *idmap;   /* sorted by id */
+	struct perf_event_attr *attrs; /* zero-extended to this build's struct size */
+	char **names;		       /* [nr_attrs], from EVENT_DESC, or NULL */
+	struct perfdata_idmap *idmap;  /* sorted by id */
 	size_t nr_idmap;
-	int id_pos;        /* u64 index of the id in a sample body; -1 when samples have none */
+	int id_pos; /* u64 index of the id in a sample body; -1 when samples have none */
 	char *feat_str[PERFDATA_NR_STR_FEATS];
 	uint64_t pos, data_end;
 	/* A misaligned record is copied here so that decoders see 8-byte aligned arrays. */

@@ -36,7 +36,8 @@ static int record_attr(const struct pmc__perfdata *f, const struct perf_event_he
 		if (sizeof(*h) + (size_t)(f->id_pos + 1) * 8 > h->size)
 			return pmc__perfdata_fail(err, -PMC_E_FORMAT, off,
 						  "sample of %u bytes is too short to carry its "
-						  "event id", h->size);
+						  "event id",
+						  h->size);
 		memcpy(&id, p + sizeof(*h) + (size_t)f->id_pos * 8, 8);
 	} else if (f->attrs[0].sample_id_all &&
 		   (f->attrs[0].sample_type & PERF_SAMPLE_IDENTIFIER) && h->size >= 16) {
@@ -50,7 +51,8 @@ static int record_attr(const struct pmc__perfdata *f, const struct perf_event_he
 		return 0;
 	return pmc__perfdata_fail(err, -PMC_E_FORMAT, off,
 				  "sample carries event id %llu, which no event in the attrs "
-				  "section has", (unsigned long long)id);
+				  "section has",
+				  (unsigned long long)id);
 }
 
 int pmc__perfdata_next(struct pmc__perfdata *f, struct pmc__perfdata_event *ev,
@@ -71,12 +73,13 @@ int pmc__perfdata_next(struct pmc__perfdata *f, struct pmc__perfdata_event *ev,
 	if (h.size < sizeof(h))
 		return pmc__perfdata_fail(err, -PMC_E_FORMAT, f->pos,
 					  "record of type %u declares %u bytes, fewer than its "
-					  "8-byte header", h.type, h.size);
+					  "8-byte header",
+					  h.type, h.size);
 	if (h.size > left)
 		return pmc__perfdata_fail(err, -PMC_E_TRUNCATED, f->pos,
 					  "record of type %u declares %u bytes but the data "
-					  "section has %llu left", h.type, h.size,
-					  (unsigned long long)left);
+					  "section has %llu left",
+					  h.type, h.size, (unsigned long long)left);
 	if (h.type == PERFDATA_RECORD_COMPRESSED)
 		return pmc__perfdata_fail(err, -PMC_E_FORMAT, f->pos,
 					  "compressed records (perf record -z) are not "

@@ -38,7 +38,8 @@ static int check_magic(const struct pmc__perfdata *f, struct pmc_file_error *err
 	if (f->len < 8)
 		return pmc__perfdata_fail(err, -PMC_E_TRUNCATED, 0,
 					  "file has %zu bytes; expected an 8-byte magic "
-					  "\"PERFILE2\" at offset 0", f->len);
+					  "\"PERFILE2\" at offset 0",
+					  f->len);
 	memcpy(&magic, f->buf, 8);
 	if (magic == PERFDATA_MAGIC2)
 		return 0;
@@ -49,7 +50,8 @@ static int check_magic(const struct pmc__perfdata *f, struct pmc_file_error *err
 	if (!memcmp(f->buf, "PERFILE", 7) && f->buf[7] > '2' && f->buf[7] <= '9')
 		return pmc__perfdata_fail(err, -PMC_E_VERSION, 7,
 					  "perf.data format version %c is newer than the "
-					  "version 2 pmc reads", f->buf[7]);
+					  "version 2 pmc reads",
+					  f->buf[7]);
 	if (magic == PERFDATA_MAGIC_V1)
 		return pmc__perfdata_fail(err, -PMC_E_VERSION, 0,
 					  "perf.data format version 1 (\"PERFFILE\") is not "
@@ -65,8 +67,9 @@ static int check_section(const struct pmc__perfdata *f, const struct perfdata_se
 		return 0;
 	return pmc__perfdata_fail(err, -PMC_E_TRUNCATED, where,
 				  "%s section [%llu, +%llu) lies beyond the end of the "
-				  "%zu-byte file", what, (unsigned long long)s->offset,
-				  (unsigned long long)s->size, f->len);
+				  "%zu-byte file",
+				  what, (unsigned long long)s->offset, (unsigned long long)s->size,
+				  f->len);
 }
 
 static int check_header(struct pmc__perfdata *f, struct pmc_file_error *err)
@@ -87,10 +90,10 @@ static int check_header(struct pmc__perfdata *f, struct pmc_file_error *err)
 	if (h->size > PERFDATA_HEADER_SIZE)
 		return pmc__perfdata_fail(err, -PMC_E_VERSION, 8,
 					  "header of %llu bytes is of a newer format; expected "
-					  "%d", (unsigned long long)h->size, PERFDATA_HEADER_SIZE);
+					  "%d",
+					  (unsigned long long)h->size, PERFDATA_HEADER_SIZE);
 	if (h->size != PERFDATA_HEADER_SIZE)
-		return pmc__perfdata_fail(err, -PMC_E_FORMAT, 8,
-					  "header size %llu; expected %d",
+		return pmc__perfdata_fail(err, -PMC_E_FORMAT, 8, "header size %llu; expected %d",
 					  (unsigned long long)h->size, PERFDATA_HEADER_SIZE);
 	if (f->len < PERFDATA_HEADER_SIZE)
 		return pmc__perfdata_fail(err, -PMC_E_TRUNCATED, f->len,

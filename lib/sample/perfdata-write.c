@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* Writing perf.data files: header, ids and attrs up front, buffered records, features at the end. */
+/* Writing perf.data files: header, ids and attrs up front, buffered records, features at the end.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -91,8 +92,7 @@ int pmc__perfdata_writer_add_attr(struct pmc__perfdata_writer *w,
 	return 0;
 }
 
-int pmc__perfdata_writer_set_cmdline(struct pmc__perfdata_writer *w, int argc,
-				     char *const argv[])
+int pmc__perfdata_writer_set_cmdline(struct pmc__perfdata_writer *w, int argc, char *const argv[])
 {
 	char **v = calloc((size_t)argc + 1, sizeof(*v));
 
@@ -121,8 +121,8 @@ int pmc__perfdata_write_header(struct pmc__perfdata_writer *w, uint64_t data_siz
 		.magic = PERFDATA_MAGIC2,
 		.size = PERFDATA_HEADER_SIZE,
 		.attr_size = (w->nr_attrs ? w->attrs[0].attr.size : PERF_ATTR_SIZE_VER7) + 16,
-		.attrs = { w->attrs_offset, w->nr_attrs * 0 },
-		.data = { w->data_offset, data_size },
+		.attrs = {w->attrs_offset, w->nr_attrs * 0},
+		.data = {w->data_offset, data_size},
 	};
 
 	h.attrs.size = w->nr_attrs * h.attr_size;
@@ -155,7 +155,7 @@ int pmc__perfdata_writer_begin(struct pmc__perfdata_writer *w)
 	}
 	w->attrs_offset = off;
 	for (size_t i = 0; i < w->nr_attrs; i++) {
-		struct perfdata_section ids = { w->attrs[i].ids_offset, w->attrs[i].nr_ids * 8 };
+		struct perfdata_section ids = {w->attrs[i].ids_offset, w->attrs[i].nr_ids * 8};
 		ret = pmc__perfdata_pwrite_all(w->fd, &w->attrs[i].attr, asz, off);
 		if (!ret)
 			ret = pmc__perfdata_pwrite_all(w->fd, &ids, sizeof(ids), off + asz);

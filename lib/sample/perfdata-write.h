@@ -16,14 +16,14 @@ struct pmc__wattr {
 
 struct pmc__perfdata_writer {
 	struct pmc_outfile *out; /* written beside the target, renamed into place by finish */
-	int fd;                  /* out's descriptor, for pwrite(2) */
+	int fd;			 /* out's descriptor, for pwrite(2) */
 	struct pmc__wattr *attrs;
 	size_t nr_attrs;
 	char **cmdline;
 	int cmdline_argc;
 	uint64_t attrs_offset, data_offset, data_size;
 	bool begun, finished;
-	char *buf;         /* records not yet written; the last buf_len bytes of data_size */
+	char *buf; /* records not yet written; the last buf_len bytes of data_size */
 	size_t buf_len;
 };
 

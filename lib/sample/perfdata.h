@@ -9,9 +9,9 @@
 #include <stdint.h>
 #include <pmc/sample.h>
 
-#define PERFDATA_MAGIC2 0x32454c4946524550ULL     /* "PERFILE2", little endian */
+#define PERFDATA_MAGIC2 0x32454c4946524550ULL	   /* "PERFILE2", little endian */
 #define PERFDATA_MAGIC2_SWAP 0x50455246494c4532ULL /* the same written big endian */
-#define PERFDATA_MAGIC_V1 0x454c494652455050ULL    /* "PERFFILE", format 1 */
+#define PERFDATA_MAGIC_V1 0x454c494652455050ULL	   /* "PERFFILE", format 1 */
 #define PERFDATA_HEADER_SIZE 104
 #define PERFDATA_PIPE_HEADER_SIZE 16
 #define PERFDATA_FEAT_BITS 256
@@ -42,8 +42,8 @@ struct perfdata_section {
 
 struct perfdata_file_header {
 	uint64_t magic;
-	uint64_t size;       /* of this header: 104 */
-	uint64_t attr_size;  /* of one attrs entry: attr.size + 16 */
+	uint64_t size;	    /* of this header: 104 */
+	uint64_t attr_size; /* of one attrs entry: attr.size + 16 */
 	struct perfdata_section attrs;
 	struct perfdata_section data;
 	struct perfdata_section event_types; /* unused, zero */
@@ -57,7 +57,7 @@ struct perfdata_file_header {
  */
 struct pmc__sample {
 	uint64_t sample_type;
-	uint16_t misc;            /* the header's misc: cpumode, exact-ip */
+	uint16_t misc; /* the header's misc: cpumode, exact-ip */
 	uint64_t id;
 	uint64_t ip;
 	uint32_t pid, tid;
@@ -71,15 +71,15 @@ struct pmc__sample {
 	uint32_t raw_size;
 	const void *raw;
 	uint64_t nr_branch;
-	uint64_t branch_hw_idx;   /* when branch_sample_type has PERF_SAMPLE_BRANCH_HW_INDEX */
+	uint64_t branch_hw_idx; /* when branch_sample_type has PERF_SAMPLE_BRANCH_HW_INDEX */
 	const struct perf_branch_entry *branch;
-	uint64_t user_regs_abi;   /* PERF_SAMPLE_REGS_ABI_*; 0: no registers in this sample */
-	uint64_t user_regs_mask;  /* attr.sample_regs_user */
+	uint64_t user_regs_abi;	 /* PERF_SAMPLE_REGS_ABI_*; 0: no registers in this sample */
+	uint64_t user_regs_mask; /* attr.sample_regs_user */
 	const uint64_t *user_regs;
 	uint64_t user_stack_size;
 	const uint8_t *user_stack;
 	uint64_t user_stack_dyn_size;
-	uint64_t weight;          /* PERF_SAMPLE_WEIGHT, or the low 32 bits of WEIGHT_STRUCT */
+	uint64_t weight; /* PERF_SAMPLE_WEIGHT, or the low 32 bits of WEIGHT_STRUCT */
 	uint64_t data_src;
 	uint64_t transaction;
 	uint64_t intr_regs_abi;
@@ -89,13 +89,13 @@ struct pmc__sample {
 };
 
 /* The sample fields pmc can decode and encode; others are rejected with a clear error. */
-#define PMC_SAMPLE_KNOWN                                                                   \
-	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |    \
-	 PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |     \
-	 PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW |                    \
-	 PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |       \
-	 PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION |             \
-	 PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_WEIGHT_STRUCT)
+#define PMC_SAMPLE_KNOWN                                                                           \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |            \
+	 PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |             \
+	 PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW | PERF_SAMPLE_BRANCH_STACK | \
+	 PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER | PERF_SAMPLE_WEIGHT |                     \
+	 PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_REGS_INTR |                  \
+	 PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_WEIGHT_STRUCT)
 
 /*
  * Decodes the body of a PERF_RECORD_SAMPLE (rec points at its perf_event_header, which
@@ -108,8 +108,8 @@ int pmc__sample_decode(const struct perf_event_attr *attr, const void *rec, size
  * Encodes s as a PERF_RECORD_SAMPLE for attr into buf (capacity cap). Returns the
  * record's size, -ENOSPC when cap is too small, or -EINVAL when s lacks a field.
  */
-int pmc__sample_encode(const struct perf_event_attr *attr, const struct pmc__sample *s,
-		       void *buf, size_t cap);
+int pmc__sample_encode(const struct perf_event_attr *attr, const struct pmc__sample *s, void *buf,
+		       size_t cap);
 /*
  * The sample_id trailer of a non-sample record (attr.sample_id_all): decodes pid/tid,
  * time, id, cpu into s. Returns 0, or -PMC_E_FORMAT when the record is too short.
@@ -126,8 +126,8 @@ struct pmc__perfdata;
 /* One record of the data section, as found in the file. */
 struct pmc__perfdata_event {
 	const struct perf_event_header *hdr; /* 8-byte aligned; hdr->size bytes */
-	uint64_t offset;                     /* file offset of the record */
-	size_t attr_idx;                     /* for samples and sample_id trailers; 0 if one */
+	uint64_t offset;		     /* file offset of the record */
+	size_t attr_idx;		     /* for samples and sample_id trailers; 0 if one */
 };
 
 /*
@@ -174,8 +174,8 @@ int pmc__perfdata_sample(struct pmc__perfdata *f, const struct pmc__perfdata_eve
 /*
  * Recipe (pmc record, and any module that produces samples, such as vpmu's converter):
  *
- *	pmc__perfdata_writer_new("perf.data", &w);          // writes a temporary file beside perf.data
- *	pmc__perfdata_writer_add_attr(w, &attr, "cpu-clock", ids, nr_ids);  // each event
+ *	pmc__perfdata_writer_new("perf.data", &w);          // writes a temporary file beside
+ *perf.data pmc__perfdata_writer_add_attr(w, &attr, "cpu-clock", ids, nr_ids);  // each event
  *	pmc__perfdata_writer_begin(w);                       // header + attrs written
  *	pmc__perfdata_writer_write(w, rec, len);             // raw records, or:
  *	pmc__perfdata_writer_write_sample(w, 0, &sample);    // encoded samples
@@ -192,8 +192,7 @@ int pmc__perfdata_writer_add_attr(struct pmc__perfdata_writer *w,
 				  const struct perf_event_attr *attr, const char *name,
 				  const uint64_t *ids, size_t nr_ids);
 /* The command line stored in the CMDLINE feature. */
-int pmc__perfdata_writer_set_cmdline(struct pmc__perfdata_writer *w, int argc,
-				     char *const argv[]);
+int pmc__perfdata_writer_set_cmdline(struct pmc__perfdata_writer *w, int argc, char *const argv[]);
 int pmc__perfdata_writer_begin(struct pmc__perfdata_writer *w);
 int pmc__perfdata_writer_write(struct pmc__perfdata_writer *w, const void *rec, size_t len);
 int pmc__perfdata_writer_write_sample(struct pmc__perfdata_writer *w, size_t attr_idx,

@@ -80,8 +80,8 @@ int pmc__record_build_attrs(struct pmc_record *rec)
 	 * DWARF unwinders find .eh_frame_hdr through the read-only map that holds it, which the
 	 * kernel reports only with mmap_data (perf record --call-graph dwarf sets it too).
 	 */
-	rec->attrs[0].mmap_data = rec->opts.data_addr ||
-				  rec->opts.call_graph == PMC_CALL_GRAPH_DWARF;
+	rec->attrs[0].mmap_data =
+		rec->opts.data_addr || rec->opts.call_graph == PMC_CALL_GRAPH_DWARF;
 	return 0;
 }
 
@@ -104,8 +104,8 @@ int pmc__record_synthesize(struct pmc_record *rec, const struct pmc_target *targ
 		return ret;
 	/* A started command is held before exec: the kernel reports its exec and maps. */
 	if (target->kind == PMC_TARGET_PID || target->kind == PMC_TARGET_SELF)
-		ret = pmc__synth_process(&sy, target->kind == PMC_TARGET_PID ? target->pid :
-								       getpid());
+		ret = pmc__synth_process(&sy,
+					 target->kind == PMC_TARGET_PID ? target->pid : getpid());
 	else if (target->kind == PMC_TARGET_CPUS)
 		ret = pmc__synth_all(&sy);
 	return ret;

@@ -50,8 +50,8 @@ static int open_writer(struct pmc_record *rec)
 
 static int spawn(struct pmc_record *rec, const struct pmc_target *t)
 {
-	struct pmc_child_opts co = { .keep_fd = t->child_fd > 0 ? t->child_fd : -1,
-				     .keep_fd_env = t->child_fd_env };
+	struct pmc_child_opts co = {.keep_fd = t->child_fd > 0 ? t->child_fd : -1,
+				    .keep_fd_env = t->child_fd_env};
 	int ret = pmc__child_spawn(t->argv, &co, &rec->child);
 
 	if (ret)
@@ -67,8 +67,11 @@ static void sample_params(struct pmc_record *rec, const struct pmc_target *t,
 
 	if (!pages)
 		pages = rec->opts.call_graph == PMC_CALL_GRAPH_DWARF ? 1024 : 256;
-	*p = (struct pmc__sample_params){ .attrs = rec->attrs, .pid = -1, .wake_fd = rec->pidfd,
-					  .mmap_pages = pages, .keep_fd = -1 };
+	*p = (struct pmc__sample_params){.attrs = rec->attrs,
+					 .pid = -1,
+					 .wake_fd = rec->pidfd,
+					 .mmap_pages = pages,
+					 .keep_fd = -1};
 	switch (t->kind) {
 	case PMC_TARGET_COMMAND:
 		p->pid = rec->child ? rec->child->pid : 0;
@@ -177,8 +180,8 @@ int pmc_record__start(struct pmc_record *rec)
 
 static bool child_exited(struct pmc_record *rec)
 {
-	struct pollfd p = { .fd = rec->pidfd, .events = POLLIN };
-	siginfo_t si = { 0 };
+	struct pollfd p = {.fd = rec->pidfd, .events = POLLIN};
+	siginfo_t si = {0};
 
 	if (rec->s->target_exited)
 		return true;
@@ -196,7 +199,7 @@ static bool child_exited(struct pmc_record *rec)
 /* One drain of every buffer, closed by a FINISHED_ROUND so readers can sort by time. */
 static int drain(struct pmc_record *rec)
 {
-	static const struct perf_event_header round = { PERFDATA_RECORD_FINISHED_ROUND, 0, 8 };
+	static const struct perf_event_header round = {PERFDATA_RECORD_FINISHED_ROUND, 0, 8};
 	int n = rec->ops->sample_drain(rec->s, pmc__record_sink, rec);
 
 	if (n > 0) {

@@ -15,13 +15,13 @@ struct pmc_record {
 	const struct pmc_backend_ops *ops;
 	struct pmc_record_opts opts;
 	enum pmc_target_kind kind;
-	struct perf_event_attr *attrs;   /* [evlist->nr], as asked for */
+	struct perf_event_attr *attrs; /* [evlist->nr], as asked for */
 	struct pmc_sampling *s;
 	struct pmc_child *child;
-	int pidfd;                       /* the command's pidfd, or -1 */
+	int pidfd; /* the command's pidfd, or -1 */
 	struct pmc__perfdata_writer *w;
 	char *output;
-	const char *argv0;               /* the command's name, for messages */
+	const char *argv0; /* the command's name, for messages */
 	volatile sig_atomic_t stop;
 	bool started, finished;
 	uint64_t nr_samples, nr_lost, nr_round;

@@ -17,28 +17,28 @@
  */
 struct fslot {
 	uint64_t addr;
-	uint64_t lo, hi;        /* sample times for which the frame holds */
-	struct rframe f;        /* f.res == NULL: an empty slot */
+	uint64_t lo, hi; /* sample times for which the frame holds */
+	struct rframe f; /* f.res == NULL: an empty slot */
 };
 
 struct fcache {
 	uint32_t pid;
 	const struct pmc__proc *proc; /* NULL until the process has maps */
-	uint64_t version;             /* proc->version the slots were filled under */
-	struct fslot *slots;          /* [cap], cap a power of 2 */
+	uint64_t version;	      /* proc->version the slots were filled under */
+	struct fslot *slots;	      /* [cap], cap a power of 2 */
 	size_t cap, nr;
 };
 
-static struct rframe resolve_map(struct pmc_report *r, uint32_t pid, uint64_t addr,
-				 uint64_t time, uint64_t *lo, uint64_t *hi)
+static struct rframe resolve_map(struct pmc_report *r, uint32_t pid, uint64_t addr, uint64_t time,
+				 uint64_t *lo, uint64_t *hi)
 {
-	struct rframe f = { 0 };
+	struct rframe f = {0};
 	const struct pmc__map *map = pmc__machine_find_span(r->m, pid, addr, time, lo, hi);
 
 	if (map) {
 		f.dso = map->dso;
-		f.res = pmc__dso_resolve(f.dso, pmc__dso_offset_to_vaddr(f.dso, addr - map->start +
-									      map->pgoff));
+		f.res = pmc__dso_resolve(
+			f.dso, pmc__dso_offset_to_vaddr(f.dso, addr - map->start + map->pgoff));
 		return f;
 	}
 	if (!r->unknown_dso)
@@ -51,7 +51,7 @@ static struct rframe resolve_map(struct pmc_report *r, uint32_t pid, uint64_t ad
 static struct rframe resolve_uncached(struct pmc_report *r, uint32_t pid, uint64_t addr,
 				      bool kernel, uint64_t time, uint64_t *lo, uint64_t *hi)
 {
-	struct rframe f = { .kernel = true };
+	struct rframe f = {.kernel = true};
 
 	if (!kernel)
 		return resolve_map(r, pid, addr, time, lo, hi);
@@ -146,7 +146,7 @@ static bool resolve(struct pmc_report *r, struct fcache *fc, uint64_t addr, bool
 	if (!f->res)
 		return false;
 	fc->nr += !s->f.res;
-	*s = (struct fslot){ addr, lo, hi, *f };
+	*s = (struct fslot){addr, lo, hi, *f};
 	return true;
 }
 
@@ -158,8 +158,8 @@ static bool is_kernel_mode(uint16_t misc)
 }
 
 /* User frames unwound from the sample's stack copy, appended after the n frames in fr. */
-static size_t unwound_frames(struct pmc_report *r, struct fcache *fc,
-			     const struct pmc__sample *s, struct rframe *fr, size_t n)
+static size_t unwound_frames(struct pmc_report *r, struct fcache *fc, const struct pmc__sample *s,
+			     struct rframe *fr, size_t n)
 {
 	uint64_t pcs[MAX_FRAMES];
 	size_t nu = pmc__unwind_user(r, s, pcs, MAX_FRAMES - n);

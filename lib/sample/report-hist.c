@@ -18,7 +18,7 @@ static uint64_t tuple_hash(const uint64_t *key, size_t n, size_t attr_idx)
 
 static struct hent *find_or_add(struct pmc_report *r, size_t attr_idx, const struct rctx *c)
 {
-	uint64_t key[MAX_KEYS] = { 0 }, h;
+	uint64_t key[MAX_KEYS] = {0}, h;
 	struct hent *head, *e;
 
 	for (size_t i = 0; i < r->nr_keys; i++)
@@ -67,12 +67,11 @@ static int add_caller(struct hent *e, const struct pmc__sym *sym, uint64_t perio
 	if (!v)
 		return -ENOMEM;
 	e->callers = v;
-	v[e->nr_callers++] = (struct caller){ sym, period };
+	v[e->nr_callers++] = (struct caller){sym, period};
 	return 0;
 }
 
-static int add_folded(struct pmc_report *r, const struct rctx *c, struct rframe *frames,
-		      size_t n)
+static int add_folded(struct pmc_report *r, const struct rctx *c, struct rframe *frames, size_t n)
 {
 	char buf[8192];
 	size_t len = (size_t)snprintf(buf, sizeof(buf), "%s", c->comm);

@@ -14,8 +14,7 @@ static bool is_kernel_path(const char *p)
 }
 
 /* A record's string at body offset off, bounded by the record (the file may lie). */
-static const char *rec_string(const struct perf_event_header *h, size_t off, char *buf,
-			      size_t len)
+static const char *rec_string(const struct perf_event_header *h, size_t off, char *buf, size_t len)
 {
 	size_t n;
 
@@ -44,7 +43,10 @@ static uint64_t rec_time(struct pmc_report *r, const struct pmc__perfdata_event 
 static int on_mmap(struct pmc_report *r, const struct pmc__perfdata_event *ev, bool v2)
 {
 	const struct perf_event_header *h = ev->hdr;
-	struct { uint32_t pid, tid; uint64_t start, len, pgoff; } b;
+	struct {
+		uint32_t pid, tid;
+		uint64_t start, len, pgoff;
+	} b;
 	char path[4096];
 
 	if (h->size < 8 + sizeof(b) + (v2 ? 32 : 0))
@@ -87,11 +89,16 @@ int pmc__report_on_event(struct pmc_report *r, const struct pmc__perfdata_event 
 	uint64_t lost;
 
 	switch (h->type) {
-	case PERF_RECORD_SAMPLE: return pmc__report_on_sample(r, ev, err);
-	case PERF_RECORD_MMAP: return on_mmap(r, ev, false);
-	case PERF_RECORD_MMAP2: return on_mmap(r, ev, true);
-	case PERF_RECORD_COMM: return on_comm(r, ev);
-	case PERF_RECORD_FORK: return on_fork(r, ev);
+	case PERF_RECORD_SAMPLE:
+		return pmc__report_on_sample(r, ev, err);
+	case PERF_RECORD_MMAP:
+		return on_mmap(r, ev, false);
+	case PERF_RECORD_MMAP2:
+		return on_mmap(r, ev, true);
+	case PERF_RECORD_COMM:
+		return on_comm(r, ev);
+	case PERF_RECORD_FORK:
+		return on_fork(r, ev);
 	case PERF_RECORD_LOST:
 		if (h->size >= 24) {
 			memcpy(&lost, (const uint8_t *)h + 16, 8);
@@ -144,13 +151,15 @@ int pmc_report__load(struct pmc_report *r, const char *path, struct pmc_file_err
 	r->path = strdup(path);
 	ret = r->path ? copy_attrs(r) : -ENOMEM;
 	if (!ret && pmc__perfdata_was_interrupted(r->f))
-		pr_warn("%s: the recording was interrupted; reading the data up to the end\n", path);
+		pr_warn("%s: the recording was interrupted; reading the data up to the end\n",
+			path);
 	/*
 	 * Records replay in time order when they have times: per-CPU ring buffers are drained
 	 * one after another, so a file holds a thread's samples before its FORK, COMM or MMAP.
 	 */
 	while (!ret && (ret = pmc__perfdata_next(r->f, &ev, err)) == 1)
-		ret = r->ordered ? pmc__report_queue(r, &ev, err) : pmc__report_on_event(r, &ev, err);
+		ret = r->ordered ? pmc__report_queue(r, &ev, err)
+				 : pmc__report_on_event(r, &ev, err);
 	if (!ret && r->ordered)
 		ret = pmc__report_drain(r, err);
 	if (ret == -ENOMEM && err) {

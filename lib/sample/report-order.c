@@ -32,7 +32,8 @@ static bool record_time(const struct pmc_report *r, const struct pmc__perfdata_e
 	/* The time follows the identifier, ip and pid/tid words (docs/sample-file.md). */
 	off = sizeof(struct perf_event_header) +
 	      8 * (size_t)(!!(a->sample_type & PERF_SAMPLE_IDENTIFIER) +
-			   !!(a->sample_type & PERF_SAMPLE_IP) + !!(a->sample_type & PERF_SAMPLE_TID));
+			   !!(a->sample_type & PERF_SAMPLE_IP) +
+			   !!(a->sample_type & PERF_SAMPLE_TID));
 	if (off + 8 > ev->hdr->size)
 		return false; /* a short sample: decoding it reports the fault */
 	memcpy(time, (const uint8_t *)ev->hdr + off, 8);
@@ -139,7 +140,7 @@ int pmc__report_queue(struct pmc_report *r, const struct pmc__perfdata_event *ev
 		      struct pmc_file_error *err)
 {
 	struct rqueue *q = &r->q;
-	struct qent e = { q->last_time, ev->offset, ev->attr_idx };
+	struct qent e = {q->last_time, ev->offset, ev->attr_idx};
 
 	if (ev->hdr->type == PERFDATA_RECORD_FINISHED_ROUND)
 		return finished_round(r, err);

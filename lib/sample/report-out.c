@@ -20,13 +20,16 @@ static bool is_imprecise(const struct perf_event_attr *a)
 
 static void text_header(struct pmc_report *r, size_t ai, FILE *out)
 {
-	fprintf(out, "# event '%s': %" PRIu64 " samples, estimated count %" PRIu64
-		     " (sum of sample periods, k·S)\n", r->names[ai], r->total_samples[ai],
-		r->total_period[ai]);
+	fprintf(out,
+		"# event '%s': %" PRIu64 " samples, estimated count %" PRIu64
+		" (sum of sample periods, k·S)\n",
+		r->names[ai], r->total_samples[ai], r->total_period[ai]);
 	if (is_imprecise(&r->attrs[ai]))
-		fprintf(out, "# note: samples of '%s' are imprecise (no :p modifier): the sampled "
-			     "ip may be several instructions after the one that caused the "
-			     "event (skid)\n", r->names[ai]);
+		fprintf(out,
+			"# note: samples of '%s' are imprecise (no :p modifier): the sampled "
+			"ip may be several instructions after the one that caused the "
+			"event (skid)\n",
+			r->names[ai]);
 	fprintf(out, "#\n# %s%9s %10s %14s  ", r->opts.children ? "Children      Self" : "Overhead",
 		"", "Samples", "Est. count");
 	for (size_t k = 0; k < r->nr_keys; k++)
@@ -56,8 +59,10 @@ static void write_text(struct pmc_report *r, FILE *out)
 	fprintf(out, "# pmc report of %s: %" PRIu64 " samples, %" PRIu64 " lost\n", r->path,
 		r->nr_samples, r->nr_lost);
 	if (r->nr_reconstructed)
-		fprintf(out, "# %" PRIu64 " data addresses were reconstructed from the sampled "
-			     "registers and instruction (marked *)\n", r->nr_reconstructed);
+		fprintf(out,
+			"# %" PRIu64 " data addresses were reconstructed from the sampled "
+			"registers and instruction (marked *)\n",
+			r->nr_reconstructed);
 	for (size_t i = 0; i < r->nr_ents; i++) {
 		struct hent *e = r->ents[i];
 		uint64_t t;
@@ -66,7 +71,8 @@ static void write_text(struct pmc_report *r, FILE *out)
 			shown = 0;
 			text_header(r, ai, out);
 		}
-		if (!pmc__report_visible(r, e) || (r->opts.max_entries && shown >= r->opts.max_entries))
+		if (!pmc__report_visible(r, e) ||
+		    (r->opts.max_entries && shown >= r->opts.max_entries))
 			continue;
 		shown++;
 		t = r->total_period[ai];
@@ -134,14 +140,21 @@ int pmc_report__write(struct pmc_report *r, enum pmc_report_format fmt, FILE *ou
 {
 	pmc__report_sort(r);
 	switch (fmt) {
-	case PMC_REPORT_TEXT: write_text(r, out); break;
-	case PMC_REPORT_CSV: write_csv(r, out); break;
-	case PMC_REPORT_FOLDED: write_folded(r, out); break;
+	case PMC_REPORT_TEXT:
+		write_text(r, out);
+		break;
+	case PMC_REPORT_CSV:
+		write_csv(r, out);
+		break;
+	case PMC_REPORT_FOLDED:
+		write_folded(r, out);
+		break;
 	case PMC_REPORT_JSON:
 		if (pmc__report_write_json(r, out))
 			return -ENOMEM;
 		break;
-	default: return -EINVAL;
+	default:
+		return -EINVAL;
 	}
 	return ferror(out) ? -EIO : 0;
 }

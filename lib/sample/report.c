@@ -11,7 +11,7 @@
 int pmc_report__new(const struct pmc_report_opts *opts, struct pmc_report **out)
 {
 	struct pmc_report *r = calloc(1, sizeof(*r));
-	struct pmc__symtab_opts so = { 0 };
+	struct pmc__symtab_opts so = {0};
 	int ret;
 
 	if (!r)
@@ -51,19 +51,19 @@ static void data_address(struct pmc_report *r, const struct pmc__sample *s, stru
 	if (!c->has_daddr || !(map = pmc__machine_find(r->m, s->pid, c->daddr, s->time)))
 		return;
 	c->ddso = map->dso;
-	c->dres = pmc__dso_resolve(map->dso, pmc__dso_offset_to_vaddr(map->dso, c->daddr -
-								     map->start + map->pgoff));
+	c->dres = pmc__dso_resolve(
+		map->dso, pmc__dso_offset_to_vaddr(map->dso, c->daddr - map->start + map->pgoff));
 	/* An address outside any named object groups under its mapping instead. */
 	if (c->dres && c->dres->sym->size == 1 && !strncmp(c->dres->sym->name, "0x", 2))
 		c->dres = NULL;
 }
 
 int pmc__report_on_sample(struct pmc_report *r, const struct pmc__perfdata_event *ev,
-		     struct pmc_file_error *err)
+			  struct pmc_file_error *err)
 {
 	struct rframe frames[MAX_FRAMES];
 	struct pmc__sample s;
-	struct rctx c = { 0 };
+	struct rctx c = {0};
 	size_t n;
 	int ret = pmc__perfdata_sample(r->f, ev, &s, err);
 
@@ -87,13 +87,20 @@ int pmc__report_on_sample(struct pmc_report *r, const struct pmc__perfdata_event
 /* A name for an event a file does not name (no EVENT_DESC): perf's generic names. */
 const char *pmc__report_event_name(const struct perf_event_attr *a)
 {
-	static const char *const sw[] = { "cpu-clock", "task-clock", "page-faults",
-					  "context-switches", "cpu-migrations", "minor-faults",
-					  "major-faults", "alignment-faults", "emulation-faults" };
-	static const char *const hw[] = { "cycles", "instructions", "cache-references",
-					  "cache-misses", "branches", "branch-misses",
-					  "bus-cycles", "stalled-cycles-frontend",
-					  "stalled-cycles-backend", "ref-cycles" };
+	static const char *const sw[] = {
+		"cpu-clock",	    "task-clock",	"page-faults",
+		"context-switches", "cpu-migrations",	"minor-faults",
+		"major-faults",	    "alignment-faults", "emulation-faults"};
+	static const char *const hw[] = {"cycles",
+					 "instructions",
+					 "cache-references",
+					 "cache-misses",
+					 "branches",
+					 "branch-misses",
+					 "bus-cycles",
+					 "stalled-cycles-frontend",
+					 "stalled-cycles-backend",
+					 "ref-cycles"};
 
 	if (a->type == PERF_TYPE_SOFTWARE && a->config < sizeof(sw) / sizeof(sw[0]))
 		return sw[a->config];
@@ -133,10 +140,12 @@ int pmc_report__entry(struct pmc_report *r, size_t idx, struct pmc_report_entry 
 			continue;
 		total = (double)(r->total_period[e->attr_idx] ? r->total_period[e->attr_idx] : 1);
 		*out = (struct pmc_report_entry){
-			.event_idx = e->attr_idx, .key = pmc__report_entry_text(r, e),
+			.event_idx = e->attr_idx,
+			.key = pmc__report_entry_text(r, e),
 			.overhead = 100.0 * (double)e->period / total,
 			.children = 100.0 * (double)e->children / total,
-			.samples = e->samples, .period = e->period,
+			.samples = e->samples,
+			.period = e->period,
 		};
 		return 0;
 	}

@@ -9,8 +9,21 @@
 #include "symbol/symbol.h"
 
 enum rkey {
-	K_SYM, K_DSO, K_SRCLINE, K_INLINE, K_IP, K_COMM, K_PID, K_TID,
-	K_DADDR, K_DSYM, K_DCACHELINE, K_DPAGE, K_DSRC, K_WEIGHT, K_NR,
+	K_SYM,
+	K_DSO,
+	K_SRCLINE,
+	K_INLINE,
+	K_IP,
+	K_COMM,
+	K_PID,
+	K_TID,
+	K_DADDR,
+	K_DSYM,
+	K_DCACHELINE,
+	K_DPAGE,
+	K_DSRC,
+	K_WEIGHT,
+	K_NR,
 };
 #define MAX_KEYS 8
 #define MAX_FRAMES 256
@@ -28,24 +41,27 @@ struct rframe {
 /* What the keys of one sample (or of one frame of its chain) are computed from. */
 struct rctx {
 	struct pmc__thread *thread;
-	const char *comm;       /* the thread's name at the sample's time (interned) */
+	const char *comm; /* the thread's name at the sample's time (interned) */
 	struct rframe frame;
 	bool has_daddr, reconstructed;
 	uint64_t daddr;
-	struct pmc__dso *ddso;          /* map holding daddr, or NULL */
+	struct pmc__dso *ddso;		/* map holding daddr, or NULL */
 	const struct pmc__symres *dres; /* its symbol, when the DSO has one */
 	uint64_t data_src, weight;
 };
 
 struct hent {
-	struct hent *next;        /* chain of equal hashes */
+	struct hent *next; /* chain of equal hashes */
 	uint64_t key[MAX_KEYS];
 	size_t attr_idx;
-	struct rctx rep;          /* a representative sample: keys are displayed from it */
+	struct rctx rep; /* a representative sample: keys are displayed from it */
 	uint64_t samples, period, children, nr_reconstructed;
-	struct caller { const struct pmc__sym *sym; uint64_t period; } *callers;
+	struct caller {
+		const struct pmc__sym *sym;
+		uint64_t period;
+	} * callers;
 	size_t nr_callers;
-	char *text;               /* formatted keys, made on demand */
+	char *text; /* formatted keys, made on demand */
 };
 
 struct ip_count {
@@ -72,14 +88,14 @@ struct qent {
  * "Record order").
  */
 struct rqueue {
-	struct qent *v, *tmp;   /* [alloc]; tmp is the merge sort's other buffer */
+	struct qent *v, *tmp; /* [alloc]; tmp is the merge sort's other buffer */
 	size_t nr, alloc;
-	bool sorted;            /* v[0, nr) is already in (time, offset) order */
-	uint64_t last_time;     /* of the last record read: given to records with no time */
-	uint64_t round_max;     /* newest time read so far */
-	uint64_t next_flush;    /* at the next FINISHED_ROUND, replay up to this time */
-	uint64_t flushed;       /* newest time replayed */
-	uint64_t nr_late;       /* records older than one already replayed */
+	bool sorted;	     /* v[0, nr) is already in (time, offset) order */
+	uint64_t last_time;  /* of the last record read: given to records with no time */
+	uint64_t round_max;  /* newest time read so far */
+	uint64_t next_flush; /* at the next FINISHED_ROUND, replay up to this time */
+	uint64_t flushed;    /* newest time replayed */
+	uint64_t nr_late;    /* records older than one already replayed */
 };
 
 struct pmc_report {
@@ -90,23 +106,23 @@ struct pmc_report {
 	struct pmc__symtab *st;
 	struct pmc__machine *m;
 	struct pmc__perfdata *f;
-	struct pmc__unwind *unwind;    /* unwind.c's per-process Dwfls, or NULL */
-	struct pmc__addrmap fcaches;   /* pid → struct fcache (report-frames.c) */
-	struct fcache *last_fc;        /* the last sample's, most often the next one's too */
-	struct pmc__dso *unknown_dso;  /* "[unknown]": addresses outside every map */
+	struct pmc__unwind *unwind;	 /* unwind.c's per-process Dwfls, or NULL */
+	struct pmc__addrmap fcaches;	 /* pid → struct fcache (report-frames.c) */
+	struct fcache *last_fc;		 /* the last sample's, most often the next one's too */
+	struct pmc__dso *unknown_dso;	 /* "[unknown]": addresses outside every map */
 	struct pmc__thread *last_thread; /* the last sample's (threads are never freed early) */
-	struct pmc__addrmap ip_hist;   /* struct pmc__symres * → struct ip_count (annotate) */
-	struct pmc__addrmap hmap;      /* key hash → chain of struct hent */
+	struct pmc__addrmap ip_hist;	 /* struct pmc__symres * → struct ip_count (annotate) */
+	struct pmc__addrmap hmap;	 /* key hash → chain of struct hent */
 	struct hent **ents;
 	size_t nr_ents, alloc_ents;
 	bool sorted;
-	struct pmc__addrmap folded;    /* string hash → chain of struct folded */
+	struct pmc__addrmap folded; /* string hash → chain of struct folded */
 	size_t nr_attrs;
-	char **names;                  /* [nr_attrs] */
-	struct perf_event_attr *attrs; /* [nr_attrs] */
+	char **names;				/* [nr_attrs] */
+	struct perf_event_attr *attrs;		/* [nr_attrs] */
 	uint64_t *total_period, *total_samples; /* [nr_attrs] */
 	bool has_callchains;
-	bool ordered;                  /* some event has times: replay through q */
+	bool ordered; /* some event has times: replay through q */
 	struct rqueue q;
 	uint64_t nr_samples, nr_lost, nr_reconstructed, nr_unwound;
 	char *path;

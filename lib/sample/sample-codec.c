@@ -127,8 +127,7 @@ static void decode_head(struct cursor *c, uint64_t t, struct pmc__sample *s)
 		s->period = u64(c, "period");
 }
 
-static void decode_tail(struct cursor *c, const struct perf_event_attr *attr,
-			struct pmc__sample *s)
+static void decode_tail(struct cursor *c, const struct perf_event_attr *attr, struct pmc__sample *s)
 {
 	uint64_t t = attr->sample_type;
 
@@ -181,7 +180,7 @@ static void clear_sample(struct pmc__sample *s)
 int pmc__sample_decode(const struct perf_event_attr *attr, const void *rec, size_t len,
 		       struct pmc__sample *s, struct pmc_file_error *err)
 {
-	struct cursor c = { .p = rec, .len = len, .pos = sizeof(struct perf_event_header) };
+	struct cursor c = {.p = rec, .len = len, .pos = sizeof(struct perf_event_header)};
 	uint64_t t = attr->sample_type;
 
 	clear_sample(s);
@@ -193,7 +192,8 @@ int pmc__sample_decode(const struct perf_event_attr *attr, const void *rec, size
 			err->offset = 0;
 			snprintf(err->msg, sizeof(err->msg),
 				 "sample_type 0x%llx has fields pmc cannot decode (0x%llx)",
-				 (unsigned long long)t, (unsigned long long)(t & ~PMC_SAMPLE_KNOWN));
+				 (unsigned long long)t,
+				 (unsigned long long)(t & ~PMC_SAMPLE_KNOWN));
 		}
 		return -PMC_E_FORMAT;
 	}
@@ -222,7 +222,8 @@ int pmc__sample_decode(const struct perf_event_attr *attr, const void *rec, size
 		if (err) {
 			err->offset = c.pos;
 			snprintf(err->msg, sizeof(err->msg),
-				 "sample record of %zu bytes ends inside its %s field", len, c.fail);
+				 "sample record of %zu bytes ends inside its %s field", len,
+				 c.fail);
 		}
 		return -PMC_E_FORMAT;
 	}
@@ -247,7 +248,7 @@ int pmc__sample_decode_id(const struct perf_event_attr *attr, const void *rec, s
 {
 	size_t n = pmc__sample_id_size(attr);
 	uint64_t t = attr->sample_type;
-	struct cursor c = { .p = rec, .len = len };
+	struct cursor c = {.p = rec, .len = len};
 
 	memset(s, 0, sizeof(*s));
 	if (n + sizeof(struct perf_event_header) > len)

@@ -96,8 +96,7 @@ static int put_middle(struct out *o, const struct perf_event_attr *attr,
 	return 0;
 }
 
-static int put_tail(struct out *o, const struct perf_event_attr *attr,
-		    const struct pmc__sample *s)
+static int put_tail(struct out *o, const struct perf_event_attr *attr, const struct pmc__sample *s)
 {
 	uint64_t t = attr->sample_type;
 
@@ -127,11 +126,11 @@ static int put_tail(struct out *o, const struct perf_event_attr *attr,
 	return 0;
 }
 
-int pmc__sample_encode(const struct perf_event_attr *attr, const struct pmc__sample *s,
-		       void *buf, size_t cap)
+int pmc__sample_encode(const struct perf_event_attr *attr, const struct pmc__sample *s, void *buf,
+		       size_t cap)
 {
-	struct out o = { .p = buf, .cap = cap };
-	struct perf_event_header h = { .type = PERF_RECORD_SAMPLE, .misc = s->misc };
+	struct out o = {.p = buf, .cap = cap};
+	struct perf_event_header h = {.type = PERF_RECORD_SAMPLE, .misc = s->misc};
 	int ret;
 
 	if (attr->sample_type & ~PMC_SAMPLE_KNOWN)

@@ -21,13 +21,13 @@ struct pmc_child;
  */
 struct pmc__sample_params {
 	const struct perf_event_attr *attrs; /* [evlist->nr] */
-	pid_t pid;            /* the process to sample; -1 for every process (CPU targets) */
-	const char *cpus;     /* CPU list for pid -1; NULL: every online CPU */
-	bool inherit;         /* follow new threads and children of pid */
-	bool enable_on_exec;  /* pid is held before exec: start counting at its exec */
-	bool all_threads;     /* pid is running: open each of its threads */
-	int wake_fd;          /* sample_poll() also returns when this is readable; -1: none */
-	size_t mmap_pages;    /* data pages per ring buffer, a power of 2 */
+	pid_t pid;	     /* the process to sample; -1 for every process (CPU targets) */
+	const char *cpus;    /* CPU list for pid -1; NULL: every online CPU */
+	bool inherit;	     /* follow new threads and children of pid */
+	bool enable_on_exec; /* pid is held before exec: start counting at its exec */
+	bool all_threads;    /* pid is running: open each of its threads */
+	int wake_fd;	     /* sample_poll() also returns when this is readable; -1: none */
+	size_t mmap_pages;   /* data pages per ring buffer, a power of 2 */
 	/*
 	 * COMMAND targets of a backend with sample_spawns (pid is then 0): the command, the
 	 * fd it inherits (keep_fd/keep_fd_env as in struct pmc_child_opts, -1: none), and
@@ -45,9 +45,9 @@ struct pmc_sampling {
 	const struct pmc_backend_ops *ops;
 	size_t nr_attrs;
 	struct perf_event_attr *attrs; /* [nr_attrs] as opened */
-	uint64_t **ids;                /* [nr_attrs][nr_ids[i]]: the kernel's event ids */
+	uint64_t **ids;		       /* [nr_attrs][nr_ids[i]]: the kernel's event ids */
 	size_t *nr_ids;
-	bool target_exited;            /* set by sample_poll() when every event has hung up */
+	bool target_exited; /* set by sample_poll() when every event has hung up */
 };
 
 #endif /* PMC_LIB_SAMPLE_SAMPLING_H */

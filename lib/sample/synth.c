@@ -39,10 +39,10 @@ static size_t put_trailer(const struct pmc__synth *sy, uint8_t *p, uint32_t pid,
 static int emit(const struct pmc__synth *sy, uint32_t type, uint16_t misc, const void *body,
 		size_t body_len, const char *str, uint32_t pid, uint32_t tid)
 {
-	uint64_t buf[(8 + 64 + 4096 + 64) / 8] = { 0 };
+	uint64_t buf[(8 + 64 + 4096 + 64) / 8] = {0};
 	uint8_t *p = (uint8_t *)buf;
 	size_t slen = strnlen(str, 4095) + 1, n = 8;
-	struct perf_event_header h = { .type = type, .misc = misc };
+	struct perf_event_header h = {.type = type, .misc = misc};
 
 	memcpy(p + n, body, body_len);
 	n += body_len;
@@ -59,7 +59,10 @@ int pmc__synth_kernel_mmap(const struct pmc__synth *sy)
 	FILE *f = fopen("/proc/kallsyms", "r");
 	char line[256], name[200], type;
 	uint64_t addr = 0, a;
-	struct mmap_body { uint32_t pid, tid; uint64_t start, len, pgoff; } body;
+	struct mmap_body {
+		uint32_t pid, tid;
+		uint64_t start, len, pgoff;
+	} body;
 
 	if (!f)
 		return 0;
@@ -73,7 +76,7 @@ int pmc__synth_kernel_mmap(const struct pmc__synth *sy)
 	fclose(f);
 	if (!addr)
 		return 0; /* hidden by kptr_restrict: reports then show raw kernel addresses */
-	body = (struct mmap_body){ (uint32_t)-1, 0, addr, ~0ull - addr, addr };
+	body = (struct mmap_body){(uint32_t)-1, 0, addr, ~0ull - addr, addr};
 	return emit(sy, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, &body, sizeof(body),
 		    "[kernel.kallsyms]_text", (uint32_t)-1, 0);
 }
@@ -90,7 +93,7 @@ static int synth_comms(const struct pmc__synth *sy, pid_t pid)
 	if (!d)
 		return 0; /* the process has gone; nothing to say about it */
 	while (!ret && (de = readdir(d))) {
-		uint32_t body[2] = { (uint32_t)pid, (uint32_t)atoi(de->d_name) };
+		uint32_t body[2] = {(uint32_t)pid, (uint32_t)atoi(de->d_name)};
 		FILE *f;
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
@@ -130,14 +133,23 @@ static int synth_maps(const struct pmc__synth *sy, pid_t pid)
 		return 0;
 	while (!ret && fgets(line, sizeof(line), f)) {
 		file[0] = 0;
-		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %x:%x %" SCNu64 " %4095[^\n]",
+		if (sscanf(line,
+			   "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %x:%x %" SCNu64 " %4095[^\n]",
 			   &start, &end, perms, &pgoff, &maj, &min, &ino, file) < 7)
 			continue;
 		if (perms[2] != 'x')
 			continue;
-		struct mmap2_body b = { (uint32_t)pid, (uint32_t)pid, start, end - start, pgoff,
-					maj, min, ino, 0, 5 /* PROT_READ|PROT_EXEC */,
-					perms[3] == 's' ? 1 : 2 /* MAP_SHARED / MAP_PRIVATE */ };
+		struct mmap2_body b = {(uint32_t)pid,
+				       (uint32_t)pid,
+				       start,
+				       end - start,
+				       pgoff,
+				       maj,
+				       min,
+				       ino,
+				       0,
+				       5 /* PROT_READ|PROT_EXEC */,
+				       perms[3] == 's' ? 1 : 2 /* MAP_SHARED / MAP_PRIVATE */};
 		char *name = file + strspn(file, " ");
 		ret = emit(sy, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, &b, sizeof(b),
 			   *name ? name : "//anon", b.pid, b.tid);

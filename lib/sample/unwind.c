@@ -11,9 +11,9 @@
  * Dwfl per sampled process, built from the report's maps (symbol/machine.c), with the
  * process's DSOs placed at their load bias. The Dwfl lives as long as the maps do: a file
  * map that appears, or an exec, bumps pmc__proc.gen and the Dwfl is rebuilt on the next
- * sample, so libdwfl's per-module CFI caches serve every sample in between. Each module holds its file
- * open, so only the most recently sampled processes keep a Dwfl (a system-wide recording
- * of thousands of short processes must not exhaust file descriptors).
+ * sample, so libdwfl's per-module CFI caches serve every sample in between. Each module holds its
+ * file open, so only the most recently sampled processes keep a Dwfl (a system-wide recording of
+ * thousands of short processes must not exhaust file descriptors).
  */
 #define NR_CACHED 16
 
@@ -21,9 +21,9 @@
 enum { PERF_X86_SP = 7, PERF_X86_IP = 8 };
 
 struct uproc {
-	Dwfl *dwfl;        /* NULL when the process has nothing to unwind with */
+	Dwfl *dwfl; /* NULL when the process has nothing to unwind with */
 	uint32_t pid;
-	unsigned gen;      /* pmc__proc.gen the Dwfl was built from */
+	unsigned gen; /* pmc__proc.gen the Dwfl was built from */
 	uint64_t last_use;
 	bool built;
 };
@@ -102,10 +102,10 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 /* x86-64 DWARF registers rax rdx rcx rbx rsi rdi rbp rsp r8..r15 rip, from perf's order. */
 static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 {
-	static const unsigned char perf_of_dwarf[17] = { 0,  3,  2,  1,  4,  5,  6,  7, 16,
-							  17, 18, 19, 20, 21, 22, 23, 8 };
+	static const unsigned char perf_of_dwarf[17] = {0,  3,	2,  1,	4,  5,	6,  7, 16,
+							17, 18, 19, 20, 21, 22, 23, 8};
 	const struct pmc__sample *s = ((struct pmc__unwind *)arg)->s;
-	uint64_t by_perf[64] = { 0 }, mask = s->user_regs_mask;
+	uint64_t by_perf[64] = {0}, mask = s->user_regs_mask;
 	Dwarf_Word regs[17];
 	unsigned nr_known = 0;
 
@@ -120,8 +120,8 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 		return dwfl_thread_state_registers(thread, 0, 17, regs);
 	/* A register the sample lacks stays undefined: CFI that needs it stops there. */
 	for (unsigned i = 0; i < 17; i++)
-		if (mask >> perf_of_dwarf[i] & 1 && !dwfl_thread_state_registers(thread, (int)i, 1,
-										 &regs[i]))
+		if (mask >> perf_of_dwarf[i] & 1 &&
+		    !dwfl_thread_state_registers(thread, (int)i, 1, &regs[i]))
 			return false;
 	return true;
 }
@@ -201,7 +201,7 @@ static Dwfl *proc_dwfl(struct pmc__unwind *u, struct pmc__machine *m, const stru
 		up = up ? up : lru;
 		if (up->dwfl)
 			dwfl_end(up->dwfl);
-		*up = (struct uproc){ .pid = s->pid, .gen = p->gen, .built = true };
+		*up = (struct uproc){.pid = s->pid, .gen = p->gen, .built = true};
 		up->dwfl = build(u, p, s->time);
 	}
 	up->last_use = ++u->clock;

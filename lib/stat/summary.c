@@ -39,7 +39,8 @@ int pmc_summarize(const double *values, size_t n, double level, struct pmc_summa
 	if (n < 2)
 		return 0;
 	out->stddev = sqrt(ss / (double)(n - 1));
-	out->ci = pmc_t_quantile(1 - (1 - level) / 2, (double)(n - 1)) * out->stddev / sqrt((double)n);
+	out->ci = pmc_t_quantile(1 - (1 - level) / 2, (double)(n - 1)) * out->stddev /
+		  sqrt((double)n);
 	if (out->mean != 0)
 		out->ci_pct = 100.0 * out->ci / fabs(out->mean);
 	return 0;

@@ -8,8 +8,8 @@
 
 struct pmc__addrmap {
 	uint64_t *keys;
-	void **vals;     /* NULL marks an empty slot */
-	size_t cap, nr;  /* cap is a power of 2 */
+	void **vals;	/* NULL marks an empty slot */
+	size_t cap, nr; /* cap is a power of 2 */
 };
 
 static inline size_t pmc__addrmap_hash(uint64_t k)

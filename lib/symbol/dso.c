@@ -21,7 +21,7 @@ struct dso_impl {
 	Dwfl_Module *mod;
 	Elf *elf;
 	int fd;
-	Dwarf_Addr bias;   /* where libdwfl placed the module: its addresses are vaddr + bias */
+	Dwarf_Addr bias; /* where libdwfl placed the module: its addresses are vaddr + bias */
 	struct load *loads;
 	size_t nr_loads;
 	struct pmc__addrmap cache; /* vaddr → struct pmc__symres */
@@ -43,7 +43,8 @@ static void read_loads(struct dso_impl *im)
 	for (size_t i = 0; im->loads && i < n; i++) {
 		GElf_Phdr ph;
 		if (gelf_getphdr(im->elf, (int)i, &ph) && ph.p_type == PT_LOAD)
-			im->loads[im->nr_loads++] = (struct load){ ph.p_offset, ph.p_vaddr, ph.p_filesz };
+			im->loads[im->nr_loads++] =
+				(struct load){ph.p_offset, ph.p_vaddr, ph.p_filesz};
 	}
 }
 
@@ -97,7 +98,7 @@ static struct pmc__sym *get_sym(struct pmc__dso *d, struct dso_impl *im, const c
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;
-	*s = (struct pmc__sym){ d, pmc__symtab_intern(d->st, name), start, size };
+	*s = (struct pmc__sym){d, pmc__symtab_intern(d->st, name), start, size};
 	if (!s->name || pmc__addrmap_put(&im->syms, start, s)) {
 		free(s);
 		return NULL;

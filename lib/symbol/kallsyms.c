@@ -34,7 +34,7 @@ static void load(struct pmc__symtab *st)
 				break;
 			st->ksyms = v;
 		}
-		st->ksyms[st->nr_ksyms++] = (struct ksym){ addr, pmc__symtab_intern(st, name), NULL };
+		st->ksyms[st->nr_ksyms++] = (struct ksym){addr, pmc__symtab_intern(st, name), NULL};
 	}
 	fclose(f);
 	if (st->nr_ksyms)

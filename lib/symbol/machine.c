@@ -76,7 +76,7 @@ int pmc__machine_mmap(struct pmc__machine *m, uint32_t pid, uint64_t start, uint
 		      uint64_t pgoff, const char *path, uint64_t time)
 {
 	struct pmc__proc *p = get_proc(m, pid);
-	struct pmc__map map = { start, start + len, pgoff, NULL, time, UINT64_MAX };
+	struct pmc__map map = {start, start + len, pgoff, NULL, time, UINT64_MAX};
 
 	if (!p || !(map.dso = pmc__symtab_dso(m->st, path)))
 		return -ENOMEM;
@@ -105,7 +105,7 @@ struct pmc__thread *pmc__machine_thread(struct pmc__machine *m, uint32_t pid, ui
 	if (!t)
 		return NULL;
 	snprintf(buf, sizeof(buf), ":%u", tid);
-	*t = (struct pmc__thread){ pid, tid, pmc__symtab_intern(m->st, buf) };
+	*t = (struct pmc__thread){pid, tid, pmc__symtab_intern(m->st, buf)};
 	if (!t->comm || pmc__addrmap_put(&m->threads, key, t)) {
 		free(t);
 		return NULL;
@@ -171,9 +171,8 @@ static void clip(uint64_t b, uint64_t time, uint64_t *lo, uint64_t *hi)
 		*hi = b;
 }
 
-const struct pmc__map *pmc__machine_find_span(struct pmc__machine *m, uint32_t pid,
-					      uint64_t addr, uint64_t time, uint64_t *lo,
-					      uint64_t *hi)
+const struct pmc__map *pmc__machine_find_span(struct pmc__machine *m, uint32_t pid, uint64_t addr,
+					      uint64_t time, uint64_t *lo, uint64_t *hi)
 {
 	struct pmc__proc *p = pmc__addrmap_get(&m->procs, pid);
 	const struct pmc__map *best = NULL;
@@ -209,8 +208,8 @@ const struct pmc__map *pmc__machine_find_span(struct pmc__machine *m, uint32_t p
 		clip(c->died, time, lo, hi);
 		if (time >= c->died)
 			continue;
-		if (c->born <= time ? !best || best->born > time || c->born > best->born :
-				      !best || (best->born > time && c->born < best->born))
+		if (c->born <= time ? !best || best->born > time || c->born > best->born
+				    : !best || (best->born > time && c->born < best->born))
 			best = c;
 	}
 	return best;

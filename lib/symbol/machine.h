@@ -9,27 +9,27 @@
 struct pmc__map {
 	uint64_t start, end, pgoff;
 	struct pmc__dso *dso;
-	uint64_t born, died;   /* valid for sample times in [born, died) */
+	uint64_t born, died; /* valid for sample times in [born, died) */
 };
 
 struct pmc__proc {
 	uint32_t pid;
-	struct pmc__map *maps;  /* sorted by start when !dirty */
+	struct pmc__map *maps; /* sorted by start when !dirty */
 	size_t nr, alloc;
 	bool dirty;
-	unsigned gen;           /* bumped when a file map appears or maps die (unwind.c rebuilds) */
-	uint64_t version;       /* bumped on every change to maps, anonymous ones included */
+	unsigned gen;	  /* bumped when a file map appears or maps die (unwind.c rebuilds) */
+	uint64_t version; /* bumped on every change to maps, anonymous ones included */
 };
 
 struct pmc__thread {
 	uint32_t pid, tid;
-	const char *comm;       /* interned; "pid:N" style until a COMM record names it */
+	const char *comm; /* interned; "pid:N" style until a COMM record names it */
 };
 
 struct pmc__machine {
 	struct pmc__symtab *st;
-	struct pmc__addrmap procs;    /* pid → struct pmc__proc */
-	struct pmc__addrmap threads;  /* tid | pid << 32 → struct pmc__thread */
+	struct pmc__addrmap procs;   /* pid → struct pmc__proc */
+	struct pmc__addrmap threads; /* tid | pid << 32 → struct pmc__thread */
 };
 
 int pmc__machine_new(struct pmc__symtab *st, struct pmc__machine **out);
@@ -49,9 +49,8 @@ const struct pmc__map *pmc__machine_find(struct pmc__machine *m, uint32_t pid, u
  * The same, and the times [*lo, *hi) around time for which the answer stays the same while
  * pid's maps do (pmc__proc.version unchanged): callers cache the answer for that span.
  */
-const struct pmc__map *pmc__machine_find_span(struct pmc__machine *m, uint32_t pid,
-					      uint64_t addr, uint64_t time, uint64_t *lo,
-					      uint64_t *hi);
+const struct pmc__map *pmc__machine_find_span(struct pmc__machine *m, uint32_t pid, uint64_t addr,
+					      uint64_t time, uint64_t *lo, uint64_t *hi);
 /* The live maps of pid (for the DWARF unwinder), or NULL. */
 struct pmc__proc *pmc__machine_proc(struct pmc__machine *m, uint32_t pid);
 

@@ -14,33 +14,33 @@ struct pmc__dso;
 /* A function (or data object): one per (DSO, start address), so pointers compare as keys. */
 struct pmc__sym {
 	struct pmc__dso *dso;
-	const char *name;   /* interned; "0x..." for an address without a symbol */
-	uint64_t start;     /* file virtual address of the symbol (or of the address) */
+	const char *name; /* interned; "0x..." for an address without a symbol */
+	uint64_t start;	  /* file virtual address of the symbol (or of the address) */
 	uint64_t size;
 };
 
 /* What one address resolves to; computed once per (DSO, address) and cached. */
 struct pmc__symres {
-	uint64_t addr;           /* file virtual address */
+	uint64_t addr; /* file virtual address */
 	struct pmc__sym *sym;
-	const char *inlined;     /* innermost inlined function at addr (interned), or NULL */
-	const char *srcline;     /* "file.c:42" (interned), or NULL without line info */
-	const char *srcfile;     /* the file alone, or NULL */
+	const char *inlined; /* innermost inlined function at addr (interned), or NULL */
+	const char *srcline; /* "file.c:42" (interned), or NULL without line info */
+	const char *srcfile; /* the file alone, or NULL */
 	int line;
 };
 
 struct pmc__dso {
 	struct pmc__symtab *st;
-	const char *path;        /* interned */
-	const char *short_name;  /* basename, interned */
-	bool kernel;             /* [kernel.kallsyms] */
-	bool tried, usable;      /* opened yet; opened successfully */
-	struct dso_impl *impl;   /* libdwfl state (dso.c) */
+	const char *path;	/* interned */
+	const char *short_name; /* basename, interned */
+	bool kernel;		/* [kernel.kallsyms] */
+	bool tried, usable;	/* opened yet; opened successfully */
+	struct dso_impl *impl;	/* libdwfl state (dso.c) */
 };
 
 struct pmc__symtab_opts {
-	bool srclines;           /* resolve source lines and inlines (costlier) */
-	const char *kallsyms;    /* kernel symbol file; NULL: /proc/kallsyms */
+	bool srclines;	      /* resolve source lines and inlines (costlier) */
+	const char *kallsyms; /* kernel symbol file; NULL: /proc/kallsyms */
 };
 
 int pmc__symtab_new(const struct pmc__symtab_opts *opts, struct pmc__symtab **out);

@@ -14,9 +14,9 @@ struct ksym {
 
 struct pmc__symtab {
 	struct pmc__symtab_opts opts;
-	struct pmc__addrmap strings;  /* string hash → chain of interned strings */
-	struct pmc__addrmap dsos;     /* interned path → struct pmc__dso */
-	struct ksym *ksyms;           /* sorted by address; loaded on the first kernel address */
+	struct pmc__addrmap strings; /* string hash → chain of interned strings */
+	struct pmc__addrmap dsos;    /* interned path → struct pmc__dso */
+	struct ksym *ksyms;	     /* sorted by address; loaded on the first kernel address */
 	size_t nr_ksyms;
 	bool ksyms_tried;
 	uint64_t nr_lookups;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* Workload with a load at a known symbol (daddr_load: rax = *(rdi + rsi*8 + 16)) for reconstruction tests. */
+/* Workload with a load at a known symbol (daddr_load: rax = *(rdi + rsi*8 + 16)) for reconstruction
+ * tests. */
 #include <stdio.h>
 
 __asm__(".text\n"

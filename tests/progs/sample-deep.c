@@ -13,7 +13,7 @@ static volatile unsigned long sink;
 
 __attribute__((noinline)) unsigned long deep_hot(unsigned long n)
 {
-	volatile unsigned long pad[3] = { n, n, n };
+	volatile unsigned long pad[3] = {n, n, n};
 
 	for (unsigned long i = 0; i < n; i++)
 		sink += i * 7 + pad[i % 3];
@@ -22,7 +22,7 @@ __attribute__((noinline)) unsigned long deep_hot(unsigned long n)
 
 __attribute__((noinline)) unsigned long deep_b(unsigned long n)
 {
-	volatile unsigned long pad[5] = { n };
+	volatile unsigned long pad[5] = {n};
 
 	pad[4] = deep_hot(n);
 	return pad[4] + pad[0];
@@ -30,7 +30,7 @@ __attribute__((noinline)) unsigned long deep_b(unsigned long n)
 
 __attribute__((noinline)) unsigned long deep_a(unsigned long n)
 {
-	volatile unsigned long pad[9] = { n };
+	volatile unsigned long pad[9] = {n};
 
 	pad[8] = deep_b(n);
 	return pad[8] ^ pad[0];

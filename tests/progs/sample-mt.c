@@ -53,7 +53,8 @@ static void waves(int proc, int nwaves)
 	for (int w = 0; w < nwaves; w++) {
 		pthread_t t[2];
 		for (int i = 0; i < 2; i++)
-			pthread_create(&t[i], NULL, worker, (void *)(size_t)(proc * 1000 + w * 2 + i));
+			pthread_create(&t[i], NULL, worker,
+				       (void *)(size_t)(proc * 1000 + w * 2 + i));
 		for (int i = 0; i < 2; i++)
 			pthread_join(t[i], NULL);
 	}

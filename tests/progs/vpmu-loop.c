@@ -13,15 +13,20 @@
 static __attribute__((noinline)) void loop(long n)
 {
 	__asm__ volatile("test %0,%0; jz 2f; 1: nop; add $1,%%rax; dec %0; jnz 1b; 2:"
-			 : "+r"(n) : : "rax", "cc");
+			 : "+r"(n)
+			 :
+			 : "rax", "cc");
 }
 
 static __attribute__((noinline)) void branches(long n)
 {
 	long i = 0;
 
-	__asm__ volatile("test %0,%0; jz 3f; 1: test $1,%1; jz 2f; nop; 2: inc %1; dec %0; jnz 1b; 3:"
-			 : "+r"(n), "+r"(i) : : "cc");
+	__asm__ volatile(
+		"test %0,%0; jz 3f; 1: test $1,%1; jz 2f; nop; 2: inc %1; dec %0; jnz 1b; 3:"
+		: "+r"(n), "+r"(i)
+		:
+		: "cc");
 }
 
 int main(int argc, char **argv)

@@ -12,7 +12,9 @@
 static __attribute__((noinline)) void loop(long n)
 {
 	__asm__ volatile("test %0,%0; jz 2f; 1: nop; add $1,%%rax; dec %0; jnz 1b; 2:"
-			 : "+r"(n) : : "rax", "cc");
+			 : "+r"(n)
+			 :
+			 : "rax", "cc");
 }
 
 int main(int argc, char **argv)

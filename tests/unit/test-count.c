@@ -22,7 +22,7 @@ static void skip_without_tracepoints(void)
 
 static struct pmc_evlist *parse(const char *str)
 {
-	struct pmc_evlist_opts o = { .sz = sizeof(o) };
+	struct pmc_evlist_opts o = {.sz = sizeof(o)};
 	struct pmc_parse_error perr;
 	struct pmc_evlist *l;
 
@@ -55,7 +55,7 @@ TestSuite(count, .fini = fini);
 
 Test(count, self_counts_exactly_and_resets)
 {
-	struct pmc_target t = { .sz = sizeof(t), .kind = PMC_TARGET_SELF };
+	struct pmc_target t = {.sz = sizeof(t), .kind = PMC_TARGET_SELF};
 	int passes;
 
 	skip_without_tracepoints();
@@ -78,7 +78,7 @@ Test(count, self_counts_exactly_and_resets)
 
 Test(count, group_read_is_one_call_with_all_members)
 {
-	struct pmc_target t = { .sz = sizeof(t), .kind = PMC_TARGET_SELF };
+	struct pmc_target t = {.sz = sizeof(t), .kind = PMC_TARGET_SELF};
 	struct pmc_count v[4];
 	int passes;
 
@@ -101,8 +101,8 @@ Test(count, group_read_is_one_call_with_all_members)
 
 Test(count, command_with_threads_is_counted_whole)
 {
-	char *argv[] = { PMC_PROGS_DIR "/threads-getppid", "4", "250", NULL };
-	struct pmc_target t = { .sz = sizeof(t), .kind = PMC_TARGET_COMMAND, .argv = argv };
+	char *argv[] = {PMC_PROGS_DIR "/threads-getppid", "4", "250", NULL};
+	struct pmc_target t = {.sz = sizeof(t), .kind = PMC_TARGET_COMMAND, .argv = argv};
 	int passes, status;
 
 	skip_without_tracepoints();
@@ -119,8 +119,8 @@ Test(count, command_with_threads_is_counted_whole)
 
 Test(count, command_that_cannot_exec)
 {
-	char *argv[] = { "/nonexistent/pmc-test-program", NULL };
-	struct pmc_target t = { .sz = sizeof(t), .kind = PMC_TARGET_COMMAND, .argv = argv };
+	char *argv[] = {"/nonexistent/pmc-test-program", NULL};
+	struct pmc_target t = {.sz = sizeof(t), .kind = PMC_TARGET_COMMAND, .argv = argv};
 	int passes;
 
 	evlist = parse("task-clock");
@@ -131,7 +131,7 @@ Test(count, command_that_cannot_exec)
 
 Test(count, running_process)
 {
-	struct pmc_target t = { .sz = sizeof(t), .kind = PMC_TARGET_PID };
+	struct pmc_target t = {.sz = sizeof(t), .kind = PMC_TARGET_PID};
 	int go[2], status, passes;
 	char c = 1;
 
@@ -156,7 +156,7 @@ Test(count, running_process)
 
 Test(count, cpus_see_at_least_the_calls)
 {
-	struct pmc_target t = { .sz = sizeof(t), .kind = PMC_TARGET_CPUS, .cpus = NULL };
+	struct pmc_target t = {.sz = sizeof(t), .kind = PMC_TARGET_CPUS, .cpus = NULL};
 	int passes;
 
 	skip_without_tracepoints();
@@ -179,9 +179,9 @@ Test(count, six_breakpoints_need_two_passes)
 	if (pmc_caps()->nr_breakpoints != 4)
 		cr_skip_test("[cap:no-hw-breakpoints] this machine has %d debug registers, not 4",
 			     pmc_caps()->nr_breakpoints);
-	snprintf(buf, sizeof(buf), "mem:%p/8:w,mem:%p/8:w,mem:%p/8:w,mem:%p/8:w,mem:%p/8:w,mem:%p/8:w",
-		 (void *)&g[0], (void *)&g[1], (void *)&g[2], (void *)&g[3], (void *)&g[4],
-		 (void *)&g[5]);
+	snprintf(buf, sizeof(buf),
+		 "mem:%p/8:w,mem:%p/8:w,mem:%p/8:w,mem:%p/8:w,mem:%p/8:w,mem:%p/8:w", (void *)&g[0],
+		 (void *)&g[1], (void *)&g[2], (void *)&g[3], (void *)&g[4], (void *)&g[5]);
 	evlist = parse(buf);
 	cr_assert_eq(pmc_evlist__plan(evlist, false, &passes), 0);
 	cr_expect_eq(passes, 2);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* Event names resolved from the machine: tracepoints through tracefs, libpfm4 names, and suggestions. */
+/* Event names resolved from the machine: tracepoints through tracefs, libpfm4 names, and
+ * suggestions. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
@@ -104,12 +105,12 @@ struct row {
 };
 
 static const struct row typos[] = {
-	{ "instructons", "instructions" },
-	{ "instrutions:u", "instructions" },
-	{ "L1-dcache-load-mises", "L1-dcache-load-misses" },
-	{ "task-clok", "task-clock" },
-	{ "branch-mises", "branch-misses" },
-	{ "cpu-migratons", "cpu-migrations" },
+	{"instructons", "instructions"},
+	{"instrutions:u", "instructions"},
+	{"L1-dcache-load-mises", "L1-dcache-load-misses"},
+	{"task-clok", "task-clock"},
+	{"branch-mises", "branch-misses"},
+	{"cpu-migratons", "cpu-migrations"},
 };
 
 Test(event_resolve, suggestions)
@@ -139,7 +140,8 @@ static int first_cpu_name(const struct pmc_event_info *info, void *arg)
 static void need_pfm_name(struct pmc_evlist *evlist, char *name)
 {
 	if (pmc_evlist__for_each_known(evlist, first_cpu_name, name) != 1)
-		cr_skip_test("[cap:no-pmu] libpfm4 detected no CPU PMU here (or the backend has no CPU names)");
+		cr_skip_test("[cap:no-pmu] libpfm4 detected no CPU PMU here (or the backend has no "
+			     "CPU names)");
 }
 
 Test(event_resolve, cpu_names_with_modifiers)

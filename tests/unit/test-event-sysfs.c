@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* PMU-qualified events against fixture sysfs trees (tests/data/events/sysfs): formats, aliases, errors. */
+/* PMU-qualified events against fixture sysfs trees (tests/data/events/sysfs): formats, aliases,
+ * errors. */
 #include <criterion/criterion.h>
 #include <string.h>
 #include <pmc/error.h>
@@ -20,7 +21,7 @@ TestSuite(event_sysfs, .init = use_fixtures);
 struct row {
 	const char *in;
 	int ret;
-	int offset;     /* of the error */
+	int offset; /* of the error */
 	uint32_t type;
 	uint64_t config, config1;
 };
@@ -29,26 +30,26 @@ struct row {
 #define U (-PMC_E_UNKNOWN_EVENT)
 
 static const struct row rows[] = {
-	{ "cpu/event=0x3c/", 0, 0, 4, 0x3c, 0 },
-	{ "cpu/event=0xc4,umask=0x1,cmask=1,inv,edge/", 0, 0, 4,
-	  0xc4 | 1 << 8 | 1u << 24 | 1 << 23 | 1 << 18, 0 },
-	{ "cpu/cycles/", 0, 0, 4, 0x3c, 0 },
-	{ "cpu/cycles,umask=2/", 0, 0, 4, 0x23c, 0 },
-	{ "cpu/mem-loads/", 0, 0, 4, 0x1cd, 3 },
-	{ "cpu/ldlat=0xffff/", 0, 0, 4, 0, 0xffff },
-	{ "cpu/split=0xff/", 0, 0, 4, 0xfULL << 32 | 0xfULL << 40, 0 },
-	{ "cpu/config=0x1234,config1=5/", 0, 0, 4, 0x1234, 5 },
-	{ "cpu/event=1,event=2/", 0, 0, 4, 2, 0 },
-	{ "power/energy-pkg/", 0, 0, 21, 2, 0 },
-	{ "cpu/event=0x100/", P, 4 },
-	{ "cpu/split=0x100/", P, 4 },
-	{ "cpu/inv=2/", P, 4 },
-	{ "cpu/umsk=1/", U, 4 },
-	{ "cpu/cycles=1/", U, 4 },
-	{ "cpu/broken/", U, 4 },
-	{ "cpu/event=1/x", P, 12 },
-	{ "bad/event=1/", -PMC_E_FORMAT, 4 },
-	{ "msr/tsc/", U, 0 },
+	{"cpu/event=0x3c/", 0, 0, 4, 0x3c, 0},
+	{"cpu/event=0xc4,umask=0x1,cmask=1,inv,edge/", 0, 0, 4,
+	 0xc4 | 1 << 8 | 1u << 24 | 1 << 23 | 1 << 18, 0},
+	{"cpu/cycles/", 0, 0, 4, 0x3c, 0},
+	{"cpu/cycles,umask=2/", 0, 0, 4, 0x23c, 0},
+	{"cpu/mem-loads/", 0, 0, 4, 0x1cd, 3},
+	{"cpu/ldlat=0xffff/", 0, 0, 4, 0, 0xffff},
+	{"cpu/split=0xff/", 0, 0, 4, 0xfULL << 32 | 0xfULL << 40, 0},
+	{"cpu/config=0x1234,config1=5/", 0, 0, 4, 0x1234, 5},
+	{"cpu/event=1,event=2/", 0, 0, 4, 2, 0},
+	{"power/energy-pkg/", 0, 0, 21, 2, 0},
+	{"cpu/event=0x100/", P, 4},
+	{"cpu/split=0x100/", P, 4},
+	{"cpu/inv=2/", P, 4},
+	{"cpu/umsk=1/", U, 4},
+	{"cpu/cycles=1/", U, 4},
+	{"cpu/broken/", U, 4},
+	{"cpu/event=1/x", P, 12},
+	{"bad/event=1/", -PMC_E_FORMAT, 4},
+	{"msr/tsc/", U, 0},
 };
 
 Test(event_sysfs, rows)
@@ -85,7 +86,8 @@ Test(event_sysfs, alias_scale_unit_and_name)
 
 	cr_assert_eq(pmc_evlist__new(NULL, &evlist), 0);
 	cr_assert_eq(pmc_evlist__parse(evlist, "power/energy-pkg/,cpu/event=1,name=myev,period=99/",
-				       NULL), 0);
+				       NULL),
+		     0);
 	e = pmc_evlist__at(evlist, 0);
 	cr_expect_float_eq(e->scale, 2.3283064365386962890625e-10, 1e-20);
 	cr_expect_str_eq(e->unit, "Joules");

@@ -8,7 +8,7 @@
 
 Test(event_tables, generic_names_unique_and_valid)
 {
-	bool hw_seen[PERF_COUNT_HW_MAX] = { 0 }, sw_seen[PERF_COUNT_SW_MAX] = { 0 };
+	bool hw_seen[PERF_COUNT_HW_MAX] = {0}, sw_seen[PERF_COUNT_SW_MAX] = {0};
 
 	for (size_t i = 0; i < pmc__event_nr_generic; i++) {
 		const struct pmc_event_name *e = &pmc__event_generic[i];
@@ -40,7 +40,9 @@ static void expect_unique(const char *const (*tbl)[PMC_CACHE_MAX_ALIASES], int r
 		for (int a = 0; a < PMC_CACHE_MAX_ALIASES && tbl[r][a]; a++)
 			for (int r2 = 0; r2 < rows; r2++)
 				for (int a2 = 0; a2 < PMC_CACHE_MAX_ALIASES && tbl[r2][a2]; a2++)
-					cr_expect(r == r2 && a == a2 ? 1 : strcmp(tbl[r][a], tbl[r2][a2]),
+					cr_expect(r == r2 && a == a2
+							  ? 1
+							  : strcmp(tbl[r][a], tbl[r2][a2]),
 						  "alias '%s' used twice", tbl[r][a]);
 	}
 }
@@ -64,12 +66,14 @@ Test(event_tables, cache_names_round_trip)
 	for (unsigned c = 0; c < PERF_COUNT_HW_CACHE_MAX; c++)
 		for (unsigned op = 0; op < PERF_COUNT_HW_CACHE_OP_MAX; op++)
 			for (unsigned r = 0; r < PERF_COUNT_HW_CACHE_RESULT_MAX; r++) {
-				int want = pmc__cache_ops_valid[c] & 1u << op ? 0 : -PMC_E_UNSUPPORTED;
+				int want =
+					pmc__cache_ops_valid[c] & 1u << op ? 0 : -PMC_E_UNSUPPORTED;
 
 				pmc__event_cache_name(c, op, r, name, sizeof(name));
-				cr_expect_null(pmc__event_find_generic(name, strlen(name)), "%s", name);
-				cr_expect_eq(pmc__event_find_cache(name, strlen(name), &config), want,
-					     "%s", name);
+				cr_expect_null(pmc__event_find_generic(name, strlen(name)), "%s",
+					       name);
+				cr_expect_eq(pmc__event_find_cache(name, strlen(name), &config),
+					     want, "%s", name);
 				if (!want)
 					cr_expect_eq(config, c | op << 8 | r << 16, "%s", name);
 			}
@@ -91,7 +95,8 @@ Test(event_tables, walk_counts)
 	int n = 0, caches = 0;
 
 	for (unsigned c = 0; c < PERF_COUNT_HW_CACHE_MAX; c++)
-		caches += __builtin_popcount(pmc__cache_ops_valid[c]) * PERF_COUNT_HW_CACHE_RESULT_MAX;
+		caches += __builtin_popcount(pmc__cache_ops_valid[c]) *
+			  PERF_COUNT_HW_CACHE_RESULT_MAX;
 	cr_assert_eq(pmc__event_for_each_generic(count_name, &n), 0);
 	cr_expect_eq(n, (int)pmc__event_nr_generic + caches);
 }

@@ -55,7 +55,7 @@ static int copy(struct t_opts *dst, const void *src)
 
 Test(opts, smaller_struct_gets_defaults_for_missing_fields)
 {
-	struct t_opts_v1 v1 = { .sz = sizeof(v1), .a = 7 };
+	struct t_opts_v1 v1 = {.sz = sizeof(v1), .a = 7};
 	struct t_opts o;
 
 	cr_assert_eq(copy(&o, &v1), 0);
@@ -68,7 +68,7 @@ Test(opts, smaller_struct_gets_defaults_for_missing_fields)
 
 Test(opts, equal_struct_is_copied_whole)
 {
-	struct t_opts in = { .sz = sizeof(in), .a = 1, .b = "x", .c = -3 };
+	struct t_opts in = {.sz = sizeof(in), .a = 1, .b = "x", .c = -3};
 	struct t_opts o;
 
 	cr_assert_eq(copy(&o, &in), 0);
@@ -77,7 +77,7 @@ Test(opts, equal_struct_is_copied_whole)
 
 Test(opts, larger_struct_with_zero_tail_is_accepted)
 {
-	struct t_opts_v3 v3 = { .sz = sizeof(v3), .a = 2, .b = "y", .c = 5 };
+	struct t_opts_v3 v3 = {.sz = sizeof(v3), .a = 2, .b = "y", .c = 5};
 	struct t_opts o;
 
 	cr_assert_eq(copy(&o, &v3), 0);
@@ -90,7 +90,7 @@ Test(opts, larger_struct_with_zero_tail_is_accepted)
 
 Test(opts, larger_struct_with_nonzero_tail_is_refused)
 {
-	struct t_opts_v3 v3 = { .sz = sizeof(v3), .a = 2, .d = 1 };
+	struct t_opts_v3 v3 = {.sz = sizeof(v3), .a = 2, .d = 1};
 	struct t_opts o;
 
 	cr_assert_eq(copy(&o, &v3), -EINVAL);
@@ -113,12 +113,12 @@ Test(opts, null_means_defaults)
 
 Test(opts, size_below_first_version_is_refused)
 {
-	struct t_opts in = { .sz = offsetof(struct t_opts, a), .a = 1 };
+	struct t_opts in = {.sz = offsetof(struct t_opts, a), .a = 1};
 	struct t_opts o;
 
 	cr_assert_eq(copy(&o, &in), -EINVAL);
-	cr_expect(strstr(logged, "struct t_opts: sz is 8, smaller than its first version"),
-		  "%s", logged);
+	cr_expect(strstr(logged, "struct t_opts: sz is 8, smaller than its first version"), "%s",
+		  logged);
 	in.sz = 0;
 	cr_expect_eq(copy(&o, &in), -EINVAL);
 }
@@ -126,11 +126,22 @@ Test(opts, size_below_first_version_is_refused)
 /* The public entry points apply the rule: a newer caller's option they cannot honour. */
 Test(opts, public_structs_refuse_unknown_options)
 {
-	struct { struct pmc_evlist_opts o; long extra; } eo = { { .sz = sizeof(eo) }, 1 };
-	struct { struct pmc_report_opts o; long extra; } ro = { { .sz = sizeof(ro) }, 1 };
-	struct { struct pmc_record_opts o; long extra; } so = { { .sz = sizeof(so) }, 1 };
-	struct { struct pmc_target t; long extra; } t = {
-		{ .sz = sizeof(t), .kind = PMC_TARGET_SELF }, 1 };
+	struct {
+		struct pmc_evlist_opts o;
+		long extra;
+	} eo = {{.sz = sizeof(eo)}, 1};
+	struct {
+		struct pmc_report_opts o;
+		long extra;
+	} ro = {{.sz = sizeof(ro)}, 1};
+	struct {
+		struct pmc_record_opts o;
+		long extra;
+	} so = {{.sz = sizeof(so)}, 1};
+	struct {
+		struct pmc_target t;
+		long extra;
+	} t = {{.sz = sizeof(t), .kind = PMC_TARGET_SELF}, 1};
 	struct pmc_evlist *evlist;
 	struct pmc_report *r;
 	struct pmc_record *rec;
@@ -145,7 +156,7 @@ Test(opts, public_structs_refuse_unknown_options)
 	t.extra = 0;
 	cr_expect_eq(pmc_record__open(evlist, &t.t, &so.o, &rec), -EINVAL);
 	cr_expect(strstr(logged, "struct pmc_record_opts:"), "%s", logged);
-	cr_expect_eq(pmc_region_setup(&(struct pmc_region_opts){ .sz = 4 }), -EINVAL);
+	cr_expect_eq(pmc_region_setup(&(struct pmc_region_opts){.sz = 4}), -EINVAL);
 	cr_expect(strstr(logged, "struct pmc_region_opts:"), "%s", logged);
 	pmc_evlist__delete(evlist);
 }
@@ -153,9 +164,9 @@ Test(opts, public_structs_refuse_unknown_options)
 /* An older caller: the fields it lacks are defaults, and it works as before. */
 Test(opts, public_structs_accept_older_callers)
 {
-	struct pmc_evlist_opts eo = { .sz = offsetofend(struct pmc_evlist_opts, priv) };
-	struct pmc_report_opts ro = { .sz = offsetofend(struct pmc_report_opts, sort) };
-	struct pmc_target t = { .sz = offsetofend(struct pmc_target, cpus) };
+	struct pmc_evlist_opts eo = {.sz = offsetofend(struct pmc_evlist_opts, priv)};
+	struct pmc_report_opts ro = {.sz = offsetofend(struct pmc_report_opts, sort)};
+	struct pmc_target t = {.sz = offsetofend(struct pmc_target, cpus)};
 	struct pmc_evlist *evlist;
 	struct pmc_report *r;
 

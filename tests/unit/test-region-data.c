@@ -5,7 +5,6 @@
 #include <criterion/criterion.h>
 #include <pmc/pmc.h>
 
-
 /* A body and its header's length must agree; rec() builds the header from the body. */
 static char *rec(const char *body)
 {
@@ -15,44 +14,46 @@ static char *rec(const char *body)
 	return buf;
 }
 
-#define BODY_OK                                                                           \
-	"process 10 2 0 0\nevent a%3Ab\nevent task-clock\nthread 11\n"                    \
+#define BODY_OK                                                        \
+	"process 10 2 0 0\nevent a%3Ab\nevent task-clock\nthread 11\n" \
 	"region #0 0 1 1 0 0 5 7\nregion 100 my%20loop 100 100 0 0 1000 9\nend\n"
 
 struct row {
-	const char *body;  /* NULL: use raw */
+	const char *body; /* NULL: use raw */
 	const char *raw;
-	int expect;        /* records parsed, or the error */
+	int expect; /* records parsed, or the error */
 };
 
 static const struct row rows[] = {
-	{ BODY_OK, NULL, 1 },
-	{ NULL, "", 0 },
-	{ NULL, "PMC-REGIONS 2 5\nxxxxx", -PMC_E_VERSION },
-	{ NULL, "PMC-REGION 1 4\nend\n", -PMC_E_FORMAT },
-	{ NULL, "PMC-REGIONS 1 400\nprocess 1 0 0 0\nend\n", -PMC_E_TRUNCATED },
-	{ NULL, "PMC-REGIONS 1 4", -PMC_E_TRUNCATED },
-	{ "process 1 0 0 0\n", NULL, -PMC_E_FORMAT },                 /* no end */
-	{ "process 1 0 0 0\nend\n", NULL, 1 },
-	{ "process x 0 0 0\nend\n", NULL, -PMC_E_FORMAT },
-	{ "process 1 1 0 0\nend\n", NULL, -PMC_E_FORMAT },            /* an event missing */
-	{ "process 1 1 0 0\nevent e\nregion #0 0 1 1 0 0 5\nend\n", NULL, -PMC_E_FORMAT },
-	{ "process 1 1 0 0\nevent e\nthread 2\nregion #0 0 1 1 0 0\nend\n", NULL, -PMC_E_FORMAT },
-	{ "process 1 1 0 0\nevent e\nthread 2\nregion #0 0 1 1 0 0 5 6\nend\n", NULL, -PMC_E_FORMAT },
-	{ "process 1 1 0 0\nevent e\nthread 2\nregion 100 a%zz 1 1 0 0 5\nend\n", NULL, -PMC_E_FORMAT },
-	{ "process 1 1 0 0\nevent e\nfuture 1 2 3\nthread 2\nregion 100 a 1 1 0 0 5\nend\n", NULL, 1 },
-	{ "process 1 1 0 0\nevent e\nthread 2\nregion 100 a 1 1 0 0 -5\nend\n", NULL, -PMC_E_FORMAT },
+	{BODY_OK, NULL, 1},
+	{NULL, "", 0},
+	{NULL, "PMC-REGIONS 2 5\nxxxxx", -PMC_E_VERSION},
+	{NULL, "PMC-REGION 1 4\nend\n", -PMC_E_FORMAT},
+	{NULL, "PMC-REGIONS 1 400\nprocess 1 0 0 0\nend\n", -PMC_E_TRUNCATED},
+	{NULL, "PMC-REGIONS 1 4", -PMC_E_TRUNCATED},
+	{"process 1 0 0 0\n", NULL, -PMC_E_FORMAT}, /* no end */
+	{"process 1 0 0 0\nend\n", NULL, 1},
+	{"process x 0 0 0\nend\n", NULL, -PMC_E_FORMAT},
+	{"process 1 1 0 0\nend\n", NULL, -PMC_E_FORMAT}, /* an event missing */
+	{"process 1 1 0 0\nevent e\nregion #0 0 1 1 0 0 5\nend\n", NULL, -PMC_E_FORMAT},
+	{"process 1 1 0 0\nevent e\nthread 2\nregion #0 0 1 1 0 0\nend\n", NULL, -PMC_E_FORMAT},
+	{"process 1 1 0 0\nevent e\nthread 2\nregion #0 0 1 1 0 0 5 6\nend\n", NULL, -PMC_E_FORMAT},
+	{"process 1 1 0 0\nevent e\nthread 2\nregion 100 a%zz 1 1 0 0 5\nend\n", NULL,
+	 -PMC_E_FORMAT},
+	{"process 1 1 0 0\nevent e\nfuture 1 2 3\nthread 2\nregion 100 a 1 1 0 0 5\nend\n", NULL,
+	 1},
+	{"process 1 1 0 0\nevent e\nthread 2\nregion 100 a 1 1 0 0 -5\nend\n", NULL, -PMC_E_FORMAT},
 	/* The runner's file: its pass header (protocol 2), then the records. */
-	{ NULL, "PMC-PASS 2 9\nevents e\n", 0 },
-	{ NULL, "PMC-PASS 2 9\nevents e\nPMC-REGIONS 1 20\nprocess 1 0 0 0\nend\n", 1 },
-	{ NULL, "PMC-PASS 2 13\nevents e\nx y\n", 0 },                 /* other keys skipped */
-	{ NULL, "PMC-PASS 3 9\nevents e\n", -PMC_E_VERSION },
-	{ NULL, "PMC-PASS 1 9\nevents e\n", -PMC_E_VERSION },
-	{ NULL, "PMC-PASS 2 90\nevents e\n", -PMC_E_TRUNCATED },
-	{ NULL, "PMC-PASS 2 9", -PMC_E_TRUNCATED },
-	{ NULL, "PMC-PASS 2 x\nevents e\n", -PMC_E_FORMAT },
-	{ NULL, "PMC-PASS 2 -9\nevents e\n", -PMC_E_FORMAT },
-	{ NULL, "PMC-REGIONS 1 20\nprocess 1 0 0 0\nend\nPMC-PASS 2 9\nevents e\n", -PMC_E_FORMAT },
+	{NULL, "PMC-PASS 2 9\nevents e\n", 0},
+	{NULL, "PMC-PASS 2 9\nevents e\nPMC-REGIONS 1 20\nprocess 1 0 0 0\nend\n", 1},
+	{NULL, "PMC-PASS 2 13\nevents e\nx y\n", 0}, /* other keys skipped */
+	{NULL, "PMC-PASS 3 9\nevents e\n", -PMC_E_VERSION},
+	{NULL, "PMC-PASS 1 9\nevents e\n", -PMC_E_VERSION},
+	{NULL, "PMC-PASS 2 90\nevents e\n", -PMC_E_TRUNCATED},
+	{NULL, "PMC-PASS 2 9", -PMC_E_TRUNCATED},
+	{NULL, "PMC-PASS 2 x\nevents e\n", -PMC_E_FORMAT},
+	{NULL, "PMC-PASS 2 -9\nevents e\n", -PMC_E_FORMAT},
+	{NULL, "PMC-REGIONS 1 20\nprocess 1 0 0 0\nend\nPMC-PASS 2 9\nevents e\n", -PMC_E_FORMAT},
 };
 
 Test(region_data, table)
@@ -101,7 +102,8 @@ Test(region_data, merges_processes_by_name_and_rejects_other_events)
 	struct pmc_region_data *d;
 	struct pmc_region_values v;
 	char two[2048];
-	const char *other = "process 30 1 0 0\nevent other\nthread 31\nregion 100 x 1 1 0 0 1\nend\n";
+	const char *other =
+		"process 30 1 0 0\nevent other\nthread 31\nregion 100 x 1 1 0 0 1\nend\n";
 	int tid;
 
 	strcpy(two, rec("process 20 1 0 0\nevent e\nthread 22\nregion 100 x 2 2 0 0 20\nend\n"));

@@ -19,8 +19,7 @@ static void calls(long n)
 
 static void setup_tp(void)
 {
-	struct pmc_region_opts o = { .sz = sizeof(o), .events = TP,
-				     .sink = PMC_REGION_SINK_NONE };
+	struct pmc_region_opts o = {.sz = sizeof(o), .events = TP, .sink = PMC_REGION_SINK_NONE};
 
 	if (access("/sys/kernel/tracing/events/syscalls", R_OK))
 		cr_skip_test("no syscalls tracepoints here (tracefs not mounted)");
@@ -42,7 +41,7 @@ Test(region, loop_counts_exactly)
 	uint64_t en, ex;
 
 	setup_tp();
-	cr_assert_eq(pmc_region_setup(&(struct pmc_region_opts){ .sz = 64 }), -EALREADY);
+	cr_assert_eq(pmc_region_setup(&(struct pmc_region_opts){.sz = 64}), -EALREADY);
 	for (int i = 0; i < 100; i++) {
 		pmc_region_begin("loop");
 		calls(10);

@@ -24,11 +24,14 @@ static void write_file(const char *path, uint64_t ip, const uint64_t rdi[], int 
 {
 	struct pmc__perfdata_writer *w;
 	struct perf_event_attr a = {
-		.type = PERF_TYPE_HARDWARE, .size = sizeof(a), .sample_period = 10000,
+		.type = PERF_TYPE_HARDWARE,
+		.size = sizeof(a),
+		.sample_period = 10000,
 		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD |
 			       PERF_SAMPLE_REGS_INTR,
 		.sample_regs_intr = (1u << 4) | (1u << 5), /* si, di */
-		.precise_ip = 2, .sample_id_all = 0,
+		.precise_ip = 2,
+		.sample_id_all = 0,
 	};
 	struct {
 		struct perf_event_header h;
@@ -38,8 +41,19 @@ static void write_file(const char *path, uint64_t ip, const uint64_t rdi[], int 
 		uint64_t ino, gen;
 		uint32_t prot, flags;
 		char name[64];
-	} mm = { { PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, sizeof(mm) }, 42, 42, BASE, 1 << 24,
-		 0, 0, 0, 0, 0, 5, 2, PROG };
+	} mm = {{PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, sizeof(mm)},
+		42,
+		42,
+		BASE,
+		1 << 24,
+		0,
+		0,
+		0,
+		0,
+		0,
+		5,
+		2,
+		PROG};
 
 	cr_assert_lt(strlen(PROG), sizeof(mm.name));
 	cr_assert_eq(pmc__perfdata_writer_new(path, &w), 0);
@@ -47,10 +61,14 @@ static void write_file(const char *path, uint64_t ip, const uint64_t rdi[], int 
 	cr_assert_eq(pmc__perfdata_writer_begin(w), 0);
 	cr_assert_eq(pmc__perfdata_writer_write(w, &mm, sizeof(mm)), 0);
 	for (int i = 0; i < n; i++) {
-		uint64_t regs[2] = { 2 /* si */, rdi[i] /* di */ };
-		struct pmc__sample s = { .misc = PERF_RECORD_MISC_USER | PERF_RECORD_MISC_EXACT_IP,
-					 .ip = ip, .pid = 42, .tid = 42, .period = 10000,
-					 .intr_regs_abi = PERF_SAMPLE_REGS_ABI_64, .intr_regs = regs };
+		uint64_t regs[2] = {2 /* si */, rdi[i] /* di */};
+		struct pmc__sample s = {.misc = PERF_RECORD_MISC_USER | PERF_RECORD_MISC_EXACT_IP,
+					.ip = ip,
+					.pid = 42,
+					.tid = 42,
+					.period = 10000,
+					.intr_regs_abi = PERF_SAMPLE_REGS_ABI_64,
+					.intr_regs = regs};
 		cr_assert_eq(pmc__perfdata_writer_write_sample(w, 0, &s), 0);
 	}
 	cr_assert_eq(pmc__perfdata_writer_finish(w), 0);
@@ -62,15 +80,16 @@ Test(report_daddr, reconstructs_known_load_addresses)
 	struct pmc__symtab *st;
 	uint64_t start, size;
 	char path[64];
-	const uint64_t rdi[] = { 0x7000, 0x9000, 0x9000, 0xb000 };
+	const uint64_t rdi[] = {0x7000, 0x9000, 0x9000, 0xb000};
 
 	cr_assert_eq(pmc__symtab_new(NULL, &st), 0);
-	cr_assert_eq(pmc__dso_find_symbol(pmc__symtab_dso(st, PROG), "daddr_load", &start, &size), 0);
+	cr_assert_eq(pmc__dso_find_symbol(pmc__symtab_dso(st, PROG), "daddr_load", &start, &size),
+		     0);
 	pmc__symtab_delete(st);
 	snprintf(path, sizeof(path), "/tmp/pmc-daddr-%d.data", (int)getpid());
 	write_file(path, BASE + vaddr_to_offset(start), rdi, 4);
 
-	struct pmc_report_opts o = { .sz = sizeof(o), .sort = "daddr" };
+	struct pmc_report_opts o = {.sz = sizeof(o), .sort = "daddr"};
 	struct pmc_report *r;
 	struct pmc_file_error err;
 	struct pmc_report_entry e;
@@ -78,7 +97,8 @@ Test(report_daddr, reconstructs_known_load_addresses)
 	cr_assert_eq(pmc_report__load(r, path, &err), 0, "%s", err.msg);
 	cr_assert_eq(pmc_report__nr_reconstructed(r), 4);
 	cr_assert_eq(pmc_report__nr_entries(r), 3);
-	/* rdi + rsi*8 + 16 with rsi = 2: 0x9020 twice, then 0x7020 and 0xb020; * marks reconstruction. */
+	/* rdi + rsi*8 + 16 with rsi = 2: 0x9020 twice, then 0x7020 and 0xb020; * marks
+	 * reconstruction. */
 	cr_assert_eq(pmc_report__entry(r, 0, &e), 0);
 	cr_assert_str_eq(e.key, "0x0000000000009020*");
 	cr_assert_eq(e.samples, 2);
@@ -105,14 +125,15 @@ Test(report_daddr, symbol_of_sampled_ip)
 	struct pmc__symtab *st;
 	uint64_t start, size;
 	char path[64];
-	const uint64_t rdi[] = { 0x1000 };
+	const uint64_t rdi[] = {0x1000};
 
 	cr_assert_eq(pmc__symtab_new(NULL, &st), 0);
-	cr_assert_eq(pmc__dso_find_symbol(pmc__symtab_dso(st, PROG), "daddr_load", &start, &size), 0);
+	cr_assert_eq(pmc__dso_find_symbol(pmc__symtab_dso(st, PROG), "daddr_load", &start, &size),
+		     0);
 	pmc__symtab_delete(st);
 	snprintf(path, sizeof(path), "/tmp/pmc-daddr-sym-%d.data", (int)getpid());
 	write_file(path, BASE + vaddr_to_offset(start), rdi, 1);
-	struct pmc_report_opts o = { .sz = sizeof(o), .sort = "symbol,dso" };
+	struct pmc_report_opts o = {.sz = sizeof(o), .sort = "symbol,dso"};
 	struct pmc_report *r;
 	struct pmc_file_error err;
 	struct pmc_report_entry e;

@@ -29,11 +29,16 @@ static char path[64];
 static void begin(void)
 {
 	struct perf_event_attr a = {
-		.type = PERF_TYPE_SOFTWARE, .size = sizeof(a), .config = PERF_COUNT_SW_CPU_CLOCK,
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(a),
+		.config = PERF_COUNT_SW_CPU_CLOCK,
 		.sample_period = 1000,
 		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			       PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN,
-		.sample_id_all = 1, .mmap = 1, .comm = 1, .task = 1,
+		.sample_id_all = 1,
+		.mmap = 1,
+		.comm = 1,
+		.task = 1,
 	};
 
 	find_hot();
@@ -56,8 +61,22 @@ static void mmap_rec(const char *name, uint64_t time)
 		char name[128];
 		uint32_t id_pid, id_tid;
 		uint64_t id_time;
-	} b = { { PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, sizeof(b) }, PID, PID, BASE,
-		1 << 24, 0, 0, 0, 0, 0, 5, 2, "", PID, PID, time };
+	} b = {{PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, sizeof(b)},
+	       PID,
+	       PID,
+	       BASE,
+	       1 << 24,
+	       0,
+	       0,
+	       0,
+	       0,
+	       0,
+	       5,
+	       2,
+	       "",
+	       PID,
+	       PID,
+	       time};
 
 	cr_assert_lt(strlen(name), sizeof(b.name));
 	strcpy(b.name, name);
@@ -67,17 +86,22 @@ static void mmap_rec(const char *name, uint64_t time)
 /* A user sample in hot() whose chain repeats the ip, as a frame-pointer chain's leaf does. */
 static void sample(uint64_t time)
 {
-	uint64_t chain[] = { PERF_CONTEXT_USER, hot_ip };
-	struct pmc__sample s = { .misc = PERF_RECORD_MISC_USER, .ip = hot_ip, .pid = PID,
-				 .tid = PID, .time = time, .period = 1000, .nr_callchain = 2,
-				 .callchain = chain };
+	uint64_t chain[] = {PERF_CONTEXT_USER, hot_ip};
+	struct pmc__sample s = {.misc = PERF_RECORD_MISC_USER,
+				.ip = hot_ip,
+				.pid = PID,
+				.tid = PID,
+				.time = time,
+				.period = 1000,
+				.nr_callchain = 2,
+				.callchain = chain};
 
 	cr_assert_eq(pmc__perfdata_writer_write_sample(w, 0, &s), 0);
 }
 
 static void round_rec(void)
 {
-	struct perf_event_header h = { PERFDATA_RECORD_FINISHED_ROUND, 0, 8 };
+	struct perf_event_header h = {PERFDATA_RECORD_FINISHED_ROUND, 0, 8};
 
 	cr_assert_eq(pmc__perfdata_writer_write(w, &h, sizeof(h)), 0);
 }
@@ -95,7 +119,7 @@ static uint64_t samples_of(struct pmc_report *r, const char *key)
 
 static struct pmc_report *load(void)
 {
-	struct pmc_report_opts o = { .sz = sizeof(o), .sort = "dso,symbol" };
+	struct pmc_report_opts o = {.sz = sizeof(o), .sort = "dso,symbol"};
 	struct pmc_report *r;
 	struct pmc_file_error err;
 

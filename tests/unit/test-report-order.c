@@ -32,11 +32,16 @@ struct file {
 static void begin(struct file *f, bool id_all)
 {
 	struct perf_event_attr a = {
-		.type = PERF_TYPE_SOFTWARE, .size = sizeof(a), .config = PERF_COUNT_SW_CPU_CLOCK,
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(a),
+		.config = PERF_COUNT_SW_CPU_CLOCK,
 		.sample_period = 1000,
-		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-			       PERF_SAMPLE_PERIOD,
-		.sample_id_all = id_all, .mmap = 1, .comm = 1, .task = 1,
+		.sample_type =
+			PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD,
+		.sample_id_all = id_all,
+		.mmap = 1,
+		.comm = 1,
+		.task = 1,
 	};
 
 	f->id_all = id_all;
@@ -50,9 +55,9 @@ static void begin(struct file *f, bool id_all)
 static void side(struct file *f, uint32_t type, const void *body, size_t len, uint32_t pid,
 		 uint32_t tid, uint64_t time)
 {
-	uint64_t buf[64] = { 0 };
-	struct perf_event_header h = { type, PERF_RECORD_MISC_USER, (uint16_t)(8 + len) };
-	uint32_t ids[2] = { pid, tid };
+	uint64_t buf[64] = {0};
+	struct perf_event_header h = {type, PERF_RECORD_MISC_USER, (uint16_t)(8 + len)};
+	uint32_t ids[2] = {pid, tid};
 
 	memcpy((uint8_t *)buf + 8, body, len);
 	if (f->id_all) {
@@ -73,16 +78,18 @@ static void mmap_rec(struct file *f, uint32_t pid, uint64_t time)
 		uint64_t ino, gen;
 		uint32_t prot, flags;
 		char name[128];
-	} b = { pid, pid, BASE, 1 << 24, 0, 0, 0, 0, 0, 5, 2, PROG };
+	} b = {pid, pid, BASE, 1 << 24, 0, 0, 0, 0, 0, 5, 2, PROG};
 
 	cr_assert_lt(strlen(PROG), sizeof(b.name));
 	side(f, PERF_RECORD_MMAP2, &b, sizeof(b), pid, pid, time);
 }
 
-static void comm_rec(struct file *f, uint32_t pid, uint32_t tid, const char *name,
-		     uint64_t time)
+static void comm_rec(struct file *f, uint32_t pid, uint32_t tid, const char *name, uint64_t time)
 {
-	struct { uint32_t pid, tid; char comm[16]; } b = { pid, tid, "" };
+	struct {
+		uint32_t pid, tid;
+		char comm[16];
+	} b = {pid, tid, ""};
 
 	strncpy(b.comm, name, sizeof(b.comm) - 1);
 	side(f, PERF_RECORD_COMM, &b, sizeof(b), pid, tid, time);
@@ -91,22 +98,29 @@ static void comm_rec(struct file *f, uint32_t pid, uint32_t tid, const char *nam
 static void fork_rec(struct file *f, uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid,
 		     uint64_t time)
 {
-	struct { uint32_t pid, ppid, tid, ptid; uint64_t time; } b = { pid, ppid, tid, ptid, time };
+	struct {
+		uint32_t pid, ppid, tid, ptid;
+		uint64_t time;
+	} b = {pid, ppid, tid, ptid, time};
 
 	side(f, PERF_RECORD_FORK, &b, sizeof(b), pid, tid, time);
 }
 
 static void sample(struct file *f, uint32_t pid, uint32_t tid, uint64_t time)
 {
-	struct pmc__sample s = { .misc = PERF_RECORD_MISC_USER, .ip = hot_ip, .pid = pid,
-				 .tid = tid, .time = time, .period = 1000 };
+	struct pmc__sample s = {.misc = PERF_RECORD_MISC_USER,
+				.ip = hot_ip,
+				.pid = pid,
+				.tid = tid,
+				.time = time,
+				.period = 1000};
 
 	cr_assert_eq(pmc__perfdata_writer_write_sample(f->w, 0, &s), 0);
 }
 
 static void round_rec(struct file *f)
 {
-	struct perf_event_header h = { PERFDATA_RECORD_FINISHED_ROUND, 0, 8 };
+	struct perf_event_header h = {PERFDATA_RECORD_FINISHED_ROUND, 0, 8};
 
 	cr_assert_eq(pmc__perfdata_writer_write(f->w, &h, sizeof(h)), 0);
 }
@@ -114,7 +128,7 @@ static void round_rec(struct file *f)
 /* Finishes the file, reports it by comm and symbol, and checks its only entry. */
 static void expect_one(struct file *f, const char *key, uint64_t samples)
 {
-	struct pmc_report_opts o = { .sz = sizeof(o), .sort = "comm,symbol" };
+	struct pmc_report_opts o = {.sz = sizeof(o), .sort = "comm,symbol"};
 	struct pmc_report *r;
 	struct pmc_file_error err;
 	struct pmc_report_entry e;
@@ -174,7 +188,7 @@ Test(report_order, file_without_rounds_is_sorted_whole)
 Test(report_order, comm_applies_from_its_time)
 {
 	struct file f;
-	struct pmc_report_opts o = { .sz = sizeof(o), .sort = "comm" };
+	struct pmc_report_opts o = {.sz = sizeof(o), .sort = "comm"};
 	struct pmc_report *r;
 	struct pmc_file_error err;
 	struct pmc_report_entry e;
@@ -217,7 +231,7 @@ Test(report_order, records_without_time_keep_file_order)
 	sample(&f, 42, 42, 500);
 	round_rec(&f);
 	/* The first sample precedes its map in time too: it stays unresolved, as in the file. */
-	struct pmc_report_opts o = { .sz = sizeof(o), .sort = "comm,symbol" };
+	struct pmc_report_opts o = {.sz = sizeof(o), .sort = "comm,symbol"};
 	struct pmc_report *r;
 	struct pmc_file_error err;
 	struct pmc_report_entry e;

@@ -16,40 +16,63 @@
 static struct perf_event_attr full_attr(void)
 {
 	struct perf_event_attr a = {
-		.type = PERF_TYPE_SOFTWARE, .size = sizeof(a), .config = PERF_COUNT_SW_CPU_CLOCK,
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(a),
+		.config = PERF_COUNT_SW_CPU_CLOCK,
 		.sample_period = 1000,
 		.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 			       PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU |
 			       PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW |
 			       PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER |
-			       PERF_SAMPLE_STACK_USER | PERF_SAMPLE_WEIGHT |
-			       PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_REGS_INTR |
-			       PERF_SAMPLE_PHYS_ADDR,
+			       PERF_SAMPLE_STACK_USER | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC |
+			       PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_PHYS_ADDR,
 		.branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_HW_INDEX,
-		.sample_regs_user = 0x1ff, .sample_regs_intr = 0x3, .sample_stack_user = 64,
-		.sample_id_all = 1, .mmap = 1, .comm = 1,
+		.sample_regs_user = 0x1ff,
+		.sample_regs_intr = 0x3,
+		.sample_stack_user = 64,
+		.sample_id_all = 1,
+		.mmap = 1,
+		.comm = 1,
 	};
 	return a;
 }
 
-static uint64_t chain[3] = { 0x401000, 0x402000, 0x403000 };
-static struct perf_branch_entry br[2] = { { .from = 1, .to = 2 }, { .from = 3, .to = 4 } };
-static uint64_t uregs[9] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
-static uint64_t iregs[2] = { 10, 11 };
-static uint8_t stack[64] = { 0xaa, 0xbb };
+static uint64_t chain[3] = {0x401000, 0x402000, 0x403000};
+static struct perf_branch_entry br[2] = {{.from = 1, .to = 2}, {.from = 3, .to = 4}};
+static uint64_t uregs[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+static uint64_t iregs[2] = {10, 11};
+static uint8_t stack[64] = {0xaa, 0xbb};
 static const char raw[5] = "raw!";
 
 static struct pmc__sample full_sample(int i)
 {
 	struct pmc__sample s = {
-		.misc = PERF_RECORD_MISC_USER, .id = 77, .ip = 0x401234 + (uint64_t)i,
-		.pid = 10, .tid = 11, .time = 1000 + (uint64_t)i, .addr = 0xdead0000,
-		.cpu = 1, .period = 1000, .nr_callchain = 3, .callchain = chain,
-		.raw_size = 5, .raw = raw, .nr_branch = 2, .branch_hw_idx = 9, .branch = br,
-		.user_regs_abi = PERF_SAMPLE_REGS_ABI_64, .user_regs = uregs,
-		.user_stack_size = 64, .user_stack = stack, .user_stack_dyn_size = 40,
-		.weight = 123, .data_src = 0x1234, .intr_regs_abi = PERF_SAMPLE_REGS_ABI_64,
-		.intr_regs = iregs, .phys_addr = 0xabc000,
+		.misc = PERF_RECORD_MISC_USER,
+		.id = 77,
+		.ip = 0x401234 + (uint64_t)i,
+		.pid = 10,
+		.tid = 11,
+		.time = 1000 + (uint64_t)i,
+		.addr = 0xdead0000,
+		.cpu = 1,
+		.period = 1000,
+		.nr_callchain = 3,
+		.callchain = chain,
+		.raw_size = 5,
+		.raw = raw,
+		.nr_branch = 2,
+		.branch_hw_idx = 9,
+		.branch = br,
+		.user_regs_abi = PERF_SAMPLE_REGS_ABI_64,
+		.user_regs = uregs,
+		.user_stack_size = 64,
+		.user_stack = stack,
+		.user_stack_dyn_size = 40,
+		.weight = 123,
+		.data_src = 0x1234,
+		.intr_regs_abi = PERF_SAMPLE_REGS_ABI_64,
+		.intr_regs = iregs,
+		.phys_addr = 0xabc000,
 	};
 	return s;
 }
@@ -61,7 +84,7 @@ static char *write_file(void)
 	struct pmc__perfdata_writer *w;
 	struct perf_event_attr a = full_attr();
 	uint64_t id = 77;
-	char *argv[] = { "pmc", "record", "x" };
+	char *argv[] = {"pmc", "record", "x"};
 
 	snprintf(path, sizeof(path), "/tmp/pmc-test-%d.data", (int)getpid());
 	cr_assert_eq(pmc__perfdata_writer_new(path, &w), 0);
@@ -73,7 +96,11 @@ static char *write_file(void)
 		uint32_t pid, tid;
 		char comm[8];
 		uint64_t id[4];
-	} comm = { { PERF_RECORD_COMM, 0, sizeof(comm) }, 10, 11, "prog", { 0x0000000b0000000a, 5, 1, 77 } };
+	} comm = {{PERF_RECORD_COMM, 0, sizeof(comm)},
+		  10,
+		  11,
+		  "prog",
+		  {0x0000000b0000000a, 5, 1, 77}};
 	cr_assert_eq(pmc__perfdata_writer_write(w, &comm, sizeof(comm)), 0);
 	for (int i = 0; i < NR_SAMPLES; i++) {
 		struct pmc__sample s = full_sample(i);
@@ -114,7 +141,8 @@ Test(perfdata, round_trip_every_field)
 		struct pmc__sample s;
 		if (ev.hdr->type == PERF_RECORD_COMM) {
 			cr_assert_eq(pmc__sample_decode_id(pmc__perfdata_attr(f, 0), ev.hdr,
-							   ev.hdr->size, &s), 0);
+							   ev.hdr->size, &s),
+				     0);
 			cr_assert_eq(s.tid, 11);
 			cr_assert_eq(s.id, 77);
 			comms++;
@@ -159,7 +187,7 @@ Test(perfdata, every_truncation_is_rejected)
 	for (size_t cut = 0; cut < len; cut++) {
 		struct pmc__perfdata *f;
 		struct pmc__perfdata_event ev;
-		struct pmc_file_error err = { 0 };
+		struct pmc_file_error err = {0};
 		int ret = pmc__perfdata_open_mem(buf, cut, &f, &err);
 		if (ret) {
 			cr_assert(ret == -PMC_E_TRUNCATED || ret == -PMC_E_FORMAT,
@@ -178,24 +206,24 @@ Test(perfdata, every_truncation_is_rejected)
 }
 
 struct corrupt_row {
-	size_t off;      /* byte to overwrite */
-	uint64_t val;    /* value written there */
+	size_t off;   /* byte to overwrite */
+	uint64_t val; /* value written there */
 	size_t width;
-	int expect;      /* error of open, or of the first failing next/sample */
+	int expect;	 /* error of open, or of the first failing next/sample */
 	const char *msg; /* substring of the message */
 };
 
 static const struct corrupt_row rows[] = {
-	{ 0, 0x1122334455667788ull, 8, -PMC_E_FORMAT, "not a perf.data file" },
-	{ 0, 0x50455246494c4532ull, 8, -PMC_E_FORMAT, "big-endian" },
-	{ 7, '3', 1, -PMC_E_VERSION, "newer" },
-	{ 8, 16, 8, -PMC_E_FORMAT, "pipe-mode" },
-	{ 8, 112, 8, -PMC_E_VERSION, "newer format" },
-	{ 16, 7, 8, -PMC_E_FORMAT, "attr entry size" },
-	{ 24, 1ull << 40, 8, -PMC_E_TRUNCATED, "attrs section" },
-	{ 48, 1ull << 40, 8, -PMC_E_TRUNCATED, "data section" },
-	{ 40, 1ull << 40, 8, -PMC_E_TRUNCATED, "data section" },
-	{ 40, 8, 8, -PMC_E_FORMAT, "overlaps the header" },
+	{0, 0x1122334455667788ull, 8, -PMC_E_FORMAT, "not a perf.data file"},
+	{0, 0x50455246494c4532ull, 8, -PMC_E_FORMAT, "big-endian"},
+	{7, '3', 1, -PMC_E_VERSION, "newer"},
+	{8, 16, 8, -PMC_E_FORMAT, "pipe-mode"},
+	{8, 112, 8, -PMC_E_VERSION, "newer format"},
+	{16, 7, 8, -PMC_E_FORMAT, "attr entry size"},
+	{24, 1ull << 40, 8, -PMC_E_TRUNCATED, "attrs section"},
+	{48, 1ull << 40, 8, -PMC_E_TRUNCATED, "data section"},
+	{40, 1ull << 40, 8, -PMC_E_TRUNCATED, "data section"},
+	{40, 8, 8, -PMC_E_FORMAT, "overlaps the header"},
 };
 
 static size_t data_offset(const uint8_t *buf)
@@ -214,7 +242,7 @@ Test(perfdata, corrupt_header_fields)
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		uint8_t *buf = malloc(len);
 		struct pmc__perfdata *f = NULL;
-		struct pmc_file_error err = { 0 };
+		struct pmc_file_error err = {0};
 		memcpy(buf, good, len);
 		memcpy(buf + rows[i].off, &rows[i].val, rows[i].width);
 		int ret = pmc__perfdata_open_mem(buf, len, &f, &err);
@@ -237,7 +265,7 @@ Test(perfdata, corrupt_record_sizes)
 	size_t doff = data_offset(buf);
 	struct pmc__perfdata *f;
 	struct pmc__perfdata_event ev;
-	struct pmc_file_error err = { 0 };
+	struct pmc_file_error err = {0};
 	uint16_t sz = 4;
 
 	memcpy(buf + doff + 6, &sz, 2);

@@ -11,12 +11,12 @@ struct tq {
 
 /* Two-sided 95 %/99 % and one-sided 95 % critical values from standard t tables. */
 static const struct tq table[] = {
-	{ 0.975, 1, 12.706205 }, { 0.975, 2, 4.302653 },  { 0.975, 4, 2.776445 },
-	{ 0.975, 9, 2.262157 },  { 0.975, 10, 2.228139 }, { 0.975, 19, 2.093024 },
-	{ 0.975, 30, 2.042272 }, { 0.975, 120, 1.979930 }, { 0.995, 1, 63.656741 },
-	{ 0.995, 4, 4.604095 },  { 0.995, 19, 2.860935 }, { 0.95, 2, 2.919986 },
-	{ 0.95, 5, 2.015048 },   { 0.9, 3, 1.637744 },    { 0.975, 1000, 1.962339 },
-	{ 0.025, 4, -2.776445 },
+	{0.975, 1, 12.706205}, {0.975, 2, 4.302653},   {0.975, 4, 2.776445},
+	{0.975, 9, 2.262157},  {0.975, 10, 2.228139},  {0.975, 19, 2.093024},
+	{0.975, 30, 2.042272}, {0.975, 120, 1.979930}, {0.995, 1, 63.656741},
+	{0.995, 4, 4.604095},  {0.995, 19, 2.860935},  {0.95, 2, 2.919986},
+	{0.95, 5, 2.015048},   {0.9, 3, 1.637744},     {0.975, 1000, 1.962339},
+	{0.025, 4, -2.776445},
 };
 
 Test(stat, t_quantiles_match_tables)
@@ -39,7 +39,7 @@ Test(stat, t_quantile_rejects_bad_arguments)
 
 Test(stat, summary_of_constant_values_has_zero_interval)
 {
-	double v[] = { 1000, 1000, 1000, 1000, 1000 };
+	double v[] = {1000, 1000, 1000, 1000, 1000};
 	struct pmc_summary s;
 
 	cr_assert_eq(pmc_summarize(v, 5, 0.95, &s), 0);
@@ -51,7 +51,7 @@ Test(stat, summary_of_constant_values_has_zero_interval)
 
 Test(stat, summary_of_one_to_five)
 {
-	double v[] = { 5, 1, 4, 2, 3 };
+	double v[] = {5, 1, 4, 2, 3};
 	struct pmc_summary s;
 
 	cr_assert_eq(pmc_summarize(v, 5, 0.95, &s), 0);
@@ -68,7 +68,7 @@ Test(stat, summary_of_one_to_five)
 
 Test(stat, even_count_median_and_99_percent)
 {
-	double v[] = { 10, 20, 30, 40 };
+	double v[] = {10, 20, 30, 40};
 	struct pmc_summary s95, s99;
 
 	cr_assert_eq(pmc_summarize(v, 4, 0.95, &s95), 0);
@@ -80,7 +80,7 @@ Test(stat, even_count_median_and_99_percent)
 
 Test(stat, single_value_and_errors)
 {
-	double v[] = { 42 };
+	double v[] = {42};
 	struct pmc_summary s;
 
 	cr_assert_eq(pmc_summarize(v, 1, 0.95, &s), 0);

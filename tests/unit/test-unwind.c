@@ -90,7 +90,8 @@ static void load_maps(struct pmc_report *r, uint32_t pid)
 
 	cr_assert(f);
 	while (fgets(line, sizeof(line), f)) {
-		int n = sscanf(line, "%lx-%lx %7s %lx %*s %*s %4095s", &lo, &hi, perms, &pgoff, path);
+		int n = sscanf(line, "%lx-%lx %7s %lx %*s %*s %4095s", &lo, &hi, perms, &pgoff,
+			       path);
 		if (n == 5 && path[0] == '/' && perms[3] == 'p')
 			cr_assert_eq(pmc__machine_mmap(r->m, pid, lo, hi - lo, pgoff, path, 0), 0);
 	}

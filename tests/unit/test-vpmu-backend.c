@@ -20,7 +20,7 @@ enum { COREI7 = 1, PENTIUM = 2 };
 
 static struct pmc_evlist *vpmu_list(const char *str, int *err, char *msg, size_t len)
 {
-	struct pmc_evlist_opts o = { .sz = sizeof(o), .backend = "vpmu" };
+	struct pmc_evlist_opts o = {.sz = sizeof(o), .backend = "vpmu"};
 	struct pmc_parse_error perr;
 	struct pmc_evlist *l;
 
@@ -44,8 +44,10 @@ Test(vpmu_table, agrees_with_events_tsv)
 
 		if (line[0] == '#')
 			continue;
-		cr_assert_eq(sscanf(line, "%15[^\t]\t%127[^\t]\t%x\t%x\t%u\t%u\t%u\t%15[^\t]\t%511[^\n]",
-				    model, name, &ev, &um, &cm, &inv, &edge, kind, desc), 9, "%s", line);
+		cr_assert_eq(sscanf(line,
+				    "%15[^\t]\t%127[^\t]\t%x\t%x\t%u\t%u\t%u\t%15[^\t]\t%511[^\n]",
+				    model, name, &ev, &um, &cm, &inv, &edge, kind, desc),
+			     9, "%s", line);
 		nr_tsv++;
 		while (row < pmc__vpmu_nr_events && pmc__vpmu_events[row].extra)
 			row++;
@@ -54,9 +56,12 @@ Test(vpmu_table, agrees_with_events_tsv)
 		cr_expect_str_eq(e->name, name);
 		cr_expect_eq(e->model, !strcmp(model, "pentium") ? PENTIUM : COREI7, "%s", name);
 		cr_expect(e->event == ev && e->umask == um && e->cmask == cm && e->inv == inv &&
-			  e->edge == edge, "%s: encoding differs from events.tsv", name);
-		cr_expect_eq(e->kind, !strcmp(kind, "exact") ? VPMU_EV_EXACT :
-				      !strcmp(kind, "modelled") ? VPMU_EV_MODELLED : VPMU_EV_UNSUPPORTED,
+				  e->edge == edge,
+			  "%s: encoding differs from events.tsv", name);
+		cr_expect_eq(e->kind,
+			     !strcmp(kind, "exact")	 ? VPMU_EV_EXACT
+			     : !strcmp(kind, "modelled") ? VPMU_EV_MODELLED
+							 : VPMU_EV_UNSUPPORTED,
 			     "%s", name);
 		cr_expect_str_eq(e->desc, desc, "%s", name);
 	}
@@ -67,10 +72,10 @@ Test(vpmu_table, agrees_with_events_tsv)
 }
 
 struct enc_case {
-	const char *model;   /* PMC_VPMU_MODEL */
+	const char *model; /* PMC_VPMU_MODEL */
 	const char *event;
-	int fixed;           /* expected fixed counter, -1 for a general one */
-	uint64_t value;      /* expected PerfEvtSel / ES|CC, or the fixed control field */
+	int fixed;	/* expected fixed counter, -1 for a general one */
+	uint64_t value; /* expected PerfEvtSel / ES|CC, or the fixed control field */
 };
 
 /* USR|EN and USR|OS|EN bits of a Core i7 PerfEvtSel. */
@@ -78,38 +83,38 @@ struct enc_case {
 #define UO 0x430000ULL
 
 static const struct enc_case enc_cases[] = {
-	{ "corei7", "instructions", 0, 0x2 },
-	{ "corei7", "cycles", 1, 0x2 },
-	{ "corei7", "ref-cycles", 2, 0x2 },
-	{ "corei7", "INST_RETIRED.ANY", 0, 0x2 },
-	{ "corei7", "INST_RETIRED.ANY:uk", 0, 0x3 },
-	{ "corei7", "INST_RETIRED.ANY:c=1", -1, U | 0x010001c0 },
-	{ "corei7", "INST_RETIRED.ANY_P", -1, U | 0x01c0 },
-	{ "corei7", "inst_retired.any_p", -1, U | 0x01c0 },
-	{ "corei7", "INST_RETIRED:ANY_P", -1, U | 0x01c0 },
-	{ "corei7", "branches", -1, U | 0x00c4 },
-	{ "corei7", "branch-misses", -1, U | 0x00c5 },
-	{ "corei7", "cache-misses", -1, U | 0x412e },
-	{ "corei7", "L1-dcache-load-misses", -1, U | 0x0140 },
-	{ "corei7", "L1-icache-load-misses", -1, U | 0x0280 },
-	{ "corei7", "dTLB-load-misses", -1, U | 0x0108 },
-	{ "corei7", "iTLB-load-misses", -1, U | 0x0185 },
-	{ "corei7", "LLC-load-misses", -1, U | 0x10cb },
-	{ "corei7", "MEM_LOAD_RETIRED.L1D_HIT", -1, U | 0x01cb },
-	{ "corei7", "BR_MISP_RETIRED.ALL_BRANCHES:u:c=1:i", -1, U | 0x018000c5 },
-	{ "corei7", "UOPS_RETIRED.STALL_CYCLES", -1, U | 0x018001c2 },
-	{ "corei7", "UOPS_EXECUTED.CORE_STALL_COUNT:e", -1, U | 0x01843fb1 },
-	{ "corei7", "r01c4", -1, U | 0x01c4 },
-	{ "corei7", "r01c4:uk", -1, UO | 0x01c4 },
-	{ "corei7", "r0388", -1, U | 0x0388 }, /* an OR of two BR_INST_EXEC conditions */
-	{ "corei7", "vpmu/event=0xc4,umask=0x1/", -1, U | 0x01c4 },
-	{ "corei7", "vpmu/event=0xc2,umask=1,cmask=1,inv,edge/", -1, U | 0x01c401c2 },
-	{ "pentium", "instructions", -1, 0x16 | 2 << 6 },
-	{ "pentium", "cycles", -1, 0x16 | 6 << 6 },
-	{ "pentium", "data_read", -1, 0x00 | 2 << 6 },
-	{ "pentium", "misaligned_data_memory_or_IO_references:uk", -1, 0x0b | 3 << 6 },
-	{ "pentium", "branch-misses", -1, 0x15 | 2 << 6 },
-	{ "pentium", "r22", -1, 0x22 | 2 << 6 },
+	{"corei7", "instructions", 0, 0x2},
+	{"corei7", "cycles", 1, 0x2},
+	{"corei7", "ref-cycles", 2, 0x2},
+	{"corei7", "INST_RETIRED.ANY", 0, 0x2},
+	{"corei7", "INST_RETIRED.ANY:uk", 0, 0x3},
+	{"corei7", "INST_RETIRED.ANY:c=1", -1, U | 0x010001c0},
+	{"corei7", "INST_RETIRED.ANY_P", -1, U | 0x01c0},
+	{"corei7", "inst_retired.any_p", -1, U | 0x01c0},
+	{"corei7", "INST_RETIRED:ANY_P", -1, U | 0x01c0},
+	{"corei7", "branches", -1, U | 0x00c4},
+	{"corei7", "branch-misses", -1, U | 0x00c5},
+	{"corei7", "cache-misses", -1, U | 0x412e},
+	{"corei7", "L1-dcache-load-misses", -1, U | 0x0140},
+	{"corei7", "L1-icache-load-misses", -1, U | 0x0280},
+	{"corei7", "dTLB-load-misses", -1, U | 0x0108},
+	{"corei7", "iTLB-load-misses", -1, U | 0x0185},
+	{"corei7", "LLC-load-misses", -1, U | 0x10cb},
+	{"corei7", "MEM_LOAD_RETIRED.L1D_HIT", -1, U | 0x01cb},
+	{"corei7", "BR_MISP_RETIRED.ALL_BRANCHES:u:c=1:i", -1, U | 0x018000c5},
+	{"corei7", "UOPS_RETIRED.STALL_CYCLES", -1, U | 0x018001c2},
+	{"corei7", "UOPS_EXECUTED.CORE_STALL_COUNT:e", -1, U | 0x01843fb1},
+	{"corei7", "r01c4", -1, U | 0x01c4},
+	{"corei7", "r01c4:uk", -1, UO | 0x01c4},
+	{"corei7", "r0388", -1, U | 0x0388}, /* an OR of two BR_INST_EXEC conditions */
+	{"corei7", "vpmu/event=0xc4,umask=0x1/", -1, U | 0x01c4},
+	{"corei7", "vpmu/event=0xc2,umask=1,cmask=1,inv,edge/", -1, U | 0x01c401c2},
+	{"pentium", "instructions", -1, 0x16 | 2 << 6},
+	{"pentium", "cycles", -1, 0x16 | 6 << 6},
+	{"pentium", "data_read", -1, 0x00 | 2 << 6},
+	{"pentium", "misaligned_data_memory_or_IO_references:uk", -1, 0x0b | 3 << 6},
+	{"pentium", "branch-misses", -1, 0x15 | 2 << 6},
+	{"pentium", "r22", -1, 0x22 | 2 << 6},
 };
 
 static void check_encoding(const struct enc_case *c)
@@ -140,26 +145,26 @@ Test(vpmu_encode, table)
 struct why_case {
 	const char *model;
 	const char *event;
-	const char *reason;  /* a substring of the verdict; NULL: the name does not resolve */
+	const char *reason; /* a substring of the verdict; NULL: the name does not resolve */
 };
 
 static const struct why_case why_cases[] = {
-	{ "corei7", "UOPS_EXECUTED.PORT0", "execution-port" },
-	{ "corei7", "RESOURCE_STALLS.RS_FULL", "reservation station" },
-	{ "corei7", "task-clock", "software events" },
-	{ "corei7", "L1-dcache-prefetches", "prefetcher" },
-	{ "corei7", "instructions:k", "user-level code only" },
-	{ "corei7", "vpmu/event=0xc4,umask=1,inv/", "counter mask" },
-	{ "corei7", "r0199", "unknown to the vpmu Core i7 model" },
-	{ "corei7", "r3088", "BR_INST_EXEC" }, /* 0x88 bits 0x10|0x20 are supported ... */
-	{ "corei7", "r8088", "no such condition" }, /* ... bit 0x80 is not */
-	{ "corei7", "r100000000c0", "reserved" },
-	{ "pentium", "bank_conflicts", "cache banks" },
-	{ "pentium", "LLC-loads", "no last-level cache" },
-	{ "pentium", "data_read:c=1", "no counter mask" },
-	{ "corei7", "NO_SUCH_EVENT.ANY", NULL },
-	{ "corei7", "data_read", NULL },
-	{ "pentium", "INST_RETIRED.ANY", NULL },
+	{"corei7", "UOPS_EXECUTED.PORT0", "execution-port"},
+	{"corei7", "RESOURCE_STALLS.RS_FULL", "reservation station"},
+	{"corei7", "task-clock", "software events"},
+	{"corei7", "L1-dcache-prefetches", "prefetcher"},
+	{"corei7", "instructions:k", "user-level code only"},
+	{"corei7", "vpmu/event=0xc4,umask=1,inv/", "counter mask"},
+	{"corei7", "r0199", "unknown to the vpmu Core i7 model"},
+	{"corei7", "r3088", "BR_INST_EXEC"},	  /* 0x88 bits 0x10|0x20 are supported ... */
+	{"corei7", "r8088", "no such condition"}, /* ... bit 0x80 is not */
+	{"corei7", "r100000000c0", "reserved"},
+	{"pentium", "bank_conflicts", "cache banks"},
+	{"pentium", "LLC-loads", "no last-level cache"},
+	{"pentium", "data_read:c=1", "no counter mask"},
+	{"corei7", "NO_SUCH_EVENT.ANY", NULL},
+	{"corei7", "data_read", NULL},
+	{"pentium", "INST_RETIRED.ANY", NULL},
 };
 
 static void check_reason(const struct why_case *c)
@@ -211,7 +216,8 @@ Test(vpmu_plan, counters_and_passes)
 
 	unsetenv("PMC_VPMU_MODEL");
 	l = vpmu_list("instructions,cycles,branches,branch-misses,cache-references,cache-misses,"
-		      "L1-dcache-loads,L1-dcache-load-misses", &err, NULL, 0);
+		      "L1-dcache-loads,L1-dcache-load-misses",
+		      &err, NULL, 0);
 	cr_assert_eq(err, 0);
 	if (!pmc_caps()->vpmu)
 		cr_skip_test("vpmu tool not available: %s", pmc_caps()->vpmu_why);
@@ -238,8 +244,8 @@ Test(vpmu_plan, one_event_per_fixed_counter)
 	if (!pmc_caps()->vpmu)
 		cr_skip_test("vpmu tool not available: %s", pmc_caps()->vpmu_why);
 	cr_assert_eq(pmc_evlist__plan(l, false, &passes), 0);
-	cr_expect_eq(passes, 2, "cycles twice: one fixed and five general counters, got %d pass(es)",
-		     passes);
+	cr_expect_eq(passes, 2,
+		     "cycles twice: one fixed and five general counters, got %d pass(es)", passes);
 	pmc_evlist__delete(l);
 }
 
@@ -247,8 +253,8 @@ Test(vpmu_plan, one_event_per_fixed_counter)
 static void run_loop(const char *events, const char *mode, const char *n, uint64_t *out)
 {
 	char prog[512];
-	char *argv[] = { prog, (char *)mode, (char *)n, NULL };
-	struct pmc_target t = { .sz = sizeof(t), .kind = PMC_TARGET_COMMAND, .argv = argv };
+	char *argv[] = {prog, (char *)mode, (char *)n, NULL};
+	struct pmc_target t = {.sz = sizeof(t), .kind = PMC_TARGET_COMMAND, .argv = argv};
 	struct pmc_evlist *l;
 	int err, passes, status;
 
@@ -299,7 +305,7 @@ Test(vpmu_count, exact_differences_of_k_iterations, .timeout = 120)
 
 Test(vpmu_count, only_commands_and_self_under_vpmu)
 {
-	struct pmc_target t = { .sz = sizeof(t), .kind = PMC_TARGET_CPUS };
+	struct pmc_target t = {.sz = sizeof(t), .kind = PMC_TARGET_CPUS};
 	struct pmc_evlist *l;
 	int err, passes;
 

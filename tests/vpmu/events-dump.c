@@ -5,7 +5,7 @@
 
 static void dump(const char *model, const struct vp_event_desc *t, unsigned n)
 {
-	static const char *const kind[] = { "exact", "modelled", "unsupported" };
+	static const char *const kind[] = {"exact", "modelled", "unsupported"};
 
 	for (unsigned i = 0; i < n; i++)
 		printf("%s\t%s\t0x%02x\t0x%02x\t%u\t%u\t%u\t%s\t%s\n", model, t[i].name, t[i].event,

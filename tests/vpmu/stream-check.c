@@ -16,17 +16,32 @@ static void zero_ids(unsigned char *rec)
 	size_t off = sizeof(*h), n = 0;
 
 	switch (h->type) {
-	case VPMU_REC_BEGIN: off += 8; n = 4; break;
-	case VPMU_REC_COMM: case VPMU_REC_SAMPLE: case VPMU_REC_COUNTS: n = 8; break;
-	case VPMU_REC_MMAP: n = 4; break;
-	case VPMU_REC_FORK: case VPMU_REC_THREAD: case VPMU_REC_EXIT: n = 16; break;
-	default: break;
+	case VPMU_REC_BEGIN:
+		off += 8;
+		n = 4;
+		break;
+	case VPMU_REC_COMM:
+	case VPMU_REC_SAMPLE:
+	case VPMU_REC_COUNTS:
+		n = 8;
+		break;
+	case VPMU_REC_MMAP:
+		n = 4;
+		break;
+	case VPMU_REC_FORK:
+	case VPMU_REC_THREAD:
+	case VPMU_REC_EXIT:
+		n = 16;
+		break;
+	default:
+		break;
 	}
 	memset(rec + off, 0, n);
 	/* Sampled registers may hold values the guest read from the clock (ld.so reads the TSC);
 	 * everything else in a sample must repeat exactly. */
 	if (h->type == VPMU_REC_SAMPLE)
-		memset(((struct vpmu_rec_sample *)rec)->regs, 0, sizeof(((struct vpmu_rec_sample *)rec)->regs));
+		memset(((struct vpmu_rec_sample *)rec)->regs, 0,
+		       sizeof(((struct vpmu_rec_sample *)rec)->regs));
 }
 
 int main(int argc, char **argv)
@@ -35,7 +50,7 @@ int main(int argc, char **argv)
 	FILE *f = argc > 1 ? fopen(argv[1], "rb") : NULL;
 	size_t len, off = 0;
 	unsigned nthreads = 0, nsamples = 0, nmmap = 0, last = 0, first = 0, mmap_match = 0;
-	unsigned long sum[VPMU_MAX_COUNTERS] = { 0 }, total[VPMU_MAX_COUNTERS] = { 0 };
+	unsigned long sum[VPMU_MAX_COUNTERS] = {0}, total[VPMU_MAX_COUNTERS] = {0};
 	unsigned nr = 0;
 	int have_total = 0;
 
@@ -95,7 +110,8 @@ int main(int argc, char **argv)
 	}
 	for (unsigned k = 0; k < nr; k++)
 		if (sum[k] != total[k]) {
-			fprintf(stderr, "counter %u: threads sum to %lu, total %lu\n", k, sum[k], total[k]);
+			fprintf(stderr, "counter %u: threads sum to %lu, total %lu\n", k, sum[k],
+				total[k]);
 			return 1;
 		}
 	if (argc > 2 && nthreads < (unsigned)atoi(argv[2]))

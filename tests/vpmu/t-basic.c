@@ -13,7 +13,9 @@ static __attribute__((noinline)) struct delta loop(long n)
 
 	snap_begin(&a, &b);
 	__asm__ volatile("test %0,%0; jz 2f; 1: nop; add $1,%%rax; dec %0; jnz 1b; 2:"
-			 : "+r"(n) : : "rax", "cc");
+			 : "+r"(n)
+			 :
+			 : "rax", "cc");
 	snap(&b);
 	diff(&d, &a, &b);
 	return d;
@@ -28,7 +30,9 @@ static __attribute__((noinline)) struct delta loadstore(long n, char *p)
 	snap_begin(&a, &b);
 	__asm__ volatile("1: mov (%1),%%rax; mov %%rax,8(%1); movl 1(%1),%%ecx; movl 62(%1),%%edx;"
 			 " dec %0; jnz 1b"
-			 : "+r"(n) : "r"(p) : "rax", "rcx", "rdx", "cc", "memory");
+			 : "+r"(n)
+			 : "r"(p)
+			 : "rax", "rcx", "rdx", "cc", "memory");
 	snap(&b);
 	diff(&d, &a, &b);
 	return d;
@@ -42,7 +46,9 @@ static __attribute__((noinline)) struct delta stride(long lines, char *p)
 
 	snap_begin(&a, &b);
 	__asm__ volatile("test %0,%0; jz 2f; 1: movzbl (%1),%%eax; add $64,%1; dec %0; jnz 1b; 2:"
-			 : "+r"(lines), "+r"(p) : : "rax", "cc", "memory");
+			 : "+r"(lines), "+r"(p)
+			 :
+			 : "rax", "cc", "memory");
 	snap(&b);
 	diff(&d, &a, &b);
 	return d;
@@ -78,14 +84,18 @@ static __attribute__((noinline)) struct delta dirty_evict(long n, char *p)
 	__asm__ volatile("mov 36864(%1),%%rax; add 40960(%1),%%rax; add 45056(%1),%%rax;"
 			 " add 49152(%1),%%rax; add 53248(%1),%%rax; add 57344(%1),%%rax;"
 			 " add 61440(%1),%%rax; add 65536(%1),%%rax; mov %%rax,%0"
-			 : "=m"(prime_sink) : "r"(p) : "rax", "cc", "memory");
+			 : "=m"(prime_sink)
+			 : "r"(p)
+			 : "rax", "cc", "memory");
 	snap_begin(&a, &b);
 	__asm__ volatile("1: mov (%1),%%rax; mov %%rax,(%1); mov %%rax,8(%1);"
 			 " mov 4096(%1),%%rcx; mov 8192(%1),%%rdx; mov 12288(%1),%%rsi;"
 			 " mov 16384(%1),%%rdi; mov 20480(%1),%%r8; mov 24576(%1),%%r9;"
 			 " mov 28672(%1),%%r10; mov 32768(%1),%%r11; dec %0; jnz 1b"
-			 : "+r"(n) : "r"(p)
-			 : "rax", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11", "cc", "memory");
+			 : "+r"(n)
+			 : "r"(p)
+			 : "rax", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11", "cc",
+			   "memory");
 	snap(&b);
 	diff(&d, &a, &b);
 	return d;
@@ -109,7 +119,8 @@ static void t_loop(void)
 	d2 = loop(3000);
 	CHECK(d2.v[5] >= d2.v[4], "cycles %lu >= instructions %lu", d2.v[5], d2.v[4]);
 	d1 = loop(0);
-	CHECK(d1.v[0] > 0 && d1.v[0] < 64, "empty region costs a few instructions, got %lu", d1.v[0]);
+	CHECK(d1.v[0] > 0 && d1.v[0] < 64, "empty region costs a few instructions, got %lu",
+	      d1.v[0]);
 	d2 = loop(1000);
 	sub(&d2, &d1);
 	CHECK(d2.v[0] == 4000, "1000 iterations = 4000 over the empty region, got %lu", d2.v[0]);
@@ -223,7 +234,8 @@ static void t_cmask(void)
 	d = stride(0, buf);
 	d = stride(1024, buf);
 	CHECK(d.v[0] == d.v[4], "active cycles %lu == instructions %lu", d.v[0], d.v[4]);
-	CHECK(d.v[0] + d.v[1] == d.v[5], "active %lu + stall %lu == cycles %lu", d.v[0], d.v[1], d.v[5]);
+	CHECK(d.v[0] + d.v[1] == d.v[5], "active %lu + stall %lu == cycles %lu", d.v[0], d.v[1],
+	      d.v[5]);
 	CHECK(d.v[1] == d.v[2], "stall cycles %lu == sum of penalties %lu", d.v[1], d.v[2]);
 	CHECK(d.v[3] >= 1024 && d.v[3] < d.v[1], "stall count %lu: one per miss at least", d.v[3]);
 }
@@ -245,10 +257,11 @@ static void t_unsupported(void)
 
 static void t_present(void)
 {
-	struct vpmu_info in = { .hdr.size = sizeof(in) };
+	struct vpmu_info in = {.hdr.size = sizeof(in)};
 
 	CHECK(vp_req(VPMU_REQ_QUERY, (unsigned long)&in, sizeof(in), 0, 0) == 0, "QUERY");
-	CHECK(in.hdr.magic == VPMU_MAGIC_INFO && in.model == VPMU_MODEL_COREI7, "model %u", in.model);
+	CHECK(in.hdr.magic == VPMU_MAGIC_INFO && in.model == VPMU_MODEL_COREI7, "model %u",
+	      in.model);
 	CHECK(in.nr_counters == 7 && in.nr_fixed == 3 && in.width_bits == 48, "counters %u",
 	      in.nr_counters);
 	CHECK(vp_req(VPMU_REQ_QUERY, (unsigned long)&in, 8, 0, 0) == -22, "short buffer refused");
@@ -257,9 +270,10 @@ static void t_present(void)
 int main(int argc, char **argv)
 {
 	static const struct vp_test tests[] = {
-		{ "present", t_present }, { "loop", t_loop }, { "loadstore", t_loadstore },
-		{ "fastpath", t_fastpath }, { "stride", t_stride }, { "rep", t_rep },
-		{ "cmask", t_cmask }, { "unsupported", t_unsupported },
+		{"present", t_present},	    {"loop", t_loop},
+		{"loadstore", t_loadstore}, {"fastpath", t_fastpath},
+		{"stride", t_stride},	    {"rep", t_rep},
+		{"cmask", t_cmask},	    {"unsupported", t_unsupported},
 	};
 
 	return vp_run_tests(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));

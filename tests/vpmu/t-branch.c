@@ -13,7 +13,9 @@ static __attribute__((noinline)) struct delta branches(long n)
 
 	snap_begin(&a, &b);
 	__asm__ volatile("1: test $1,%1; jz 2f; nop; 2: inc %1; dec %0; jnz 1b"
-			 : "+r"(n), "+r"(i) : : "cc");
+			 : "+r"(n), "+r"(i)
+			 :
+			 : "cc");
 	snap(&b);
 	diff(&d, &a, &b);
 	return d;
@@ -65,7 +67,7 @@ static __attribute__((noinline)) long callee2(long x)
 	return x + 2;
 }
 
-static long (*volatile targets[2])(long) = { callee, callee2 };
+static long (*volatile targets[2])(long) = {callee, callee2};
 
 /* n indirect calls through a table and their returns: always to one target (alternate 0), or
  * to the two in turn (alternate 1), so that the BTB always holds the other one. */
@@ -95,14 +97,30 @@ static __attribute__((noinline)) struct delta indirect_jumps(long n, long mask)
 	snap_begin(&a, &b);
 	for (long i = 0; i < n; i++) {
 		switch (i & mask) {
-		case 0: x += 3; break;
-		case 1: x ^= 5; break;
-		case 2: x *= 7; break;
-		case 3: x -= 11; break;
-		case 4: x <<= 1; break;
-		case 5: x |= 13; break;
-		case 6: x >>= 2; break;
-		default: x = ~x; break;
+		case 0:
+			x += 3;
+			break;
+		case 1:
+			x ^= 5;
+			break;
+		case 2:
+			x *= 7;
+			break;
+		case 3:
+			x -= 11;
+			break;
+		case 4:
+			x <<= 1;
+			break;
+		case 5:
+			x |= 13;
+			break;
+		case 6:
+			x >>= 2;
+			break;
+		default:
+			x = ~x;
+			break;
 		}
 		__asm__ volatile("" : "+r"(x));
 	}
@@ -159,9 +177,9 @@ static void t_predictor_indirect(void)
 {
 	struct delta d[2][2], d1;
 
-	vp_program(0, EVT(0x89, 0x20), 0, 0); /* BR_MISP_EXEC.INDIRECT_NEAR_CALL */
-	vp_program(1, EVT(0x89, 0x08), 0, 0); /* BR_MISP_EXEC.RETURN_NEAR */
-	vp_program(2, EVT(0x88, 0x20), 0, 0); /* BR_INST_EXEC.INDIRECT_NEAR_CALL */
+	vp_program(0, EVT(0x89, 0x20), 0, 0);		/* BR_MISP_EXEC.INDIRECT_NEAR_CALL */
+	vp_program(1, EVT(0x89, 0x08), 0, 0);		/* BR_MISP_EXEC.RETURN_NEAR */
+	vp_program(2, EVT(0x88, 0x20), 0, 0);		/* BR_INST_EXEC.INDIRECT_NEAR_CALL */
 	vp_program(3, EVT(VPMU_EV_STALLS, 0x08), 0, 0); /* VPMU_STALLS.BRANCH */
 	vp_req(VPMU_REQ_START, VPMU_ALL_COUNTERS, 0, 0, 0);
 	for (unsigned long lbr = 0; lbr < 2; lbr++) {
@@ -170,19 +188,20 @@ static void t_predictor_indirect(void)
 			struct delta *e = &d[lbr][alt];
 
 			indirect_calls(3000, alt);
-			/* A first call of 1000 after one of 3000 mispredicts a dozen more conditional
-			 * branches (the loop's exit comes at another point of the history); the
-			 * delta below then compares two calls that follow alike. */
+			/* A first call of 1000 after one of 3000 mispredicts a dozen more
+			 * conditional branches (the loop's exit comes at another point of the
+			 * history); the delta below then compares two calls that follow alike. */
 			indirect_calls(1000, alt);
 			d1 = indirect_calls(1000, alt);
 			*e = indirect_calls(2000, alt);
 			sub(e, &d1);
 			printf("lbr %lu alternate %ld: %lu of %lu indirect calls and %lu returns "
-			       "mispredicted, %lu stall cycles\n", lbr, alt, e->v[0], e->v[2], e->v[1],
-			       e->v[3]);
+			       "mispredicted, %lu stall cycles\n",
+			       lbr, alt, e->v[0], e->v[2], e->v[1], e->v[3]);
 			CHECK(e->v[2] == 1000, "indirect calls: %lu", e->v[2]);
 			CHECK(e->v[1] == 0, "mispredicted returns: %lu", e->v[1]);
-			CHECK(e->v[0] == (alt ? 1000 : 0), "mispredicted indirect calls: %lu", e->v[0]);
+			CHECK(e->v[0] == (alt ? 1000 : 0), "mispredicted indirect calls: %lu",
+			      e->v[0]);
 		}
 	}
 	vp_req(VPMU_REQ_WRMSR, VPMU_MSR_DEBUGCTL, 0, 0, 0);
@@ -204,13 +223,15 @@ static void t_predictor_indirect(void)
 			d1 = indirect_jumps(1000, mask);
 			*e = indirect_jumps(2000, mask);
 			sub(e, &d1);
-			printf("lbr %lu mask %ld: %lu of %lu indirect jumps mispredicted, %lu stall "
-			       "cycles\n", lbr, mask, e->v[0], e->v[2], e->v[3]);
+			printf("lbr %lu mask %ld: %lu of %lu indirect jumps mispredicted, %lu "
+			       "stall "
+			       "cycles\n",
+			       lbr, mask, e->v[0], e->v[2], e->v[3]);
 			/* The compiler may test one case before the table (gcc: 7 of 8 jump). */
 			CHECK(e->v[2] >= 875 && e->v[2] <= 1000,
 			      "indirect jumps: %lu (is the switch a jump table?)", e->v[2]);
-			CHECK(e->v[0] == (alt ? e->v[2] : 0), "mispredicted indirect jumps: %lu of %lu",
-			      e->v[0], e->v[2]);
+			CHECK(e->v[0] == (alt ? e->v[2] : 0),
+			      "mispredicted indirect jumps: %lu of %lu", e->v[0], e->v[2]);
 		}
 	}
 	vp_req(VPMU_REQ_WRMSR, VPMU_MSR_DEBUGCTL, 0, 0, 0);
@@ -246,7 +267,8 @@ static void t_predictor(void)
 int main(int argc, char **argv)
 {
 	static const struct vp_test tests[] = {
-		{ "branches", t_branches }, { "predictor", t_predictor },
+		{"branches", t_branches},
+		{"predictor", t_predictor},
 	};
 
 	return vp_run_tests(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));

@@ -21,7 +21,9 @@ static __attribute__((noinline)) void kernel(long n, long first)
 			 " add $4160,%1; nop\n"
 			 "after3_ip: nop; dec %0\n"
 			 "loop_branch: jnz loop_head"
-			 : "+r"(n), "+d"(p) : "r"(hot) : "rax", "rcx", "rsi", "rdi", "cc", "memory");
+			 : "+r"(n), "+d"(p)
+			 : "r"(hot)
+			 : "rax", "rcx", "rsi", "rdi", "cc", "memory");
 }
 
 static struct vpmu_rec_sample samples[512];
@@ -60,9 +62,10 @@ static void t_precise(int imprecise)
 		       (unsigned long)samples[0].ip, (unsigned long)samples[0].event_ip,
 		       (void *)miss_ip, (void *)after3_ip);
 	printf("%s: %u samples, %u at the expected ip, %u with address = rdx, %u with the loop "
-	       "branch on top of the LBR\n", imprecise ? "imprecise" : "precise", n, at_ip, addr_ok,
-	       lbr_ok);
-	CHECK(n >= ITERS / 97 - 2 && n <= ITERS / 97 + 1, "about %d samples, got %u", ITERS / 97, n);
+	       "branch on top of the LBR\n",
+	       imprecise ? "imprecise" : "precise", n, at_ip, addr_ok, lbr_ok);
+	CHECK(n >= ITERS / 97 - 2 && n <= ITERS / 97 + 1, "about %d samples, got %u", ITERS / 97,
+	      n);
 	CHECK(at_ip * 100 >= n * 95, "95%% of samples at the expected ip: %u of %u", at_ip, n);
 	CHECK(lbr_ok * 100 >= n * 95, "LBR top is the loop branch: %u of %u", lbr_ok, n);
 	if (!imprecise)

@@ -11,7 +11,9 @@ static unsigned long loop_delta(long n)
 	unsigned long a = vp_read(0), b;
 
 	__asm__ volatile("test %0,%0; jz 2f; 1: nop; add $1,%%rax; dec %0; jnz 1b; 2:"
-			 : "+r"(n) : : "rax", "cc");
+			 : "+r"(n)
+			 :
+			 : "rax", "cc");
 	b = vp_read(0);
 	return b - a;
 }
@@ -21,7 +23,8 @@ static void *worker(void *arg)
 	long k = (long)arg;
 	unsigned long empty = loop_delta(0), d = loop_delta(1000 * k);
 
-	CHECK(d - empty == 4000UL * k, "thread %ld: expected %lu, got %lu", k, 4000UL * k, d - empty);
+	CHECK(d - empty == 4000UL * k, "thread %ld: expected %lu, got %lu", k, 4000UL * k,
+	      d - empty);
 	return NULL;
 }
 

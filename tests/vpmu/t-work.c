@@ -29,14 +29,22 @@ static int cmp(const void *x, const void *y)
 static __attribute__((noinline)) unsigned step(unsigned op, unsigned v)
 {
 	switch (op & 7) {
-	case 0: return v + 3;
-	case 1: return v * 7;
-	case 2: return v ^ 0x55;
-	case 3: return v / 3 + 1;
-	case 4: return v - 9;
-	case 5: return v % 13 + v;
-	case 6: return v << 1;
-	default: return v >> 1;
+	case 0:
+		return v + 3;
+	case 1:
+		return v * 7;
+	case 2:
+		return v ^ 0x55;
+	case 3:
+		return v / 3 + 1;
+	case 4:
+		return v - 9;
+	case 5:
+		return v % 13 + v;
+	case 6:
+		return v << 1;
+	default:
+		return v >> 1;
 	}
 }
 

@@ -23,14 +23,14 @@ AI unsigned long vp_read(unsigned idx)
 
 static int failures;
 
-#define CHECK(cond, ...)                                                               \
-	do {                                                                           \
-		if (!(cond)) {                                                         \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);           \
-			fprintf(stderr, __VA_ARGS__);                                  \
-			fputc('\n', stderr);                                           \
-			failures++;                                                    \
-		}                                                                      \
+#define CHECK(cond, ...)                                                     \
+	do {                                                                 \
+		if (!(cond)) {                                               \
+			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+			fprintf(stderr, __VA_ARGS__);                        \
+			fputc('\n', stderr);                                 \
+			failures++;                                          \
+		}                                                            \
 	} while (0)
 
 /* Programs counter idx or exits with the tool's reason. */
@@ -62,8 +62,8 @@ static inline void vp_require_vpmu(void)
 	(EVT(ev, um) | ((unsigned long)(cmask) << 24) | ((inv) ? VPMU_EVTSEL_INV : 0) | \
 	 ((edge) ? VPMU_EVTSEL_EDGE : 0))
 
-/* Counter values over a stretch of guest code: snap_begin() before and snap() after, diff(), and sub() to
- * take one stretch's counts from another's (two lengths of a loop leave the loop's). */
+/* Counter values over a stretch of guest code: snap_begin() before and snap() after, diff(), and
+ * sub() to take one stretch's counts from another's (two lengths of a loop leave the loop's). */
 struct delta {
 	unsigned long v[VPMU_MAX_COUNTERS];
 };

@@ -25,8 +25,10 @@ char *calib_default_path(void)
 	gethostname(host, sizeof(host) - 1);
 	if (data && *data)
 		return asprintf(&path, "%s/pmc/calibration-%s.json", data, host) < 0 ? NULL : path;
-	return asprintf(&path, "%s/.local/share/pmc/calibration-%s.json", home ? home : ".",
-			host) < 0 ? NULL : path;
+	return asprintf(&path, "%s/.local/share/pmc/calibration-%s.json", home ? home : ".", host) <
+			       0
+		       ? NULL
+		       : path;
 }
 
 int calib_load(const char *path, struct calib **out)
@@ -78,8 +80,8 @@ const char *calib_path(const struct calib *c)
 
 const char *calib_date(const struct calib *c)
 {
-	const char *d = json_string_value(json_object_get(json_object_get(c->root, "machine"),
-							  "date"));
+	const char *d =
+		json_string_value(json_object_get(json_object_get(c->root, "machine"), "date"));
 
 	return d ? d : "unknown";
 }
@@ -89,7 +91,8 @@ static json_t *entry(const struct calib *c, const char *backend, const char *eve
 	json_t *entries = json_object_get(c->root, "entries"), *e;
 	size_t i;
 
-	json_array_foreach(entries, i, e) {
+	json_array_foreach(entries, i, e)
+	{
 		const char *b = json_string_value(json_object_get(e, "backend"));
 		const char *n = json_string_value(json_object_get(e, "event"));
 
@@ -108,13 +111,15 @@ static bool number(json_t *j, double *out)
 	return true;
 }
 
-bool calib_per_entry(const struct calib *c, const char *backend, const char *event,
-		     unsigned priv, double *out)
+bool calib_per_entry(const struct calib *c, const char *backend, const char *event, unsigned priv,
+		     double *out)
 {
 	json_t *e = entry(c, backend, event, priv);
 
-	return e && number(json_object_get(json_object_get(json_object_get(e, "region_pair"),
-							   "counts"), "median"), out);
+	return e &&
+	       number(json_object_get(json_object_get(json_object_get(e, "region_pair"), "counts"),
+				      "median"),
+		      out);
 }
 
 bool calib_per_run(const struct calib *c, const char *backend, const char *event, unsigned priv,

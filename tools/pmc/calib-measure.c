@@ -38,7 +38,7 @@ static double quantile(const double *sorted, size_t n, double q)
 json_t *calib_distribution(double *v, size_t n)
 {
 	json_t *edges = json_array(), *counts = json_array();
-	size_t bins[9] = { 0 };
+	size_t bins[9] = {0};
 	double lo, hi, w;
 
 	if (!n)
@@ -53,9 +53,9 @@ json_t *calib_distribution(double *v, size_t n)
 		json_array_append_new(edges, json_real(lo + b * w));
 		json_array_append_new(counts, json_integer((json_int_t)bins[b]));
 	}
-	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:{s:o, s:o}}", "n", (json_int_t)n,
-			 "min", v[0], "median", quantile(v, n, 0.5), "p90", quantile(v, n, 0.9),
-			 "p99", quantile(v, n, 0.99), "max", v[n - 1], "histogram", "edges", edges,
+	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:{s:o, s:o}}", "n", (json_int_t)n, "min",
+			 v[0], "median", quantile(v, n, 0.5), "p90", quantile(v, n, 0.9), "p99",
+			 quantile(v, n, 0.99), "max", v[n - 1], "histogram", "edges", edges,
 			 "counts", counts);
 }
 
@@ -76,7 +76,8 @@ static double timer_cost(void)
 /* An empty region: ns per pair and counts per entry, from the library's own totals. */
 static json_t *measure_pair(const struct calib_params *p, int id, size_t nr_ev)
 {
-	double *ns = calloc(p->samples, sizeof(double)), *counts = calloc(p->samples, sizeof(double));
+	double *ns = calloc(p->samples, sizeof(double)),
+	       *counts = calloc(p->samples, sizeof(double));
 	uint64_t before[64], after[64];
 	double tc = timer_cost();
 	json_t *j = NULL;
@@ -139,8 +140,8 @@ out:
 
 static int open_self(const struct calib_params *p, const char *event, struct pmc_evlist **out)
 {
-	struct pmc_evlist_opts o = { .sz = sizeof(o), .backend = p->backend, .priv = p->priv };
-	struct pmc_target t = { .sz = sizeof(t), .kind = PMC_TARGET_SELF, .no_inherit = true };
+	struct pmc_evlist_opts o = {.sz = sizeof(o), .backend = p->backend, .priv = p->priv};
+	struct pmc_target t = {.sz = sizeof(t), .kind = PMC_TARGET_SELF, .no_inherit = true};
 	int passes, err = pmc_evlist__new(&o, out);
 
 	if (!err)
@@ -157,8 +158,11 @@ static int open_self(const struct calib_params *p, const char *event, struct pmc
 /* Runs in the child: every in-process measurement of event, as one JSON object. */
 json_t *calib_measure_inprocess(const struct calib_params *p, const char *event, int *err)
 {
-	struct pmc_region_opts ro = { .sz = sizeof(ro), .events = event, .backend = p->backend,
-				      .priv = p->priv, .sink = PMC_REGION_SINK_NONE };
+	struct pmc_region_opts ro = {.sz = sizeof(ro),
+				     .events = event,
+				     .backend = p->backend,
+				     .priv = p->priv,
+				     .sink = PMC_REGION_SINK_NONE};
 	struct pmc_evlist *l = NULL;
 	json_t *pair, *rs;
 	int id;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* pmc calibrate's measurements: what a region pair, a read, a start/stop and an empty program cost. */
+/* pmc calibrate's measurements: what a region pair, a read, a start/stop and an empty program cost.
+ */
 #ifndef PMC_TOOLS_CALIB_MEASURE_H
 #define PMC_TOOLS_CALIB_MEASURE_H
 
@@ -7,12 +8,12 @@
 #include <pmc/pmc.h>
 
 struct calib_params {
-	size_t samples;        /* timed samples per distribution */
-	size_t warmup;         /* untimed iterations first */
-	int runs;              /* runs of the empty program */
+	size_t samples; /* timed samples per distribution */
+	size_t warmup;	/* untimed iterations first */
+	int runs;	/* runs of the empty program */
 	const char *backend;
 	unsigned priv;
-	char **empty_argv;     /* the empty program */
+	char **empty_argv; /* the empty program */
 };
 
 /* Sorts v[0..n) and returns {n, min, median, p90, p99, max, histogram{edges, counts}}. */

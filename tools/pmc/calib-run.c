@@ -21,7 +21,7 @@ void calib_print(FILE *f, json_t *entries, const struct calib_params *p);
 /* One run of the empty program with the events of pass; values[i] for each event. */
 static int run_once(const struct calib_params *p, struct pmc_evlist *l, int pass, double *values)
 {
-	struct pmc_target t = { .sz = sizeof(t), .kind = PMC_TARGET_COMMAND, .argv = p->empty_argv };
+	struct pmc_target t = {.sz = sizeof(t), .kind = PMC_TARGET_COMMAND, .argv = p->empty_argv};
 	int status, err = pmc_evlist__open(l, &t, pass);
 
 	if (!err)
@@ -99,33 +99,45 @@ void calib_print(FILE *f, json_t *entries, const struct calib_params *p)
 
 	fprintf(f, "# pmc calibrate: %zu samples per distribution, %d empty-program runs ('%s')\n",
 		p->samples, p->runs, p->empty_argv[0]);
-	json_array_foreach(entries, i, e) {
+	json_array_foreach(entries, i, e)
+	{
 		json_t *pair = json_object_get(e, "region_pair");
 		json_t *hist = json_object_get(json_object_get(pair, "ns"), "histogram");
 
 		fprintf(f, "%s (%s):\n", json_string_value(json_object_get(e, "event")),
 			json_string_value(json_object_get(e, "backend")));
-		fprintf(f, "  empty region, counts per entry: median %.1f  p90 %.1f  p99 %.1f  max %.1f\n",
+		fprintf(f,
+			"  empty region, counts per entry: median %.1f  p90 %.1f  p99 %.1f  max "
+			"%.1f\n",
 			num(pair, "counts", "median", NULL), num(pair, "counts", "p90", NULL),
 			num(pair, "counts", "p99", NULL), num(pair, "counts", "max", NULL));
-		fprintf(f, "  empty region, ns per pair:      median %.0f  p90 %.0f  p99 %.0f  max %.0f\n",
+		fprintf(f,
+			"  empty region, ns per pair:      median %.0f  p90 %.0f  p99 %.0f  max "
+			"%.0f\n",
 			num(pair, "ns", "median", NULL), num(pair, "ns", "p90", NULL),
 			num(pair, "ns", "p99", NULL), num(pair, "ns", "max", NULL));
-		fprintf(f, "  read, ns:                       median %.0f  p90 %.0f  p99 %.0f  max %.0f\n",
+		fprintf(f,
+			"  read, ns:                       median %.0f  p90 %.0f  p99 %.0f  max "
+			"%.0f\n",
 			num(e, "read", "ns", "median"), num(e, "read", "ns", "p90"),
 			num(e, "read", "ns", "p99"), num(e, "read", "ns", "max"));
-		fprintf(f, "  start+stop, ns:                 median %.0f  p90 %.0f  p99 %.0f  max %.0f\n",
+		fprintf(f,
+			"  start+stop, ns:                 median %.0f  p90 %.0f  p99 %.0f  max "
+			"%.0f\n",
 			num(e, "start_stop", "ns", "median"), num(e, "start_stop", "ns", "p90"),
 			num(e, "start_stop", "ns", "p99"), num(e, "start_stop", "ns", "max"));
-		fprintf(f, "  empty program under pmc stat:   %.1f +/- %.1f (%.3f%%)  [median %.1f]\n",
+		fprintf(f,
+			"  empty program under pmc stat:   %.1f +/- %.1f (%.3f%%)  [median %.1f]\n",
 			num(e, "empty_program", "mean", NULL), num(e, "empty_program", "ci", NULL),
 			num(e, "empty_program", "ci_pct", NULL),
 			num(e, "empty_program", "median", NULL));
 		fprintf(f, "  histogram, ns per pair:        ");
 		for (size_t b = 0; b < json_array_size(json_object_get(hist, "counts")); b++)
 			fprintf(f, " %s%.0f:%lld", b == 8 ? ">" : "",
-				json_number_value(json_array_get(json_object_get(hist, "edges"), b)),
-				json_integer_value(json_array_get(json_object_get(hist, "counts"), b)));
+				json_number_value(
+					json_array_get(json_object_get(hist, "edges"), b)),
+				json_integer_value(
+					json_array_get(json_object_get(hist, "counts"), b)));
 		fputc('\n', f);
 	}
 }
@@ -136,13 +148,14 @@ static json_t *merged(const char *path, json_t *entries)
 	json_t *old = json_load_file(path, 0, NULL), *all = json_array(), *e, *n;
 	size_t i, k;
 
-	json_array_foreach(json_object_get(old, "entries"), i, e) {
+	json_array_foreach(json_object_get(old, "entries"), i, e)
+	{
 		bool replaced = false;
 
-		json_array_foreach(entries, k, n)
-			replaced |= json_equal(json_object_get(e, "event"), json_object_get(n, "event")) &&
-				    json_equal(json_object_get(e, "backend"), json_object_get(n, "backend")) &&
-				    json_equal(json_object_get(e, "priv"), json_object_get(n, "priv"));
+		json_array_foreach(entries, k, n) replaced |=
+			json_equal(json_object_get(e, "event"), json_object_get(n, "event")) &&
+			json_equal(json_object_get(e, "backend"), json_object_get(n, "backend")) &&
+			json_equal(json_object_get(e, "priv"), json_object_get(n, "priv"));
 		if (!replaced)
 			json_array_append(all, e);
 	}
@@ -179,14 +192,14 @@ int calib_save(const char *path, json_t *entries, const struct calib_params *p)
 		return -ENOMEM;
 	if (strcmp(target, "-"))
 		make_parent(target);
-	root = json_pack("{s:s, s:{s:s, s:s, s:s, s:s, s:s, s:s}, s:o}", "schema", "pmc-calibrate/1",
-			 "machine", "hostname", host, "cpu_model", caps->cpu_model, "kernel",
-			 caps->kernel, "date", date, "pmc_version", pmc_version(), "empty_program",
-			 p->empty_argv[0], "entries",
+	root = json_pack("{s:s, s:{s:s, s:s, s:s, s:s, s:s, s:s}, s:o}", "schema",
+			 "pmc-calibrate/1", "machine", "hostname", host, "cpu_model",
+			 caps->cpu_model, "kernel", caps->kernel, "date", date, "pmc_version",
+			 pmc_version(), "empty_program", p->empty_argv[0], "entries",
 			 strcmp(target, "-") ? merged(target, entries) : json_copy(entries));
 	err = root ? pmc_outfile__open(target, &out) : -ENOMEM;
-	if (!err && json_dumpf(root, pmc_outfile__stream(out),
-			       JSON_INDENT(2) | JSON_REAL_PRECISION(17))) {
+	if (!err &&
+	    json_dumpf(root, pmc_outfile__stream(out), JSON_INDENT(2) | JSON_REAL_PRECISION(17))) {
 		pmc_outfile__abort(out);
 		err = -EIO;
 	} else if (!err) {

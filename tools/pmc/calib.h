@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The calibration file of pmc calibrate (schema "pmc-calibrate/1"), read by pmc stat --subtract-overhead. */
+/* The calibration file of pmc calibrate (schema "pmc-calibrate/1"), read by pmc stat
+ * --subtract-overhead. */
 #ifndef PMC_TOOLS_CALIB_H
 #define PMC_TOOLS_CALIB_H
 
@@ -25,8 +26,8 @@ const char *calib_date(const struct calib *c);
  * per region entry (an empty begin/end pair) or per run (an empty program under pmc stat).
  * Returns false when the file has no such entry.
  */
-bool calib_per_entry(const struct calib *c, const char *backend, const char *event,
-		     unsigned priv, double *out);
+bool calib_per_entry(const struct calib *c, const char *backend, const char *event, unsigned priv,
+		     double *out);
 bool calib_per_run(const struct calib *c, const char *backend, const char *event, unsigned priv,
 		   double *out);
 

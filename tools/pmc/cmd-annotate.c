@@ -14,17 +14,17 @@ static const char usage_text[] =
 	"  -h, --help         this text\n";
 
 static const struct option options[] = {
-	{ "input", required_argument, NULL, 'i' },
-	{ "dso", required_argument, NULL, 'd' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+	{"input", required_argument, NULL, 'i'},
+	{"dso", required_argument, NULL, 'd'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
 };
 
 int cmd_annotate(int argc, char **argv)
 {
-	struct pmc_report_opts o = { .sz = sizeof(o), .sort = "srcline", .no_callers = true };
+	struct pmc_report_opts o = {.sz = sizeof(o), .sort = "srcline", .no_callers = true};
 	const char *input = "perf.data", *dso = NULL;
-	struct pmc_file_error ferr = { 0 };
+	struct pmc_file_error ferr = {0};
 	struct pmc_report *r;
 	int c, err;
 

@@ -34,7 +34,7 @@ static const char usage_text[] =
 
 static const char *const default_events[] = {
 	"task-clock", "context-switches", "cpu-migrations", "page-faults",
-	"cycles",     "instructions",     "branches",       "branch-misses",
+	"cycles",     "instructions",	  "branches",	    "branch-misses",
 };
 
 struct calib_opts {
@@ -48,16 +48,16 @@ struct calib_opts {
 enum { O_EMPTY = 256, O_USER, O_KERNEL, O_BACKEND };
 
 static const struct option long_opts[] = {
-	{ "event", required_argument, NULL, 'e' },
-	{ "samples", required_argument, NULL, 'n' },
-	{ "runs", required_argument, NULL, 'r' },
-	{ "empty", required_argument, NULL, O_EMPTY },
-	{ "user", no_argument, NULL, O_USER },
-	{ "kernel", no_argument, NULL, O_KERNEL },
-	{ "backend", required_argument, NULL, O_BACKEND },
-	{ "output", required_argument, NULL, 'o' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+	{"event", required_argument, NULL, 'e'},
+	{"samples", required_argument, NULL, 'n'},
+	{"runs", required_argument, NULL, 'r'},
+	{"empty", required_argument, NULL, O_EMPTY},
+	{"user", no_argument, NULL, O_USER},
+	{"kernel", no_argument, NULL, O_KERNEL},
+	{"backend", required_argument, NULL, O_BACKEND},
+	{"output", required_argument, NULL, 'o'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
 };
 
 static int bad_usage(const char *what, const char *arg)
@@ -91,12 +91,23 @@ static int apply(struct calib_opts *o, int c, char *arg)
 		else
 			o->p.runs = (int)n;
 		return 0;
-	case O_EMPTY: o->empty_argv[0] = arg; return 0;
-	case O_USER: o->p.priv |= PMC_PRIV_USER; return 0;
-	case O_KERNEL: o->p.priv |= PMC_PRIV_KERNEL; return 0;
-	case O_BACKEND: o->p.backend = arg; return 0;
-	case 'o': o->output = arg; return 0;
-	default: return 2;
+	case O_EMPTY:
+		o->empty_argv[0] = arg;
+		return 0;
+	case O_USER:
+		o->p.priv |= PMC_PRIV_USER;
+		return 0;
+	case O_KERNEL:
+		o->p.priv |= PMC_PRIV_KERNEL;
+		return 0;
+	case O_BACKEND:
+		o->p.backend = arg;
+		return 0;
+	case 'o':
+		o->output = arg;
+		return 0;
+	default:
+		return 2;
 	}
 }
 
@@ -104,7 +115,7 @@ static int parse_args(int argc, char **argv, struct calib_opts *o)
 {
 	int c, rc;
 
-	*o = (struct calib_opts){ .p = { .samples = 2000, .warmup = 200, .runs = 20 } };
+	*o = (struct calib_opts){.p = {.samples = 2000, .warmup = 200, .runs = 20}};
 	o->empty_argv[0] = "true";
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "+e:n:r:o:h", long_opts, NULL)) != -1) {
@@ -128,7 +139,7 @@ static int parse_args(int argc, char **argv, struct calib_opts *o)
 /* The events to calibrate: named ones must be countable; defaults are kept if they are. */
 static int build(const struct calib_opts *o, struct pmc_evlist **out)
 {
-	struct pmc_evlist_opts eo = { .sz = sizeof(eo), .backend = o->p.backend, .priv = o->p.priv };
+	struct pmc_evlist_opts eo = {.sz = sizeof(eo), .backend = o->p.backend, .priv = o->p.priv};
 	struct pmc_parse_error perr;
 	size_t n = o->nr_events ? o->nr_events : sizeof(default_events) / sizeof(*default_events);
 	int err = pmc_evlist__new(&eo, out);
@@ -192,8 +203,9 @@ static json_t *measure_child(const struct calib_params *p, const char *event)
 	close(fd[0]);
 	if (pid > 0)
 		waitpid(pid, &status, 0);
-	j = buf && pid > 0 && WIFEXITED(status) && !WEXITSTATUS(status) ?
-		    (buf[len] = '\0', json_loads(buf, 0, NULL)) : NULL;
+	j = buf && pid > 0 && WIFEXITED(status) && !WEXITSTATUS(status)
+		    ? (buf[len] = '\0', json_loads(buf, 0, NULL))
+		    : NULL;
 	free(buf);
 	return j;
 }

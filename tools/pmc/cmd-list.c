@@ -8,10 +8,10 @@
 #include "cli.h"
 
 struct list_ctx {
-	struct pmc_evlist *probe;   /* a scratch list: each name is parsed and judged in it */
+	struct pmc_evlist *probe; /* a scratch list: each name is parsed and judged in it */
 	const struct pmc_evlist_opts *eo;
 	const char *pattern;
-	json_t *json;               /* --json: the array being built */
+	json_t *json; /* --json: the array being built */
 	int last_kind;
 	size_t nr, nr_ok;
 };
@@ -27,7 +27,8 @@ static int judge(struct list_ctx *ctx, const struct pmc_event_info *info, char *
 		return err;
 	err = pmc_evlist__parse(l, name, NULL);
 	if (err && info->kind == PMC_EV_SYMBOLIC)
-		snprintf(why, len, "in libpfm4's tables, but the kernel exposes no PMU for it here");
+		snprintf(why, len,
+			 "in libpfm4's tables, but the kernel exposes no PMU for it here");
 	else if (err)
 		snprintf(why, len, "does not resolve: %s", pmc_strerror(err));
 	else
@@ -69,19 +70,22 @@ static int on_event(const struct pmc_event_info *info, void *arg)
 
 int cmd_list(int argc, char **argv)
 {
-	static const struct option opts[] = { { "json", no_argument, NULL, 'j' },
-					      { "backend", required_argument, NULL, 'b' },
-					      { "help", no_argument, NULL, 'h' }, { 0 } };
-	struct pmc_evlist_opts eo = { .sz = sizeof(eo) };
-	struct list_ctx ctx = { .eo = &eo, .last_kind = -1 };
+	static const struct option opts[] = {{"json", no_argument, NULL, 'j'},
+					     {"backend", required_argument, NULL, 'b'},
+					     {"help", no_argument, NULL, 'h'},
+					     {0}};
+	struct pmc_evlist_opts eo = {.sz = sizeof(eo)};
+	struct list_ctx ctx = {.eo = &eo, .last_kind = -1};
 	struct pmc_evlist *l;
 	int ch, err;
 
 	while ((ch = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
 		if (ch == 'h') {
 			printf("usage: pmc list [--json] [--backend=perf|vpmu] [KIND|PATTERN]\n\n"
-			       "Lists every event pmc knows, by kind, marked with whether it can be\n"
-			       "counted on this machine and, if not, why. KIND is one of hardware,\n"
+			       "Lists every event pmc knows, by kind, marked with whether it can "
+			       "be\n"
+			       "counted on this machine and, if not, why. KIND is one of "
+			       "hardware,\n"
 			       "software, cache, tracepoint, pmu, cpu; PATTERN a shell glob.\n");
 			return 0;
 		}

@@ -45,18 +45,30 @@ static const char usage_text[] =
 enum { O_CALLGRAPH = 256, O_UREGS, O_IREGS, O_DSRC, O_PHYS, O_SCPU, O_USER, O_KERNEL, O_BACKEND };
 
 static const struct option options[] = {
-	{ "event", required_argument, NULL, 'e' },  { "count", required_argument, NULL, 'c' },
-	{ "freq", required_argument, NULL, 'F' },   { "call-graph", required_argument, NULL, O_CALLGRAPH },
-	{ "branch-any", no_argument, NULL, 'b' },   { "user-regs", required_argument, NULL, O_UREGS },
-	{ "intr-regs", required_argument, NULL, O_IREGS }, { "data", no_argument, NULL, 'd' },
-	{ "weight", no_argument, NULL, 'W' },       { "data-src", no_argument, NULL, O_DSRC },
-	{ "phys-data", no_argument, NULL, O_PHYS }, { "sample-cpu", no_argument, NULL, O_SCPU },
-	{ "pid", required_argument, NULL, 'p' },    { "all-cpus", no_argument, NULL, 'a' },
-	{ "cpu", required_argument, NULL, 'C' },    { "no-inherit", no_argument, NULL, 'i' },
-	{ "user", no_argument, NULL, O_USER },      { "kernel", no_argument, NULL, O_KERNEL },
-	{ "mmap-pages", required_argument, NULL, 'm' }, { "output", required_argument, NULL, 'o' },
-	{ "backend", required_argument, NULL, O_BACKEND }, { "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
+	{"event", required_argument, NULL, 'e'},
+	{"count", required_argument, NULL, 'c'},
+	{"freq", required_argument, NULL, 'F'},
+	{"call-graph", required_argument, NULL, O_CALLGRAPH},
+	{"branch-any", no_argument, NULL, 'b'},
+	{"user-regs", required_argument, NULL, O_UREGS},
+	{"intr-regs", required_argument, NULL, O_IREGS},
+	{"data", no_argument, NULL, 'd'},
+	{"weight", no_argument, NULL, 'W'},
+	{"data-src", no_argument, NULL, O_DSRC},
+	{"phys-data", no_argument, NULL, O_PHYS},
+	{"sample-cpu", no_argument, NULL, O_SCPU},
+	{"pid", required_argument, NULL, 'p'},
+	{"all-cpus", no_argument, NULL, 'a'},
+	{"cpu", required_argument, NULL, 'C'},
+	{"no-inherit", no_argument, NULL, 'i'},
+	{"user", no_argument, NULL, O_USER},
+	{"kernel", no_argument, NULL, O_KERNEL},
+	{"mmap-pages", required_argument, NULL, 'm'},
+	{"output", required_argument, NULL, 'o'},
+	{"backend", required_argument, NULL, O_BACKEND},
+	{"quiet", no_argument, NULL, 'q'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
 };
 
 struct record_cli {
@@ -70,8 +82,8 @@ struct record_cli {
 };
 
 static const char *const reg_names[] = {
-	"ax", "bx", "cx", "dx", "si", "di", "bp", "sp", "ip", "flags", "cs", "ss",
-	"ds", "es", "fs", "gs", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+	"ax", "bx", "cx", "dx", "si", "di", "bp",  "sp",  "ip",	 "flags", "cs",	 "ss",
+	"ds", "es", "fs", "gs", "r8", "r9", "r10", "r11", "r12", "r13",	  "r14", "r15",
 };
 
 /* "ax,bx,r8" or "all" into a PERF_REG_X86_* mask; 0 on an unknown name. */
@@ -89,8 +101,10 @@ static uint64_t parse_regs(const char *arg)
 		while (i < sizeof(reg_names) / sizeof(reg_names[0]) && strcmp(tok, reg_names[i]))
 			i++;
 		if (i == sizeof(reg_names) / sizeof(reg_names[0])) {
-			fprintf(stderr, "pmc record: unknown register '%s'; known: ax bx cx dx si "
-					"di bp sp ip flags cs ss ds es fs gs r8-r15\n", tok);
+			fprintf(stderr,
+				"pmc record: unknown register '%s'; known: ax bx cx dx si "
+				"di bp sp ip flags cs ss ds es fs gs r8-r15\n",
+				tok);
 			free(copy);
 			return 0;
 		}
@@ -157,11 +171,23 @@ static int apply2(struct record_cli *c, int opt, char *arg)
 		c->t.kind = PMC_TARGET_PID;
 		c->t.pid = (pid_t)n;
 		return 0;
-	case 'a': c->t.kind = PMC_TARGET_CPUS; c->system_wide = true; return 0;
-	case 'C': c->t.kind = PMC_TARGET_CPUS; c->t.cpus = arg; return 0;
-	case 'i': c->t.no_inherit = true; return 0;
-	case O_USER: c->priv |= PMC_PRIV_USER; return 0;
-	case O_KERNEL: c->priv |= PMC_PRIV_KERNEL; return 0;
+	case 'a':
+		c->t.kind = PMC_TARGET_CPUS;
+		c->system_wide = true;
+		return 0;
+	case 'C':
+		c->t.kind = PMC_TARGET_CPUS;
+		c->t.cpus = arg;
+		return 0;
+	case 'i':
+		c->t.no_inherit = true;
+		return 0;
+	case O_USER:
+		c->priv |= PMC_PRIV_USER;
+		return 0;
+	case O_KERNEL:
+		c->priv |= PMC_PRIV_KERNEL;
+		return 0;
 	case 'm':
 		if (parse_u64("-m", arg, &n) || (n & (n - 1))) {
 			fprintf(stderr, "pmc record: -m needs a power of 2\n");
@@ -169,9 +195,15 @@ static int apply2(struct record_cli *c, int opt, char *arg)
 		}
 		c->ro.mmap_pages = (size_t)n;
 		return 0;
-	case 'o': c->ro.output = arg; return 0;
-	case O_BACKEND: c->backend = arg; return 0;
-	case 'q': c->quiet = true; return 0;
+	case 'o':
+		c->ro.output = arg;
+		return 0;
+	case O_BACKEND:
+		c->backend = arg;
+		return 0;
+	case 'q':
+		c->quiet = true;
+		return 0;
 	}
 	return 2;
 }
@@ -179,19 +211,39 @@ static int apply2(struct record_cli *c, int opt, char *arg)
 static int apply(struct record_cli *c, int opt, char *arg)
 {
 	switch (opt) {
-	case 'e': return add_event(c, arg);
-	case 'c': return parse_u64("-c", arg, &c->ro.period);
-	case 'F': return parse_u64("-F", arg, &c->ro.freq);
-	case 'g': c->ro.call_graph = PMC_CALL_GRAPH_FP; return 0;
-	case O_CALLGRAPH: return parse_call_graph(c, arg);
-	case 'b': c->ro.branch_stack = true; return 0;
-	case O_UREGS: return (c->ro.user_regs = parse_regs(arg)) ? 0 : 2;
-	case O_IREGS: return (c->ro.intr_regs = parse_regs(arg)) ? 0 : 2;
-	case 'd': c->ro.data_addr = true; return 0;
-	case 'W': c->ro.weight = true; return 0;
-	case O_DSRC: c->ro.data_src = true; return 0;
-	case O_PHYS: c->ro.phys_addr = true; return 0;
-	case O_SCPU: c->ro.sample_cpu = true; return 0;
+	case 'e':
+		return add_event(c, arg);
+	case 'c':
+		return parse_u64("-c", arg, &c->ro.period);
+	case 'F':
+		return parse_u64("-F", arg, &c->ro.freq);
+	case 'g':
+		c->ro.call_graph = PMC_CALL_GRAPH_FP;
+		return 0;
+	case O_CALLGRAPH:
+		return parse_call_graph(c, arg);
+	case 'b':
+		c->ro.branch_stack = true;
+		return 0;
+	case O_UREGS:
+		return (c->ro.user_regs = parse_regs(arg)) ? 0 : 2;
+	case O_IREGS:
+		return (c->ro.intr_regs = parse_regs(arg)) ? 0 : 2;
+	case 'd':
+		c->ro.data_addr = true;
+		return 0;
+	case 'W':
+		c->ro.weight = true;
+		return 0;
+	case O_DSRC:
+		c->ro.data_src = true;
+		return 0;
+	case O_PHYS:
+		c->ro.phys_addr = true;
+		return 0;
+	case O_SCPU:
+		c->ro.sample_cpu = true;
+		return 0;
 	}
 	return apply2(c, opt, arg);
 }
@@ -249,8 +301,8 @@ static void on_signal(int sig)
 
 static int build_evlist(struct record_cli *c, struct pmc_evlist **out)
 {
-	struct pmc_evlist_opts eo = { .sz = sizeof(eo), .backend = c->backend,
-				      .priv = c->priv ? c->priv : PMC_PRIV_USER };
+	struct pmc_evlist_opts eo = {
+		.sz = sizeof(eo), .backend = c->backend, .priv = c->priv ? c->priv : PMC_PRIV_USER};
 	const char *def = pmc_caps()->hw_pmu ? "cycles" : "cpu-clock";
 	struct pmc_parse_error perr;
 	int err = pmc_evlist__new(&eo, out);
@@ -267,7 +319,8 @@ static int build_evlist(struct record_cli *c, struct pmc_evlist **out)
 			return 2;
 		}
 		if (err) {
-			fprintf(stderr, "pmc record: cannot parse '%s': %s\n", ev, pmc_strerror(err));
+			fprintf(stderr, "pmc record: cannot parse '%s': %s\n", ev,
+				pmc_strerror(err));
 			return 1;
 		}
 	}
@@ -307,8 +360,10 @@ static void summary(const struct record_cli *c, struct pmc_record *rec)
 	uint64_t lost = pmc_record__nr_lost(rec);
 
 	if (lost)
-		fprintf(stderr, "pmc record: warning: %llu samples were lost (ring buffer full); "
-				"try a larger -m or a lower -F\n", (unsigned long long)lost);
+		fprintf(stderr,
+			"pmc record: warning: %llu samples were lost (ring buffer full); "
+			"try a larger -m or a lower -F\n",
+			(unsigned long long)lost);
 	if (!c->quiet)
 		fprintf(stderr, "[ pmc record: wrote %llu samples (%llu lost), %.3f MB to %s ]\n",
 			(unsigned long long)pmc_record__nr_samples(rec), (unsigned long long)lost,
@@ -319,8 +374,9 @@ static int record_open_error(int err)
 {
 	fprintf(stderr, "pmc record: cannot start sampling: %s\n", pmc_strerror(err));
 	if (err == -EACCES || err == -EPERM || err == -PMC_E_PARANOID)
-		fprintf(stderr, "pmc record: lower /proc/sys/kernel/perf_event_paranoid or run with "
-				"CAP_PERFMON; see 'pmc doctor'\n");
+		fprintf(stderr,
+			"pmc record: lower /proc/sys/kernel/perf_event_paranoid or run with "
+			"CAP_PERFMON; see 'pmc doctor'\n");
 	if (err == -EOPNOTSUPP)
 		fprintf(stderr, "pmc record: a requested sample field (branch stack, precise ip, "
 				"...) is not supported by this event here\n");
@@ -366,7 +422,7 @@ out:
 
 static int cmd_record_run(struct record_cli *c)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
+	struct sigaction sa = {.sa_handler = on_signal};
 	struct pmc_evlist *el = NULL;
 	int rc;
 
@@ -388,8 +444,8 @@ static int cmd_record_run(struct record_cli *c)
 int cmd_record(int argc, char **argv)
 {
 	struct record_cli c = {
-		.ro = { .sz = sizeof(c.ro), .argc = argc, .argv = argv },
-		.t = { .sz = sizeof(c.t), .kind = PMC_TARGET_COMMAND, .child_fd = -1 },
+		.ro = {.sz = sizeof(c.ro), .argc = argc, .argv = argv},
+		.t = {.sz = sizeof(c.t), .kind = PMC_TARGET_COMMAND, .child_fd = -1},
 	};
 	int rc = parse_args(&c, argc, argv);
 

@@ -27,17 +27,23 @@ static const char usage_text[] =
 enum { O_CHILDREN = 256, O_NOCALLERS, O_PCT, O_KALLSYMS, O_NORECON, O_STDIO };
 
 static const struct option options[] = {
-	{ "input", required_argument, NULL, 'i' },   { "sort", required_argument, NULL, 's' },
-	{ "children", no_argument, NULL, O_CHILDREN }, { "no-callers", no_argument, NULL, O_NOCALLERS },
-	{ "format", required_argument, NULL, 'F' },  { "percent-limit", required_argument, NULL, O_PCT },
-	{ "max-entries", required_argument, NULL, 'n' }, { "kallsyms", required_argument, NULL, O_KALLSYMS },
-	{ "no-reconstruct", no_argument, NULL, O_NORECON }, { "stdio", no_argument, NULL, O_STDIO },
-	{ "help", no_argument, NULL, 'h' },          { NULL, 0, NULL, 0 },
+	{"input", required_argument, NULL, 'i'},
+	{"sort", required_argument, NULL, 's'},
+	{"children", no_argument, NULL, O_CHILDREN},
+	{"no-callers", no_argument, NULL, O_NOCALLERS},
+	{"format", required_argument, NULL, 'F'},
+	{"percent-limit", required_argument, NULL, O_PCT},
+	{"max-entries", required_argument, NULL, 'n'},
+	{"kallsyms", required_argument, NULL, O_KALLSYMS},
+	{"no-reconstruct", no_argument, NULL, O_NORECON},
+	{"stdio", no_argument, NULL, O_STDIO},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
 };
 
 static int parse_format(const char *s, enum pmc_report_format *f)
 {
-	static const char *const names[] = { "text", "csv", "json", "folded" };
+	static const char *const names[] = {"text", "csv", "json", "folded"};
 
 	for (int i = 0; i < 4; i++)
 		if (!strcmp(s, names[i])) {
@@ -56,21 +62,41 @@ static int parse_args(int argc, char **argv, struct pmc_report_opts *o, const ch
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:s:F:n:h", options, NULL)) != -1) {
 		switch (c) {
-		case 'i': *input = optarg; break;
-		case 's': o->sort = optarg; break;
-		case O_CHILDREN: o->children = true; break;
-		case O_NOCALLERS: o->no_callers = true; break;
+		case 'i':
+			*input = optarg;
+			break;
+		case 's':
+			o->sort = optarg;
+			break;
+		case O_CHILDREN:
+			o->children = true;
+			break;
+		case O_NOCALLERS:
+			o->no_callers = true;
+			break;
 		case 'F':
 			if (parse_format(optarg, fmt))
 				return 2;
 			break;
-		case O_PCT: o->min_percent = atof(optarg); break;
-		case 'n': o->max_entries = (size_t)strtoul(optarg, NULL, 10); break;
-		case O_KALLSYMS: o->kallsyms = optarg; break;
-		case O_NORECON: o->no_reconstruct = true; break;
-		case O_STDIO: break;
-		case 'h': fputs(usage_text, stdout); return -1;
-		default: return 2;
+		case O_PCT:
+			o->min_percent = atof(optarg);
+			break;
+		case 'n':
+			o->max_entries = (size_t)strtoul(optarg, NULL, 10);
+			break;
+		case O_KALLSYMS:
+			o->kallsyms = optarg;
+			break;
+		case O_NORECON:
+			o->no_reconstruct = true;
+			break;
+		case O_STDIO:
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return -1;
+		default:
+			return 2;
 		}
 	}
 	if (optind < argc) {
@@ -84,10 +110,10 @@ static int parse_args(int argc, char **argv, struct pmc_report_opts *o, const ch
 
 int cmd_report(int argc, char **argv)
 {
-	struct pmc_report_opts o = { .sz = sizeof(o) };
+	struct pmc_report_opts o = {.sz = sizeof(o)};
 	enum pmc_report_format fmt = PMC_REPORT_TEXT;
 	const char *input = "perf.data";
-	struct pmc_file_error ferr = { 0 };
+	struct pmc_file_error ferr = {0};
 	struct pmc_report *r;
 	int rc = parse_args(argc, argv, &o, &input, &fmt), err;
 

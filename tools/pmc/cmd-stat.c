@@ -37,33 +37,46 @@ static const char usage_text[] =
 	"  -v, --verbose           progress on stderr\n"
 	"  -h, --help              this text\n";
 
-enum { O_NO_WARMUP = 256, O_PLAN, O_MULTIPLEX, O_CI, O_ALL, O_USER, O_KERNEL, O_FORMAT,
-       O_CONFIG, O_BACKEND, O_PER_THREAD, O_SUBTRACT, O_CALIBRATION };
+enum {
+	O_NO_WARMUP = 256,
+	O_PLAN,
+	O_MULTIPLEX,
+	O_CI,
+	O_ALL,
+	O_USER,
+	O_KERNEL,
+	O_FORMAT,
+	O_CONFIG,
+	O_BACKEND,
+	O_PER_THREAD,
+	O_SUBTRACT,
+	O_CALIBRATION
+};
 
 static const struct option long_opts[] = {
-	{ "event", required_argument, NULL, 'e' },
-	{ "repeat", required_argument, NULL, 'r' },
-	{ "no-warmup", no_argument, NULL, O_NO_WARMUP },
-	{ "plan", no_argument, NULL, O_PLAN },
-	{ "multiplex", no_argument, NULL, O_MULTIPLEX },
-	{ "ci", required_argument, NULL, O_CI },
-	{ "all-results", no_argument, NULL, O_ALL },
-	{ "user", no_argument, NULL, O_USER },
-	{ "kernel", no_argument, NULL, O_KERNEL },
-	{ "output", required_argument, NULL, 'o' },
-	{ "format", required_argument, NULL, O_FORMAT },
-	{ "config", required_argument, NULL, O_CONFIG },
-	{ "pid", required_argument, NULL, 'p' },
-	{ "all-cpus", no_argument, NULL, 'a' },
-	{ "cpu", required_argument, NULL, 'C' },
-	{ "no-inherit", no_argument, NULL, 'i' },
-	{ "backend", required_argument, NULL, O_BACKEND },
-	{ "per-thread", no_argument, NULL, O_PER_THREAD },
-	{ "subtract-overhead", no_argument, NULL, O_SUBTRACT },
-	{ "calibration", required_argument, NULL, O_CALIBRATION },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+	{"event", required_argument, NULL, 'e'},
+	{"repeat", required_argument, NULL, 'r'},
+	{"no-warmup", no_argument, NULL, O_NO_WARMUP},
+	{"plan", no_argument, NULL, O_PLAN},
+	{"multiplex", no_argument, NULL, O_MULTIPLEX},
+	{"ci", required_argument, NULL, O_CI},
+	{"all-results", no_argument, NULL, O_ALL},
+	{"user", no_argument, NULL, O_USER},
+	{"kernel", no_argument, NULL, O_KERNEL},
+	{"output", required_argument, NULL, 'o'},
+	{"format", required_argument, NULL, O_FORMAT},
+	{"config", required_argument, NULL, O_CONFIG},
+	{"pid", required_argument, NULL, 'p'},
+	{"all-cpus", no_argument, NULL, 'a'},
+	{"cpu", required_argument, NULL, 'C'},
+	{"no-inherit", no_argument, NULL, 'i'},
+	{"backend", required_argument, NULL, O_BACKEND},
+	{"per-thread", no_argument, NULL, O_PER_THREAD},
+	{"subtract-overhead", no_argument, NULL, O_SUBTRACT},
+	{"calibration", required_argument, NULL, O_CALIBRATION},
+	{"verbose", no_argument, NULL, 'v'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
 };
 static const char short_opts[] = "+e:r:o:p:aC:ivh";
 
@@ -122,29 +135,63 @@ static int apply(struct stat_opts *o, int c, const char *arg, unsigned *priv_set
 			return bad_usage("--ci wants a level in percent (95, 99), not '%s'", arg);
 		return 0;
 	case O_FORMAT:
-		return set_format(o, arg) ? bad_usage("--format is text, csv or json, not '%s'", arg) : 0;
+		return set_format(o, arg)
+			       ? bad_usage("--format is text, csv or json, not '%s'", arg)
+			       : 0;
 	case 'p':
 		if (parse_number(arg, 1, 0x7fffffff, &n))
 			return bad_usage("-p wants a process id, not '%s'", arg);
 		o->pid = (pid_t)n;
 		return 0;
-	case O_NO_WARMUP: o->no_warmup = true; return 0;
-	case O_PLAN: o->plan_only = true; return 0;
-	case O_MULTIPLEX: o->multiplex = true; return 0;
-	case O_ALL: o->all_results = true; return 0;
-	case O_USER: *priv_set |= PMC_PRIV_USER; return 0;
-	case O_KERNEL: *priv_set |= PMC_PRIV_KERNEL; return 0;
-	case 'o': o->output = arg; return 0;
-	case 'a': o->system_wide = true; return 0;
-	case 'C': o->cpus = arg; return 0;
-	case 'i': o->no_inherit = true; return 0;
-	case O_BACKEND: o->backend = arg; return 0;
-	case O_PER_THREAD: o->per_thread = true; return 0;
-	case O_SUBTRACT: o->subtract_overhead = true; return 0;
-	case O_CALIBRATION: o->calibration = arg; return 0;
-	case 'v': o->verbose++; return 0;
-	case O_CONFIG: return 0; /* read before the other options */
-	default: return 2;
+	case O_NO_WARMUP:
+		o->no_warmup = true;
+		return 0;
+	case O_PLAN:
+		o->plan_only = true;
+		return 0;
+	case O_MULTIPLEX:
+		o->multiplex = true;
+		return 0;
+	case O_ALL:
+		o->all_results = true;
+		return 0;
+	case O_USER:
+		*priv_set |= PMC_PRIV_USER;
+		return 0;
+	case O_KERNEL:
+		*priv_set |= PMC_PRIV_KERNEL;
+		return 0;
+	case 'o':
+		o->output = arg;
+		return 0;
+	case 'a':
+		o->system_wide = true;
+		return 0;
+	case 'C':
+		o->cpus = arg;
+		return 0;
+	case 'i':
+		o->no_inherit = true;
+		return 0;
+	case O_BACKEND:
+		o->backend = arg;
+		return 0;
+	case O_PER_THREAD:
+		o->per_thread = true;
+		return 0;
+	case O_SUBTRACT:
+		o->subtract_overhead = true;
+		return 0;
+	case O_CALIBRATION:
+		o->calibration = arg;
+		return 0;
+	case 'v':
+		o->verbose++;
+		return 0;
+	case O_CONFIG:
+		return 0; /* read before the other options */
+	default:
+		return 2;
 	}
 }
 
@@ -169,7 +216,7 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 	unsigned priv = 0;
 	int c, rc;
 
-	*o = (struct stat_opts){ .repeat = 1, .level = 0.95, .format = FMT_TEXT };
+	*o = (struct stat_opts){.repeat = 1, .level = 0.95, .format = FMT_TEXT};
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(usage_text, stdout);

@@ -14,14 +14,14 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "list", cmd_list, "list the events pmc knows and whether they can be counted here" },
-	{ "stat", cmd_stat, "count events while running a command, with repetitions and statistics" },
-	{ "record", cmd_record, "sample events while running a command into a perf.data file" },
-	{ "report", cmd_report, "summarise a perf.data file by symbol, line, data address, ..." },
-	{ "annotate", cmd_annotate, "disassemble a function with samples per instruction" },
-	{ "calibrate", cmd_calibrate, "measure what measuring costs on this machine" },
-	{ "validate", cmd_validate, "check counts against predicted values of micro-benchmarks" },
-	{ "doctor", cmd_doctor, "explain what can be measured on this machine and why not" },
+	{"list", cmd_list, "list the events pmc knows and whether they can be counted here"},
+	{"stat", cmd_stat, "count events while running a command, with repetitions and statistics"},
+	{"record", cmd_record, "sample events while running a command into a perf.data file"},
+	{"report", cmd_report, "summarise a perf.data file by symbol, line, data address, ..."},
+	{"annotate", cmd_annotate, "disassemble a function with samples per instruction"},
+	{"calibrate", cmd_calibrate, "measure what measuring costs on this machine"},
+	{"validate", cmd_validate, "check counts against predicted values of micro-benchmarks"},
+	{"doctor", cmd_doctor, "explain what can be measured on this machine and why not"},
 };
 
 static void usage(FILE *f)
@@ -42,8 +42,8 @@ static void print_lib(enum pmc_log_level level, const char *fmt, va_list ap)
 	if (level > PMC_LOG_WARN && !getenv("PMC_LOG_LEVEL"))
 		return;
 	vsnprintf(buf, sizeof(buf), fmt, ap);
-	fprintf(stderr, "pmc: %s", strncmp(buf, prefix, sizeof(prefix) - 1) ? buf :
-				     buf + sizeof(prefix) - 1);
+	fprintf(stderr, "pmc: %s",
+		strncmp(buf, prefix, sizeof(prefix) - 1) ? buf : buf + sizeof(prefix) - 1);
 }
 
 int main(int argc, char **argv)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* cli_print_parse_error(): an event-string error as perf prints it, with a caret under the fault. */
+/* cli_print_parse_error(): an event-string error as perf prints it, with a caret under the fault.
+ */
 #include <string.h>
 #include "cli.h"
 

@@ -49,9 +49,9 @@ static json_t *provenance(const struct stat_run *run)
 		json_array_append_new(cmd, json_string(*a));
 	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:o, s:i, s:i, s:f, s:b, s:b, s:s, s:b, s:f}",
 			 "pmc_version", pmc_version(), "backend", pmc_evlist__backend(run->evlist),
-			 "cpu_model", caps->cpu_model, "kernel", caps->kernel,
-			 "paranoid", caps->paranoid, "command", cmd, "repetitions", o->repeat,
-			 "passes", run->nr_passes, "confidence", o->level, "warmup", !o->no_warmup,
+			 "cpu_model", caps->cpu_model, "kernel", caps->kernel, "paranoid",
+			 caps->paranoid, "command", cmd, "repetitions", o->repeat, "passes",
+			 run->nr_passes, "confidence", o->level, "warmup", !o->no_warmup,
 			 "multiplex", o->multiplex, "date", date, "interrupted", run->interrupted,
 			 "elapsed_s", run->elapsed_s);
 }
@@ -66,10 +66,10 @@ static json_t *event_json(const struct stat_run *run, const struct stat_event *e
 		json_array_append_new(values, json_real(e->values[r]));
 		json_array_append_new(ratios, json_real(e->ratio[r]));
 	}
-	j = json_pack("{s:s, s:s, s:s, s:b, s:i, s:o, s:o, s:b}", "name",
-		      pmc_evsel__name(e->evsel), "kind", pmc_event_kind__name(pmc_evsel__kind(e->evsel)),
-		      "encoding", enc, "supported", e->supported, "pass", pmc_evsel__pass(e->evsel),
-		      "values", values, "running_ratio", ratios, "scaled", e->scaled);
+	j = json_pack("{s:s, s:s, s:s, s:b, s:i, s:o, s:o, s:b}", "name", pmc_evsel__name(e->evsel),
+		      "kind", pmc_event_kind__name(pmc_evsel__kind(e->evsel)), "encoding", enc,
+		      "supported", e->supported, "pass", pmc_evsel__pass(e->evsel), "values",
+		      values, "running_ratio", ratios, "scaled", e->scaled);
 	if (!e->supported)
 		json_object_set_new(j, "reason", json_string(e->why));
 	if (!e->nr)
@@ -93,14 +93,15 @@ int stat_write_json(FILE *f, const struct stat_run *run)
 
 	for (size_t i = 0; i < pmc_evlist__nr(run->evlist); i++)
 		json_array_append_new(events, event_json(run, &run->ev[i]));
-	root = json_pack("{s:s, s:o, s:o}", "schema", "pmc-stat/1", "provenance",
-			 provenance(run), "events", events);
+	root = json_pack("{s:s, s:o, s:o}", "schema", "pmc-stat/1", "provenance", provenance(run),
+			 "events", events);
 	if (!root)
 		return -1;
 	if (run->have_status && WIFEXITED(run->status))
 		json_object_set_new(root, "exit_code", json_integer(WEXITSTATUS(run->status)));
 	if (run->have_status && WIFSIGNALED(run->status))
-		json_object_set_new(root, "signal", json_string(cli_signame(WTERMSIG(run->status))));
+		json_object_set_new(root, "signal",
+				    json_string(cli_signame(WTERMSIG(run->status))));
 	json_object_set_new(root, "overhead", stat_regions__overhead_json(run));
 	json_object_set_new(root, "regions", stat_regions__json(run));
 	err = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17));

@@ -24,7 +24,8 @@ void stat_print_plan(FILE *f, const struct stat_run *run)
 			if (pmc_evsel__pass(ev) != pass)
 				continue;
 			fprintf(f, "  %-40s %s%s\n", pmc_evsel__name(ev), pmc_evsel__resource(ev),
-				pmc_evsel__group_size(pmc_evsel__leader(ev)) > 1 ? ", grouped" : "");
+				pmc_evsel__group_size(pmc_evsel__leader(ev)) > 1 ? ", grouped"
+										 : "");
 		}
 	}
 	for (size_t i = 0; i < nr; i++)
@@ -80,8 +81,9 @@ static void print_header(FILE *f, const struct stat_run *run)
 	fprintf(f, "' (%d repetition%s%s, %d pass%s, %g%% confidence, %s, backend %s):\n\n", reps,
 		reps == 1 ? "" : "s", o->no_warmup ? "" : " after a warm-up run", run->nr_passes,
 		run->nr_passes == 1 ? "" : "es", o->level * 100,
-		o->priv == PMC_PRIV_USER ? "user level" :
-		o->priv == PMC_PRIV_KERNEL ? "kernel level" : "user and kernel levels",
+		o->priv == PMC_PRIV_USER     ? "user level"
+		: o->priv == PMC_PRIV_KERNEL ? "kernel level"
+					     : "user and kernel levels",
 		pmc_evlist__backend(run->evlist));
 }
 
@@ -106,7 +108,8 @@ static int write_text(FILE *f, const struct stat_run *run)
 	const struct stat_opts *o = run->opts;
 
 	fprintf(f, "# pmc stat results file\n");
-	fprintf(f, "# Results (%d repetitions, %g%% confidence level):\n", o->repeat, o->level * 100);
+	fprintf(f, "# Results (%d repetitions, %g%% confidence level):\n", o->repeat,
+		o->level * 100);
 	stat_regions__print_overhead(f, run, "# ");
 	fprintf(f, "# Event Repetition Value [conf.int] [percentage]\n");
 	for (size_t i = 0; i < pmc_evlist__nr(run->evlist); i++) {
@@ -114,7 +117,8 @@ static int write_text(FILE *f, const struct stat_run *run)
 		const char *name = pmc_evsel__name(e->evsel);
 
 		if (!e->supported || !e->nr) {
-			fprintf(f, "# %s: not counted: %s\n", name, e->supported ? "no run" : e->why);
+			fprintf(f, "# %s: not counted: %s\n", name,
+				e->supported ? "no run" : e->why);
 			continue;
 		}
 		for (int r = 0; o->all_results && r < e->nr; r++)
@@ -143,8 +147,10 @@ int stat_write(const struct stat_run *run)
 		return 1;
 	}
 	f = pmc_outfile__stream(out);
-	err = !f ? -1 : o->format == FMT_JSON ? stat_write_json(f, run) :
-	      o->format == FMT_CSV ? stat_write_csv(f, run) : write_text(f, run);
+	err = !f		      ? -1
+	      : o->format == FMT_JSON ? stat_write_json(f, run)
+	      : o->format == FMT_CSV  ? stat_write_csv(f, run)
+				      : write_text(f, run);
 	if (err) {
 		pmc_outfile__abort(out);
 		return 1;

@@ -27,8 +27,8 @@ static bool have(const struct stat_run *run)
 	return run->regions && run->regions->nr;
 }
 
-static void print_cells(FILE *f, const struct stat_run *run, const struct sr_region *r,
-			int thread, const char *indent)
+static void print_cells(FILE *f, const struct stat_run *run, const struct sr_region *r, int thread,
+			const char *indent)
 {
 	const struct stat_regions *s = run->regions;
 
@@ -48,13 +48,17 @@ static void print_cells(FILE *f, const struct stat_run *run, const struct sr_reg
 static void print_warnings(FILE *f, const struct sr_region *r)
 {
 	if (r->entered != r->exited)
-		fprintf(f, "    warning: entered %" PRIu64 " times but exited %" PRIu64
-			" times: a begin or an end is missing\n", r->entered, r->exited);
+		fprintf(f,
+			"    warning: entered %" PRIu64 " times but exited %" PRIu64
+			" times: a begin or an end is missing\n",
+			r->entered, r->exited);
 	if (r->varies)
 		fprintf(f, "    warning: the entry counts differ between runs\n");
 	if (r->open_at_exit)
-		fprintf(f, "    warning: %" PRIu64 " entries were still open when the command "
-			"exited (counted up to its exit)\n", r->open_at_exit);
+		fprintf(f,
+			"    warning: %" PRIu64 " entries were still open when the command "
+			"exited (counted up to its exit)\n",
+			r->open_at_exit);
 	if (r->unmatched_end)
 		fprintf(f, "    warning: %" PRIu64 " ends without a begin\n", r->unmatched_end);
 }
@@ -69,7 +73,8 @@ void stat_regions__print(FILE *f, const struct stat_run *run)
 		s->nr == 1 ? "" : "s", max_reps(s), max_reps(s) == 1 ? "" : "s",
 		run->opts->level * 100);
 	if (s->calib)
-		fprintf(f, "  (an empty region's calibrated overhead is subtracted per entry: %s)\n",
+		fprintf(f,
+			"  (an empty region's calibrated overhead is subtracted per entry: %s)\n",
 			calib_path(s->calib));
 	for (size_t i = 0; i < s->nr; i++) {
 		const struct sr_region *r = &s->r[i];
@@ -89,9 +94,11 @@ void stat_regions__print(FILE *f, const struct stat_run *run)
 		}
 	}
 	if (s->bad_ids)
-		fprintf(f, "  warning: %" PRIu64 " markers named an unknown region id\n", s->bad_ids);
+		fprintf(f, "  warning: %" PRIu64 " markers named an unknown region id\n",
+			s->bad_ids);
 	if (s->failed_reads)
-		fprintf(f, "  warning: %" PRIu64 " counter reads in markers failed\n", s->failed_reads);
+		fprintf(f, "  warning: %" PRIu64 " counter reads in markers failed\n",
+			s->failed_reads);
 }
 
 /* Region names go into whitespace-separated fields: spaces and '%' as %XX. */
@@ -123,8 +130,8 @@ static void text_cells(FILE *f, const struct stat_run *run, const struct sr_regi
 		put_name(f, r->name);
 		if (t >= 0)
 			fprintf(f, "[t%d]", t);
-		fprintf(f, " %s -1 %.1f %.1f %.3f %.1f\n", ev, c->sum.mean, c->sum.ci, c->sum.ci_pct,
-			c->per_entry);
+		fprintf(f, " %s -1 %.1f %.1f %.3f %.1f\n", ev, c->sum.mean, c->sum.ci,
+			c->sum.ci_pct, c->per_entry);
 	}
 }
 
@@ -171,12 +178,13 @@ void stat_regions__write_csv(FILE *f, const struct stat_run *run)
 
 				if (t >= 0)
 					snprintf(thread, sizeof(thread), "%d", t);
-				fprintf(f, "\"%s\",%s,\"%s\",%" PRIu64 ",%" PRIu64 ",%d,%.3f,%.3f,"
-					"%.3f,%.0f,%.0f,%.3f,%.3f,%.3f,%.3f,", r->name, thread,
-					pmc_evsel__name(run->ev[e].evsel), r->entered, r->exited,
-					c->nr, c->sum.mean, c->sum.stddev, c->sum.median, c->sum.min,
-					c->sum.max, c->sum.ci, c->sum.ci_pct, c->per_entry,
-					s->oh_entry[e]);
+				fprintf(f,
+					"\"%s\",%s,\"%s\",%" PRIu64 ",%" PRIu64 ",%d,%.3f,%.3f,"
+					"%.3f,%.0f,%.0f,%.3f,%.3f,%.3f,%.3f,",
+					r->name, thread, pmc_evsel__name(run->ev[e].evsel),
+					r->entered, r->exited, c->nr, c->sum.mean, c->sum.stddev,
+					c->sum.median, c->sum.min, c->sum.max, c->sum.ci,
+					c->sum.ci_pct, c->per_entry, s->oh_entry[e]);
 				for (int k = 0; k < c->nr; k++)
 					fprintf(f, "%s%.0f", k ? ";" : "", c->values[k]);
 				fputc('\n', f);
@@ -202,13 +210,14 @@ static json_t *json_cells(const struct stat_run *run, const struct sr_region *r,
 			json_array_append_new(values, json_real(c->values[k]));
 			json_array_append_new(entered, json_real(c->entered[k]));
 		}
-		json_array_append_new(events, json_pack(
-			"{s:s, s:o, s:o, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "name",
-			pmc_evsel__name(run->ev[e].evsel), "values", values, "entered", entered,
-			"mean", c->sum.mean, "ci", c->sum.ci, "ci_pct", c->sum.ci_pct, "stddev",
-			c->sum.stddev, "median", c->sum.median, "min", c->sum.min, "max",
-			c->sum.max, "per_entry", c->per_entry, "overhead_per_entry",
-			s->oh_entry[e]));
+		json_array_append_new(
+			events,
+			json_pack("{s:s, s:o, s:o, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}",
+				  "name", pmc_evsel__name(run->ev[e].evsel), "values", values,
+				  "entered", entered, "mean", c->sum.mean, "ci", c->sum.ci,
+				  "ci_pct", c->sum.ci_pct, "stddev", c->sum.stddev, "median",
+				  c->sum.median, "min", c->sum.min, "max", c->sum.max, "per_entry",
+				  c->per_entry, "overhead_per_entry", s->oh_entry[e]));
 	}
 	return events;
 }
@@ -223,14 +232,15 @@ json_t *stat_regions__json(const struct stat_run *run)
 		json_t *threads = json_array();
 
 		for (int t = 0; run->opts->per_thread && t < r->nr_threads; t++)
-			json_array_append_new(threads, json_pack("{s:i, s:o}", "thread", t, "events",
-								 json_cells(run, r, t)));
-		json_array_append_new(arr, json_pack(
-			"{s:s, s:I, s:I, s:b, s:I, s:I, s:o, s:o}", "name", r->name, "entered",
-			(json_int_t)r->entered, "exited", (json_int_t)r->exited, "entries_vary",
-			r->varies, "open_at_exit", (json_int_t)r->open_at_exit, "unmatched_end",
-			(json_int_t)r->unmatched_end, "events", json_cells(run, r, -1), "threads",
-			threads));
+			json_array_append_new(threads, json_pack("{s:i, s:o}", "thread", t,
+								 "events", json_cells(run, r, t)));
+		json_array_append_new(
+			arr, json_pack("{s:s, s:I, s:I, s:b, s:I, s:I, s:o, s:o}", "name", r->name,
+				       "entered", (json_int_t)r->entered, "exited",
+				       (json_int_t)r->exited, "entries_vary", r->varies,
+				       "open_at_exit", (json_int_t)r->open_at_exit, "unmatched_end",
+				       (json_int_t)r->unmatched_end, "events",
+				       json_cells(run, r, -1), "threads", threads));
 	}
 	return arr;
 }
@@ -252,9 +262,10 @@ void stat_regions__print_overhead(FILE *f, const struct stat_run *run, const cha
 	const struct stat_regions *s = run->regions;
 
 	if (s && s->calib)
-		fprintf(f, "%soverhead subtracted (calibration %s of %s): per run from whole-program "
-			"values, per entry from region values; never below 0\n", prefix,
-			calib_path(s->calib), calib_date(s->calib));
+		fprintf(f,
+			"%soverhead subtracted (calibration %s of %s): per run from whole-program "
+			"values, per entry from region values; never below 0\n",
+			prefix, calib_path(s->calib), calib_date(s->calib));
 }
 
 double stat_regions__overhead_run(const struct stat_run *run, size_t idx)

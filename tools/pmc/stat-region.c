@@ -151,7 +151,7 @@ static struct sr_region *find_region(struct stat_regions *s, const char *name)
 		s->cap = cap;
 	}
 	r = &s->r[s->nr];
-	*r = (struct sr_region){ .name = strdup(name) };
+	*r = (struct sr_region){.name = strdup(name)};
 	if (!r->name)
 		return NULL;
 	s->nr++;
@@ -175,8 +175,7 @@ static struct sr_cell *cell(struct stat_regions *s, struct sr_region *r, int thr
 	return &r->cells[(size_t)(thread + 1) * s->nr_ev + idx];
 }
 
-static void store(const struct stat_run *run, struct sr_cell *c, int rep, double v,
-		  double entered)
+static void store(const struct stat_run *run, struct sr_cell *c, int rep, double v, double entered)
 {
 	int reps = run->opts->repeat;
 
@@ -272,7 +271,8 @@ static void warn_missing(struct stat_run *run, int pass, const struct pmc_region
 		if (found)
 			continue;
 		s->warned[i] = true;
-		fprintf(stderr, "pmc stat: regions could not count '%s' inside the command: its "
+		fprintf(stderr,
+			"pmc stat: regions could not count '%s' inside the command: its "
 			"counter is taken by the whole-program count (see docs/regions.md)\n",
 			pmc_evsel__name(run->ev[i].evsel));
 	}
@@ -303,7 +303,8 @@ void stat_regions__collect(struct stat_run *run, int pass, int rep)
 	} else if (pmc_region_data__nr_regions(d)) {
 		map = calloc(pmc_region_data__nr_events(d) + 1, sizeof(*map));
 		if (map && !map_events(run, pass, d, map))
-			fprintf(stderr, "pmc stat: the command counted other events in its regions\n");
+			fprintf(stderr,
+				"pmc stat: the command counted other events in its regions\n");
 		if (map)
 			warn_missing(run, pass, d, map);
 		for (size_t r = 0; map && r < pmc_region_data__nr_regions(d); r++)
@@ -323,25 +324,33 @@ static void subtract_runs(struct stat_run *run, struct stat_regions *s)
 	int err = calib_load(run->opts->calibration, &s->calib);
 
 	if (err) {
-		fprintf(stderr, "pmc stat: --subtract-overhead: no calibration (%s); run 'pmc "
-			"calibrate' first\n", pmc_strerror(err));
+		fprintf(stderr,
+			"pmc stat: --subtract-overhead: no calibration (%s); run 'pmc "
+			"calibrate' first\n",
+			pmc_strerror(err));
 		return;
 	}
 	for (size_t i = 0; i < s->nr_ev; i++) {
 		struct stat_event *e = &run->ev[i];
 		const char *name = pmc_evsel__name(e->evsel);
 
-		bool entry = calib_per_entry(s->calib, backend, name, run->opts->priv,
-					     &s->oh_entry[i]);
-		bool per_run = calib_per_run(s->calib, backend, name, run->opts->priv,
-					     &s->oh_run[i]);
+		bool entry =
+			calib_per_entry(s->calib, backend, name, run->opts->priv, &s->oh_entry[i]);
+		bool per_run =
+			calib_per_run(s->calib, backend, name, run->opts->priv, &s->oh_run[i]);
 
 		if (!entry || !per_run)
-			fprintf(stderr, "pmc stat: --subtract-overhead: '%s' is not calibrated%s; "
-				"run 'pmc calibrate -e %s'\n", name,
-				entry ? " for whole runs" : per_run ? " for regions" : "", name);
+			fprintf(stderr,
+				"pmc stat: --subtract-overhead: '%s' is not calibrated%s; "
+				"run 'pmc calibrate -e %s'\n",
+				name,
+				entry	  ? " for whole runs"
+				: per_run ? " for regions"
+					  : "",
+				name);
 		for (int r = 0; r < e->nr; r++)
-			e->values[r] = e->values[r] > s->oh_run[i] ? e->values[r] - s->oh_run[i] : 0;
+			e->values[r] =
+				e->values[r] > s->oh_run[i] ? e->values[r] - s->oh_run[i] : 0;
 	}
 }
 

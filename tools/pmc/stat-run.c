@@ -15,7 +15,7 @@ extern char **environ;
 
 static const char *const default_events[] = {
 	"task-clock", "context-switches", "cpu-migrations", "page-faults",
-	"cycles",     "instructions",     "branches",       "branch-misses",
+	"cycles",     "instructions",	  "branches",	    "branch-misses",
 };
 
 static volatile sig_atomic_t interrupted;
@@ -48,7 +48,7 @@ static int parse_one(struct stat_run *run, const char *str, bool user_named)
 		return 1;
 	}
 	for (size_t i = before; i < pmc_evlist__nr(run->evlist); i++)
-		run->ev[i] = (struct stat_event){ .user_named = user_named };
+		run->ev[i] = (struct stat_event){.user_named = user_named};
 	return 0;
 }
 
@@ -99,8 +99,8 @@ static int check_all(struct stat_run *run)
 
 static int build(struct stat_run *run)
 {
-	struct pmc_evlist_opts eo = { .sz = sizeof(eo), .backend = run->opts->backend,
-				      .priv = run->opts->priv };
+	struct pmc_evlist_opts eo = {
+		.sz = sizeof(eo), .backend = run->opts->backend, .priv = run->opts->priv};
 	int err = pmc_evlist__new(&eo, &run->evlist);
 
 	if (err) {
@@ -115,12 +115,14 @@ static int build(struct stat_run *run)
 		int perr = pmc_evlist__plan(run->evlist, run->opts->multiplex, &run->nr_passes);
 
 		if (run->opts->multiplex && !pmc_evlist__can_multiplex(run->evlist))
-			fprintf(stderr, "pmc stat: backend %s cannot time-share counters: "
+			fprintf(stderr,
+				"pmc stat: backend %s cannot time-share counters: "
 				"--multiplex is ignored, events run in passes\n",
 				pmc_evlist__backend(run->evlist));
 
 		if (perr) {
-			fprintf(stderr, "pmc stat: cannot plan the passes: %s\n", pmc_strerror(perr));
+			fprintf(stderr, "pmc stat: cannot plan the passes: %s\n",
+				pmc_strerror(perr));
 			err = 1;
 		}
 	}
@@ -131,7 +133,7 @@ static void fill_target(const struct stat_run *run, struct pmc_target *t)
 {
 	const struct stat_opts *o = run->opts;
 
-	*t = (struct pmc_target){ .sz = sizeof(*t), .no_inherit = o->no_inherit };
+	*t = (struct pmc_target){.sz = sizeof(*t), .no_inherit = o->no_inherit};
 	if (o->pid) {
 		t->kind = PMC_TARGET_PID;
 		t->pid = o->pid;
@@ -191,8 +193,9 @@ static void store(struct stat_run *run, int pass, int rep)
 
 		if (pmc_evsel__pass(e->evsel) != pass || pmc_evsel__count(e->evsel, &c))
 			continue;
-		e->ratio[rep] = c.time_enabled_ns ? (double)c.time_running_ns /
-							 (double)c.time_enabled_ns : 1.0;
+		e->ratio[rep] = c.time_enabled_ns
+					? (double)c.time_running_ns / (double)c.time_enabled_ns
+					: 1.0;
 		e->values[rep] = run->opts->multiplex ? pmc_count__scaled(&c) : (double)c.value;
 		if (e->ratio[rep] < 1.0)
 			e->scaled = true;
@@ -291,8 +294,10 @@ static bool replan_for_regions(struct stat_run *run)
 	if (!changed)
 		return false;
 	if (run->opts->verbose)
-		fprintf(stderr, "pmc stat: the command counts regions with counters of its own: "
-			"%d passes now, so that both fit\n", passes);
+		fprintf(stderr,
+			"pmc stat: the command counts regions with counters of its own: "
+			"%d passes now, so that both fit\n",
+			passes);
 	run->nr_passes = passes;
 	for (size_t i = 0; i < nr; i++)
 		run->ev[i].nr = 0, run->ev[i].scaled = false;
@@ -302,7 +307,7 @@ static bool replan_for_regions(struct stat_run *run)
 
 int stat_run__execute(struct stat_run *run)
 {
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
 	int err = 0;
 	double t0 = now_s();
 	bool warm = !run->opts->no_warmup && !run->opts->pid;
@@ -310,12 +315,14 @@ int stat_run__execute(struct stat_run *run)
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	for (int pass = 0; pass < run->nr_passes && !err && !must_stop(run); pass++) {
-		int first = warm && pass == 0 ? -1 : 0, reps = run->opts->pid ? 1 : run->opts->repeat;
+		int first = warm && pass == 0 ? -1 : 0,
+		    reps = run->opts->pid ? 1 : run->opts->repeat;
 
 		for (int rep = first; rep < reps && !err && !must_stop(run); rep++) {
 			progress(run, pass, rep, t0);
 			err = one_run(run, pass, rep);
-			if (!err && run->regions_seen && !run->replanned && replan_for_regions(run)) {
+			if (!err && run->regions_seen && !run->replanned &&
+			    replan_for_regions(run)) {
 				pass = -1; /* start over with the new plan, the warm-up done */
 				warm = false;
 				break;
@@ -370,7 +377,7 @@ static void free_run(struct stat_run *run)
 
 int cmd_stat_run(const struct stat_opts *opts)
 {
-	struct stat_run run = { .opts = opts };
+	struct stat_run run = {.opts = opts};
 	int rc = build(&run), err;
 
 	if (!rc && opts->plan_only) {

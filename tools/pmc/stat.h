@@ -11,39 +11,39 @@
 enum stat_format { FMT_TEXT, FMT_CSV, FMT_JSON };
 
 struct stat_opts {
-	char **events;         /* -e strings, in order */
+	char **events; /* -e strings, in order */
 	size_t nr_events;
-	bool default_events;   /* no -e: perf stat's default set */
-	int repeat;            /* -r */
+	bool default_events; /* no -e: perf stat's default set */
+	int repeat;	     /* -r */
 	bool no_warmup;
 	bool plan_only;
 	bool multiplex;
-	double level;          /* confidence level, 0.95 */
+	double level; /* confidence level, 0.95 */
 	bool all_results;
-	unsigned priv;         /* PMC_PRIV_* default for events without modifiers */
-	const char *output;    /* -o FILE, NULL: stderr, "-": stdout */
+	unsigned priv;	    /* PMC_PRIV_* default for events without modifiers */
+	const char *output; /* -o FILE, NULL: stderr, "-": stdout */
 	enum stat_format format;
 	int verbose;
 	const char *backend;
-	pid_t pid;             /* -p */
-	bool system_wide;      /* -a */
-	const char *cpus;      /* -C */
+	pid_t pid;	  /* -p */
+	bool system_wide; /* -a */
+	const char *cpus; /* -C */
 	bool no_inherit;
-	bool per_thread;       /* regions: values per thread too */
+	bool per_thread; /* regions: values per thread too */
 	bool subtract_overhead;
 	const char *calibration; /* --calibration=FILE, NULL: this machine's default */
-	char **argv;           /* the command */
+	char **argv;		 /* the command */
 };
 
 /* One event's values over the repetitions of its pass. */
 struct stat_event {
 	struct pmc_evsel *evsel;
 	bool supported;
-	char why[256];         /* when !supported */
-	bool user_named;       /* named with -e (an error when unsupported) */
-	int nr;                /* repetitions counted */
-	double *values;        /* [repeat], scaled when multiplexed */
-	double *ratio;         /* [repeat]: running / enabled */
+	char why[256];	 /* when !supported */
+	bool user_named; /* named with -e (an error when unsupported) */
+	int nr;		 /* repetitions counted */
+	double *values;	 /* [repeat], scaled when multiplexed */
+	double *ratio;	 /* [repeat]: running / enabled */
 	bool scaled;
 	struct pmc_summary sum;
 };
@@ -51,16 +51,16 @@ struct stat_event {
 struct stat_run {
 	const struct stat_opts *opts;
 	struct pmc_evlist *evlist;
-	struct stat_event *ev;  /* [pmc_evlist__nr()] */
+	struct stat_event *ev; /* [pmc_evlist__nr()] */
 	int nr_passes;
-	int status;             /* wait status of the last run */
+	int status; /* wait status of the last run */
 	bool have_status;
-	bool interrupted;       /* Ctrl-C: stopped early */
+	bool interrupted; /* Ctrl-C: stopped early */
 	bool exec_failed;
-	bool in_warmup;         /* the last run was the warm-up run */
-	bool regions_seen;      /* the command reported regions (it opens counters of its own) */
-	bool replanned;         /* the passes were planned again to leave it room */
-	double elapsed_s;       /* wall time of all measured runs */
+	bool in_warmup;	   /* the last run was the warm-up run */
+	bool regions_seen; /* the command reported regions (it opens counters of its own) */
+	bool replanned;	   /* the passes were planned again to leave it room */
+	double elapsed_s;  /* wall time of all measured runs */
 	struct stat_regions *regions; /* stat-region.c: what region markers reported */
 };
 

@@ -11,11 +11,11 @@
  * history table holds one 2-bit counter a byte (16 KiB for 14 history bits: four to a byte
  * took five more instructions per branch in the inline update, and the size of the table did
  * not change the time). */
-static Addr *btb_pc;	  /* 0: empty */
+static Addr *btb_pc; /* 0: empty */
 static Addr *btb_target;
-static UChar *btb_ctr;	  /* 2-bit direction counter (Pentium predictor) */
+static UChar *btb_ctr; /* 2-bit direction counter (Pentium predictor) */
 static UInt btb_sets, btb_ways;
-static UChar *pht;	  /* gshare: 2-bit counters in bits 0-1, initially 1 (weakly not taken) */
+static UChar *pht; /* gshare: 2-bit counters in bits 0-1, initially 1 (weakly not taken) */
 static UInt pht_mask;
 static UInt ghist;
 /* pht_step[taken << 3 | byte]: the PHT byte after its counter is updated by the outcome, with
@@ -103,9 +103,12 @@ static void btb_insert(Addr pc, Addr target, UChar ctr)
 }
 
 static const UInt lbr_exclude[] = {
-	[VPMU_BR_COND] = VPMU_LBR_JCC,		 [VPMU_BR_REL_JMP] = VPMU_LBR_NEAR_REL_JMP,
-	[VPMU_BR_IND_JMP] = VPMU_LBR_NEAR_IND_JMP, [VPMU_BR_REL_CALL] = VPMU_LBR_NEAR_REL_CALL,
-	[VPMU_BR_IND_CALL] = VPMU_LBR_NEAR_IND_CALL, [VPMU_BR_RET] = VPMU_LBR_NEAR_RET,
+	[VPMU_BR_COND] = VPMU_LBR_JCC,
+	[VPMU_BR_REL_JMP] = VPMU_LBR_NEAR_REL_JMP,
+	[VPMU_BR_IND_JMP] = VPMU_LBR_NEAR_IND_JMP,
+	[VPMU_BR_REL_CALL] = VPMU_LBR_NEAR_REL_CALL,
+	[VPMU_BR_IND_CALL] = VPMU_LBR_NEAR_IND_CALL,
+	[VPMU_BR_RET] = VPMU_LBR_NEAR_RET,
 };
 
 /* Records a taken branch unless LBR_SELECT excludes its kind or ring 3 (CPL_NEQ_0). */
@@ -201,7 +204,7 @@ static void cond_general(Addr pc, ULong taken, Addr target)
  * branches on the guest's outcome (which the host cannot predict). */
 static inline void cond_gshare_fast(Addr pc, ULong taken, Addr target)
 {
-	static const UChar next[2][4] = { { 0, 0, 1, 2 }, { 1, 2, 3, 3 } };
+	static const UChar next[2][4] = {{0, 0, 1, 2}, {1, 2, 3, 3}};
 	UInt idx = ((UInt)pc ^ ghist) & pht_mask;
 	UInt c;
 
@@ -275,10 +278,13 @@ VG_REGPARM(3) void vp_h_ind_btb(Addr pc, Addr target, ULong kind)
 	if (e >= 0) {
 		vp_sig[VP_SIG_BTB_HIT]++;
 		if (btb_target[e] != target)
-			mispredicted(kind == VPMU_BR_IND_JMP ? VP_SIG_MISP_JMP_IND : VP_SIG_MISP_CALL_IND, pc);
+			mispredicted(kind == VPMU_BR_IND_JMP ? VP_SIG_MISP_JMP_IND
+							     : VP_SIG_MISP_CALL_IND,
+				     pc);
 		btb_target[e] = target;
 	} else {
-		mispredicted(kind == VPMU_BR_IND_JMP ? VP_SIG_MISP_JMP_IND : VP_SIG_MISP_CALL_IND, pc);
+		mispredicted(kind == VPMU_BR_IND_JMP ? VP_SIG_MISP_JMP_IND : VP_SIG_MISP_CALL_IND,
+			     pc);
 		btb_insert(pc, target, 3);
 	}
 }
@@ -302,14 +308,14 @@ void vp_gshare_view(struct vp_gshare_view *g, Addr pc)
  * the fall-through is the return address a call pushes. */
 VG_REGPARM(3) void vp_h_jump(Addr pc, Addr target, ULong kind_and_next)
 {
-	static const UInt sig[] = { [VPMU_BR_REL_JMP] = VP_SIG_BR_JMP_DIR,
-				    [VPMU_BR_IND_JMP] = VP_SIG_BR_JMP_IND,
-				    [VPMU_BR_REL_CALL] = VP_SIG_BR_CALL_DIR,
-				    [VPMU_BR_IND_CALL] = VP_SIG_BR_CALL_IND,
-				    [VPMU_BR_RET] = VP_SIG_BR_RET };
-	static const UInt misp[] = { [VPMU_BR_IND_JMP] = VP_SIG_MISP_JMP_IND,
-				     [VPMU_BR_IND_CALL] = VP_SIG_MISP_CALL_IND,
-				     [VPMU_BR_RET] = VP_SIG_MISP_RET };
+	static const UInt sig[] = {[VPMU_BR_REL_JMP] = VP_SIG_BR_JMP_DIR,
+				   [VPMU_BR_IND_JMP] = VP_SIG_BR_JMP_IND,
+				   [VPMU_BR_REL_CALL] = VP_SIG_BR_CALL_DIR,
+				   [VPMU_BR_IND_CALL] = VP_SIG_BR_CALL_IND,
+				   [VPMU_BR_RET] = VP_SIG_BR_RET};
+	static const UInt misp[] = {[VPMU_BR_IND_JMP] = VP_SIG_MISP_JMP_IND,
+				    [VPMU_BR_IND_CALL] = VP_SIG_MISP_CALL_IND,
+				    [VPMU_BR_RET] = VP_SIG_MISP_RET};
 	UInt kind = kind_and_next & 0xff;
 	Addr next = kind_and_next >> 8;
 	Int e = btb_find(pc);

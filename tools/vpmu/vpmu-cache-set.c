@@ -79,7 +79,7 @@ static UInt log2_exact(UInt v, const HChar *what)
 	while ((1u << s) < v)
 		s++;
 	if ((1u << s) != v) {
-		VG_(umsg)("vpmu: %s: %u is not a power of two\n", what, v);
+		vp_umsg("vpmu: %s: %u is not a power of two\n", what, v);
 		VG_(exit)(1);
 	}
 	return s;
@@ -95,7 +95,8 @@ void vp_cache_init(struct vp_cache *c, const HChar *name, const struct vp_cache_
 	c->line_shift = log2_exact(g->line_bytes, name);
 	c->ways = g->ways ? g->ways : entries;
 	if (entries == 0 || entries % c->ways) {
-		VG_(umsg)("vpmu: %s: %u entries cannot be split into %u ways\n", name, entries, c->ways);
+		vp_umsg("vpmu: %s: %u entries cannot be split into %u ways\n", name, entries,
+			c->ways);
 		VG_(exit)(1);
 	}
 	sets = entries / c->ways;
@@ -115,7 +116,7 @@ void vp_cache_init(struct vp_cache *c, const HChar *name, const struct vp_cache_
  * miss ends one loop: where the line is cannot be predicted, and a separate shift loop cost a
  * second mispredicted exit. */
 __attribute__((noinline)) Int vp_cache_scan(struct vp_cache *c, ULong *set, ULong line, ULong dirty,
-					  Bool alloc, ULong *victim)
+					    Bool alloc, ULong *victim)
 {
 	ULong want = (line << 1) | 1, prev, cur;
 	UInt i;

@@ -66,8 +66,9 @@ static inline void prefetch_below(const struct vp_cache *c, ULong line)
 	const struct vp_cache *b = c->below;
 
 	if (c->prefetch_below) /* b is NULL where there is no level below */
-		__builtin_prefetch(b->tags + (((line << c->line_shift) >> b->line_shift) &
-					      b->set_mask) * b->ways);
+		__builtin_prefetch(b->tags +
+				   (((line << c->line_shift) >> b->line_shift) & b->set_mask) *
+					   b->ways);
 }
 
 /* Looks up line number `line`; on a miss, inserts it (if alloc) as most recently used and
@@ -75,9 +76,8 @@ static inline void prefetch_below(const struct vp_cache *c, ULong line)
  * lookup, every way is compared at once, the most recently used one included, so there is
  * no branch on where the line is to mispredict: inline where vec (the caller is compiled for
  * AVX2, see VP_DATA_HELPERS, and c has 8 ways), else through c->lookup. */
-static inline __attribute__((always_inline)) Int cache_access(struct vp_cache *c, ULong line,
-							       ULong dirty, Bool alloc,
-							       ULong *victim, Bool vec)
+static inline __attribute__((always_inline)) Int
+cache_access(struct vp_cache *c, ULong line, ULong dirty, Bool alloc, ULong *victim, Bool vec)
 {
 	ULong *set = c->tags + (line & c->set_mask) * c->ways;
 
@@ -135,10 +135,10 @@ static void l2_writeback(Addr a)
  * and this lookup are inline in the AVX2 helpers: inlining the write-backs' and the DTLB's
  * lookups too made gzip 6 % slower (a larger helper, for lookups that are rarely made). */
 static inline __attribute__((always_inline)) UInt outer_access(Addr a, UInt kind, ULong *dsrc,
-								Bool vec)
+							       Bool vec)
 {
-	static const UInt hit_sig[3] = { VP_SIG_L2_LD_HIT, VP_SIG_L2_ST_HIT, VP_SIG_L2_IF_HIT };
-	static const UInt miss_sig[3] = { VP_SIG_L2_LD_MISS, VP_SIG_L2_ST_MISS, VP_SIG_L2_IF_MISS };
+	static const UInt hit_sig[3] = {VP_SIG_L2_LD_HIT, VP_SIG_L2_ST_HIT, VP_SIG_L2_IF_HIT};
+	static const UInt miss_sig[3] = {VP_SIG_L2_LD_MISS, VP_SIG_L2_ST_MISS, VP_SIG_L2_IF_MISS};
 	ULong v;
 
 	vec = vec && vc.l2.ways == 8;
@@ -174,7 +174,7 @@ static inline __attribute__((always_inline)) UInt outer_access(Addr a, UInt kind
 
 /* One line of a data access; returns its latency. */
 static inline __attribute__((always_inline)) UInt data_line(Addr a, Bool store, ULong *dsrc,
-							     Bool vec)
+							    Bool vec)
 {
 	ULong v;
 	Bool alloc = !store || vc.write_allocate;
@@ -213,7 +213,8 @@ static inline void classify(Addr a, ULong size, Bool store)
 
 	if (size > 1 && (a & (size - 1)))
 		vp_sig[store ? VP_SIG_MISALIGN_ST : VP_SIG_MISALIGN_LD]++;
-	/* Pentium rule (thesis Appendix A): 2/4-byte accesses crossing 4 bytes, 8-byte crossing 8. */
+	/* Pentium rule (thesis Appendix A): 2/4-byte accesses crossing 4 bytes, 8-byte crossing 8.
+	 */
 	if (size > 1 && (a >> p5_shift) != (last >> p5_shift))
 		vp_sig[store ? VP_SIG_P5_MISALIGN_ST : VP_SIG_P5_MISALIGN_LD]++;
 	if ((a >> vc.l1d.line_shift) != (last >> vc.l1d.line_shift))
@@ -224,11 +225,10 @@ static inline void classify(Addr a, ULong size, Bool store)
  * generated code counted the load or store, the model is on and no counter samples; page_mru:
  * that check found the page most recently used in its DTLB set (a hit that changes nothing,
  * as no other access came between). */
-static inline __attribute__((always_inline)) void data_access(Addr a, ULong size, Bool store,
-							      Addr imark, Bool from_check,
-							      Bool page_mru, Bool vec)
+static inline __attribute__((always_inline)) void
+data_access(Addr a, ULong size, Bool store, Addr imark, Bool from_check, Bool page_mru, Bool vec)
 {
-	struct vp_mem_info mi = { a, 0, VPMU_DSRC_UNKNOWN, True };
+	struct vp_mem_info mi = {a, 0, VPMU_DSRC_UNKNOWN, True};
 	Addr last = a + (size ? size : 1) - 1;
 	UInt lat, stall;
 	ULong d2;
@@ -301,7 +301,8 @@ static inline Bool data_fast(Addr a, ULong size, Bool store)
  * overlap instead of waiting one after the other (the guest's data evicts both often). */
 static inline void dtlb_prefetch(Addr a)
 {
-	__builtin_prefetch(vc.dtlb.tags + ((a >> vc.dtlb.line_shift) & vc.dtlb.set_mask) * vc.dtlb.ways);
+	__builtin_prefetch(vc.dtlb.tags +
+			   ((a >> vc.dtlb.line_shift) & vc.dtlb.set_mask) * vc.dtlb.ways);
 }
 
 VG_REGPARM(3) void vp_h_load(Addr addr, ULong size, Addr imark)
@@ -327,22 +328,22 @@ VG_REGPARM(3) void vp_h_store(Addr addr, ULong size, Addr imark)
  * 10 % faster: an indirect call per lookup, and a helper that could not be specialised
  * around it, cost that much. */
 #define VP_FLAT_AVX2 VP_AVX2 __attribute__((flatten))
-#define VP_DATA_HELPERS(n)                                                      \
-	static VG_REGPARM(2) void h_ld##n(Addr a, ULong px)                     \
-	{                                                                       \
-		data_access(a, n, False, 0, True, px == 0, False);              \
-	}                                                                       \
-	static VG_REGPARM(2) void h_st##n(Addr a, ULong px)                     \
-	{                                                                       \
-		data_access(a, n, True, 0, True, px == 0, False);               \
-	}                                                                       \
-	static VG_REGPARM(2) VP_FLAT_AVX2 void hv_ld##n(Addr a, ULong px)       \
-	{                                                                       \
-		data_access(a, n, False, 0, True, px == 0, True);               \
-	}                                                                       \
-	static VG_REGPARM(2) VP_FLAT_AVX2 void hv_st##n(Addr a, ULong px)       \
-	{                                                                       \
-		data_access(a, n, True, 0, True, px == 0, True);                \
+#define VP_DATA_HELPERS(n)                                                \
+	static VG_REGPARM(2) void h_ld##n(Addr a, ULong px)               \
+	{                                                                 \
+		data_access(a, n, False, 0, True, px == 0, False);        \
+	}                                                                 \
+	static VG_REGPARM(2) void h_st##n(Addr a, ULong px)               \
+	{                                                                 \
+		data_access(a, n, True, 0, True, px == 0, False);         \
+	}                                                                 \
+	static VG_REGPARM(2) VP_FLAT_AVX2 void hv_ld##n(Addr a, ULong px) \
+	{                                                                 \
+		data_access(a, n, False, 0, True, px == 0, True);         \
+	}                                                                 \
+	static VG_REGPARM(2) VP_FLAT_AVX2 void hv_st##n(Addr a, ULong px) \
+	{                                                                 \
+		data_access(a, n, True, 0, True, px == 0, True);          \
 	}
 VP_DATA_HELPERS(1)
 VP_DATA_HELPERS(2)
@@ -372,22 +373,27 @@ static VG_REGPARM(3) VP_FLAT_AVX2 void hv_st_n(Addr a, ULong size, ULong px)
 	data_access(a, size, True, 0, True, px == 0, True);
 }
 
-#define VP_HELPER_PAIR(p, n) { p##_ld##n, p##_st##n, "vp_" #p "_ld" #n, "vp_" #p "_st" #n }
+#define VP_HELPER_PAIR(p, n)                                               \
+	{                                                                  \
+		p##_ld##n, p##_st##n, "vp_" #p "_ld" #n, "vp_" #p "_st" #n \
+	}
 
 void vp_fast_data_helper(Bool store, Int size, struct vp_helper *h)
 {
 	static const struct vp_data_helpers {
 		void *ld, *st;
 		const HChar *ld_name, *st_name;
-	} by_call[] = {
-		VP_HELPER_PAIR(h, 1),  VP_HELPER_PAIR(h, 2),  VP_HELPER_PAIR(h, 4),
-		VP_HELPER_PAIR(h, 8),  VP_HELPER_PAIR(h, 16), VP_HELPER_PAIR(h, 32),
-		VP_HELPER_PAIR(h, 64), VP_HELPER_PAIR(h, _n),
-	}, avx2[] = {
-		VP_HELPER_PAIR(hv, 1),  VP_HELPER_PAIR(hv, 2),  VP_HELPER_PAIR(hv, 4),
-		VP_HELPER_PAIR(hv, 8),  VP_HELPER_PAIR(hv, 16), VP_HELPER_PAIR(hv, 32),
-		VP_HELPER_PAIR(hv, 64), VP_HELPER_PAIR(hv, _n),
-	};
+	} by_call[] =
+		{
+			VP_HELPER_PAIR(h, 1),  VP_HELPER_PAIR(h, 2),  VP_HELPER_PAIR(h, 4),
+			VP_HELPER_PAIR(h, 8),  VP_HELPER_PAIR(h, 16), VP_HELPER_PAIR(h, 32),
+			VP_HELPER_PAIR(h, 64), VP_HELPER_PAIR(h, _n),
+		},
+	  avx2[] = {
+		  VP_HELPER_PAIR(hv, 1),  VP_HELPER_PAIR(hv, 2),  VP_HELPER_PAIR(hv, 4),
+		  VP_HELPER_PAIR(hv, 8),  VP_HELPER_PAIR(hv, 16), VP_HELPER_PAIR(hv, 32),
+		  VP_HELPER_PAIR(hv, 64), VP_HELPER_PAIR(hv, _n),
+	  };
 	/* The pointer is set only on an AVX2 host, with --host-vector=yes. */
 	const struct vp_data_helpers *t = vc.l1d.lookup && vc.l1d.ways == 8 ? avx2 : by_call;
 	UInt l = __builtin_ctz(size), n = sizeof(by_call) / sizeof(by_call[0]) - 1;
@@ -407,12 +413,13 @@ static inline __attribute__((always_inline)) void ifetch(Addr a, Addr imark)
 	UInt stall = 0;
 
 	/* The line and page the last fetch left most recently used: a hit changing nothing. */
-	if (LIKELY(a >> vc.l1i.line_shift == vc.l1i.last && a >> vc.itlb.line_shift == vc.itlb.last &&
-		   !vp_watch)) {
+	if (LIKELY(a >> vc.l1i.line_shift == vc.l1i.last &&
+		   a >> vc.itlb.line_shift == vc.itlb.last && !vp_watch)) {
 		vp_sig[VP_SIG_L1I_HIT]++;
 		return;
 	}
-	__builtin_prefetch(vc.itlb.tags + ((a >> vc.itlb.line_shift) & vc.itlb.set_mask) * vc.itlb.ways);
+	__builtin_prefetch(vc.itlb.tags +
+			   ((a >> vc.itlb.line_shift) & vc.itlb.set_mask) * vc.itlb.ways);
 	if (cache_access(&vc.l1i, line_of(&vc.l1i, a), 0, True, &v, False) == VP_HIT) {
 		vp_sig[VP_SIG_L1I_HIT]++;
 	} else {

@@ -32,8 +32,8 @@ struct vp_cache {
 	struct vp_cache *below; /* the level a miss goes on to, NULL for TLBs and the last */
 	vp_lookup_fn lookup;	/* the host-vector lookup of this geometry, NULL: scalar */
 	UInt ways, line_shift;
-	UInt latency;		/* load-to-use cycles when this level serves the access */
-	Bool prefetch_below;	/* start loading below's set when this level's MRU way misses */
+	UInt latency;	     /* load-to-use cycles when this level serves the access */
+	Bool prefetch_below; /* start loading below's set when this level's MRU way misses */
 } __attribute__((aligned(64)));
 
 /* vpmu-cache-set.c: sets up c for geometry g (entries of g->line_bytes, or of one page for a

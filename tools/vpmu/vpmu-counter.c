@@ -20,10 +20,11 @@ struct vp_needs vp_need;
 /* Signals that only the data-side, instruction-side (both feed the unified L2/LLC, so they
  * are switched on together), branch or per-access models produce. */
 #define B(s) VP_BIT(VP_SIG_##s)
-#define MEM_SIGS (B(LOAD) | B(STORE) | B(MISALIGN_LD) | B(MISALIGN_ST) | B(SPLIT_LD) | \
-		  B(SPLIT_ST) | B(P5_MISALIGN_LD) | B(P5_MISALIGN_ST))
-#define CACHE_SIGS ((B(ITLB_MISS + 1) - B(L1D_LD_HIT)) | B(STALL_IFETCH) | B(STALL_LOAD) | \
-		    B(STALL_STORE))
+#define MEM_SIGS                                                                            \
+	(B(LOAD) | B(STORE) | B(MISALIGN_LD) | B(MISALIGN_ST) | B(SPLIT_LD) | B(SPLIT_ST) | \
+	 B(P5_MISALIGN_LD) | B(P5_MISALIGN_ST))
+#define CACHE_SIGS \
+	((B(ITLB_MISS + 1) - B(L1D_LD_HIT)) | B(STALL_IFETCH) | B(STALL_LOAD) | B(STALL_STORE))
 #define BRANCH_SIGS ((B(P5_TAKEN_OR_BTB + 1) - B(BR_COND_TAKEN)) | B(STALL_BR))
 
 static const ULong *sig_of(const struct vp_thread *t)
@@ -216,9 +217,8 @@ void vp_counters_reset(UInt mask)
 
 void vp_counters_init(void)
 {
-	vp_nr_ctr = vp_clo.model == VPMU_MODEL_PENTIUM
-			    ? VPMU_PENTIUM_NR
-			    : VPMU_COREI7_NR_GP + VPMU_COREI7_NR_FIXED;
+	vp_nr_ctr = vp_clo.model == VPMU_MODEL_PENTIUM ? VPMU_PENTIUM_NR
+						       : VPMU_COREI7_NR_GP + VPMU_COREI7_NR_FIXED;
 }
 
 /* ---- decoding encodings ---- */
@@ -243,7 +243,8 @@ static const struct vp_event_desc *find_row(UInt ev, UInt um)
  * bits, each of which must be a supported row. */
 static Bool umask_is_bitset(UInt ev)
 {
-	static const UChar evs[] = { 0x88, 0x89, 0x24, 0xc7, 0x10, 0xcb, 0x0b, 0xf0, 0x60, 0x62, 0x63 };
+	static const UChar evs[] = {0x88, 0x89, 0x24, 0xc7, 0x10, 0xcb,
+				    0x0b, 0xf0, 0x60, 0x62, 0x63};
 	UInt i;
 
 	for (i = 0; i < sizeof(evs); i++)
@@ -258,8 +259,8 @@ static Int decode_event(UInt ev, UInt um, ULong *mask, HChar *why, Int wl)
 	UInt bit;
 
 	if (r && r->kind == VP_EV_UNSUPPORTED) {
-		VG_(snprintf)(why, wl, "event 0x%02x umask 0x%02x (%s) is not supported: %s", ev, um,
-			      r->name, r->desc);
+		vp_snprintf(why, wl, "event 0x%02x umask 0x%02x (%s) is not supported: %s", ev, um,
+			    r->name, r->desc);
 		return -95; /* EOPNOTSUPP */
 	}
 	if (r) {
@@ -267,8 +268,8 @@ static Int decode_event(UInt ev, UInt um, ULong *mask, HChar *why, Int wl)
 		return 0;
 	}
 	if (vp_clo.model == VPMU_MODEL_PENTIUM || !umask_is_bitset(ev) || um == 0) {
-		VG_(snprintf)(why, wl, "event 0x%02x umask 0x%02x is unknown to the %s model", ev, um,
-			      vp_clo.model == VPMU_MODEL_PENTIUM ? "Pentium" : "Core i7");
+		vp_snprintf(why, wl, "event 0x%02x umask 0x%02x is unknown to the %s model", ev, um,
+			    vp_clo.model == VPMU_MODEL_PENTIUM ? "Pentium" : "Core i7");
 		return -2; /* ENOENT */
 	}
 	*mask = 0;
@@ -277,8 +278,8 @@ static Int decode_event(UInt ev, UInt um, ULong *mask, HChar *why, Int wl)
 			continue;
 		r = find_row(ev, bit);
 		if (!r || r->kind == VP_EV_UNSUPPORTED) {
-			VG_(snprintf)(why, wl, "event 0x%02x umask bit 0x%02x: %s", ev, bit,
-				      r ? r->desc : "no such condition in the model");
+			vp_snprintf(why, wl, "event 0x%02x umask bit 0x%02x: %s", ev, bit,
+				    r ? r->desc : "no such condition in the model");
 			return r ? -95 : -2;
 		}
 		*mask |= r->mask;
@@ -291,17 +292,18 @@ static Int decode_corei7(struct vp_counter *c, UInt idx, ULong config, HChar *wh
 	Int err;
 
 	if (idx >= VPMU_COREI7_FIXED_BASE) {
-		static const ULong fixed_mask[3] = { VP_BIT(VP_SIG_INSN), VP_CYCLES_MASK, VP_CYCLES_MASK };
+		static const ULong fixed_mask[3] = {VP_BIT(VP_SIG_INSN), VP_CYCLES_MASK,
+						    VP_CYCLES_MASK};
 
 		if (config & ~0xfULL) {
-			VG_(snprintf)(why, wl, "fixed counter %u takes a 4-bit control field", idx);
+			vp_snprintf(why, wl, "fixed counter %u takes a 4-bit control field", idx);
 			return -22;
 		}
 		c->mask = (config & VPMU_FIXED_USR) ? fixed_mask[idx - VPMU_COREI7_FIXED_BASE] : 0;
 		return 0;
 	}
 	if (config >> 32) {
-		VG_(snprintf)(why, wl, "PerfEvtSel bits 63:32 are reserved");
+		vp_snprintf(why, wl, "PerfEvtSel bits 63:32 are reserved");
 		return -22;
 	}
 	err = decode_event(VPMU_EVTSEL_EVENT(config), VPMU_EVTSEL_UMASK(config), &c->mask, why, wl);
@@ -311,7 +313,7 @@ static Int decode_corei7(struct vp_counter *c, UInt idx, ULong config, HChar *wh
 	c->inv = (config & VPMU_EVTSEL_INV) != 0;
 	c->edge = (config & VPMU_EVTSEL_EDGE) != 0;
 	if (!c->cmask && (c->inv || c->edge)) {
-		VG_(snprintf)(why, wl, "inv and edge need a non-zero cmask in vpmu");
+		vp_snprintf(why, wl, "inv and edge need a non-zero cmask in vpmu");
 		return -22;
 	}
 	c->cond = c->cmask != 0;
@@ -326,7 +328,7 @@ static Int decode_pentium(struct vp_counter *c, ULong config, HChar *why, Int wl
 	UInt cc = VPMU_P5_CC(config);
 
 	if (config >> 9) {
-		VG_(snprintf)(why, wl, "a Pentium counter takes ES[5:0] and CC[8:6] only");
+		vp_snprintf(why, wl, "a Pentium counter takes ES[5:0] and CC[8:6] only");
 		return -22;
 	}
 	if (cc & VPMU_P5_CC_CLOCKS)
@@ -347,19 +349,20 @@ static Int check_sampling(const struct vp_counter *c, HChar *why, Int wl)
 	if (!c->period)
 		return 0;
 	if (c->cond) {
-		VG_(snprintf)(why, wl, "sampling on a cmask/inv/edge programming is not supported");
+		vp_snprintf(why, wl, "sampling on a cmask/inv/edge programming is not supported");
 		return -95;
 	}
 	if (c->mask & VP_STATIC_MASK & ~VP_BIT(VP_SIG_INSN)) {
-		VG_(snprintf)(why, wl, "sampling on FP/SIMD/multiply/divide/syscall events is not supported");
+		vp_snprintf(why, wl,
+			    "sampling on FP/SIMD/multiply/divide/syscall events is not supported");
 		return -95;
 	}
 	if ((c->mask & VP_BIT(VP_SIG_INSN)) && c->period < 128) {
-		VG_(snprintf)(why, wl, "a period below 128 is refused for instruction-driven events");
+		vp_snprintf(why, wl, "a period below 128 is refused for instruction-driven events");
 		return -22;
 	}
 	if (c->period >> width_bits(0)) {
-		VG_(snprintf)(why, wl, "period is wider than the counter");
+		vp_snprintf(why, wl, "period is wider than the counter");
 		return -22;
 	}
 	return 0;
@@ -375,7 +378,8 @@ Int vp_counter_program(UInt idx, ULong config, ULong period, UInt flags, HChar *
 
 	why[0] = 0;
 	if (idx >= vp_nr_ctr) {
-		VG_(snprintf)(why, wl, "counter %u does not exist (the model has %u)", idx, vp_nr_ctr);
+		vp_snprintf(why, wl, "counter %u does not exist (the model has %u)", idx,
+			    vp_nr_ctr);
 		return -22;
 	}
 	VG_(memset)(&c, 0, sizeof(c));
@@ -383,7 +387,7 @@ Int vp_counter_program(UInt idx, ULong config, ULong period, UInt flags, HChar *
 	c.period = period;
 	c.flags = flags;
 	err = vp_clo.model == VPMU_MODEL_PENTIUM ? decode_pentium(&c, config, why, wl)
-						  : decode_corei7(&c, idx, config, why, wl);
+						 : decode_corei7(&c, idx, config, why, wl);
 	if (!err)
 		err = check_sampling(&c, why, wl);
 	if (err)

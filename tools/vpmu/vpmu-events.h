@@ -31,8 +31,8 @@ enum vp_sig {
 	VP_SIG_L1D_ST_MISS,
 	VP_SIG_L1D_WB,
 	VP_SIG_L1D_REPL,
-	VP_SIG_STALL_LOAD,   /* load miss, DTLB miss and split penalty cycles */
-	VP_SIG_STALL_STORE,  /* store miss penalty cycles */
+	VP_SIG_STALL_LOAD,  /* load miss, DTLB miss and split penalty cycles */
+	VP_SIG_STALL_STORE, /* store miss penalty cycles */
 	VP_SIG_LAT_ABOVE,
 	VP_SIG_L2_LD_HIT,
 	VP_SIG_L2_LD_MISS,
@@ -80,17 +80,18 @@ enum vp_sig {
 };
 
 #define VP_BIT(s) (1ULL << (s))
-#define VP_STALL_MASK (VP_BIT(VP_SIG_STALL_IFETCH) | VP_BIT(VP_SIG_STALL_LOAD) | \
-		       VP_BIT(VP_SIG_STALL_STORE) | VP_BIT(VP_SIG_STALL_BR) | VP_BIT(VP_SIG_STALL_DIV))
+#define VP_STALL_MASK                                                                           \
+	(VP_BIT(VP_SIG_STALL_IFETCH) | VP_BIT(VP_SIG_STALL_LOAD) | VP_BIT(VP_SIG_STALL_STORE) | \
+	 VP_BIT(VP_SIG_STALL_BR) | VP_BIT(VP_SIG_STALL_DIV))
 #define VP_CYCLES_MASK (VP_BIT(VP_SIG_INSN) | VP_STALL_MASK)
 #define VP_STATIC_MASK (VP_BIT(VP_SIG_NR_STATIC) - 1)
 #define VP_BR_COND_MASK (VP_BIT(VP_SIG_BR_COND_TAKEN) | VP_BIT(VP_SIG_BR_COND_NT))
-#define VP_BR_ALL_MASK (VP_BR_COND_MASK | VP_BIT(VP_SIG_BR_JMP_DIR) | \
-			VP_BIT(VP_SIG_BR_JMP_IND) | VP_BIT(VP_SIG_BR_CALL_DIR) | \
-			VP_BIT(VP_SIG_BR_CALL_IND) | VP_BIT(VP_SIG_BR_RET))
-#define VP_MISP_ALL_MASK (VP_BIT(VP_SIG_MISP_COND) | VP_BIT(VP_SIG_MISP_JMP_IND) | \
-			  VP_BIT(VP_SIG_MISP_CALL_IND) | VP_BIT(VP_SIG_MISP_RET) | \
-			  VP_BIT(VP_SIG_MISP_DIRECT))
+#define VP_BR_ALL_MASK                                                             \
+	(VP_BR_COND_MASK | VP_BIT(VP_SIG_BR_JMP_DIR) | VP_BIT(VP_SIG_BR_JMP_IND) | \
+	 VP_BIT(VP_SIG_BR_CALL_DIR) | VP_BIT(VP_SIG_BR_CALL_IND) | VP_BIT(VP_SIG_BR_RET))
+#define VP_MISP_ALL_MASK                                                                         \
+	(VP_BIT(VP_SIG_MISP_COND) | VP_BIT(VP_SIG_MISP_JMP_IND) | VP_BIT(VP_SIG_MISP_CALL_IND) | \
+	 VP_BIT(VP_SIG_MISP_RET) | VP_BIT(VP_SIG_MISP_DIRECT))
 
 enum vp_ev_kind {
 	VP_EV_EXACT,	   /* architectural: counted exactly from the instruction stream */

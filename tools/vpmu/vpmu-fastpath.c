@@ -38,14 +38,23 @@ static IRExpr *mru_tag(IRSB *out, const struct vp_tag_view *v, IRExpr *addr, UIn
 	IRExpr *off;
 
 	if (set_bytes & (set_bytes - 1))
-		off = tmp(out, Ity_I64, IRExpr_Binop(Iop_Mul64, tmp(out, Ity_I64, IRExpr_Binop(Iop_And64,
-				shr(out, addr, shift), k64(v->set_mask))), k64(set_bytes)));
+		off = tmp(out, Ity_I64,
+			  IRExpr_Binop(Iop_Mul64,
+				       tmp(out, Ity_I64,
+					   IRExpr_Binop(Iop_And64, shr(out, addr, shift),
+							k64(v->set_mask))),
+				       k64(set_bytes)));
 	else
-		off = tmp(out, Ity_I64, IRExpr_Binop(Iop_And64, shift > w ? shr(out, addr, shift - w)
-						     : shift < w ? shl(out, addr, w - shift) : addr,
-						     k64(v->set_mask << w)));
-	return tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, tmp(out, Ity_I64,
-				   IRExpr_Binop(Iop_Add64, off, k64((HWord)v->tags)))));
+		off = tmp(out, Ity_I64,
+			  IRExpr_Binop(Iop_And64,
+				       shift > w   ? shr(out, addr, shift - w)
+				       : shift < w ? shl(out, addr, w - shift)
+						   : addr,
+				       k64(v->set_mask << w)));
+	return tmp(
+		out, Ity_I64,
+		IRExpr_Load(Iend_LE, Ity_I64,
+			    tmp(out, Ity_I64, IRExpr_Binop(Iop_Add64, off, k64((HWord)v->tags)))));
 }
 
 /* An I64 that is 0 when the access lies in one line that is most recently used in its L1D set
@@ -69,14 +78,19 @@ static IRExpr *fast_miss(IRSB *out, Bool store, IRExpr *addr, Int size, IRExpr *
 	want = shr(out, end, l1.line_shift - 1);
 	tag = mru_tag(out, &l1, addr, l1.line_shift);
 	if (store) /* a store hits a dirty line */
-		x = tmp(out, Ity_I64, IRExpr_Binop(Iop_Xor64, tag, tmp(out, Ity_I64, IRExpr_Binop(
-				Iop_Or64, want, k64(1)))));
+		x = tmp(out, Ity_I64,
+			IRExpr_Binop(Iop_Xor64, tag,
+				     tmp(out, Ity_I64, IRExpr_Binop(Iop_Or64, want, k64(1)))));
 	else /* a load hits a clean or dirty line: the dirty bit is shifted out */
 		x = shr(out, tmp(out, Ity_I64, IRExpr_Binop(Iop_Xor64, tag, want)), 1);
 	if (size > 1 && l1.set_mask == 0)
-		x = tmp(out, Ity_I64, IRExpr_Binop(Iop_Or64, x, tmp(out, Ity_I64, IRExpr_Binop(
-				Iop_Xor64, shr(out, addr, l1.line_shift), shr(out, end, l1.line_shift)))));
-	page = tmp(out, Ity_I64, IRExpr_Binop(Iop_And64, shr(out, addr, tlb.line_shift - 1), k64(~1ULL)));
+		x = tmp(out, Ity_I64,
+			IRExpr_Binop(Iop_Or64, x,
+				     tmp(out, Ity_I64,
+					 IRExpr_Binop(Iop_Xor64, shr(out, addr, l1.line_shift),
+						      shr(out, end, l1.line_shift)))));
+	page = tmp(out, Ity_I64,
+		   IRExpr_Binop(Iop_And64, shr(out, addr, tlb.line_shift - 1), k64(~1ULL)));
 	tag = mru_tag(out, &tlb, addr, tlb.line_shift);
 	*page_x = tmp(out, Ity_I64, IRExpr_Binop(Iop_Xor64, tag, page));
 	return tmp(out, Ity_I64, IRExpr_Binop(Iop_Or64, x, *page_x));
@@ -114,17 +128,21 @@ static void count_fast(IRSB *out, Bool store, IRExpr *addr, Int size, IRExpr *hi
 		IRExpr *x = tmp(out, Ity_I64, IRExpr_Binop(Iop_Xor64, addr, end));
 
 		add_if_nonzero(out, store ? VP_SIG_MISALIGN_ST : VP_SIG_MISALIGN_LD,
-			       tmp(out, Ity_I64, IRExpr_Binop(Iop_And64, addr, k64(size - 1))), hit);
+			       tmp(out, Ity_I64, IRExpr_Binop(Iop_And64, addr, k64(size - 1))),
+			       hit);
 		add_if_nonzero(out, store ? VP_SIG_P5_MISALIGN_ST : VP_SIG_P5_MISALIGN_LD,
-			       tmp(out, Ity_I64, IRExpr_Binop(Iop_Shr64, x, IRExpr_Const(
-							  IRConst_U8(p5_shift)))), hit);
+			       tmp(out, Ity_I64,
+				   IRExpr_Binop(Iop_Shr64, x, IRExpr_Const(IRConst_U8(p5_shift)))),
+			       hit);
 	}
 	if (!store && (vp_need.sigs & VP_BIT(VP_SIG_LAT_ABOVE))) {
 		/* ld_lat is an MSR the guest may rewrite without a retranslation: read it. */
-		IRExpr *lat = tmp(out, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32,
-							mkIRExpr_HWord((HWord)&vp_clo.ld_lat)));
-		IRExpr *above = tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpLT32U, lat, IRExpr_Const(
-						IRConst_U32(vp_clo.l1d.latency))));
+		IRExpr *lat =
+			tmp(out, Ity_I32,
+			    IRExpr_Load(Iend_LE, Ity_I32, mkIRExpr_HWord((HWord)&vp_clo.ld_lat)));
+		IRExpr *above = tmp(out, Ity_I1,
+				    IRExpr_Binop(Iop_CmpLT32U, lat,
+						 IRExpr_Const(IRConst_U32(vp_clo.l1d.latency))));
 		IRExpr *a64 = tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, above));
 
 		vp_ir_add_sig(out, VP_SIG_LAT_ABOVE,
@@ -157,7 +175,8 @@ void vp_emit_data_fast(IRSB *out, Bool store, IRExpr *addr, Int size)
 		d = unsafeIRDirty_0_N(3, h.name, VG_(fnptr_to_fnentry)(h.fn),
 				      mkIRExprVec_3(addr, k64(size), px));
 	else
-		d = unsafeIRDirty_0_N(2, h.name, VG_(fnptr_to_fnentry)(h.fn), mkIRExprVec_2(addr, px));
+		d = unsafeIRDirty_0_N(2, h.name, VG_(fnptr_to_fnentry)(h.fn),
+				      mkIRExprVec_2(addr, px));
 	d->guard = tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpNE64, miss, k64(0)));
 	addStmtToIRSB(out, IRStmt_Dirty(d));
 }
@@ -178,14 +197,27 @@ void vp_emit_fetch_fast(IRSB *out, Addr line_addr, Bool check_page)
 	line = line_addr >> l1.line_shift;
 	page = line_addr >> tlb.line_shift;
 	/* Fetches never dirty a line, so the MRU tag is line << 1 exactly. */
-	x = tmp(out, Ity_I64, IRExpr_Binop(Iop_Xor64, tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
-			mkIRExpr_HWord((HWord)(l1.tags + (line & l1.set_mask) * l1.ways)))),
-			k64(line << 1)));
+	x = tmp(out, Ity_I64,
+		IRExpr_Binop(Iop_Xor64,
+			     tmp(out, Ity_I64,
+				 IRExpr_Load(Iend_LE, Ity_I64,
+					     mkIRExpr_HWord((HWord)(l1.tags + (line & l1.set_mask) *
+										      l1.ways)))),
+			     k64(line << 1)));
 	if (check_page)
-		x = tmp(out, Ity_I64, IRExpr_Binop(Iop_Or64, x, tmp(out, Ity_I64, IRExpr_Binop(
-				Iop_Xor64, tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
-				mkIRExpr_HWord((HWord)(tlb.tags + (page & tlb.set_mask) * tlb.ways)))),
-				k64(page << 1)))));
+		x = tmp(out, Ity_I64,
+			IRExpr_Binop(
+				Iop_Or64, x,
+				tmp(out, Ity_I64,
+				    IRExpr_Binop(
+					    Iop_Xor64,
+					    tmp(out, Ity_I64,
+						IRExpr_Load(Iend_LE, Ity_I64,
+							    mkIRExpr_HWord(
+								    (HWord)(tlb.tags +
+									    (page & tlb.set_mask) *
+										    tlb.ways)))),
+					    k64(page << 1)))));
 	hit = tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, x, k64(0)));
 	add_sig(out, VP_SIG_L1I_HIT, tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, hit)));
 	d = unsafeIRDirty_0_N(1, "vp_h_ifetch_fast", VG_(fnptr_to_fnentry)(vp_h_ifetch_fast),

@@ -23,7 +23,7 @@ struct ctx {
 	UInt seg_nins;		  /* counted instructions in the current segment */
 	IRTemp seg_base;	  /* vp_sig[INSN] at the segment start, for ticks */
 	Addr last_fetch_line;
-	Addr last_fetch_page;	  /* of the block's previous fetch, which left it MRU in the ITLB */
+	Addr last_fetch_page; /* of the block's previous fetch, which left it MRU in the ITLB */
 };
 
 /* ---- static classification by IR operation ---- */
@@ -33,54 +33,120 @@ static UInt classify_op(IROp op, Bool *fp_scalar64, Bool *fp_scalar32)
 	IRType d, a1, a2, a3, a4;
 
 	switch (op) {
-	case Iop_Mul8: case Iop_Mul16: case Iop_Mul32: case Iop_Mul64:
-	case Iop_MullS8: case Iop_MullS16: case Iop_MullS32: case Iop_MullS64:
-	case Iop_MullU8: case Iop_MullU16: case Iop_MullU32: case Iop_MullU64:
+	case Iop_Mul8:
+	case Iop_Mul16:
+	case Iop_Mul32:
+	case Iop_Mul64:
+	case Iop_MullS8:
+	case Iop_MullS16:
+	case Iop_MullS32:
+	case Iop_MullS64:
+	case Iop_MullU8:
+	case Iop_MullU16:
+	case Iop_MullU32:
+	case Iop_MullU64:
 		return VP_BIT(VP_SIG_MUL);
-	case Iop_DivU32: case Iop_DivS32: case Iop_DivU64: case Iop_DivS64:
-	case Iop_DivModU64to32: case Iop_DivModS64to32: case Iop_DivModU128to64:
+	case Iop_DivU32:
+	case Iop_DivS32:
+	case Iop_DivU64:
+	case Iop_DivS64:
+	case Iop_DivModU64to32:
+	case Iop_DivModS64to32:
+	case Iop_DivModU128to64:
 	case Iop_DivModS128to64:
 		return VP_BIT(VP_SIG_DIV);
-	case Iop_DivF64: case Iop_SqrtF64:
+	case Iop_DivF64:
+	case Iop_SqrtF64:
 		*fp_scalar64 = True;
 		return VP_BIT(VP_SIG_DIV);
-	case Iop_DivF32: case Iop_SqrtF32:
+	case Iop_DivF32:
+	case Iop_SqrtF32:
 		*fp_scalar32 = True;
 		return VP_BIT(VP_SIG_DIV);
-	case Iop_AddF64: case Iop_SubF64: case Iop_MulF64: case Iop_MAddF64: case Iop_MSubF64:
-	case Iop_AtanF64: case Iop_Yl2xF64: case Iop_PRemF64: case Iop_ScaleF64: case Iop_SinF64:
-	case Iop_CosF64: case Iop_TanF64: case Iop_2xm1F64:
+	case Iop_AddF64:
+	case Iop_SubF64:
+	case Iop_MulF64:
+	case Iop_MAddF64:
+	case Iop_MSubF64:
+	case Iop_AtanF64:
+	case Iop_Yl2xF64:
+	case Iop_PRemF64:
+	case Iop_ScaleF64:
+	case Iop_SinF64:
+	case Iop_CosF64:
+	case Iop_TanF64:
+	case Iop_2xm1F64:
 		*fp_scalar64 = True;
 		return 0;
-	case Iop_AddF32: case Iop_SubF32: case Iop_MulF32: case Iop_MAddF32: case Iop_MSubF32:
+	case Iop_AddF32:
+	case Iop_SubF32:
+	case Iop_MulF32:
+	case Iop_MAddF32:
+	case Iop_MSubF32:
 		*fp_scalar32 = True;
 		return 0;
-	case Iop_Add32Fx4: case Iop_Sub32Fx4: case Iop_Mul32Fx4: case Iop_Max32Fx4:
-	case Iop_Min32Fx4: case Iop_Add32Fx8: case Iop_Sub32Fx8: case Iop_Mul32Fx8:
-	case Iop_Max32Fx8: case Iop_Min32Fx8:
+	case Iop_Add32Fx4:
+	case Iop_Sub32Fx4:
+	case Iop_Mul32Fx4:
+	case Iop_Max32Fx4:
+	case Iop_Min32Fx4:
+	case Iop_Add32Fx8:
+	case Iop_Sub32Fx8:
+	case Iop_Mul32Fx8:
+	case Iop_Max32Fx8:
+	case Iop_Min32Fx8:
 		return VP_BIT(VP_SIG_SSE_PS);
-	case Iop_Div32Fx4: case Iop_Sqrt32Fx4: case Iop_Div32Fx8: case Iop_Sqrt32Fx8:
+	case Iop_Div32Fx4:
+	case Iop_Sqrt32Fx4:
+	case Iop_Div32Fx8:
+	case Iop_Sqrt32Fx8:
 		return VP_BIT(VP_SIG_SSE_PS) | VP_BIT(VP_SIG_DIV);
-	case Iop_Add64Fx2: case Iop_Sub64Fx2: case Iop_Mul64Fx2: case Iop_Max64Fx2:
-	case Iop_Min64Fx2: case Iop_Add64Fx4: case Iop_Sub64Fx4: case Iop_Mul64Fx4:
-	case Iop_Max64Fx4: case Iop_Min64Fx4:
+	case Iop_Add64Fx2:
+	case Iop_Sub64Fx2:
+	case Iop_Mul64Fx2:
+	case Iop_Max64Fx2:
+	case Iop_Min64Fx2:
+	case Iop_Add64Fx4:
+	case Iop_Sub64Fx4:
+	case Iop_Mul64Fx4:
+	case Iop_Max64Fx4:
+	case Iop_Min64Fx4:
 		return VP_BIT(VP_SIG_SSE_PD);
-	case Iop_Div64Fx2: case Iop_Sqrt64Fx2: case Iop_Div64Fx4: case Iop_Sqrt64Fx4:
+	case Iop_Div64Fx2:
+	case Iop_Sqrt64Fx2:
+	case Iop_Div64Fx4:
+	case Iop_Sqrt64Fx4:
 		return VP_BIT(VP_SIG_SSE_PD) | VP_BIT(VP_SIG_DIV);
-	case Iop_Add32F0x4: case Iop_Sub32F0x4: case Iop_Mul32F0x4: case Iop_Max32F0x4:
+	case Iop_Add32F0x4:
+	case Iop_Sub32F0x4:
+	case Iop_Mul32F0x4:
+	case Iop_Max32F0x4:
 	case Iop_Min32F0x4:
 		return VP_BIT(VP_SIG_SSE_SS);
-	case Iop_Div32F0x4: case Iop_Sqrt32F0x4:
+	case Iop_Div32F0x4:
+	case Iop_Sqrt32F0x4:
 		return VP_BIT(VP_SIG_SSE_SS) | VP_BIT(VP_SIG_DIV);
-	case Iop_Add64F0x2: case Iop_Sub64F0x2: case Iop_Mul64F0x2: case Iop_Max64F0x2:
+	case Iop_Add64F0x2:
+	case Iop_Sub64F0x2:
+	case Iop_Mul64F0x2:
+	case Iop_Max64F0x2:
 	case Iop_Min64F0x2:
 		return VP_BIT(VP_SIG_SSE_SD);
-	case Iop_Div64F0x2: case Iop_Sqrt64F0x2:
+	case Iop_Div64F0x2:
+	case Iop_Sqrt64F0x2:
 		return VP_BIT(VP_SIG_SSE_SD) | VP_BIT(VP_SIG_DIV);
 	/* Moves between integer and vector registers are not SIMD operations. */
-	case Iop_64UtoV128: case Iop_32UtoV128: case Iop_64HLtoV128: case Iop_V128HLtoV256:
-	case Iop_SetV128lo64: case Iop_SetV128lo32: case Iop_V128to64: case Iop_V128HIto64:
-	case Iop_V256toV128_0: case Iop_V256toV128_1: case Iop_V128to32:
+	case Iop_64UtoV128:
+	case Iop_32UtoV128:
+	case Iop_64HLtoV128:
+	case Iop_V128HLtoV256:
+	case Iop_SetV128lo64:
+	case Iop_SetV128lo32:
+	case Iop_V128to64:
+	case Iop_V128HIto64:
+	case Iop_V256toV128_0:
+	case Iop_V256toV128_1:
+	case Iop_V128to32:
 		return 0;
 	default:
 		break;
@@ -94,12 +160,19 @@ static UInt classify_op(IROp op, Bool *fp_scalar64, Bool *fp_scalar32)
 static UInt classify_expr(const IRExpr *e, Bool *f64, Bool *f32, Bool *x87)
 {
 	switch (e->tag) {
-	case Iex_Unop: return classify_op(e->Iex.Unop.op, f64, f32);
-	case Iex_Binop: return classify_op(e->Iex.Binop.op, f64, f32);
-	case Iex_Triop: return classify_op(e->Iex.Triop.details->op, f64, f32);
-	case Iex_Qop: return classify_op(e->Iex.Qop.details->op, f64, f32);
-	case Iex_GetI: *x87 = True; return 0;
-	default: return 0;
+	case Iex_Unop:
+		return classify_op(e->Iex.Unop.op, f64, f32);
+	case Iex_Binop:
+		return classify_op(e->Iex.Binop.op, f64, f32);
+	case Iex_Triop:
+		return classify_op(e->Iex.Triop.details->op, f64, f32);
+	case Iex_Qop:
+		return classify_op(e->Iex.Qop.details->op, f64, f32);
+	case Iex_GetI:
+		*x87 = True;
+		return 0;
+	default:
+		return 0;
 	}
 }
 
@@ -135,8 +208,10 @@ static UInt prepass(const IRSB *bb, struct insn_info *info)
 		}
 	}
 	if (n >= 0 && (f64 || f32))
-		info[n].cls |= x87 ? VP_BIT(VP_SIG_X87) : VP_BIT(f64 ? VP_SIG_SSE_SD : VP_SIG_SSE_SS);
-	if (n >= 0 && bb->next->tag == Iex_Const && bb->next->Iex.Const.con->Ico.U64 == info[n].addr)
+		info[n].cls |=
+			x87 ? VP_BIT(VP_SIG_X87) : VP_BIT(f64 ? VP_SIG_SSE_SD : VP_SIG_SSE_SS);
+	if (n >= 0 && bb->next->tag == Iex_Const &&
+	    bb->next->Iex.Const.con->Ico.U64 == info[n].addr)
 		info[n].is_rep = True;
 	if (n >= 0 && (bb->jumpkind == Ijk_Sys_syscall || bb->jumpkind == Ijk_Sys_int128 ||
 		       bb->jumpkind == Ijk_Sys_int129 || bb->jumpkind == Ijk_Sys_int130 ||
@@ -232,11 +307,12 @@ static void emit_tick(struct ctx *c, const struct insn_info *in)
 
 	if (c->seg_base == IRTemp_INVALID) {
 		c->seg_base = newIRTemp(c->out->tyenv, Ity_I64);
-		addStmtToIRSB(c->out, IRStmt_WrTmp(c->seg_base,
-						   IRExpr_Load(Iend_LE, Ity_I64, slot(VP_SIG_INSN))));
+		addStmtToIRSB(c->out, IRStmt_WrTmp(c->seg_base, IRExpr_Load(Iend_LE, Ity_I64,
+									    slot(VP_SIG_INSN))));
 	}
-	addStmtToIRSB(c->out, IRStmt_WrTmp(tf, IRExpr_Load(Iend_LE, Ity_I64,
-						  mkIRExpr_HWord((HWord)&vp_insn_fire_at))));
+	addStmtToIRSB(c->out,
+		      IRStmt_WrTmp(tf, IRExpr_Load(Iend_LE, Ity_I64,
+						   mkIRExpr_HWord((HWord)&vp_insn_fire_at))));
 	addStmtToIRSB(c->out, IRStmt_WrTmp(tn, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(c->seg_base),
 							    c64(extra))));
 	addStmtToIRSB(c->out, IRStmt_WrTmp(g, IRExpr_Binop(Iop_CmpLE64U, IRExpr_RdTmp(tf),
@@ -387,8 +463,7 @@ static void on_cond_exit(struct ctx *c, const IRSB *bb, const IRStmt *st,
 		     mkIRExprVec_3(mkIRExpr_HWord(in->addr), taken, mkIRExpr_HWord(target)), NULL);
 }
 
-static void on_block_end(struct ctx *c, const IRSB *bb, const struct insn_info *in,
-			 Bool had_cond)
+static void on_block_end(struct ctx *c, const IRSB *bb, const struct insn_info *in, Bool had_cond)
 {
 	Addr fall = in->addr + in->len;
 	Bool is_const = bb->next->tag == Iex_Const;
@@ -411,8 +486,8 @@ static void on_block_end(struct ctx *c, const IRSB *bb, const struct insn_info *
 		kind = VPMU_BR_REL_JMP;
 	if (!kind)
 		return;
-	if (is_const && vp_emit_direct_fast(c->out, in->addr, bb->next->Iex.Const.con->Ico.U64,
-					    kind, fall))
+	if (is_const &&
+	    vp_emit_direct_fast(c->out, in->addr, bb->next->Iex.Const.con->Ico.U64, kind, fall))
 		return;
 	if (!is_const && vp_emit_indirect_fast(c->out, in->addr, bb->next, kind, fall))
 		return;
@@ -431,7 +506,12 @@ IRSB *vp_instrument(VgCallbackClosure *closure, IRSB *bb, const VexGuestLayout *
 	Int i, cur = -1;
 	Bool had_cond = False;
 
-	(void)closure; (void)layout; (void)vge; (void)archinfo; (void)gWordTy; (void)hWordTy;
+	(void)closure;
+	(void)layout;
+	(void)vge;
+	(void)archinfo;
+	(void)gWordTy;
+	(void)hWordTy;
 	VG_(memset)(&c, 0, sizeof(c));
 	c.out = deepCopyIRSBExceptStmts(bb);
 	c.seg_base = IRTemp_INVALID;

@@ -84,8 +84,8 @@ static void fini(Int exitcode)
 		return;
 	for (k = 0; k < vp_nr_ctr; k++)
 		if (vp_ctr[k].programmed)
-			VG_(umsg)("vpmu: ctr%u config 0x%llx: %'llu\n", k, vp_ctr[k].config,
-				  vp_counter_total(k));
+			vp_umsg("vpmu: ctr%u config 0x%llx: %'llu\n", k, vp_ctr[k].config,
+				vp_counter_total(k));
 }
 
 /* ---- client requests (docs/vpmu.md, "Request protocol") ---- */
@@ -157,7 +157,8 @@ static Word req_query(Addr a, UWord size)
 	in->model = vp_clo.model;
 	in->nr_counters = vp_nr_ctr;
 	in->nr_fixed = vp_clo.model == VPMU_MODEL_PENTIUM ? 0 : VPMU_COREI7_NR_FIXED;
-	in->width_bits = vp_clo.model == VPMU_MODEL_PENTIUM ? VPMU_PENTIUM_WIDTH : VPMU_COREI7_WIDTH;
+	in->width_bits =
+		vp_clo.model == VPMU_MODEL_PENTIUM ? VPMU_PENTIUM_WIDTH : VPMU_COREI7_WIDTH;
 	in->nr_threads = nthr;
 	in->dropped_samples = vp_samples_lost();
 	VG_(strncpy)(in->preset, vp_clo.preset, sizeof(in->preset) - 1);
@@ -180,7 +181,8 @@ static Word req_read_all(ThreadId tid, Addr a, UWord size, UWord which)
 	c->tid = which == VPMU_READ_TOTAL ? 0 : t->os_tid;
 	for (k = 0; k < vp_nr_ctr; k++) {
 		c->config[k] = vp_ctr[k].config;
-		c->value[k] = which == VPMU_READ_TOTAL ? vp_counter_total(k) : vp_counter_read(t, k);
+		c->value[k] =
+			which == VPMU_READ_TOTAL ? vp_counter_total(k) : vp_counter_read(t, k);
 	}
 	return 0;
 }
@@ -218,15 +220,33 @@ static Bool handle_request(ThreadId tid, UWord *a, UWord *ret)
 		return False;
 	vp_thread_switch(tid);
 	switch (a[0]) {
-	case VPMU_REQ_PRESENT: r = VPMU_PROTO_VERSION; break;
-	case VPMU_REQ_QUERY: r = req_query(a[1], a[2]); break;
-	case VPMU_REQ_PROGRAM: r = req_program(a); break;
-	case VPMU_REQ_START: vp_counters_start(a[1]); break;
-	case VPMU_REQ_STOP: vp_counters_stop(a[1]); break;
-	case VPMU_REQ_RESET: vp_counters_reset(a[1]); break;
-	case VPMU_REQ_READ: r = vp_counter_read(vp_cur, a[1]); break;
-	case VPMU_REQ_READ_TOTAL: r = a[1] < vp_nr_ctr ? vp_counter_total(a[1]) : 0; break;
-	case VPMU_REQ_READ_ALL: r = req_read_all(tid, a[1], a[2], a[3]); break;
+	case VPMU_REQ_PRESENT:
+		r = VPMU_PROTO_VERSION;
+		break;
+	case VPMU_REQ_QUERY:
+		r = req_query(a[1], a[2]);
+		break;
+	case VPMU_REQ_PROGRAM:
+		r = req_program(a);
+		break;
+	case VPMU_REQ_START:
+		vp_counters_start(a[1]);
+		break;
+	case VPMU_REQ_STOP:
+		vp_counters_stop(a[1]);
+		break;
+	case VPMU_REQ_RESET:
+		vp_counters_reset(a[1]);
+		break;
+	case VPMU_REQ_READ:
+		r = vp_counter_read(vp_cur, a[1]);
+		break;
+	case VPMU_REQ_READ_TOTAL:
+		r = a[1] < vp_nr_ctr ? vp_counter_total(a[1]) : 0;
+		break;
+	case VPMU_REQ_READ_ALL:
+		r = req_read_all(tid, a[1], a[2], a[3]);
+		break;
 	case VPMU_REQ_DRAIN:
 		if (!VG_(am_is_valid_for_client)(a[1], a[2], VKI_PROT_WRITE)) {
 			vp_set_error("DRAIN: buffer not writable");
@@ -235,9 +255,15 @@ static Bool handle_request(ThreadId tid, UWord *a, UWord *ret)
 			r = vp_samples_drain((void *)a[1], a[2]);
 		}
 		break;
-	case VPMU_REQ_WRMSR: r = req_wrmsr(a[1], a[2]); break;
-	case VPMU_REQ_STRERROR: r = req_strerror(a[1], a[2]); break;
-	case VPMU_REQ_READ_LBR: r = req_read_lbr(tid, a[1], a[2]); break;
+	case VPMU_REQ_WRMSR:
+		r = req_wrmsr(a[1], a[2]);
+		break;
+	case VPMU_REQ_STRERROR:
+		r = req_strerror(a[1], a[2]);
+		break;
+	case VPMU_REQ_READ_LBR:
+		r = req_read_lbr(tid, a[1], a[2]);
+		break;
 	default:
 		vp_set_error("unknown request 0x%lx", a[0]);
 		r = -38; /* ENOSYS */

@@ -23,12 +23,12 @@ static const HChar *clo_regs = "auto";
 static void preset_nehalem(struct vp_config *c)
 {
 	c->model = VPMU_MODEL_COREI7;
-	c->l1i = (struct vp_cache_geom){ 32768, 8, 64, 4 };
-	c->l1d = (struct vp_cache_geom){ 32768, 8, 64, 4 };
-	c->l2 = (struct vp_cache_geom){ 262144, 8, 64, 10 };
-	c->llc = (struct vp_cache_geom){ 8388608, 16, 64, 40 };
-	c->itlb = (struct vp_cache_geom){ 128, 4, 4096, 0 };
-	c->dtlb = (struct vp_cache_geom){ 64, 4, 4096, 0 };
+	c->l1i = (struct vp_cache_geom){32768, 8, 64, 4};
+	c->l1d = (struct vp_cache_geom){32768, 8, 64, 4};
+	c->l2 = (struct vp_cache_geom){262144, 8, 64, 10};
+	c->llc = (struct vp_cache_geom){8388608, 16, 64, 40};
+	c->itlb = (struct vp_cache_geom){128, 4, 4096, 0};
+	c->dtlb = (struct vp_cache_geom){64, 4, 4096, 0};
 	c->mem_latency = 200;
 	c->tlb_penalty = 30;
 	c->split_penalty = 5;
@@ -47,12 +47,12 @@ static void preset_pentium(struct vp_config *c)
 {
 	c->model = VPMU_MODEL_PENTIUM;
 	/* Thesis Table 5.5: 8 KB 2-way 32-byte write-back L1, 256 KB direct-mapped L2. */
-	c->l1i = (struct vp_cache_geom){ 8192, 2, 32, 1 };
-	c->l1d = (struct vp_cache_geom){ 8192, 2, 32, 1 };
-	c->l2 = (struct vp_cache_geom){ 262144, 1, 32, 8 };
-	c->llc = (struct vp_cache_geom){ 0, 0, 32, 0 };
-	c->itlb = (struct vp_cache_geom){ 32, 4, 4096, 0 };
-	c->dtlb = (struct vp_cache_geom){ 64, 4, 4096, 0 };
+	c->l1i = (struct vp_cache_geom){8192, 2, 32, 1};
+	c->l1d = (struct vp_cache_geom){8192, 2, 32, 1};
+	c->l2 = (struct vp_cache_geom){262144, 1, 32, 8};
+	c->llc = (struct vp_cache_geom){0, 0, 32, 0};
+	c->itlb = (struct vp_cache_geom){32, 4, 4096, 0};
+	c->dtlb = (struct vp_cache_geom){64, 4, 4096, 0};
 	c->mem_latency = 30;
 	c->tlb_penalty = 10;
 	c->split_penalty = 3;
@@ -70,10 +70,10 @@ static void preset_pentium(struct vp_config *c)
 static void preset_pentium4(struct vp_config *c)
 {
 	preset_nehalem(c);
-	c->l1i = (struct vp_cache_geom){ 16384, 8, 64, 2 }; /* stands in for the trace cache */
-	c->l1d = (struct vp_cache_geom){ 8192, 4, 64, 2 };
-	c->l2 = (struct vp_cache_geom){ 524288, 8, 64, 18 };
-	c->llc = (struct vp_cache_geom){ 0, 0, 64, 0 };
+	c->l1i = (struct vp_cache_geom){16384, 8, 64, 2}; /* stands in for the trace cache */
+	c->l1d = (struct vp_cache_geom){8192, 4, 64, 2};
+	c->l2 = (struct vp_cache_geom){524288, 8, 64, 18};
+	c->llc = (struct vp_cache_geom){0, 0, 64, 0};
 	c->mem_latency = 300;
 	c->split_penalty = 10;
 	c->div_penalty = 40;
@@ -112,7 +112,7 @@ static Bool parse_u64(const HChar *s, ULong *out)
 /* "size,assoc,line[,latency]" as cachegrind's --D1 (assoc 0 = fully associative). */
 static Bool parse_geom(const HChar *s, struct vp_cache_geom *g)
 {
-	ULong v[4] = { 0, 0, 0, g->latency };
+	ULong v[4] = {0, 0, 0, g->latency};
 	HChar *end;
 	Int i;
 
@@ -126,7 +126,7 @@ static Bool parse_geom(const HChar *s, struct vp_cache_geom *g)
 	}
 	if (*end || i < 2)
 		return False;
-	*g = (struct vp_cache_geom){ v[0], v[1], v[2], v[3] };
+	*g = (struct vp_cache_geom){v[0], v[1], v[2], v[3]};
 	return True;
 }
 
@@ -256,33 +256,35 @@ Bool vp_process_option(const HChar *arg)
 
 void vp_print_usage(void)
 {
-	VG_(printf)(
-"    --preset=nehalem|pentium|pentium4  geometry, penalties and model [nehalem]\n"
-"    --model=corei7|pentium    programming model (overrides the preset's)\n"
-"    --ctrN=ENC                program counter N at start (PerfEvtSel, fixed\n"
-"                              4-bit field for N=4..6, or Pentium ES|CC<<6)\n"
-"    --cesr=ENC --fixed-ctrl=ENC  the Pentium CESR / IA32_FIXED_CTR_CTRL at once\n"
-"    --period=P --periodN=P    sample every P events (counters with INT/PMI)\n"
-"    --precise=yes|no          PEBS-like samples, or --skid=N instructions late [yes]\n"
-"    --skid=N                  skid of imprecise samples in instructions [0]\n"
-"    --lbr=yes|no --lbr-select=BITS  last-branch record and Table 7 filter\n"
-"    --ld-lat=N                latency threshold of the latency event (MSR 0x3f6) [3]\n"
-"    --precise-regs=auto|none|mem|insn  register precision in samples [auto]\n"
-"    --l1i= --l1d= --l2= --llc=size,assoc,line[,latency]  cache geometry\n"
-"    --itlb= --dtlb=entries,assoc,page  TLB geometry\n"
-"    --mem-latency= --tlb-penalty= --split-penalty= --store-miss-penalty=\n"
-"    --div-penalty= --misp-penalty= --ghist-bits=  timing and predictor knobs\n"
-"    --p5-errata=yes|no        Pentium double count of misaligned accesses [no]\n"
-"    --start=yes|no            counters run from the first instruction [yes]\n"
-"    --out-fd=N                write the binary record stream to fd N\n"
-"    --sample-buffer=N         samples buffered before a flush or a drop [1024]\n");
+	vp_printf(
+		"    --preset=nehalem|pentium|pentium4  geometry, penalties and model [nehalem]\n"
+		"    --model=corei7|pentium    programming model (overrides the preset's)\n"
+		"    --ctrN=ENC                program counter N at start (PerfEvtSel, fixed\n"
+		"                              4-bit field for N=4..6, or Pentium ES|CC<<6)\n"
+		"    --cesr=ENC --fixed-ctrl=ENC  the Pentium CESR / IA32_FIXED_CTR_CTRL at once\n"
+		"    --period=P --periodN=P    sample every P events (counters with INT/PMI)\n"
+		"    --precise=yes|no          PEBS-like samples, or --skid=N instructions late "
+		"[yes]\n"
+		"    --skid=N                  skid of imprecise samples in instructions [0]\n"
+		"    --lbr=yes|no --lbr-select=BITS  last-branch record and Table 7 filter\n"
+		"    --ld-lat=N                latency threshold of the latency event (MSR 0x3f6) "
+		"[3]\n"
+		"    --precise-regs=auto|none|mem|insn  register precision in samples [auto]\n"
+		"    --l1i= --l1d= --l2= --llc=size,assoc,line[,latency]  cache geometry\n"
+		"    --itlb= --dtlb=entries,assoc,page  TLB geometry\n"
+		"    --mem-latency= --tlb-penalty= --split-penalty= --store-miss-penalty=\n"
+		"    --div-penalty= --misp-penalty= --ghist-bits=  timing and predictor knobs\n"
+		"    --p5-errata=yes|no        Pentium double count of misaligned accesses [no]\n"
+		"    --start=yes|no            counters run from the first instruction [yes]\n"
+		"    --out-fd=N                write the binary record stream to fd N\n"
+		"    --sample-buffer=N         samples buffered before a flush or a drop [1024]\n");
 }
 
 void vp_print_debug_usage(void)
 {
-	VG_(printf)(
-"    --host-vector=yes|no      look cache sets up with the host's AVX2 where it has\n"
-"                              it (counts are the same either way) [yes]\n");
+	vp_printf("    --host-vector=yes|no      look cache sets up with the host's AVX2 where it "
+		  "has\n"
+		  "                              it (counts are the same either way) [yes]\n");
 }
 
 static void set_precise_regs(void)
@@ -312,8 +314,9 @@ static void program_from_options(void)
 			continue;
 		if (!period && clo_period_all) {
 			Bool intr = vp_clo.model == VPMU_MODEL_PENTIUM ? k == 0
-				    : k >= VPMU_COREI7_FIXED_BASE ? (clo_ctr[k] & VPMU_FIXED_PMI) != 0
-				    : (clo_ctr[k] & VPMU_EVTSEL_INT) != 0;
+				    : k >= VPMU_COREI7_FIXED_BASE
+					    ? (clo_ctr[k] & VPMU_FIXED_PMI) != 0
+					    : (clo_ctr[k] & VPMU_EVTSEL_INT) != 0;
 			period = intr ? clo_period_all : 0;
 		}
 		if (vp_counter_program(k, clo_ctr[k], period, flags, why, sizeof(why))) {
@@ -341,7 +344,8 @@ void vp_options_init(void)
 void vp_options_finish(void)
 {
 	if (clo_model)
-		vp_clo.model = VG_STREQ(clo_model, "pentium") ? VPMU_MODEL_PENTIUM : VPMU_MODEL_COREI7;
+		vp_clo.model =
+			VG_STREQ(clo_model, "pentium") ? VPMU_MODEL_PENTIUM : VPMU_MODEL_COREI7;
 	if (!vp_clo.sample_buf)
 		vp_clo.sample_buf = 1;
 }

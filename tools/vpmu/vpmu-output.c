@@ -31,8 +31,9 @@ void vp_out_write(const void *rec, UInt size)
 		Int n = VG_(write)(vp_clo.out_fd, p, size);
 
 		if (n <= 0) {
-			VG_(umsg)("vpmu: writing to --out-fd=%d failed; no more records are written\n",
-				  vp_clo.out_fd);
+			vp_umsg("vpmu: writing to --out-fd=%d failed; no more records are "
+				"written\n",
+				vp_clo.out_fd);
 			failed = True;
 			return;
 		}

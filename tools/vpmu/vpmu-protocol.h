@@ -24,10 +24,10 @@ struct vpmu_hdr {
 	uint32_t reserved;
 };
 
-#define VPMU_MAGIC_INFO 0x564d5049u	/* "IPMV" struct vpmu_info */
-#define VPMU_MAGIC_COUNTS 0x564d5043u	/* "CPMV" struct vpmu_counts */
-#define VPMU_MAGIC_RECORD 0x564d5052u	/* "RPMV" every stream record and sample */
-#define VPMU_MAGIC_LBR 0x564d504cu	/* "LPMV" struct vpmu_lbr_stack */
+#define VPMU_MAGIC_INFO 0x564d5049u   /* "IPMV" struct vpmu_info */
+#define VPMU_MAGIC_COUNTS 0x564d5043u /* "CPMV" struct vpmu_counts */
+#define VPMU_MAGIC_RECORD 0x564d5052u /* "RPMV" every stream record and sample */
+#define VPMU_MAGIC_LBR 0x564d504cu    /* "LPMV" struct vpmu_lbr_stack */
 
 /* ---- programming models -------------------------------------------------------------- */
 
@@ -39,13 +39,13 @@ enum vpmu_model {
 #define VPMU_MAX_COUNTERS 8
 #define VPMU_COREI7_NR_GP 4
 #define VPMU_COREI7_NR_FIXED 3
-#define VPMU_COREI7_FIXED_BASE 4	/* counter index of INST_RETIRED.ANY */
+#define VPMU_COREI7_FIXED_BASE 4 /* counter index of INST_RETIRED.ANY */
 #define VPMU_COREI7_WIDTH 48
 #define VPMU_PENTIUM_NR 2
 #define VPMU_PENTIUM_WIDTH 40
 
 /* Core i7 IA32_PERFEVTSELx fields (guide, Appendix II). */
-#define VPMU_EVTSEL_EVENT(c) ((uint32_t)(c) & 0xffu)
+#define VPMU_EVTSEL_EVENT(c) ((uint32_t)(c)&0xffu)
 #define VPMU_EVTSEL_UMASK(c) (((uint32_t)(c) >> 8) & 0xffu)
 #define VPMU_EVTSEL_USR (1u << 16)
 #define VPMU_EVTSEL_OS (1u << 17)
@@ -64,16 +64,16 @@ enum vpmu_model {
 #define VPMU_FIXED_PMI 0x8u
 
 /* Pentium: one counter's half of the CESR: ES in bits 5:0, CC in bits 8:6 (thesis Table 2.2). */
-#define VPMU_P5_ES(c) ((uint32_t)(c) & 0x3fu)
+#define VPMU_P5_ES(c) ((uint32_t)(c)&0x3fu)
 #define VPMU_P5_CC(c) (((uint32_t)(c) >> 6) & 0x7u)
 #define VPMU_P5_CC_OS 0x1u
 #define VPMU_P5_CC_USR 0x2u
 #define VPMU_P5_CC_CLOCKS 0x4u
 
 /* "MSRs" a guest may write with VPMU_REQ_WRMSR. */
-#define VPMU_MSR_PEBS_LD_LAT 0x3f6u	/* bits 15:0: minimum load latency of the latency event */
-#define VPMU_MSR_LBR_SELECT 0x1c8u	/* Table 7 filter bits below */
-#define VPMU_MSR_DEBUGCTL 0x1d9u	/* bit 0 (LBR) enables the last-branch record */
+#define VPMU_MSR_PEBS_LD_LAT 0x3f6u /* bits 15:0: minimum load latency of the latency event */
+#define VPMU_MSR_LBR_SELECT 0x1c8u  /* Table 7 filter bits below */
+#define VPMU_MSR_DEBUGCTL 0x1d9u    /* bit 0 (LBR) enables the last-branch record */
 
 /* LBR_SELECT filter bits (guide Table 7): a set bit EXCLUDES that kind of branch. */
 #define VPMU_LBR_CPL_EQ_0 (1u << 0)
@@ -97,34 +97,35 @@ enum vpmu_model {
  * text from VPMU_REQ_STRERROR.  Natively (not under Valgrind) every request returns 0. */
 enum vpmu_request {
 	VPMU_REQ_PRESENT = VPMU_REQ_BASE + 1, /* () -> VPMU_PROTO_VERSION */
-	VPMU_REQ_QUERY,		/* (struct vpmu_info *, size) -> 0 | -errno */
-	VPMU_REQ_PROGRAM,	/* (idx, config, period, flags) -> 0 | -errno */
-	VPMU_REQ_START,		/* (counter mask) -> 0 */
-	VPMU_REQ_STOP,		/* (counter mask) -> 0 */
-	VPMU_REQ_RESET,		/* (counter mask) -> 0: value of this thread's counters := 0 */
-	VPMU_REQ_READ,		/* (idx) -> value of the calling thread's counter */
-	VPMU_REQ_READ_ALL,	/* (struct vpmu_counts *, size, which) -> 0 | -errno */
-	VPMU_REQ_DRAIN,		/* (buffer, size) -> bytes of whole sample records copied */
-	VPMU_REQ_WRMSR,		/* (msr, value) -> 0 | -errno */
-	VPMU_REQ_STRERROR,	/* (char *buf, size) -> length of the last error reason */
-	VPMU_REQ_READ_LBR,	/* (struct vpmu_lbr_stack *, size) -> 0 | -errno */
-	VPMU_REQ_READ_TOTAL,	/* (idx) -> value summed over all threads, dead ones included */
+	VPMU_REQ_QUERY,			      /* (struct vpmu_info *, size) -> 0 | -errno */
+	VPMU_REQ_PROGRAM,		      /* (idx, config, period, flags) -> 0 | -errno */
+	VPMU_REQ_START,			      /* (counter mask) -> 0 */
+	VPMU_REQ_STOP,			      /* (counter mask) -> 0 */
+	VPMU_REQ_RESET,	     /* (counter mask) -> 0: value of this thread's counters := 0 */
+	VPMU_REQ_READ,	     /* (idx) -> value of the calling thread's counter */
+	VPMU_REQ_READ_ALL,   /* (struct vpmu_counts *, size, which) -> 0 | -errno */
+	VPMU_REQ_DRAIN,	     /* (buffer, size) -> bytes of whole sample records copied */
+	VPMU_REQ_WRMSR,	     /* (msr, value) -> 0 | -errno */
+	VPMU_REQ_STRERROR,   /* (char *buf, size) -> length of the last error reason */
+	VPMU_REQ_READ_LBR,   /* (struct vpmu_lbr_stack *, size) -> 0 | -errno */
+	VPMU_REQ_READ_TOTAL, /* (idx) -> value summed over all threads, dead ones included */
 };
 
 #define VPMU_ALL_COUNTERS 0xffffffffu
 
 /* PROGRAM flags. */
-#define VPMU_PROG_PRECISE 0x1u	/* sample at the eventing instruction (PEBS-like) */
+#define VPMU_PROG_PRECISE 0x1u	 /* sample at the eventing instruction (PEBS-like) */
 #define VPMU_PROG_IMPRECISE 0x2u /* sample --skid instructions later (interrupt-like) */
-#define VPMU_PROG_LBR 0x4u	/* copy the LBR stack into each sample */
+#define VPMU_PROG_LBR 0x4u	 /* copy the LBR stack into each sample */
 
 /* READ_ALL "which" argument. */
-#define VPMU_READ_THREAD 0	/* the calling thread */
-#define VPMU_READ_TOTAL 1	/* all threads */
+#define VPMU_READ_THREAD 0 /* the calling thread */
+#define VPMU_READ_TOTAL 1  /* all threads */
 
 struct vpmu_info {
-	struct vpmu_hdr hdr; /* magic VPMU_MAGIC_INFO; the guest sets size, the tool fills the rest */
-	uint32_t model;	     /* enum vpmu_model */
+	struct vpmu_hdr
+		hdr;	/* magic VPMU_MAGIC_INFO; the guest sets size, the tool fills the rest */
+	uint32_t model; /* enum vpmu_model */
 	uint32_t nr_counters;
 	uint32_t nr_fixed;
 	uint32_t width_bits;
@@ -207,7 +208,7 @@ struct vpmu_rec_mmap { /* a file-backed executable mapping of the client */
 	uint64_t addr;
 	uint64_t len;
 	uint64_t pgoff;
-	char path[];   /* NUL-terminated, padded to 8 bytes; hdr.size covers it */
+	char path[]; /* NUL-terminated, padded to 8 bytes; hdr.size covers it */
 };
 
 struct vpmu_rec_task { /* FORK, THREAD (a new thread) and EXIT */
@@ -221,15 +222,30 @@ struct vpmu_rec_task { /* FORK, THREAD (a new thread) and EXIT */
 };
 
 /* Sample flags. */
-#define VPMU_SAMPLE_PRECISE 0x1u	/* ip is the eventing instruction */
-#define VPMU_SAMPLE_HAS_ADDR 0x2u	/* addr, latency and data_src are valid */
+#define VPMU_SAMPLE_PRECISE 0x1u  /* ip is the eventing instruction */
+#define VPMU_SAMPLE_HAS_ADDR 0x2u /* addr, latency and data_src are valid */
 #define VPMU_SAMPLE_HAS_LBR 0x4u
 
 /* Register order in regs[] (the PEBS record's order). */
 enum vpmu_reg {
-	VPMU_REG_RAX, VPMU_REG_RBX, VPMU_REG_RCX, VPMU_REG_RDX, VPMU_REG_RSI, VPMU_REG_RDI,
-	VPMU_REG_RBP, VPMU_REG_RSP, VPMU_REG_R8, VPMU_REG_R9, VPMU_REG_R10, VPMU_REG_R11,
-	VPMU_REG_R12, VPMU_REG_R13, VPMU_REG_R14, VPMU_REG_R15, VPMU_REG_RFLAGS, VPMU_REG_RIP,
+	VPMU_REG_RAX,
+	VPMU_REG_RBX,
+	VPMU_REG_RCX,
+	VPMU_REG_RDX,
+	VPMU_REG_RSI,
+	VPMU_REG_RDI,
+	VPMU_REG_RBP,
+	VPMU_REG_RSP,
+	VPMU_REG_R8,
+	VPMU_REG_R9,
+	VPMU_REG_R10,
+	VPMU_REG_R11,
+	VPMU_REG_R12,
+	VPMU_REG_R13,
+	VPMU_REG_R14,
+	VPMU_REG_R15,
+	VPMU_REG_RFLAGS,
+	VPMU_REG_RIP,
 	VPMU_NR_REGS
 };
 
@@ -244,17 +260,17 @@ struct vpmu_rec_sample {
 	struct vpmu_hdr hdr;
 	uint32_t pid;
 	uint32_t tid;
-	uint32_t counter;	/* index of the counter that overflowed */
-	uint32_t flags;		/* VPMU_SAMPLE_* */
-	uint64_t ip;		/* eventing IP (precise) or the IP skid instructions later */
-	uint64_t event_ip;	/* the eventing instruction, also for imprecise samples */
-	uint64_t time;		/* modelled cycles of this thread when the sample was taken */
+	uint32_t counter;  /* index of the counter that overflowed */
+	uint32_t flags;	   /* VPMU_SAMPLE_* */
+	uint64_t ip;	   /* eventing IP (precise) or the IP skid instructions later */
+	uint64_t event_ip; /* the eventing instruction, also for imprecise samples */
+	uint64_t time;	   /* modelled cycles of this thread when the sample was taken */
 	uint64_t period;
-	uint64_t counter_value; /* the counter's event count at the overflow */
+	uint64_t counter_value;	     /* the counter's event count at the overflow */
 	uint64_t regs[VPMU_NR_REGS]; /* state before the eventing (precise) instruction executes */
-	uint64_t addr;		/* data linear address */
-	uint64_t latency;	/* modelled load-to-use latency in cycles */
-	uint64_t data_src;	/* VPMU_DSRC_* */
+	uint64_t addr;		     /* data linear address */
+	uint64_t latency;	     /* modelled load-to-use latency in cycles */
+	uint64_t data_src;	     /* VPMU_DSRC_* */
 	uint32_t nr_lbr;
 	uint32_t pad;
 	struct vpmu_lbr_entry lbr[VPMU_LBR_DEPTH];
@@ -277,10 +293,10 @@ struct vpmu_rec_lost {
 
 /* vpmu-specific Core i7 events (no such event exists on the real CPU); codes 0x60-0x6f are
  * unused by the Core i7 guide.  Umasks are listed in docs/vpmu.md and events.tsv. */
-#define VPMU_EV_STALLS 0x60	/* modelled stall cycles by cause */
-#define VPMU_EV_SYSCALL 0x61	/* system-call instructions */
-#define VPMU_EV_MISALIGN 0x62	/* misaligned and cache-line-split accesses */
-#define VPMU_EV_BRANCHES 0x63	/* branches by kind, incl. jumps the guide has no event for */
+#define VPMU_EV_STALLS 0x60   /* modelled stall cycles by cause */
+#define VPMU_EV_SYSCALL 0x61  /* system-call instructions */
+#define VPMU_EV_MISALIGN 0x62 /* misaligned and cache-line-split accesses */
+#define VPMU_EV_BRANCHES 0x63 /* branches by kind, incl. jumps the guide has no event for */
 
 #ifdef __cplusplus
 }

@@ -71,8 +71,8 @@ static void ring_put(const struct vpmu_rec_sample *s)
 	ring_nr++;
 }
 
-static void take_sample(UInt k, Addr ip, Addr event_ip, ULong value,
-			const struct vp_mem_info *mi, Bool precise)
+static void take_sample(UInt k, Addr ip, Addr event_ip, ULong value, const struct vp_mem_info *mi,
+			Bool precise)
 {
 	struct vpmu_rec_sample s;
 

@@ -10,6 +10,12 @@
 #include "vpmu-protocol.h"
 #include "vpmu-events.h"
 
+/* Valgrind's printing calls under names clang-format lays out as calls: it splits VG_(f)(...)
+ * between its two parentheses. */
+#define vp_umsg(...) VG_(umsg)(__VA_ARGS__)
+#define vp_printf(...) VG_(printf)(__VA_ARGS__)
+#define vp_snprintf(...) VG_(snprintf)(__VA_ARGS__)
+
 #define VP_MAX_THREADS 512
 
 /* ---- configuration (options and presets) ---- */
@@ -23,7 +29,7 @@ struct vp_cache_geom {
 
 struct vp_config {
 	const HChar *preset;
-	UInt model; /* enum vpmu_model */
+	UInt model;				/* enum vpmu_model */
 	struct vp_cache_geom l1i, l1d, l2, llc; /* llc.size_bytes == 0: no LLC */
 	struct vp_cache_geom itlb, dtlb;	/* size_bytes = entries, line_bytes = page */
 	UInt mem_latency;
@@ -33,7 +39,7 @@ struct vp_config {
 	UInt div_penalty;
 	UInt misp_penalty;
 	Bool write_allocate;
-	Bool p5_btb;	 /* Pentium predictor: BTB with 2-bit counters, no RAS, no gshare */
+	Bool p5_btb; /* Pentium predictor: BTB with 2-bit counters, no RAS, no gshare */
 	UInt btb_entries, btb_ways, ghist_bits, ras_depth;
 	Bool p5_errata;
 	UInt skid;
@@ -42,7 +48,7 @@ struct vp_config {
 	Bool lbr_on;
 	Int out_fd;
 	UInt sample_buf;
-	Bool start;	 /* counters run from the first instruction */
+	Bool start;	  /* counters run from the first instruction */
 	Bool host_vector; /* look sets up with the host's AVX2 when it has it */
 };
 
@@ -52,13 +58,13 @@ extern struct vp_config vp_clo;
 
 struct vp_counter {
 	Bool programmed;
-	Bool running;	/* EN set and started */
-	Bool cond;	/* cmask != 0: evaluated per modelled cycle */
+	Bool running; /* EN set and started */
+	Bool cond;    /* cmask != 0: evaluated per modelled cycle */
 	UChar cmask, inv, edge;
 	ULong config;
-	ULong mask;	/* signals summed; 0 when the privilege filter excludes user code */
-	ULong period;	/* 0: counting only */
-	UInt flags;	/* VPMU_PROG_* */
+	ULong mask;   /* signals summed; 0 when the privilege filter excludes user code */
+	ULong period; /* 0: counting only */
+	UInt flags;   /* VPMU_PROG_* */
 };
 
 struct vp_thread {
@@ -197,7 +203,7 @@ struct vp_gshare_view {
 	UChar *pht; /* 2-bit counters, one to a byte */
 	UInt pht_mask;
 	const UChar *pht_step; /* see vpmu-branch.c */
-	Addr *btb_mru; /* the most recently used way of a given pc's BTB set */
+	Addr *btb_mru;	       /* the most recently used way of a given pc's BTB set */
 	Addr *btb_mru_target;
 	Addr *ras;
 	UInt *ras_top, *ras_nr;

@@ -21,7 +21,8 @@ static bool needs_hw_pmu(const struct pmc_evsel *evsel)
 		return true;
 	default:
 		return evsel->kind == PMC_EV_SYMBOLIC ||
-		       (evsel->pmu && (!strcmp(evsel->pmu, "cpu") || !strncmp(evsel->pmu, "cpu_", 4)));
+		       (evsel->pmu &&
+			(!strcmp(evsel->pmu, "cpu") || !strncmp(evsel->pmu, "cpu_", 4)));
 	}
 }
 
@@ -30,8 +31,10 @@ static int explain(int err, const struct pmc_evsel *evsel, char *why, size_t len
 	const struct pmc_caps *caps = pmc_caps();
 
 	if (needs_hw_pmu(evsel) && !caps->hw_pmu) {
-		snprintf(why, len, "%s; try --backend=vpmu", caps->hw_pmu_why[0] ? caps->hw_pmu_why :
-				   "no hardware PMU on this machine (virtual machine?)");
+		snprintf(why, len, "%s; try --backend=vpmu",
+			 caps->hw_pmu_why[0]
+				 ? caps->hw_pmu_why
+				 : "no hardware PMU on this machine (virtual machine?)");
 		return -PMC_E_NOPMU;
 	}
 	if (err == -EACCES || err == -EPERM) {
@@ -42,7 +45,8 @@ static int explain(int err, const struct pmc_evsel *evsel, char *why, size_t len
 		return -PMC_E_PARANOID;
 	}
 	if (evsel->kind == PMC_EV_TRACEPOINT && !caps->tracefs) {
-		snprintf(why, len, "tracefs is not mounted; mount -t tracefs nodev /sys/kernel/tracing");
+		snprintf(why, len,
+			 "tracefs is not mounted; mount -t tracefs nodev /sys/kernel/tracing");
 		return -PMC_E_NOTRACEFS;
 	}
 	if (err == -ENOSPC) {
@@ -90,8 +94,8 @@ int pmc__perf_check(struct pmc_evsel *evsel, char *why, size_t len)
 	}
 	/* A precise level the PMU cannot give is worth a specific reason. */
 	if (a.precise_ip && fd == -EOPNOTSUPP) {
-		snprintf(why, len, "precise level :%.*s is not available here",
-			 (int)a.precise_ip, "ppp");
+		snprintf(why, len, "precise level :%.*s is not available here", (int)a.precise_ip,
+			 "ppp");
 		return -PMC_E_UNSUPPORTED;
 	}
 	return explain(fd, evsel, why, len);

@@ -66,8 +66,8 @@ static void setup_attr(struct perf_counting *pc, const struct pmc_evsel *ev,
 		a->read_format |= PERF_FORMAT_GROUP;
 	/* Members follow their leader's enable state. */
 	a->disabled = leader;
-	a->inherit = (t->kind == PMC_TARGET_COMMAND || t->kind == PMC_TARGET_SELF) &&
-		     !t->no_inherit;
+	a->inherit =
+		(t->kind == PMC_TARGET_COMMAND || t->kind == PMC_TARGET_SELF) && !t->no_inherit;
 	a->enable_on_exec = leader && t->kind == PMC_TARGET_COMMAND;
 	/* Counting only: a sample period in the encoding is for pmc record. */
 	a->sample_period = 0;
@@ -114,7 +114,8 @@ static void map_page(struct perf_counting *pc, size_t idx)
 	if (pc->base.target.kind != PMC_TARGET_SELF || pc->nr_units != 1 || !pc->pages ||
 	    !pmc_caps()->rdpmc)
 		return;
-	p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, *perf_fd(pc, idx, 0), 0);
+	p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, *perf_fd(pc, idx, 0),
+		 0);
 	pc->pages[idx] = p == MAP_FAILED ? NULL : p;
 }
 
@@ -136,7 +137,7 @@ static int alloc_state(struct perf_counting *pc, struct pmc_evlist *evlist)
 
 static int spawn(struct perf_counting *pc, const struct pmc_target *t)
 {
-	struct pmc_child_opts o = { .keep_fd = -1 };
+	struct pmc_child_opts o = {.keep_fd = -1};
 
 	/* t is pmc_evlist__open()'s complete copy: child_fd is 0 for callers that predate it. */
 	if (t->child_fd > 0) {

@@ -18,10 +18,10 @@ struct pmc_evsel;
 struct perf_counting {
 	struct pmc_counting base;
 	int nr_units;
-	pid_t *pids;     /* [nr_units]: the pid argument of each unit */
-	int *cpus;       /* [nr_units]: the cpu argument of each unit */
+	pid_t *pids; /* [nr_units]: the pid argument of each unit */
+	int *cpus;   /* [nr_units]: the cpu argument of each unit */
 	int *fds;
-	bool *grouped;   /* [evlist->nr]: the leader reads its members with PERF_FORMAT_GROUP */
+	bool *grouped; /* [evlist->nr]: the leader reads its members with PERF_FORMAT_GROUP */
 	struct perf_event_mmap_page **pages; /* [evlist->nr]: SELF only, for rdpmc; or NULL */
 };
 

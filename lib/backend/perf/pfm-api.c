@@ -8,13 +8,14 @@
 
 static struct pmc__pfm_api api;
 static const char *const names[] = {
-	"pfm_initialize",	 "pfm_strerror",   "pfm_get_os_event_encoding", "pfm_get_pmu_info",
-	"pfm_get_event_info", "pfm_get_event_attr_info", "pfm_get_event_next",
+	"pfm_initialize",     "pfm_strerror",	    "pfm_get_os_event_encoding",
+	"pfm_get_pmu_info",   "pfm_get_event_info", "pfm_get_event_attr_info",
+	"pfm_get_event_next",
 };
 _Static_assert(sizeof(names) / sizeof(names[0]) == sizeof(api) / sizeof(void *),
 	       "one name per function pointer");
-static struct pmc__dynlib lib = PMC__DYNLIB_INIT(PMC_PFM_SONAME, names, &api,
-						 sizeof(names) / sizeof(names[0]));
+static struct pmc__dynlib lib =
+	PMC__DYNLIB_INIT(PMC_PFM_SONAME, names, &api, sizeof(names) / sizeof(names[0]));
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static const struct pmc__pfm_api *ready;
 static char why[192];

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* CPU-specific event names (INST_RETIRED.ANY:u:c=1, amd64_fam19h_zen3::RETIRED_INSTRUCTIONS) encoded by libpfm4. */
+/* CPU-specific event names (INST_RETIRED.ANY:u:c=1, amd64_fam19h_zen3::RETIRED_INSTRUCTIONS)
+ * encoded by libpfm4. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -44,8 +45,8 @@ static char *pfm_string(const struct pmc_evsel *evsel)
 /* The name of the libpfm4 PMU that encoded event idx, for evsel->pmu. */
 static char *pfm_pmu_name(int idx)
 {
-	pfm_event_info_t einfo = { .size = sizeof(einfo) };
-	pfm_pmu_info_t pinfo = { .size = sizeof(pinfo) };
+	pfm_event_info_t einfo = {.size = sizeof(einfo)};
+	pfm_pmu_info_t pinfo = {.size = sizeof(pinfo)};
 
 	if (pfm->get_event_info(idx, PFM_OS_NONE, &einfo) != PFM_SUCCESS ||
 	    pfm->get_pmu_info(einfo.pmu, &pinfo) != PFM_SUCCESS)
@@ -60,7 +61,8 @@ static int pfm_fail(struct pmc_parse_error *err, const char *str, int ret)
 	if (ret == PFM_ERR_NOTFOUND)
 		snprintf(err->msg, sizeof(err->msg),
 			 "unknown event '%s' (not a generic name, and libpfm4 does not know it "
-			 "for this machine's PMUs)", str);
+			 "for this machine's PMUs)",
+			 str);
 	else
 		snprintf(err->msg, sizeof(err->msg), "libpfm4 cannot encode '%s': %s", str,
 			 pfm->strerror(ret));
@@ -70,8 +72,8 @@ static int pfm_fail(struct pmc_parse_error *err, const char *str, int ret)
 
 int pmc__pfm_resolve(struct pmc_evsel *evsel, struct pmc_parse_error *err)
 {
-	struct perf_event_attr attr = { .size = sizeof(attr) };
-	pfm_perf_encode_arg_t arg = { .size = sizeof(arg), .attr = &attr };
+	struct perf_event_attr attr = {.size = sizeof(attr)};
+	pfm_perf_encode_arg_t arg = {.size = sizeof(arg), .attr = &attr};
 	char *str;
 	int ret;
 
@@ -110,7 +112,7 @@ static bool needs_umask(int idx, const pfm_event_info_t *einfo)
 	bool any = false;
 
 	for (int j = 0; j < einfo->nattrs; j++) {
-		pfm_event_attr_info_t a = { .size = sizeof(a) };
+		pfm_event_attr_info_t a = {.size = sizeof(a)};
 
 		if (pfm->get_event_attr_info(idx, j, PFM_OS_NONE, &a) != PFM_SUCCESS ||
 		    a.type != PFM_ATTR_UMASK)
@@ -128,7 +130,7 @@ static int for_each_umask(int idx, const pfm_event_info_t *einfo, struct pmc_eve
 	int ret = 0;
 
 	for (int j = 0; j < einfo->nattrs && !ret; j++) {
-		pfm_event_attr_info_t a = { .size = sizeof(a) };
+		pfm_event_attr_info_t a = {.size = sizeof(a)};
 
 		if (pfm->get_event_attr_info(idx, j, PFM_OS_NONE, &a) != PFM_SUCCESS ||
 		    a.type != PFM_ATTR_UMASK)
@@ -144,11 +146,11 @@ static int for_each_umask(int idx, const pfm_event_info_t *einfo, struct pmc_eve
 static int for_each_pmu_event(const pfm_pmu_info_t *pinfo, pmc_event_fn fn, void *arg)
 {
 	char name[512];
-	struct pmc_event_info info = { .name = name, .kind = PMC_EV_SYMBOLIC, .pmu = pinfo->name };
+	struct pmc_event_info info = {.name = name, .kind = PMC_EV_SYMBOLIC, .pmu = pinfo->name};
 	int ret = 0;
 
 	for (int i = pinfo->first_event; i != -1 && !ret; i = pfm->get_event_next(i)) {
-		pfm_event_info_t einfo = { .size = sizeof(einfo) };
+		pfm_event_info_t einfo = {.size = sizeof(einfo)};
 
 		if (pfm->get_event_info(i, PFM_OS_NONE, &einfo) != PFM_SUCCESS)
 			continue;
@@ -170,8 +172,9 @@ int pmc__pfm_for_each(pmc_event_fn fn, void *arg)
 
 	if (!pfm_ready())
 		return 0;
-	pfm_for_all_pmus(pmu) {
-		pfm_pmu_info_t pinfo = { .size = sizeof(pinfo) };
+	pfm_for_all_pmus(pmu)
+	{
+		pfm_pmu_info_t pinfo = {.size = sizeof(pinfo)};
 
 		if (pfm->get_pmu_info(pmu, &pinfo) != PFM_SUCCESS || !pinfo.is_present ||
 		    !strncmp(pinfo.name, "perf", 4))

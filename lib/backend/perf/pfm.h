@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The perf backend's CPU-specific event names, through libpfm4 (resolve and for_each_known hooks). */
+/* The perf backend's CPU-specific event names, through libpfm4 (resolve and for_each_known hooks).
+ */
 #ifndef PMC_LIB_BACKEND_PERF_PFM_H
 #define PMC_LIB_BACKEND_PERF_PFM_H
 

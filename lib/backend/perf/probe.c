@@ -13,8 +13,12 @@
 static int try_open(__u32 type, __u64 config)
 {
 	struct perf_event_attr a = {
-		.size = sizeof(a), .type = type, .config = config,
-		.disabled = 1, .exclude_kernel = 1, .exclude_hv = 1,
+		.size = sizeof(a),
+		.type = type,
+		.config = config,
+		.disabled = 1,
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
 	};
 
 	return pmc__perf_event_open(&a, 0, -1, -1, 0);
@@ -51,7 +55,8 @@ static void probe_pfm(struct pmc_caps *caps)
 
 	if (!pfm)
 		return;
-	pfm_for_all_pmus(pmu) {
+	pfm_for_all_pmus(pmu)
+	{
 		memset(&info, 0, sizeof(info));
 		info.size = sizeof(info);
 		if (pfm->get_pmu_info(pmu, &info) != PFM_SUCCESS || !info.is_present ||
@@ -72,9 +77,14 @@ static int count_breakpoints(void)
 
 	for (; n < 16; n++) {
 		struct perf_event_attr a = {
-			.size = sizeof(a), .type = PERF_TYPE_BREAKPOINT, .disabled = 1,
-			.bp_type = HW_BREAKPOINT_W, .bp_addr = (unsigned long)&target[n],
-			.bp_len = HW_BREAKPOINT_LEN_8, .exclude_kernel = 1, .exclude_hv = 1,
+			.size = sizeof(a),
+			.type = PERF_TYPE_BREAKPOINT,
+			.disabled = 1,
+			.bp_type = HW_BREAKPOINT_W,
+			.bp_addr = (unsigned long)&target[n],
+			.bp_len = HW_BREAKPOINT_LEN_8,
+			.exclude_kernel = 1,
+			.exclude_hv = 1,
 		};
 
 		fds[n] = pmc__perf_event_open(&a, 0, -1, -1, 0);
@@ -92,9 +102,13 @@ static bool breakpoints_fire(void)
 {
 	static volatile long watched;
 	struct perf_event_attr a = {
-		.size = sizeof(a), .type = PERF_TYPE_BREAKPOINT, .bp_type = HW_BREAKPOINT_W,
-		.bp_addr = (unsigned long)&watched, .bp_len = HW_BREAKPOINT_LEN_8,
-		.exclude_kernel = 1, .exclude_hv = 1,
+		.size = sizeof(a),
+		.type = PERF_TYPE_BREAKPOINT,
+		.bp_type = HW_BREAKPOINT_W,
+		.bp_addr = (unsigned long)&watched,
+		.bp_len = HW_BREAKPOINT_LEN_8,
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
 	};
 	int fd = pmc__perf_event_open(&a, 0, -1, -1, 0);
 	unsigned long long n = 0;
@@ -117,8 +131,8 @@ void pmc__perf_probe_caps(struct pmc_caps *caps)
 	if (fd >= 0)
 		close(fd);
 	if (!caps->perf_event) {
-		snprintf(caps->hw_pmu_why, sizeof(caps->hw_pmu_why),
-			 "perf_event_open(2) fails: %s", strerror(-fd));
+		snprintf(caps->hw_pmu_why, sizeof(caps->hw_pmu_why), "perf_event_open(2) fails: %s",
+			 strerror(-fd));
 		return;
 	}
 	probe_hw(caps);

@@ -160,7 +160,7 @@ int pmc__perf_read_group(struct pmc_counting *c, const struct pmc_evsel *leader,
 			got = read_fd(*perf_fd(pc, idx + m, 0), buf, 3 * sizeof(uint64_t));
 			if (got < 0)
 				return (int)got;
-			values[m] = (struct pmc_count){ buf[0], buf[1], buf[2] };
+			values[m] = (struct pmc_count){buf[0], buf[1], buf[2]};
 		}
 		return (int)n;
 	}
@@ -170,6 +170,6 @@ int pmc__perf_read_group(struct pmc_counting *c, const struct pmc_evsel *leader,
 	if (g->nr != n)
 		return -EIO;
 	for (size_t m = 0; m < n; m++)
-		values[m] = (struct pmc_count){ g->values[m], g->enabled, g->running };
+		values[m] = (struct pmc_count){g->values[m], g->enabled, g->running};
 	return (int)n;
 }

@@ -12,9 +12,9 @@ struct pmc__ringbuf {
 	int fd;
 	struct perf_event_mmap_page *page; /* the control page; data follows it */
 	uint8_t *data;
-	size_t data_bytes;                 /* a power of 2 */
+	size_t data_bytes; /* a power of 2 */
 	size_t map_bytes;
-	uint64_t *scratch;                 /* a record that wraps the end is copied here */
+	uint64_t *scratch; /* a record that wraps the end is copied here */
 };
 
 /* Maps 1 + data_pages pages of fd (data_pages a power of 2). Returns 0 or -errno. */

@@ -143,9 +143,9 @@ int pmc__perf_sample_open(struct pmc_evlist *evlist, const struct pmc__sample_pa
 		return ret;
 	}
 	for (int c = 0; c < ps->nr_cpus; c++)
-		ps->pfds[ps->nr_pfds++] = (struct pollfd){ .fd = ps->rbs[c].fd, .events = POLLIN };
+		ps->pfds[ps->nr_pfds++] = (struct pollfd){.fd = ps->rbs[c].fd, .events = POLLIN};
 	if (p->wake_fd >= 0)
-		ps->pfds[ps->nr_pfds++] = (struct pollfd){ .fd = p->wake_fd, .events = POLLIN };
+		ps->pfds[ps->nr_pfds++] = (struct pollfd){.fd = p->wake_fd, .events = POLLIN};
 	*out = &ps->base;
 	return 0;
 }

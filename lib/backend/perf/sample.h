@@ -19,9 +19,9 @@ struct perf_sampling {
 	int *cpus;
 	int nr_threads;
 	pid_t *threads;
-	int *fds;                  /* [attr][thread][cpu], -1 where not open */
-	struct pmc__ringbuf *rbs;  /* [cpu] */
-	struct pollfd *pfds;       /* [cpu] ring buffers, then the wake fd */
+	int *fds;		  /* [attr][thread][cpu], -1 where not open */
+	struct pmc__ringbuf *rbs; /* [cpu] */
+	struct pollfd *pfds;	  /* [cpu] ring buffers, then the wake fd */
 	int nr_pfds;
 };
 

@@ -18,8 +18,8 @@ static size_t nr, alloc;
 /* Holds (or already holds) a pin on tracepoint id. Returns 0 or the open's -errno. */
 int pmc__perf_tp_pin(uint64_t id)
 {
-	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_TRACEPOINT,
-				     .config = id, .disabled = 1 };
+	struct perf_event_attr a = {
+		.size = sizeof(a), .type = PERF_TYPE_TRACEPOINT, .config = id, .disabled = 1};
 	int fd, err = 0;
 
 	pthread_mutex_lock(&lock);

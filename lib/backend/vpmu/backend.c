@@ -33,8 +33,10 @@ static int config_ok(char *why, size_t len)
 		return -PMC_E_CONFIG;
 	}
 	if (p && *p && strcmp(p, "nehalem") && strcmp(p, "pentium") && strcmp(p, "pentium4")) {
-		snprintf(why, len, "PMC_VPMU_PRESET=%s: the presets are nehalem, pentium and "
-			 "pentium4", p);
+		snprintf(why, len,
+			 "PMC_VPMU_PRESET=%s: the presets are nehalem, pentium and "
+			 "pentium4",
+			 p);
 		return -PMC_E_CONFIG;
 	}
 	return 0;
@@ -102,7 +104,8 @@ static int vpmu_reset(struct pmc_counting *c)
 
 const struct pmc_backend_ops pmc__vpmu_ops = {
 	.name = "vpmu",
-	.desc = "the vpmu Valgrind tool: a modelled Core i7 or Pentium PMU, exact and deterministic",
+	.desc = "the vpmu Valgrind tool: a modelled Core i7 or Pentium PMU, exact and "
+		"deterministic",
 	.regions_reuse_counters = true, /* self.c reuses what --ctrN programmed */
 	.probe = vpmu_probe,
 	.resolve = pmc__vpmu_resolve,

@@ -92,7 +92,8 @@ static int tool_args(const struct vpmu_cmdline *cl, int out_fd, char **argv, int
 			continue;
 		err = push(argv, n, "--ctr%d=0x%llx", k, (unsigned long long)cl->config[k]);
 		if (!err && cl->period && cl->period[k])
-			err = push(argv, n, "--period%d=%llu", k, (unsigned long long)cl->period[k]);
+			err = push(argv, n, "--period%d=%llu", k,
+				   (unsigned long long)cl->period[k]);
 	}
 	for (int i = 0; i < cl->nr_extra && !err; i++)
 		err = push(argv, n, "%s", cl->extra[i]);
@@ -130,7 +131,7 @@ static int build_argv(const struct vpmu_cmdline *cl, int out_fd, char ***out)
 
 int pmc__vpmu_spawn(const struct vpmu_cmdline *cl, int *rd_fd, struct pmc_child **child)
 {
-	struct pmc_child_opts o = { .keep_fd = -1 };
+	struct pmc_child_opts o = {.keep_fd = -1};
 	int p[2], wr, err;
 	char **argv = NULL;
 

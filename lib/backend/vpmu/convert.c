@@ -71,7 +71,7 @@ static void put_trailer(struct vpmu_conv *cv, struct out *o, uint32_t pid, uint3
 
 static int emit(struct vpmu_conv *cv, struct out *o, uint32_t type, uint16_t misc)
 {
-	struct perf_event_header h = { .type = type, .misc = misc, .size = (uint16_t)o->n };
+	struct perf_event_header h = {.type = type, .misc = misc, .size = (uint16_t)o->n};
 
 	int ret;
 
@@ -92,7 +92,7 @@ static void put_str(struct out *o, const char *s, size_t max)
 
 static int conv_comm(struct vpmu_conv *cv, const struct vpmu_rec_comm *r)
 {
-	struct out o = { .n = 8 };
+	struct out o = {.n = 8};
 
 	put32x2(&o, r->pid, r->tid);
 	put_str(&o, r->comm, sizeof(r->comm));
@@ -105,8 +105,8 @@ static int conv_mmap(struct vpmu_conv *cv, const struct vpmu_rec_mmap *r, size_t
 {
 	size_t max = size - sizeof(*r);
 	char path[CONV_MAX_PATH];
-	struct out o = { .n = 8 };
-	struct stat st = { 0 };
+	struct out o = {.n = 8};
+	struct stat st = {0};
 
 	snprintf(path, sizeof(path), "%.*s", (int)strnlen(r->path, max), r->path);
 	if (stat(path, &st))
@@ -127,7 +127,7 @@ static int conv_mmap(struct vpmu_conv *cv, const struct vpmu_rec_mmap *r, size_t
 /* FORK (a process), THREAD (a thread: perf's FORK with pid == ppid) and EXIT. */
 static int conv_task(struct vpmu_conv *cv, const struct vpmu_rec_task *r, uint16_t type)
 {
-	struct out o = { .n = 8 };
+	struct out o = {.n = 8};
 	uint32_t ppid = r->ppid, ptid = r->ptid;
 
 	if (type == VPMU_REC_THREAD) {
@@ -145,7 +145,7 @@ static int conv_task(struct vpmu_conv *cv, const struct vpmu_rec_task *r, uint16
 
 static int conv_lost(struct vpmu_conv *cv, const struct vpmu_rec_lost *r)
 {
-	struct out o = { .n = 8 };
+	struct out o = {.n = 8};
 
 	put64(&o, cv->side_id);
 	put64(&o, r->lost);
@@ -176,18 +176,18 @@ uint64_t pmc__vpmu_data_src(const struct vpmu_rec_sample *r)
 		lvl = PERF_MEM_LVL_LOC_RAM | PERF_MEM_LVL_HIT, num = PERF_MEM_LVLNUM_RAM;
 		break;
 	}
-	return PERF_MEM_S(OP, LOAD) | (lvl << PERF_MEM_LVL_SHIFT) |
-	       (num << PERF_MEM_LVLNUM_SHIFT) |
+	return PERF_MEM_S(OP, LOAD) | (lvl << PERF_MEM_LVL_SHIFT) | (num << PERF_MEM_LVLNUM_SHIFT) |
 	       PERF_MEM_S(SNOOP, NONE) | PERF_MEM_S(LOCK, NA) | PERF_MEM_S(TLB, NA);
 }
 
 /* perf_regs x86 order (PERF_REG_X86_*: ax bx cx dx si di bp sp ip flags cs ss ds es fs gs
  * r8..r15) -> vpmu_reg; -1: a segment register, -2: not a general register. */
 static const int8_t reg_of_perf[24] = {
-	VPMU_REG_RAX, VPMU_REG_RBX, VPMU_REG_RCX, VPMU_REG_RDX, VPMU_REG_RSI, VPMU_REG_RDI,
-	VPMU_REG_RBP, VPMU_REG_RSP, VPMU_REG_RIP, VPMU_REG_RFLAGS, -1, -1, -1, -1, -1, -1,
-	VPMU_REG_R8, VPMU_REG_R9, VPMU_REG_R10, VPMU_REG_R11, VPMU_REG_R12, VPMU_REG_R13,
-	VPMU_REG_R14, VPMU_REG_R15,
+	VPMU_REG_RAX, VPMU_REG_RBX, VPMU_REG_RCX, VPMU_REG_RDX, VPMU_REG_RSI,
+	VPMU_REG_RDI, VPMU_REG_RBP, VPMU_REG_RSP, VPMU_REG_RIP, VPMU_REG_RFLAGS,
+	-1,	      -1,	    -1,		  -1,		-1,
+	-1,	      VPMU_REG_R8,  VPMU_REG_R9,  VPMU_REG_R10, VPMU_REG_R11,
+	VPMU_REG_R12, VPMU_REG_R13, VPMU_REG_R14, VPMU_REG_R15,
 };
 
 static void put_regs(struct out *o, const struct vpmu_rec_sample *r, uint64_t mask)
@@ -254,7 +254,7 @@ static int conv_sample(struct vpmu_conv *cv, const struct vpmu_rec_sample *r)
 {
 	int idx = r->counter < VPMU_MAX_COUNTERS ? cv->attr_of_ctr[r->counter] : -1;
 	const struct perf_event_attr *a;
-	struct out o = { .n = 8 };
+	struct out o = {.n = 8};
 	uint64_t t;
 
 	if (idx < 0)
@@ -274,8 +274,8 @@ static int conv_sample(struct vpmu_conv *cv, const struct vpmu_rec_sample *r)
 		put_regs(&o, r, a->sample_regs_intr);
 	cv->nr_samples++;
 	return emit(cv, &o, PERF_RECORD_SAMPLE,
-		    PERF_RECORD_MISC_USER | (r->flags & VPMU_SAMPLE_PRECISE ?
-					     PERF_RECORD_MISC_EXACT_IP : 0));
+		    PERF_RECORD_MISC_USER |
+			    (r->flags & VPMU_SAMPLE_PRECISE ? PERF_RECORD_MISC_EXACT_IP : 0));
 }
 
 static bool fits(const struct vpmu_hdr *h, size_t need)
@@ -293,13 +293,15 @@ int pmc__vpmu_convert(struct vpmu_conv *cv, const struct vpmu_hdr *h)
 	case VPMU_REC_COMM:
 		return fits(h, sizeof(struct vpmu_rec_comm)) ? conv_comm(cv, (const void *)h) : 0;
 	case VPMU_REC_MMAP:
-		return fits(h, sizeof(struct vpmu_rec_mmap) + 8) ?
-			       conv_mmap(cv, (const void *)h, h->size) : 0;
+		return fits(h, sizeof(struct vpmu_rec_mmap) + 8)
+			       ? conv_mmap(cv, (const void *)h, h->size)
+			       : 0;
 	case VPMU_REC_FORK:
 	case VPMU_REC_THREAD:
 	case VPMU_REC_EXIT:
-		return fits(h, sizeof(struct vpmu_rec_task)) ?
-			       conv_task(cv, (const void *)h, h->type) : 0;
+		return fits(h, sizeof(struct vpmu_rec_task))
+			       ? conv_task(cv, (const void *)h, h->type)
+			       : 0;
 	case VPMU_REC_SAMPLE:
 		return fits(h, sizeof(struct vpmu_rec_sample)) ? conv_sample(cv, (const void *)h)
 							       : 0;

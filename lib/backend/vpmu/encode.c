@@ -69,8 +69,8 @@ const struct vpmu_event *pmc__vpmu_event_find_code(int model, unsigned event, un
  */
 static bool umask_is_bitset(unsigned event)
 {
-	static const unsigned char evs[] = { 0x88, 0x89, 0x24, 0xc7, 0x10, 0xcb, 0x0b, 0xf0,
-					     0x60, 0x62, 0x63 };
+	static const unsigned char evs[] = {0x88, 0x89, 0x24, 0xc7, 0x10, 0xcb,
+					    0x0b, 0xf0, 0x60, 0x62, 0x63};
 
 	return memchr(evs, (int)event, sizeof(evs)) != NULL;
 }
@@ -88,8 +88,8 @@ static int judge_code(int model, unsigned event, unsigned umask, char *why, size
 	if (r)
 		return 0;
 	if (model == VPMU_MODEL_PENTIUM || !umask_is_bitset(event) || !umask) {
-		snprintf(why, len, "event 0x%02x umask 0x%02x is unknown to the vpmu %s model", event,
-			 umask, pmc__vpmu_model_name(model));
+		snprintf(why, len, "event 0x%02x umask 0x%02x is unknown to the vpmu %s model",
+			 event, umask, pmc__vpmu_model_name(model));
 		return -PMC_E_UNSUPPORTED;
 	}
 	for (unsigned bit = 1; bit < 0x100; bit <<= 1) {
@@ -106,8 +106,8 @@ static int judge_code(int model, unsigned event, unsigned umask, char *why, size
 }
 
 /* The row a generic or cache event maps onto, or NULL with the reason. */
-static const struct vpmu_event *generic_row(const struct perf_event_attr *a, int model,
-					    char *why, size_t len)
+static const struct vpmu_event *generic_row(const struct perf_event_attr *a, int model, char *why,
+					    size_t len)
 {
 	for (size_t i = 0; i < pmc__vpmu_nr_generics; i++) {
 		const struct vpmu_generic *g = &pmc__vpmu_generics[i];
@@ -154,12 +154,12 @@ struct fields {
 
 static void fields_of_row(const struct vpmu_event *r, struct fields *f)
 {
-	*f = (struct fields){ r->event, r->umask, r->cmask, r->inv, r->edge, r->extra };
+	*f = (struct fields){r->event, r->umask, r->cmask, r->inv, r->edge, r->extra};
 }
 
 /* A raw or resolved encoding in attr.config; resolve() keeps a row's extra in config1. */
-static int fields_of_raw(const struct perf_event_attr *a, int model, struct fields *f,
-			 char *why, size_t len)
+static int fields_of_raw(const struct perf_event_attr *a, int model, struct fields *f, char *why,
+			 size_t len)
 {
 	uint64_t c = a->config;
 
@@ -172,9 +172,11 @@ static int fields_of_raw(const struct perf_event_attr *a, int model, struct fiel
 			return -PMC_E_UNSUPPORTED;
 		}
 		/* Qualifiers sit where Core i7 has them, only to be refused with a reason. */
-		*f = (struct fields){ .event = c & 0x3f, .cmask = VPMU_EVTSEL_CMASK(q),
-				      .inv = !!(q & VPMU_EVTSEL_INV), .edge = !!(q & VPMU_EVTSEL_EDGE),
-				      .extra = (c >> 6) & VPMU_P5_CC_CLOCKS ? VPMU_X_P5_CLOCKS : 0 };
+		*f = (struct fields){.event = c & 0x3f,
+				     .cmask = VPMU_EVTSEL_CMASK(q),
+				     .inv = !!(q & VPMU_EVTSEL_INV),
+				     .edge = !!(q & VPMU_EVTSEL_EDGE),
+				     .extra = (c >> 6) & VPMU_P5_CC_CLOCKS ? VPMU_X_P5_CLOCKS : 0};
 		return 0;
 	}
 	if (c >> 32) {
@@ -182,9 +184,9 @@ static int fields_of_raw(const struct perf_event_attr *a, int model, struct fiel
 			 (unsigned long long)c);
 		return -PMC_E_UNSUPPORTED;
 	}
-	*f = (struct fields){ VPMU_EVTSEL_EVENT(c), VPMU_EVTSEL_UMASK(c), VPMU_EVTSEL_CMASK(c),
-			      !!(c & VPMU_EVTSEL_INV), !!(c & VPMU_EVTSEL_EDGE),
-			      (unsigned)a->config1 };
+	*f = (struct fields){VPMU_EVTSEL_EVENT(c),     VPMU_EVTSEL_UMASK(c),
+			     VPMU_EVTSEL_CMASK(c),     !!(c & VPMU_EVTSEL_INV),
+			     !!(c & VPMU_EVTSEL_EDGE), (unsigned)a->config1};
 	return 0;
 }
 
@@ -214,7 +216,8 @@ static int encode_pentium(const struct fields *f, unsigned cc, struct vpmu_enc *
 	int err;
 
 	if (f->cmask || f->inv || f->edge) {
-		snprintf(why, len, "the Pentium counters have no counter mask, invert or edge detect");
+		snprintf(why, len,
+			 "the Pentium counters have no counter mask, invert or edge detect");
 		return -PMC_E_UNSUPPORTED;
 	}
 	if (f->extra == VPMU_X_P5_CLOCKS)
@@ -225,8 +228,8 @@ static int encode_pentium(const struct fields *f, unsigned cc, struct vpmu_enc *
 	return 0;
 }
 
-static int encode_corei7(const struct fields *f, bool usr, bool os, struct vpmu_enc *enc,
-			 char *why, size_t len)
+static int encode_corei7(const struct fields *f, bool usr, bool os, struct vpmu_enc *enc, char *why,
+			 size_t len)
 {
 	bool fixed = f->extra >= VPMU_X_FIXED0 && f->extra <= VPMU_X_FIXED2;
 	int err;
@@ -249,19 +252,20 @@ static int encode_corei7(const struct fields *f, bool usr, bool os, struct vpmu_
 	return 0;
 }
 
-int pmc__vpmu_encode(const struct pmc_evsel *evsel, int model, struct vpmu_enc *enc,
-		     char *why, size_t len)
+int pmc__vpmu_encode(const struct pmc_evsel *evsel, int model, struct vpmu_enc *enc, char *why,
+		     size_t len)
 {
 	bool usr = !evsel->attr.exclude_user, os = !evsel->attr.exclude_kernel;
 	struct fields f;
 	int err;
 
-	*enc = (struct vpmu_enc){ .model = model, .fixed = -1 };
+	*enc = (struct vpmu_enc){.model = model, .fixed = -1};
 	err = fields_of(evsel, model, &f, why, len);
 	if (err)
 		return err;
 	if (!usr) {
-		snprintf(why, len, "vpmu runs user-level code only: an event that excludes the "
+		snprintf(why, len,
+			 "vpmu runs user-level code only: an event that excludes the "
 			 "user level (:k) would always count 0");
 		return -PMC_E_UNSUPPORTED;
 	}

@@ -8,11 +8,11 @@
 #include "vpmu-protocol.h"
 
 struct vpmu_generic {
-	uint32_t type;       /* PERF_TYPE_HARDWARE or PERF_TYPE_HW_CACHE */
+	uint32_t type; /* PERF_TYPE_HARDWARE or PERF_TYPE_HW_CACHE */
 	uint64_t config;
-	int model;           /* enum vpmu_model */
-	const char *target;  /* the model's event name, or NULL when unsupported */
-	const char *why;     /* the reason, when target is NULL */
+	int model;	    /* enum vpmu_model */
+	const char *target; /* the model's event name, or NULL when unsupported */
+	const char *why;    /* the reason, when target is NULL */
 };
 
 extern const struct vpmu_generic pmc__vpmu_generics[];

@@ -58,9 +58,11 @@ static int assign(struct vpmu_counting *vc)
 		err = take_counter(vc, &enc);
 		if (err < 0) {
 			pr_warn("vpmu: no counter left for '%s' (the %s model has %d); plan passes "
-				"with pmc_evlist__plan()\n", ev->name, pmc__vpmu_model_name(vc->model),
-				vc->model == VPMU_MODEL_PENTIUM ? VPMU_PENTIUM_NR
-								: VPMU_COREI7_NR_GP + VPMU_COREI7_NR_FIXED);
+				"with pmc_evlist__plan()\n",
+				ev->name, pmc__vpmu_model_name(vc->model),
+				vc->model == VPMU_MODEL_PENTIUM
+					? VPMU_PENTIUM_NR
+					: VPMU_COREI7_NR_GP + VPMU_COREI7_NR_FIXED);
 			return err;
 		}
 		vc->ctr[i] = err;
@@ -72,9 +74,11 @@ static int assign(struct vpmu_counting *vc)
 static int spawn(struct vpmu_counting *vc)
 {
 	const struct pmc_target *t = &vc->base.target;
-	struct vpmu_cmdline cl = { .used = vc->ctr_used, .config = vc->ctr_config,
-				   .argv = t->argv, .keep_fd = t->child_fd,
-				   .keep_fd_env = t->child_fd_env };
+	struct vpmu_cmdline cl = {.used = vc->ctr_used,
+				  .config = vc->ctr_config,
+				  .argv = t->argv,
+				  .keep_fd = t->child_fd,
+				  .keep_fd_env = t->child_fd_env};
 
 	return pmc__vpmu_spawn(&cl, &vc->rd_fd, &vc->base.child);
 }
@@ -176,8 +180,9 @@ int pmc__vpmu_read(struct pmc_counting *c)
 	for (size_t i = 0; i < c->evlist->nr; i++) {
 		if (!c->open[i] || vc->ctr[i] < 0)
 			continue;
-		c->values[i] = (struct pmc_count){ .value = vc->totals[vc->ctr[i]],
-						   .time_enabled_ns = 1, .time_running_ns = 1 };
+		c->values[i] = (struct pmc_count){.value = vc->totals[vc->ctr[i]],
+						  .time_enabled_ns = 1,
+						  .time_running_ns = 1};
 	}
 	return 0;
 }

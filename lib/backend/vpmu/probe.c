@@ -62,11 +62,13 @@ const char *pmc__vpmu_vglib(char *why, size_t len)
 	if (has_tool(PMC_VPMU_INSTALL_VGLIB))
 		return PMC_VPMU_INSTALL_VGLIB;
 	if (!*PMC_VPMU_BUILD_VGLIB)
-		snprintf(why, len, "this libpmc was built without the vpmu tool (no Valgrind tool "
+		snprintf(why, len,
+			 "this libpmc was built without the vpmu tool (no Valgrind tool "
 			 "API); set PMC_VPMU_LIB to a folder holding " TOOL_FILE);
 	else
-		snprintf(why, len, "the vpmu tool is not built or installed (no " TOOL_FILE
-			 " in %s or %s)", PMC_VPMU_BUILD_VGLIB, PMC_VPMU_INSTALL_VGLIB);
+		snprintf(why, len,
+			 "the vpmu tool is not built or installed (no " TOOL_FILE " in %s or %s)",
+			 PMC_VPMU_BUILD_VGLIB, PMC_VPMU_INSTALL_VGLIB);
 	return NULL;
 }
 
@@ -79,7 +81,8 @@ void pmc__vpmu_probe_caps(struct pmc_caps *caps)
 	if (!in_path("valgrind")) {
 		snprintf(caps->vpmu_why, sizeof(caps->vpmu_why),
 			 "the vpmu tool is in %s, but no valgrind launcher is in PATH "
-			 "(install valgrind)", dir);
+			 "(install valgrind)",
+			 dir);
 		return;
 	}
 	caps->vpmu = true;

@@ -30,19 +30,23 @@ static int resolve_symbol(struct pmc_evsel *evsel, int model, struct pmc_parse_e
 	unsigned cmask, inv, edge;
 
 	if (!r && pmc__vpmu_event_find(other, evsel->symbol))
-		return unknown(err, "'%s' is an event of the other vpmu model, not of the %s "
-			       "model (set PMC_VPMU_MODEL=corei7|pentium)", evsel->symbol, model);
+		return unknown(err,
+			       "'%s' is an event of the other vpmu model, not of the %s "
+			       "model (set PMC_VPMU_MODEL=corei7|pentium)",
+			       evsel->symbol, model);
 	if (!r)
-		return unknown(err, "unknown event '%s' (not in the vpmu %s model's table; "
-			       "pmc list --backend=vpmu shows them)", evsel->symbol, model);
+		return unknown(err,
+			       "unknown event '%s' (not in the vpmu %s model's table; "
+			       "pmc list --backend=vpmu shows them)",
+			       evsel->symbol, model);
 	cmask = evsel->mods & PMC_MOD_CMASK ? (unsigned)evsel->cmask : r->cmask;
 	inv = evsel->mods & PMC_MOD_INV ? 1 : r->inv;
 	edge = evsel->mods & PMC_MOD_EDGE ? 1 : r->edge;
 	evsel->attr.type = PERF_TYPE_RAW;
 	if (model == VPMU_MODEL_PENTIUM)
-		evsel->attr.config = r->event |
-				     (r->extra == VPMU_X_P5_CLOCKS ? VPMU_P5_CC_CLOCKS << 6 : 0) |
-				     (uint64_t)cmask << 24 | (uint64_t)inv << 23 | (uint64_t)edge << 18;
+		evsel->attr.config =
+			r->event | (r->extra == VPMU_X_P5_CLOCKS ? VPMU_P5_CC_CLOCKS << 6 : 0) |
+			(uint64_t)cmask << 24 | (uint64_t)inv << 23 | (uint64_t)edge << 18;
 	else
 		evsel->attr.config = VPMU_EVTSEL(r->event, r->umask) | (uint64_t)cmask << 24 |
 				     (inv ? VPMU_EVTSEL_INV : 0) | (edge ? VPMU_EVTSEL_EDGE : 0);
@@ -53,9 +57,12 @@ static int resolve_symbol(struct pmc_evsel *evsel, int model, struct pmc_parse_e
 /* One term of vpmu/.../: event=, umask=, cmask= (or c=), inv, edge, config=. */
 static int apply_term(struct perf_event_attr *a, const char *key, size_t klen, const char *val)
 {
-	static const struct { const char *name; int shift, bits; } terms[] = {
-		{ "event", 0, 8 }, { "umask", 8, 8 }, { "cmask", 24, 8 }, { "c", 24, 8 },
-		{ "inv", 23, 1 }, { "edge", 18, 1 }, { "config", 0, 64 },
+	static const struct {
+		const char *name;
+		int shift, bits;
+	} terms[] = {
+		{"event", 0, 8}, {"umask", 8, 8}, {"cmask", 24, 8},  {"c", 24, 8},
+		{"inv", 23, 1},	 {"edge", 18, 1}, {"config", 0, 64},
 	};
 	char *end;
 	unsigned long long v = val ? strtoull(val, &end, 0) : 1;
@@ -111,8 +118,10 @@ int pmc__vpmu_resolve(struct pmc_evsel *evsel, struct pmc_parse_error *err)
 	if (evsel->kind == PMC_EV_PMU && evsel->pmu &&
 	    (!strcmp(evsel->pmu, "vpmu") || !strcmp(evsel->pmu, "cpu")))
 		return resolve_pmu(evsel, err);
-	snprintf(err->msg, sizeof(err->msg), "the vpmu backend knows the PMU 'vpmu' (and 'cpu'), "
-		 "not '%s'", evsel->pmu ? evsel->pmu : "?");
+	snprintf(err->msg, sizeof(err->msg),
+		 "the vpmu backend knows the PMU 'vpmu' (and 'cpu'), "
+		 "not '%s'",
+		 evsel->pmu ? evsel->pmu : "?");
 	return -PMC_E_UNKNOWN_EVENT;
 }
 

@@ -23,10 +23,10 @@
 #include "event/evsel.h"
 
 /* sample_type bits the converter can fill. */
-#define VPMU_SAMPLE_TYPES                                                                   \
-	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |     \
-	 PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |       \
-	 PERF_SAMPLE_PERIOD | PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER |             \
+#define VPMU_SAMPLE_TYPES                                                               \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+	 PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |  \
+	 PERF_SAMPLE_PERIOD | PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER |        \
 	 PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC)
 /* The general registers and the segment registers of perf_regs' x86 order. */
 #define VPMU_REGS_MASK 0xffffffull
@@ -46,9 +46,9 @@ struct vpmu_sampling {
 	uint32_t lbr_select;
 	bool precise, lbr;
 	struct vpmu_conv cv;
-	uint64_t *id_store;  /* [nr_attrs]: one id per attr, base.ids point into it */
+	uint64_t *id_store; /* [nr_attrs]: one id per attr, base.ids point into it */
 	int rd_fd, wake_fd;
-	unsigned char *buf;  /* stream bytes not yet converted (at most a partial record) */
+	unsigned char *buf; /* stream bytes not yet converted (at most a partial record) */
 	size_t len, alloc;
 	bool eof;
 };
@@ -71,7 +71,8 @@ static int check_attr(const struct perf_event_attr *a, const char *name)
 	}
 	if (extra || ((a->sample_regs_user | a->sample_regs_intr) & ~VPMU_REGS_MASK)) {
 		pr_warn("vpmu: cannot sample '%s' with sample_type 0x%llx (registers 0x%llx): "
-			"vpmu samples hold no %s\n", name, (unsigned long long)a->sample_type,
+			"vpmu samples hold no %s\n",
+			name, (unsigned long long)a->sample_type,
 			(unsigned long long)(a->sample_regs_user | a->sample_regs_intr),
 			extra & PERF_SAMPLE_PHYS_ADDR ? "physical addresses" : "such field");
 		return -EOPNOTSUPP;
@@ -192,10 +193,15 @@ static int program(struct vpmu_sampling *vs, struct pmc_evlist *evlist)
 static int spawn(struct vpmu_sampling *vs, const struct pmc__sample_params *p)
 {
 	char sel[32];
-	const char *extra[3] = { vs->precise ? "--precise=yes" : "--precise=no" };
-	struct vpmu_cmdline cl = { .used = vs->used, .config = vs->config, .period = vs->period,
-				   .extra = extra, .nr_extra = 1, .argv = p->argv,
-				   .keep_fd = p->keep_fd, .keep_fd_env = p->keep_fd_env };
+	const char *extra[3] = {vs->precise ? "--precise=yes" : "--precise=no"};
+	struct vpmu_cmdline cl = {.used = vs->used,
+				  .config = vs->config,
+				  .period = vs->period,
+				  .extra = extra,
+				  .nr_extra = 1,
+				  .argv = p->argv,
+				  .keep_fd = p->keep_fd,
+				  .keep_fd_env = p->keep_fd_env};
 	int fl, err;
 
 	if (vs->lbr) {
@@ -224,7 +230,8 @@ static int check_target(const struct pmc__sample_params *p)
 		return -PMC_E_NOVPMU;
 	}
 	if (pmc__vpmu_runnable(p->argv[0])) {
-		pr_err("cannot run '%s': %s\n", p->argv[0], strerror(-pmc__vpmu_runnable(p->argv[0])));
+		pr_err("cannot run '%s': %s\n", p->argv[0],
+		       strerror(-pmc__vpmu_runnable(p->argv[0])));
 		return -PMC_E_EXEC;
 	}
 	return 0;
@@ -267,8 +274,8 @@ int pmc__vpmu_sample_disable(struct pmc_sampling *s)
 int pmc__vpmu_sample_poll(struct pmc_sampling *s, int timeout_ms)
 {
 	struct vpmu_sampling *vs = to_vs(s);
-	struct pollfd p[2] = { { .fd = vs->rd_fd, .events = POLLIN },
-			       { .fd = vs->wake_fd, .events = POLLIN } };
+	struct pollfd p[2] = {{.fd = vs->rd_fd, .events = POLLIN},
+			      {.fd = vs->wake_fd, .events = POLLIN}};
 
 	if (vs->eof || vs->rd_fd < 0) {
 		s->target_exited = true;

@@ -18,13 +18,13 @@
 /* Converter state (convert.c); the caller fills everything above last_time. */
 struct vpmu_conv {
 	const struct perf_event_attr *attrs; /* as opened; [0] carries the side-band */
-	const uint64_t *ids;                 /* [attr]: the id of each attr's samples */
+	const uint64_t *ids;		     /* [attr]: the id of each attr's samples */
 	int attr_of_ctr[VPMU_MAX_COUNTERS];  /* attr sampled on each counter, or -1 */
-	uint64_t side_id;                    /* the id side-band records carry */
+	uint64_t side_id;		     /* the id side-band records carry */
 	pmc__sample_sink_fn sink;
 	void *arg;
-	uint64_t last_time;                  /* largest time written so far */
-	uint32_t pid;                        /* the command's pid, from BEGIN */
+	uint64_t last_time; /* largest time written so far */
+	uint32_t pid;	    /* the command's pid, from BEGIN */
 	uint64_t nr_samples;
 };
 

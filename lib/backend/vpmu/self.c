@@ -35,15 +35,15 @@ bool pmc__vpmu_present(void)
 /* The tool's own model must be the one the events were encoded for. */
 static int check_model(struct vpmu_counting *vc)
 {
-	struct vpmu_info info = { .hdr.size = sizeof(info) };
+	struct vpmu_info info = {.hdr.size = sizeof(info)};
 	long r = request(VPMU_REQ_QUERY, (unsigned long)&info, sizeof(info), 0, 0);
 
 	if (r)
 		return (int)r;
 	if ((int)info.model != vc->model) {
 		pr_warn("vpmu: this process runs the %s model, the events were named for the %s "
-			"model (set PMC_VPMU_MODEL)\n", pmc__vpmu_model_name((int)info.model),
-			pmc__vpmu_model_name(vc->model));
+			"model (set PMC_VPMU_MODEL)\n",
+			pmc__vpmu_model_name((int)info.model), pmc__vpmu_model_name(vc->model));
 		return -PMC_E_CONFIG;
 	}
 	return 0;
@@ -90,7 +90,7 @@ static int place(struct vpmu_counting *vc, const struct vpmu_counts *cur, int lo
 int pmc__vpmu_self_program(struct vpmu_counting *vc)
 {
 	struct pmc_evlist *evlist = vc->base.evlist;
-	struct vpmu_counts cur = { .hdr.size = sizeof(cur) };
+	struct vpmu_counts cur = {.hdr.size = sizeof(cur)};
 	int nr_gp = vc->model == VPMU_MODEL_PENTIUM ? VPMU_PENTIUM_NR : VPMU_COREI7_NR_GP;
 	int err = check_model(vc);
 
@@ -149,7 +149,8 @@ int pmc__vpmu_read_group(struct pmc_counting *c, const struct pmc_evsel *leader,
 			break;
 		values[n++] = (struct pmc_count){
 			.value = (uint64_t)request(VPMU_REQ_READ, (unsigned)vc->ctr[i], 0, 0, 0),
-			.time_enabled_ns = 1, .time_running_ns = 1 };
+			.time_enabled_ns = 1,
+			.time_running_ns = 1};
 	}
 	return (int)n;
 }

@@ -45,8 +45,8 @@ static ssize_t read_some(struct vpmu_counting *vc)
 static void *reader_main(void *arg)
 {
 	struct vpmu_counting *vc = arg;
-	struct pollfd p[2] = { { .fd = vc->rd_fd, .events = POLLIN },
-			       { .fd = vc->wake_fd[0], .events = POLLIN } };
+	struct pollfd p[2] = {{.fd = vc->rd_fd, .events = POLLIN},
+			      {.fd = vc->wake_fd[0], .events = POLLIN}};
 	ssize_t n;
 
 	for (;;) {
@@ -74,8 +74,7 @@ int pmc__vpmu_stream_start(struct vpmu_counting *vc)
 {
 	int fl = fcntl(vc->rd_fd, F_GETFL), err;
 
-	if (fl < 0 || fcntl(vc->rd_fd, F_SETFL, fl | O_NONBLOCK) ||
-	    pipe2(vc->wake_fd, O_CLOEXEC))
+	if (fl < 0 || fcntl(vc->rd_fd, F_SETFL, fl | O_NONBLOCK) || pipe2(vc->wake_fd, O_CLOEXEC))
 		return -errno;
 	err = pthread_create(&vc->reader, NULL, reader_main, vc);
 	if (err)

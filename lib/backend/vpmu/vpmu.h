@@ -19,13 +19,13 @@ struct pmc_parse_error;
 struct vpmu_counting {
 	struct pmc_counting base;
 	int model;
-	int *ctr;                            /* [evlist->nr] */
+	int *ctr; /* [evlist->nr] */
 	uint64_t ctr_config[VPMU_MAX_COUNTERS];
 	bool ctr_used[VPMU_MAX_COUNTERS];
-	uint64_t totals[VPMU_MAX_COUNTERS];  /* summed COUNTS totals of every process */
+	uint64_t totals[VPMU_MAX_COUNTERS]; /* summed COUNTS totals of every process */
 	bool have_counts;
-	bool self;                           /* SELF under vpmu: client requests */
-	unsigned self_mask;                  /* SELF: the counters this list programmed */
+	bool self;	    /* SELF under vpmu: client requests */
+	unsigned self_mask; /* SELF: the counters this list programmed */
 	/* COMMAND: the --out-fd stream, read by a thread so the guest never blocks */
 	int rd_fd, wake_fd[2];
 	pthread_t reader;
@@ -55,14 +55,14 @@ void pmc__vpmu_close(struct pmc_counting *c);
 
 /* What a command runs under the tool with (command.c). */
 struct vpmu_cmdline {
-	const bool *used;           /* [VPMU_MAX_COUNTERS]: counters to program */
-	const uint64_t *config;     /* [VPMU_MAX_COUNTERS]: their encodings */
-	const uint64_t *period;     /* [VPMU_MAX_COUNTERS]: sampling periods, or NULL */
-	const char *const *extra;   /* more tool options (--precise=, --lbr=, ...) */
+	const bool *used;	  /* [VPMU_MAX_COUNTERS]: counters to program */
+	const uint64_t *config;	  /* [VPMU_MAX_COUNTERS]: their encodings */
+	const uint64_t *period;	  /* [VPMU_MAX_COUNTERS]: sampling periods, or NULL */
+	const char *const *extra; /* more tool options (--precise=, --lbr=, ...) */
 	int nr_extra;
-	char *const *argv;          /* the command */
-	int keep_fd;                /* an fd the command inherits (regions), or <= 0 */
-	const char *keep_fd_env;    /* env variable naming keep_fd, or NULL */
+	char *const *argv;	 /* the command */
+	int keep_fd;		 /* an fd the command inherits (regions), or <= 0 */
+	const char *keep_fd_env; /* env variable naming keep_fd, or NULL */
 };
 
 struct pmc_child;
