@@ -110,6 +110,10 @@ printf 'not a key value line\n' >"$T/bad"
 "$PMC" stat --config "$T/bad" true 2>"$T/badcfg"
 expect_eq "bad config line is a usage error" $? 2
 expect_grep "names the line" ":1: expected 'key = value'" "$T/badcfg"
+# A comment longer than any buffer is one line: its tail is not read as an option.
+{ printf '# %*s' 6000 ''; printf ' event = page-faults\nevent = %s\n' $TP; } >"$T/long"
+"$PMC" stat --config "$T/long" --plan true >"$T/longplan" 2>&1
+expect_eq "long comment, one event planned" "$(grep -c '^  [a-z]' "$T/longplan")" 1
 
 # A results file is written whole or not at all.
 "$PMC" stat -e $TP -o /nonexistent-dir/x.json --format json true 2>"$T/nodir"

@@ -41,7 +41,9 @@ Test(region, loop_counts_exactly)
 	uint64_t en, ex;
 
 	setup_tp();
-	cr_assert_eq(pmc_region_setup(&(struct pmc_region_opts){.sz = 64}), -EALREADY);
+	cr_assert_eq(
+		pmc_region_setup(&(struct pmc_region_opts){.sz = sizeof(struct pmc_region_opts)}),
+		-EALREADY);
 	for (int i = 0; i < 100; i++) {
 		pmc_region_begin("loop");
 		calls(10);

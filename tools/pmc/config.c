@@ -64,7 +64,8 @@ int cli_config_merge(const char *path, int argc, char **argv, int *new_argc, cha
 		     int *bad_line)
 {
 	FILE *f = fopen(path, "re");
-	char line[4096], **out;
+	char *line = NULL, **out;
+	size_t cap = 0;
 	int n = 1, lineno = 0, err = 0;
 
 	*bad_line = 0;
@@ -76,7 +77,9 @@ int cli_config_merge(const char *path, int argc, char **argv, int *new_argc, cha
 		return -ENOMEM;
 	}
 	out[0] = argv[0];
-	while (!err && fgets(line, sizeof(line), f)) {
+	/* getline: a line of any length is one line (fgets into a fixed buffer read the tail of
+	 * a long comment as an option of its own). */
+	while (!err && getline(&line, &cap, f) >= 0) {
 		char *opt, **grown;
 
 		lineno++;
@@ -92,6 +95,7 @@ int cli_config_merge(const char *path, int argc, char **argv, int *new_argc, cha
 		out = grown;
 		out[n++] = opt;
 	}
+	free(line);
 	fclose(f);
 	if (err) {
 		*bad_line = lineno;
