@@ -88,10 +88,7 @@ int pmc__event_find_cache(const char *name, size_t len, uint64_t *config);
 void pmc__event_cache_name(unsigned cache, unsigned op, unsigned result, char *buf, size_t len);
 int pmc__event_for_each_generic(pmc_event_fn fn, void *arg);
 
-/* pmu-sysfs.c: PMUs under <sysfs root>/bus/event_source/devices. */
-const char *pmc__sysfs_root(void);
-/* For tests: points the parser at a fixture tree (NULL restores the default). */
-void pmc__sysfs_set_root(const char *root);
+/* pmu-sysfs.c: PMUs under <sysfs root>/bus/event_source/devices (core/sysfile.h). */
 bool pmc__pmu_exists(const char *pmu);
 int pmc__pmu_parse(struct pmc_parser *p, struct pmc_evsel *evsel, const char *pmu, int terms_off,
 		   int terms_len);

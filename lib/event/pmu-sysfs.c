@@ -3,65 +3,19 @@
  * events/ aliases. */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <pmc/error.h>
+#include "core/sysfile.h"
 #include "event/parse.h"
-
-static char sysfs_root[PATH_MAX] = "/sys";
-static pthread_once_t root_once = PTHREAD_ONCE_INIT;
-
-/* PMC_SYSFS_ROOT lets tests point the parser at fixture trees; read once. */
-static void root_init(void)
-{
-	const char *env = getenv("PMC_SYSFS_ROOT");
-
-	if (env && *env)
-		snprintf(sysfs_root, sizeof(sysfs_root), "%s", env);
-}
-
-const char *pmc__sysfs_root(void)
-{
-	pthread_once(&root_once, root_init);
-	return sysfs_root;
-}
-
-void pmc__sysfs_set_root(const char *root)
-{
-	pthread_once(&root_once, root_init);
-	snprintf(sysfs_root, sizeof(sysfs_root), "%s", root ? root : "/sys");
-}
 
 static int pmu_path(char *buf, size_t len, const char *pmu, const char *sub, const char *leaf)
 {
-	int n = snprintf(buf, len, "%s/bus/event_source/devices/%s%s%s", pmc__sysfs_root(), pmu,
-			 sub, leaf ? leaf : "");
-
-	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
-}
-
-/* Reads a small sysfs file, trailing white space removed. Returns its length or -errno. */
-static int read_small(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC), n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	if (n < 0)
-		n = -errno;
-	close(fd);
-	if (n < 0)
-		return n;
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		n--;
-	buf[n] = '\0';
-	return n;
+	return pmc__sysfs_path(buf, len, "bus/event_source/devices/%s%s%s", pmu, sub,
+			       leaf ? leaf : "");
 }
 
 bool pmc__pmu_exists(const char *pmu)
@@ -191,10 +145,10 @@ static int apply_alias(struct term_ctx *c, const char *at, const char *path, con
 	if (ret)
 		return ret;
 	snprintf(extra, sizeof(extra), "%s.scale", path);
-	if (read_small(extra, val, sizeof(val)) > 0)
+	if (pmc__sysfile_read(extra, val, sizeof(val)) > 0)
 		c->evsel->scale = strtod(val, NULL);
 	snprintf(extra, sizeof(extra), "%s.unit", path);
-	if (read_small(extra, val, sizeof(val)) > 0) {
+	if (pmc__sysfile_read(extra, val, sizeof(val)) > 0) {
 		free(c->evsel->unit);
 		c->evsel->unit = strdup(val);
 		if (!c->evsel->unit)
@@ -223,12 +177,12 @@ static int apply_named(struct term_ctx *c, const char *at, const char *term, uin
 	}
 	if (pmu_path(path, sizeof(path), c->pmu, "/format/", term))
 		return unknown_term(c, at, term);
-	n = read_small(path, buf, sizeof(buf));
+	n = pmc__sysfile_read(path, buf, sizeof(buf));
 	if (n >= 0)
 		return apply_format(c, at, buf, val);
 	if (!has_val && !c->alias_depth &&
 	    !pmu_path(path, sizeof(path), c->pmu, "/events/", term)) {
-		n = read_small(path, buf, sizeof(buf));
+		n = pmc__sysfile_read(path, buf, sizeof(buf));
 		if (n >= 0)
 			return apply_alias(c, at, path, buf, n);
 	}
@@ -313,7 +267,7 @@ int pmc__pmu_parse(struct pmc_parser *p, struct pmc_evsel *evsel, const char *pm
 	unsigned long type;
 
 	if (pmu_path(path, sizeof(path), pmu, "/type", NULL) ||
-	    read_small(path, buf, sizeof(buf)) <= 0)
+	    pmc__sysfile_read(path, buf, sizeof(buf)) <= 0)
 		return pmc__parse_fail(p, -PMC_E_UNKNOWN_EVENT, evsel->offset,
 				       "cannot read the type of PMU '%s'", pmu);
 	type = strtoul(buf, &end, 10);
@@ -339,7 +293,7 @@ static int for_each_alias(const char *pmu, pmc_event_fn fn, void *arg)
 			continue; /* .scale, .unit, .per-pkg, .snapshot describe an alias */
 		snprintf(name, sizeof(name), "%s/%s/", pmu, de->d_name);
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		info.desc = read_small(path, desc, sizeof(desc)) > 0 ? desc : NULL;
+		info.desc = pmc__sysfile_read(path, desc, sizeof(desc)) > 0 ? desc : NULL;
 		ret = fn(&info, arg);
 	}
 	closedir(d);
@@ -353,7 +307,8 @@ int pmc__pmu_for_each(pmc_event_fn fn, void *arg)
 	DIR *d;
 	int ret = 0;
 
-	snprintf(dir, sizeof(dir), "%s/bus/event_source/devices", pmc__sysfs_root());
+	if (pmc__sysfs_path(dir, sizeof(dir), "bus/event_source/devices"))
+		return -ENAMETOOLONG;
 	d = opendir(dir);
 	if (!d)
 		return 0;

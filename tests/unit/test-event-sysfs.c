@@ -6,6 +6,7 @@
 #include <pmc/error.h>
 #include <pmc/event.h>
 #include "event/evsel.h"
+#include "core/sysfile.h"
 #include "event/parse.h"
 
 /* Reject rows leave the resolved fields out on purpose. */

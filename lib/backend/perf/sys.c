@@ -40,7 +40,7 @@ int pmc__perf_cpu_list(const char *list, int **out)
 	int *v = NULL, n = 0, alloc = 0;
 
 	if (!s) {
-		if (pmc__sysfile_read("/sys/devices/system/cpu/online", buf, sizeof(buf)) < 0)
+		if (pmc__sysfs_read("devices/system/cpu/online", buf, sizeof(buf)) < 0)
 			snprintf(buf, sizeof(buf), "0-%ld", sysconf(_SC_NPROCESSORS_ONLN) - 1);
 		s = buf;
 	}
