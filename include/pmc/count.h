@@ -87,7 +87,8 @@ PMC_API const char *pmc_evsel__resource(const struct pmc_evsel *evsel);
  * Opens the events of pass (all countable events when pass is -1) on target. For a
  * command, forks it and holds it before exec. Returns 0; -PMC_E_EXEC with the reason
  * in the log when the command cannot be started; or the error of the first event that
- * could not be opened (the list is then left closed).
+ * could not be opened (the list is then left closed). A dry-run list (struct
+ * pmc_evlist_opts) describes the calls instead and is left closed.
  */
 PMC_API int pmc_evlist__open(struct pmc_evlist *evlist, const struct pmc_target *target, int pass);
 

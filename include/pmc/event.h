@@ -42,10 +42,32 @@ enum pmc_priv {
 };
 
 /* Options of pmc_evlist__new() (sz: see "Options structs" in pmc/common.h). */
+/*
+ * Receives one description of a dry run (struct pmc_evlist_opts' dry_run): whole lines,
+ * NUL-terminated, valid only during the call.
+ */
+typedef void (*pmc_dry_run_fn)(const char *text, void *arg);
+
 struct pmc_evlist_opts {
 	size_t sz;	     /* sizeof(struct pmc_evlist_opts) */
 	const char *backend; /* "perf" (NULL) or "vpmu": resolves names and judges events */
 	unsigned priv; /* default privilege mask, 0 means PMC_PRIV_USER (run_p5mon's default) */
+	/*
+	 * Dry run: when set, the list never touches the kernel. pmc_evsel__check() accepts
+	 * every encoding the parser gives without a trial open; pmc_evlist__open() and
+	 * pmc_record__open() open nothing, start no command, create no file, and hand dry_run
+	 * a description of each call they would make instead, then return 0 with nothing open
+	 * (pmc_record__open() sets *out to NULL). The perf backend describes each
+	 * perf_event_open(2) call in the layout of perf's -vv output: with dry_run_attrs, a
+	 * "perf_event_attr:" block of the non-zero fields; always the line
+	 * "sys_perf_event_open: pid P  cpu C  group_fd G  flags 0xF = FD", where FD is a
+	 * placeholder counted from 3 per open (a member's group_fd names its leader's) and a
+	 * command that would be started shows as "pid <command>" (docs/events.md, "Dry runs").
+	 * A backend that cannot describe its calls (vpmu) refuses to open with -EOPNOTSUPP.
+	 */
+	pmc_dry_run_fn dry_run;
+	void *dry_run_arg;
+	bool dry_run_attrs;
 };
 
 /* Creates an empty event list bound to a backend. Returns 0, -ENOMEM or -PMC_E_NOBACKEND. */

@@ -68,7 +68,9 @@ struct pmc_record;
 /*
  * Opens every event of evlist for sampling on target and creates the output's
  * temporary file. Returns 0, -PMC_E_UNSUPPORTED when the backend cannot sample,
- * -EACCES / -PMC_E_PARANOID when not permitted, or the first failing errno.
+ * -EACCES / -PMC_E_PARANOID when not permitted, or the first failing errno. A dry-run list
+ * (struct pmc_evlist_opts) describes the calls instead, creates no file and sets *out to
+ * NULL.
  */
 PMC_API int pmc_record__open(struct pmc_evlist *evlist, const struct pmc_target *target,
 			     const struct pmc_record_opts *opts, struct pmc_record **out);

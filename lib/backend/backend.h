@@ -53,6 +53,12 @@ struct pmc_backend_ops {
 	 * (vpmu); false: they open counters of their own, which the planner must leave room for.
 	 */
 	bool regions_reuse_counters;
+	/*
+	 * open and sample_open honour the list's dry run (struct pmc_evlist_opts: describe,
+	 * open nothing, return 0 with *out NULL); false: the generic code refuses a dry run
+	 * with -EOPNOTSUPP.
+	 */
+	bool dry_run;
 	/* 0 if usable on this machine, else a negative code with the reason in why. */
 	int (*probe)(char *why, size_t len);
 	/*

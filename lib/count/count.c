@@ -57,8 +57,10 @@ int pmc_evlist__open(struct pmc_evlist *evlist, const struct pmc_target *target,
 		return err;
 	if (evlist->counting)
 		return -EBUSY;
+	if (evlist->dry_run && !evlist->backend->dry_run)
+		return -EOPNOTSUPP;
 	err = evlist->backend->open(evlist, &t, pass, &c);
-	if (err)
+	if (err || !c) /* a dry run leaves the list closed */
 		return err;
 	evlist->counting = c;
 	return 0;

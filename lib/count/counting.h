@@ -9,6 +9,12 @@
 struct pmc_backend_ops;
 struct pmc_child;
 
+/*
+ * The pid a dry run passes for a command it does not start (struct pmc_target's dry_run);
+ * backends describe it as "<command>". No process has it: perf_event_open(2) refuses it.
+ */
+#define PMC__DRY_RUN_CHILD_PID ((pid_t)-2)
+
 struct pmc_counting {
 	const struct pmc_backend_ops *ops;
 	struct pmc_evlist *evlist;

@@ -28,6 +28,9 @@ int pmc_evlist__new(const struct pmc_evlist_opts *opts, struct pmc_evlist **out)
 		return -ENOMEM;
 	evlist->backend = backend;
 	evlist->priv = o.priv ? o.priv : PMC_PRIV_USER;
+	evlist->dry_run = o.dry_run;
+	evlist->dry_run_arg = o.dry_run_arg;
+	evlist->dry_run_attrs = o.dry_run_attrs;
 	*out = evlist;
 	return 0;
 }

@@ -54,6 +54,9 @@ struct pmc_evlist {
 	const struct pmc_backend_ops *backend;
 	struct pmc_counting *counting; /* open counters, or NULL */
 	unsigned priv;		       /* default privilege mask for events without :u/:k/:h */
+	pmc_dry_run_fn dry_run;	       /* struct pmc_evlist_opts: NULL unless a dry run */
+	void *dry_run_arg;
+	bool dry_run_attrs;
 	struct pmc_evsel **entries;
 	size_t nr, alloc;
 };

@@ -11,6 +11,7 @@
 #include <pmc/error.h>
 #include "core/log.h"
 #include "core/opts.h"
+#include "count/counting.h"
 #include "event/evsel.h"
 #include "sample/record.h"
 
@@ -75,6 +76,8 @@ static void sample_params(struct pmc_record *rec, const struct pmc_target *t,
 	switch (t->kind) {
 	case PMC_TARGET_COMMAND:
 		p->pid = rec->child ? rec->child->pid : 0;
+		if (rec->evlist->dry_run && !rec->ops->sample_spawns)
+			p->pid = PMC__DRY_RUN_CHILD_PID;
 		p->argv = t->argv;
 		p->keep_fd = t->child_fd > 0 ? t->child_fd : -1;
 		p->keep_fd_env = t->child_fd_env;
@@ -97,6 +100,14 @@ static void sample_params(struct pmc_record *rec, const struct pmc_target *t,
 	}
 }
 
+static int do_dry_run(struct pmc_record *rec, const struct pmc_target *t)
+{
+	struct pmc__sample_params p;
+
+	sample_params(rec, t, &p);
+	return rec->ops->sample_open(rec->evlist, &p, &rec->s);
+}
+
 static int do_open(struct pmc_record *rec, const struct pmc_target *t)
 {
 	struct pmc__sample_params p;
@@ -106,7 +117,11 @@ static int do_open(struct pmc_record *rec, const struct pmc_target *t)
 		pr_err("backend '%s' cannot sample\n", rec->ops ? rec->ops->name : "?");
 		return -PMC_E_UNSUPPORTED;
 	}
+	if (rec->evlist->dry_run && !rec->ops->dry_run)
+		return -EOPNOTSUPP;
 	ret = pmc__record_build_attrs(rec);
+	if (rec->evlist->dry_run) /* describe the calls only: no command, no file */
+		return ret ? ret : do_dry_run(rec, t);
 	if (!ret && t->kind == PMC_TARGET_COMMAND && !rec->ops->sample_spawns)
 		ret = spawn(rec, t);
 	/*
@@ -153,8 +168,10 @@ int pmc_record__open(struct pmc_evlist *evlist, const struct pmc_target *target,
 	rec->argv0 = t.argv && t.argv[0] ? t.argv[0] : "the command";
 	rec->output = strdup(rec->opts.output ? rec->opts.output : "perf.data");
 	ret = rec->output ? do_open(rec, &t) : -ENOMEM;
-	if (ret) {
+	if (ret || evlist->dry_run) {
 		pmc_record__delete(rec);
+		if (!ret)
+			*out = NULL;
 		return ret;
 	}
 	*out = rec;

@@ -39,10 +39,24 @@ static const char usage_text[] =
 	"  -m, --mmap-pages=N       ring-buffer pages per CPU, a power of 2\n"
 	"  -o, --output=FILE        output file (default perf.data)\n"
 	"      --backend=NAME       perf (default)\n"
+	"      --dry-run            print each perf_event_open call instead of making it; run\n"
+	"                           nothing, write no file (-vv: with the attr fields, as perf)\n"
+	"  -v, --verbose            more detail (--dry-run -vv: the attr fields)\n"
 	"  -q, --quiet              no summary line\n"
 	"  -h, --help               this text\n";
 
-enum { O_CALLGRAPH = 256, O_UREGS, O_IREGS, O_DSRC, O_PHYS, O_SCPU, O_USER, O_KERNEL, O_BACKEND };
+enum {
+	O_CALLGRAPH = 256,
+	O_UREGS,
+	O_IREGS,
+	O_DSRC,
+	O_PHYS,
+	O_SCPU,
+	O_USER,
+	O_KERNEL,
+	O_BACKEND,
+	O_DRY_RUN
+};
 
 static const struct option options[] = {
 	{"event", required_argument, NULL, 'e'},
@@ -66,6 +80,8 @@ static const struct option options[] = {
 	{"mmap-pages", required_argument, NULL, 'm'},
 	{"output", required_argument, NULL, 'o'},
 	{"backend", required_argument, NULL, O_BACKEND},
+	{"dry-run", no_argument, NULL, O_DRY_RUN},
+	{"verbose", no_argument, NULL, 'v'},
 	{"quiet", no_argument, NULL, 'q'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
@@ -78,7 +94,8 @@ struct record_cli {
 	size_t nr_events;
 	unsigned priv;
 	const char *backend;
-	bool quiet, system_wide;
+	bool quiet, system_wide, dry_run;
+	int verbose;
 };
 
 static const char *const reg_names[] = {
@@ -204,6 +221,12 @@ static int apply2(struct record_cli *c, int opt, char *arg)
 	case 'q':
 		c->quiet = true;
 		return 0;
+	case O_DRY_RUN:
+		c->dry_run = true;
+		return 0;
+	case 'v':
+		c->verbose++;
+		return 0;
 	}
 	return 2;
 }
@@ -253,7 +276,7 @@ static int parse_args(struct record_cli *c, int argc, char **argv)
 	int opt, rc;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+e:c:F:gbdWp:aC:im:o:qh", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+e:c:F:gbdWp:aC:im:o:qvh", options, NULL)) != -1) {
 		if (opt == 'h') {
 			fputs(usage_text, stdout);
 			return -1;
@@ -299,10 +322,20 @@ static void on_signal(int sig)
 	got_signal = sig;
 }
 
+/* --dry-run: the library's descriptions are the command's output. */
+static void print_dry_run(const char *text, void *arg)
+{
+	fputs(text, arg);
+}
+
 static int build_evlist(struct record_cli *c, struct pmc_evlist **out)
 {
-	struct pmc_evlist_opts eo = {
-		.sz = sizeof(eo), .backend = c->backend, .priv = c->priv ? c->priv : PMC_PRIV_USER};
+	struct pmc_evlist_opts eo = {.sz = sizeof(eo),
+				     .backend = c->backend,
+				     .priv = c->priv ? c->priv : PMC_PRIV_USER,
+				     .dry_run = c->dry_run ? print_dry_run : NULL,
+				     .dry_run_arg = stdout,
+				     .dry_run_attrs = c->verbose >= 2};
 	const char *def = pmc_caps()->hw_pmu ? "cycles" : "cpu-clock";
 	struct pmc_parse_error perr;
 	int err = pmc_evlist__new(&eo, out);
@@ -389,6 +422,15 @@ static int run(struct record_cli *c, struct pmc_evlist *el)
 	int err, status = 0, rc;
 
 	err = pmc_record__open(el, &c->t, &c->ro, &rec);
+	if (!err && c->dry_run) /* the calls are described; nothing is open */
+		return fflush(stdout) || ferror(stdout) ? 1 : 0;
+	if (err == -EOPNOTSUPP && c->dry_run) {
+		fprintf(stderr,
+			"pmc record: --dry-run: backend %s cannot describe its calls; only perf "
+			"can\n",
+			pmc_evlist__backend(el));
+		return 1;
+	}
 	if (err)
 		return record_open_error(err);
 	active = rec;

@@ -18,6 +18,8 @@ static const char usage_text[] =
 	"  -r, --repeat=N          repetitions per pass (default 1)\n"
 	"      --no-warmup         skip the warm-up run\n"
 	"      --plan              print the pass plan and exit\n"
+	"      --dry-run           print each perf_event_open call instead of making it,\n"
+	"                          run nothing (-vv: with the attr fields, as perf -vv)\n"
 	"      --multiplex         count everything in one run, time-shared and scaled\n"
 	"      --ci=LEVEL          confidence level in percent (default 95)\n"
 	"      --all-results       show every repetition's value\n"
@@ -34,12 +36,13 @@ static const char usage_text[] =
 	"                          per run from whole-program counts, per region entry\n"
 	"      --calibration=FILE  the calibration file (default: this machine's)\n"
 	"      --backend=NAME      perf (default) or vpmu\n"
-	"  -v, --verbose           progress on stderr\n"
+	"  -v, --verbose           progress on stderr (repeat for more)\n"
 	"  -h, --help              this text\n";
 
 enum {
 	O_NO_WARMUP = 256,
 	O_PLAN,
+	O_DRY_RUN,
 	O_MULTIPLEX,
 	O_CI,
 	O_ALL,
@@ -58,6 +61,7 @@ static const struct option long_opts[] = {
 	{"repeat", required_argument, NULL, 'r'},
 	{"no-warmup", no_argument, NULL, O_NO_WARMUP},
 	{"plan", no_argument, NULL, O_PLAN},
+	{"dry-run", no_argument, NULL, O_DRY_RUN},
 	{"multiplex", no_argument, NULL, O_MULTIPLEX},
 	{"ci", required_argument, NULL, O_CI},
 	{"all-results", no_argument, NULL, O_ALL},
@@ -148,6 +152,9 @@ static int apply(struct stat_opts *o, int c, const char *arg, unsigned *priv_set
 		return 0;
 	case O_PLAN:
 		o->plan_only = true;
+		return 0;
+	case O_DRY_RUN:
+		o->dry_run = true;
 		return 0;
 	case O_MULTIPLEX:
 		o->multiplex = true;

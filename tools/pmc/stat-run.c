@@ -97,10 +97,20 @@ static int check_all(struct stat_run *run)
 	return 0;
 }
 
+/* --dry-run: the library's descriptions are the command's output. */
+static void print_dry_run(const char *text, void *arg)
+{
+	fputs(text, arg);
+}
+
 static int build(struct stat_run *run)
 {
-	struct pmc_evlist_opts eo = {
-		.sz = sizeof(eo), .backend = run->opts->backend, .priv = run->opts->priv};
+	struct pmc_evlist_opts eo = {.sz = sizeof(eo),
+				     .backend = run->opts->backend,
+				     .priv = run->opts->priv,
+				     .dry_run = run->opts->dry_run ? print_dry_run : NULL,
+				     .dry_run_arg = stdout,
+				     .dry_run_attrs = run->opts->verbose >= 2};
 	int err = pmc_evlist__new(&eo, &run->evlist);
 
 	if (err) {
@@ -375,12 +385,39 @@ static void free_run(struct stat_run *run)
 	pmc_evlist__delete(run->evlist);
 }
 
+/*
+ * --dry-run: each pass opened as a dry run, which describes its perf_event_open calls on
+ * stdout and leaves the list closed; no command runs, no region descriptor is made.
+ */
+static int dry_run(const struct stat_run *run)
+{
+	struct pmc_target t;
+	int err = 0;
+
+	fill_target(run, &t);
+	for (int pass = 0; pass < run->nr_passes && !err; pass++) {
+		if (run->nr_passes > 1)
+			printf("# pass %d/%d\n", pass + 1, run->nr_passes);
+		err = pmc_evlist__open(run->evlist, &t, pass);
+	}
+	if (err == -EOPNOTSUPP)
+		fprintf(stderr,
+			"pmc stat: --dry-run: backend %s cannot describe its calls; only perf "
+			"can\n",
+			pmc_evlist__backend(run->evlist));
+	else if (err)
+		fprintf(stderr, "pmc stat: --dry-run: %s\n", pmc_strerror(err));
+	return err || fflush(stdout) || ferror(stdout) ? 1 : 0;
+}
+
 int cmd_stat_run(const struct stat_opts *opts)
 {
 	struct stat_run run = {.opts = opts};
 	int rc = build(&run), err;
 
-	if (!rc && opts->plan_only) {
+	if (!rc && opts->dry_run) {
+		rc = dry_run(&run);
+	} else if (!rc && opts->plan_only) {
 		stat_print_plan(stdout, &run);
 		rc = fflush(stdout) || ferror(stdout) ? 1 : 0;
 	} else if (!rc) {

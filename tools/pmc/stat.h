@@ -17,6 +17,7 @@ struct stat_opts {
 	int repeat;	     /* -r */
 	bool no_warmup;
 	bool plan_only;
+	bool dry_run; /* --dry-run: print the perf_event_open calls (-vv: with attrs), make none */
 	bool multiplex;
 	double level; /* confidence level, 0.95 */
 	bool all_results;

@@ -118,6 +118,7 @@ const struct pmc_backend_ops pmc__perf_ops = {
 	.name = "perf",
 	.desc = "Linux perf_event_open(2): hardware PMU, software events, tracepoints, breakpoints",
 	.multiplex = true,
+	.dry_run = true,
 	.probe = perf_probe,
 	.resolve = pmc__pfm_resolve,
 	.check = pmc__perf_check,

@@ -82,6 +82,9 @@ int pmc__perf_check(struct pmc_evsel *evsel, char *why, size_t len)
 	struct perf_event_attr a = evsel->attr;
 	int fd;
 
+	/* A dry run opens nothing: the kernel's verdict comes when the list really opens. */
+	if (evsel->evlist->dry_run)
+		return 0;
 	if (a.type == PERF_TYPE_TRACEPOINT)
 		return check_tracepoint(evsel, why, len);
 

@@ -39,7 +39,9 @@ static int setup_units(struct perf_counting *pc, const struct pmc_target *t)
 		pc->pids = calloc(1, sizeof(*pc->pids));
 		if (!pc->pids)
 			return -ENOMEM;
-		pc->pids[0] = t->kind == PMC_TARGET_COMMAND ? pc->base.child->pid : 0;
+		pc->pids[0] = 0;
+		if (t->kind == PMC_TARGET_COMMAND)
+			pc->pids[0] = pc->base.child ? pc->base.child->pid : PMC__DRY_RUN_CHILD_PID;
 		break;
 	}
 	if (!pc->cpus) {
@@ -78,14 +80,14 @@ static int open_one(struct perf_counting *pc, struct pmc_evsel *ev)
 {
 	struct perf_event_attr a;
 
-	if (ev->attr.type == PERF_TYPE_TRACEPOINT)
+	if (ev->attr.type == PERF_TYPE_TRACEPOINT && !pc->dry.fn)
 		pmc__perf_tp_pin(ev->attr.config); /* best effort: only makes closing cheap */
 	for (int u = 0; u < pc->nr_units; u++) {
 		int group_fd = ev->leader == ev ? -1 : *perf_fd(pc, ev->leader->idx, u);
 		int fd;
 
 		setup_attr(pc, ev, &a);
-		fd = pmc__perf_event_open(&a, pc->pids[u], pc->cpus[u], group_fd, 0);
+		fd = pmc__perf_open_call(&pc->dry, &a, pc->pids[u], pc->cpus[u], group_fd, 0);
 		if (fd == -EINVAL && (a.read_format & PERF_FORMAT_GROUP)) {
 			/* Older kernels refuse group reads of inherited events: read one by one. */
 			pc->grouped[ev->idx] = false;
@@ -112,7 +114,7 @@ static void map_page(struct perf_counting *pc, size_t idx)
 	void *p;
 
 	if (pc->base.target.kind != PMC_TARGET_SELF || pc->nr_units != 1 || !pc->pages ||
-	    !pmc_caps()->rdpmc)
+	    pc->dry.fn || !pmc_caps()->rdpmc)
 		return;
 	p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, *perf_fd(pc, idx, 0),
 		 0);
@@ -135,6 +137,15 @@ static int alloc_state(struct perf_counting *pc, struct pmc_evlist *evlist)
 	return 0;
 }
 
+/* A dry run's fds are placeholders, not the caller's to close. */
+static void dry_run_forget(struct perf_counting *pc)
+{
+	size_t nr = pc->base.evlist->nr;
+
+	for (size_t i = 0; pc->dry.fn && pc->fds && i < nr * (size_t)pc->nr_units; i++)
+		pc->fds[i] = -1;
+}
+
 static int spawn(struct perf_counting *pc, const struct pmc_target *t)
 {
 	struct pmc_child_opts o = {.keep_fd = -1};
@@ -155,8 +166,9 @@ int pmc__perf_open(struct pmc_evlist *evlist, const struct pmc_target *target, i
 
 	if (!pc)
 		return -ENOMEM;
+	pmc__perf_dry_run_init(&pc->dry, evlist);
 	err = pmc__counting_init(&pc->base, evlist, target, pass);
-	if (!err && target->kind == PMC_TARGET_COMMAND)
+	if (!err && target->kind == PMC_TARGET_COMMAND && !pc->dry.fn)
 		err = spawn(pc, target);
 	if (!err)
 		err = setup_units(pc, target);
@@ -172,7 +184,8 @@ int pmc__perf_open(struct pmc_evlist *evlist, const struct pmc_target *target, i
 		if (!err)
 			map_page(pc, i);
 	}
-	if (err) {
+	if (err || pc->dry.fn) {
+		dry_run_forget(pc);
 		pmc__perf_close(&pc->base);
 		return err;
 	}

@@ -12,6 +12,21 @@ struct pmc_caps;
 struct pmc_evsel;
 
 /*
+ * A dry run (struct pmc_evlist_opts' dry_run): fn non-NULL describes each call to it instead of
+ * making it; next_fd is the placeholder the next call returns, counted from 3 as a process
+ * with only stdin, stdout and stderr would get them. fn NULL: calls are made. An attr
+ * block is printed when the attr differs from the last call's, as perf record prints one
+ * per event before its calls on each CPU.
+ */
+struct perf_dry_run {
+	pmc_dry_run_fn fn;
+	void *arg;
+	bool attrs;
+	int next_fd;
+	struct perf_event_attr last; /* the attr of the last call described, to print once */
+};
+
+/*
  * Open counters: one fd per event and unit, where a unit is a thread (SELF, COMMAND,
  * PID) or a CPU (CPUS). fds[idx * nr_units + unit], -1 where not open.
  */
@@ -23,6 +38,7 @@ struct perf_counting {
 	int *fds;
 	bool *grouped; /* [evlist->nr]: the leader reads its members with PERF_FORMAT_GROUP */
 	struct perf_event_mmap_page **pages; /* [evlist->nr]: SELF only, for rdpmc; or NULL */
+	struct perf_dry_run dry;	     /* fds are placeholders when dry.fn is set */
 };
 
 static inline struct perf_counting *to_perf(struct pmc_counting *c)
@@ -37,6 +53,14 @@ static inline int *perf_fd(struct perf_counting *pc, size_t idx, int unit)
 
 int pmc__perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 			 unsigned long flags);
+/* dryrun.c: the dry-run state of evlist (fn NULL when it asks for none). */
+void pmc__perf_dry_run_init(struct perf_dry_run *d, const struct pmc_evlist *evlist);
+/*
+ * pmc__perf_event_open(), or its description when d is a dry run (d may be NULL): then the
+ * return value is a placeholder fd that must not be used or closed.
+ */
+int pmc__perf_open_call(struct perf_dry_run *d, struct perf_event_attr *attr, pid_t pid, int cpu,
+			int group_fd, unsigned long flags);
 void pmc__perf_probe_caps(struct pmc_caps *caps);
 int pmc__perf_check(struct pmc_evsel *evsel, char *why, size_t len);
 int pmc__perf_open(struct pmc_evlist *evlist, const struct pmc_target *target, int pass,

@@ -37,9 +37,10 @@ static int open_one(struct perf_sampling *ps, size_t idx, int t, int c, size_t p
 	struct pmc__ringbuf *rb = &ps->rbs[c];
 	int fd, ret;
 
-	fd = pmc__perf_event_open(a, ps->threads[t], ps->cpus[c], -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0)
-		return fd;
+	fd = pmc__perf_open_call(&ps->dry, a, ps->threads[t], ps->cpus[c], -1,
+				 PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0 || ps->dry.fn)
+		return fd < 0 ? fd : 0;
 	*fd_at(ps, idx, t, c) = fd;
 	if (rb->fd < 0) {
 		ret = pmc__ringbuf_open(rb, fd, pages);
@@ -135,10 +136,11 @@ int pmc__perf_sample_open(struct pmc_evlist *evlist, const struct pmc__sample_pa
 
 	if (!ps)
 		return -ENOMEM;
+	pmc__perf_dry_run_init(&ps->dry, evlist);
 	ret = alloc_state(ps, evlist, p);
 	if (!ret)
 		ret = open_all(ps, p, evlist);
-	if (ret) {
+	if (ret || ps->dry.fn) {
 		pmc__perf_sample_close(&ps->base);
 		return ret;
 	}

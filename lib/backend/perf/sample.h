@@ -5,6 +5,7 @@
 
 #include <poll.h>
 #include "backend/backend.h"
+#include "backend/perf/perf.h"
 #include "backend/perf/ringbuf.h"
 #include "sample/sampling.h"
 
@@ -23,6 +24,7 @@ struct perf_sampling {
 	struct pmc__ringbuf *rbs; /* [cpu] */
 	struct pollfd *pfds;	  /* [cpu] ring buffers, then the wake fd */
 	int nr_pfds;
+	struct perf_dry_run dry; /* a dry run describes the opens and keeps no fd */
 };
 
 /* For the perf backend's ops table (lib/backend/perf/backend.c). */
