@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sample/perfdata.h"
+#include "perfdata/perfdata.h"
 
 /* Where a sample's time is: after the identifier, ip and pid/tid words (docs/sample-file.md). */
 static size_t time_offset(const struct perf_event_attr *a)

@@ -8,7 +8,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 export ASAN_OPTIONS=exitcode=99 UBSAN_OPTIONS=exitcode=98
 n=0
-for seed in "$SRC"/fuzz/sample/corpus/*.data; do
+for seed in "$SRC"/fuzz/perfdata/corpus/*.data; do
 	size=$(stat -c %s "$seed")
 	for cut in 0 4 8 50 103 104 150 200 400 $((size / 3)) $((size / 2)) $((size - 100)) $((size - 9)) $((size - 1)); do
 		[ $cut -ge 0 ] && [ $cut -lt $size ] || continue
@@ -29,8 +29,8 @@ for seed in "$SRC"/fuzz/sample/corpus/*.data; do
 		n=$((n + 1))
 	done
 done
-"$PMC" report -i "$SRC/fuzz/sample/corpus/pmc-full.data" >/dev/null 2>&1 || { echo "FAIL: seed unreadable"; exit 1; }
-head -c 60 "$SRC/fuzz/sample/corpus/pmc-full.data" > "$T/t"
+"$PMC" report -i "$SRC/fuzz/perfdata/corpus/pmc-full.data" >/dev/null 2>&1 || { echo "FAIL: seed unreadable"; exit 1; }
+head -c 60 "$SRC/fuzz/perfdata/corpus/pmc-full.data" > "$T/t"
 "$PMC" report -i "$T/t" 2>&1 | grep -q "at offset 60: file ends inside the 104-byte header" ||
 	{ echo "FAIL: truncation message: $("$PMC" report -i "$T/t" 2>&1)"; exit 1; }
 echo "ok: $n damaged files rejected or read cleanly"

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <pmc/report.h>
-#include "sample/perfdata.h"
+#include "perfdata/perfdata.h"
 #include "symbol/symbol.h"
 #include "elf-fixture.h"
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-/* DWARF unwinding (lib/sample/unwind.c) of this process's own stack, captured as perf would. */
+/* DWARF unwinding (lib/symbol/unwind.c) of this process's own stack, captured as perf would. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <pmc/report.h>
-#include "sample/report.h"
+#include "report/report.h"
 
 #define REGS_MASK 0xff0fffull /* perf's x86-64 user registers: ax..ss, r8..r15 */
 #define STACK_BYTES 8192
@@ -139,7 +139,7 @@ static void expect_chain(struct pmc_report *r, const struct pmc__sample *s)
 {
 	static const char *const want[] = {"unwind_capture", "unwind_c", "unwind_b", "unwind_a"};
 	uint64_t pcs[64];
-	size_t n = pmc__unwind_user(r, s, pcs, 64);
+	size_t n = pmc__unwind_user(&r->unwind, r->m, s, pcs, 64);
 
 	cr_assert_geq(n, 5, "only %zu frames unwound", n);
 	cr_expect_eq(pcs[0], s->ip, "the first pc is the sampled ip");
@@ -180,14 +180,14 @@ Test(unwind, nothing_without_registers_or_stack)
 	load_maps(r, (uint32_t)getpid());
 	make_sample(&s, regs);
 	s.user_regs_mask &= ~(1ull << 7); /* no sp: nothing to read the stack from */
-	cr_expect_eq(pmc__unwind_user(r, &s, pcs, 8), 0);
+	cr_expect_eq(pmc__unwind_user(&r->unwind, r->m, &s, pcs, 8), 0);
 	make_sample(&s, regs);
 	s.user_regs_abi = PERF_SAMPLE_REGS_ABI_32;
-	cr_expect_eq(pmc__unwind_user(r, &s, pcs, 8), 0);
+	cr_expect_eq(pmc__unwind_user(&r->unwind, r->m, &s, pcs, 8), 0);
 	make_sample(&s, regs);
 	s.pid = s.tid = 1u << 30; /* a process without maps */
-	cr_expect_eq(pmc__unwind_user(r, &s, pcs, 8), 0);
+	cr_expect_eq(pmc__unwind_user(&r->unwind, r->m, &s, pcs, 8), 0);
 	make_sample(&s, regs);
-	cr_expect_eq(pmc__unwind_user(r, &s, pcs, 2), 2, "max frames is respected");
+	cr_expect_eq(pmc__unwind_user(&r->unwind, r->m, &s, pcs, 2), 2, "max frames is respected");
 	pmc_report__delete(r);
 }

@@ -7,7 +7,7 @@
 #include "backend/backend.h"
 #include "backend/perf/perf.h"
 #include "backend/perf/ringbuf.h"
-#include "sample/sampling.h"
+#include "record/sampling.h"
 
 /*
  * Events are opened per CPU (the kernel refuses to map inherited per-task events), for

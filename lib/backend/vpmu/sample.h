@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "backend/backend.h"
-#include "sample/sampling.h"
+#include "record/sampling.h"
 #include "vpmu-protocol.h"
 
 #define CONV_MAX_PATH 4096

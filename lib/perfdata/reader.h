@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/* The perf.data reader's state, shared by its files (read.c, attrs.c, next.c). */
+#ifndef PMC_LIB_PERFDATA_READER_H
+#define PMC_LIB_PERFDATA_READER_H
+
+#include "perfdata/perfdata.h"
+
+/* String features kept by the reader are indexed by their feature number. */
+#define PERFDATA_NR_STR_FEATS 12
+
+struct perfdata_idmap {
+	uint64_t id;
+	size_t idx;
+};
+
+struct pmc__perfdata {
+	const uint8_t *buf;
+	size_t len;
+	bool mapped;
+	bool interrupted;
+	struct perfdata_file_header h;
+	size_t nr_attrs;
+	struct perf_event_attr *attrs; /* zero-extended to this build's struct size */
+	char **names;		       /* [nr_attrs], from EVENT_DESC, or NULL */
+	struct perfdata_idmap *idmap;  /* sorted by id */
+	size_t nr_idmap;
+	int id_pos; /* u64 index of the id in a sample body; -1 when samples have none */
+	char *feat_str[PERFDATA_NR_STR_FEATS];
+	uint64_t pos, data_end;
+	/* A misaligned record is copied here so that decoders see 8-byte aligned arrays. */
+	uint64_t scratch[65536 / 8];
+};
+
+int pmc__perfdata_fail(struct pmc_file_error *err, int code, uint64_t off, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+bool pmc__perfdata_in_file(const struct pmc__perfdata *f, uint64_t off, uint64_t size);
+int pmc__perfdata_read_attrs(struct pmc__perfdata *f, struct pmc_file_error *err);
+int pmc__perfdata_read_features(struct pmc__perfdata *f, struct pmc_file_error *err);
+
+#endif /* PMC_LIB_PERFDATA_READER_H */

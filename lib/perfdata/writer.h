@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/* The perf.data writer's state, shared by write.c and feat.c. */
+#ifndef PMC_LIB_PERFDATA_WRITER_H
+#define PMC_LIB_PERFDATA_WRITER_H
+
+#include <pmc/outfile.h>
+#include "perfdata/perfdata.h"
+
+struct pmc__wattr {
+	struct perf_event_attr attr; /* attr.size is the size written to the file */
+	char *name;
+	uint64_t *ids;
+	size_t nr_ids;
+	uint64_t ids_offset;
+};
+
+struct pmc__perfdata_writer {
+	struct pmc_outfile *out; /* written beside the target, renamed into place by finish */
+	int fd;			 /* out's descriptor, for pwrite(2) */
+	struct pmc__wattr *attrs;
+	size_t nr_attrs;
+	char **cmdline;
+	int cmdline_argc;
+	uint64_t attrs_offset, data_offset, data_size;
+	bool begun, finished;
+	char *buf; /* records not yet written; the last buf_len bytes of data_size */
+	size_t buf_len;
+};
+
+uint32_t pmc__perfdata_attr_write_size(const struct perf_event_attr *a);
+int pmc__perfdata_pwrite_all(int fd, const void *buf, size_t len, uint64_t off);
+int pmc__perfdata_write_header(struct pmc__perfdata_writer *w, uint64_t data_size,
+			       const uint64_t *features);
+/* Appends the feature sections after the data and rewrites the header with final sizes. */
+int pmc__perfdata_write_features(struct pmc__perfdata_writer *w);
+void pmc__perfdata_free_cmdline(struct pmc__perfdata_writer *w);
+
+#endif /* PMC_LIB_PERFDATA_WRITER_H */

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/* A recording session's state (lib/record/). */
+#ifndef PMC_LIB_RECORD_RECORD_H
+#define PMC_LIB_RECORD_RECORD_H
+
+#include <signal.h>
+#include <pmc/sample.h>
+#include "backend/backend.h"
+#include "count/child.h"
+#include "perfdata/perfdata.h"
+#include "record/sampling.h"
+
+struct pmc_record {
+	struct pmc_evlist *evlist;
+	const struct pmc_backend_ops *ops;
+	struct pmc_record_opts opts;
+	enum pmc_target_kind kind;
+	struct perf_event_attr *attrs; /* [evlist->nr], as asked for */
+	struct pmc_sampling *s;
+	struct pmc_child *child;
+	int pidfd; /* the command's pidfd, or -1 */
+	struct pmc__perfdata_writer *w;
+	char *output;
+	const char *argv0; /* the command's name, for messages */
+	volatile sig_atomic_t stop;
+	bool started, finished;
+	uint64_t nr_samples, nr_lost, nr_round;
+};
+
+/* Fills rec->attrs from the evlist's events and the options (attr.c). */
+int pmc__record_build_attrs(struct pmc_record *rec);
+/* Writes the side-band records of what runs before sampling starts (attr.c). */
+int pmc__record_synthesize(struct pmc_record *rec, const struct pmc_target *target);
+/* The sink that counts and writes one drained record. */
+int pmc__record_sink(const void *rec, size_t len, void *arg);
+
+#endif /* PMC_LIB_RECORD_RECORD_H */

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: MIT
+/* Writing a report: text (perf report's layout), CSV, folded stacks; JSON is in json.c. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report/report.h"
+
+static double pct(uint64_t v, uint64_t total)
+{
+	return total ? 100.0 * (double)v / (double)total : 0.0;
+}
+
+static bool is_imprecise(const struct perf_event_attr *a)
+{
+	/* Timer-based software samples land on the interrupted instruction: no skid to note. */
+	return a->precise_ip == 0 && a->type != PERF_TYPE_SOFTWARE &&
+	       a->type != PERF_TYPE_TRACEPOINT;
+}
+
+static void text_header(struct pmc_report *r, size_t ai, FILE *out)
+{
+	fprintf(out,
+		"# event '%s': %" PRIu64 " samples, estimated count %" PRIu64
+		" (sum of sample periods, k·S)\n",
+		r->names[ai], r->total_samples[ai], r->total_period[ai]);
+	if (is_imprecise(&r->attrs[ai]))
+		fprintf(out,
+			"# note: samples of '%s' are imprecise (no :p modifier): the sampled "
+			"ip may be several instructions after the one that caused the "
+			"event (skid)\n",
+			r->names[ai]);
+	fprintf(out, "#\n# %s%9s %10s %14s  ", r->opts.children ? "Children      Self" : "Overhead",
+		"", "Samples", "Est. count");
+	for (size_t k = 0; k < r->nr_keys; k++)
+		fprintf(out, "%s%s", k ? "  " : "", pmc__report_key_name(r->keys[k]));
+	fprintf(out, "\n#\n");
+}
+
+static void text_callers(struct pmc_report *r, const struct hent *e, FILE *out)
+{
+	for (size_t i = 0; i < e->nr_callers && i < 5; i++) {
+		size_t best = i;
+		for (size_t j = i + 1; j < e->nr_callers; j++)
+			if (e->callers[j].period > e->callers[best].period)
+				best = j;
+		struct caller t = e->callers[i];
+		((struct hent *)e)->callers[i] = e->callers[best];
+		((struct hent *)e)->callers[best] = t;
+		fprintf(out, "%32s<- %s (%.2f%%)\n", "", e->callers[i].sym->name,
+			pct(e->callers[i].period, e->period));
+	}
+}
+
+static void write_text(struct pmc_report *r, FILE *out)
+{
+	size_t shown = 0, ai = SIZE_MAX;
+
+	fprintf(out, "# pmc report of %s: %" PRIu64 " samples, %" PRIu64 " lost\n", r->path,
+		r->nr_samples, r->nr_lost);
+	if (r->nr_reconstructed)
+		fprintf(out,
+			"# %" PRIu64 " data addresses were reconstructed from the sampled "
+			"registers and instruction (marked *)\n",
+			r->nr_reconstructed);
+	for (size_t i = 0; i < r->nr_ents; i++) {
+		struct hent *e = r->ents[i];
+		uint64_t t;
+		if (e->attr_idx != ai) {
+			ai = e->attr_idx;
+			shown = 0;
+			text_header(r, ai, out);
+		}
+		if (!pmc__report_visible(r, e) ||
+		    (r->opts.max_entries && shown >= r->opts.max_entries))
+			continue;
+		shown++;
+		t = r->total_period[ai];
+		if (r->opts.children)
+			fprintf(out, "%8.2f%% %8.2f%%", pct(e->children, t), pct(e->period, t));
+		else
+			fprintf(out, "%8.2f%%", pct(e->period, t));
+		fprintf(out, " %10" PRIu64 " %14" PRIu64 "  %s\n", e->samples, e->period,
+			pmc__report_entry_text(r, e));
+		if (!r->opts.no_callers && e->nr_callers)
+			text_callers(r, e, out);
+	}
+}
+
+static void csv_field(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void write_csv(struct pmc_report *r, FILE *out)
+{
+	char buf[1024];
+
+	fprintf(out, "event,overhead,children,samples,period");
+	for (size_t k = 0; k < r->nr_keys; k++)
+		fprintf(out, ",%s", pmc__report_key_name(r->keys[k]));
+	fputc('\n', out);
+	for (size_t i = 0; i < r->nr_ents; i++) {
+		struct hent *e = r->ents[i];
+		uint64_t t = r->total_period[e->attr_idx];
+		struct rctx c = e->rep;
+		if (!pmc__report_visible(r, e))
+			continue;
+		csv_field(out, r->names[e->attr_idx]);
+		fprintf(out, ",%.4f,%.4f,%" PRIu64 ",%" PRIu64, pct(e->period, t),
+			pct(e->children, t), e->samples, e->period);
+		for (size_t k = 0; k < r->nr_keys; k++) {
+			struct pmc_report one = *r;
+			struct hent tmp = *e;
+			one.keys[0] = r->keys[k];
+			one.nr_keys = 1;
+			tmp.rep = c;
+			pmc__report_key_text(&one, &tmp, buf, sizeof(buf));
+			fputc(',', out);
+			csv_field(out, buf);
+		}
+		fputc('\n', out);
+	}
+}
+
+static void write_folded(struct pmc_report *r, FILE *out)
+{
+	for (size_t i = 0; i < r->folded.cap; i++)
+		for (struct folded *f = r->folded.vals[i]; f; f = f->next)
+			fprintf(out, "%s %" PRIu64 "\n", f->s, f->count);
+}
+
+int pmc_report__write(struct pmc_report *r, enum pmc_report_format fmt, FILE *out)
+{
+	pmc__report_sort(r);
+	switch (fmt) {
+	case PMC_REPORT_TEXT:
+		write_text(r, out);
+		break;
+	case PMC_REPORT_CSV:
+		write_csv(r, out);
+		break;
+	case PMC_REPORT_FOLDED:
+		write_folded(r, out);
+		break;
+	case PMC_REPORT_JSON:
+		if (pmc__report_write_json(r, out))
+			return -ENOMEM;
+		break;
+	default:
+		return -EINVAL;
+	}
+	return ferror(out) ? -EIO : 0;
+}

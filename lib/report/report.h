@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: MIT */
+/* The report's state: sort keys, histogram entries, per-event totals (lib/report/). */
+#ifndef PMC_LIB_REPORT_REPORT_H
+#define PMC_LIB_REPORT_REPORT_H
+
+#include <pmc/report.h>
+#include "perfdata/perfdata.h"
+#include "symbol/machine.h"
+#include "symbol/symbol.h"
+#include "symbol/unwind.h"
+
+enum rkey {
+	K_SYM,
+	K_DSO,
+	K_SRCLINE,
+	K_INLINE,
+	K_IP,
+	K_COMM,
+	K_PID,
+	K_TID,
+	K_DADDR,
+	K_DSYM,
+	K_DCACHELINE,
+	K_DPAGE,
+	K_DSRC,
+	K_WEIGHT,
+	K_NR,
+};
+#define MAX_KEYS 8
+#define MAX_FRAMES 256
+
+struct fcache;
+
+/* One resolved code address. */
+struct rframe {
+	struct pmc__dso *dso;
+	const struct pmc__symres *res;
+	bool kernel;
+};
+
+/* What the keys of one sample (or of one frame of its chain) are computed from. */
+struct rctx {
+	struct pmc__thread *thread;
+	const char *comm; /* the thread's name at the sample's time (interned) */
+	struct rframe frame;
+	bool has_daddr, reconstructed;
+	uint64_t daddr;
+	struct pmc__dso *ddso;		/* map holding daddr, or NULL */
+	const struct pmc__symres *dres; /* its symbol, when the DSO has one */
+	uint64_t data_src, weight;
+};
+
+struct hent {
+	struct hent *next; /* chain of equal hashes */
+	uint64_t key[MAX_KEYS];
+	size_t attr_idx;
+	struct rctx rep; /* a representative sample: keys are displayed from it */
+	uint64_t samples, period, children, nr_reconstructed;
+	struct caller {
+		const struct pmc__sym *sym;
+		uint64_t period;
+	} * callers;
+	size_t nr_callers;
+	char *text; /* formatted keys, made on demand */
+};
+
+struct ip_count {
+	const struct pmc__symres *res;
+	struct pmc__dso *dso;
+	uint64_t samples;
+};
+
+struct folded {
+	struct folded *next;
+	uint64_t count;
+	char s[];
+};
+
+/* A queued record: where it is in the file, and the time it is replayed at. */
+struct qent {
+	uint64_t time, offset;
+	size_t attr_idx;
+};
+
+/*
+ * The ordered-events queue (order.c): records wait here until no record still to
+ * be read can be older than they are, then replay in time order (docs/sample-file.md,
+ * "Record order").
+ */
+struct rqueue {
+	struct qent *v, *tmp; /* [alloc]; tmp is the merge sort's other buffer */
+	size_t nr, alloc;
+	bool sorted;	     /* v[0, nr) is already in (time, offset) order */
+	uint64_t last_time;  /* of the last record read: given to records with no time */
+	uint64_t round_max;  /* newest time read so far */
+	uint64_t next_flush; /* at the next FINISHED_ROUND, replay up to this time */
+	uint64_t flushed;    /* newest time replayed */
+	uint64_t nr_late;    /* records older than one already replayed */
+};
+
+struct pmc_report {
+	struct pmc_report_opts opts;
+	enum rkey keys[MAX_KEYS];
+	size_t nr_keys;
+	bool want_srclines, want_data;
+	struct pmc__symtab *st;
+	struct pmc__machine *m;
+	struct pmc__perfdata *f;
+	struct pmc__unwind *unwind;	 /* symbol/unwind.c's per-process Dwfls, or NULL */
+	struct pmc__addrmap fcaches;	 /* pid → struct fcache (frames.c) */
+	struct fcache *last_fc;		 /* the last sample's, most often the next one's too */
+	struct pmc__dso *unknown_dso;	 /* "[unknown]": addresses outside every map */
+	struct pmc__thread *last_thread; /* the last sample's (threads are never freed early) */
+	struct pmc__addrmap ip_hist;	 /* struct pmc__symres * → struct ip_count (annotate) */
+	struct pmc__addrmap hmap;	 /* key hash → chain of struct hent */
+	struct hent **ents;
+	size_t nr_ents, alloc_ents;
+	bool sorted;
+	struct pmc__addrmap folded; /* string hash → chain of struct folded */
+	size_t nr_attrs;
+	char **names;				/* [nr_attrs] */
+	struct perf_event_attr *attrs;		/* [nr_attrs] */
+	uint64_t *total_period, *total_samples; /* [nr_attrs] */
+	bool has_callchains;
+	bool ordered; /* some event has times: replay through q */
+	struct rqueue q;
+	uint64_t nr_samples, nr_lost, nr_reconstructed, nr_unwound;
+	char *path;
+};
+
+/* report.c, load.c */
+int pmc__report_on_event(struct pmc_report *r, const struct pmc__perfdata_event *ev,
+			 struct pmc_file_error *err);
+int pmc__report_on_sample(struct pmc_report *r, const struct pmc__perfdata_event *ev,
+			  struct pmc_file_error *err);
+const char *pmc__report_event_name(const struct perf_event_attr *a);
+const char *pmc__report_entry_text(struct pmc_report *r, struct hent *e);
+/* frames.c: the sample's frames, leaf first (kernel chain, then unwound user frames). */
+size_t pmc__report_frames(struct pmc_report *r, const struct pmc__sample *s, struct rframe *fr);
+void pmc__report_frames_free(struct pmc_report *r);
+/* keys.c */
+int pmc__report_parse_keys(struct pmc_report *r, const char *sort);
+uint64_t pmc__report_key(const struct pmc_report *r, enum rkey k, const struct rctx *c);
+int pmc__report_key_text(const struct pmc_report *r, const struct hent *e, char *buf, size_t len);
+const char *pmc__report_key_name(enum rkey k);
+/* order.c: queue a record (or act on a FINISHED_ROUND); replay all that is left. */
+int pmc__report_queue(struct pmc_report *r, const struct pmc__perfdata_event *ev,
+		      struct pmc_file_error *err);
+int pmc__report_drain(struct pmc_report *r, struct pmc_file_error *err);
+void pmc__report_queue_free(struct pmc_report *r);
+/* hist.c */
+int pmc__report_add(struct pmc_report *r, size_t attr_idx, const struct pmc__sample *s,
+		    struct rframe *frames, size_t nr_frames, const struct rctx *base);
+void pmc__report_sort(struct pmc_report *r);
+bool pmc__report_visible(const struct pmc_report *r, const struct hent *e);
+/* json.c */
+int pmc__report_write_json(struct pmc_report *r, FILE *out);
+/* daddr.c: the Pentium 4 paper's data-address profile from sampled registers. */
+bool pmc__daddr_reconstruct(struct pmc__dso *dso, uint64_t vaddr, const struct pmc__sample *s,
+			    uint64_t *daddr);
+
+#endif /* PMC_LIB_REPORT_REPORT_H */
