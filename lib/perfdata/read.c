@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Reading perf.data files: header and attr validation, record iteration with bounds checks. */
+/* Opening perf.data files: the header, the attrs with their event ids, the feature sections. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -116,14 +116,233 @@ static int check_header(struct pmc__perfdata *f, struct pmc_file_error *err)
 	return ret;
 }
 
+static int cmp_id(const void *a, const void *b)
+{
+	const struct perfdata_idmap *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int check_attr(const struct perf_event_attr *a, uint64_t off, struct pmc_file_error *err)
+{
+	if (a->sample_type & ~PMC_SAMPLE_KNOWN)
+		return pmc__perfdata_fail(err, -PMC_E_FORMAT, off + 24,
+					  "event's sample_type 0x%llx has fields pmc cannot "
+					  "decode (0x%llx)",
+					  (unsigned long long)a->sample_type,
+					  (unsigned long long)(a->sample_type & ~PMC_SAMPLE_KNOWN));
+	return 0;
+}
+
+static int add_ids(struct pmc__perfdata *f, size_t idx, const struct perfdata_section *ids,
+		   uint64_t where, struct pmc_file_error *err)
+{
+	uint64_t n = ids->size / 8;
+	struct perfdata_idmap *m;
+
+	if (ids->size % 8 || !pmc__perfdata_in_file(f, ids->offset, ids->size))
+		return pmc__perfdata_fail(err, -PMC_E_FORMAT, where,
+					  "ids of event %zu: section [%llu, +%llu) is not an "
+					  "array of u64 inside the file",
+					  idx, (unsigned long long)ids->offset,
+					  (unsigned long long)ids->size);
+	if (!n)
+		return 0;
+	m = realloc(f->idmap, (f->nr_idmap + n) * sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	f->idmap = m;
+	for (uint64_t i = 0; i < n; i++) {
+		memcpy(&m[f->nr_idmap].id, f->buf + ids->offset + i * 8, 8);
+		m[f->nr_idmap++].idx = idx;
+	}
+	return 0;
+}
+
+/* Where the id sits in a sample body, given one sample_type for all events. */
+static int id_position(uint64_t t)
+{
+	int pos = 0;
+
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		return 0;
+	if (!(t & PERF_SAMPLE_ID))
+		return -1;
+	pos += !!(t & PERF_SAMPLE_IP) + !!(t & PERF_SAMPLE_TID) + !!(t & PERF_SAMPLE_TIME);
+	return pos + !!(t & PERF_SAMPLE_ADDR);
+}
+
+static int check_sample_types(struct pmc__perfdata *f, struct pmc_file_error *err)
+{
+	uint64_t t0 = f->attrs[0].sample_type;
+
+	for (size_t i = 1; i < f->nr_attrs; i++) {
+		uint64_t t = f->attrs[i].sample_type;
+		if (t == t0)
+			continue;
+		if (!(t & t0 & PERF_SAMPLE_IDENTIFIER))
+			return pmc__perfdata_fail(err, -PMC_E_FORMAT, f->h.attrs.offset,
+						  "events have different sample_type and no "
+						  "PERF_SAMPLE_IDENTIFIER to tell their samples "
+						  "apart");
+	}
+	f->id_pos = id_position(t0);
+	if (f->nr_attrs > 1 && f->id_pos < 0)
+		return pmc__perfdata_fail(err, -PMC_E_FORMAT, f->h.attrs.offset + 24,
+					  "%zu events but samples carry no id", f->nr_attrs);
+	if (f->nr_idmap)
+		qsort(f->idmap, f->nr_idmap, sizeof(*f->idmap), cmp_id);
+	return 0;
+}
+
+/* The attrs section and each event's ids. */
+static int read_attrs(struct pmc__perfdata *f, struct pmc_file_error *err)
+{
+	uint64_t asz = f->h.attr_size, n;
+	int ret;
+
+	if (asz < PERF_ATTR_SIZE_VER0 + 16 || asz % 8 || asz > 4096)
+		return pmc__perfdata_fail(err, -PMC_E_FORMAT, 16,
+					  "attr entry size %llu; expected a multiple of 8 from "
+					  "%d to 4096",
+					  (unsigned long long)asz, PERF_ATTR_SIZE_VER0 + 16);
+	n = f->h.attrs.size / asz;
+	if (!n || f->h.attrs.size % asz || n > 4096)
+		return pmc__perfdata_fail(err, -PMC_E_FORMAT, 32,
+					  "attrs section of %llu bytes does not hold a whole "
+					  "number (1 to 4096) of %llu-byte entries",
+					  (unsigned long long)f->h.attrs.size,
+					  (unsigned long long)asz);
+	f->attrs = calloc(n, sizeof(*f->attrs));
+	f->names = calloc(n, sizeof(*f->names));
+	if (!f->attrs || !f->names)
+		return -ENOMEM;
+	f->nr_attrs = n;
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t off = f->h.attrs.offset + i * asz;
+		size_t copy = asz - 16 < sizeof(struct perf_event_attr)
+				      ? asz - 16
+				      : sizeof(struct perf_event_attr);
+		struct perfdata_section ids;
+
+		memcpy(&f->attrs[i], f->buf + off, copy);
+		memcpy(&ids, f->buf + off + asz - 16, 16);
+		ret = check_attr(&f->attrs[i], off, err);
+		if (!ret)
+			ret = add_ids(f, i, &ids, off + asz - 16, err);
+		if (ret)
+			return ret;
+	}
+	return check_sample_types(f, err);
+}
+
+/* A perf_header_string at *off (u32 length, then that many bytes, NUL-padded). */
+static int read_string(const struct pmc__perfdata *f, uint64_t *off, uint64_t end, char **out,
+		       struct pmc_file_error *err)
+{
+	uint32_t len;
+
+	if (*off + 4 > end)
+		return pmc__perfdata_fail(err, -PMC_E_FORMAT, *off,
+					  "feature string length runs past its section");
+	memcpy(&len, f->buf + *off, 4);
+	if (len > end - *off - 4)
+		return pmc__perfdata_fail(err, -PMC_E_FORMAT, *off,
+					  "feature string of %u bytes runs past its section", len);
+	*out = strndup((const char *)f->buf + *off + 4, len);
+	*off += 4 + (uint64_t)len;
+	return *out ? 0 : -ENOMEM;
+}
+
+static int read_event_desc(struct pmc__perfdata *f, uint64_t off, uint64_t end,
+			   struct pmc_file_error *err)
+{
+	uint32_t nr, asz, nr_ids;
+	int ret;
+
+	if (off + 8 > end)
+		return pmc__perfdata_fail(err, -PMC_E_FORMAT, off, "EVENT_DESC too short");
+	memcpy(&nr, f->buf + off, 4);
+	memcpy(&asz, f->buf + off + 4, 4);
+	off += 8;
+	for (uint32_t i = 0; i < nr; i++) {
+		char *name = NULL;
+
+		if (asz > end - off || end - off - asz < 4)
+			return pmc__perfdata_fail(err, -PMC_E_FORMAT, off,
+						  "EVENT_DESC entry %u runs past its section", i);
+		off += asz;
+		memcpy(&nr_ids, f->buf + off, 4);
+		off += 4;
+		ret = read_string(f, &off, end, &name, err);
+		if (ret)
+			return ret;
+		if (i < f->nr_attrs && !f->names[i])
+			f->names[i] = name;
+		else
+			free(name);
+		if (nr_ids > (end - off) / 8)
+			return pmc__perfdata_fail(err, -PMC_E_FORMAT, off,
+						  "EVENT_DESC ids run past its section");
+		off += (uint64_t)nr_ids * 8;
+	}
+	return 0;
+}
+
+static int read_feature(struct pmc__perfdata *f, int bit, const struct perfdata_section *s,
+			struct pmc_file_error *err)
+{
+	uint64_t off = s->offset, end = s->offset + s->size;
+
+	if (bit == PERFDATA_FEAT_EVENT_DESC)
+		return read_event_desc(f, off, end, err);
+	/* HOSTNAME, OSRELEASE, VERSION, ARCH, CPUDESC and CPUID are single strings. */
+	if (((bit >= 3 && bit <= 6) || bit == 8 || bit == 9) && !f->feat_str[bit])
+		return read_string(f, &off, end, &f->feat_str[bit], err);
+	return 0;
+}
+
+/* The feature sections pmc keeps (single strings, EVENT_DESC), after the data. */
+static int read_features(struct pmc__perfdata *f, struct pmc_file_error *err)
+{
+	uint64_t idx_off = f->h.data.offset + f->h.data.size;
+	int ret;
+
+	if (f->interrupted)
+		return 0;
+	for (int bit = 0; bit < PERFDATA_FEAT_BITS; bit++) {
+		struct perfdata_section s;
+
+		if (!(f->h.features[bit / 64] >> (bit % 64) & 1))
+			continue;
+		if (!pmc__perfdata_in_file(f, idx_off, 16))
+			return pmc__perfdata_fail(err, -PMC_E_TRUNCATED, idx_off,
+						  "file ends inside the feature index (feature "
+						  "%d); expected 16 bytes",
+						  bit);
+		memcpy(&s, f->buf + idx_off, 16);
+		if (!pmc__perfdata_in_file(f, s.offset, s.size))
+			return pmc__perfdata_fail(err, -PMC_E_TRUNCATED, idx_off,
+						  "feature %d section [%llu, +%llu) lies beyond "
+						  "the end of the %zu-byte file",
+						  bit, (unsigned long long)s.offset,
+						  (unsigned long long)s.size, f->len);
+		ret = read_feature(f, bit, &s, err);
+		if (ret)
+			return ret;
+		idx_off += 16;
+	}
+	return 0;
+}
+
 static int do_open(struct pmc__perfdata *f, struct pmc_file_error *err)
 {
 	int ret = check_header(f, err);
 
 	if (!ret)
-		ret = pmc__perfdata_read_attrs(f, err);
+		ret = read_attrs(f, err);
 	if (!ret)
-		ret = pmc__perfdata_read_features(f, err);
+		ret = read_features(f, err);
 	f->pos = f->h.data.offset;
 	f->data_end = f->h.data.offset + f->h.data.size;
 	return ret;

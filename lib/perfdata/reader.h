@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The perf.data reader's state, shared by its files (read.c, attrs.c, next.c). */
+/* The perf.data reader's state, shared by read.c and next.c. */
 #ifndef PMC_LIB_PERFDATA_READER_H
 #define PMC_LIB_PERFDATA_READER_H
 
@@ -34,7 +34,5 @@ struct pmc__perfdata {
 int pmc__perfdata_fail(struct pmc_file_error *err, int code, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 bool pmc__perfdata_in_file(const struct pmc__perfdata *f, uint64_t off, uint64_t size);
-int pmc__perfdata_read_attrs(struct pmc__perfdata *f, struct pmc_file_error *err);
-int pmc__perfdata_read_features(struct pmc__perfdata *f, struct pmc_file_error *err);
 
 #endif /* PMC_LIB_PERFDATA_READER_H */

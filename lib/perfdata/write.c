@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: MIT
-/* Writing perf.data files: header, ids and attrs up front, buffered records, features at the end.
+/*
+ * Writing perf.data files: header, ids and attrs up front, buffered records, and at the end the
+ * feature sections (hostname, arch, cmdline, event names, ...).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include "perfdata/writer.h"
 
 #define WBUF_BYTES (1u << 20)
 
 /* perf 6.1 rejects attrs larger than its own (128 bytes), so write no more than needed. */
-uint32_t pmc__perfdata_attr_write_size(const struct perf_event_attr *a)
+static uint32_t attr_write_size(const struct perf_event_attr *a)
 {
 	const uint8_t *p = (const uint8_t *)a;
 
@@ -22,7 +25,7 @@ uint32_t pmc__perfdata_attr_write_size(const struct perf_event_attr *a)
 	return PERF_ATTR_SIZE_VER7;
 }
 
-int pmc__perfdata_pwrite_all(int fd, const void *buf, size_t len, uint64_t off)
+static int pwrite_all(int fd, const void *buf, size_t len, uint64_t off)
 {
 	const char *p = buf;
 
@@ -37,6 +40,171 @@ int pmc__perfdata_pwrite_all(int fd, const void *buf, size_t len, uint64_t off)
 		off += (uint64_t)n;
 	}
 	return 0;
+}
+
+static int write_header(struct pmc__perfdata_writer *w, uint64_t data_size,
+			const uint64_t *features)
+{
+	struct perfdata_file_header h = {
+		.magic = PERFDATA_MAGIC2,
+		.size = PERFDATA_HEADER_SIZE,
+		.attr_size = (w->nr_attrs ? w->attrs[0].attr.size : PERF_ATTR_SIZE_VER7) + 16,
+		.attrs = {w->attrs_offset, w->nr_attrs * 0},
+		.data = {w->data_offset, data_size},
+	};
+
+	h.attrs.size = w->nr_attrs * h.attr_size;
+	if (features)
+		memcpy(h.features, features, sizeof(h.features));
+	return pwrite_all(w->fd, &h, sizeof(h), 0);
+}
+
+/* A growing byte buffer for one feature section. */
+struct fbuf {
+	uint8_t *p;
+	size_t len, cap;
+	bool oom;
+};
+
+static void fput(struct fbuf *b, const void *v, size_t n)
+{
+	if (b->oom || !n)
+		return;
+	if (b->len + n > b->cap) {
+		size_t cap = (b->len + n) * 2 + 256;
+		uint8_t *p = realloc(b->p, cap);
+		if (!p) {
+			b->oom = true;
+			return;
+		}
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, v, n);
+	b->len += n;
+}
+
+static void fput32(struct fbuf *b, uint32_t v)
+{
+	fput(b, &v, 4);
+}
+
+/* perf's header string: u32 length (rounded up to 64 with the NUL), then the padded bytes. */
+static void fput_string(struct fbuf *b, const char *s)
+{
+	static const char zero[64];
+	size_t n = strlen(s) + 1, padded = (n + 63) & ~(size_t)63;
+
+	fput32(b, (uint32_t)padded);
+	fput(b, s, n - 1);
+	fput(b, zero, padded - n + 1);
+}
+
+static void feat_event_desc(struct pmc__perfdata_writer *w, struct fbuf *b)
+{
+	fput32(b, (uint32_t)w->nr_attrs);
+	fput32(b, w->attrs[0].attr.size);
+	for (size_t i = 0; i < w->nr_attrs; i++) {
+		fput(b, &w->attrs[i].attr, w->attrs[i].attr.size);
+		fput32(b, (uint32_t)w->attrs[i].nr_ids);
+		fput_string(b, w->attrs[i].name);
+		fput(b, w->attrs[i].ids, w->attrs[i].nr_ids * 8);
+	}
+}
+
+static void feat_cmdline(struct pmc__perfdata_writer *w, struct fbuf *b)
+{
+	fput32(b, (uint32_t)w->cmdline_argc);
+	for (int i = 0; i < w->cmdline_argc; i++)
+		fput_string(b, w->cmdline[i]);
+}
+
+static void build_feature(struct pmc__perfdata_writer *w, int feat, struct fbuf *b)
+{
+	struct utsname u;
+	long conf = sysconf(_SC_NPROCESSORS_CONF), onln = sysconf(_SC_NPROCESSORS_ONLN);
+
+	uname(&u);
+	switch (feat) {
+	case PERFDATA_FEAT_HOSTNAME:
+		fput_string(b, u.nodename);
+		break;
+	case PERFDATA_FEAT_OSRELEASE:
+		fput_string(b, u.release);
+		break;
+	case PERFDATA_FEAT_VERSION:
+		fput_string(b, "pmc " PMC_VERSION_STRING);
+		break;
+	case PERFDATA_FEAT_ARCH:
+		fput_string(b, u.machine);
+		break;
+	case PERFDATA_FEAT_NRCPUS:
+		fput32(b, (uint32_t)(conf > 0 ? conf : 1));
+		fput32(b, (uint32_t)(onln > 0 ? onln : 1));
+		break;
+	case PERFDATA_FEAT_CMDLINE:
+		feat_cmdline(w, b);
+		break;
+	case PERFDATA_FEAT_EVENT_DESC:
+		feat_event_desc(w, b);
+		break;
+	}
+}
+
+static const int feats[] = {
+	PERFDATA_FEAT_HOSTNAME,	  PERFDATA_FEAT_OSRELEASE, PERFDATA_FEAT_VERSION,
+	PERFDATA_FEAT_ARCH,	  PERFDATA_FEAT_NRCPUS,	   PERFDATA_FEAT_CMDLINE,
+	PERFDATA_FEAT_EVENT_DESC,
+};
+#define NR_FEATS (sizeof(feats) / sizeof(feats[0]))
+
+/* Appends the feature sections after the data and rewrites the header with final sizes. */
+static int write_features(struct pmc__perfdata_writer *w)
+{
+	uint64_t bits[PERFDATA_FEAT_BITS / 64] = {0};
+	struct perfdata_section idx[NR_FEATS];
+	uint64_t idx_off = w->data_offset + w->data_size, off;
+	struct fbuf b = {0};
+	int ret = 0;
+
+	off = idx_off + sizeof(idx);
+	for (size_t i = 0; i < NR_FEATS; i++) {
+		size_t start = b.len;
+		if (feats[i] == PERFDATA_FEAT_CMDLINE && !w->cmdline_argc)
+			continue;
+		build_feature(w, feats[i], &b);
+		bits[feats[i] / 64] |= 1ull << (feats[i] % 64);
+		idx[i] = (struct perfdata_section){off + start, b.len - start};
+	}
+	if (b.oom)
+		ret = -ENOMEM;
+	/* The index lists the set bits in order, with no gaps for skipped features. */
+	size_t n = 0;
+	for (size_t i = 0; i < NR_FEATS; i++)
+		if (bits[feats[i] / 64] >> (feats[i] % 64) & 1)
+			idx[n++] = idx[i];
+	off = idx_off + n * sizeof(idx[0]);
+	for (size_t i = 0; i < n; i++)
+		idx[i].offset -= sizeof(idx) - n * sizeof(idx[0]);
+	if (!ret)
+		ret = pwrite_all(w->fd, idx, n * sizeof(idx[0]), idx_off);
+	if (!ret)
+		ret = pwrite_all(w->fd, b.p, b.len, off);
+	if (!ret && ftruncate(w->fd, (off_t)(off + b.len)) < 0)
+		ret = -errno;
+	if (!ret)
+		ret = write_header(w, w->data_size, bits);
+	free(b.p);
+	return ret;
+}
+
+static void free_cmdline(struct pmc__perfdata_writer *w)
+{
+	for (int i = 0; i < w->cmdline_argc; i++)
+		free(w->cmdline[i]);
+	free(w->cmdline);
+	w->cmdline = NULL;
+	w->cmdline_argc = 0;
 }
 
 int pmc__perfdata_writer_new(const char *path, struct pmc__perfdata_writer **out)
@@ -77,7 +245,7 @@ int pmc__perfdata_writer_add_attr(struct pmc__perfdata_writer *w,
 	a = &a[w->nr_attrs];
 	memset(a, 0, sizeof(*a));
 	a->attr = *attr;
-	a->attr.size = pmc__perfdata_attr_write_size(attr);
+	a->attr.size = attr_write_size(attr);
 	a->name = strdup(name ? name : "");
 	a->ids = nr_ids ? malloc(nr_ids * 8) : NULL;
 	if (!a->name || (nr_ids && !a->ids)) {
@@ -107,30 +275,13 @@ int pmc__perfdata_writer_set_cmdline(struct pmc__perfdata_writer *w, int argc, c
 			return -ENOMEM;
 		}
 	}
-	pmc__perfdata_free_cmdline(w);
+	free_cmdline(w);
 	w->cmdline = v;
 	w->cmdline_argc = argc;
 	return 0;
 }
 
 /* The header as it stands: data.size stays 0 until finish, so a crash reads to the end. */
-int pmc__perfdata_write_header(struct pmc__perfdata_writer *w, uint64_t data_size,
-			       const uint64_t *features)
-{
-	struct perfdata_file_header h = {
-		.magic = PERFDATA_MAGIC2,
-		.size = PERFDATA_HEADER_SIZE,
-		.attr_size = (w->nr_attrs ? w->attrs[0].attr.size : PERF_ATTR_SIZE_VER7) + 16,
-		.attrs = {w->attrs_offset, w->nr_attrs * 0},
-		.data = {w->data_offset, data_size},
-	};
-
-	h.attrs.size = w->nr_attrs * h.attr_size;
-	if (features)
-		memcpy(h.features, features, sizeof(h.features));
-	return pmc__perfdata_pwrite_all(w->fd, &h, sizeof(h), 0);
-}
-
 int pmc__perfdata_writer_begin(struct pmc__perfdata_writer *w)
 {
 	uint64_t off = PERFDATA_HEADER_SIZE;
@@ -148,7 +299,7 @@ int pmc__perfdata_writer_begin(struct pmc__perfdata_writer *w)
 	for (size_t i = 0; i < w->nr_attrs; i++) {
 		w->attrs[i].attr.size = asz;
 		w->attrs[i].ids_offset = off;
-		ret = pmc__perfdata_pwrite_all(w->fd, w->attrs[i].ids, w->attrs[i].nr_ids * 8, off);
+		ret = pwrite_all(w->fd, w->attrs[i].ids, w->attrs[i].nr_ids * 8, off);
 		if (ret)
 			return ret;
 		off += w->attrs[i].nr_ids * 8;
@@ -156,22 +307,21 @@ int pmc__perfdata_writer_begin(struct pmc__perfdata_writer *w)
 	w->attrs_offset = off;
 	for (size_t i = 0; i < w->nr_attrs; i++) {
 		struct perfdata_section ids = {w->attrs[i].ids_offset, w->attrs[i].nr_ids * 8};
-		ret = pmc__perfdata_pwrite_all(w->fd, &w->attrs[i].attr, asz, off);
+		ret = pwrite_all(w->fd, &w->attrs[i].attr, asz, off);
 		if (!ret)
-			ret = pmc__perfdata_pwrite_all(w->fd, &ids, sizeof(ids), off + asz);
+			ret = pwrite_all(w->fd, &ids, sizeof(ids), off + asz);
 		if (ret)
 			return ret;
 		off += asz + sizeof(ids);
 	}
 	w->data_offset = (off + 7) & ~7ull;
 	w->begun = true;
-	return pmc__perfdata_write_header(w, 0, NULL);
+	return write_header(w, 0, NULL);
 }
 
 static int flush(struct pmc__perfdata_writer *w)
 {
-	int ret = pmc__perfdata_pwrite_all(w->fd, w->buf, w->buf_len,
-					   w->data_offset + w->data_size - w->buf_len);
+	int ret = pwrite_all(w->fd, w->buf, w->buf_len, w->data_offset + w->data_size - w->buf_len);
 
 	w->buf_len = 0;
 	return ret;
@@ -187,7 +337,7 @@ int pmc__perfdata_writer_write(struct pmc__perfdata_writer *w, const void *rec, 
 			return ret;
 	}
 	if (len > WBUF_BYTES) {
-		int ret = pmc__perfdata_pwrite_all(w->fd, rec, len, w->data_offset + w->data_size);
+		int ret = pwrite_all(w->fd, rec, len, w->data_offset + w->data_size);
 		if (!ret)
 			w->data_size += len;
 		return ret;
@@ -225,7 +375,7 @@ int pmc__perfdata_writer_finish(struct pmc__perfdata_writer *w)
 		return -EINVAL;
 	ret = flush(w);
 	if (!ret)
-		ret = pmc__perfdata_write_features(w);
+		ret = write_features(w);
 	if (!ret) {
 		ret = pmc_outfile__commit(w->out);
 		w->out = NULL; /* committed or removed either way */
@@ -245,7 +395,7 @@ void pmc__perfdata_writer_delete(struct pmc__perfdata_writer *w)
 		free(w->attrs[i].name);
 		free(w->attrs[i].ids);
 	}
-	pmc__perfdata_free_cmdline(w);
+	free_cmdline(w);
 	free(w->attrs);
 	free(w->buf);
 	free(w);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The perf.data writer's state, shared by write.c and feat.c. */
+/* The perf.data writer's state (write.c). */
 #ifndef PMC_LIB_PERFDATA_WRITER_H
 #define PMC_LIB_PERFDATA_WRITER_H
 
@@ -26,13 +26,5 @@ struct pmc__perfdata_writer {
 	char *buf; /* records not yet written; the last buf_len bytes of data_size */
 	size_t buf_len;
 };
-
-uint32_t pmc__perfdata_attr_write_size(const struct perf_event_attr *a);
-int pmc__perfdata_pwrite_all(int fd, const void *buf, size_t len, uint64_t off);
-int pmc__perfdata_write_header(struct pmc__perfdata_writer *w, uint64_t data_size,
-			       const uint64_t *features);
-/* Appends the feature sections after the data and rewrites the header with final sizes. */
-int pmc__perfdata_write_features(struct pmc__perfdata_writer *w);
-void pmc__perfdata_free_cmdline(struct pmc__perfdata_writer *w);
 
 #endif /* PMC_LIB_PERFDATA_WRITER_H */

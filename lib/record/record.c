@@ -13,9 +13,11 @@
 #include "core/opts.h"
 #include "count/counting.h"
 #include "event/evsel.h"
+#include "perfdata/synth.h"
 #include "record/record.h"
 
-int pmc__record_sink(const void *p, size_t len, void *arg)
+/* The sink that counts and writes one drained record. */
+static int record_sink(const void *p, size_t len, void *arg)
 {
 	struct pmc_record *rec = arg;
 	const struct perf_event_header *h = p;
@@ -31,6 +33,110 @@ int pmc__record_sink(const void *p, size_t len, void *arg)
 		rec->nr_lost += lost;
 	}
 	return pmc__perfdata_writer_write(rec->w, p, len);
+}
+
+/* x86-64 user registers for DWARF unwinding: ax..ip, flags, cs, ss, r8..r15 (perf's mask). */
+#define PMC_REGS_X86_64_ALL 0xff0fffull
+
+static void set_sample_fields(struct perf_event_attr *a, const struct pmc_record_opts *o,
+			      bool cpu_target)
+{
+	a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			 PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	if (cpu_target || o->sample_cpu)
+		a->sample_type |= PERF_SAMPLE_CPU;
+	if (o->period) {
+		a->freq = 0;
+		a->sample_period = o->period;
+	} else {
+		a->freq = 1;
+		a->sample_freq = o->freq ? o->freq : 4000;
+	}
+	if (o->call_graph != PMC_CALL_GRAPH_NONE)
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	if (o->call_graph == PMC_CALL_GRAPH_DWARF) {
+		/* The kernel's chain covers kernel frames; user frames come from the stack copy. */
+		a->exclude_callchain_user = 1;
+		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a->sample_regs_user |= PMC_REGS_X86_64_ALL;
+		a->sample_stack_user = o->stack_bytes ? o->stack_bytes : 8192;
+	}
+	if (o->user_regs) {
+		a->sample_type |= PERF_SAMPLE_REGS_USER;
+		a->sample_regs_user |= o->user_regs;
+	}
+	if (o->intr_regs) {
+		a->sample_type |= PERF_SAMPLE_REGS_INTR;
+		a->sample_regs_intr = o->intr_regs;
+	}
+	if (o->branch_stack) {
+		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		a->branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+	}
+	a->sample_type |= (o->data_addr ? PERF_SAMPLE_ADDR : 0) |
+			  (o->weight ? PERF_SAMPLE_WEIGHT : 0) |
+			  (o->data_src ? PERF_SAMPLE_DATA_SRC : 0) |
+			  (o->phys_addr ? PERF_SAMPLE_PHYS_ADDR : 0);
+	a->sample_id_all = 1;
+}
+
+/* Fills rec->attrs from the evlist's events and the options. */
+static int build_attrs(struct pmc_record *rec)
+{
+	struct pmc_evlist *el = rec->evlist;
+	bool cpu_target = rec->kind == PMC_TARGET_CPUS;
+
+	if (!el->nr)
+		return -EINVAL;
+	rec->attrs = calloc(el->nr, sizeof(*rec->attrs));
+	if (!rec->attrs)
+		return -ENOMEM;
+	for (size_t i = 0; i < el->nr; i++) {
+		struct perf_event_attr *a = &rec->attrs[i];
+		*a = el->entries[i]->attr;
+		a->size = sizeof(*a);
+		set_sample_fields(a, &rec->opts, cpu_target);
+	}
+	/* The first event also tracks what symbolization needs: maps, names, forks, exits. */
+	rec->attrs[0].mmap = 1;
+	rec->attrs[0].mmap2 = 1;
+	rec->attrs[0].comm = 1;
+	rec->attrs[0].comm_exec = 1;
+	rec->attrs[0].task = 1;
+	/*
+	 * DWARF unwinders find .eh_frame_hdr through the read-only map that holds it, which the
+	 * kernel reports only with mmap_data (perf record --call-graph dwarf sets it too).
+	 */
+	rec->attrs[0].mmap_data =
+		rec->opts.data_addr || rec->opts.call_graph == PMC_CALL_GRAPH_DWARF;
+	return 0;
+}
+
+/* Writes the side-band records of what runs before sampling starts. */
+static int synthesize(struct pmc_record *rec, const struct pmc_target *target)
+{
+	struct pmc__synth sy = {
+		.attr = &rec->s->attrs[0],
+		.id = rec->s->nr_ids[0] ? rec->s->ids[0][0] : 0,
+		.sink = record_sink,
+		.arg = rec,
+	};
+	bool kernel = false;
+	int ret = 0;
+
+	for (size_t i = 0; i < rec->s->nr_attrs; i++)
+		kernel |= !rec->s->attrs[i].exclude_kernel;
+	if (kernel)
+		ret = pmc__synth_kernel_mmap(&sy);
+	if (ret)
+		return ret;
+	/* A started command is held before exec: the kernel reports its exec and maps. */
+	if (target->kind == PMC_TARGET_PID || target->kind == PMC_TARGET_SELF)
+		ret = pmc__synth_process(&sy,
+					 target->kind == PMC_TARGET_PID ? target->pid : getpid());
+	else if (target->kind == PMC_TARGET_CPUS)
+		ret = pmc__synth_all(&sy);
+	return ret;
 }
 
 static int open_writer(struct pmc_record *rec)
@@ -119,7 +225,7 @@ static int do_open(struct pmc_record *rec, const struct pmc_target *t)
 	}
 	if (rec->evlist->dry_run && !rec->ops->dry_run)
 		return -EOPNOTSUPP;
-	ret = pmc__record_build_attrs(rec);
+	ret = build_attrs(rec);
 	if (rec->evlist->dry_run) /* describe the calls only: no command, no file */
 		return ret ? ret : do_dry_run(rec, t);
 	if (!ret && t->kind == PMC_TARGET_COMMAND && !rec->ops->sample_spawns)
@@ -141,7 +247,7 @@ static int do_open(struct pmc_record *rec, const struct pmc_target *t)
 		return ret;
 	rec->s->ops = rec->ops;
 	ret = open_writer(rec);
-	return ret ? ret : pmc__record_synthesize(rec, t);
+	return ret ? ret : synthesize(rec, t);
 }
 
 int pmc_record__open(struct pmc_evlist *evlist, const struct pmc_target *target,
@@ -217,7 +323,7 @@ static bool child_exited(struct pmc_record *rec)
 static int drain(struct pmc_record *rec)
 {
 	static const struct perf_event_header round = {PERFDATA_RECORD_FINISHED_ROUND, 0, 8};
-	int n = rec->ops->sample_drain(rec->s, pmc__record_sink, rec);
+	int n = rec->ops->sample_drain(rec->s, record_sink, rec);
 
 	if (n > 0) {
 		rec->nr_round++;

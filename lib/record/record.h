@@ -27,11 +27,4 @@ struct pmc_record {
 	uint64_t nr_samples, nr_lost, nr_round;
 };
 
-/* Fills rec->attrs from the evlist's events and the options (attr.c). */
-int pmc__record_build_attrs(struct pmc_record *rec);
-/* Writes the side-band records of what runs before sampling starts (attr.c). */
-int pmc__record_synthesize(struct pmc_record *rec, const struct pmc_target *target);
-/* The sink that counts and writes one drained record. */
-int pmc__record_sink(const void *rec, size_t len, void *arg);
-
 #endif /* PMC_LIB_RECORD_RECORD_H */

@@ -83,7 +83,7 @@ struct qent {
 };
 
 /*
- * The ordered-events queue (order.c): records wait here until no record still to
+ * The ordered-events queue (report.c): records wait here until no record still to
  * be read can be older than they are, then replay in time order (docs/sample-file.md,
  * "Record order").
  */
@@ -128,12 +128,7 @@ struct pmc_report {
 	char *path;
 };
 
-/* report.c, load.c */
-int pmc__report_on_event(struct pmc_report *r, const struct pmc__perfdata_event *ev,
-			 struct pmc_file_error *err);
-int pmc__report_on_sample(struct pmc_report *r, const struct pmc__perfdata_event *ev,
-			  struct pmc_file_error *err);
-const char *pmc__report_event_name(const struct perf_event_attr *a);
+/* report.c */
 const char *pmc__report_entry_text(struct pmc_report *r, struct hent *e);
 /* frames.c: the sample's frames, leaf first (kernel chain, then unwound user frames). */
 size_t pmc__report_frames(struct pmc_report *r, const struct pmc__sample *s, struct rframe *fr);
@@ -143,11 +138,6 @@ int pmc__report_parse_keys(struct pmc_report *r, const char *sort);
 uint64_t pmc__report_key(const struct pmc_report *r, enum rkey k, const struct rctx *c);
 int pmc__report_key_text(const struct pmc_report *r, const struct hent *e, char *buf, size_t len);
 const char *pmc__report_key_name(enum rkey k);
-/* order.c: queue a record (or act on a FINISHED_ROUND); replay all that is left. */
-int pmc__report_queue(struct pmc_report *r, const struct pmc__perfdata_event *ev,
-		      struct pmc_file_error *err);
-int pmc__report_drain(struct pmc_report *r, struct pmc_file_error *err);
-void pmc__report_queue_free(struct pmc_report *r);
 /* hist.c */
 int pmc__report_add(struct pmc_report *r, size_t attr_idx, const struct pmc__sample *s,
 		    struct rframe *frames, size_t nr_frames, const struct rctx *base);
