@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The symbol table's state, shared by symtab.c, dso.c and kallsyms.c. */
+/* The symbol table's state, shared by symtab.c and dso.c. */
 #ifndef PMC_LIB_SYMBOL_SYMTAB_H
 #define PMC_LIB_SYMBOL_SYMTAB_H
 
@@ -23,9 +23,8 @@ struct pmc__symtab {
 };
 
 void pmc__dso_free(struct pmc__dso *dso);
-/* Resolves a kernel address with /proc/kallsyms (kallsyms.c). */
+/* Resolves a kernel address with /proc/kallsyms (symtab.c). */
 struct pmc__sym *pmc__kallsyms_find(struct pmc__symtab *st, struct pmc__dso *kdso, uint64_t addr);
-void pmc__kallsyms_free(struct pmc__symtab *st);
 /* The interned symbol object of the kernel pseudo-DSO at start (dso.c). */
 struct pmc__sym *pmc__dso_kernel_sym(struct pmc__dso *d, const char *name, uint64_t start);
 
