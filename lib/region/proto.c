@@ -54,9 +54,9 @@ static void put_thread(FILE *f, struct region_thread *t)
 	}
 }
 
-static int body(char **out, size_t *len)
+static int body(const struct region_session *s, struct region_thread *threads, char **out,
+		size_t *len)
 {
-	struct region_session *s = &pmc__region_session;
 	FILE *f = open_memstream(out, len);
 
 	if (!f)
@@ -69,17 +69,18 @@ static int body(char **out, size_t *len)
 		put_name(f, s->event_names[e]);
 		fputc('\n', f);
 	}
-	for (struct region_thread *t = pmc__region_threads(); t; t = t->next)
+	for (struct region_thread *t = threads; t; t = t->next)
 		put_thread(f, t);
 	fputs("end\n", f);
 	return fclose(f) ? -ENOMEM : 0;
 }
 
-int pmc__region_record(char **buf, size_t *len)
+int pmc__region_record(const struct region_session *s, struct region_thread *threads, char **buf,
+		       size_t *len)
 {
 	char *b = NULL, *rec;
 	size_t n = 0;
-	int err = body(&b, &n), hdr;
+	int err = body(s, threads, &b, &n), hdr;
 
 	if (err) {
 		free(b);

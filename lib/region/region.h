@@ -64,7 +64,7 @@ const char *pmc__region_name(unsigned id, char *buf, size_t len);
 /* Whether id may be used with the numbered markers. */
 bool pmc__region_known(unsigned id);
 
-/* session.c: reading the environment, the exit and fork hooks. */
+/* session.c: reading the environment, the exit and fork hooks, the flush. */
 /* Makes sure the session is configured; returns the state. */
 int pmc__region_session_get(void);
 /* The calling thread's table, set up on first use; NULL when it cannot count. */
@@ -73,7 +73,6 @@ extern __thread struct region_thread *pmc__region_self __attribute__((tls_model(
 /* Locks / unlocks the list of threads. */
 void pmc__region_lock(void);
 void pmc__region_unlock(void);
-struct region_thread *pmc__region_threads(void);
 
 /* thread.c: per-thread tables. */
 int pmc__region_thread_new(const struct pmc__region_config *cfg, struct region_thread **out);
@@ -83,8 +82,12 @@ void pmc__region_thread_delete(struct region_thread *t);
 /* For the calling thread at exit: adds what open regions counted so far. */
 void pmc__region_thread_settle(struct region_thread *t);
 
-/* proto.c: the record of docs/regions.md for every thread of this process. */
-int pmc__region_record(char **buf, size_t *len);
+/*
+ * proto.c: the record of docs/regions.md for session s and every thread on its list (the
+ * caller holds the list's lock).
+ */
+int pmc__region_record(const struct region_session *s, struct region_thread *threads, char **buf,
+		       size_t *len);
 
 /* report.c: the standalone outputs, from parsed data. */
 int pmc__region_report_text(FILE *f, const struct pmc_region_data *data, bool per_thread);

@@ -2,13 +2,16 @@
 /*
  * The region session of a process: configured once (from the environment or
  * pmc_region_setup()), a list of per-thread tables, and the hooks that keep results
- * across thread exit, fork and process exit (protocol: docs/regions.md).
+ * across thread exit, fork and process exit, and the flush that writes the results (protocol:
+ * docs/regions.md).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <pmc/error.h>
 #include "core/log.h"
 #include "core/opts.h"
@@ -33,11 +36,6 @@ void pmc__region_lock(void)
 void pmc__region_unlock(void)
 {
 	pthread_mutex_unlock(&list_lock);
-}
-
-struct region_thread *pmc__region_threads(void)
-{
-	return threads;
 }
 
 /* Thread exit: close the counters, keep the results for the process's record. */
@@ -260,4 +258,75 @@ struct region_thread *pmc__region_thread_slow(void)
 	pthread_setspecific(exit_key, t);
 	pmc__region_self = t;
 	return t;
+}
+
+/* Writing the process's results when it exits (or flushes): to the runner or the user. */
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Standalone mode: the record goes through the same reader the runner uses. */
+static int report(const char *buf, size_t len)
+{
+	struct region_session *s = &pmc__region_session;
+	struct pmc_region_data *data;
+	int err = pmc_region_data__new(&data);
+
+	if (!err)
+		err = pmc_region_data__parse(data, buf, len);
+	if (err >= 0) {
+		if (s->sink == PMC_REGION_SINK_JSON)
+			err = pmc__region_report_json(s->output, data);
+		else
+			err = pmc__region_report_text(stderr, data, s->per_thread);
+	}
+	pmc_region_data__delete(data);
+	return err < 0 ? err : 0;
+}
+
+int pmc_region_flush(void)
+{
+	struct region_session *s = &pmc__region_session;
+	int on = REGION_ON, err;
+	char *buf = NULL;
+	size_t len = 0;
+
+	/* Only the first flush writes; markers return at once from now on. */
+	if (!__atomic_compare_exchange_n(&s->state, &on, REGION_DONE, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE))
+		return 0;
+	pmc__region_lock();
+	if (pmc__region_self)
+		pmc__region_thread_settle(pmc__region_self);
+	err = pmc__region_record(s, threads, &buf, &len);
+	pmc__region_unlock();
+	if (!err) {
+		switch (s->sink) {
+		case PMC_REGION_SINK_FD:
+			err = write_all(s->fd, buf, len);
+			break;
+		case PMC_REGION_SINK_STDERR:
+		case PMC_REGION_SINK_JSON:
+			err = report(buf, len);
+			break;
+		default:
+			break;
+		}
+	}
+	if (err)
+		pr_err("regions: cannot write the results: %s\n", pmc_strerror(err));
+	free(buf);
+	return err;
 }
