@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "vpmu-protocol.h"
+#include <vpmu/protocol.h>
 
 /* Zeroes the pid/ppid/tid/ptid fields (the only run-to-run differences). */
 static void zero_ids(unsigned char *rec)

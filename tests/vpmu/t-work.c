@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <valgrind.h>
-#include "vpmu-protocol.h"
+#include <vpmu/protocol.h>
 
 #define BIG (24u << 20) /* larger than every modelled LLC, so lines are evicted dirty */
 

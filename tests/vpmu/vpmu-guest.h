@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <valgrind.h>
-#include "vpmu-protocol.h"
+#include <vpmu/protocol.h>
 
 #define AI static inline __attribute__((always_inline))
 

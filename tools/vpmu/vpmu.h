@@ -7,7 +7,7 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
 #include "libvex_guest_amd64.h"
-#include "vpmu-protocol.h"
+#include <vpmu/protocol.h>
 #include "vpmu-events.h"
 
 /* Valgrind's printing calls under names clang-format lays out as calls: it splits VG_(f)(...)

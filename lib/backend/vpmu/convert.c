@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * vpmu stream records (tools/vpmu/vpmu-protocol.h) into the perf records a sample sink
+ * vpmu stream records (include/vpmu/protocol.h) into the perf records a sample sink
  * takes (docs/sample-file.md): SAMPLE into PERF_RECORD_SAMPLE laid out for the attr's
  * sample_type, MMAP/COMM/FORK/THREAD/EXIT/LOST into their side-band records carrying the
  * sample_id trailer of the first attr. The mapping is documented in docs/vpmu.md

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The vpmu models' event table and the encoder of parsed events, free of the tool's
- * protocol header so that tests can include it; models are enum vpmu_model values
- * (VPMU_MODEL_COREI7 = 1, VPMU_MODEL_PENTIUM = 2, tools/vpmu/vpmu-protocol.h).
+ * The vpmu models' event table and the encoder of parsed events; models are enum vpmu_model
+ * values (VPMU_MODEL_COREI7 = 1, VPMU_MODEL_PENTIUM = 2, include/vpmu/protocol.h).
  */
 #ifndef PMC_LIB_BACKEND_VPMU_EVENTS_H
 #define PMC_LIB_BACKEND_VPMU_EVENTS_H
@@ -18,7 +17,7 @@ enum vpmu_ev_kind {
 	VPMU_EV_UNSUPPORTED, /* the tool refuses it; desc is the reason */
 };
 
-/* Rows libpmc adds to the tool's events.tsv (extra != 0): they are not in the TSV. */
+/* Rows libpmc adds to data/vpmu/events.tsv (extra != 0): they are not in the TSV. */
 enum vpmu_ev_extra {
 	VPMU_X_NONE,
 	VPMU_X_FIXED0, /* Core i7 fixed counters 0..2: VPMU_X_FIXED0 + index */
@@ -27,7 +26,7 @@ enum vpmu_ev_extra {
 	VPMU_X_P5_CLOCKS, /* Pentium: the counter control's "count clocks" bit */
 };
 
-/* One event of a model: the name and its encoding, as in tools/vpmu/events.tsv. */
+/* One event of a model: the name and its encoding, as in data/vpmu/events.tsv. */
 struct vpmu_event {
 	const char *name;
 	unsigned char model; /* enum vpmu_model */

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "vpmu-protocol.h"
+#include <vpmu/protocol.h>
 
 struct vpmu_generic {
 	uint32_t type; /* PERF_TYPE_HARDWARE or PERF_TYPE_HW_CACHE */

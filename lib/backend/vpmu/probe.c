@@ -12,9 +12,8 @@
 #include <pmc/caps.h>
 #include "backend/vpmu/vpmu.h"
 
-#if __has_include("vpmu-config.h")
-#include "vpmu-config.h"
-#else
+/* Compile definitions from the build when it makes the tool (lib/CMakeLists.txt). */
+#ifndef PMC_VPMU_BUILD_VGLIB
 #define PMC_VPMU_BUILD_VGLIB ""
 #define PMC_VPMU_INSTALL_VGLIB ""
 #endif

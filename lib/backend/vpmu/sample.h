@@ -6,9 +6,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <vpmu/protocol.h>
 #include "backend/backend.h"
 #include "record/sampling.h"
-#include "vpmu-protocol.h"
 
 #define CONV_MAX_PATH 4096
 /* The largest converted record: MMAP2 with a whole path, or a sample with 16 branches and

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The tool's --out-fd stream (tools/vpmu/vpmu-protocol.h, docs/vpmu.md): a thread reads it
+ * The tool's --out-fd stream (include/vpmu/protocol.h, docs/vpmu.md): a thread reads it
  * while the command runs, so that a command with many mappings, threads or samples never
  * blocks on a full pipe; once the command has exited, the thread drains what is left and
  * the COUNTS totals of every process (or only the command's, without inherit) are summed.

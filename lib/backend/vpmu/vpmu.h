@@ -6,10 +6,10 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <vpmu/protocol.h>
 #include "core/compiler.h"
 #include "backend/vpmu/events.h"
 #include "count/counting.h"
-#include "vpmu-protocol.h"
 
 struct pmc_caps;
 struct pmc_evsel;

@@ -292,7 +292,7 @@ struct vpmu_rec_lost {
 };
 
 /* vpmu-specific Core i7 events (no such event exists on the real CPU); codes 0x60-0x6f are
- * unused by the Core i7 guide.  Umasks are listed in docs/vpmu.md and events.tsv. */
+ * unused by the Core i7 guide.  Umasks are listed in docs/vpmu.md and data/vpmu/events.tsv. */
 #define VPMU_EV_STALLS 0x60   /* modelled stall cycles by cause */
 #define VPMU_EV_SYSCALL 0x61  /* system-call instructions */
 #define VPMU_EV_MISALIGN 0x62 /* misaligned and cache-line-split accesses */
