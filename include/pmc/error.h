@@ -13,22 +13,25 @@ extern "C" {
  * pmc's own failures, numbered from 4000 so they never collide with errno values.
  * X(NAME, message) — the message completes "pmc: ...".
  */
-#define PMC_ERRORS(X)                                                       \
-	X(PARSE, "event string does not parse")                             \
-	X(UNKNOWN_EVENT, "unknown event name")                              \
-	X(NOPMU, "this machine exposes no hardware PMU (virtual machine?)") \
-	X(UNSUPPORTED, "event cannot be counted on this backend")           \
-	X(NOBACKEND, "no such backend")                                     \
-	X(NOVPMU, "the vpmu Valgrind tool is not built or not installed")   \
-	X(PARANOID, "perf_event_paranoid forbids this measurement")         \
-	X(NOTRACEFS, "tracefs is not mounted or not readable")              \
-	X(TOOMANY, "events do not fit on the counters together")            \
-	X(FORMAT, "malformed file")                                         \
-	X(TRUNCATED, "file is truncated")                                   \
-	X(VERSION, "file is of a newer format version")                     \
-	X(EXEC, "cannot start the command")                                 \
-	X(PROTOCOL, "unexpected message from the measured process")         \
-	X(CONFIG, "bad configuration value")
+#define PMC_ERRORS(X)                                                                              \
+	X(PARSE, "event string does not parse")                                                    \
+	X(UNKNOWN_EVENT, "unknown event name")                                                     \
+	X(NOPMU, "this machine exposes no hardware PMU (virtual machine?)")                        \
+	X(UNSUPPORTED, "event cannot be counted on this backend")                                  \
+	X(NOBACKEND, "no such backend")                                                            \
+	X(NOVPMU, "the vpmu Valgrind tool is not built or not installed")                          \
+	X(PARANOID, "perf_event_paranoid forbids this measurement")                                \
+	X(NOTRACEFS, "tracefs is not mounted or not readable")                                     \
+	X(TOOMANY, "events do not fit on the counters together")                                   \
+	X(FORMAT, "malformed file")                                                                \
+	X(TRUNCATED, "file is truncated")                                                          \
+	X(VERSION, "file is of a newer format version")                                            \
+	X(EXEC, "cannot start the command")                                                        \
+	X(PROTOCOL, "unexpected message from the measured process")                                \
+	X(CONFIG, "bad configuration value")                                                       \
+	X(NOTREG, "not a regular file (a FIFO, device or folder)")                                 \
+	X(UNSAFELINK, "a symbolic link in a shared sticky folder (such as /tmp) owned by another " \
+		      "user is not followed")
 
 enum pmc_error {
 	PMC_E_BASE = 4000,

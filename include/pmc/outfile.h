@@ -19,12 +19,17 @@ struct pmc_outfile;
  *	fprintf(pmc_outfile__stream(o), ...);   // or write(2) to pmc_outfile__fd(o)
  *	err = pmc_outfile__commit(o);           // renames into place; or pmc_outfile__abort(o)
  *
- * A regular file (or a new one) is written to a mkstemp(3) name in the target's folder
- * and renamed over the target on commit, so readers never see half a file and a failed
- * run leaves the old file untouched. A symbolic link is followed: its target is replaced.
- * A target that exists and is not a regular file (/dev/null, a FIFO, a terminal) is
- * written in place, as it cannot be replaced. "-" means standard output.
- * Returns 0, or a negative errno (the folder cannot be written, ...).
+ * A regular file (or a new one) is written to "NAME.pmc-tmp-XXXXXX" (six random hex
+ * digits) in the target's folder and renamed over the target on commit, so readers never
+ * see half a file and a failed run leaves the old file untouched. A symbolic link is
+ * followed and its target replaced, the link kept, except where the kernel's rule for
+ * sticky folders says not to: in a sticky, world-writable folder such as /tmp, a link owned
+ * by neither the caller nor the folder's owner is refused (-PMC_E_UNSAFELINK), so no one
+ * can point root's results at a file of their choosing. A target that exists and is not a
+ * regular file (/dev/null, a FIFO, a terminal) is written in place, as it cannot be
+ * replaced; a folder is refused (-EISDIR). Missing folders are not created (-ENOENT).
+ * "-" means standard output.
+ * Returns 0, or a negative errno or PMC_E_* code.
  */
 PMC_API int pmc_outfile__open(const char *path, struct pmc_outfile **out);
 

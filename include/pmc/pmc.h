@@ -6,6 +6,7 @@
 #include <pmc/common.h>
 #include <pmc/error.h>
 #include <pmc/log.h>
+#include <pmc/infile.h>
 #include <pmc/outfile.h>
 #include <pmc/caps.h>
 #include <pmc/event.h>

@@ -1,80 +1,161 @@
 // SPDX-License-Identifier: MIT
-/* Results files written whole or not at all (see include/pmc/outfile.h). */
+/*
+ * Results files written whole or not at all (see include/pmc/outfile.h), without letting
+ * another user redirect them: everything below the target's folder is done relative to
+ * the folder's descriptor, and a symbolic link is followed only where the kernel's rule
+ * for sticky folders (fs.protected_symlinks) would follow it, as checked here by hand,
+ * since pmc resolves the link itself to keep it.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <pmc/error.h>
 #include <pmc/outfile.h>
+
+/* Links followed from one name, as the kernel's limit (MAXSYMLINKS). */
+#define MAX_LINKS 40
 
 struct pmc_outfile {
 	int fd;
 	FILE *stream;
-	char *path; /* the target after following links; NULL when written in place */
-	char *tmp;
+	int dirfd;  /* the target's folder, while a temporary file is open in it */
+	char *name; /* the target's name in dirfd */
+	char *tmp;  /* the temporary file's name in dirfd */
 	bool is_stdout;
 };
 
 /*
- * The file a symbolic link names, so that renaming replaces the target and keeps the
- * link. A dangling link (its target not yet created) is resolved one level by hand.
+ * The kernel's rule for links in sticky, world-writable folders: follow one only when the
+ * follower or the folder's owner owns it. Applied whatever fs.protected_symlinks says.
  */
-static char *resolve(const char *path)
+static bool may_follow(int dirfd, const struct stat *link)
 {
-	char *real = realpath(path, NULL), link[PATH_MAX], *out;
-	const char *slash;
-	ssize_t n;
+	struct stat dir;
 
-	if (real)
-		return real;
-	n = readlink(path, link, sizeof(link) - 1);
-	if (n <= 0)
-		return strdup(path);
-	link[n] = 0;
-	slash = strrchr(path, '/');
-	if (link[0] == '/' || !slash)
-		return strdup(link);
-	return asprintf(&out, "%.*s/%s", (int)(slash - path), path, link) < 0 ? NULL : out;
+	if (fstat(dirfd, &dir))
+		return false;
+	if (!(dir.st_mode & S_ISVTX) || !(dir.st_mode & S_IWOTH))
+		return true;
+	return link->st_uid == geteuid() || link->st_uid == dir.st_uid;
 }
 
-/* Opens a temporary file beside path with the mode a new file would get (umask applied). */
-static int open_temp(struct pmc_outfile *o, const char *path)
+/* Splits path into its folder (opened, O_PATH) and its last name (allocated). */
+static int open_parent(const char *path, int *dirfd, char **name)
 {
-	mode_t mask = umask(0);
+	const char *slash = strrchr(path, '/');
+	char *dir;
 
-	umask(mask);
-	o->path = resolve(path);
-	if (!o->path || asprintf(&o->tmp, "%s.XXXXXX", o->path) < 0) {
-		o->tmp = NULL;
+	if (!*path || (slash && !slash[1]))
+		return -EISDIR;
+	if (!slash)
+		dir = strdup(".");
+	else
+		dir = slash == path ? strdup("/") : strndup(path, (size_t)(slash - path));
+	*name = strdup(slash ? slash + 1 : path);
+	if (!dir || !*name) {
+		free(dir);
 		return -ENOMEM;
 	}
-	o->fd = mkostemp(o->tmp, O_CLOEXEC);
-	if (o->fd < 0)
+	*dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	return *dirfd < 0 ? -errno : 0;
+}
+
+/* The path a link at name in the folder of path names, relative links made whole. */
+static int link_target(int dirfd, const char *name, const char *path, char **out)
+{
+	char buf[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	ssize_t n = readlinkat(dirfd, name, buf, sizeof(buf) - 1);
+
+	if (n < 0)
 		return -errno;
-	if (fchmod(o->fd, 0666 & ~mask))
-		return -errno;
-	return 0;
+	buf[n] = 0;
+	if (buf[0] == '/' || !slash)
+		*out = strdup(buf);
+	else if (asprintf(out, "%.*s/%s", (int)(slash - path + 1), path, buf) < 0)
+		*out = NULL;
+	return *out ? 0 : -ENOMEM;
+}
+
+/* Creates "NAME.pmc-tmp-XXXXXX" beside the target; mode 0666 less the umask. */
+static int open_temp(struct pmc_outfile *o)
+{
+	for (int tries = 0; tries < 100; tries++) {
+		unsigned long long r = 0;
+
+		if (getrandom(&r, sizeof(r), 0) < 0)
+			r = (unsigned long long)getpid() << 20 ^ (unsigned long long)tries;
+		free(o->tmp);
+		if (asprintf(&o->tmp, "%s.pmc-tmp-%06llx", o->name, r & 0xffffff) < 0) {
+			o->tmp = NULL;
+			return -ENOMEM;
+		}
+		o->fd = openat(o->dirfd, o->tmp,
+			       O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+		if (o->fd >= 0)
+			return 0;
+		if (errno != EEXIST)
+			break;
+	}
+	free(o->tmp);
+	o->tmp = NULL;
+	return -errno;
+}
+
+/* Opens path for o, following at most links more links. */
+static int open_target(struct pmc_outfile *o, const char *path, int links)
+{
+	struct stat st;
+	char *next;
+	int err = open_parent(path, &o->dirfd, &o->name);
+
+	if (err)
+		return err;
+	if (fstatat(o->dirfd, o->name, &st, AT_SYMLINK_NOFOLLOW))
+		return errno == ENOENT ? open_temp(o) : -errno;
+	if (S_ISREG(st.st_mode))
+		return open_temp(o);
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (!S_ISLNK(st.st_mode)) { /* a device, FIFO or terminal: written where it is */
+		o->fd = openat(o->dirfd, o->name, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+		return o->fd < 0 ? -errno : 0;
+	}
+	if (!links)
+		return -ELOOP;
+	if (!may_follow(o->dirfd, &st))
+		return -PMC_E_UNSAFELINK;
+	err = link_target(o->dirfd, o->name, path, &next);
+	close(o->dirfd);
+	o->dirfd = -1;
+	free(o->name);
+	o->name = NULL;
+	if (!err)
+		err = open_target(o, next, links - 1);
+	free(next);
+	return err;
 }
 
 int pmc_outfile__open(const char *path, struct pmc_outfile **out)
 {
 	struct pmc_outfile *o = calloc(1, sizeof(*o));
-	struct stat st;
 	int err = 0;
 
 	if (!o)
 		return -ENOMEM;
 	o->fd = -1;
+	o->dirfd = -1;
 	if (!strcmp(path, "-")) {
 		o->is_stdout = true;
 		o->fd = STDOUT_FILENO;
-	} else if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
-		o->fd = open(path, O_WRONLY | O_CLOEXEC);
-		err = o->fd < 0 ? -errno : 0;
 	} else {
-		err = open_temp(o, path);
+		err = open_target(o, path, MAX_LINKS);
 	}
 	if (err) {
 		pmc_outfile__abort(o);
@@ -102,7 +183,7 @@ int pmc_outfile__commit(struct pmc_outfile *o)
 
 	if (o->stream && (fflush(o->stream) || ferror(o->stream)))
 		err = errno ? -errno : -EIO;
-	if (!err && o->tmp && rename(o->tmp, o->path))
+	if (!err && o->tmp && renameat(o->dirfd, o->tmp, o->dirfd, o->name))
 		err = -errno;
 	if (!err && o->tmp) {
 		free(o->tmp);
@@ -122,10 +203,11 @@ void pmc_outfile__abort(struct pmc_outfile *o)
 		close(o->fd);
 	else if (o->stream)
 		fflush(o->stream);
-	if (o->tmp) {
-		unlink(o->tmp);
-		free(o->tmp);
-	}
-	free(o->path);
+	if (o->tmp)
+		unlinkat(o->dirfd, o->tmp, 0);
+	if (o->dirfd >= 0)
+		close(o->dirfd);
+	free(o->tmp);
+	free(o->name);
 	free(o);
 }

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <pmc/error.h>
+#include <pmc/infile.h>
 #include "perfdata/reader.h"
 
 int pmc__perfdata_fail(struct pmc_file_error *err, int code, uint64_t off, const char *fmt, ...)
@@ -374,13 +375,17 @@ int pmc__perfdata_open(const char *path, struct pmc__perfdata **out, struct pmc_
 	void *map = NULL;
 	int fd, ret;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = pmc_open_input(path); /* a FIFO or device is refused, not waited on */
+	if (fd == -PMC_E_NOTREG)
+		return pmc__perfdata_fail(
+			err, -EINVAL, 0,
+			"%s is not a regular file (a sample file must be seekable)", path);
 	if (fd < 0)
-		return pmc__perfdata_fail(err, -errno, 0, "cannot open %s: %s", path,
-					  strerror(errno));
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		return pmc__perfdata_fail(err, fd, 0, "cannot open %s: %s", path, strerror(-fd));
+	if (fstat(fd, &st) < 0) {
+		ret = -errno;
 		close(fd);
-		return pmc__perfdata_fail(err, -EINVAL, 0, "%s is not a regular file", path);
+		return pmc__perfdata_fail(err, ret, 0, "cannot open %s: %s", path, strerror(-ret));
 	}
 	if (st.st_size > 0) {
 		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);

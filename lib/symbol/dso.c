@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <pmc/error.h>
+#include <pmc/infile.h>
+#include "core/log.h"
 #include "symbol/symtab.h"
 
 struct load {
@@ -52,6 +55,7 @@ static void read_loads(struct dso_impl *im)
 static struct dso_impl *dso_open(struct pmc__dso *d)
 {
 	struct dso_impl *im;
+	int fd;
 
 	if (d->tried)
 		return d->impl;
@@ -65,7 +69,20 @@ static struct dso_impl *dso_open(struct pmc__dso *d)
 	im->dwfl = dwfl_begin(&offline_cb);
 	if (!im->dwfl)
 		return im;
-	im->mod = dwfl_report_offline(im->dwfl, d->short_name, d->path, -1);
+	/*
+	 * The path comes from the sample file: only a regular file is read (a FIFO planted
+	 * under a mapped object's name would hang the report). On success libdwfl owns fd.
+	 */
+	fd = pmc_open_input(d->path);
+	if (fd == -PMC_E_NOTREG)
+		pr_warn("%s, mapped in the recording, is not a regular file: its samples stay "
+			"unnamed\n",
+			d->path);
+	if (fd >= 0) {
+		im->mod = dwfl_report_offline(im->dwfl, d->short_name, d->path, fd);
+		if (!im->mod)
+			close(fd);
+	}
 	dwfl_report_end(im->dwfl, NULL, NULL);
 	if (!im->mod)
 		return im;

@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pmc/error.h>
+#include <pmc/infile.h>
+#include "core/log.h"
 #include "symbol/symtab.h"
 
 static uint64_t str_hash(const char *s)
@@ -100,13 +103,17 @@ static int cmp_ksym(const void *a, const void *b)
 
 static void kallsyms_load(struct pmc__symtab *st)
 {
-	FILE *f = fopen(st->opts.kallsyms ? st->opts.kallsyms : "/proc/kallsyms", "r");
+	const char *path = st->opts.kallsyms ? st->opts.kallsyms : "/proc/kallsyms";
 	char line[512], name[256], type;
 	uint64_t addr;
 	size_t cap = 0;
+	FILE *f;
+	int err = pmc_fopen_input(path, &f);
 
 	st->ksyms_tried = true;
-	if (!f)
+	if (err && st->opts.kallsyms) /* the user named it: say why it was not read */
+		pr_warn("cannot read kernel symbols from %s: %s\n", path, pmc_strerror(err));
+	if (err)
 		return;
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "%" SCNx64 " %c %255s", &addr, &type, name) != 3 || !addr)

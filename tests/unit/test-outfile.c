@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: MIT
-/* Results files: whole or not at all, device targets written in place, links followed. */
+/*
+ * Results files: whole or not at all, device targets written in place, links followed
+ * except another user's in a sticky folder, temporary names recognisable as pmc's.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <criterion/criterion.h>
+#include <pmc/error.h>
 #include <pmc/outfile.h>
 
 static char dir[64];
@@ -121,5 +126,110 @@ Test(outfile, unwritable_folder_fails_cleanly)
 	struct pmc_outfile *o = NULL;
 
 	cr_expect_eq(pmc_outfile__open("/nonexistent-pmc-dir/x.json", &o), -ENOENT);
+	cr_expect_null(o);
+}
+
+Test(outfile, folders_are_refused_and_not_created)
+{
+	struct pmc_outfile *o = NULL;
+	char path[96];
+
+	cr_expect_eq(pmc_outfile__open(dir, &o), -EISDIR);
+	snprintf(path, sizeof(path), "%s/", dir);
+	cr_expect_eq(pmc_outfile__open(path, &o), -EISDIR);
+	snprintf(path, sizeof(path), "%s/new/x.json", dir);
+	cr_expect_eq(pmc_outfile__open(path, &o), -ENOENT);
+	cr_expect_null(o);
+	cr_expect_eq(entries(), 0, "no folder made on the way");
+}
+
+Test(outfile, the_temporary_file_is_named_for_pmc)
+{
+	struct pmc_outfile *o;
+	struct dirent *e;
+	char path[96];
+	bool seen = false;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/r.csv", dir);
+	cr_assert_eq(pmc_outfile__open(path, &o), 0);
+	d = opendir(dir);
+	while ((e = readdir(d)))
+		seen |= !strncmp(e->d_name, "r.csv.pmc-tmp-", 14) && strlen(e->d_name) == 20;
+	closedir(d);
+	cr_expect(seen, "r.csv.pmc-tmp-XXXXXX beside the target while it is written");
+	pmc_outfile__abort(o);
+	cr_expect_eq(entries(), 0);
+}
+
+/* Makes dir/shared a sticky world-writable folder with a link to dir/victim owned by uid. */
+static void plant_link(uid_t uid, char *link, size_t len, char *victim, size_t vlen)
+{
+	char shared[96];
+	FILE *f;
+
+	snprintf(shared, sizeof(shared), "%s/shared", dir);
+	cr_assert_eq(mkdir(shared, 0777), 0);
+	cr_assert_eq(chmod(shared, 01777), 0);
+	snprintf(victim, vlen, "%s/victim", dir);
+	f = fopen(victim, "w");
+	fputs("precious", f);
+	fclose(f);
+	snprintf(link, len, "%s/out.json", shared);
+	cr_assert_eq(symlink(victim, link), 0);
+	cr_assert_eq(lchown(link, uid, (gid_t)-1), 0);
+}
+
+Test(outfile, another_users_link_in_a_sticky_folder_is_not_followed)
+{
+	struct pmc_outfile *o = NULL;
+	char link[96], victim[96], buf[64];
+	uid_t other = geteuid() == 0 ? 4242 : geteuid();
+
+	if (geteuid() != 0) {
+		/* Only root can give a link away: check the half of the rule a user can build. */
+		plant_link(other, link, sizeof(link), victim, sizeof(victim));
+		cr_assert_eq(pmc_outfile__open(link, &o), 0, "my own link is followed");
+		pmc_outfile__abort(o);
+		return;
+	}
+	plant_link(other, link, sizeof(link), victim, sizeof(victim));
+	cr_expect_eq(pmc_outfile__open(link, &o), -PMC_E_UNSAFELINK);
+	cr_expect_null(o);
+	cr_expect_str_eq(slurp(victim, buf, sizeof(buf)), "precious");
+	/* The folder's owner's (root's) link is followed, as the kernel would. */
+	cr_assert_eq(lchown(link, 0, (gid_t)-1), 0);
+	cr_assert_eq(pmc_outfile__open(link, &o), 0);
+	fprintf(pmc_outfile__stream(o), "mine");
+	cr_assert_eq(pmc_outfile__commit(o), 0);
+	cr_expect_str_eq(slurp(victim, buf, sizeof(buf)), "mine");
+}
+
+Test(outfile, links_in_an_ordinary_folder_are_followed_whoever_owns_them)
+{
+	struct pmc_outfile *o;
+	char target[96], link[96], buf[64];
+
+	snprintf(target, sizeof(target), "%s/t", dir);
+	snprintf(link, sizeof(link), "%s/l", dir);
+	cr_assert_eq(symlink("t", link), 0, "a relative link, resolved from its folder");
+	if (geteuid() == 0)
+		cr_assert_eq(lchown(link, 4242, (gid_t)-1), 0);
+	cr_assert_eq(pmc_outfile__open(link, &o), 0);
+	fprintf(pmc_outfile__stream(o), "rel");
+	cr_assert_eq(pmc_outfile__commit(o), 0);
+	cr_expect_str_eq(slurp(target, buf, sizeof(buf)), "rel");
+}
+
+Test(outfile, a_link_loop_fails)
+{
+	struct pmc_outfile *o = NULL;
+	char a[96], b[96];
+
+	snprintf(a, sizeof(a), "%s/a", dir);
+	snprintf(b, sizeof(b), "%s/b", dir);
+	cr_assert_eq(symlink(b, a), 0);
+	cr_assert_eq(symlink(a, b), 0);
+	cr_expect_eq(pmc_outfile__open(a, &o), -ELOOP);
 	cr_expect_null(o);
 }

@@ -322,8 +322,8 @@ Test(perfdata, interrupted_file_reads_to_end)
 	char tmp[96], pattern[96];
 	glob_t g;
 
-	/* The writer's temporary file sits beside the target under a mkstemp(3) name. */
-	snprintf(pattern, sizeof(pattern), "%s.??????", path);
+	/* The writer's temporary file sits beside the target as NAME.pmc-tmp-XXXXXX. */
+	snprintf(pattern, sizeof(pattern), "%s.pmc-tmp-??????", path);
 	cr_assert_eq(glob(pattern, 0, NULL, &g), 0, "no temporary file beside %s", path);
 	cr_assert_eq(g.gl_pathc, 1);
 	snprintf(tmp, sizeof(tmp), "%s", g.gl_pathv[0]);

@@ -63,14 +63,15 @@ static int line_to_option(char *line, char **opt)
 int cli_config_merge(const char *path, int argc, char **argv, int *new_argc, char ***new_argv,
 		     int *bad_line)
 {
-	FILE *f = fopen(path, "re");
 	char *line = NULL, **out;
 	size_t cap = 0;
-	int n = 1, lineno = 0, err = 0;
+	int n = 1, lineno = 0, err;
+	FILE *f;
 
 	*bad_line = 0;
-	if (!f)
-		return -errno;
+	err = pmc_fopen_input(path, &f); /* a FIFO, /dev/zero or a folder is refused */
+	if (err)
+		return err;
 	out = calloc((size_t)argc + 1, sizeof(*out));
 	if (!out) {
 		fclose(f);
