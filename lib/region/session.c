@@ -123,6 +123,17 @@ static bool from_runner(struct region_session *s)
 		return false;
 	s->fd = (int)fd;
 	s->sink = PMC_REGION_SINK_FD;
+	/*
+	 * Forked processes write their records through one shared file description. A memfd's
+	 * writes do not take the file-position lock (it is not opened through a path), so
+	 * writers that exit together wrote at the same offset and one record overwrote another;
+	 * with O_APPEND each write goes to the end under the inode's lock. The flag belongs to
+	 * the shared description: the first process to start sets it for all.
+	 */
+	if (fcntl(s->fd, F_SETFL, fcntl(s->fd, F_GETFL) | O_APPEND))
+		pr_warn("regions: cannot make PMC_REGION_FD %ld append-only (%s): processes that "
+			"exit together may overwrite each other's results\n",
+			fd, strerror(errno));
 	err = pmc__region_pass_read(s->fd, &s->cfg.events);
 	if (err)
 		pr_warn("regions: no pass header of runner protocol %d in PMC_REGION_FD %ld (%s): "

@@ -112,6 +112,12 @@ expect_grep "stat fork: parent" "^  Region parent, entered 1 times" "$T/stat-for
 expect_grep "stat fork: child" "^  Region child, entered 1 times" "$T/stat-fork"
 expect_grep "stat fork: child value" "^    $TP: 5\.0 \+/- 0\.0" "$T/stat-fork"
 
+# 64 processes that write their results at the same moment, 20 runs: no record is lost (a
+# memfd's writes share one offset without its lock; the records now go in append-only).
+"$PMC" stat -e $TP -r 20 "$R" forks 64 20 2>"$T/forks"
+expect_eq "stat forks: 20 regions, each 64 calls in every run" \
+	"$(grep -cE "^    $TP: 64\.0 \+/- 0\.0" "$T/forks")" 20
+
 "$PMC" stat -e $TP "$PROGS/getppid-loop" 10 2>"$T/plain"
 expect_no_grep "no regions, no region section" "^Results \(for" "$T/plain"
 

@@ -8,9 +8,12 @@
  *   missing          "open" begun 3 times, ended twice; 1 call per entry
  *   threads [T [E]]  T threads (4) each enter "work" E times (50), 2 calls per entry
  *   fork             "parent" (3 calls) around a fork; the child enters "child" (5 calls)
+ *   forks [P [R]]    P processes (64) each enter regions "r0".."r<R-1>" (20) once, 1 call
+ *                    each, then all exit at once (their results written together)
  *   flush            "flushed" (6 calls), pmc_region_flush(), then _exit
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -131,6 +134,34 @@ static int forked(void)
 	return 0;
 }
 
+/* The children wait on a pipe the parent closes once all exist, so they exit together. */
+static int forks(long nr, long nr_regions)
+{
+	int gate[2];
+	char name[32], c;
+
+	if (pipe(gate))
+		return 1;
+	for (long i = 0; i < nr; i++) {
+		if (fork() != 0)
+			continue;
+		close(gate[1]);
+		for (long r = 0; r < nr_regions; r++) {
+			snprintf(name, sizeof(name), "r%ld", r);
+			pmc_region_begin(name);
+			calls(1);
+			pmc_region_end(name);
+		}
+		while (read(gate[0], &c, 1) < 0)
+			;
+		exit(0);
+	}
+	close(gate[1]);
+	while (wait(NULL) > 0)
+		;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *c = argc > 1 ? argv[1] : "loop";
@@ -153,6 +184,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(c, "fork"))
 		return forked();
+	if (!strcmp(c, "forks"))
+		return forks(a < 0 ? 64 : a, b < 0 ? 20 : b);
 	if (!strcmp(c, "flush")) {
 		pmc_region_begin("flushed");
 		calls(6);
