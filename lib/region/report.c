@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <jansson.h>
 #include <pmc/outfile.h>
+#include "core/jsonstr.h"
 #include "region/region.h"
 
 static double per_entry(uint64_t v, uint64_t entered)
@@ -87,10 +88,11 @@ static json_t *json_values(const struct pmc_region_data *d, const struct pmc_reg
 	for (size_t e = 0; e < pmc_region_data__nr_events(d); e++) {
 		double x = (double)v->values[e];
 
-		json_array_append_new(events, json_pack("{s:s, s:[f], s:f, s:f, s:f}", "name",
-							pmc_region_data__event(d, e), "values", x,
-							"mean", x, "ci", 0.0, "per_entry",
-							per_entry(v->values[e], v->entered)));
+		json_array_append_new(events,
+				      json_pack("{s:o, s:[f], s:f, s:f, s:f}", "name",
+						pmc__json_bytes(pmc_region_data__event(d, e)),
+						"values", x, "mean", x, "ci", 0.0, "per_entry",
+						per_entry(v->values[e], v->entered)));
 	}
 	return events;
 }
@@ -113,10 +115,11 @@ static json_t *json_region(const struct pmc_region_data *d, size_t r)
 								 json_values(d, &v)));
 	}
 	pmc_region_data__get(d, r, -1, &v);
-	j = json_pack("{s:s, s:I, s:I, s:I, s:I, s:o, s:o}", "name", v.name, "entered",
-		      (json_int_t)v.entered, "exited", (json_int_t)v.exited, "open_at_exit",
-		      (json_int_t)v.open_at_exit, "unmatched_end", (json_int_t)v.unmatched_end,
-		      "events", json_values(d, &v), "threads", threads);
+	j = json_pack("{s:o, s:I, s:I, s:I, s:I, s:o, s:o}", "name", pmc__json_bytes(v.name),
+		      "entered", (json_int_t)v.entered, "exited", (json_int_t)v.exited,
+		      "open_at_exit", (json_int_t)v.open_at_exit, "unmatched_end",
+		      (json_int_t)v.unmatched_end, "events", json_values(d, &v), "threads",
+		      threads);
 	return j;
 }
 
@@ -127,7 +130,7 @@ int pmc__region_report_json(const char *path, const struct pmc_region_data *d)
 	int err = 0;
 
 	for (size_t e = 0; e < pmc_region_data__nr_events(d); e++)
-		json_array_append_new(events, json_string(pmc_region_data__event(d, e)));
+		json_array_append_new(events, pmc__json_bytes(pmc_region_data__event(d, e)));
 	for (size_t r = 0; r < pmc_region_data__nr_regions(d); r++)
 		json_array_append_new(regions, json_region(d, r));
 	root = json_pack("{s:s, s:i, s:o, s:o}", "schema", "pmc-regions/1", "pid", (int)getpid(),

@@ -2,6 +2,7 @@
 /* Writing a report as JSON (jansson): events, entries with their keys, callers, reconstruction. */
 #include <jansson.h>
 #include <string.h>
+#include "core/jsonstr.h"
 #include "report/report.h"
 
 static json_t *entry_json(struct pmc_report *r, struct hent *e)
@@ -15,11 +16,11 @@ static json_t *entry_json(struct pmc_report *r, struct hent *e)
 		one.keys[0] = r->keys[k];
 		one.nr_keys = 1;
 		pmc__report_key_text(&one, e, buf, sizeof(buf));
-		json_object_set_new(keys, pmc__report_key_name(r->keys[k]), json_string(buf));
+		json_object_set_new(keys, pmc__report_key_name(r->keys[k]), pmc__json_bytes(buf));
 	}
 	for (size_t i = 0; i < e->nr_callers; i++) {
 		json_t *c = json_object();
-		json_object_set_new(c, "symbol", json_string(e->callers[i].sym->name));
+		json_object_set_new(c, "symbol", pmc__json_bytes(e->callers[i].sym->name));
 		json_object_set_new(c, "period", json_integer((json_int_t)e->callers[i].period));
 		json_array_append_new(callers, c);
 	}
@@ -38,7 +39,7 @@ static json_t *event_json(struct pmc_report *r, size_t ai)
 {
 	json_t *ev = json_object(), *ents = json_array();
 
-	json_object_set_new(ev, "name", json_string(r->names[ai]));
+	json_object_set_new(ev, "name", pmc__json_bytes(r->names[ai]));
 	json_object_set_new(ev, "samples", json_integer((json_int_t)r->total_samples[ai]));
 	json_object_set_new(ev, "estimated_count", json_integer((json_int_t)r->total_period[ai]));
 	json_object_set_new(ev, "precise_ip", json_integer(r->attrs[ai].precise_ip));
@@ -56,7 +57,7 @@ int pmc__report_write_json(struct pmc_report *r, FILE *out)
 
 	json_object_set_new(root, "format", json_string("pmc-report"));
 	json_object_set_new(root, "version", json_integer(1));
-	json_object_set_new(root, "file", json_string(r->path ? r->path : ""));
+	json_object_set_new(root, "file", pmc__json_bytes(r->path ? r->path : ""));
 	json_object_set_new(root, "samples", json_integer((json_int_t)r->nr_samples));
 	json_object_set_new(root, "lost", json_integer((json_int_t)r->nr_lost));
 	json_object_set_new(root, "reconstructed_addresses",

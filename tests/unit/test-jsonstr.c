@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+/* JSON strings from bytes: valid UTF-8 kept, every other byte escaped as \xHH, none dropped. */
+#include <stdlib.h>
+#include <string.h>
+#include <criterion/criterion.h>
+#include "core/jsonstr.h"
+
+static void expect_json(const char *in, const char *want)
+{
+	json_t *j = pmc__json_bytes(in);
+
+	cr_assert_not_null(j, "no JSON string for '%s'", in);
+	cr_expect_str_eq(json_string_value(j), want);
+	json_decref(j);
+}
+
+Test(jsonstr, valid_utf8_is_kept)
+{
+	expect_json("", "");
+	expect_json("loop", "loop");
+	expect_json("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
+		    "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+	expect_json("a\\x41\"\n", "a\\x41\"\n"); /* a literal backslash stays one */
+}
+
+Test(jsonstr, other_bytes_are_escaped)
+{
+	expect_json("\xff", "\\xff");
+	expect_json("r\xe9gion", "r\\xe9gion");			 /* Latin-1 */
+	expect_json("\xc0\xaf", "\\xc0\\xaf");			 /* overlong '/' */
+	expect_json("\xed\xa0\x80", "\\xed\\xa0\\x80");		 /* a UTF-16 surrogate */
+	expect_json("\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80"); /* past U+10FFFF */
+	expect_json("\xe2\x82", "\\xe2\\x82");			 /* cut short */
+	expect_json("ok\xe2\x82\xacok\x80", "ok\xe2\x82\xacok\\x80");
+}
+
+Test(jsonstr, null_is_json_null)
+{
+	json_t *j = pmc__json_bytes(NULL);
+
+	cr_expect(json_is_null(j));
+	json_decref(j);
+}
+
+Test(jsonstr, every_byte_string_dumps_as_valid_json)
+{
+	char s[64];
+	unsigned seed = 1;
+
+	for (int round = 0; round < 2000; round++) {
+		json_t *j, *back;
+		char *text;
+		size_t n = (size_t)(rand_r(&seed) % 63);
+
+		for (size_t i = 0; i < n; i++)
+			s[i] = (char)(rand_r(&seed) % 255 + 1);
+		s[n] = 0;
+		j = json_pack("{s:o}", "name", pmc__json_bytes(s));
+		cr_assert_not_null(j, "round %d: the string was dropped", round);
+		text = json_dumps(j, 0);
+		back = json_loads(text, 0, NULL);
+		cr_assert_not_null(back, "round %d: %s does not parse", round, text);
+		free(text);
+		json_decref(back);
+		json_decref(j);
+	}
+}
