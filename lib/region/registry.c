@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/log.h"
 #include "region/region.h"
 
 #define HASH_SIZE 1024 /* a power of two, at least twice the named capacity */
@@ -55,8 +56,19 @@ static int insert(const char *name, unsigned h)
 
 	if (id >= 0)
 		return id; /* another thread registered it meanwhile */
-	if (id < -HASH_SIZE || next_id >= PMC_REGION_MAX)
+	if (id < -HASH_SIZE || next_id >= PMC_REGION_MAX) {
+		static bool said;
+
+		if (!said) /* once: the markers of every later new name fail the same way */
+			pr_warn("regions: '%s' and every later new region name go uncounted: a "
+				"process can name at most %d regions (PMC_REGION_MAX %d, less the "
+				"%d "
+				"numbered ones; docs/regions.md)\n",
+				name, PMC_REGION_MAX - PMC_REGION_NUMBERED, PMC_REGION_MAX,
+				PMC_REGION_NUMBERED);
+		said = true;
 		return -ENOSPC;
+	}
 	copy = strdup(name);
 	if (!copy)
 		return -ENOMEM;

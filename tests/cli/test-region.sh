@@ -112,6 +112,12 @@ expect_grep "stat fork: parent" "^  Region parent, entered 1 times" "$T/stat-for
 expect_grep "stat fork: child" "^  Region child, entered 1 times" "$T/stat-fork"
 expect_grep "stat fork: child value" "^    $TP: 5\.0 \+/- 0\.0" "$T/stat-fork"
 
+# Past the limit of 412 named regions: said once, with the limit; those below it measured.
+PMC_EVENTS=$TP "$R" names 420 2>"$T/names"
+expect_eq "names: the limit is said once" \
+	"$(grep -c "'n412' and every later new region name go uncounted: a process can name at most 412 regions" "$T/names")" 1
+expect_eq "names: the 412 regions below it are measured" "$(grep -c "^  Region n[0-9]*, entered 1 times" "$T/names")" 412
+
 # 64 processes that write their results at the same moment, 20 runs: no record is lost (a
 # memfd's writes share one offset without its lock; the records now go in append-only).
 "$PMC" stat -e $TP -r 20 "$R" forks 64 20 2>"$T/forks"

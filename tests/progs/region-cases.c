@@ -11,6 +11,7 @@
  *   forks [P [R]]    P processes (64) each enter regions "r0".."r<R-1>" (20) once, 1 call
  *                    each, then all exit at once (their results written together)
  *   flush            "flushed" (6 calls), pmc_region_flush(), then _exit
+ *   names [N]        N regions "n0".."n<N-1>" (420), each entered once around 1 call
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -184,6 +185,17 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(c, "fork"))
 		return forked();
+	if (!strcmp(c, "names")) {
+		char name[32];
+
+		for (long i = 0; i < (a < 0 ? 420 : a); i++) {
+			snprintf(name, sizeof(name), "n%ld", i);
+			pmc_region_begin(name);
+			calls(1);
+			pmc_region_end(name);
+		}
+		return 0;
+	}
 	if (!strcmp(c, "forks"))
 		return forks(a < 0 ? 64 : a, b < 0 ? 20 : b);
 	if (!strcmp(c, "flush")) {
