@@ -118,6 +118,13 @@ expect_eq "names: the limit is said once" \
 	"$(grep -c "'n412' and every later new region name go uncounted: a process can name at most 412 regions" "$T/names")" 1
 expect_eq "names: the 412 regions below it are measured" "$(grep -c "^  Region n[0-9]*, entered 1 times" "$T/names")" 412
 
+# 100 events: the markers' one group read holds them all (a 64-value buffer failed each read).
+E100=$(printf "$TP,%.0s" $(seq 100)); E100=${E100%,}
+"$PMC" stat -e "$E100" "$R" loop 3 1 2>"$T/e100"
+expect_eq "100 events in regions: each read in every entry" \
+	"$(grep -cE "^    $TP: 3\.0 \+/- 0\.0 \(0\.000%\) \[1\.0\]" "$T/e100")" 100
+expect_no_grep "100 events in regions: no failed reads" "reads in markers failed" "$T/e100"
+
 # 64 processes that write their results at the same moment, 20 runs: no record is lost (a
 # memfd's writes share one offset without its lock; the records now go in append-only).
 "$PMC" stat -e $TP -r 20 "$R" forks 64 20 2>"$T/forks"

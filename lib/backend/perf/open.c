@@ -131,10 +131,16 @@ static int alloc_state(struct perf_counting *pc, struct pmc_evlist *evlist)
 	if (!pc->fds || !pc->grouped || !pc->pages)
 		return -ENOMEM;
 	memset(pc->fds, -1, nr * (size_t)pc->nr_units * sizeof(*pc->fds));
-	for (size_t i = 0; i < evlist->nr; i++)
-		pc->grouped[i] = evlist->entries[i]->leader == evlist->entries[i] &&
-				 evlist->entries[i]->nr_members > 1;
-	return 0;
+	pc->group_words = 3 + 1;
+	for (size_t i = 0; i < evlist->nr; i++) {
+		const struct pmc_evsel *ev = evlist->entries[i];
+
+		pc->grouped[i] = ev->leader == ev && ev->nr_members > 1;
+		if (pc->grouped[i] && 3 + ev->nr_members > pc->group_words)
+			pc->group_words = 3 + ev->nr_members;
+	}
+	pc->group_buf = calloc(pc->group_words, sizeof(*pc->group_buf));
+	return pc->group_buf ? 0 : -ENOMEM;
 }
 
 /* A dry run's fds are placeholders, not the caller's to close. */
@@ -218,6 +224,7 @@ void pmc__perf_close(struct pmc_counting *c)
 	free(pc->fds);
 	free(pc->grouped);
 	free(pc->pages);
+	free(pc->group_buf);
 	free(pc->pids);
 	free(pc->cpus);
 	free(pc);

@@ -38,7 +38,13 @@ struct perf_counting {
 	int *fds;
 	bool *grouped; /* [evlist->nr]: the leader reads its members with PERF_FORMAT_GROUP */
 	struct perf_event_mmap_page **pages; /* [evlist->nr]: SELF only, for rdpmc; or NULL */
-	struct perf_dry_run dry;	     /* fds are placeholders when dry.fn is set */
+	/*
+	 * A PERF_FORMAT_GROUP read of the largest group: nr, enabled, running and one value per
+	 * member (group_words in all), allocated at open so that reads in markers allocate nothing.
+	 */
+	uint64_t *group_buf;
+	size_t group_words;
+	struct perf_dry_run dry; /* fds are placeholders when dry.fn is set */
 };
 
 static inline struct perf_counting *to_perf(struct pmc_counting *c)

@@ -36,7 +36,7 @@ static int read_leader(struct perf_counting *pc, size_t idx, int unit)
 {
 	struct pmc_evlist *evlist = pc->base.evlist;
 	struct pmc_evsel *leader = evlist->entries[idx];
-	uint64_t buf[3 + 64];
+	uint64_t *buf = pc->group_buf;
 	struct group_read *g = (struct group_read *)buf;
 	ssize_t n;
 
@@ -47,7 +47,7 @@ static int read_leader(struct perf_counting *pc, size_t idx, int unit)
 		add(&pc->base.values[idx], buf[0], buf[1], buf[2]);
 		return 0;
 	}
-	n = read_fd(*perf_fd(pc, idx, unit), buf, sizeof(buf));
+	n = read_fd(*perf_fd(pc, idx, unit), buf, pc->group_words * sizeof(*buf));
 	if (n < 0)
 		return (int)n;
 	if (g->nr != leader->nr_members || (size_t)n < (3 + g->nr) * sizeof(uint64_t))
@@ -145,7 +145,7 @@ int pmc__perf_read_group(struct pmc_counting *c, const struct pmc_evsel *leader,
 {
 	struct perf_counting *pc = to_perf(c);
 	size_t idx = leader->idx, n = leader->nr_members;
-	uint64_t buf[3 + 64];
+	uint64_t *buf = pc->group_buf;
 	struct group_read *g = (struct group_read *)buf;
 	ssize_t got;
 
@@ -164,7 +164,7 @@ int pmc__perf_read_group(struct pmc_counting *c, const struct pmc_evsel *leader,
 		}
 		return (int)n;
 	}
-	got = read_fd(*perf_fd(pc, idx, 0), buf, sizeof(buf));
+	got = read_fd(*perf_fd(pc, idx, 0), buf, pc->group_words * sizeof(*buf));
 	if (got < 0)
 		return (int)got;
 	if (g->nr != n)
