@@ -55,15 +55,37 @@ static void papi_read(void *arg)
 		abort();
 }
 
-static int setup_papi(int *set)
+/*
+ * PAPI's event set of the four events, started; on any failure the set is destroyed, *set
+ * is PAPI_NULL and why says which step failed (PAPI then gets a row saying so, and the
+ * other rows are measured all the same).
+ */
+static int setup_papi(int *set, char *why, size_t len)
 {
+	int ret, step = 0;
+
 	*set = PAPI_NULL;
-	if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT || PAPI_create_eventset(set))
+	ret = PAPI_library_init(PAPI_VER_CURRENT);
+	if (ret != PAPI_VER_CURRENT) {
+		snprintf(why, len, "PAPI_library_init: %s",
+			 ret > 0 ? "version mismatch" : PAPI_strerror(ret));
 		return -1;
-	for (int i = 0; i < 4; i++)
-		if (PAPI_add_named_event(*set, papi_names[i]) != PAPI_OK)
-			return -1;
-	return PAPI_start(*set) == PAPI_OK ? 0 : -1;
+	}
+	ret = PAPI_create_eventset(set);
+	for (int i = 0; ret == PAPI_OK && i < 4; i++, step++)
+		ret = PAPI_add_named_event(*set, papi_names[i]);
+	if (ret == PAPI_OK)
+		ret = PAPI_start(*set);
+	if (ret == PAPI_OK)
+		return 0;
+	snprintf(why, len, "%s: %s", step < 4 ? papi_names[step] : "PAPI_start",
+		 PAPI_strerror(ret));
+	if (*set != PAPI_NULL) {
+		PAPI_cleanup_eventset(*set);
+		PAPI_destroy_eventset(set);
+	}
+	*set = PAPI_NULL;
+	return -1;
 }
 
 int main(void)
@@ -73,6 +95,7 @@ int main(void)
 	struct pmc_evlist *l;
 	int grp[4], single[4], set, passes;
 	double bare, lib, one, papi = -1;
+	char papi_why[256] = "";
 
 	if (open_sw_events(grp, 1) || open_sw_events(single, 0)) {
 		perror("perf_event_open");
@@ -84,8 +107,10 @@ int main(void)
 		fprintf(stderr, "libpmc setup failed\n");
 		return 1;
 	}
-	if (setup_papi(&set))
-		fprintf(stderr, "PAPI setup failed: PAPI_read not measured\n");
+	if (setup_papi(&set, papi_why, sizeof(papi_why)))
+		fprintf(stderr,
+			"bench-read: PAPI cannot read these events here (%s): its row says so\n",
+			papi_why);
 	struct variant v[4] = {{NULL, bare_group, &grp[0]},
 			       {NULL, libpmc_group, pmc_evlist__at(l, 0)},
 			       {NULL, bare_singles, single},
@@ -103,6 +128,8 @@ int main(void)
 	printf("| libpmc pmc_evsel__read_group() | %.0f | %.3f |\n", lib, lib / bare);
 	if (papi > 0)
 		printf("| PAPI_read() | %.0f | %.3f |\n", papi, papi / bare);
+	else
+		printf("| PAPI_read() | not measured: %s | |\n", papi_why);
 	printf("| four read(2) calls, one per event, no group format | %.0f | %.3f |\n", one,
 	       one / bare);
 	pmc_evlist__delete(l);
