@@ -11,7 +11,7 @@ static int default_level = -1; /* -1: not yet read from the environment */
 static int level_from_env(void)
 {
 	static const char *const names[] = {"error", "warn", "info", "debug"};
-	const char *s = getenv("PMC_LOG_LEVEL");
+	const char *s = secure_getenv("PMC_LOG_LEVEL");
 
 	if (!s || !*s)
 		return PMC_LOG_WARN;

@@ -17,7 +17,7 @@ static pthread_once_t root_once = PTHREAD_ONCE_INIT;
 /* PMC_SYSFS_ROOT points pmc at another machine's recorded sysfs tree; read once. */
 static void root_init(void)
 {
-	const char *env = getenv("PMC_SYSFS_ROOT");
+	const char *env = secure_getenv("PMC_SYSFS_ROOT");
 
 	if (env && *env)
 		snprintf(sysfs_root, sizeof(sysfs_root), "%s", env);

@@ -98,7 +98,7 @@ static int install_hooks(void)
 
 static char *dup_env(const char *name)
 {
-	const char *v = getenv(name);
+	const char *v = secure_getenv(name);
 
 	return v && *v ? strdup(v) : NULL;
 }
@@ -111,7 +111,7 @@ static char *dup_env(const char *name)
  */
 static bool from_runner(struct region_session *s)
 {
-	const char *v = getenv("PMC_REGION_FD");
+	const char *v = secure_getenv("PMC_REGION_FD");
 	char *end;
 	long fd;
 	int err;
@@ -141,7 +141,7 @@ static bool from_runner(struct region_session *s)
 			"its libpmc\n",
 			PMC_PASS_VERSION, fd, pmc_strerror(err));
 	s->cfg.backend = dup_env("PMC_REGION_BACKEND");
-	v = getenv("PMC_REGION_PRIV");
+	v = secure_getenv("PMC_REGION_PRIV");
 	s->cfg.priv = v ? (unsigned)strtoul(v, NULL, 10) : 0;
 	s->cfg.quiet = true;
 	return true;
@@ -149,7 +149,7 @@ static bool from_runner(struct region_session *s)
 
 static void from_env(struct region_session *s)
 {
-	const char *pt = getenv("PMC_PER_THREAD");
+	const char *pt = secure_getenv("PMC_PER_THREAD");
 
 	if (!from_runner(s)) {
 		s->cfg.events = dup_env("PMC_EVENTS");

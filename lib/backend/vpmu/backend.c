@@ -26,7 +26,7 @@ static int vpmu_probe(char *why, size_t len)
 /* PMC_VPMU_MODEL and PMC_VPMU_PRESET take the values the tool's --model and --preset do. */
 static int config_ok(char *why, size_t len)
 {
-	const char *m = getenv("PMC_VPMU_MODEL"), *p = getenv("PMC_VPMU_PRESET");
+	const char *m = secure_getenv("PMC_VPMU_MODEL"), *p = secure_getenv("PMC_VPMU_PRESET");
 
 	if (m && *m && strcmp(m, "corei7") && strcmp(m, "pentium")) {
 		snprintf(why, len, "PMC_VPMU_MODEL=%s: the models are corei7 and pentium", m);

@@ -49,7 +49,7 @@ static void free_argv(char **argv)
 /* PMC_VPMU_ARGS: more tool options, separated by blanks (cache geometry, --skid, ...). */
 static int push_user_args(char **argv, int *n, int room)
 {
-	const char *s = getenv("PMC_VPMU_ARGS");
+	const char *s = secure_getenv("PMC_VPMU_ARGS");
 	int err = 0;
 
 	while (s && *s && !err) {
@@ -77,7 +77,8 @@ static int count_words(const char *s)
 
 static int tool_args(const struct vpmu_cmdline *cl, int out_fd, char **argv, int *n, int room)
 {
-	const char *model = getenv("PMC_VPMU_MODEL"), *preset = getenv("PMC_VPMU_PRESET");
+	const char *model = secure_getenv("PMC_VPMU_MODEL"),
+		   *preset = secure_getenv("PMC_VPMU_PRESET");
 	int err = push(argv, n, "VALGRIND_LIB=%s", pmc_caps()->vpmu_path);
 
 	err = err ? err : push(argv, n, "valgrind");
@@ -113,7 +114,7 @@ static int build_argv(const struct vpmu_cmdline *cl, int out_fd, char ***out)
 	while (targv[nt])
 		nt++;
 	room = FIXED_ARGS + 2 * VPMU_MAX_COUNTERS + cl->nr_extra +
-	       count_words(getenv("PMC_VPMU_ARGS")) + nt;
+	       count_words(secure_getenv("PMC_VPMU_ARGS")) + nt;
 	argv = calloc((size_t)room + 1, sizeof(*argv));
 	if (!argv)
 		return -ENOMEM;
@@ -164,7 +165,7 @@ int pmc__vpmu_spawn(const struct vpmu_cmdline *cl, int *rd_fd, struct pmc_child 
 /* Where execvp() would find the command: refuse early, as exec would, when it is not there. */
 int pmc__vpmu_runnable(const char *prog)
 {
-	const char *p = getenv("PATH");
+	const char *p = secure_getenv("PATH");
 	char path[4096];
 
 	if (strchr(prog, '/'))

@@ -17,7 +17,7 @@
 
 int pmc__vpmu_model(void)
 {
-	const char *m = getenv("PMC_VPMU_MODEL"), *p = getenv("PMC_VPMU_PRESET");
+	const char *m = secure_getenv("PMC_VPMU_MODEL"), *p = secure_getenv("PMC_VPMU_PRESET");
 
 	if (m && *m)
 		return !strcmp(m, "pentium") ? VPMU_MODEL_PENTIUM : VPMU_MODEL_COREI7;

@@ -32,7 +32,7 @@ static bool has_tool(const char *dir)
 
 static bool in_path(const char *prog)
 {
-	const char *p = getenv("PATH");
+	const char *p = secure_getenv("PATH");
 	char path[4096];
 
 	while (p && *p) {
@@ -48,7 +48,7 @@ static bool in_path(const char *prog)
 
 const char *pmc__vpmu_vglib(char *why, size_t len)
 {
-	const char *env = getenv("PMC_VPMU_LIB");
+	const char *env = secure_getenv("PMC_VPMU_LIB");
 
 	if (env && *env) {
 		if (has_tool(env))
