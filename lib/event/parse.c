@@ -310,6 +310,9 @@ static int parse_tracepoint(struct pmc_parser *p, int off, int sub_len)
 			"cannot resolve tracepoint '%s:%s': tracefs is not "
 			"mounted or not readable (try: mount -t tracefs nodev /sys/kernel/tracing)",
 			sub, name);
+	else if (ret < 0 && ret != -ENOMEM)
+		pmc__parse_fail(p, ret, off, "cannot read tracepoint '%s:%s' in tracefs: %s", sub,
+				name, pmc_strerror(ret));
 	if (!ret && nr == 0) {
 		ret = pmc__parse_fail(p, -PMC_E_UNKNOWN_EVENT, off, "unknown tracepoint '%s:%s'",
 				      sub, name);

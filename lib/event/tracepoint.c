@@ -117,8 +117,8 @@ static int walk_subsys(const char *dir, const char *sub, const char *pat, tp_vis
 
 	snprintf(path, sizeof(path), "%s/%s", dir, sub);
 	d = opendir(path);
-	if (!d)
-		return 0;
+	if (!d) /* a subsystem that went away is skipped; running out of descriptors is not */
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
 	while (!ret && (de = readdir(d)))
 		if (is_dir_entry(de) && !fnmatch(pat, de->d_name, 0))
 			ret = fn(sub, de->d_name, arg);
@@ -135,7 +135,8 @@ static int walk(const char *dir, const char *sub_pat, const char *name_pat, tp_v
 	int ret = 0;
 
 	if (!d)
-		return -PMC_E_NOTRACEFS;
+		return errno == ENOENT || errno == ENOTDIR || errno == EACCES ? -PMC_E_NOTRACEFS
+									      : -errno;
 	while (!ret && (de = readdir(d)))
 		if (is_dir_entry(de) && !fnmatch(sub_pat, de->d_name, 0))
 			ret = walk_subsys(dir, de->d_name, name_pat, fn, arg);
@@ -148,13 +149,23 @@ struct lookup_arg {
 	struct tp_vec vec;
 };
 
+/*
+ * A name without an id file is no tracepoint; any other failure (EMFILE, EACCES, ENOMEM)
+ * is the reader's and is passed on, so that it is not reported as an unknown tracepoint.
+ */
+static bool not_a_tracepoint(int err)
+{
+	return err == -ENOENT || err == -ENOTDIR || err == -PMC_E_FORMAT;
+}
+
 static int lookup_visit(const char *sub, const char *name, void *arg)
 {
 	struct lookup_arg *la = arg;
 	uint64_t id;
+	int err = read_id(la->dir, sub, name, &id);
 
-	if (read_id(la->dir, sub, name, &id))
-		return 0; /* not a tracepoint directory */
+	if (err)
+		return not_a_tracepoint(err) ? 0 : err;
 	return tp_add(&la->vec, sub, name, id);
 }
 
@@ -171,8 +182,11 @@ int pmc__tp_lookup(const char *subsys, const char *name, struct pmc_tp **out, si
 	if (subsys[0] == '.' || name[0] == '.')
 		return 0;
 	if (!is_pattern(subsys) && !is_pattern(name)) {
-		if (!read_id(la.dir, subsys, name, &id))
+		ret = read_id(la.dir, subsys, name, &id);
+		if (!ret)
 			ret = tp_add(&la.vec, subsys, name, id);
+		else if (not_a_tracepoint(ret))
+			ret = 0;
 	} else {
 		ret = walk(la.dir, subsys, name, lookup_visit, &la);
 	}

@@ -2,6 +2,10 @@
 /* Event names resolved from the machine: tracepoints through tracefs, libpfm4 names, and
  * suggestions. */
 #include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <string.h>
 #include <pmc/error.h>
@@ -56,6 +60,35 @@ Test(event_resolve, tracepoint_id_matches_tracefs)
 	cr_expect_eq(e->attr.config, id);
 	cr_expect(e->attr.exclude_kernel && !e->attr.exclude_user);
 	cr_expect_str_eq(pmc_evsel__name(e), "syscalls:sys_enter_getppid:u");
+	pmc_evlist__delete(evlist);
+}
+
+/* A process out of descriptors is told so, not that the tracepoint is unknown. */
+Test(event_resolve, tracepoint_read_failure_is_not_unknown)
+{
+	struct pmc_evlist *evlist;
+	struct pmc_parse_error err;
+	struct rlimit old, low;
+	int fds[64], n = 0, ret1, ret2;
+
+	need_tracepoint("syscalls", "sys_enter_getppid");
+	evlist = new_list();
+	cr_assert_eq(getrlimit(RLIMIT_NOFILE, &old), 0);
+	low = old;
+	low.rlim_cur = 64;
+	cr_assert_eq(setrlimit(RLIMIT_NOFILE, &low), 0);
+	while (n < 64 && (fds[n] = open("/dev/null", O_RDONLY)) >= 0)
+		n++;
+	ret1 = pmc_evlist__parse(evlist, "syscalls:sys_enter_getppid", &err);
+	ret2 = pmc_evlist__parse(evlist, "syscalls:sys_enter_getpp*", NULL);
+	while (n > 0)
+		close(fds[--n]);
+	setrlimit(RLIMIT_NOFILE, &old);
+	cr_expect_eq(ret1, -EMFILE, "got %d: %s", ret1, err.msg);
+	cr_expect(strstr(err.msg, "cannot read tracepoint 'syscalls:sys_enter_getppid'") &&
+			  strstr(err.msg, "Too many open files"),
+		  "message: %s", err.msg);
+	cr_expect_eq(ret2, -EMFILE, "a glob too: got %d", ret2);
 	pmc_evlist__delete(evlist);
 }
 
