@@ -13,17 +13,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static int fd = -1; /* the file lives in memory: the parser opens it by path */
+	static const struct option opts[] = {{"event", required_argument, NULL, 'e'},
+					     {"repeat", required_argument, NULL, 'r'},
+					     {"no-warmup", no_argument, NULL, 1},
+					     {"config", required_argument, NULL, 2},
+					     {NULL, 0, NULL, 0}};
 	char path[64], *argv[] = {"stat", "-e", "cycles", NULL}, **out;
-	int argc = 3, n, bad_line;
+	struct cli_config_error err;
+	int argc = 3, n;
 
 	if (fd < 0 && (fd = memfd_create("fuzz-config", MFD_CLOEXEC)) < 0)
 		abort();
 	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
 		abort();
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	if (cli_config_merge(path, argc, argv, &n, &out, &bad_line)) {
-		if (bad_line < 1)
-			abort(); /* every failure but I/O names the line */
+	if (cli_config_merge(path, opts, argc, argv, &n, &out, &err)) {
+		if (err.line < 1 || !err.msg[0])
+			abort(); /* every failure but I/O names the line and says what is wrong */
 		return 0;
 	}
 	/* argv[0], the file's options, then the command line's arguments, NULL-terminated. */

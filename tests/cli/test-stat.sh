@@ -110,6 +110,26 @@ printf 'not a key value line\n' >"$T/bad"
 "$PMC" stat --config "$T/bad" true 2>"$T/badcfg"
 expect_eq "bad config line is a usage error" $? 2
 expect_grep "names the line" ":1: expected 'key = value'" "$T/badcfg"
+# Values are read by the option's kind: "repeat = 1" is -r 1 (it took the next argument as its
+# value before), a switch takes yes/no only, an empty value and an unknown key are errors.
+printf 'event = %s\nrepeat = 1\nno_warmup = no\n' $TP >"$T/p1"
+"$PMC" stat --config "$T/p1" -o "$T/p1.json" --format json "$PROGS/getppid-loop" 3 2>"$T/p1.err"
+expect_eq "config: repeat = 1 is one repetition, no_warmup = no keeps the warm-up" \
+	"$(json "$T/p1.json" '(j["provenance"]["repetitions"], j["events"][0]["values"], j["provenance"]["warmup"])')" "(1, [3.0], True)"
+for bad in 'repeat =' 'no_warmup = 5' 'colour = blue' 'config = x'; do
+	printf '%s\n' "$bad" >"$T/p2"
+	"$PMC" stat --config "$T/p2" -e $TP true 2>"$T/p2.err"
+	rc=$?
+	expect_eq "config '$bad' is a usage error" "$rc" 2
+done
+printf 'repeat =\n' >"$T/p2"; "$PMC" stat --config "$T/p2" true 2>"$T/p2.err"
+expect_grep "config: an empty value is named" ":1: 'repeat' needs a value" "$T/p2.err"
+printf 'event = %s\nno_warmup = 5\n' $TP >"$T/p2"; "$PMC" stat --config "$T/p2" true 2>"$T/p2.err"
+expect_grep "config: a switch takes yes or no" ":2: 'no-warmup' is a switch: yes or no, not '5'" "$T/p2.err"
+printf 'colour = blue\n' >"$T/p2"; "$PMC" stat --config "$T/p2" true 2>"$T/p2.err"
+expect_grep "config: an unknown key is named" ":1: unknown key 'colour'" "$T/p2.err"
+mkdir "$T/dir"; "$PMC" stat --config "$T/dir" true 2>"$T/p2.err"
+expect_grep "config: a folder is refused" "not a regular file" "$T/p2.err"
 # A comment longer than any buffer is one line: its tail is not read as an option.
 { printf '# %*s' 6000 ''; printf ' event = page-faults\nevent = %s\n' $TP; } >"$T/long"
 "$PMC" stat --config "$T/long" --plan true >"$T/longplan" 2>&1

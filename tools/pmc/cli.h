@@ -3,6 +3,7 @@
 #ifndef PMC_TOOLS_CLI_H
 #define PMC_TOOLS_CLI_H
 
+#include <getopt.h>
 #include <stdio.h>
 #include <pmc/pmc.h>
 
@@ -14,14 +15,22 @@ void cli_print_parse_error(const char *cmd, const char *input, const struct pmc_
 
 #endif /* PMC_TOOLS_CLI_H */
 
+/* Where a parameter file went wrong: its line (0 for I/O errors) and what was wrong. */
+struct cli_config_error {
+	int line;
+	char msg[160];
+};
+
 /*
  * Reads a run_p5mon-style parameter file of "key = value" lines ('#' comments) and
- * returns a new argv: argv[0], one "--key=value" (or "--key" for yes/true) per line,
- * then argv[1..]. Options given on the command line come later and so win.
- * Returns 0 or -errno / -PMC_E_CONFIG with the line number in *bad_line.
+ * returns a new argv: argv[0], one option per line, then argv[1..]; options given on the
+ * command line come later and so win. Keys are the command's long options (opts, '_' or
+ * '-'): one that takes a value becomes "--key=value" (an empty value is an error); a switch
+ * takes yes/true/on/1 ("--key") or no/false/off/0 (nothing: switches are off by default),
+ * and anything else is an error. Returns 0, or -errno / -PMC_E_CONFIG with *err filled.
  */
-int cli_config_merge(const char *path, int argc, char **argv, int *new_argc, char ***new_argv,
-		     int *bad_line);
+int cli_config_merge(const char *path, const struct option *opts, int argc, char **argv,
+		     int *new_argc, char ***new_argv, struct cli_config_error *err);
 
 /* The name of signal sig ("SIGSEGV"). */
 const char *cli_signame(int sig);

@@ -250,14 +250,15 @@ int cmd_stat(int argc, char **argv)
 	const char *config = find_config(argc, argv);
 	struct stat_opts opts;
 	char **cargv = argv;
-	int cargc = argc, rc, bad_line;
+	struct cli_config_error cerr;
+	int cargc = argc, rc;
 
 	if (config) {
-		rc = cli_config_merge(config, argc, argv, &cargc, &cargv, &bad_line);
+		rc = cli_config_merge(config, long_opts, argc, argv, &cargc, &cargv, &cerr);
 		if (rc) {
-			if (bad_line)
-				fprintf(stderr, "pmc stat: %s:%d: expected 'key = value'\n", config,
-					bad_line);
+			if (cerr.line)
+				fprintf(stderr, "pmc stat: %s:%d: %s\n", config, cerr.line,
+					cerr.msg);
 			else
 				fprintf(stderr, "pmc stat: cannot read %s: %s\n", config,
 					pmc_strerror(rc));

@@ -32,9 +32,19 @@ static bool is_true(const char *v)
 	       !strcmp(v, "1");
 }
 
-/* Turns one "key = value" line into an option, or NULL for a line that adds nothing. */
-static int line_to_option(char *line, char **opt)
+static const struct option *find_option(const struct option *opts, const char *key)
 {
+	for (; opts && opts->name; opts++)
+		if (!strcmp(opts->name, key))
+			return opts;
+	return NULL;
+}
+
+/* Turns one "key = value" line into an option, or NULL for a line that adds nothing. */
+static int line_to_option(char *line, const struct option *opts, char **opt,
+			  struct cli_config_error *err)
+{
+	const struct option *o;
 	char *eq, *key, *val;
 
 	*opt = NULL;
@@ -43,32 +53,48 @@ static int line_to_option(char *line, char **opt)
 	if (!*key)
 		return 0;
 	eq = strchr(key, '=');
-	if (!eq)
+	if (!eq) {
+		snprintf(err->msg, sizeof(err->msg), "expected 'key = value'");
 		return -PMC_E_CONFIG;
+	}
 	*eq = 0;
 	val = trim(eq + 1);
 	key = trim(key);
-	if (!*key || strspn(key, "abcdefghijklmnopqrstuvwxyz0123456789-_") != strlen(key))
-		return -PMC_E_CONFIG;
 	for (char *p = key; *p; p++)
 		if (*p == '_')
 			*p = '-';
-	if (is_false(val))
-		return 0;
-	if (is_true(val) || !*val)
-		return asprintf(opt, "--%s", key) < 0 ? -ENOMEM : 0;
+	o = *key ? find_option(opts, key) : NULL;
+	if (!o || !strcmp(key, "config") || !strcmp(key, "help")) {
+		snprintf(err->msg, sizeof(err->msg),
+			 "unknown key '%.60s' (the keys are the long options)", key);
+		return -PMC_E_CONFIG;
+	}
+	if (o->has_arg == no_argument) {
+		if (is_true(val))
+			return asprintf(opt, "--%s", key) < 0 ? -ENOMEM : 0;
+		if (is_false(val))
+			return 0;
+		snprintf(err->msg, sizeof(err->msg), "'%s' is a switch: yes or no, not '%.40s'",
+			 key, val);
+		return -PMC_E_CONFIG;
+	}
+	if (!*val) {
+		snprintf(err->msg, sizeof(err->msg), "'%s' needs a value", key);
+		return -PMC_E_CONFIG;
+	}
 	return asprintf(opt, "--%s=%s", key, val) < 0 ? -ENOMEM : 0;
 }
 
-int cli_config_merge(const char *path, int argc, char **argv, int *new_argc, char ***new_argv,
-		     int *bad_line)
+int cli_config_merge(const char *path, const struct option *opts, int argc, char **argv,
+		     int *new_argc, char ***new_argv, struct cli_config_error *cerr)
 {
 	char *line = NULL, **out;
 	size_t cap = 0;
 	int n = 1, lineno = 0, err;
 	FILE *f;
 
-	*bad_line = 0;
+	cerr->line = 0;
+	cerr->msg[0] = 0;
 	err = pmc_fopen_input(path, &f); /* a FIFO, /dev/zero or a folder is refused */
 	if (err)
 		return err;
@@ -84,7 +110,7 @@ int cli_config_merge(const char *path, int argc, char **argv, int *new_argc, cha
 		char *opt, **grown;
 
 		lineno++;
-		err = line_to_option(line, &opt);
+		err = line_to_option(line, opts, &opt, cerr);
 		if (err || !opt)
 			continue;
 		grown = realloc(out, ((size_t)argc + (size_t)n + 2) * sizeof(*out));
@@ -99,7 +125,7 @@ int cli_config_merge(const char *path, int argc, char **argv, int *new_argc, cha
 	free(line);
 	fclose(f);
 	if (err) {
-		*bad_line = lineno;
+		cerr->line = lineno;
 		for (int i = 1; i < n; i++)
 			free(out[i]);
 		free(out);
