@@ -10,7 +10,9 @@ set -uo pipefail
 n=${1:-10}
 src=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/pmc-repeat-$(basename "$src")-XXXXXXXX")
-trap 'rm -rf "$work"' EXIT
+# Only the script's own shell cleans up: a background job killed before its exec is a
+# copy of this shell that would run the trap too (and delete the folder under the test).
+trap '[ "$BASHPID" = "$$" ] && rm -rf "$work"' EXIT
 git clone -q "$src" "$work/pmc" || exit 1
 ln -s "$(cd "$src/../shared" 2>/dev/null && pwd || echo /nonexistent)" "$work/shared"
 cd "$work/pmc" || exit 1

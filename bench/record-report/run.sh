@@ -9,7 +9,9 @@ SRC=$(cd "$(dirname "$0")/../.." && pwd)
 B=${1:-$SRC/build-bench}
 HERE=$SRC/bench/record-report
 T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+# Only the script's own shell cleans up: a background job killed before its exec is a
+# copy of this shell that would run the trap too (and delete the folder under the test).
+trap '[ "$BASHPID" = "$$" ] && rm -rf "$T"' EXIT
 cmake -S "$SRC" -B "$B" -DCMAKE_BUILD_TYPE=Release -DPMC_SANITIZE=OFF -DBUILD_TESTING=ON >/dev/null
 cmake --build "$B" -j"$(nproc)" --target pmc_cli pmc_static sample-split sample-deep >/dev/null
 PMC=$B/pmc PROG=$B/progs/sample-split

@@ -8,7 +8,9 @@ B=${1:?usage: $0 BUILD_DIR}
 PROG="$B/progs/getppid-loop 100"
 EV=task-clock,page-faults,context-switches,cpu-migrations
 out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+# Only the script's own shell cleans up: a background job killed before its exec is a
+# copy of this shell that would run the trap too (and delete the folder under the test).
+trap '[ "$BASHPID" = "$$" ] && rm -rf "$out"' EXIT
 hyperfine -N --warmup 20 --runs 300 --export-json "$out/h.json" \
 	-n bare "$PROG" \
 	-n runner "$B/bench/bench-runner $PROG" \

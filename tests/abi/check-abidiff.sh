@@ -9,7 +9,9 @@ set -euo pipefail
 : "${SRC:?}" "${LIB:?}"
 baseline=$SRC/tests/abi/libpmc.abi
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# Only the script's own shell cleans up: a background job killed before its exec is a
+# copy of this shell that would run the trap too (and delete the folder under the test).
+trap '[ "$BASHPID" = "$$" ] && rm -rf "$tmp"' EXIT
 
 # Without DWARF, abidiff sees only symbol names and would pass any change of a type.
 if ! readelf -S "$LIB" | grep -q '\.debug_info'; then

@@ -7,7 +7,9 @@
 set -uo pipefail
 inc=${1:?usage: check-headers.sh INCLUDE_DIR}
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# Only the script's own shell cleans up: a background job killed before its exec is a
+# copy of this shell that would run the trap too (and delete the folder under the test).
+trap '[ "$BASHPID" = "$$" ] && rm -rf "$tmp"' EXIT
 fail=0
 headers=("$inc"/pmc/*.h "$inc"/vpmu/*.h)
 for h in "${headers[@]}"; do

@@ -3,7 +3,9 @@
 set -u
 : "${PMC:?PMC must point at the pmc binary}" "${PROGS:?PROGS must point at build/progs}"
 T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+# Only the script's own shell cleans up: a background job killed before its exec is a
+# copy of this shell that would run the trap too (and delete the folder under the test).
+trap '[ "$BASHPID" = "$$" ] && rm -rf "$T"' EXIT
 FAILS=0
 PASSES=0
 

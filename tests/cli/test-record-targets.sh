@@ -26,7 +26,8 @@ start_workload() {
 		fail "workload pid $wl is '$(cat /proc/$wl/comm 2>/dev/null)', not sample-split"
 }
 stop_workload() { kill "$wl" 2>/dev/null; wait "$wl" 2>/dev/null; }
-trap 'stop_workload; rm -rf "$T"' EXIT
+# Only the script's own shell cleans up (a background job killed before its exec runs traps).
+trap '[ "$BASHPID" = "$$" ] && { stop_workload; rm -rf "$T"; }' EXIT
 
 # Runs stopped by SIGINT do without LeakSanitizer's exit check: twice its stop-the-world
 # tracer hung forever here beside a just-interrupted recorder. timeout -k ends any hang.

@@ -5,7 +5,9 @@
 set -u
 : "${PMC:?}" "${SRC:?}"
 T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+# Only the script's own shell cleans up: a background job killed before its exec is a
+# copy of this shell that would run the trap too (and delete the folder under the test).
+trap '[ "$BASHPID" = "$$" ] && rm -rf "$T"' EXIT
 export ASAN_OPTIONS=exitcode=99 UBSAN_OPTIONS=exitcode=98
 n=0
 for seed in "$SRC"/fuzz/perfdata/corpus/*.data; do
