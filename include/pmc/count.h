@@ -84,6 +84,15 @@ PMC_API int pmc_evsel__pass(const struct pmc_evsel *evsel);
 PMC_API const char *pmc_evsel__resource(const struct pmc_evsel *evsel);
 
 /*
+ * Checks target before any work, so that a run does not fail after it started: a CPUS
+ * list must parse ("0,2-3": numbers, ranges, single commas) and name online CPUs; a PID
+ * must name a running process; a COMMAND must name a program. Returns 0, or -EINVAL /
+ * -ESRCH with why (may be NULL) saying what is wrong and what would be right ("CPU 99 is
+ * not online (the online CPUs are 0-1)").
+ */
+PMC_API int pmc_target__check(const struct pmc_target *target, char *why, size_t len);
+
+/*
  * Opens the events of pass (all countable events when pass is -1) on target. For a
  * command, forks it and holds it before exec. Returns 0; -PMC_E_EXEC with the reason
  * in the log when the command cannot be started; or the error of the first event that

@@ -4,6 +4,7 @@
 #define PMC_TOOLS_CLI_H
 
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <pmc/pmc.h>
 
@@ -31,6 +32,15 @@ struct cli_config_error {
  */
 int cli_config_merge(const char *path, const struct option *opts, int argc, char **argv,
 		     int *new_argc, char ***new_argv, struct cli_config_error *err);
+
+/*
+ * Option values: the whole string is one number in [min, max] (an unsigned one may not
+ * start with '-' or a space; a double must be finite). Returns 0 and *out, or -EINVAL /
+ * -ERANGE; the caller names the option and the range in its message.
+ */
+int cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+int cli_parse_long(const char *s, long min, long max, long *out);
+int cli_parse_double(const char *s, double min, double max, double *out);
 
 /* The name of signal sig ("SIGSEGV"). */
 const char *cli_signame(int sig);

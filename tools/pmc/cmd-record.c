@@ -133,12 +133,40 @@ static uint64_t parse_regs(const char *arg)
 
 static int parse_u64(const char *opt, const char *arg, uint64_t *out)
 {
-	char *end;
-
-	errno = 0;
-	*out = strtoull(arg, &end, 0);
-	if (errno || *end || !*arg || !*out) {
+	if (cli_parse_u64(arg, 1, UINT64_MAX, out)) {
 		fprintf(stderr, "pmc record: %s needs a positive number, not '%s'\n", opt, arg);
+		return 2;
+	}
+	return 0;
+}
+
+/*
+ * Values checked before anything runs: -F against the kernel's maximum sample rate (the
+ * perf backend; perf_event_open would refuse it with EINVAL), and the target (-p, -C).
+ */
+static int check_values(struct record_cli *c)
+{
+	char why[256];
+	long max_rate;
+	FILE *f;
+
+	if (c->ro.freq && (!c->backend || strcmp(c->backend, "vpmu")) &&
+	    (f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "re"))) {
+		if (fscanf(f, "%ld", &max_rate) == 1 && max_rate > 0 &&
+		    c->ro.freq > (uint64_t)max_rate) {
+			fprintf(stderr,
+				"pmc record: -F %llu is above the kernel's maximum sample rate, "
+				"%ld "
+				"(/proc/sys/kernel/perf_event_max_sample_rate): use -F %ld or "
+				"less\n",
+				(unsigned long long)c->ro.freq, max_rate, max_rate);
+			fclose(f);
+			return 2;
+		}
+		fclose(f);
+	}
+	if (!c->dry_run && pmc_target__check(&c->t, why, sizeof(why))) {
+		fprintf(stderr, "pmc record: %s\n", why);
 		return 2;
 	}
 	return 0;
@@ -300,7 +328,7 @@ static int parse_args(struct record_cli *c, int argc, char **argv)
 		fprintf(stderr, "pmc record: -c and -F exclude each other\n");
 		return 2;
 	}
-	return 0;
+	return check_values(c);
 }
 
 static volatile sig_atomic_t got_signal;

@@ -54,6 +54,12 @@ static int parse_format(const char *s, enum pmc_report_format *f)
 	return 2;
 }
 
+static int bad_value(const char *opt, const char *val, const char *want)
+{
+	fprintf(stderr, "pmc report: %s takes %s, not '%s'\n", opt, want, val);
+	return 2;
+}
+
 static int parse_args(int argc, char **argv, struct pmc_report_opts *o, const char **input,
 		      enum pmc_report_format *fmt)
 {
@@ -79,11 +85,18 @@ static int parse_args(int argc, char **argv, struct pmc_report_opts *o, const ch
 				return 2;
 			break;
 		case O_PCT:
-			o->min_percent = atof(optarg);
+			if (cli_parse_double(optarg, 0, 100, &o->min_percent))
+				return bad_value("--percent-limit", optarg,
+						 "a percentage, 0 to 100");
 			break;
-		case 'n':
-			o->max_entries = (size_t)strtoul(optarg, NULL, 10);
+		case 'n': {
+			uint64_t n;
+
+			if (cli_parse_u64(optarg, 0, SIZE_MAX, &n))
+				return bad_value("-n", optarg, "a number of entries (0: all)");
+			o->max_entries = (size_t)n;
 			break;
+		}
 		case O_KALLSYMS:
 			o->kallsyms = optarg;
 			break;

@@ -8,6 +8,7 @@
 #include <pmc/caps.h>
 #include <pmc/error.h>
 #include "backend/perf/perf.h"
+#include "core/cpulist.h"
 #include "core/log.h"
 #include "count/child.h"
 #include "event/evsel.h"
@@ -21,7 +22,7 @@ static int setup_units(struct perf_counting *pc, const struct pmc_target *t)
 
 	switch (t->kind) {
 	case PMC_TARGET_CPUS:
-		n = pmc__perf_cpu_list(t->cpus, &pc->cpus);
+		n = pmc__cpu_list(t->cpus, &pc->cpus, NULL, 0);
 		if (n < 0)
 			return n;
 		pc->pids = calloc((size_t)n, sizeof(*pc->pids));

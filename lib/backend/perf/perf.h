@@ -79,8 +79,6 @@ int pmc__perf_read_group(struct pmc_counting *c, const struct pmc_evsel *leader,
 			 struct pmc_count *values, size_t nr);
 /* Keeps tracepoint id registered for the life of the process (tppin.c). */
 int pmc__perf_tp_pin(uint64_t id);
-/* Parses a CPU list ("0,2-3"); NULL means all online CPUs. Returns the count or -errno. */
-int pmc__perf_cpu_list(const char *list, int **out);
 /* The thread ids of a running process. Returns the count or -errno. */
 int pmc__perf_thread_list(pid_t pid, pid_t **out);
 

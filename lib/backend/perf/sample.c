@@ -6,6 +6,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include "backend/perf/perf.h"
+#include "core/cpulist.h"
 #include "backend/perf/sample.h"
 #include "core/log.h"
 #include "event/evsel.h"
@@ -70,7 +71,7 @@ static int alloc_state(struct perf_sampling *ps, struct pmc_evlist *evlist,
 	size_t n = evlist->nr, nfd;
 	int ret;
 
-	ret = pmc__perf_cpu_list(p->pid < 0 ? p->cpus : NULL, &ps->cpus);
+	ret = pmc__cpu_list(p->pid < 0 ? p->cpus : NULL, &ps->cpus, NULL, 0);
 	if (ret < 0)
 		return ret;
 	ps->nr_cpus = ret;

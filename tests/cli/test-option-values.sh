@@ -1,0 +1,37 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Option values are checked before anything runs, with the limits in the message: a usage
+# error (2) that names the option, the value and what would be right; no file is written.
+. "$(dirname "$0")/lib.sh"
+export ASAN_OPTIONS=exitcode=99 UBSAN_OPTIONS=exitcode=98
+
+# expect_usage WHAT PATTERN CMD...: CMD exits 2 at once and says PATTERN on stderr.
+expect_usage() {
+	local what=$1 pat=$2
+	shift 2
+	timeout -k 5 20 "$@" >"$T/out" 2>"$T/err"
+	expect_eq "$what: usage error" "$?" 2
+	expect_grep "$what: says why" "$pat" "$T/err"
+}
+online=$(cat /sys/devices/system/cpu/online)
+expect_usage "record -C 99" "CPU 99 is not online \\(the online CPUs are $online\\)" \
+	"$PMC" record -C 99 -o "$T/r.data" -- true
+expect_usage "record -C 1,,2" "'1,,2' is not a CPU list \\(at ',2'" "$PMC" record -C 1,,2 -o "$T/r.data" -- true
+expect_usage "record -C 3-1" "'3-1' is not a CPU list" "$PMC" record -C 3-1 -o "$T/r.data" -- true
+expect_usage "record -c -5" "-c needs a positive number, not '-5'" "$PMC" record -c -5 -o "$T/r.data" -- true
+expect_usage "record -F 0" "-F needs a positive number, not '0'" "$PMC" record -F 0 -o "$T/r.data" -- true
+max=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
+expect_usage "record -F above the kernel's rate" "-F $((max + 1)) is above the kernel's maximum sample rate, $max" \
+	"$PMC" record -F $((max + 1)) -o "$T/r.data" -- true
+true & gone=$!; wait $gone # a pid that just ended
+expect_usage "record -p of a missing process" "no process $gone is running" "$PMC" record -p $gone -o "$T/r.data"
+[ ! -e "$T/r.data" ] && ok "no file was written" || fail "a refused run wrote $T/r.data"
+
+"$PMC" record -q -e cpu-clock:u -o "$T/ok.data" -- true || fail "record of true failed"
+expect_usage "report -n -1" "-n takes a number of entries \\(0: all\\), not '-1'" "$PMC" report -n -1 -i "$T/ok.data"
+expect_usage "report --percent-limit=nan" "--percent-limit takes a percentage, 0 to 100, not 'nan'" \
+	"$PMC" report --percent-limit=nan -i "$T/ok.data"
+expect_usage "report --percent-limit=101" "not '101'" "$PMC" report --percent-limit=101 -i "$T/ok.data"
+"$PMC" report -n 0 --percent-limit=0.5 -i "$T/ok.data" >/dev/null 2>"$T/err"
+expect_eq "report -n 0 --percent-limit=0.5 are fine" "$?" 0
+finish
