@@ -75,4 +75,17 @@ perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV' "$PMC" record -q -o "$T/int.data" --
 sleep 0.5; kill -INT $pid; wait $pid; rc=$?
 [ $rc -eq 130 ] || fail "Ctrl-C gave $rc"
 "$PMC" report -i "$T/int.data" >/dev/null || fail "interrupted recording unreadable"
+# A hang-up (the terminal closed) or SIGTERM: the program gets the signal, the file is finished,
+# no temporary file stays, nothing runs on re-parented, and the stop is said.
+for sig in HUP TERM; do
+	"$PMC" record -q -o "$T/$sig.data" -- "$PROGS/sample-split" 100000 2>"$T/$sig.err" & pid=$!
+	sleep 0.5
+	child=$(pgrep -P $pid -f sample-split)
+	kill -$sig $pid; wait $pid; rc=$?
+	[ $rc -eq $((128 + $(kill -l $sig))) ] || fail "SIG$sig gave $rc"
+	grep -q "stopped early: SIG$sig" "$T/$sig.err" || fail "SIG$sig: not said: $(cat "$T/$sig.err")"
+	"$PMC" report -i "$T/$sig.data" >/dev/null || fail "SIG$sig: the recording is unreadable"
+	ls "$T" | grep -q "pmc-tmp" && fail "SIG$sig left a temporary file: $(ls "$T")"
+	[ -n "$child" ] && kill -0 "$child" 2>/dev/null && fail "SIG$sig: the program $child still runs"
+done
 echo "ok: exit statuses"

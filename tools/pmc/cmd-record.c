@@ -481,6 +481,8 @@ static int run(struct record_cli *c, struct pmc_evlist *el)
 		goto out;
 	}
 	summary(c, rec);
+	if (got_signal && (has_command(c) || got_signal != SIGINT))
+		fprintf(stderr, "pmc record: stopped early: %s\n", cli_signame(got_signal));
 	rc = exit_status(c, status);
 	if (!has_command(c) && got_signal)
 		rc = 0; /* Ctrl-C is how -p/-a recordings without a command end */
@@ -504,6 +506,12 @@ static int cmd_record_run(struct record_cli *c)
 	 */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/*
+	 * A hang-up (the terminal closed) ends the recording the same way, so that the file is
+	 * finished and the command does not run on re-parented; pmc's own messages may then find
+	 * no terminal, which is no reason to stop.
+	 */
+	sigaction(SIGHUP, &sa, NULL);
 	rc = build_evlist(c, &el);
 	if (!rc)
 		rc = run(c, el);
