@@ -49,12 +49,21 @@ int main(int argc, char **argv)
 	unsigned long rounds = argc > 1 ? strtoul(argv[1], NULL, 10) : 400;
 	double hot_ns = 0, cold_ns = 0;
 
-	for (unsigned long r = 0; r < rounds; r++) {
+	for (unsigned long r = 0, seed = 1; r < rounds; r++) {
 		double t0 = thread_ns(), t1, t2;
+		/*
+		 * Each round's length varies (0.5 to 1.5 times 500,000 iterations, the same for
+		 * both): a round of fixed length is a whole number of sampling periods at some
+		 * rates (2 ms at -F 2000), and the samples then land at the same phase of every
+		 * round, so the split a sampler saw depended on that phase, not on the time spent.
+		 */
+		unsigned long n;
 
-		hot(500000);
+		seed = seed * 6364136223846793005ul + 1442695040888963407ul;
+		n = 250000 + (seed >> 33) % 500000;
+		hot(n);
 		t1 = thread_ns();
-		cold(500000);
+		cold(n);
 		t2 = thread_ns();
 		hot_ns += t1 - t0;
 		cold_ns += t2 - t1;
