@@ -92,4 +92,16 @@ expect_grep "generic cache event with the reason" "^  L1-dcache-prefetches +no: 
 "$PMC" list --backend=vpmu --json cpu >"$T/list.json" 2>/dev/null
 expect_eq "json list marks unsupported events" \
 	"$(json "$T/list.json" '[e["supported"] for e in j["events"] if e["name"] == "RESOURCE_STALLS.RS_FULL"]')" "[False]"
+
+# No gdbserver FIFOs (/tmp/vgdb-pipe-*, predictable names) while a program runs under vpmu.
+"$PMC" stat --backend=vpmu --no-warmup -e instructions -- sleep 2 2>/dev/null & pid=$!
+sleep 1.2
+vg=$(pgrep -f 'valgrind.*--tool=vpmu.*sleep 2' | head -1)
+if [ -n "$vg" ]; then
+	expect_eq "valgrind runs with --vgdb=no" "$(tr '\0' '\n' </proc/$vg/cmdline | grep -c '^--vgdb=no$')" 1
+	expect_eq "no vgdb FIFO of its pid in /tmp" "$(ls /tmp | grep -c "vgdb-pipe.*-$vg-")" 0
+else
+	fail "no valgrind process of the run found: $(pgrep -af valgrind)"
+fi
+wait $pid
 finish

@@ -83,6 +83,8 @@ static int tool_args(const struct vpmu_cmdline *cl, int out_fd, char **argv, int
 
 	err = err ? err : push(argv, n, "valgrind");
 	err = err ? err : push(argv, n, "-q");
+	/* no gdbserver: it would make FIFOs of predictable names in /tmp (docs/security.md) */
+	err = err ? err : push(argv, n, "--vgdb=no");
 	err = err ? err : push(argv, n, "--tool=vpmu");
 	if (!err && preset && *preset)
 		err = push(argv, n, "--preset=%s", preset);
