@@ -76,7 +76,7 @@ static UInt log2_exact(UInt v, const HChar *what)
 {
 	UInt s = 0;
 
-	while ((1u << s) < v)
+	while (s < 31 && (1u << s) < v)
 		s++;
 	if ((1u << s) != v) {
 		vp_umsg("vpmu: %s: %u is not a power of two\n", what, v);
@@ -88,11 +88,11 @@ static UInt log2_exact(UInt v, const HChar *what)
 void vp_cache_init(struct vp_cache *c, const HChar *name, const struct vp_cache_geom *g,
 		   Bool is_tlb)
 {
-	UInt entries = is_tlb ? g->size_bytes : g->size_bytes / g->line_bytes;
-	UInt i, sets;
+	UInt entries, i, sets;
 
 	c->latency = g->latency;
-	c->line_shift = log2_exact(g->line_bytes, name);
+	c->line_shift = log2_exact(g->line_bytes, name); /* before dividing by it: 0 exits */
+	entries = is_tlb ? g->size_bytes : g->size_bytes / g->line_bytes;
 	c->ways = g->ways ? g->ways : entries;
 	if (entries == 0 || entries % c->ways) {
 		vp_umsg("vpmu: %s: %u entries cannot be split into %u ways\n", name, entries,

@@ -98,15 +98,29 @@ static Bool apply_preset(const HChar *name)
 
 /* ---- options ---- */
 
+/* Digits past the leading zeros: a value of more than 64 bits would wrap silently. */
+static Bool fits_u64(const HChar *digits, Bool hex)
+{
+	SizeT n;
+
+	while (*digits == '0')
+		digits++;
+	n = VG_(strlen)(digits);
+	if (hex)
+		return n <= 16;
+	return n < 20 || (n == 20 && VG_(strcmp)(digits, "18446744073709551615") <= 0);
+}
+
 static Bool parse_u64(const HChar *s, ULong *out)
 {
+	Bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
 	HChar *end;
 
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+	if (hex)
 		*out = VG_(strtoull16)(s + 2, &end);
 	else
 		*out = VG_(strtoull10)(s, &end);
-	return end != s && *end == 0;
+	return end != s + (hex ? 2 : 0) && *end == 0 && fits_u64(s + (hex ? 2 : 0), hex);
 }
 
 /* "size,assoc,line[,latency]" as cachegrind's --D1 (assoc 0 = fully associative). */
@@ -118,7 +132,7 @@ static Bool parse_geom(const HChar *s, struct vp_cache_geom *g)
 
 	for (i = 0; i < 4; i++) {
 		v[i] = VG_(strtoull10)(s, &end);
-		if (end == s)
+		if (end == s || v[i] > 0xffffffffull) /* the geometry's fields are 32 bits */
 			return False;
 		if (*end != ',')
 			break;
@@ -147,7 +161,7 @@ static Bool opt_indexed(const HChar *arg, const HChar *prefix, ULong *vals, Bool
 		return False;
 	idx = arg[n] - '0';
 	if (!parse_u64(arg + n + 2, &vals[idx]))
-		VG_(fmsg_bad_option)(arg, "expected a number\n");
+		VG_(fmsg_bad_option)(arg, "expected a number of at most 64 bits\n");
 	if (set)
 		set[idx] = True;
 	return True;
@@ -160,16 +174,22 @@ static Bool opt_num(const HChar *arg, const HChar *name, ULong *v)
 	if (!val)
 		return False;
 	if (!parse_u64(val, v))
-		VG_(fmsg_bad_option)(arg, "expected a number\n");
+		VG_(fmsg_bad_option)(arg, "expected a number of at most 64 bits\n");
 	return True;
 }
 
-static Bool opt_u32(const HChar *arg, const HChar *name, UInt *v)
+/* "--name=N" with N in [min, max], or a message that gives the range. */
+static Bool opt_range(const HChar *arg, const HChar *name, UInt min, UInt max, UInt *v)
 {
 	ULong x;
+	HChar msg[96];
 
 	if (!opt_num(arg, name, &x))
 		return False;
+	if (x < min || x > max) {
+		VG_(snprintf)(msg, sizeof(msg), "expected a number from %u to %u\n", min, max);
+		VG_(fmsg_bad_option)(arg, "%s", msg);
+	}
 	*v = (UInt)x;
 	return True;
 }
@@ -189,24 +209,27 @@ static Bool process_more(const HChar *arg)
 {
 	ULong v;
 
-	if (opt_u32(arg, "--ghist-bits", &vp_clo.ghist_bits)) {
-		/* The pattern history table holds 2^N counters, a byte each. */
-		if (vp_clo.ghist_bits < 1 || vp_clo.ghist_bits > 24)
-			VG_(fmsg_bad_option)(arg, "the global history has 1 to 24 bits\n");
+	/* The pattern history table holds 2^N counters, a byte each. */
+	if (opt_range(arg, "--ghist-bits", 1, 24, &vp_clo.ghist_bits))
 		return True;
-	}
+	/*
+	 * Penalties are cycles per event (a million keeps every product within a 64-bit count);
+	 * the skid is instructions; the load-latency threshold is MSR 0x3f6's 16 bits; the LBR
+	 * filter is the nine bits of Table 7; the sample buffer holds at least one sample.
+	 */
 	if (opt_geom(arg, "--l1i", &vp_clo.l1i) || opt_geom(arg, "--l1d", &vp_clo.l1d) ||
 	    opt_geom(arg, "--l2", &vp_clo.l2) || opt_geom(arg, "--llc", &vp_clo.llc) ||
 	    opt_geom(arg, "--itlb", &vp_clo.itlb) || opt_geom(arg, "--dtlb", &vp_clo.dtlb) ||
-	    opt_u32(arg, "--mem-latency", &vp_clo.mem_latency) ||
-	    opt_u32(arg, "--tlb-penalty", &vp_clo.tlb_penalty) ||
-	    opt_u32(arg, "--split-penalty", &vp_clo.split_penalty) ||
-	    opt_u32(arg, "--store-miss-penalty", &vp_clo.store_miss_penalty) ||
-	    opt_u32(arg, "--div-penalty", &vp_clo.div_penalty) ||
-	    opt_u32(arg, "--misp-penalty", &vp_clo.misp_penalty) ||
-	    opt_u32(arg, "--skid", &vp_clo.skid) || opt_u32(arg, "--ld-lat", &vp_clo.ld_lat) ||
-	    opt_u32(arg, "--lbr-select", &vp_clo.lbr_select) ||
-	    opt_u32(arg, "--sample-buffer", &vp_clo.sample_buf))
+	    opt_range(arg, "--mem-latency", 0, 1000000, &vp_clo.mem_latency) ||
+	    opt_range(arg, "--tlb-penalty", 0, 1000000, &vp_clo.tlb_penalty) ||
+	    opt_range(arg, "--split-penalty", 0, 1000000, &vp_clo.split_penalty) ||
+	    opt_range(arg, "--store-miss-penalty", 0, 1000000, &vp_clo.store_miss_penalty) ||
+	    opt_range(arg, "--div-penalty", 0, 1000000, &vp_clo.div_penalty) ||
+	    opt_range(arg, "--misp-penalty", 0, 1000000, &vp_clo.misp_penalty) ||
+	    opt_range(arg, "--skid", 0, 4096, &vp_clo.skid) ||
+	    opt_range(arg, "--ld-lat", 1, 65535, &vp_clo.ld_lat) ||
+	    opt_range(arg, "--lbr-select", 0, 0x1ff, &vp_clo.lbr_select) ||
+	    opt_range(arg, "--sample-buffer", 1, 1u << 20, &vp_clo.sample_buf))
 		return True;
 	if (opt_num(arg, "--out-fd", &v)) {
 		vp_clo.out_fd = (Int)v;
@@ -239,15 +262,27 @@ Bool vp_process_option(const HChar *arg)
 		if (!VG_STREQ(clo_model, "corei7") && !VG_STREQ(clo_model, "pentium"))
 			VG_(fmsg_bad_option)(arg, "models: corei7, pentium\n");
 	} else if (VG_STR_CLO(arg, "--precise-regs", clo_regs)) {
+		if (!VG_STREQ(clo_regs, "auto") && !VG_STREQ(clo_regs, "none") &&
+		    !VG_STREQ(clo_regs, "mem") && !VG_STREQ(clo_regs, "insn"))
+			VG_(fmsg_bad_option)(arg, "expected auto, none, mem or insn\n");
 	} else if (VG_BOOL_CLO(arg, "--precise", clo_precise)) {
 	} else if (VG_BOOL_CLO(arg, "--lbr", vp_clo.lbr_on)) {
 	} else if (VG_BOOL_CLO(arg, "--start", vp_clo.start)) {
 	} else if (VG_BOOL_CLO(arg, "--p5-errata", vp_clo.p5_errata)) {
 	} else if (VG_BOOL_CLO(arg, "--write-allocate", vp_clo.write_allocate)) {
 	} else if (VG_BOOL_CLO(arg, "--host-vector", vp_clo.host_vector)) {
-	} else if (opt_indexed(arg, "--ctr", clo_ctr, clo_ctr_set) ||
-		   opt_indexed(arg, "--period", clo_period, NULL) ||
-		   opt_num(arg, "--period", &clo_period_all)) {
+	} else if (opt_indexed(arg, "--ctr", clo_ctr, clo_ctr_set)) {
+	} else if (opt_indexed(arg, "--period", clo_period, NULL)) {
+		/* 0 would be "never": leave the option out to count without sampling */
+		if (!clo_period[arg[8] - '0'])
+			VG_(fmsg_bad_option)
+		(arg, "a period is at least 1 (leave it out to count "
+		      "without sampling)\n");
+	} else if (opt_num(arg, "--period", &clo_period_all)) {
+		if (!clo_period_all)
+			VG_(fmsg_bad_option)
+		(arg, "a period is at least 1 (leave it out to count "
+		      "without sampling)\n");
 	} else {
 		return process_more(arg);
 	}
