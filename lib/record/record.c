@@ -139,10 +139,11 @@ static int synthesize(struct pmc_record *rec, const struct pmc_target *target)
 	return ret;
 }
 
+/* The attrs as opened (with their ids) and the header; the file itself is already open. */
 static int open_writer(struct pmc_record *rec)
 {
 	struct pmc_sampling *s = rec->s;
-	int ret = pmc__perfdata_writer_new(rec->output, &rec->w);
+	int ret = 0;
 
 	for (size_t i = 0; !ret && i < s->nr_attrs; i++)
 		ret = pmc__perfdata_writer_add_attr(rec->w, &s->attrs[i],
@@ -228,6 +229,9 @@ static int do_open(struct pmc_record *rec, const struct pmc_target *t)
 	ret = build_attrs(rec);
 	if (rec->evlist->dry_run) /* describe the calls only: no command, no file */
 		return ret ? ret : do_dry_run(rec, t);
+	/* The file first: an output that cannot be written fails before a command starts. */
+	if (!ret)
+		ret = pmc__perfdata_writer_new(rec->output, &rec->w);
 	if (!ret && t->kind == PMC_TARGET_COMMAND && !rec->ops->sample_spawns)
 		ret = spawn(rec, t);
 	/*

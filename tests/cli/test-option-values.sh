@@ -26,6 +26,13 @@ expect_usage "record -F above the kernel's rate" "-F $((max + 1)) is above the k
 true & gone=$!; wait $gone # a pid that just ended
 expect_usage "record -p of a missing process" "no process $gone is running" "$PMC" record -p $gone -o "$T/r.data"
 [ ! -e "$T/r.data" ] && ok "no file was written" || fail "a refused run wrote $T/r.data"
+# An output that cannot be written is said as such before the program runs (it was blamed on
+# perf_event_paranoid, after the program had started).
+"$PMC" record -o "$T/missing/r.data" -- touch "$T/ran" 2>"$T/err"
+expect_eq "record -o in a missing folder fails" "$?" 1
+expect_grep "record -o: the file is blamed" "cannot write $T/missing/r.data: No such file or directory" "$T/err"
+expect_no_grep "record -o: paranoid is not" "paranoid" "$T/err"
+[ ! -e "$T/ran" ] && ok "record -o: the program did not run" || fail "the program ran before the file was checked"
 
 "$PMC" record -q -e cpu-clock:u -o "$T/ok.data" -- true || fail "record of true failed"
 expect_usage "report -n -1" "-n takes a number of entries \\(0: all\\), not '-1'" "$PMC" report -n -1 -i "$T/ok.data"

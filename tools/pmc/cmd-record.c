@@ -140,6 +140,20 @@ static int parse_u64(const char *opt, const char *arg, uint64_t *out)
 	return 0;
 }
 
+/* The output can be written (tried the way it will be written, then abandoned). */
+static int check_output(const char *path)
+{
+	struct pmc_outfile *o;
+	int err = pmc_outfile__open(path, &o);
+
+	if (err) {
+		fprintf(stderr, "pmc record: cannot write %s: %s\n", path, pmc_strerror(err));
+		return 1;
+	}
+	pmc_outfile__abort(o);
+	return 0;
+}
+
 /*
  * Values checked before anything runs: -F against the kernel's maximum sample rate (the
  * perf backend; perf_event_open would refuse it with EINVAL), and the target (-p, -C).
@@ -169,7 +183,7 @@ static int check_values(struct record_cli *c)
 		fprintf(stderr, "pmc record: %s\n", why);
 		return 2;
 	}
-	return 0;
+	return c->dry_run ? 0 : check_output(c->ro.output ? c->ro.output : "perf.data");
 }
 
 static int parse_call_graph(struct record_cli *c, const char *arg)
