@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static int fd = -1; /* the file lives in memory: the parser opens it by path */
 	struct calib *c;
-	char path[64];
+	char path[64], why[256];
 	double v;
 
 	if (fd < 0 && (fd = memfd_create("fuzz-calib", MFD_CLOEXEC)) < 0)
@@ -25,8 +25,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
 		abort();
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	if (calib_load(path, &c))
+	if (calib_load(path, &c, why, sizeof(why))) {
+		if (!why[0])
+			abort(); /* every refusal says why */
 		return 0;
+	}
 	if (!calib_date(c) || !calib_path(c))
 		abort();
 	for (size_t i = 0; i < 2 * sizeof(events) / sizeof(events[0]); i++) {

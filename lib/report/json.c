@@ -55,8 +55,8 @@ int pmc__report_write_json(struct pmc_report *r, FILE *out)
 	json_t *root = json_object(), *events = json_array(), *sort = json_array();
 	int ret;
 
-	json_object_set_new(root, "format", json_string("pmc-report"));
-	json_object_set_new(root, "version", json_integer(1));
+	/* docs/versioning.md: version 1 said "format": "pmc-report", "version": 1 */
+	json_object_set_new(root, "schema", json_string("pmc-report/2"));
 	json_object_set_new(root, "file", pmc__json_bytes(r->path ? r->path : ""));
 	json_object_set_new(root, "samples", json_integer((json_int_t)r->nr_samples));
 	json_object_set_new(root, "lost", json_integer((json_int_t)r->nr_lost));

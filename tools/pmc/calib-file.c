@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Reading the calibration file that pmc calibrate writes (schema "pmc-calibrate/1"). */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,12 +32,83 @@ char *calib_default_path(void)
 		       : path;
 }
 
-int calib_load(const char *path, struct calib **out)
+/*
+ * An overhead is a count: a median that is missing is allowed (the entry is not used), one
+ * that is not a finite number from 0 to 1e15 is refused with its entry and field named.
+ */
+static int check_median(json_t *e, size_t i, const char *field, json_t *v, char *why, size_t len)
+{
+	double x;
+
+	if (!v)
+		return 0;
+	x = json_is_number(v) ? json_number_value(v) : -1;
+	if (json_is_number(v) && isfinite(x) && x >= 0 && x <= 1e15)
+		return 0;
+	snprintf(why, len,
+		 "entries[%zu] (%s, backend %s): %s is %s; an overhead is a count from 0 to 1e15",
+		 i, json_string_value(json_object_get(e, "event")) ?: "?",
+		 json_string_value(json_object_get(e, "backend")) ?: "?", field,
+		 json_is_number(v) ? "out of range" : "not a number");
+	return -PMC_E_FORMAT;
+}
+
+static int check_entries(json_t *root, char *why, size_t len)
+{
+	json_t *entries = json_object_get(root, "entries"), *e;
+	size_t i;
+	int err = 0;
+
+	if (!json_is_array(entries)) {
+		snprintf(why, len, "no \"entries\" array");
+		return -PMC_E_FORMAT;
+	}
+	json_array_foreach(entries, i, e)
+	{
+		json_t *pair = json_object_get(json_object_get(e, "region_pair"), "counts");
+
+		err = check_median(e, i, "region_pair.counts.median",
+				   json_object_get(pair, "median"), why, len);
+		if (!err)
+			err = check_median(
+				e, i, "empty_program.median",
+				json_object_get(json_object_get(e, "empty_program"), "median"), why,
+				len);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* The versions of the file this pmc reads (docs/versioning.md). */
+static const char *const versions[] = {"pmc-calibrate/1"};
+
+static int check_schema(json_t *root, char *why, size_t len)
+{
+	const char *schema = json_string_value(json_object_get(root, "schema"));
+
+	if (!schema || strncmp(schema, "pmc-calibrate/", 14)) {
+		snprintf(why, len, "not a calibration file (no \"schema\": \"pmc-calibrate/N\")");
+		return -PMC_E_FORMAT;
+	}
+	for (size_t i = 0; i < sizeof(versions) / sizeof(versions[0]); i++)
+		if (!strcmp(schema, versions[i]))
+			return 0;
+	snprintf(why, len,
+		 "its schema is %.40s; this pmc reads pmc-calibrate/1 (run 'pmc calibrate' "
+		 "with this pmc)",
+		 schema);
+	return -PMC_E_VERSION;
+}
+
+int calib_load(const char *path, struct calib **out, char *why, size_t len)
 {
 	struct calib *c = calloc(1, sizeof(*c));
 	json_error_t jerr;
-	const char *schema;
+	FILE *f = NULL;
+	int err;
 
+	snprintf(why, len, "%s", "");
 	if (!c)
 		return -ENOMEM;
 	c->path = path ? strdup(path) : calib_default_path();
@@ -44,21 +116,25 @@ int calib_load(const char *path, struct calib **out)
 		free(c);
 		return -ENOMEM;
 	}
-	if (access(c->path, R_OK)) {
-		int err = -errno;
-
+	err = pmc_fopen_input(c->path, &f); /* a FIFO or a device is refused, not waited on */
+	if (err) {
+		snprintf(why, len, "%s", pmc_strerror(err));
 		calib_free(c);
 		return err;
 	}
-	c->root = json_load_file(c->path, 0, &jerr);
-	schema = json_string_value(json_object_get(c->root, "schema"));
-	if (!c->root || !schema || strncmp(schema, "pmc-calibrate/", 14)) {
-		calib_free(c);
-		return -PMC_E_FORMAT;
+	c->root = json_loadf(f, 0, &jerr);
+	fclose(f);
+	if (!c->root) {
+		snprintf(why, len, "line %d: %s", jerr.line, jerr.text);
+		err = -PMC_E_FORMAT;
+	} else {
+		err = check_schema(c->root, why, len);
+		if (!err)
+			err = check_entries(c->root, why, len);
 	}
-	if (strcmp(schema, "pmc-calibrate/1")) {
+	if (err) {
 		calib_free(c);
-		return -PMC_E_VERSION;
+		return err;
 	}
 	*out = c;
 	return 0;

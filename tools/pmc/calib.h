@@ -14,8 +14,13 @@ struct calib;
  */
 char *calib_default_path(void);
 
-/* Loads path (NULL: the default). Returns 0, -ENOENT, -PMC_E_FORMAT or -PMC_E_VERSION. */
-int calib_load(const char *path, struct calib **out);
+/*
+ * Loads path (NULL: the default): only a regular file, of a schema version this pmc reads,
+ * whose overheads are counts from 0 to 1e15. Returns 0, or -errno, -PMC_E_FORMAT or
+ * -PMC_E_VERSION with why saying what is wrong (the entry and field, or the version found
+ * and the ones read).
+ */
+int calib_load(const char *path, struct calib **out, char *why, size_t len);
 void calib_free(struct calib *c);
 const char *calib_path(const struct calib *c);
 /* Where and when it was measured, for outputs. */

@@ -321,13 +321,22 @@ void stat_regions__collect(struct stat_run *run, int pass, int rep)
 static void subtract_runs(struct stat_run *run, struct stat_regions *s)
 {
 	const char *backend = pmc_evlist__backend(run->evlist);
-	int err = calib_load(run->opts->calibration, &s->calib);
+	char why[256];
+	int err = calib_load(run->opts->calibration, &s->calib, why, sizeof(why));
 
-	if (err) {
+	if (err == -ENOENT) {
 		fprintf(stderr,
 			"pmc stat: --subtract-overhead: no calibration (%s); run 'pmc "
 			"calibrate' first\n",
 			pmc_strerror(err));
+		return;
+	}
+	if (err) {
+		fprintf(stderr,
+			"pmc stat: --subtract-overhead: cannot use the calibration file %s: %s\n",
+			run->opts->calibration ? run->opts->calibration
+					       : "(this machine's default)",
+			why);
 		return;
 	}
 	for (size_t i = 0; i < s->nr_ev; i++) {
