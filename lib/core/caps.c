@@ -8,7 +8,7 @@
 #include <linux/capability.h>
 #include <sys/syscall.h>
 #include <pmc/caps.h>
-#include "backend/backend.h"
+#include "core/backend.h"
 #include "core/sysfile.h"
 
 static struct pmc_caps caps;
@@ -80,8 +80,7 @@ static void probe_all(void)
 	probe_capabilities();
 	probe_tracefs();
 	for (size_t i = 0; pmc__backend_at(i); i++)
-		if (pmc__backend_at(i)->probe_caps)
-			pmc__backend_at(i)->probe_caps(&caps);
+		pmc__backend_probe_caps(pmc__backend_at(i), &caps);
 }
 
 const struct pmc_caps *pmc_caps(void)

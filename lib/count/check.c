@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pmc/event.h>
-#include "backend/backend.h"
+#include "core/backend.h"
 #include "event/evsel.h"
 
 int pmc_evsel__check(struct pmc_evsel *evsel, char *why, size_t len)
@@ -13,7 +13,8 @@ int pmc_evsel__check(struct pmc_evsel *evsel, char *why, size_t len)
 	char buf[256] = "";
 
 	if (evsel->check_err == 1) {
-		evsel->check_err = evsel->evlist->backend->check(evsel, buf, sizeof(buf));
+		evsel->check_err =
+			pmc__backend_check(evsel->evlist->backend, evsel, buf, sizeof(buf));
 		if (evsel->check_err < 0) {
 			free(evsel->check_why);
 			evsel->check_why = strdup(buf[0] ? buf : "cannot be counted here");

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <pmc/count.h>
 #include <pmc/error.h>
-#include "backend/backend.h"
+#include "core/backend.h"
 #include "core/opts.h"
 #include "count/child.h"
 #include "count/counting.h"
@@ -57,9 +57,9 @@ int pmc_evlist__open(struct pmc_evlist *evlist, const struct pmc_target *target,
 		return err;
 	if (evlist->counting)
 		return -EBUSY;
-	if (evlist->dry_run && !evlist->backend->dry_run)
+	if (evlist->dry_run && !pmc__backend_can_dry_run(evlist->backend))
 		return -EOPNOTSUPP;
-	err = evlist->backend->open(evlist, &t, pass, &c);
+	err = pmc__backend_open(evlist->backend, evlist, &t, pass, &c);
 	if (err || !c) /* a dry run leaves the list closed */
 		return err;
 	evlist->counting = c;
@@ -76,19 +76,19 @@ int pmc_evlist__start(struct pmc_evlist *evlist)
 {
 	OPEN_OR_FAIL(evlist);
 	evlist->counting->started = true;
-	return evlist->backend->start(evlist->counting);
+	return pmc__backend_start(evlist->backend, evlist->counting);
 }
 
 int pmc_evlist__stop(struct pmc_evlist *evlist)
 {
 	OPEN_OR_FAIL(evlist);
-	return evlist->backend->stop(evlist->counting);
+	return pmc__backend_stop(evlist->backend, evlist->counting);
 }
 
 int pmc_evlist__reset(struct pmc_evlist *evlist)
 {
 	OPEN_OR_FAIL(evlist);
-	return evlist->backend->reset(evlist->counting);
+	return pmc__backend_reset(evlist->backend, evlist->counting);
 }
 
 int pmc_evlist__wait(struct pmc_evlist *evlist, int *status)
@@ -102,7 +102,7 @@ int pmc_evlist__wait(struct pmc_evlist *evlist, int *status)
 	err = pmc__child_wait(c->child, status);
 	if (err)
 		return err;
-	return c->ops->reap ? c->ops->reap(c) : 0;
+	return pmc__backend_reap(c->ops, c);
 }
 
 int pmc_evlist__kill(struct pmc_evlist *evlist, int sig)
@@ -124,7 +124,7 @@ pid_t pmc_evlist__child_pid(const struct pmc_evlist *evlist)
 int pmc_evlist__read(struct pmc_evlist *evlist)
 {
 	OPEN_OR_FAIL(evlist);
-	return evlist->backend->read(evlist->counting);
+	return pmc__backend_read(evlist->backend, evlist->counting);
 }
 
 int pmc_evsel__count(const struct pmc_evsel *evsel, struct pmc_count *out)
@@ -143,9 +143,7 @@ int pmc_evsel__read_group(const struct pmc_evsel *leader, struct pmc_count *valu
 
 	if (!c || !c->open[leader->idx])
 		return -EBADF;
-	if (!c->ops->read_group)
-		return -EOPNOTSUPP;
-	return c->ops->read_group(c, leader, values, nr);
+	return pmc__backend_read_group(c->ops, c, leader, values, nr);
 }
 
 void pmc_evlist__close(struct pmc_evlist *evlist)
@@ -155,5 +153,5 @@ void pmc_evlist__close(struct pmc_evlist *evlist)
 	if (!c)
 		return;
 	evlist->counting = NULL;
-	c->ops->close(c);
+	pmc__backend_close(c->ops, c);
 }

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <pmc/count.h>
 #include <pmc/error.h>
-#include "backend/backend.h"
+#include "core/backend.h"
 #include "core/log.h"
 #include "event/evsel.h"
 
@@ -57,7 +57,7 @@ static void group_need(const struct pmc_evlist *evlist, const struct pmc_evsel *
 {
 	memset(need, 0, sizeof(int) * PMC_SLOT_NR);
 	for (size_t i = leader->idx; i < evlist->nr && evlist->entries[i]->leader == leader; i++)
-		need[evlist->backend->classify(evlist->entries[i])]++;
+		need[pmc__backend_classify(evlist->backend, evlist->entries[i])]++;
 }
 
 /* Whether every member of the group is countable here (a group is counted whole or not). */
@@ -110,9 +110,9 @@ int pmc_evlist__plan(struct pmc_evlist *evlist, bool multiplex, int *nr_passes)
 /* A resource's budget, divided among share users (at least one counter each). */
 static int shared_budget(const struct pmc_evlist *evlist, enum pmc_slot_class cls, int share)
 {
-	int n = evlist->backend->budget(cls);
+	int n = pmc__backend_budget(evlist->backend, cls);
 
-	if (share <= 1 || evlist->backend->regions_reuse_counters || n <= 0)
+	if (share <= 1 || pmc__backend_regions_reuse_counters(evlist->backend) || n <= 0)
 		return n;
 	return n / share ? n / share : 1;
 }
@@ -127,7 +127,7 @@ int pmc_evlist__plan_shared(struct pmc_evlist *evlist, bool multiplex, int share
 	 * are reserved when a breakpoint is created and cannot be, so they still take passes.
 	 * A backend that cannot time-share at all (vpmu) plans passes as without it.
 	 */
-	multiplex = multiplex && evlist->backend->multiplex;
+	multiplex = multiplex && pmc__backend_multiplexes(evlist->backend);
 	for (int cls = 0; cls < PMC_SLOT_NR; cls++)
 		p.budget[cls] = cls == PMC_SLOT_NONE || (multiplex && cls != PMC_SLOT_DEBUGREG)
 					? INT_MAX
@@ -152,7 +152,7 @@ int pmc_evlist__plan_shared(struct pmc_evlist *evlist, bool multiplex, int share
 
 bool pmc_evlist__can_multiplex(const struct pmc_evlist *evlist)
 {
-	return evlist->backend->multiplex;
+	return pmc__backend_multiplexes(evlist->backend);
 }
 
 int pmc_evsel__pass(const struct pmc_evsel *evsel)
@@ -168,5 +168,5 @@ const char *pmc_evsel__resource(const struct pmc_evsel *evsel)
 		[PMC_SLOT_FIXED2] = "fixed counter",	  [PMC_SLOT_DEBUGREG] = "debug register",
 	};
 
-	return names[evsel->evlist->backend->classify(evsel)];
+	return names[pmc__backend_classify(evsel->evlist->backend, evsel)];
 }

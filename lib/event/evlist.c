@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <pmc/count.h>
 #include <pmc/error.h>
-#include "backend/backend.h"
+#include "core/backend.h"
 #include "core/opts.h"
 #include "event/parse.h"
 
@@ -59,7 +59,7 @@ struct pmc_evsel *pmc_evlist__at(const struct pmc_evlist *evlist, size_t idx)
 
 const char *pmc_evlist__backend(const struct pmc_evlist *evlist)
 {
-	return evlist->backend->name;
+	return pmc__backend_name(evlist->backend);
 }
 
 int pmc_evlist__for_each_known(const struct pmc_evlist *evlist, pmc_event_fn fn, void *arg)
@@ -70,7 +70,7 @@ int pmc_evlist__for_each_known(const struct pmc_evlist *evlist, pmc_event_fn fn,
 		ret = pmc__pmu_for_each(fn, arg);
 	if (!ret)
 		ret = pmc__tp_for_each(NULL, fn, arg);
-	if (!ret && evlist && evlist->backend && evlist->backend->for_each_known)
-		ret = evlist->backend->for_each_known(fn, arg);
+	if (!ret && evlist && evlist->backend)
+		ret = pmc__backend_for_each_known(evlist->backend, fn, arg);
 	return ret;
 }

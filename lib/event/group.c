@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pmc/error.h>
-#include "backend/backend.h"
+#include "core/backend.h"
 #include "event/parse.h"
 
 static int parse_group(struct pmc_parser *p);
@@ -96,7 +96,7 @@ static int resolve_by_backend(struct pmc_parser *p, struct pmc_evsel *evsel)
 	const struct pmc_backend_ops *b = p->evlist->backend;
 	struct pmc_parse_error e = {0};
 	const char *what = evsel->kind == PMC_EV_SYMBOLIC ? evsel->symbol : evsel->pmu;
-	int ret = b && b->resolve ? b->resolve(evsel, &e) : -PMC_E_UNKNOWN_EVENT;
+	int ret = b ? pmc__backend_resolve(b, evsel, &e) : -PMC_E_UNKNOWN_EVENT;
 
 	if (!ret)
 		return 0;

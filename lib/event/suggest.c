@@ -3,7 +3,7 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
-#include "backend/backend.h"
+#include "core/backend.h"
 #include "event/parse.h"
 
 #define MAX_NAME 128
@@ -110,6 +110,6 @@ void pmc__suggest(const struct pmc_evlist *evlist, const char *name, const char 
 	}
 	pmc__event_for_each_generic(collect, &c);
 	pmc__pmu_for_each(collect, &c);
-	if (evlist && evlist->backend && evlist->backend->for_each_known)
-		evlist->backend->for_each_known(collect, &c);
+	if (evlist && evlist->backend)
+		pmc__backend_for_each_known(evlist->backend, collect, &c);
 }

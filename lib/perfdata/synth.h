@@ -5,7 +5,7 @@
 
 #include <linux/perf_event.h>
 #include <sys/types.h>
-#include "backend/backend.h"
+#include "core/backend.h"
 
 /* The event whose sample_id trailer synthesized records carry. */
 struct pmc__synth {

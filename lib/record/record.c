@@ -183,7 +183,7 @@ static void sample_params(struct pmc_record *rec, const struct pmc_target *t,
 	switch (t->kind) {
 	case PMC_TARGET_COMMAND:
 		p->pid = rec->child ? rec->child->pid : 0;
-		if (rec->evlist->dry_run && !rec->ops->sample_spawns)
+		if (rec->evlist->dry_run && !pmc__backend_spawns_for_sampling(rec->ops))
 			p->pid = PMC__DRY_RUN_CHILD_PID;
 		p->argv = t->argv;
 		p->keep_fd = t->child_fd > 0 ? t->child_fd : -1;
@@ -212,7 +212,7 @@ static int do_dry_run(struct pmc_record *rec, const struct pmc_target *t)
 	struct pmc__sample_params p;
 
 	sample_params(rec, t, &p);
-	return rec->ops->sample_open(rec->evlist, &p, &rec->s);
+	return pmc__backend_sample_open(rec->ops, rec->evlist, &p, &rec->s);
 }
 
 static int do_open(struct pmc_record *rec, const struct pmc_target *t)
@@ -220,11 +220,12 @@ static int do_open(struct pmc_record *rec, const struct pmc_target *t)
 	struct pmc__sample_params p;
 	int ret;
 
-	if (!rec->ops || !rec->ops->sample_open) {
-		pr_err("backend '%s' cannot sample\n", rec->ops ? rec->ops->name : "?");
+	if (!rec->ops || !pmc__backend_can_sample(rec->ops)) {
+		pr_err("backend '%s' cannot sample\n",
+		       rec->ops ? pmc__backend_name(rec->ops) : "?");
 		return -PMC_E_UNSUPPORTED;
 	}
-	if (rec->evlist->dry_run && !rec->ops->dry_run)
+	if (rec->evlist->dry_run && !pmc__backend_can_dry_run(rec->ops))
 		return -EOPNOTSUPP;
 	ret = build_attrs(rec);
 	if (rec->evlist->dry_run) /* describe the calls only: no command, no file */
@@ -232,7 +233,7 @@ static int do_open(struct pmc_record *rec, const struct pmc_target *t)
 	/* The file first: an output that cannot be written fails before a command starts. */
 	if (!ret)
 		ret = pmc__perfdata_writer_new(rec->output, &rec->w);
-	if (!ret && t->kind == PMC_TARGET_COMMAND && !rec->ops->sample_spawns)
+	if (!ret && t->kind == PMC_TARGET_COMMAND && !pmc__backend_spawns_for_sampling(rec->ops))
 		ret = spawn(rec, t);
 	/*
 	 * CPUs with a command (perf record -a -- cmd): the CPUs are sampled, the command only
@@ -244,7 +245,7 @@ static int do_open(struct pmc_record *rec, const struct pmc_target *t)
 	if (ret)
 		return ret;
 	sample_params(rec, t, &p);
-	ret = rec->ops->sample_open(rec->evlist, &p, &rec->s);
+	ret = pmc__backend_sample_open(rec->ops, rec->evlist, &p, &rec->s);
 	if (!ret && rec->child && rec->pidfd < 0)
 		rec->pidfd = (int)syscall(SYS_pidfd_open, rec->child->pid, 0);
 	if (ret)
@@ -295,7 +296,7 @@ int pmc_record__start(struct pmc_record *rec)
 	rec->started = true;
 	/* A COMMAND's events start at its exec (enable_on_exec); the others' start now. */
 	if (rec->kind != PMC_TARGET_COMMAND) {
-		ret = rec->ops->sample_enable(rec->s);
+		ret = pmc__backend_sample_enable(rec->ops, rec->s);
 		if (ret || !rec->child)
 			return ret;
 	}
@@ -327,7 +328,7 @@ static bool child_exited(struct pmc_record *rec)
 static int drain(struct pmc_record *rec)
 {
 	static const struct perf_event_header round = {PERFDATA_RECORD_FINISHED_ROUND, 0, 8};
-	int n = rec->ops->sample_drain(rec->s, record_sink, rec);
+	int n = pmc__backend_sample_drain(rec->ops, rec->s, record_sink, rec);
 
 	if (n > 0) {
 		rec->nr_round++;
@@ -345,12 +346,11 @@ int pmc_record__run(struct pmc_record *rec, int *status)
 		ret = drain(rec);
 		if (ret || rec->stop || (rec->child && child_exited(rec)))
 			break;
-		ret = rec->ops->sample_poll(rec->s, 1000);
+		ret = pmc__backend_sample_poll(rec->ops, rec->s, 1000);
 		if (ret == -EINTR)
 			ret = 0;
 	}
-	if (rec->ops->sample_disable)
-		rec->ops->sample_disable(rec->s);
+	pmc__backend_sample_disable(rec->ops, rec->s);
 	if (!ret)
 		ret = drain(rec);
 	if (rec->child) {
@@ -388,7 +388,7 @@ void pmc_record__delete(struct pmc_record *rec)
 	if (!rec)
 		return;
 	if (rec->s)
-		rec->ops->sample_close(rec->s);
+		pmc__backend_sample_close(rec->ops, rec->s);
 	pmc__perfdata_writer_delete(rec->w);
 	pmc__child_delete(rec->child);
 	if (rec->pidfd >= 0)

@@ -5,7 +5,7 @@
 
 #include <signal.h>
 #include <pmc/sample.h>
-#include "backend/backend.h"
+#include "core/backend.h"
 #include "count/child.h"
 #include "perfdata/perfdata.h"
 #include "record/sampling.h"

@@ -6,7 +6,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include <pmc/caps.h>
-#include "backend/backend.h"
+#include "core/backend.h"
 #include "backend/perf/perf.h"
 #include "backend/perf/pfm.h"
 #include "backend/perf/sample.h"

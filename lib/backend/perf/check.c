@@ -7,7 +7,7 @@
 #include <unistd.h>
 #include <pmc/caps.h>
 #include <pmc/error.h>
-#include "backend/backend.h"
+#include "core/backend.h"
 #include "backend/perf/perf.h"
 #include "event/evsel.h"
 

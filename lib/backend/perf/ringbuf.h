@@ -6,7 +6,7 @@
 #include <linux/perf_event.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "backend/backend.h"
+#include "core/backend.h"
 
 struct pmc__ringbuf {
 	int fd;

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* The perf backend's sampling hooks (lib/backend/backend.h): ring buffers per CPU. */
+/* The perf backend's sampling hooks (lib/core/backend.h): ring buffers per CPU. */
 #ifndef PMC_LIB_BACKEND_PERF_SAMPLE_H
 #define PMC_LIB_BACKEND_PERF_SAMPLE_H
 
 #include <poll.h>
-#include "backend/backend.h"
+#include "core/backend.h"
 #include "backend/perf/perf.h"
 #include "backend/perf/ringbuf.h"
 #include "record/sampling.h"

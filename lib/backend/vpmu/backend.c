@@ -7,7 +7,7 @@
 #include <string.h>
 #include <pmc/caps.h>
 #include <pmc/error.h>
-#include "backend/backend.h"
+#include "core/backend.h"
 #include "backend/vpmu/sample.h"
 #include "backend/vpmu/vpmu.h"
 #include "event/evsel.h"

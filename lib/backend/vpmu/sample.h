@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <vpmu/protocol.h>
-#include "backend/backend.h"
+#include "core/backend.h"
 #include "record/sampling.h"
 
 #define CONV_MAX_PATH 4096

@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* The backend ops table: what a counting backend (perf, vpmu) provides to libpmc. */
-#ifndef PMC_LIB_BACKEND_BACKEND_H
-#define PMC_LIB_BACKEND_BACKEND_H
+/*
+ * The backend seam: the ops table a backend (lib/backend/<name>/) fills, the registry, and
+ * one wrapper per hook. Generic code calls the wrappers, never a hook: a hook a backend
+ * leaves NULL becomes -EOPNOTSUPP (or the neutral answer its wrapper documents) here, in
+ * one place.
+ */
+#ifndef PMC_LIB_CORE_BACKEND_H
+#define PMC_LIB_CORE_BACKEND_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -12,8 +17,8 @@ struct pmc_evsel;
 struct pmc_counting;
 struct pmc_parse_error;
 struct pmc_caps;
-struct pmc_sampling;	   /* lib/sample/sampling.h */
-struct pmc__sample_params; /* lib/sample/sampling.h */
+struct pmc_sampling;	   /* lib/record/sampling.h */
+struct pmc__sample_params; /* lib/record/sampling.h */
 
 /*
  * Receives one record of the sample stream (a struct perf_event_header and its body,
@@ -40,8 +45,9 @@ enum pmc_slot_class {
 #define PMC_SLOT_FIXED_NR 3
 
 /*
- * One backend. Hooks marked optional may be NULL; pmc__backend_*() wrappers in
- * backend.c turn a NULL hook into -EOPNOTSUPP in one place.
+ * One backend. Hooks marked optional may be NULL; the pmc__backend_*() wrappers below turn
+ * a NULL hook into -EOPNOTSUPP or their documented neutral answer. The flags are the
+ * backend's traits, read through their wrappers too.
  */
 struct pmc_backend_ops {
 	const char *name;
@@ -96,7 +102,7 @@ struct pmc_backend_ops {
 			  struct pmc_count *values, size_t nr);
 	void (*close)(struct pmc_counting *c);
 	/*
-	 * Sampling (lib/sample/), all optional. sample_open opens evlist's events for
+	 * Sampling (lib/record/), all optional. sample_open opens evlist's events for
 	 * sampling as params says (target, sample_type, period or frequency, ...), leaves
 	 * them disabled (or enabled on exec), allocates the backend's state (which embeds
 	 * struct pmc_sampling first, with the attrs as opened and the ids of each event)
@@ -126,4 +132,59 @@ const struct pmc_backend_ops *pmc__backend_find(const char *name);
 /* Backend i of the registry (NULL past the end). */
 const struct pmc_backend_ops *pmc__backend_at(size_t i);
 
-#endif /* PMC_LIB_BACKEND_BACKEND_H */
+/* ---- the wrappers: generic code reaches a backend only through these ---- */
+
+const char *pmc__backend_name(const struct pmc_backend_ops *b);
+/* Traits: false when the backend does not say otherwise. */
+bool pmc__backend_multiplexes(const struct pmc_backend_ops *b);
+bool pmc__backend_regions_reuse_counters(const struct pmc_backend_ops *b);
+bool pmc__backend_can_dry_run(const struct pmc_backend_ops *b);
+bool pmc__backend_spawns_for_sampling(const struct pmc_backend_ops *b);
+/* The backend can sample (it has sample_open). */
+bool pmc__backend_can_sample(const struct pmc_backend_ops *b);
+
+/* resolve: -PMC_E_UNKNOWN_EVENT without the hook (the name is unknown to this backend). */
+int pmc__backend_resolve(const struct pmc_backend_ops *b, struct pmc_evsel *evsel,
+			 struct pmc_parse_error *err);
+/* check: 0 without the hook (every resolved event can be counted). */
+int pmc__backend_check(const struct pmc_backend_ops *b, struct pmc_evsel *evsel, char *why,
+		       size_t len);
+/* probe_caps: nothing without the hook. */
+void pmc__backend_probe_caps(const struct pmc_backend_ops *b, struct pmc_caps *caps);
+/* classify: PMC_SLOT_NONE (unlimited) without the hook. */
+enum pmc_slot_class pmc__backend_classify(const struct pmc_backend_ops *b,
+					  const struct pmc_evsel *evsel);
+/* budget: INT_MAX (unlimited) without the hook. */
+int pmc__backend_budget(const struct pmc_backend_ops *b, enum pmc_slot_class cls);
+/* for_each_known: 0 (nothing to walk) without the hook. */
+int pmc__backend_for_each_known(const struct pmc_backend_ops *b, pmc_event_fn fn, void *arg);
+
+/*
+ * Counting, on the state b opened (b is that state's ops): -EOPNOTSUPP without the hook,
+ * except reap (0: nothing to collect).
+ */
+int pmc__backend_open(const struct pmc_backend_ops *b, struct pmc_evlist *evlist,
+		      const struct pmc_target *target, int pass, struct pmc_counting **out);
+int pmc__backend_start(const struct pmc_backend_ops *b, struct pmc_counting *c);
+int pmc__backend_stop(const struct pmc_backend_ops *b, struct pmc_counting *c);
+int pmc__backend_reset(const struct pmc_backend_ops *b, struct pmc_counting *c);
+int pmc__backend_reap(const struct pmc_backend_ops *b, struct pmc_counting *c);
+int pmc__backend_read(const struct pmc_backend_ops *b, struct pmc_counting *c);
+int pmc__backend_read_group(const struct pmc_backend_ops *b, struct pmc_counting *c,
+			    const struct pmc_evsel *leader, struct pmc_count *values, size_t nr);
+/* close: frees c; accepts NULL. */
+void pmc__backend_close(const struct pmc_backend_ops *b, struct pmc_counting *c);
+
+/* Sampling: -EOPNOTSUPP without the hook; disable and close do nothing without theirs. */
+int pmc__backend_sample_open(const struct pmc_backend_ops *b, struct pmc_evlist *evlist,
+			     const struct pmc__sample_params *params, struct pmc_sampling **out);
+int pmc__backend_sample_enable(const struct pmc_backend_ops *b, struct pmc_sampling *s);
+int pmc__backend_sample_disable(const struct pmc_backend_ops *b, struct pmc_sampling *s);
+int pmc__backend_sample_poll(const struct pmc_backend_ops *b, struct pmc_sampling *s,
+			     int timeout_ms);
+int pmc__backend_sample_drain(const struct pmc_backend_ops *b, struct pmc_sampling *s,
+			      pmc__sample_sink_fn sink, void *arg);
+/* sample_close: frees s; accepts NULL. */
+void pmc__backend_sample_close(const struct pmc_backend_ops *b, struct pmc_sampling *s);
+
+#endif /* PMC_LIB_CORE_BACKEND_H */
