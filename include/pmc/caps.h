@@ -9,9 +9,34 @@
 extern "C" {
 #endif
 
+/* One thing a backend (or the machine) was checked for, as pmc doctor shows it. */
+struct pmc_cap_check {
+	char key[32];	  /* a stable name for programs: "hw_pmu", "breakpoints", "rdpmc" */
+	char name[32];	  /* what a person reads: "hardware PMU" */
+	bool ok;	  /* available, or not in the way */
+	long long value;  /* a number the check found (counters, debug registers), else 0 */
+	char detail[256]; /* what was found, or why not */
+	char todo[256];	  /* what would help, or "" */
+};
+
+#define PMC_CAPS_MAX_CHECKS 12
+#define PMC_CAPS_MAX_BACKENDS 4
+
+/* What one backend can do on this machine. */
+struct pmc_backend_caps {
+	char name[16];	 /* "perf", "vpmu" (--backend=NAME) */
+	bool usable;	 /* it can count here */
+	char why[160];	 /* why not, when !usable */
+	char where[256]; /* where it was found (a sysfs PMU folder, a tool folder), or "" */
+	size_t nr_checks;
+	struct pmc_cap_check checks[PMC_CAPS_MAX_CHECKS];
+};
+
 /*
- * What can be measured here. Filled on the first call of pmc_caps(); the library owns
- * it. Fields may be appended in later versions.
+ * What can be measured here: the machine, then each backend of the registry describing
+ * itself (struct pmc_backend_caps), so that a new backend adds an entry, not fields.
+ * Filled on the first call of pmc_caps(); the library owns it. Fields may be appended in
+ * later versions.
  */
 struct pmc_caps {
 	/* the machine */
@@ -24,26 +49,21 @@ struct pmc_caps {
 	int nmi_watchdog;      /* /proc/sys/kernel/nmi_watchdog: 1 holds a counter, -1 unknown */
 	bool tracefs;	       /* tracefs mounted and its events readable */
 	char tracefs_path[64]; /* where, e.g. /sys/kernel/tracing */
-	/* the perf backend */
-	bool perf_event;       /* perf_event_open(2) works at all (software event) */
-	bool hw_pmu;	       /* a hardware PMU counts (the cycles event opens) */
-	char hw_pmu_why[160];  /* why not, when !hw_pmu */
-	char pmu_name[64];     /* libpfm4's name of the CPU's PMU, or "" */
-	int nr_gp_counters;    /* general counters (0 without a PMU) */
-	int nr_fixed_counters; /* fixed counters */
-	bool rdpmc;	       /* user-space counter reads allowed (cap_user_rdpmc) */
-	int nr_breakpoints;    /* hardware breakpoints a task can hold (debug registers) */
-	/* the vpmu backend */
-	bool vpmu;	     /* the vpmu Valgrind tool is built and runs */
-	char vpmu_path[256]; /* its VALGRIND_LIB folder */
-	char vpmu_why[160];  /* why not, when !vpmu */
-	/* the perf backend, appended */
-	bool breakpoints_fire; /* a write to a watched variable is counted (some hypervisors
-				* accept breakpoints but never deliver their debug exceptions) */
+	/* the backends, in registry order */
+	size_t nr_backends;
+	struct pmc_backend_caps backends[PMC_CAPS_MAX_BACKENDS];
 };
 
 /* Returns the cached capabilities (probed on first use; thread-safe). Never NULL. */
 PMC_API const struct pmc_caps *pmc_caps(void);
+
+/* The backend called name in caps, or NULL. */
+PMC_API const struct pmc_backend_caps *pmc_caps__backend(const struct pmc_caps *caps,
+							 const char *name);
+
+/* The check key of the backend called backend, or NULL when either is unknown. */
+PMC_API const struct pmc_cap_check *pmc_caps__check(const struct pmc_caps *caps,
+						    const char *backend, const char *key);
 
 #ifdef __cplusplus
 }

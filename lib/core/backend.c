@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <limits.h>
 #include <string.h>
+#include <stdio.h>
+#include <pmc/caps.h>
 #include <pmc/error.h>
 #include "core/backend.h"
 
@@ -72,10 +74,29 @@ int pmc__backend_check(const struct pmc_backend_ops *b, struct pmc_evsel *evsel,
 	return b->check ? b->check(evsel, why, len) : 0;
 }
 
-void pmc__backend_probe_caps(const struct pmc_backend_ops *b, struct pmc_caps *caps)
+void pmc__backend_probe_caps(const struct pmc_backend_ops *b, const struct pmc_caps *machine,
+			     struct pmc_backend_caps *out)
 {
+	memset(out, 0, sizeof(*out));
+	snprintf(out->name, sizeof(out->name), "%s", b->name);
+	out->usable = true;
 	if (b->probe_caps)
-		b->probe_caps(caps);
+		b->probe_caps(machine, out);
+}
+
+struct pmc_cap_check *pmc__caps_add_check(struct pmc_backend_caps *out, const char *key,
+					  const char *name, bool ok)
+{
+	struct pmc_cap_check *c;
+
+	if (out->nr_checks >= PMC_CAPS_MAX_CHECKS)
+		return NULL;
+	c = &out->checks[out->nr_checks++];
+	memset(c, 0, sizeof(*c));
+	snprintf(c->key, sizeof(c->key), "%s", key);
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	c->ok = ok;
+	return c;
 }
 
 enum pmc_slot_class pmc__backend_classify(const struct pmc_backend_ops *b,

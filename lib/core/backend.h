@@ -17,6 +17,8 @@ struct pmc_evsel;
 struct pmc_counting;
 struct pmc_parse_error;
 struct pmc_caps;
+struct pmc_backend_caps;
+struct pmc_cap_check;
 struct pmc_sampling;	   /* lib/record/sampling.h */
 struct pmc__sample_params; /* lib/record/sampling.h */
 
@@ -75,8 +77,12 @@ struct pmc_backend_ops {
 	int (*resolve)(struct pmc_evsel *evsel, struct pmc_parse_error *err);
 	/* Can the resolved event be counted here? 0, or a negative code with why. */
 	int (*check)(struct pmc_evsel *evsel, char *why, size_t len);
-	/* optional: fill this backend's fields of the capabilities (called once). */
-	void (*probe_caps)(struct pmc_caps *caps);
+	/*
+	 * optional: describe this backend on this machine in out (usable, why not, where
+	 * found, its checks as pmc doctor shows them); machine holds the machine's part,
+	 * already filled. Called once; out->name is set.
+	 */
+	void (*probe_caps)(const struct pmc_caps *machine, struct pmc_backend_caps *out);
 	/* Which counter resource the event takes. */
 	enum pmc_slot_class (*classify)(const struct pmc_evsel *evsel);
 	/* How many of a resource exist (INT_MAX for unlimited). */
@@ -149,8 +155,12 @@ int pmc__backend_resolve(const struct pmc_backend_ops *b, struct pmc_evsel *evse
 /* check: 0 without the hook (every resolved event can be counted). */
 int pmc__backend_check(const struct pmc_backend_ops *b, struct pmc_evsel *evsel, char *why,
 		       size_t len);
-/* probe_caps: nothing without the hook. */
-void pmc__backend_probe_caps(const struct pmc_backend_ops *b, struct pmc_caps *caps);
+/* probe_caps: out->name set, and usable without the hook (it claims nothing else). */
+void pmc__backend_probe_caps(const struct pmc_backend_ops *b, const struct pmc_caps *machine,
+			     struct pmc_backend_caps *out);
+/* Appends a check to out (nothing when its PMC_CAPS_MAX_CHECKS are taken); returns it or NULL. */
+struct pmc_cap_check *pmc__caps_add_check(struct pmc_backend_caps *out, const char *key,
+					  const char *name, bool ok);
 /* classify: PMC_SLOT_NONE (unlimited) without the hook. */
 enum pmc_slot_class pmc__backend_classify(const struct pmc_backend_ops *b,
 					  const struct pmc_evsel *evsel);

@@ -79,8 +79,28 @@ static void probe_all(void)
 	caps.seccomp = pmc__sysfile_status_field("Seccomp") > 0;
 	probe_capabilities();
 	probe_tracefs();
-	for (size_t i = 0; pmc__backend_at(i); i++)
-		pmc__backend_probe_caps(pmc__backend_at(i), &caps);
+	for (size_t i = 0; pmc__backend_at(i) && i < PMC_CAPS_MAX_BACKENDS; i++)
+		pmc__backend_probe_caps(pmc__backend_at(i), &caps,
+					&caps.backends[caps.nr_backends++]);
+}
+
+const struct pmc_backend_caps *pmc_caps__backend(const struct pmc_caps *c, const char *name)
+{
+	for (size_t i = 0; c && name && i < c->nr_backends; i++)
+		if (!strcmp(c->backends[i].name, name))
+			return &c->backends[i];
+	return NULL;
+}
+
+const struct pmc_cap_check *pmc_caps__check(const struct pmc_caps *c, const char *backend,
+					    const char *key)
+{
+	const struct pmc_backend_caps *b = pmc_caps__backend(c, backend);
+
+	for (size_t i = 0; b && key && i < b->nr_checks; i++)
+		if (!strcmp(b->checks[i].key, key))
+			return &b->checks[i];
+	return NULL;
 }
 
 const struct pmc_caps *pmc_caps(void)

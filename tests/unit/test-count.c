@@ -176,9 +176,11 @@ Test(count, six_breakpoints_need_two_passes)
 	char buf[512];
 	int passes;
 
-	if (pmc_caps()->nr_breakpoints != 4)
-		cr_skip_test("[cap:no-hw-breakpoints] this machine has %d debug registers, not 4",
-			     pmc_caps()->nr_breakpoints);
+	const struct pmc_cap_check *bp = pmc_caps__check(pmc_caps(), "perf", "breakpoints");
+
+	if (!bp || bp->value != 4)
+		cr_skip_test("[cap:no-hw-breakpoints] this machine has %lld debug registers, not 4",
+			     bp ? bp->value : 0);
 	snprintf(buf, sizeof(buf),
 		 "mem:%p/8:w,mem:%p/8:w,mem:%p/8:w,mem:%p/8:w,mem:%p/8:w,mem:%p/8:w", (void *)&g[0],
 		 (void *)&g[1], (void *)&g[2], (void *)&g[3], (void *)&g[4], (void *)&g[5]);
@@ -195,7 +197,7 @@ Test(count, hardware_events_without_pmu_say_why)
 {
 	char why[256];
 
-	if (pmc_caps()->hw_pmu)
+	if (pmc_caps__check(pmc_caps(), "perf", "hw_pmu")->ok)
 		cr_skip_test("[cap:has-pmu] this machine has a hardware PMU");
 	evlist = parse("cycles");
 	cr_expect_eq(pmc_evsel__check(pmc_evlist__at(evlist, 0), why, sizeof(why)), -PMC_E_NOPMU);

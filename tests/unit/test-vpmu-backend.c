@@ -219,8 +219,9 @@ Test(vpmu_plan, counters_and_passes)
 		      "L1-dcache-loads,L1-dcache-load-misses",
 		      &err, NULL, 0);
 	cr_assert_eq(err, 0);
-	if (!pmc_caps()->vpmu)
-		cr_skip_test("vpmu tool not available: %s", pmc_caps()->vpmu_why);
+	if (!pmc_caps__backend(pmc_caps(), "vpmu")->usable)
+		cr_skip_test("vpmu tool not available: %s",
+			     pmc_caps__backend(pmc_caps(), "vpmu")->why);
 	cr_assert_eq(pmc_evlist__plan(l, false, &passes), 0);
 	cr_expect_eq(passes, 2, "8 events (2 fixed, 6 general) on 3 + 4 counters");
 	cr_expect_str_eq(pmc_evsel__resource(pmc_evlist__at(l, 0)), "fixed counter");
@@ -241,8 +242,9 @@ Test(vpmu_plan, one_event_per_fixed_counter)
 	l = vpmu_list("cycles,cpu-cycles,branches,branch-misses,cache-references,cache-misses",
 		      &err, NULL, 0);
 	cr_assert_eq(err, 0);
-	if (!pmc_caps()->vpmu)
-		cr_skip_test("vpmu tool not available: %s", pmc_caps()->vpmu_why);
+	if (!pmc_caps__backend(pmc_caps(), "vpmu")->usable)
+		cr_skip_test("vpmu tool not available: %s",
+			     pmc_caps__backend(pmc_caps(), "vpmu")->why);
 	cr_assert_eq(pmc_evlist__plan(l, false, &passes), 0);
 	cr_expect_eq(passes, 2,
 		     "cycles twice: one fixed and five general counters, got %d pass(es)", passes);
@@ -289,8 +291,9 @@ Test(vpmu_count, exact_differences_of_k_iterations, .timeout = 120)
 	uint64_t a[7], b[7], c[7];
 
 	unsetenv("PMC_VPMU_MODEL");
-	if (!pmc_caps()->vpmu)
-		cr_skip_test("vpmu tool not available: %s", pmc_caps()->vpmu_why);
+	if (!pmc_caps__backend(pmc_caps(), "vpmu")->usable)
+		cr_skip_test("vpmu tool not available: %s",
+			     pmc_caps__backend(pmc_caps(), "vpmu")->why);
 	run_loop(ev, "loop", "100000", a);
 	run_loop(ev, "loop", "200000", b);
 	run_loop(ev, "loop", "100000", c);
@@ -310,8 +313,9 @@ Test(vpmu_count, only_commands_and_self_under_vpmu)
 	int err, passes;
 
 	unsetenv("PMC_VPMU_MODEL");
-	if (!pmc_caps()->vpmu)
-		cr_skip_test("vpmu tool not available: %s", pmc_caps()->vpmu_why);
+	if (!pmc_caps__backend(pmc_caps(), "vpmu")->usable)
+		cr_skip_test("vpmu tool not available: %s",
+			     pmc_caps__backend(pmc_caps(), "vpmu")->why);
 	l = vpmu_list("instructions", &err, NULL, 0);
 	cr_assert_eq(pmc_evlist__plan(l, false, &passes), 0);
 	cr_expect_eq(pmc_evlist__open(l, &t, 0), -EOPNOTSUPP);

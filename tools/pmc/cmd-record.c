@@ -378,7 +378,9 @@ static int build_evlist(struct record_cli *c, struct pmc_evlist **out)
 				     .dry_run = c->dry_run ? print_dry_run : NULL,
 				     .dry_run_arg = stdout,
 				     .dry_run_attrs = c->verbose >= 2};
-	const char *def = pmc_caps()->hw_pmu ? "cycles" : "cpu-clock";
+	/* perf's default: cycles where the machine has a hardware PMU */
+	const struct pmc_cap_check *hw = pmc_caps__check(pmc_caps(), "perf", "hw_pmu");
+	const char *def = hw && hw->ok ? "cycles" : "cpu-clock";
 	struct pmc_parse_error perr;
 	int err = pmc_evlist__new(&eo, out);
 

@@ -14,7 +14,7 @@
 
 static int perf_probe(char *why, size_t len)
 {
-	const struct pmc_caps *caps = pmc_caps();
+	const struct perf_machine *caps = pmc__perf_machine();
 
 	if (caps->perf_event)
 		return 0;
@@ -61,7 +61,7 @@ static enum pmc_slot_class perf_classify(const struct pmc_evsel *evsel)
 
 static int perf_budget(enum pmc_slot_class cls)
 {
-	const struct pmc_caps *caps = pmc_caps();
+	const struct perf_machine *caps = pmc__perf_machine();
 	int n;
 
 	switch (cls) {
@@ -69,7 +69,7 @@ static int perf_budget(enum pmc_slot_class cls)
 		/* Without libpfm4's tables assume the architectural minimum of four. */
 		n = caps->nr_gp_counters ? caps->nr_gp_counters : 4;
 		/* The NMI watchdog holds one counter for itself. */
-		return caps->nmi_watchdog == 1 && n > 1 ? n - 1 : n;
+		return pmc_caps()->nmi_watchdog == 1 && n > 1 ? n - 1 : n;
 	case PMC_SLOT_FIXED0:
 	case PMC_SLOT_FIXED1:
 	case PMC_SLOT_FIXED2:

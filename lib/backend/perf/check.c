@@ -28,7 +28,7 @@ static bool needs_hw_pmu(const struct pmc_evsel *evsel)
 
 static int explain(int err, const struct pmc_evsel *evsel, char *why, size_t len)
 {
-	const struct pmc_caps *caps = pmc_caps();
+	const struct perf_machine *caps = pmc__perf_machine();
 
 	if (needs_hw_pmu(evsel) && !caps->hw_pmu) {
 		snprintf(why, len, "%s; try --backend=vpmu",
@@ -41,10 +41,10 @@ static int explain(int err, const struct pmc_evsel *evsel, char *why, size_t len
 		snprintf(why, len,
 			 "permission denied: perf_event_paranoid is %d; run as root, grant "
 			 "CAP_PERFMON, or lower kernel.perf_event_paranoid",
-			 caps->paranoid);
+			 pmc_caps()->paranoid);
 		return -PMC_E_PARANOID;
 	}
-	if (evsel->kind == PMC_EV_TRACEPOINT && !caps->tracefs) {
+	if (evsel->kind == PMC_EV_TRACEPOINT && !pmc_caps()->tracefs) {
 		snprintf(why, len,
 			 "tracefs is not mounted; mount -t tracefs nodev /sys/kernel/tracing");
 		return -PMC_E_NOTRACEFS;

@@ -107,7 +107,7 @@ static int open_one(struct perf_counting *pc, struct pmc_evsel *ev)
 
 /*
  * The mmap page of a self-monitoring counter lets reads use rdpmc where allowed. Where the
- * kernel forbids user-space reads altogether (pmc_caps()->rdpmc, probed once) no page is
+ * kernel forbids user-space reads altogether (pmc__perf_machine()->rdpmc, probed once) no page is
  * mapped, so that reads go straight to read(2) without touching it.
  */
 static void map_page(struct perf_counting *pc, size_t idx)
@@ -115,7 +115,7 @@ static void map_page(struct perf_counting *pc, size_t idx)
 	void *p;
 
 	if (pc->base.target.kind != PMC_TARGET_SELF || pc->nr_units != 1 || !pc->pages ||
-	    pc->dry.fn || !pmc_caps()->rdpmc)
+	    pc->dry.fn || !pmc__perf_machine()->rdpmc)
 		return;
 	p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, *perf_fd(pc, idx, 0),
 		 0);

@@ -9,6 +9,7 @@
 #include "count/counting.h"
 
 struct pmc_caps;
+struct pmc_backend_caps;
 struct pmc_evsel;
 
 /*
@@ -67,7 +68,22 @@ void pmc__perf_dry_run_init(struct perf_dry_run *d, const struct pmc_evlist *evl
  */
 int pmc__perf_open_call(struct perf_dry_run *d, struct perf_event_attr *attr, pid_t pid, int cpu,
 			int group_fd, unsigned long flags);
-void pmc__perf_probe_caps(struct pmc_caps *caps);
+/* What the perf backend found on this machine (probe.c), probed once on first use. */
+struct perf_machine {
+	bool perf_event;      /* perf_event_open(2) works at all (software event) */
+	bool hw_pmu;	      /* a hardware PMU counts (the cycles event opens) */
+	char hw_pmu_why[160]; /* why not, when !hw_pmu */
+	char pmu_name[64];    /* libpfm4's name of the CPU's PMU, or "" */
+	int nr_gp_counters;   /* general counters (0 without a PMU) */
+	int nr_fixed_counters;
+	bool rdpmc;	       /* user-space counter reads allowed (cap_user_rdpmc) */
+	int nr_breakpoints;    /* hardware breakpoints a task can hold (debug registers) */
+	bool breakpoints_fire; /* a write to a watched variable is counted (some hypervisors
+				* accept breakpoints but never deliver their debug exceptions) */
+};
+const struct perf_machine *pmc__perf_machine(void);
+/* caps.c: the backend described for pmc_caps() and pmc doctor. */
+void pmc__perf_probe_caps(const struct pmc_caps *machine, struct pmc_backend_caps *out);
 int pmc__perf_check(struct pmc_evsel *evsel, char *why, size_t len);
 int pmc__perf_open(struct pmc_evlist *evlist, const struct pmc_target *target, int pass,
 		   struct pmc_counting **out);

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
-/* The perf backend's capability probes: perf_event_open, hardware PMU, rdpmc, debug registers. */
+/*
+ * The perf backend's probes of this machine, made once: perf_event_open, the hardware PMU,
+ * rdpmc, debug registers (caps.c describes what they found for pmc doctor).
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <linux/hw_breakpoint.h>
-#include <pmc/caps.h>
+#include <pthread.h>
 #include "backend/perf/perf.h"
 #include "backend/perf/pfm-api.h"
 
@@ -24,30 +27,30 @@ static int try_open(__u32 type, __u64 config)
 	return pmc__perf_event_open(&a, 0, -1, -1, 0);
 }
 
-static void probe_hw(struct pmc_caps *caps)
+static void probe_hw(struct perf_machine *m)
 {
 	int fd = try_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
 	void *page;
 
 	if (fd < 0) {
-		snprintf(caps->hw_pmu_why, sizeof(caps->hw_pmu_why),
+		snprintf(m->hw_pmu_why, sizeof(m->hw_pmu_why),
 			 fd == -ENOENT || fd == -EOPNOTSUPP || fd == -ENODEV
 				 ? "no hardware PMU on this machine (virtual machine?)"
 				 : "opening the cycles event failed: %s",
 			 strerror(-fd));
 		return;
 	}
-	caps->hw_pmu = true;
+	m->hw_pmu = true;
 	page = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, fd, 0);
 	if (page != MAP_FAILED) {
-		caps->rdpmc = ((struct perf_event_mmap_page *)page)->cap_user_rdpmc;
+		m->rdpmc = ((struct perf_event_mmap_page *)page)->cap_user_rdpmc;
 		munmap(page, (size_t)sysconf(_SC_PAGESIZE));
 	}
 	close(fd);
 }
 
 /* libpfm4 knows the core PMU's name and its counters; only meaningful with a PMU. */
-static void probe_pfm(struct pmc_caps *caps)
+static void probe_pfm(struct perf_machine *m)
 {
 	const struct pmc__pfm_api *pfm = pmc__pfm_api();
 	pfm_pmu_info_t info;
@@ -62,9 +65,9 @@ static void probe_pfm(struct pmc_caps *caps)
 		if (pfm->get_pmu_info(pmu, &info) != PFM_SUCCESS || !info.is_present ||
 		    info.type != PFM_PMU_TYPE_CORE)
 			continue;
-		snprintf(caps->pmu_name, sizeof(caps->pmu_name), "%s", info.name);
-		caps->nr_gp_counters = info.num_cntrs;
-		caps->nr_fixed_counters = info.num_fixed_cntrs;
+		snprintf(m->pmu_name, sizeof(m->pmu_name), "%s", info.name);
+		m->nr_gp_counters = info.num_cntrs;
+		m->nr_fixed_counters = info.num_fixed_cntrs;
 		break;
 	}
 }
@@ -123,21 +126,31 @@ static bool breakpoints_fire(void)
 	return n == 4;
 }
 
-void pmc__perf_probe_caps(struct pmc_caps *caps)
+static struct perf_machine machine;
+static pthread_once_t machine_once = PTHREAD_ONCE_INIT;
+
+static void probe_all(void)
 {
+	struct perf_machine *m = &machine;
 	int fd = try_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
 
-	caps->perf_event = fd >= 0;
+	m->perf_event = fd >= 0;
 	if (fd >= 0)
 		close(fd);
-	if (!caps->perf_event) {
-		snprintf(caps->hw_pmu_why, sizeof(caps->hw_pmu_why), "perf_event_open(2) fails: %s",
+	if (!m->perf_event) {
+		snprintf(m->hw_pmu_why, sizeof(m->hw_pmu_why), "perf_event_open(2) fails: %s",
 			 strerror(-fd));
 		return;
 	}
-	probe_hw(caps);
-	if (caps->hw_pmu)
-		probe_pfm(caps);
-	caps->nr_breakpoints = count_breakpoints();
-	caps->breakpoints_fire = caps->nr_breakpoints > 0 && breakpoints_fire();
+	probe_hw(m);
+	if (m->hw_pmu)
+		probe_pfm(m);
+	m->nr_breakpoints = count_breakpoints();
+	m->breakpoints_fire = m->nr_breakpoints > 0 && breakpoints_fire();
+}
+
+const struct perf_machine *pmc__perf_machine(void)
+{
+	pthread_once(&machine_once, probe_all);
+	return &machine;
 }

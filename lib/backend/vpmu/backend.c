@@ -14,12 +14,12 @@
 
 static int vpmu_probe(char *why, size_t len)
 {
-	const struct pmc_caps *caps = pmc_caps();
+	const struct vpmu_machine *caps = pmc__vpmu_machine();
 
-	if (caps->vpmu || pmc__vpmu_present())
+	if (caps->ok || pmc__vpmu_present())
 		return 0;
 	if (why && len)
-		snprintf(why, len, "%s", caps->vpmu_why);
+		snprintf(why, len, "%s", caps->why);
 	return -PMC_E_NOVPMU;
 }
 
@@ -52,8 +52,8 @@ int pmc__vpmu_check(struct pmc_evsel *evsel, char *why, size_t len)
 	if (err)
 		return err;
 	/* A process already running under the tool can count itself (SELF). */
-	if (!pmc_caps()->vpmu && !pmc__vpmu_present()) {
-		snprintf(why, len, "%s", pmc_caps()->vpmu_why);
+	if (!pmc__vpmu_machine()->ok && !pmc__vpmu_present()) {
+		snprintf(why, len, "%s", pmc__vpmu_machine()->why);
 		return -PMC_E_NOVPMU;
 	}
 	return 0;

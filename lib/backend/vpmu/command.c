@@ -79,7 +79,7 @@ static int tool_args(const struct vpmu_cmdline *cl, int out_fd, char **argv, int
 {
 	const char *model = secure_getenv("PMC_VPMU_MODEL"),
 		   *preset = secure_getenv("PMC_VPMU_PRESET");
-	int err = push(argv, n, "VALGRIND_LIB=%s", pmc_caps()->vpmu_path);
+	int err = push(argv, n, "VALGRIND_LIB=%s", pmc__vpmu_machine()->path);
 
 	err = err ? err : push(argv, n, "valgrind");
 	err = err ? err : push(argv, n, "-q");

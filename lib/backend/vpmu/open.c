@@ -89,8 +89,8 @@ static int open_target(struct vpmu_counting *vc)
 
 	switch (t->kind) {
 	case PMC_TARGET_COMMAND:
-		if (!pmc_caps()->vpmu) {
-			pr_warn("vpmu: %s\n", pmc_caps()->vpmu_why);
+		if (!pmc__vpmu_machine()->ok) {
+			pr_warn("vpmu: %s\n", pmc__vpmu_machine()->why);
 			return -PMC_E_NOVPMU;
 		}
 		return spawn(vc);

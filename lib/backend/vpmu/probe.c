@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <pthread.h>
 #include <pmc/caps.h>
+#include "core/backend.h"
 #include "backend/vpmu/vpmu.h"
 
 /* Compile definitions from the build when it makes the tool (lib/CMakeLists.txt). */
@@ -71,19 +73,49 @@ const char *pmc__vpmu_vglib(char *why, size_t len)
 	return NULL;
 }
 
-void pmc__vpmu_probe_caps(struct pmc_caps *caps)
+static struct vpmu_machine machine;
+static pthread_once_t machine_once = PTHREAD_ONCE_INIT;
+
+static void probe(void)
 {
-	const char *dir = pmc__vpmu_vglib(caps->vpmu_why, sizeof(caps->vpmu_why));
+	const char *dir = pmc__vpmu_vglib(machine.why, sizeof(machine.why));
 
 	if (!dir)
 		return;
 	if (!in_path("valgrind")) {
-		snprintf(caps->vpmu_why, sizeof(caps->vpmu_why),
+		snprintf(machine.why, sizeof(machine.why),
 			 "the vpmu tool is in %s, but no valgrind launcher is in PATH "
 			 "(install valgrind)",
 			 dir);
 		return;
 	}
-	caps->vpmu = true;
-	snprintf(caps->vpmu_path, sizeof(caps->vpmu_path), "%s", dir);
+	machine.ok = true;
+	snprintf(machine.path, sizeof(machine.path), "%s", dir);
+}
+
+const struct vpmu_machine *pmc__vpmu_machine(void)
+{
+	pthread_once(&machine_once, probe);
+	return &machine;
+}
+
+/* The one check pmc doctor shows for vpmu: is the tool here, and where. */
+void pmc__vpmu_probe_caps(const struct pmc_caps *mc, struct pmc_backend_caps *out)
+{
+	const struct vpmu_machine *m = pmc__vpmu_machine();
+	struct pmc_cap_check *c = pmc__caps_add_check(out, "tool", "vpmu", m->ok);
+
+	(void)mc;
+	out->usable = m->ok;
+	snprintf(out->why, sizeof(out->why), "%s", m->ok ? "" : m->why);
+	snprintf(out->where, sizeof(out->where), "%s", m->ok ? m->path : "");
+	if (!c)
+		return;
+	snprintf(c->detail, sizeof(c->detail), "%s",
+		 m->ok	     ? m->path
+		 : m->why[0] ? m->why
+			     : "the vpmu backend is not part of this build");
+	if (!m->ok)
+		snprintf(c->todo, sizeof(c->todo),
+			 "install valgrind (with its tool API) and rebuild pmc");
 }

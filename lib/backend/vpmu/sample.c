@@ -225,8 +225,8 @@ static int check_target(const struct pmc__sample_params *p)
 			"to a running process or watch CPUs)\n");
 		return -EOPNOTSUPP;
 	}
-	if (!pmc_caps()->vpmu) {
-		pr_warn("vpmu: %s\n", pmc_caps()->vpmu_why);
+	if (!pmc__vpmu_machine()->ok) {
+		pr_warn("vpmu: %s\n", pmc__vpmu_machine()->why);
 		return -PMC_E_NOVPMU;
 	}
 	if (pmc__vpmu_runnable(p->argv[0])) {

@@ -12,6 +12,7 @@
 #include "count/counting.h"
 
 struct pmc_caps;
+struct pmc_backend_caps;
 struct pmc_evsel;
 struct pmc_parse_error;
 
@@ -42,7 +43,14 @@ static inline struct vpmu_counting *to_vpmu(struct pmc_counting *c)
 int pmc__vpmu_resolve(struct pmc_evsel *evsel, struct pmc_parse_error *err);
 int pmc__vpmu_check(struct pmc_evsel *evsel, char *why, size_t len);
 int pmc__vpmu_for_each(pmc_event_fn fn, void *arg);
-void pmc__vpmu_probe_caps(struct pmc_caps *caps);
+/* Whether the tool is here (probe.c), probed once on first use. */
+struct vpmu_machine {
+	bool ok;	/* the tool is built and a valgrind launcher is in PATH */
+	char path[256]; /* its VALGRIND_LIB folder */
+	char why[160];	/* why not, when !ok */
+};
+const struct vpmu_machine *pmc__vpmu_machine(void);
+void pmc__vpmu_probe_caps(const struct pmc_caps *machine, struct pmc_backend_caps *out);
 /* The VALGRIND_LIB folder holding vpmu-amd64-linux, or NULL with why filled. */
 const char *pmc__vpmu_vglib(char *why, size_t len);
 
