@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* perf.data reader and writer: round trips of every sample field, and rejection of bad files. */
 #include <glob.h>
+#include <errno.h>
 #include <criterion/criterion.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -342,4 +343,85 @@ Test(perfdata, interrupted_file_reads_to_end)
 	pmc__perfdata_close(f);
 	pmc__perfdata_writer_delete(w);
 	cr_assert_neq(access(tmp, F_OK), 0);
+}
+
+/*
+ * The one sample encoder (both backends write through it): for every capacity short of the
+ * record it refuses with -ENOSPC and writes nothing past the capacity; a record that would
+ * exceed the 16-bit header size is refused; a field announced without its data is -EINVAL.
+ */
+Test(perfdata, encoder_bounds)
+{
+	struct perf_event_attr a = full_attr();
+	struct pmc__sample s = full_sample(0);
+	static uint64_t big_chain[9000];
+	uint8_t buf[4096];
+	int len = pmc__sample_encode(&a, &s, buf, sizeof(buf));
+
+	cr_assert_gt(len, 0);
+	for (int cap = 0; cap < len; cap++) {
+		memset(buf, 0x5a, sizeof(buf));
+		cr_expect_eq(pmc__sample_encode(&a, &s, buf, (size_t)cap), -ENOSPC, "capacity %d",
+			     cap);
+		for (size_t i = (size_t)cap; i < sizeof(buf); i++)
+			cr_assert_eq(buf[i], 0x5a, "capacity %d: byte %zu written", cap, i);
+	}
+	s.callchain = big_chain;
+	s.nr_callchain = 9000; /* 72 KB: past the header's 16-bit size */
+	cr_expect_eq(pmc__sample_encode(&a, &s, buf, sizeof(buf)), -ENOSPC);
+	s = full_sample(0);
+	s.callchain = NULL;
+	cr_expect_eq(pmc__sample_encode(&a, &s, buf, sizeof(buf)), -EINVAL,
+		     "callchain without data");
+	s = full_sample(0);
+	s.branch = NULL;
+	cr_expect_eq(pmc__sample_encode(&a, &s, buf, sizeof(buf)), -EINVAL,
+		     "branches without data");
+	s = full_sample(0);
+	s.user_regs = NULL;
+	cr_expect_eq(pmc__sample_encode(&a, &s, buf, sizeof(buf)), -EINVAL,
+		     "registers without data");
+	a.sample_type |= PERF_SAMPLE_READ;
+	cr_expect_eq(pmc__sample_encode(&a, &s, buf, sizeof(buf)), -EINVAL, "an unknown field");
+}
+
+/* Each sample_type bit alone: encoded, then decoded to the same fields. */
+Test(perfdata, encoder_round_trip_per_field)
+{
+	const struct pmc__sample s = full_sample(3);
+	struct pmc_file_error err;
+	uint64_t bits = PMC_SAMPLE_KNOWN & ~(uint64_t)PERF_SAMPLE_WEIGHT_STRUCT;
+
+	while (bits) {
+		uint64_t bit = bits & -bits;
+		struct perf_event_attr a = full_attr();
+		struct pmc__sample d;
+		uint8_t buf[4096];
+		int len;
+
+		bits &= bits - 1;
+		a.sample_type = bit;
+		len = pmc__sample_encode(&a, &s, buf, sizeof(buf));
+		cr_assert_gt(len, 0, "bit 0x%llx", (unsigned long long)bit);
+		cr_assert_eq(pmc__sample_decode(&a, buf, (size_t)len, &d, &err), 0,
+			     "bit 0x%llx: %s", (unsigned long long)bit, err.msg);
+		cr_expect_eq(d.ip, bit == PERF_SAMPLE_IP ? s.ip : 0);
+		cr_expect_eq(d.time, bit == PERF_SAMPLE_TIME ? s.time : 0);
+		if (bit == PERF_SAMPLE_PERIOD) /* without it the attr's fixed period is implied */
+			cr_expect_eq(d.period, s.period);
+		cr_expect_eq(d.nr_callchain, bit == PERF_SAMPLE_CALLCHAIN ? s.nr_callchain : 0);
+		cr_expect_eq(d.nr_branch, bit == PERF_SAMPLE_BRANCH_STACK ? s.nr_branch : 0);
+		cr_expect_eq(d.weight, bit == PERF_SAMPLE_WEIGHT ? s.weight : 0);
+		cr_expect_eq(d.data_src, bit == PERF_SAMPLE_DATA_SRC ? s.data_src : 0);
+		cr_expect_eq(d.phys_addr, bit == PERF_SAMPLE_PHYS_ADDR ? s.phys_addr : 0);
+		cr_expect_eq(d.raw_size, bit == PERF_SAMPLE_RAW ? s.raw_size : 0);
+		cr_expect_eq(d.user_stack_size,
+			     bit == PERF_SAMPLE_STACK_USER ? s.user_stack_size : 0);
+		if (bit == PERF_SAMPLE_REGS_USER)
+			cr_expect_eq(d.user_regs[8], uregs[8]);
+		if (bit == PERF_SAMPLE_REGS_INTR)
+			cr_expect_eq(d.intr_regs[1], iregs[1]);
+		if (bit == PERF_SAMPLE_TID)
+			cr_expect(d.pid == s.pid && d.tid == s.tid);
+	}
 }

@@ -11,7 +11,10 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <pmc/error.h>
 #include "backend/vpmu/sample.h"
+#include "core/log.h"
+#include "perfdata/perfdata.h"
 
 /* Linux x86-64 user code and stack segment selectors (vpmu models user code only). */
 #define USER_CS 0x33
@@ -190,92 +193,93 @@ static const int8_t reg_of_perf[24] = {
 	VPMU_REG_R12, VPMU_REG_R13, VPMU_REG_R14, VPMU_REG_R15,
 };
 
-static void put_regs(struct out *o, const struct vpmu_rec_sample *r, uint64_t mask)
+/* The registers mask asks for, in perf_regs order, into regs; returns the ABI. */
+static uint64_t sample_regs(const struct vpmu_rec_sample *r, uint64_t mask, uint64_t *regs)
 {
-	put64(o, mask ? PERF_SAMPLE_REGS_ABI_64 : PERF_SAMPLE_REGS_ABI_NONE);
+	int n = 0;
+
 	for (int b = 0; b < 24; b++) {
 		if (!(mask & (1ull << b)))
 			continue;
 		if (reg_of_perf[b] >= 0)
-			put64(o, r->regs[reg_of_perf[b]]);
+			regs[n++] = r->regs[reg_of_perf[b]];
 		else
-			put64(o, b == 10 ? USER_CS : b == 11 ? USER_SS : 0);
+			regs[n++] = b == 10 ? USER_CS : b == 11 ? USER_SS : 0;
 	}
+	return mask ? PERF_SAMPLE_REGS_ABI_64 : PERF_SAMPLE_REGS_ABI_NONE;
 }
 
-/* perf_branch_entry: from, to, then mispred (bit 0), predicted (bit 1), type (bits 20-23;
- * VPMU_BR_* kinds have PERF_BR_*'s values) when the attr asks for types. */
-static void put_branches(struct out *o, const struct vpmu_rec_sample *r, uint64_t bst)
+/*
+ * perf_branch_entry: from, to, then mispred (bit 0), predicted (bit 1), type (bits 20-23;
+ * VPMU_BR_* kinds have PERF_BR_*'s values) when the attr asks for types. Returns how many.
+ */
+static uint32_t sample_branches(const struct vpmu_rec_sample *r, uint64_t bst,
+				struct perf_branch_entry *out)
 {
 	uint32_t nr = r->flags & VPMU_SAMPLE_HAS_LBR ? r->nr_lbr : 0;
 
 	if (nr > VPMU_LBR_DEPTH)
 		nr = VPMU_LBR_DEPTH;
-	put64(o, nr);
-	if (bst & PERF_SAMPLE_BRANCH_HW_INDEX)
-		put64(o, ~0ull); /* no hardware index: the whole stack is given */
 	for (uint32_t i = 0; i < nr; i++) {
 		const struct vpmu_lbr_entry *e = &r->lbr[i];
-		bool misp = e->flags & VPMU_BR_MISPRED;
-		uint64_t f = misp ? 1 : 2;
+		uint64_t f = e->flags & VPMU_BR_MISPRED ? 1 : 2;
 
 		if (bst & PERF_SAMPLE_BRANCH_TYPE_SAVE)
-			f |= (e->flags & VPMU_BR_KIND_MASK) << 20;
-		put64(o, e->from);
-		put64(o, e->to);
-		put64(o, f);
+			f |= (uint64_t)(e->flags & VPMU_BR_KIND_MASK) << 20;
+		memset(&out[i], 0, sizeof(out[i]));
+		out[i].from = e->from;
+		out[i].to = e->to;
+		memcpy((uint8_t *)&out[i] + 16, &f, 8); /* the flags word of the entry */
 	}
+	return nr;
 }
 
-static void put_sample_head(struct vpmu_conv *cv, struct out *o, const struct vpmu_rec_sample *r,
-			    uint64_t t, uint64_t id)
-{
-	if (t & PERF_SAMPLE_IDENTIFIER)
-		put64(o, id);
-	if (t & PERF_SAMPLE_IP)
-		put64(o, r->ip);
-	if (t & PERF_SAMPLE_TID)
-		put32x2(o, r->pid, r->tid);
-	if (t & PERF_SAMPLE_TIME)
-		put64(o, stamp(cv, r->time));
-	if (t & PERF_SAMPLE_ADDR)
-		put64(o, r->flags & VPMU_SAMPLE_HAS_ADDR ? r->addr : 0);
-	if (t & PERF_SAMPLE_ID)
-		put64(o, id);
-	if (t & PERF_SAMPLE_STREAM_ID)
-		put64(o, id);
-	if (t & PERF_SAMPLE_CPU)
-		put32x2(o, 0, 0);
-	if (t & PERF_SAMPLE_PERIOD)
-		put64(o, r->period);
-}
-
+/* A vpmu sample as pmc's decoded sample, encoded by the one sample encoder (lib/perfdata). */
 static int conv_sample(struct vpmu_conv *cv, const struct vpmu_rec_sample *r)
 {
 	int idx = r->counter < VPMU_MAX_COUNTERS ? cv->attr_of_ctr[r->counter] : -1;
+	uint64_t uregs[24], iregs[24], rec[CONV_MAX_RECORD / 8];
+	struct perf_branch_entry br[VPMU_LBR_DEPTH];
 	const struct perf_event_attr *a;
-	struct out o = {.n = 8};
-	uint64_t t;
+	struct pmc__sample s;
+	int len;
 
 	if (idx < 0)
 		return 0; /* a counter libpmc did not program for sampling */
 	a = &cv->attrs[idx];
-	t = a->sample_type;
-	put_sample_head(cv, &o, r, t, cv->ids[idx]);
-	if (t & PERF_SAMPLE_BRANCH_STACK)
-		put_branches(&o, r, a->branch_sample_type);
-	if (t & PERF_SAMPLE_REGS_USER)
-		put_regs(&o, r, a->sample_regs_user);
-	if (t & PERF_SAMPLE_WEIGHT)
-		put64(&o, r->flags & VPMU_SAMPLE_HAS_ADDR ? r->latency : 0);
-	if (t & PERF_SAMPLE_DATA_SRC)
-		put64(&o, pmc__vpmu_data_src(r));
-	if (t & PERF_SAMPLE_REGS_INTR)
-		put_regs(&o, r, a->sample_regs_intr);
+	s = (struct pmc__sample){
+		.sample_type = a->sample_type,
+		.misc = PERF_RECORD_MISC_USER |
+			(r->flags & VPMU_SAMPLE_PRECISE ? PERF_RECORD_MISC_EXACT_IP : 0),
+		.id = cv->ids[idx],
+		.stream_id = cv->ids[idx],
+		.ip = r->ip,
+		.pid = r->pid,
+		.tid = r->tid,
+		.time = stamp(cv, r->time),
+		.addr = r->flags & VPMU_SAMPLE_HAS_ADDR ? r->addr : 0,
+		.period = r->period,
+		.branch_hw_idx = ~0ull, /* no hardware index: the whole stack is given */
+		.branch = br,
+		.weight = r->flags & VPMU_SAMPLE_HAS_ADDR ? r->latency : 0,
+		.data_src = pmc__vpmu_data_src(r),
+		.user_regs_mask = a->sample_regs_user,
+		.user_regs = uregs,
+		.intr_regs_mask = a->sample_regs_intr,
+		.intr_regs = iregs,
+	};
+	s.nr_branch = sample_branches(r, a->branch_sample_type, br);
+	s.user_regs_abi = sample_regs(r, a->sample_regs_user, uregs);
+	s.intr_regs_abi = sample_regs(r, a->sample_regs_intr, iregs);
+	len = pmc__sample_encode(a, &s, rec, sizeof(rec));
+	if (len < 0) {
+		pr_warn("vpmu: a sample cannot be written for attr %d: %s\n", idx,
+			pmc_strerror(len));
+		return len;
+	}
 	cv->nr_samples++;
-	return emit(cv, &o, PERF_RECORD_SAMPLE,
-		    PERF_RECORD_MISC_USER |
-			    (r->flags & VPMU_SAMPLE_PRECISE ? PERF_RECORD_MISC_EXACT_IP : 0));
+	len = cv->sink(rec, (size_t)len, cv->arg);
+	return len < 0 ? len : 1;
 }
 
 static bool fits(const struct vpmu_hdr *h, size_t need)
