@@ -6,34 +6,6 @@
 #include "pub_tool_machine.h"
 #include "vpmu.h"
 
-static IRExpr *tmp(IRSB *out, IRType ty, IRExpr *e)
-{
-	IRTemp t = newIRTemp(out->tyenv, ty);
-
-	addStmtToIRSB(out, IRStmt_WrTmp(t, e));
-	return IRExpr_RdTmp(t);
-}
-
-static IRExpr *bin(IRSB *out, IRType ty, IROp op, IRExpr *a, IRExpr *b)
-{
-	return tmp(out, ty, IRExpr_Binop(op, a, b));
-}
-
-static IRExpr *un(IRSB *out, IRType ty, IROp op, IRExpr *a)
-{
-	return tmp(out, ty, IRExpr_Unop(op, a));
-}
-
-static IRExpr *k32(UInt v)
-{
-	return IRExpr_Const(IRConst_U32(v));
-}
-
-static IRExpr *k64(ULong v)
-{
-	return IRExpr_Const(IRConst_U64(v));
-}
-
 static void add_sig(IRSB *out, UInt s, IRExpr *amount)
 {
 	if (vp_need.sigs & VP_BIT(s))
@@ -54,33 +26,40 @@ Bool vp_cond_fast_ok(void)
  * access and can fold the table's address into it as a displacement (vp_alloc_lines). */
 static IRExpr *pht_update(IRSB *out, const struct vp_gshare_view *g, Addr pc, IRExpr *t32)
 {
-	IRExpr *hist =
-		tmp(out, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32, mkIRExpr_HWord((HWord)g->ghist)));
-	IRExpr *idx = un(out, Ity_I64, Iop_32Uto64,
-			 bin(out, Ity_I32, Iop_And32,
-			     bin(out, Ity_I32, Iop_Xor32, hist, k32((UInt)pc)), k32(g->pht_mask)));
-	IRExpr *byte = un(out, Ity_I32, Iop_8Uto32,
-			  tmp(out, Ity_I8,
-			      IRExpr_Load(Iend_LE, Ity_I8,
-					  bin(out, Ity_I64, Iop_Add64, idx, k64((HWord)g->pht)))));
-	IRExpr *key = bin(out, Ity_I32, Iop_Or32,
-			  bin(out, Ity_I32, Iop_Shl32, t32, IRExpr_Const(IRConst_U8(3))), byte);
-	IRExpr *step =
-		tmp(out, Ity_I8,
-		    IRExpr_Load(Iend_LE, Ity_I8,
-				bin(out, Ity_I64, Iop_Add64, un(out, Ity_I64, Iop_32Uto64, key),
-				    k64((HWord)g->pht_step))));
-	IRExpr *nh = bin(out, Ity_I32, Iop_And32,
-			 bin(out, Ity_I32, Iop_Or32,
-			     bin(out, Ity_I32, Iop_Shl32, hist, IRExpr_Const(IRConst_U8(1))), t32),
-			 k32(g->pht_mask));
+	IRExpr *hist = vp_ir_tmp(out, Ity_I32,
+				 IRExpr_Load(Iend_LE, Ity_I32, mkIRExpr_HWord((HWord)g->ghist)));
+	IRExpr *idx =
+		vp_ir_un(out, Ity_I64, Iop_32Uto64,
+			 vp_ir_bin(out, Ity_I32, Iop_And32,
+				   vp_ir_bin(out, Ity_I32, Iop_Xor32, hist, vp_ir_k32((UInt)pc)),
+				   vp_ir_k32(g->pht_mask)));
+	IRExpr *byte = vp_ir_un(out, Ity_I32, Iop_8Uto32,
+				vp_ir_tmp(out, Ity_I8,
+					  IRExpr_Load(Iend_LE, Ity_I8,
+						      vp_ir_bin(out, Ity_I64, Iop_Add64, idx,
+								vp_ir_k64((HWord)g->pht)))));
+	IRExpr *key = vp_ir_bin(
+		out, Ity_I32, Iop_Or32,
+		vp_ir_bin(out, Ity_I32, Iop_Shl32, t32, IRExpr_Const(IRConst_U8(3))), byte);
+	IRExpr *step = vp_ir_tmp(out, Ity_I8,
+				 IRExpr_Load(Iend_LE, Ity_I8,
+					     vp_ir_bin(out, Ity_I64, Iop_Add64,
+						       vp_ir_un(out, Ity_I64, Iop_32Uto64, key),
+						       vp_ir_k64((HWord)g->pht_step))));
+	IRExpr *nh = vp_ir_bin(
+		out, Ity_I32, Iop_And32,
+		vp_ir_bin(out, Ity_I32, Iop_Or32,
+			  vp_ir_bin(out, Ity_I32, Iop_Shl32, hist, IRExpr_Const(IRConst_U8(1))),
+			  t32),
+		vp_ir_k32(g->pht_mask));
 
 	addStmtToIRSB(
-		out,
-		IRStmt_Store(Iend_LE, bin(out, Ity_I64, Iop_Add64, idx, k64((HWord)g->pht)), step));
+		out, IRStmt_Store(Iend_LE,
+				  vp_ir_bin(out, Ity_I64, Iop_Add64, idx, vp_ir_k64((HWord)g->pht)),
+				  step));
 	addStmtToIRSB(out, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)g->ghist), nh));
-	return bin(out, Ity_I32, Iop_Shr32, un(out, Ity_I32, Iop_8Uto32, step),
-		   IRExpr_Const(IRConst_U8(2)));
+	return vp_ir_bin(out, Ity_I32, Iop_Shr32, vp_ir_un(out, Ity_I32, Iop_8Uto32, step),
+			 IRExpr_Const(IRConst_U8(2)));
 }
 
 /* A misprediction (I64 0/1) of a transfer of signal sig (its penalty cycles are derived from
@@ -101,22 +80,22 @@ void vp_emit_cond_fast(IRSB *out, Addr pc, IRExpr *taken, Addr target)
 	IRDirty *d;
 
 	vp_gshare_view(&g, pc);
-	t32 = un(out, Ity_I32, Iop_64to32, taken);
-	miss = un(out, Ity_I64, Iop_32Uto64, pht_update(out, &g, pc, t32));
+	t32 = vp_ir_un(out, Ity_I32, Iop_64to32, taken);
+	miss = vp_ir_un(out, Ity_I64, Iop_32Uto64, pht_update(out, &g, pc, t32));
 	add_sig(out, VP_SIG_BR_COND_TAKEN, taken);
-	add_sig(out, VP_SIG_BR_COND_NT, bin(out, Ity_I64, Iop_Xor64, taken, k64(1)));
-	add_sig(out, VP_SIG_MISP_COND_TAKEN, bin(out, Ity_I64, Iop_And64, miss, taken));
+	add_sig(out, VP_SIG_BR_COND_NT, vp_ir_bin(out, Ity_I64, Iop_Xor64, taken, vp_ir_k64(1)));
+	add_sig(out, VP_SIG_MISP_COND_TAKEN, vp_ir_bin(out, Ity_I64, Iop_And64, miss, taken));
 	add_misp(out, VP_SIG_MISP_COND, miss);
-	hit = bin(
-		out, Ity_I1, Iop_CmpEQ64,
-		tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)g.btb_mru))),
-		k64(pc));
-	h64 = un(out, Ity_I64, Iop_1Uto64, hit);
+	hit = vp_ir_bin(out, Ity_I1, Iop_CmpEQ64,
+			vp_ir_tmp(out, Ity_I64,
+				  IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)g.btb_mru))),
+			vp_ir_k64(pc));
+	h64 = vp_ir_un(out, Ity_I64, Iop_1Uto64, hit);
 	add_sig(out, VP_SIG_BTB_HIT, h64);
 	add_sig(out, VP_SIG_P5_TAKEN_OR_BTB, h64);
 	d = unsafeIRDirty_0_N(3, "vp_h_cond_btb", VG_(fnptr_to_fnentry)(vp_h_cond_btb),
 			      mkIRExprVec_3(mkIRExpr_HWord(pc), taken, mkIRExpr_HWord(target)));
-	d->guard = un(out, Ity_I1, Iop_Not1, hit);
+	d->guard = vp_ir_un(out, Ity_I1, Iop_Not1, hit);
 	addStmtToIRSB(out, IRStmt_Dirty(d));
 }
 
@@ -124,23 +103,26 @@ void vp_emit_cond_fast(IRSB *out, Addr pc, IRExpr *taken, Addr target)
 static void ras_push(IRSB *out, const struct vp_gshare_view *g, Addr next)
 {
 	UInt depth = vp_clo.ras_depth;
-	IRExpr *top =
-		tmp(out, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32, mkIRExpr_HWord((HWord)g->ras_top)));
-	IRExpr *t1 = bin(out, Ity_I32, Iop_Add32, top, k32(1));
-	IRExpr *nt = tmp(out, Ity_I32,
-			 IRExpr_ITE(bin(out, Ity_I1, Iop_CmpEQ32, t1, k32(depth)), k32(0), t1));
-	IRExpr *at = bin(out, Ity_I64, Iop_Add64,
-			 bin(out, Ity_I64, Iop_Shl64, un(out, Ity_I64, Iop_32Uto64, nt),
-			     IRExpr_Const(IRConst_U8(3))),
-			 k64((HWord)g->ras));
-	IRExpr *nr =
-		tmp(out, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32, mkIRExpr_HWord((HWord)g->ras_nr)));
-	IRExpr *more = un(out, Ity_I32, Iop_1Uto32, bin(out, Ity_I1, Iop_CmpLT32U, nr, k32(depth)));
+	IRExpr *top = vp_ir_tmp(out, Ity_I32,
+				IRExpr_Load(Iend_LE, Ity_I32, mkIRExpr_HWord((HWord)g->ras_top)));
+	IRExpr *t1 = vp_ir_bin(out, Ity_I32, Iop_Add32, top, vp_ir_k32(1));
+	IRExpr *nt = vp_ir_tmp(out, Ity_I32,
+			       IRExpr_ITE(vp_ir_bin(out, Ity_I1, Iop_CmpEQ32, t1, vp_ir_k32(depth)),
+					  vp_ir_k32(0), t1));
+	IRExpr *at = vp_ir_bin(out, Ity_I64, Iop_Add64,
+			       vp_ir_bin(out, Ity_I64, Iop_Shl64,
+					 vp_ir_un(out, Ity_I64, Iop_32Uto64, nt),
+					 IRExpr_Const(IRConst_U8(3))),
+			       vp_ir_k64((HWord)g->ras));
+	IRExpr *nr = vp_ir_tmp(out, Ity_I32,
+			       IRExpr_Load(Iend_LE, Ity_I32, mkIRExpr_HWord((HWord)g->ras_nr)));
+	IRExpr *more = vp_ir_un(out, Ity_I32, Iop_1Uto32,
+				vp_ir_bin(out, Ity_I1, Iop_CmpLT32U, nr, vp_ir_k32(depth)));
 
 	addStmtToIRSB(out, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)g->ras_top), nt));
-	addStmtToIRSB(out, IRStmt_Store(Iend_LE, at, k64(next)));
+	addStmtToIRSB(out, IRStmt_Store(Iend_LE, at, vp_ir_k64(next)));
 	addStmtToIRSB(out, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)g->ras_nr),
-					bin(out, Ity_I32, Iop_Add32, nr, more)));
+					vp_ir_bin(out, Ity_I32, Iop_Add32, nr, more)));
 }
 
 /* A direct jump or call (kind VPMU_BR_REL_JMP/REL_CALL) at pc to target, next the return
@@ -156,24 +138,27 @@ Bool vp_emit_direct_fast(IRSB *out, Addr pc, Addr target, UInt kind, Addr next)
 	if (!vp_cond_fast_ok() || (kind != VPMU_BR_REL_JMP && kind != VPMU_BR_REL_CALL))
 		return False;
 	vp_gshare_view(&g, pc);
-	add_sig(out, VP_SIG_P5_TAKEN_OR_BTB, k64(1));
+	add_sig(out, VP_SIG_P5_TAKEN_OR_BTB, vp_ir_k64(1));
 	if (kind == VPMU_BR_REL_CALL && vp_clo.ras_depth)
 		ras_push(out, &g, next);
-	hit = bin(out, Ity_I1, Iop_And1,
-		  bin(out, Ity_I1, Iop_CmpEQ64,
-		      tmp(out, Ity_I64,
-			  IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)g.btb_mru))),
-		      k64(pc)),
-		  bin(out, Ity_I1, Iop_CmpEQ64,
-		      tmp(out, Ity_I64,
-			  IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)g.btb_mru_target))),
-		      k64(target)));
-	h64 = un(out, Ity_I64, Iop_1Uto64, hit);
+	hit = vp_ir_bin(out, Ity_I1, Iop_And1,
+			vp_ir_bin(out, Ity_I1, Iop_CmpEQ64,
+				  vp_ir_tmp(out, Ity_I64,
+					    IRExpr_Load(Iend_LE, Ity_I64,
+							mkIRExpr_HWord((HWord)g.btb_mru))),
+				  vp_ir_k64(pc)),
+			vp_ir_bin(out, Ity_I1, Iop_CmpEQ64,
+				  vp_ir_tmp(out, Ity_I64,
+					    IRExpr_Load(Iend_LE, Ity_I64,
+							mkIRExpr_HWord((HWord)g.btb_mru_target))),
+				  vp_ir_k64(target)));
+	h64 = vp_ir_un(out, Ity_I64, Iop_1Uto64, hit);
 	add_sig(out, VP_SIG_BTB_HIT, h64);
-	add_sig(out, kind == VPMU_BR_REL_CALL ? VP_SIG_BR_CALL_DIR : VP_SIG_BR_JMP_DIR, k64(1));
+	add_sig(out, kind == VPMU_BR_REL_CALL ? VP_SIG_BR_CALL_DIR : VP_SIG_BR_JMP_DIR,
+		vp_ir_k64(1));
 	d = unsafeIRDirty_0_N(2, "vp_h_jump_btb", VG_(fnptr_to_fnentry)(vp_h_jump_btb),
 			      mkIRExprVec_2(mkIRExpr_HWord(pc), mkIRExpr_HWord(target)));
-	d->guard = un(out, Ity_I1, Iop_Not1, hit);
+	d->guard = vp_ir_un(out, Ity_I1, Iop_Not1, hit);
 	addStmtToIRSB(out, IRStmt_Dirty(d));
 	return True;
 }
@@ -186,15 +171,16 @@ static IRExpr *btb_mru_update(IRSB *out, const struct vp_gshare_view *g, Addr pc
 			      IRExpr **old_target)
 {
 	IRExpr *at = mkIRExpr_HWord((HWord)g->btb_mru_target);
-	IRExpr *hit = bin(
+	IRExpr *hit = vp_ir_bin(
 		out, Ity_I1, Iop_CmpEQ64,
-		tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)g->btb_mru))),
-		k64(pc));
-	IRExpr *old = tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, at));
+		vp_ir_tmp(out, Ity_I64,
+			  IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)g->btb_mru))),
+		vp_ir_k64(pc));
+	IRExpr *old = vp_ir_tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, at));
 
-	addStmtToIRSB(out,
-		      IRStmt_Store(Iend_LE, at, tmp(out, Ity_I64, IRExpr_ITE(hit, target, old))));
-	add_sig(out, VP_SIG_BTB_HIT, un(out, Ity_I64, Iop_1Uto64, hit));
+	addStmtToIRSB(out, IRStmt_Store(Iend_LE, at,
+					vp_ir_tmp(out, Ity_I64, IRExpr_ITE(hit, target, old))));
+	add_sig(out, VP_SIG_BTB_HIT, vp_ir_un(out, Ity_I64, Iop_1Uto64, hit));
 	*old_target = old;
 	return hit;
 }
@@ -214,54 +200,60 @@ Bool vp_emit_indirect_fast(IRSB *out, Addr pc, IRExpr *target, UInt kind, Addr n
 	    (kind != VPMU_BR_RET && kind != VPMU_BR_IND_JMP && kind != VPMU_BR_IND_CALL))
 		return False;
 	vp_gshare_view(&g, pc);
-	add_sig(out, VP_SIG_P5_TAKEN_OR_BTB, k64(1));
+	add_sig(out, VP_SIG_P5_TAKEN_OR_BTB, vp_ir_k64(1));
 	hit = btb_mru_update(out, &g, pc, target, &old);
 	if (kind == VPMU_BR_RET) {
-		IRExpr *top = tmp(out, Ity_I32,
+		IRExpr *top =
+			vp_ir_tmp(out, Ity_I32,
 				  IRExpr_Load(Iend_LE, Ity_I32, mkIRExpr_HWord((HWord)g.ras_top)));
-		IRExpr *nr = tmp(out, Ity_I32,
-				 IRExpr_Load(Iend_LE, Ity_I32, mkIRExpr_HWord((HWord)g.ras_nr)));
-		IRExpr *any = bin(out, Ity_I1, Iop_CmpNE32, nr, k32(0));
-		IRExpr *slot = tmp(out, Ity_I64,
-				   IRExpr_Load(Iend_LE, Ity_I64,
-					       bin(out, Ity_I64, Iop_Add64,
-						   bin(out, Ity_I64, Iop_Shl64,
-						       un(out, Ity_I64, Iop_32Uto64, top),
-						       IRExpr_Const(IRConst_U8(3))),
-						   k64((HWord)g.ras))));
-		IRExpr *ok = bin(out, Ity_I1, Iop_And1, any,
-				 bin(out, Ity_I1, Iop_CmpEQ64, slot, target));
-		IRExpr *below = tmp(out, Ity_I32,
-				    IRExpr_ITE(bin(out, Ity_I1, Iop_CmpEQ32, top, k32(0)),
-					       k32(vp_clo.ras_depth - 1),
-					       bin(out, Ity_I32, Iop_Sub32, top, k32(1))));
+		IRExpr *nr =
+			vp_ir_tmp(out, Ity_I32,
+				  IRExpr_Load(Iend_LE, Ity_I32, mkIRExpr_HWord((HWord)g.ras_nr)));
+		IRExpr *any = vp_ir_bin(out, Ity_I1, Iop_CmpNE32, nr, vp_ir_k32(0));
+		IRExpr *slot = vp_ir_tmp(
+			out, Ity_I64,
+			IRExpr_Load(Iend_LE, Ity_I64,
+				    vp_ir_bin(out, Ity_I64, Iop_Add64,
+					      vp_ir_bin(out, Ity_I64, Iop_Shl64,
+							vp_ir_un(out, Ity_I64, Iop_32Uto64, top),
+							IRExpr_Const(IRConst_U8(3))),
+					      vp_ir_k64((HWord)g.ras))));
+		IRExpr *ok = vp_ir_bin(out, Ity_I1, Iop_And1, any,
+				       vp_ir_bin(out, Ity_I1, Iop_CmpEQ64, slot, target));
+		IRExpr *below = vp_ir_tmp(
+			out, Ity_I32,
+			IRExpr_ITE(vp_ir_bin(out, Ity_I1, Iop_CmpEQ32, top, vp_ir_k32(0)),
+				   vp_ir_k32(vp_clo.ras_depth - 1),
+				   vp_ir_bin(out, Ity_I32, Iop_Sub32, top, vp_ir_k32(1))));
 
-		addStmtToIRSB(out, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)g.ras_top),
-						tmp(out, Ity_I32, IRExpr_ITE(any, below, top))));
-		addStmtToIRSB(out, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)g.ras_nr),
-						bin(out, Ity_I32, Iop_Sub32, nr,
-						    un(out, Ity_I32, Iop_1Uto32, any))));
+		addStmtToIRSB(out,
+			      IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)g.ras_top),
+					   vp_ir_tmp(out, Ity_I32, IRExpr_ITE(any, below, top))));
+		addStmtToIRSB(out,
+			      IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)g.ras_nr),
+					   vp_ir_bin(out, Ity_I32, Iop_Sub32, nr,
+						     vp_ir_un(out, Ity_I32, Iop_1Uto32, any))));
 		add_misp(out, VP_SIG_MISP_RET,
-			 un(out, Ity_I64, Iop_1Uto64, un(out, Ity_I1, Iop_Not1, ok)));
-		add_sig(out, VP_SIG_BR_RET, k64(1));
+			 vp_ir_un(out, Ity_I64, Iop_1Uto64, vp_ir_un(out, Ity_I1, Iop_Not1, ok)));
+		add_sig(out, VP_SIG_BR_RET, vp_ir_k64(1));
 		d = unsafeIRDirty_0_N(2, "vp_h_jump_btb", VG_(fnptr_to_fnentry)(vp_h_jump_btb),
 				      mkIRExprVec_2(mkIRExpr_HWord(pc), target));
 	} else {
 		/* Predicted right when the MRU way held this target; the helper decides otherwise.
 		 */
-		miss = un(out, Ity_I64, Iop_1Uto64,
-			  bin(out, Ity_I1, Iop_And1, hit,
-			      bin(out, Ity_I1, Iop_CmpNE64, old, target)));
+		miss = vp_ir_un(out, Ity_I64, Iop_1Uto64,
+				vp_ir_bin(out, Ity_I1, Iop_And1, hit,
+					  vp_ir_bin(out, Ity_I1, Iop_CmpNE64, old, target)));
 		add_misp(out, kind == VPMU_BR_IND_JMP ? VP_SIG_MISP_JMP_IND : VP_SIG_MISP_CALL_IND,
 			 miss);
 		if (kind == VPMU_BR_IND_CALL)
 			ras_push(out, &g, next);
 		add_sig(out, kind == VPMU_BR_IND_JMP ? VP_SIG_BR_JMP_IND : VP_SIG_BR_CALL_IND,
-			k64(1));
+			vp_ir_k64(1));
 		d = unsafeIRDirty_0_N(3, "vp_h_ind_btb", VG_(fnptr_to_fnentry)(vp_h_ind_btb),
-				      mkIRExprVec_3(mkIRExpr_HWord(pc), target, k64(kind)));
+				      mkIRExprVec_3(mkIRExpr_HWord(pc), target, vp_ir_k64(kind)));
 	}
-	d->guard = un(out, Ity_I1, Iop_Not1, hit);
+	d->guard = vp_ir_un(out, Ity_I1, Iop_Not1, hit);
 	addStmtToIRSB(out, IRStmt_Dirty(d));
 	return True;
 }

@@ -5,6 +5,8 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_mallocfree.h"
 #include "vpmu.h"
+#include "vpmu-lbr.h"
+#include "vpmu-sample.h"
 
 /* The BTB is kept as three parallel arrays of sets * ways slots, most recently used first
  * within a set, so that a lookup reads only the 32 bytes of one set's tags; the pattern
@@ -100,42 +102,6 @@ static void btb_insert(Addr pc, Addr target, UChar ctr)
 	btb_pc[s] = pc;
 	btb_target[s] = target;
 	btb_ctr[s] = ctr;
-}
-
-static const UInt lbr_exclude[] = {
-	[VPMU_BR_COND] = VPMU_LBR_JCC,
-	[VPMU_BR_REL_JMP] = VPMU_LBR_NEAR_REL_JMP,
-	[VPMU_BR_IND_JMP] = VPMU_LBR_NEAR_IND_JMP,
-	[VPMU_BR_REL_CALL] = VPMU_LBR_NEAR_REL_CALL,
-	[VPMU_BR_IND_CALL] = VPMU_LBR_NEAR_IND_CALL,
-	[VPMU_BR_RET] = VPMU_LBR_NEAR_RET,
-};
-
-/* Records a taken branch unless LBR_SELECT excludes its kind or ring 3 (CPL_NEQ_0). */
-void vp_lbr_push(Addr from, Addr to, UInt flags)
-{
-	struct vp_thread *t = vp_cur;
-	UInt kind = flags & VPMU_BR_KIND_MASK;
-
-	if (!vp_clo.lbr_on || !t)
-		return;
-	if (vp_clo.lbr_select & (VPMU_LBR_CPL_NEQ_0 | lbr_exclude[kind]))
-		return;
-	t->lbr_top = (t->lbr_top + 1) % VPMU_LBR_DEPTH;
-	t->lbr[t->lbr_top].from = from;
-	t->lbr[t->lbr_top].to = to;
-	t->lbr[t->lbr_top].flags = flags;
-	if (t->lbr_nr < VPMU_LBR_DEPTH)
-		t->lbr_nr++;
-}
-
-void vp_lbr_copy(struct vp_thread *t, struct vpmu_lbr_entry *dst, UInt *nr)
-{
-	UInt i;
-
-	for (i = 0; i < t->lbr_nr; i++)
-		dst[i] = t->lbr[(t->lbr_top + VPMU_LBR_DEPTH - i) % VPMU_LBR_DEPTH];
-	*nr = t->lbr_nr;
 }
 
 /* A misprediction of signal sig (one of VP_MISP_ALL_MASK: its penalty cycles are derived from

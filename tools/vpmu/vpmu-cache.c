@@ -4,6 +4,7 @@
  * cache's array of sets is set up and scanned in vpmu-cache-set.c. */
 #include "pub_tool_libcbase.h"
 #include "vpmu-cache-vec.h"
+#include "vpmu-sample.h"
 
 /* Everything the access path reads, together: a cache's fields fill one host line, and the
  * penalties share one.  The guest's data keeps evicting the tool's globals from the host's

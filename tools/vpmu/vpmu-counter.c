@@ -6,6 +6,7 @@
 #include "pub_tool_threadstate.h"
 #include "pub_tool_libcproc.h"
 #include "vpmu.h"
+#include "vpmu-sample.h"
 
 ULong vp_sig[VP_SIG_NR] __attribute__((aligned(64))); /* see enum vp_sig */
 ULong vp_watch;
@@ -435,4 +436,22 @@ void vp_compute_needs(void)
 	vp_need.dcache = vp_need.icache = (all & CACHE_SIGS) != 0;
 	vp_need.branch = (all & BRANCH_SIGS) != 0 || vp_clo.lbr_on;
 	vp_insn_fire_at = 0;
+}
+
+/* One COUNTS record: thread t's counters (NULL: the totals) to the --out-fd stream. */
+void vp_out_counts(UInt tid, struct vp_thread *t)
+{
+	struct vpmu_rec_counts r;
+	UInt k;
+
+	VG_(memset)(&r, 0, sizeof(r));
+	vp_hdr_init(&r.hdr, VPMU_MAGIC_RECORD, VPMU_REC_COUNTS, sizeof(r));
+	r.pid = VG_(getpid)();
+	r.tid = tid;
+	r.nr = vp_nr_ctr;
+	for (k = 0; k < vp_nr_ctr; k++) {
+		r.config[k] = vp_ctr[k].config;
+		r.value[k] = t ? vp_counter_read(t, k) : vp_counter_total(k);
+	}
+	vp_out_write(&r, sizeof(r));
 }

@@ -6,27 +6,14 @@
 #include "pub_tool_machine.h"
 #include "vpmu.h"
 
-static IRExpr *tmp(IRSB *out, IRType ty, IRExpr *e)
-{
-	IRTemp t = newIRTemp(out->tyenv, ty);
-
-	addStmtToIRSB(out, IRStmt_WrTmp(t, e));
-	return IRExpr_RdTmp(t);
-}
-
-static IRExpr *k64(ULong v)
-{
-	return IRExpr_Const(IRConst_U64(v));
-}
-
 static IRExpr *shr(IRSB *out, IRExpr *a, UInt n)
 {
-	return tmp(out, Ity_I64, IRExpr_Binop(Iop_Shr64, a, IRExpr_Const(IRConst_U8(n))));
+	return vp_ir_tmp(out, Ity_I64, IRExpr_Binop(Iop_Shr64, a, IRExpr_Const(IRConst_U8(n))));
 }
 
 static IRExpr *shl(IRSB *out, IRExpr *a, UInt n)
 {
-	return tmp(out, Ity_I64, IRExpr_Binop(Iop_Shl64, a, IRExpr_Const(IRConst_U8(n))));
+	return vp_ir_tmp(out, Ity_I64, IRExpr_Binop(Iop_Shl64, a, IRExpr_Const(IRConst_U8(n))));
 }
 
 /* The tag in the most recently used way of the set that holds entry number addr >> shift of
@@ -38,23 +25,25 @@ static IRExpr *mru_tag(IRSB *out, const struct vp_tag_view *v, IRExpr *addr, UIn
 	IRExpr *off;
 
 	if (set_bytes & (set_bytes - 1))
-		off = tmp(out, Ity_I64,
-			  IRExpr_Binop(Iop_Mul64,
-				       tmp(out, Ity_I64,
-					   IRExpr_Binop(Iop_And64, shr(out, addr, shift),
-							k64(v->set_mask))),
-				       k64(set_bytes)));
+		off = vp_ir_tmp(
+			out, Ity_I64,
+			IRExpr_Binop(Iop_Mul64,
+				     vp_ir_tmp(out, Ity_I64,
+					       IRExpr_Binop(Iop_And64, shr(out, addr, shift),
+							    vp_ir_k64(v->set_mask))),
+				     vp_ir_k64(set_bytes)));
 	else
-		off = tmp(out, Ity_I64,
-			  IRExpr_Binop(Iop_And64,
-				       shift > w   ? shr(out, addr, shift - w)
-				       : shift < w ? shl(out, addr, w - shift)
-						   : addr,
-				       k64(v->set_mask << w)));
-	return tmp(
+		off = vp_ir_tmp(out, Ity_I64,
+				IRExpr_Binop(Iop_And64,
+					     shift > w	 ? shr(out, addr, shift - w)
+					     : shift < w ? shl(out, addr, w - shift)
+							 : addr,
+					     vp_ir_k64(v->set_mask << w)));
+	return vp_ir_tmp(
 		out, Ity_I64,
 		IRExpr_Load(Iend_LE, Ity_I64,
-			    tmp(out, Ity_I64, IRExpr_Binop(Iop_Add64, off, k64((HWord)v->tags)))));
+			    vp_ir_tmp(out, Ity_I64,
+				      IRExpr_Binop(Iop_Add64, off, vp_ir_k64((HWord)v->tags)))));
 }
 
 /* An I64 that is 0 when the access lies in one line that is most recently used in its L1D set
@@ -74,26 +63,29 @@ static IRExpr *fast_miss(IRSB *out, Bool store, IRExpr *addr, Int size, IRExpr *
 
 	vp_data_tags(&l1, &tlb);
 	if (size > 1)
-		end = tmp(out, Ity_I64, IRExpr_Binop(Iop_Add64, addr, k64(size - 1)));
+		end = vp_ir_tmp(out, Ity_I64, IRExpr_Binop(Iop_Add64, addr, vp_ir_k64(size - 1)));
 	want = shr(out, end, l1.line_shift - 1);
 	tag = mru_tag(out, &l1, addr, l1.line_shift);
 	if (store) /* a store hits a dirty line */
-		x = tmp(out, Ity_I64,
-			IRExpr_Binop(Iop_Xor64, tag,
-				     tmp(out, Ity_I64, IRExpr_Binop(Iop_Or64, want, k64(1)))));
+		x = vp_ir_tmp(out, Ity_I64,
+			      IRExpr_Binop(Iop_Xor64, tag,
+					   vp_ir_tmp(out, Ity_I64,
+						     IRExpr_Binop(Iop_Or64, want, vp_ir_k64(1)))));
 	else /* a load hits a clean or dirty line: the dirty bit is shifted out */
-		x = shr(out, tmp(out, Ity_I64, IRExpr_Binop(Iop_Xor64, tag, want)), 1);
+		x = shr(out, vp_ir_tmp(out, Ity_I64, IRExpr_Binop(Iop_Xor64, tag, want)), 1);
 	if (size > 1 && l1.set_mask == 0)
-		x = tmp(out, Ity_I64,
-			IRExpr_Binop(Iop_Or64, x,
-				     tmp(out, Ity_I64,
-					 IRExpr_Binop(Iop_Xor64, shr(out, addr, l1.line_shift),
-						      shr(out, end, l1.line_shift)))));
-	page = tmp(out, Ity_I64,
-		   IRExpr_Binop(Iop_And64, shr(out, addr, tlb.line_shift - 1), k64(~1ULL)));
+		x = vp_ir_tmp(out, Ity_I64,
+			      IRExpr_Binop(Iop_Or64, x,
+					   vp_ir_tmp(out, Ity_I64,
+						     IRExpr_Binop(Iop_Xor64,
+								  shr(out, addr, l1.line_shift),
+								  shr(out, end, l1.line_shift)))));
+	page = vp_ir_tmp(
+		out, Ity_I64,
+		IRExpr_Binop(Iop_And64, shr(out, addr, tlb.line_shift - 1), vp_ir_k64(~1ULL)));
 	tag = mru_tag(out, &tlb, addr, tlb.line_shift);
-	*page_x = tmp(out, Ity_I64, IRExpr_Binop(Iop_Xor64, tag, page));
-	return tmp(out, Ity_I64, IRExpr_Binop(Iop_Or64, x, *page_x));
+	*page_x = vp_ir_tmp(out, Ity_I64, IRExpr_Binop(Iop_Xor64, tag, page));
+	return vp_ir_tmp(out, Ity_I64, IRExpr_Binop(Iop_Or64, x, *page_x));
 }
 
 /* Adds amount to signal s if a programmed counter sums s.  The others need not be kept: a
@@ -111,9 +103,9 @@ static void add_if_nonzero(IRSB *out, UInt s, IRExpr *v, IRExpr *hit)
 
 	if (!(vp_need.sigs & VP_BIT(s)))
 		return;
-	nz = tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpNE64, v, k64(0)));
-	n64 = tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, nz));
-	vp_ir_add_sig(out, s, tmp(out, Ity_I64, IRExpr_Binop(Iop_And64, n64, hit)));
+	nz = vp_ir_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpNE64, v, vp_ir_k64(0)));
+	n64 = vp_ir_tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, nz));
+	vp_ir_add_sig(out, s, vp_ir_tmp(out, Ity_I64, IRExpr_Binop(Iop_And64, n64, hit)));
 }
 
 /* The signals data_access() in vpmu-cache.c produces for an access that hits the MRU ways of
@@ -124,29 +116,33 @@ static void count_fast(IRSB *out, Bool store, IRExpr *addr, Int size, IRExpr *hi
 
 	add_sig(out, store ? VP_SIG_L1D_ST_HIT : VP_SIG_L1D_LD_HIT, hit);
 	if (size > 1) {
-		IRExpr *end = tmp(out, Ity_I64, IRExpr_Binop(Iop_Add64, addr, k64(size - 1)));
-		IRExpr *x = tmp(out, Ity_I64, IRExpr_Binop(Iop_Xor64, addr, end));
+		IRExpr *end =
+			vp_ir_tmp(out, Ity_I64, IRExpr_Binop(Iop_Add64, addr, vp_ir_k64(size - 1)));
+		IRExpr *x = vp_ir_tmp(out, Ity_I64, IRExpr_Binop(Iop_Xor64, addr, end));
 
-		add_if_nonzero(out, store ? VP_SIG_MISALIGN_ST : VP_SIG_MISALIGN_LD,
-			       tmp(out, Ity_I64, IRExpr_Binop(Iop_And64, addr, k64(size - 1))),
-			       hit);
-		add_if_nonzero(out, store ? VP_SIG_P5_MISALIGN_ST : VP_SIG_P5_MISALIGN_LD,
-			       tmp(out, Ity_I64,
-				   IRExpr_Binop(Iop_Shr64, x, IRExpr_Const(IRConst_U8(p5_shift)))),
-			       hit);
+		add_if_nonzero(
+			out, store ? VP_SIG_MISALIGN_ST : VP_SIG_MISALIGN_LD,
+			vp_ir_tmp(out, Ity_I64, IRExpr_Binop(Iop_And64, addr, vp_ir_k64(size - 1))),
+			hit);
+		add_if_nonzero(
+			out, store ? VP_SIG_P5_MISALIGN_ST : VP_SIG_P5_MISALIGN_LD,
+			vp_ir_tmp(out, Ity_I64,
+				  IRExpr_Binop(Iop_Shr64, x, IRExpr_Const(IRConst_U8(p5_shift)))),
+			hit);
 	}
 	if (!store && (vp_need.sigs & VP_BIT(VP_SIG_LAT_ABOVE))) {
 		/* ld_lat is an MSR the guest may rewrite without a retranslation: read it. */
-		IRExpr *lat =
-			tmp(out, Ity_I32,
-			    IRExpr_Load(Iend_LE, Ity_I32, mkIRExpr_HWord((HWord)&vp_clo.ld_lat)));
-		IRExpr *above = tmp(out, Ity_I1,
-				    IRExpr_Binop(Iop_CmpLT32U, lat,
-						 IRExpr_Const(IRConst_U32(vp_clo.l1d.latency))));
-		IRExpr *a64 = tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, above));
+		IRExpr *lat = vp_ir_tmp(
+			out, Ity_I32,
+			IRExpr_Load(Iend_LE, Ity_I32, mkIRExpr_HWord((HWord)&vp_clo.ld_lat)));
+		IRExpr *above =
+			vp_ir_tmp(out, Ity_I1,
+				  IRExpr_Binop(Iop_CmpLT32U, lat,
+					       IRExpr_Const(IRConst_U32(vp_clo.l1d.latency))));
+		IRExpr *a64 = vp_ir_tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, above));
 
 		vp_ir_add_sig(out, VP_SIG_LAT_ABOVE,
-			      tmp(out, Ity_I64, IRExpr_Binop(Iop_And64, a64, hit)));
+			      vp_ir_tmp(out, Ity_I64, IRExpr_Binop(Iop_And64, a64, hit)));
 	}
 }
 
@@ -163,21 +159,21 @@ Bool vp_data_fast_ok(Int size)
 void vp_emit_data_fast(IRSB *out, Bool store, IRExpr *addr, Int size)
 {
 	IRExpr *px, *miss = fast_miss(out, store, addr, size, &px);
-	IRExpr *hit = tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, miss, k64(0)));
+	IRExpr *hit = vp_ir_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, miss, vp_ir_k64(0)));
 	struct vp_helper h;
 	IRDirty *d;
 
 	/* The hit's count is dropped by VEX's dead-code pass where no counter needs it. */
-	count_fast(out, store, addr, size, tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, hit)));
+	count_fast(out, store, addr, size, vp_ir_tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, hit)));
 	vp_fast_data_helper(store, size, &h);
 	/* The helper skips the DTLB when px is 0 (the page is most recently used). */
 	if (h.takes_size)
 		d = unsafeIRDirty_0_N(3, h.name, VG_(fnptr_to_fnentry)(h.fn),
-				      mkIRExprVec_3(addr, k64(size), px));
+				      mkIRExprVec_3(addr, vp_ir_k64(size), px));
 	else
 		d = unsafeIRDirty_0_N(2, h.name, VG_(fnptr_to_fnentry)(h.fn),
 				      mkIRExprVec_2(addr, px));
-	d->guard = tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpNE64, miss, k64(0)));
+	d->guard = vp_ir_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpNE64, miss, vp_ir_k64(0)));
 	addStmtToIRSB(out, IRStmt_Dirty(d));
 }
 
@@ -197,31 +193,38 @@ void vp_emit_fetch_fast(IRSB *out, Addr line_addr, Bool check_page)
 	line = line_addr >> l1.line_shift;
 	page = line_addr >> tlb.line_shift;
 	/* Fetches never dirty a line, so the MRU tag is line << 1 exactly. */
-	x = tmp(out, Ity_I64,
+	x = vp_ir_tmp(
+		out, Ity_I64,
 		IRExpr_Binop(Iop_Xor64,
-			     tmp(out, Ity_I64,
-				 IRExpr_Load(Iend_LE, Ity_I64,
-					     mkIRExpr_HWord((HWord)(l1.tags + (line & l1.set_mask) *
-										      l1.ways)))),
-			     k64(line << 1)));
+			     vp_ir_tmp(out, Ity_I64,
+				       IRExpr_Load(Iend_LE, Ity_I64,
+						   mkIRExpr_HWord(
+							   (HWord)(l1.tags + (line & l1.set_mask) *
+										     l1.ways)))),
+			     vp_ir_k64(line << 1)));
 	if (check_page)
-		x = tmp(out, Ity_I64,
+		x = vp_ir_tmp(
+			out, Ity_I64,
 			IRExpr_Binop(
 				Iop_Or64, x,
-				tmp(out, Ity_I64,
-				    IRExpr_Binop(
-					    Iop_Xor64,
-					    tmp(out, Ity_I64,
-						IRExpr_Load(Iend_LE, Ity_I64,
-							    mkIRExpr_HWord(
-								    (HWord)(tlb.tags +
-									    (page & tlb.set_mask) *
-										    tlb.ways)))),
-					    k64(page << 1)))));
-	hit = tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, x, k64(0)));
-	add_sig(out, VP_SIG_L1I_HIT, tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, hit)));
+				vp_ir_tmp(
+					out, Ity_I64,
+					IRExpr_Binop(
+						Iop_Xor64,
+						vp_ir_tmp(
+							out, Ity_I64,
+							IRExpr_Load(
+								Iend_LE, Ity_I64,
+								mkIRExpr_HWord((
+									HWord)(tlb.tags +
+									       (page &
+										tlb.set_mask) *
+										       tlb.ways)))),
+						vp_ir_k64(page << 1)))));
+	hit = vp_ir_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, x, vp_ir_k64(0)));
+	add_sig(out, VP_SIG_L1I_HIT, vp_ir_tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, hit)));
 	d = unsafeIRDirty_0_N(1, "vp_h_ifetch_fast", VG_(fnptr_to_fnentry)(vp_h_ifetch_fast),
 			      mkIRExprVec_1(mkIRExpr_HWord(line_addr)));
-	d->guard = tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpNE64, x, k64(0)));
+	d->guard = vp_ir_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpNE64, x, vp_ir_k64(0)));
 	addStmtToIRSB(out, IRStmt_Dirty(d));
 }

@@ -6,6 +6,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_machine.h"
 #include "vpmu.h"
+#include "vpmu-sample.h"
 
 #define MAX_INSNS 256
 
@@ -222,21 +223,6 @@ static UInt prepass(const IRSB *bb, struct insn_info *info)
 
 /* ---- emitting IR (flat: every operand an RdTmp or Const) ---- */
 
-static IRExpr *slot(UInt s)
-{
-	return mkIRExpr_HWord((HWord)&vp_sig[s]);
-}
-
-void vp_ir_add_sig(IRSB *out, UInt s, IRExpr *amount)
-{
-	IRTemp t1 = newIRTemp(out->tyenv, Ity_I64);
-	IRTemp t2 = newIRTemp(out->tyenv, Ity_I64);
-
-	addStmtToIRSB(out, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, slot(s))));
-	addStmtToIRSB(out, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(t1), amount)));
-	addStmtToIRSB(out, IRStmt_Store(Iend_LE, slot(s), IRExpr_RdTmp(t2)));
-}
-
 static void add_to_sig(struct ctx *c, UInt s, IRExpr *amount)
 {
 	vp_ir_add_sig(c->out, s, amount);
@@ -276,15 +262,10 @@ static void call(struct ctx *c, const HChar *name, void *fn, Int regparms, IRExp
 	addStmtToIRSB(c->out, IRStmt_Dirty(d));
 }
 
-static IRExpr *c64(ULong v)
-{
-	return IRExpr_Const(IRConst_U64(v));
-}
-
 /* REP completion: the instruction retires once, when control leaves it for the next one. */
 static void count_rep(struct ctx *c, const struct insn_info *in, IRExpr *guard)
 {
-	IRExpr *one = c64(1);
+	IRExpr *one = vp_ir_k64(1);
 	UInt s;
 
 	if (guard) {
@@ -307,18 +288,19 @@ static void emit_tick(struct ctx *c, const struct insn_info *in)
 
 	if (c->seg_base == IRTemp_INVALID) {
 		c->seg_base = newIRTemp(c->out->tyenv, Ity_I64);
-		addStmtToIRSB(c->out, IRStmt_WrTmp(c->seg_base, IRExpr_Load(Iend_LE, Ity_I64,
-									    slot(VP_SIG_INSN))));
+		addStmtToIRSB(c->out,
+			      IRStmt_WrTmp(c->seg_base, IRExpr_Load(Iend_LE, Ity_I64,
+								    vp_ir_sig_slot(VP_SIG_INSN))));
 	}
 	addStmtToIRSB(c->out,
 		      IRStmt_WrTmp(tf, IRExpr_Load(Iend_LE, Ity_I64,
 						   mkIRExpr_HWord((HWord)&vp_insn_fire_at))));
 	addStmtToIRSB(c->out, IRStmt_WrTmp(tn, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(c->seg_base),
-							    c64(extra))));
+							    vp_ir_k64(extra))));
 	addStmtToIRSB(c->out, IRStmt_WrTmp(g, IRExpr_Binop(Iop_CmpLE64U, IRExpr_RdTmp(tf),
 							   IRExpr_RdTmp(tn))));
 	call(c, "vp_h_insn_tick", vp_h_insn_tick, 2,
-	     mkIRExprVec_2(mkIRExpr_HWord(in->addr), c64(extra)), IRExpr_RdTmp(g));
+	     mkIRExprVec_2(mkIRExpr_HWord(in->addr), vp_ir_k64(extra)), IRExpr_RdTmp(g));
 }
 
 static void emit_fetch(struct ctx *c, const struct insn_info *in)
@@ -371,10 +353,10 @@ static void mem_call(struct ctx *c, Bool store, IRExpr *addr, Int size, Addr pc,
 			c->pending[s]++;
 	} else if (store)
 		call(c, "vp_h_store", vp_h_store, 3,
-		     mkIRExprVec_3(addr, c64(size), mkIRExpr_HWord(pc)), guard);
+		     mkIRExprVec_3(addr, vp_ir_k64(size), mkIRExpr_HWord(pc)), guard);
 	else
 		call(c, "vp_h_load", vp_h_load, 3,
-		     mkIRExprVec_3(addr, c64(size), mkIRExpr_HWord(pc)), guard);
+		     mkIRExprVec_3(addr, vp_ir_k64(size), mkIRExpr_HWord(pc)), guard);
 }
 
 static void on_mem(struct ctx *c, const IRSB *bb, const IRStmt *st, Addr pc)
@@ -450,7 +432,8 @@ static void on_cond_exit(struct ctx *c, const IRSB *bb, const IRStmt *st,
 		if (bb->next->tag != Iex_Const)
 			return;
 		target = bb->next->Iex.Const.con->Ico.U64;
-		addStmtToIRSB(c->out, IRStmt_WrTmp(u, IRExpr_Binop(Iop_Xor64, taken, c64(1))));
+		addStmtToIRSB(c->out,
+			      IRStmt_WrTmp(u, IRExpr_Binop(Iop_Xor64, taken, vp_ir_k64(1))));
 		taken = IRExpr_RdTmp(u);
 	}
 	if (vp_cond_fast_ok())
@@ -492,7 +475,8 @@ static void on_block_end(struct ctx *c, const IRSB *bb, const struct insn_info *
 	if (!is_const && vp_emit_indirect_fast(c->out, in->addr, bb->next, kind, fall))
 		return;
 	call(c, "vp_h_jump", vp_h_jump, 3,
-	     mkIRExprVec_3(mkIRExpr_HWord(in->addr), bb->next, c64(kind | ((ULong)fall << 8))),
+	     mkIRExprVec_3(mkIRExpr_HWord(in->addr), bb->next,
+			   vp_ir_k64(kind | ((ULong)fall << 8))),
 	     NULL);
 }
 

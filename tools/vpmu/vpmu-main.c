@@ -11,6 +11,8 @@
 #include "pub_tool_vki.h"
 #include "pub_tool_clreq.h"
 #include "vpmu.h"
+#include "vpmu-lbr.h"
+#include "vpmu-sample.h"
 
 static HChar last_error[160];
 

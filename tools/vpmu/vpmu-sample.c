@@ -8,6 +8,8 @@
 #include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
 #include "vpmu.h"
+#include "vpmu-lbr.h"
+#include "vpmu-sample.h"
 
 static struct vpmu_rec_sample *ring;
 static UInt ring_head, ring_nr;

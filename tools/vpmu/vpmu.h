@@ -135,31 +135,6 @@ struct vp_thread *vp_thread_get(ThreadId tid);
 void vp_flush_cur(void);
 void vp_thread_exit(ThreadId tid);
 
-/* vpmu-sample.c */
-struct vp_mem_info {
-	Addr addr;
-	ULong latency;
-	ULong data_src;
-	Bool valid;
-};
-void vp_overflow_check(Addr imark, const struct vp_mem_info *mi, ULong extra_insn);
-VG_REGPARM(2) void vp_h_insn_tick(Addr imark, ULong extra_insn);
-void vp_cycle_close(void);
-VG_REGPARM(1) void vp_h_cycle(Addr imark);
-void vp_samples_init(void);
-UInt vp_samples_drain(void *dst, UInt size);
-void vp_samples_flush(void);
-ULong vp_samples_lost(void);
-void vp_lbr_push(Addr from, Addr to, UInt kind);
-void vp_lbr_copy(struct vp_thread *t, struct vpmu_lbr_entry *dst, UInt *nr);
-
-static inline void vp_bump(enum vp_sig s, ULong n, Addr imark, const struct vp_mem_info *mi)
-{
-	vp_sig[s] += n;
-	if (UNLIKELY(vp_watch & VP_BIT(s)))
-		vp_overflow_check(imark, mi, 0);
-}
-
 /* vpmu-cache-set.c */
 void *vp_alloc_lines(const HChar *cc, SizeT bytes);
 
@@ -216,20 +191,30 @@ void vp_emit_cond_fast(IRSB *out, Addr pc, IRExpr *taken, Addr target);
 Bool vp_emit_direct_fast(IRSB *out, Addr pc, Addr target, UInt kind, Addr next);
 Bool vp_emit_indirect_fast(IRSB *out, Addr pc, IRExpr *target, UInt kind, Addr next);
 
-/* vpmu-instrument.c */
+/* vpmu-ir.c: flat IR builders for the instrumenter and the fast paths */
+IRExpr *vp_ir_tmp(IRSB *out, IRType ty, IRExpr *e);
+IRExpr *vp_ir_bin(IRSB *out, IRType ty, IROp op, IRExpr *a, IRExpr *b);
+IRExpr *vp_ir_un(IRSB *out, IRType ty, IROp op, IRExpr *a);
+IRExpr *vp_ir_k32(UInt v);
+IRExpr *vp_ir_k64(ULong v);
+IRExpr *vp_ir_sig_slot(UInt s);
 void vp_ir_add_sig(IRSB *out, UInt s, IRExpr *amount);
+
+/* vpmu-instrument.c */
 IRSB *vp_instrument(VgCallbackClosure *closure, IRSB *bb, const VexGuestLayout *layout,
 		    const VexGuestExtents *vge, const VexArchInfo *archinfo, IRType gWordTy,
 		    IRType hWordTy);
 
-/* vpmu-output.c */
-void vp_out_begin(void);
+/* vpmu-stream.c: the --out-fd stream's writer and its side-band records */
+void vp_hdr_init(struct vpmu_hdr *h, UInt magic, UInt type, UInt size);
 void vp_out_write(const void *rec, UInt size);
+void vp_out_begin(void);
 void vp_out_task(UInt type, Int pid, Int ppid, Int tid, Int ptid, Int code);
 void vp_out_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx);
-void vp_out_counts_and_end(Int exitcode);
+/* vpmu-counter.c: a COUNTS record of thread t (NULL: the totals) */
 void vp_out_counts(UInt tid, struct vp_thread *t);
-void vp_hdr_init(struct vpmu_hdr *h, UInt magic, UInt type, UInt size);
+/* vpmu-report.c: the run's last records */
+void vp_out_counts_and_end(Int exitcode);
 
 /* vpmu-options.c */
 void vp_options_init(void);

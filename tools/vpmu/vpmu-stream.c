@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The --out-fd record stream (docs/vpmu.md, "Output stream"): begin, side-band (comm, mmap,
- * fork, thread, exit), samples in chunks, final counts per thread and in total, end. */
+/*
+ * The --out-fd record stream's writer (docs/vpmu.md, "Output stream"): record headers, the
+ * write itself, and the side-band records (begin, comm, mmap, fork, thread, exit). The
+ * counters (vpmu-counter.c) and samples (vpmu-sample.c) write their records through it; the
+ * run's last records are vpmu-report.c's.
+ */
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
@@ -121,44 +125,4 @@ void vp_out_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx)
 	r->pgoff = seg->offset + (a - seg->start);
 	VG_(memcpy)(r->path, path, plen);
 	vp_out_write(buf, size);
-}
-
-void vp_out_counts(UInt tid, struct vp_thread *t)
-{
-	struct vpmu_rec_counts r;
-	UInt k;
-
-	VG_(memset)(&r, 0, sizeof(r));
-	vp_hdr_init(&r.hdr, VPMU_MAGIC_RECORD, VPMU_REC_COUNTS, sizeof(r));
-	r.pid = VG_(getpid)();
-	r.tid = tid;
-	r.nr = vp_nr_ctr;
-	for (k = 0; k < vp_nr_ctr; k++) {
-		r.config[k] = vp_ctr[k].config;
-		r.value[k] = t ? vp_counter_read(t, k) : vp_counter_total(k);
-	}
-	vp_out_write(&r, sizeof(r));
-}
-
-void vp_out_counts_and_end(Int exitcode)
-{
-	struct vpmu_rec_lost l;
-	struct vpmu_hdr end;
-	UInt i;
-
-	if (vp_clo.out_fd < 0)
-		return;
-	vp_samples_flush();
-	if (vp_samples_lost()) {
-		vp_hdr_init(&l.hdr, VPMU_MAGIC_RECORD, VPMU_REC_LOST, sizeof(l));
-		l.lost = vp_samples_lost();
-		vp_out_write(&l, sizeof(l));
-	}
-	for (i = 0; i < VP_MAX_THREADS; i++)
-		if (vp_threads[i].used)
-			vp_out_counts(vp_threads[i].os_tid, &vp_threads[i]);
-	vp_out_counts(0, NULL);
-	vp_out_task(VPMU_REC_EXIT, VG_(getpid)(), VG_(getppid)(), VG_(getpid)(), 0, exitcode);
-	vp_hdr_init(&end, VPMU_MAGIC_RECORD, VPMU_REC_END, sizeof(end));
-	vp_out_write(&end, sizeof(end));
 }
