@@ -262,7 +262,13 @@ struct region_thread *pmc__region_thread_slow(void)
 	}
 	if (err) {
 		pmc__region_thread_delete(t);
-		pr_warn("regions: cannot count in thread: %s\n", pmc_strerror(err));
+		if (err == -EMFILE)
+			pr_warn("regions: cannot count in thread: %s: each thread takes a "
+				"descriptor per event; raise the limit of open files (ulimit -n) "
+				"or count fewer events\n",
+				pmc_strerror(err));
+		else
+			pr_warn("regions: cannot count in thread: %s\n", pmc_strerror(err));
 		self_failed = true;
 		return NULL;
 	}

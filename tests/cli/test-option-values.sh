@@ -41,4 +41,21 @@ expect_usage "report --percent-limit=nan" "--percent-limit takes a percentage, 0
 expect_usage "report --percent-limit=101" "not '101'" "$PMC" report --percent-limit=101 -i "$T/ok.data"
 "$PMC" report -n 0 --percent-limit=0.5 -i "$T/ok.data" >/dev/null 2>"$T/err"
 expect_eq "report -n 0 --percent-limit=0.5 are fine" "$?" 0
+# pmc stat: the same checks, before the program runs.
+expect_usage "stat -C 99" "CPU 99 is not online" "$PMC" stat -C 99 -- true
+expect_usage "stat -C 1,,2" "'1,,2' is not a CPU list" "$PMC" stat -C 1,,2 -- true
+expect_usage "stat -p of a missing process" "no process $gone is running" "$PMC" stat -p $gone
+expect_usage "stat -r 0" "-r takes 1 to 1000000 repetitions, not '0'" "$PMC" stat -r 0 -- true
+expect_usage "stat -r above its limit" "-r takes 1 to 1000000 repetitions, not '1000001'" \
+	"$PMC" stat -r 1000001 -- true
+expect_usage "stat --ci 95x" "--ci takes a level in percent, above 0 and below 100" \
+	"$PMC" stat --ci 95x -- true
+expect_usage "stat --ci 100" "not '100'" "$PMC" stat --ci 100 -- true
+"$PMC" stat -e task-clock -o "$T/missing/s.txt" -- touch "$T/ran" 2>"$T/err"
+expect_eq "stat -o in a missing folder fails" "$?" 1
+expect_grep "stat -o: the file is blamed" "cannot write $T/missing/s.txt: No such file or directory" "$T/err"
+[ ! -e "$T/ran" ] && ok "stat -o: the program did not run" || fail "stat ran the program before checking -o"
+"$PMC" stat -e task-clock -o "$T/s.txt" --ci 99.5 -r 2 -- true 2>/dev/null
+expect_eq "stat -o FILE --ci 99.5 -r 2 works" "$?" 0
+expect_grep "stat: the results file was written" "99.5% confidence" "$T/s.txt"
 finish

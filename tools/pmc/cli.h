@@ -4,6 +4,8 @@
 #define PMC_TOOLS_CLI_H
 
 #include <getopt.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <pmc/pmc.h>
@@ -41,6 +43,14 @@ int cli_config_merge(const char *path, const struct option *opts, int argc, char
 int cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int cli_parse_long(const char *s, long min, long max, long *out);
 int cli_parse_double(const char *s, double min, double max, double *out);
+
+/*
+ * RLIMIT_NOFILE: cli_raise_nofile() raises the soft limit to the hard one (true when it
+ * rose: an open that failed with EMFILE is worth one more try); cli_say_nofile() says that
+ * nr_events did not fit and what to do.
+ */
+bool cli_raise_nofile(void);
+void cli_say_nofile(const char *cmd, size_t nr_events);
 
 /* The name of signal sig ("SIGSEGV"). */
 const char *cli_signame(int sig);

@@ -466,6 +466,10 @@ static int run(struct record_cli *c, struct pmc_evlist *el)
 	int err, status = 0, rc;
 
 	err = pmc_record__open(el, &c->t, &c->ro, &rec);
+	if (err == -EMFILE && cli_raise_nofile())
+		err = pmc_record__open(el, &c->t, &c->ro, &rec);
+	if (err == -EMFILE)
+		cli_say_nofile("pmc record", pmc_evlist__nr(el));
 	if (!err && c->dry_run) /* the calls are described; nothing is open */
 		return fflush(stdout) || ferror(stdout) ? 1 : 0;
 	if (err == -EOPNOTSUPP && c->dry_run) {

@@ -92,15 +92,6 @@ static int bad_usage(const char *fmt, const char *arg)
 	return 2;
 }
 
-static int parse_number(const char *s, long min, long max, long *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtol(s, &end, 10);
-	return errno || end == s || *end || *out < min || *out > max ? -EINVAL : 0;
-}
-
 static int set_format(struct stat_opts *o, const char *v)
 {
 	if (!strcmp(v, "text"))
@@ -129,22 +120,25 @@ static int apply(struct stat_opts *o, int c, const char *arg, unsigned *priv_set
 		o->events[o->nr_events++] = (char *)arg;
 		return 0;
 	case 'r':
-		if (parse_number(arg, 1, 1000000, &n))
-			return bad_usage("-r wants a number of repetitions >= 1, not '%s'", arg);
+		if (cli_parse_long(arg, 1, STAT_MAX_REPEAT, &n))
+			return bad_usage("-r takes 1 to " STAT_MAX_REPEAT_STR " repetitions, not '%s'",
+					 arg);
 		o->repeat = (int)n;
 		return 0;
 	case O_CI:
-		o->level = strtod(arg, NULL) / 100.0;
-		if (!(o->level > 0 && o->level < 1))
-			return bad_usage("--ci wants a level in percent (95, 99), not '%s'", arg);
+		if (cli_parse_double(arg, 1e-9, 100.0 - 1e-9, &o->level))
+			return bad_usage("--ci takes a level in percent, above 0 and below 100 "
+					 "(95, 99), not '%s'",
+					 arg);
+		o->level /= 100.0;
 		return 0;
 	case O_FORMAT:
 		return set_format(o, arg)
 			       ? bad_usage("--format is text, csv or json, not '%s'", arg)
 			       : 0;
 	case 'p':
-		if (parse_number(arg, 1, 0x7fffffff, &n))
-			return bad_usage("-p wants a process id, not '%s'", arg);
+		if (cli_parse_long(arg, 1, 0x7fffffff, &n))
+			return bad_usage("-p takes a process id, not '%s'", arg);
 		o->pid = (pid_t)n;
 		return 0;
 	case O_NO_WARMUP:
@@ -218,6 +212,40 @@ static const char *find_config(int argc, char **argv)
 	return path;
 }
 
+/*
+ * Values checked before anything runs: the target (-p of a process that is gone, -C of
+ * CPUs that are not online) and the results file, which is opened and dropped so that an
+ * unwritable -o is said now and not after the measurement.
+ */
+static int check_values(const struct stat_opts *o)
+{
+	struct pmc_target t = {.sz = sizeof(t), .kind = PMC_TARGET_COMMAND};
+	struct pmc_outfile *out;
+	char why[256];
+	int err;
+
+	if (o->pid) {
+		t.kind = PMC_TARGET_PID;
+		t.pid = o->pid;
+	} else if (o->system_wide || o->cpus) {
+		t.kind = PMC_TARGET_CPUS;
+		t.cpus = o->cpus;
+	}
+	if (t.kind != PMC_TARGET_COMMAND && pmc_target__check(&t, why, sizeof(why))) {
+		fprintf(stderr, "pmc stat: %s\n", why);
+		return 2;
+	}
+	if (!o->output || !strcmp(o->output, "-"))
+		return 0;
+	err = pmc_outfile__open(o->output, &out);
+	if (err) {
+		fprintf(stderr, "pmc stat: cannot write %s: %s\n", o->output, pmc_strerror(err));
+		return 1;
+	}
+	pmc_outfile__abort(out);
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct stat_opts *o)
 {
 	unsigned priv = 0;
@@ -242,7 +270,7 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 		return bad_usage("%s", "no command to run (or -p PID, -a, -C CPUS)");
 	if (o->pid && (o->system_wide || o->cpus))
 		return bad_usage("%s", "-p cannot be combined with -a or -C");
-	return 0;
+	return o->dry_run || o->plan_only ? 0 : check_values(o);
 }
 
 int cmd_stat(int argc, char **argv)

@@ -38,6 +38,7 @@ static int parse_one(struct stat_run *run, const char *str, bool user_named)
 	struct pmc_parse_error perr;
 	size_t before = pmc_evlist__nr(run->evlist);
 	int err = pmc_evlist__parse(run->evlist, str, &perr);
+	struct stat_event *ev;
 
 	if (err == -PMC_E_PARSE || err == -PMC_E_UNKNOWN_EVENT) {
 		cli_print_parse_error("pmc stat", str, &perr);
@@ -47,12 +48,17 @@ static int parse_one(struct stat_run *run, const char *str, bool user_named)
 		fprintf(stderr, "pmc stat: cannot parse '%s': %s\n", str, pmc_strerror(err));
 		return 1;
 	}
+	/* One string may expand to any number of events (groups, globs): size after parsing. */
+	ev = realloc(run->ev, (pmc_evlist__nr(run->evlist) + 1) * sizeof(*ev));
+	if (!ev)
+		return 1;
+	run->ev = ev;
 	for (size_t i = before; i < pmc_evlist__nr(run->evlist); i++)
 		run->ev[i] = (struct stat_event){.user_named = user_named};
 	return 0;
 }
 
-/* Grows run->ev to the list's size; parse_one() fills user_named past the old end. */
+/* Grows run->ev to the list's size as each string is parsed. */
 static int parse_all(struct stat_run *run)
 {
 	const struct stat_opts *o = run->opts;
@@ -60,17 +66,9 @@ static int parse_all(struct stat_run *run)
 				     : o->nr_events;
 	int rc = 0;
 
-	/* Each string may expand to several events (groups, globs): allocate generously. */
-	for (size_t i = 0; i < n && !rc; i++) {
-		size_t cap = pmc_evlist__nr(run->evlist) + 4096;
-		struct stat_event *ev = realloc(run->ev, cap * sizeof(*ev));
-
-		if (!ev)
-			return 1;
-		run->ev = ev;
+	for (size_t i = 0; i < n && !rc; i++)
 		rc = parse_one(run, o->default_events ? default_events[i] : o->events[i],
 			       !o->default_events);
-	}
 	return rc;
 }
 
@@ -227,6 +225,10 @@ static int one_run(struct stat_run *run, int pass, int rep)
 	err = stat_regions__prepare(run, pass, &t);
 	if (!err)
 		err = pmc_evlist__open(run->evlist, &t, pass);
+	if (err == -EMFILE && cli_raise_nofile())
+		err = pmc_evlist__open(run->evlist, &t, pass);
+	if (err == -EMFILE)
+		cli_say_nofile("pmc stat", pmc_evlist__nr(run->evlist));
 	if (!err)
 		err = pmc_evlist__start(run->evlist);
 	if (!err)

@@ -8,6 +8,10 @@
 #include <sys/types.h>
 #include <pmc/pmc.h>
 
+/* The limit of -r: each event keeps a value per repetition. */
+#define STAT_MAX_REPEAT 1000000
+#define STAT_MAX_REPEAT_STR "1000000"
+
 enum stat_format { FMT_TEXT, FMT_CSV, FMT_JSON };
 
 struct stat_opts {
