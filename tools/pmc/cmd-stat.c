@@ -121,8 +121,8 @@ static int apply(struct stat_opts *o, int c, const char *arg, unsigned *priv_set
 		return 0;
 	case 'r':
 		if (cli_parse_long(arg, 1, STAT_MAX_REPEAT, &n))
-			return bad_usage("-r takes 1 to " STAT_MAX_REPEAT_STR " repetitions, not '%s'",
-					 arg);
+			return bad_usage(
+				"-r takes 1 to " STAT_MAX_REPEAT_STR " repetitions, not '%s'", arg);
 		o->repeat = (int)n;
 		return 0;
 	case O_CI:
