@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-/* libFuzzer harness: calibration files through calib_load() and its lookups (calib-file.c). */
+/* libFuzzer harness: calibration files through pmc__calib_load() and its lookups (calib-file.c). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <sys/mman.h>
-#include "calib.h"
+#include "run/calib.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -25,19 +25,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
 		abort();
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	if (calib_load(path, &c, why, sizeof(why))) {
+	if (pmc__calib_load(path, &c, why, sizeof(why))) {
 		if (!why[0])
 			abort(); /* every refusal says why */
 		return 0;
 	}
-	if (!calib_date(c) || !calib_path(c))
+	if (!pmc__calib_date(c) || !pmc__calib_path(c))
 		abort();
 	for (size_t i = 0; i < 2 * sizeof(events) / sizeof(events[0]); i++) {
 		for (unsigned priv = 1; priv <= 3; priv++) {
-			calib_per_entry(c, backends[i % 2], events[i / 2], priv, &v);
-			calib_per_run(c, backends[i % 2], events[i / 2], priv, &v);
+			pmc__calib_per_entry(c, backends[i % 2], events[i / 2], priv, &v);
+			pmc__calib_per_run(c, backends[i % 2], events[i / 2], priv, &v);
 		}
 	}
-	calib_free(c);
+	pmc__calib_free(c);
 	return 0;
 }

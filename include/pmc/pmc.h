@@ -5,6 +5,7 @@
 
 #include <pmc/common.h>
 #include <pmc/error.h>
+#include <pmc/bytes.h>
 #include <pmc/log.h>
 #include <pmc/infile.h>
 #include <pmc/outfile.h>
@@ -15,5 +16,6 @@
 #include <pmc/sample.h>
 #include <pmc/region.h>
 #include <pmc/report.h>
+#include <pmc/run.h>
 
 #endif /* PMC_PMC_H */

@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: MIT
-/* JSON strings from byte strings: invalid UTF-8 bytes escaped as \xHH, never dropped. */
+/*
+ * Byte strings made safe, never dropped: in JSON (bytes that are not UTF-8 as \xHH) and on a
+ * terminal (control characters too).
+ */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pmc/bytes.h>
 #include "core/jsonstr.h"
 
 /* Length of the valid UTF-8 sequence at s (1 to 4), or 0 if the byte there starts none. */
@@ -34,34 +39,79 @@ static size_t utf8_len(const unsigned char *s)
 	return n;
 }
 
+/*
+ * A C1 control (U+0080 to U+009F, two bytes C2 80 to C2 9F): some terminals act on it as
+ * on ESC plus a letter.
+ */
+static bool is_c1(const unsigned char *s, size_t n)
+{
+	return n == 2 && s[0] == 0xc2 && s[1] < 0xa0;
+}
+
+/*
+ * Writes s into out (room for 4 bytes per byte of s, plus one) with each byte that is not
+ * part of valid UTF-8, and with printable, each control character too, as \xHH; returns the
+ * length written, or 0 when nothing needed escaping (out untouched).
+ */
+static size_t escape(const unsigned char *p, bool printable, char *out)
+{
+	size_t len = 0;
+	bool any = false;
+
+	for (size_t i = 0, n; p[i]; i += n ? n : 1) {
+		n = utf8_len(p + i);
+		if (n && printable && (p[i] < 0x20 || p[i] == 0x7f || is_c1(p + i, n)))
+			n = 0;
+		if (n) {
+			if (out)
+				memcpy(out + len, p + i, n);
+			len += n;
+		} else {
+			any = true;
+			if (out)
+				sprintf(out + len, "\\x%02x", p[i]);
+			len += 4;
+		}
+	}
+	if (out)
+		out[len] = 0;
+	return any ? len + 1 : 0;
+}
+
 json_t *pmc__json_bytes(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	bool valid = true;
-	char *buf, *o;
+	char *buf;
 	json_t *j;
 
 	if (!s)
 		return json_null();
-	for (size_t i = 0, n; p[i]; i += n ? n : 1)
-		if (!(n = utf8_len(p + i)))
-			valid = false;
-	if (valid)
+	if (!escape(p, false, NULL))
 		return json_string(s);
-	o = buf = malloc(strlen(s) * 4 + 1);
+	buf = malloc(strlen(s) * 4 + 1);
 	if (!buf)
 		return NULL;
-	for (size_t i = 0, n; p[i]; i += n ? n : 1) {
-		n = utf8_len(p + i);
-		if (n) {
-			memcpy(o, p + i, n);
-			o += n;
-		} else {
-			o += sprintf(o, "\\x%02x", p[i]);
-		}
-	}
-	*o = 0;
+	escape(p, false, buf);
 	j = json_string(buf);
 	free(buf);
 	return j;
+}
+
+char *pmc_printable(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	char *buf = malloc(strlen((const char *)p) * 4 + 1);
+
+	if (buf && !escape(p, true, buf))
+		strcpy(buf, (const char *)p);
+	return buf;
+}
+
+int pmc_fput_printable(FILE *f, const char *s)
+{
+	char *buf = pmc_printable(s);
+	int err = buf && fputs(buf, f) != EOF ? 0 : -EIO;
+
+	free(buf);
+	return buf ? err : -ENOMEM;
 }

@@ -6,21 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "core/field.h"
 #include "region/proto.h"
 #include "region/region.h"
-
-/* Bytes that would break the line format are written as %XX. */
-static void put_name(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c <= ' ' || c >= 0x7f || c == '%')
-			fprintf(f, "%%%02X", c);
-		else
-			fputc(c, f);
-	}
-}
 
 static bool used(const uint64_t *s)
 {
@@ -45,7 +33,7 @@ static void put_thread(FILE *f, struct region_thread *t)
 		if (!used(s) || !name)
 			continue;
 		fprintf(f, "region %s%u ", id < PMC_REGION_NUMBERED ? "#" : "", id);
-		put_name(f, name);
+		pmc__pct_field(f, name);
 		fprintf(f, " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64, s[SLOT_ENTERED],
 			s[SLOT_EXITED], s[SLOT_DEPTH], s[SLOT_UNMATCHED]);
 		for (size_t e = 0; e < nr; e++)
@@ -66,7 +54,7 @@ static int body(const struct region_session *s, struct region_thread *threads, c
 		__atomic_load_n(&s->failed_reads, __ATOMIC_RELAXED));
 	for (size_t e = 0; e < s->nr_events; e++) {
 		fputs("event ", f);
-		put_name(f, s->event_names[e]);
+		pmc__pct_field(f, s->event_names[e]);
 		fputc('\n', f);
 	}
 	for (struct region_thread *t = threads; t; t = t->next)

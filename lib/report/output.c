@@ -4,6 +4,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pmc/bytes.h>
+#include "core/field.h"
 #include "report/report.h"
 
 static double pct(uint64_t v, uint64_t total)
@@ -47,8 +49,9 @@ static void text_callers(struct pmc_report *r, const struct hent *e, FILE *out)
 		struct caller t = e->callers[i];
 		((struct hent *)e)->callers[i] = e->callers[best];
 		((struct hent *)e)->callers[best] = t;
-		fprintf(out, "%32s<- %s (%.2f%%)\n", "", e->callers[i].sym->name,
-			pct(e->callers[i].period, e->period));
+		fprintf(out, "%32s<- ", "");
+		pmc_fput_printable(out, e->callers[i].sym->name);
+		fprintf(out, " (%.2f%%)\n", pct(e->callers[i].period, e->period));
 	}
 }
 
@@ -56,8 +59,9 @@ static void write_text(struct pmc_report *r, FILE *out)
 {
 	size_t shown = 0, ai = SIZE_MAX;
 
-	fprintf(out, "# pmc report of %s: %" PRIu64 " samples, %" PRIu64 " lost\n", r->path,
-		r->nr_samples, r->nr_lost);
+	fprintf(out, "# pmc report of ");
+	pmc_fput_printable(out, r->path);
+	fprintf(out, ": %" PRIu64 " samples, %" PRIu64 " lost\n", r->nr_samples, r->nr_lost);
 	if (r->nr_reconstructed)
 		fprintf(out,
 			"# %" PRIu64 " data addresses were reconstructed from the sampled "
@@ -80,22 +84,13 @@ static void write_text(struct pmc_report *r, FILE *out)
 			fprintf(out, "%8.2f%% %8.2f%%", pct(e->children, t), pct(e->period, t));
 		else
 			fprintf(out, "%8.2f%%", pct(e->period, t));
-		fprintf(out, " %10" PRIu64 " %14" PRIu64 "  %s\n", e->samples, e->period,
-			pmc__report_entry_text(r, e));
+		/* Names are bytes: control characters never reach a terminal raw. */
+		fprintf(out, " %10" PRIu64 " %14" PRIu64 "  ", e->samples, e->period);
+		pmc_fput_printable(out, pmc__report_entry_text(r, e));
+		fputc('\n', out);
 		if (!r->opts.no_callers && e->nr_callers)
 			text_callers(r, e, out);
 	}
-}
-
-static void csv_field(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
 }
 
 static void write_csv(struct pmc_report *r, FILE *out)
@@ -112,7 +107,7 @@ static void write_csv(struct pmc_report *r, FILE *out)
 		struct rctx c = e->rep;
 		if (!pmc__report_visible(r, e))
 			continue;
-		csv_field(out, r->names[e->attr_idx]);
+		pmc__csv_field(out, r->names[e->attr_idx]);
 		fprintf(out, ",%.4f,%.4f,%" PRIu64 ",%" PRIu64, pct(e->period, t),
 			pct(e->children, t), e->samples, e->period);
 		for (size_t k = 0; k < r->nr_keys; k++) {
@@ -123,7 +118,7 @@ static void write_csv(struct pmc_report *r, FILE *out)
 			tmp.rep = c;
 			pmc__report_key_text(&one, &tmp, buf, sizeof(buf));
 			fputc(',', out);
-			csv_field(out, buf);
+			pmc__csv_field(out, buf);
 		}
 		fputc('\n', out);
 	}

@@ -59,4 +59,10 @@ expect_grep "csv says so" "overhead_subtracted" "$T/sub.csv"
 "$PMC" stat -e $TP --subtract-overhead --calibration "$T/missing.json" "$PROGS/getppid-loop" 5 2>"$T/nocal"
 expect_grep "no calibration: explained" "no calibration .*pmc calibrate" "$T/nocal"
 
+# -o in a folder that does not exist: refused before measuring, and no folder is made.
+"$PMC" calibrate -o "$T/no/such/dir/c.json" 2>"$T/nodir"
+expect_eq "calibrate -o in a missing folder fails" $? 1
+expect_grep "names the path and why" "cannot write $T/no/such/dir/c.json: No such file" "$T/nodir"
+expect_eq "no folder made on the way" "$(ls -d "$T/no" 2>/dev/null)" ""
+
 finish

@@ -60,12 +60,19 @@ else
 	expect_no_grep "record -p: no nameless threads" '":[0-9]+"' "$T/p.csv"
 fi
 
-# -a: every CPU, started before the workload; exec, COMM and maps come from the kernel.
-ASAN_OPTIONS=$NOLEAK timeout -k 30 --preserve-status -s INT 2 \
-	"$PMC" record -q -e $EV -F 2000 -a -o "$T/a.data" 2>"$T/err" & rec=$!
-sleep 0.3
+# -a: every CPU, started before the workload; exec, COMM and maps come from the kernel. The
+# workload starts once pmc says sampling started (-v) and the recording ends after it exits,
+# however slowly a loaded machine starts pmc (a fixed sleep lost the workload under load).
+ASAN_OPTIONS=$NOLEAK timeout -k 30 --preserve-status -s INT 120 \
+	"$PMC" record -v -q -e $EV -F 2000 -a -o "$T/a.data" 2>"$T/err" & rec=$!
+for _ in $(seq 600); do
+	grep -q "sampling started" "$T/err" || ! kill -0 $rec 2>/dev/null && break
+	sleep 0.1
+done
 "$PROGS/sample-split" 300 >/dev/null & w=$!
-wait $w; wait $rec; rc=$?
+wait $w
+kill -INT $rec 2>/dev/null
+wait $rec; rc=$?
 if [ $rc -ne 0 ] && grep -q "cannot start sampling" "$T/err"; then
 	skip "system-wide sampling refused here (-a, -C): $(cat "$T/err")"
 fi

@@ -75,6 +75,32 @@ wait $PID
 expect_eq "Ctrl-C exit status" $? 130
 expect_grep "counted so far" "^$TP: 100\.0" "$T/int"
 
+# SIGTERM and SIGHUP: the program gets the signal pmc got (not SIGINT), pmc prints what was
+# counted, exits 128+signal, and the results file says it stopped early; no child survives.
+for sig in TERM HUP; do
+	"$PMC" stat -r 3 -e $TP -o "$T/stop-$sig.txt" "$PROGS/exit-with" sleep 17 2>"$T/stop-$sig" &
+	PID=$!
+	sleep 1
+	kill -$sig $PID
+	wait $PID
+	expect_eq "SIG$sig: exit status 128+signal" $? $((128 + $(kill -l $sig)))
+	expect_grep "SIG$sig reaches the program" "killed by SIG$sig" "$T/stop-$sig"
+	expect_grep "SIG$sig: counts shown" "^$TP: 100\.0" "$T/stop-$sig"
+	expect_grep "SIG$sig: terminal says stopped early" "stopped early: SIG$sig" "$T/stop-$sig"
+	expect_grep "SIG$sig: results file says stopped early" \
+		"^# stopped early: SIG$sig, in the warm-up run" "$T/stop-$sig.txt"
+	expect_eq "SIG$sig: no program left running" \
+		"$(cat /proc/[0-9]*/cmdline 2>/dev/null | tr '\0' ' ' | grep -c "exit-with sleep 1[7] ")" 0
+done
+"$PMC" stat -r 3 -e $TP --format json -o "$T/stop.json" "$PROGS/exit-with" sleep 10 2>/dev/null &
+PID=$!
+sleep 1
+kill -TERM $PID
+wait $PID
+expect_eq "JSON of a stopped run: stopped_by, in the warm-up, one value" \
+	"$(json "$T/stop.json" '[j["provenance"]["interrupted"], j["provenance"]["stopped_by"], j["provenance"]["stopped_in_warmup"], j["events"][0]["values"]]')" \
+	"[True, 'SIGTERM', True, [100.0]]"
+
 # Usage errors (2) versus runtime errors (1).
 "$PMC" stat -e 'instructons' true 2>"$T/typo"
 expect_eq "unknown event is a usage error" $? 2

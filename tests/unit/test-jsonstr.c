@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* JSON strings from bytes: valid UTF-8 kept, every other byte escaped as \xHH, none dropped. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <criterion/criterion.h>
+#include <pmc/bytes.h>
 #include "core/jsonstr.h"
 
 static void expect_json(const char *in, const char *want)
@@ -64,4 +66,45 @@ Test(jsonstr, every_byte_string_dumps_as_valid_json)
 		json_decref(back);
 		json_decref(j);
 	}
+}
+
+static void expect_printable(const char *in, const char *want)
+{
+	char *p = pmc_printable(in);
+
+	cr_assert_not_null(p);
+	cr_expect_str_eq(p, want);
+	free(p);
+}
+
+Test(printable, text_and_utf8_are_kept)
+{
+	expect_printable("", "");
+	expect_printable(NULL, "");
+	expect_printable("loop 'a' \"b\" %20", "loop 'a' \"b\" %20");
+	expect_printable("caf\xc3\xa9 \xe2\x82\xac", "caf\xc3\xa9 \xe2\x82\xac");
+	expect_printable("\xc2\xa0nbsp", "\xc2\xa0nbsp"); /* U+00A0 is not a control */
+}
+
+Test(printable, controls_and_other_bytes_are_escaped)
+{
+	expect_printable("\x1b[31mred", "\\x1b[31mred");
+	expect_printable("a\nb\tc\rd\x7f", "a\\x0ab\\x09c\\x0dd\\x7f");
+	expect_printable("\xc2\x9b"
+			 "2J",
+			 "\\xc2\\x9b2J"); /* CSI as a C1 control */
+	expect_printable("r\xe9gion", "r\\xe9gion");
+}
+
+Test(printable, fput_writes_the_same)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	cr_assert_not_null(f);
+	cr_expect_eq(pmc_fput_printable(f, "x\x01y"), 0);
+	fclose(f);
+	cr_expect_str_eq(buf, "x\\x01y");
+	free(buf);
 }

@@ -10,78 +10,63 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
-#include "calib.h"
+#include <sys/wait.h>
 #include "calib-measure.h"
 #include "cli.h"
 
 int calib_empty_program(const struct calib_params *p, struct pmc_evlist *l, json_t **out);
+int calib_check_output(const char *path);
 int calib_save(const char *path, json_t *entries, const struct calib_params *p);
 void calib_print(FILE *f, json_t *entries, const struct calib_params *p);
 
-/* One run of the empty program with the events of pass; values[i] for each event. */
-static int run_once(const struct calib_params *p, struct pmc_evlist *l, int pass, double *values)
+static json_t *summary(const struct pmc_run_event *e)
 {
-	struct pmc_target t = {.sz = sizeof(t), .kind = PMC_TARGET_COMMAND, .argv = p->empty_argv};
-	int status, err = pmc_evlist__open(l, &t, pass);
-
-	if (!err)
-		err = pmc_evlist__start(l);
-	if (!err)
-		err = pmc_evlist__wait(l, &status);
-	if (!err)
-		err = pmc_evlist__read(l);
-	for (size_t i = 0; !err && values && i < pmc_evlist__nr(l); i++) {
-		struct pmc_count c;
-
-		if (!pmc_evsel__count(pmc_evlist__at(l, i), &c))
-			values[i] = (double)c.value;
-	}
-	pmc_evlist__close(l);
-	return err;
-}
-
-static json_t *summary(double *v, int n)
-{
-	struct pmc_summary s;
 	json_t *values = json_array();
 
-	for (int i = 0; i < n; i++)
-		json_array_append_new(values, json_real(v[i]));
-	pmc_summarize(v, (size_t)n, 0.95, &s);
-	return json_pack("{s:o, s:i, s:f, s:f, s:f, s:f, s:f}", "values", values, "runs", n, "mean",
-			 s.mean, "ci", s.ci, "ci_pct", s.ci_pct, "median", s.median, "stddev",
-			 s.stddev);
+	for (int i = 0; i < e->nr; i++)
+		json_array_append_new(values, json_real(e->values[i]));
+	return json_pack("{s:o, s:i, s:f, s:f, s:f, s:f, s:f}", "values", values, "runs", e->nr,
+			 "mean", e->sum.mean, "ci", e->sum.ci, "ci_pct", e->sum.ci_pct, "median",
+			 e->sum.median, "stddev", e->sum.stddev);
 }
 
+/*
+ * The empty program under the library's runner, as pmc stat runs a command: a warm-up run,
+ * then p->runs repetitions of each pass; {event: summary} for each event counted.
+ */
 int calib_empty_program(const struct calib_params *p, struct pmc_evlist *l, json_t **out)
 {
-	size_t nr = pmc_evlist__nr(l);
-	double *v = calloc(nr * (size_t)p->runs + 1, sizeof(double)), *one = calloc(nr + 1, 8);
-	int passes, err = v && one ? pmc_evlist__plan(l, false, &passes) : -ENOMEM;
-	char why[256];
+	struct pmc_target t = {.sz = sizeof(t), .kind = PMC_TARGET_COMMAND, .argv = p->empty_argv};
+	struct pmc_run_opts ro = {.sz = sizeof(ro),
+				  .repeat = p->runs,
+				  .priv = p->priv,
+				  .backend = p->backend,
+				  .who = "pmc calibrate"};
+	const struct pmc_run_results *res;
+	struct pmc_run *run;
+	int err = pmc_run__new(l, &t, &ro, &run);
 
 	*out = json_object();
-	for (size_t i = 0; !err && i < nr; i++)
-		if (pmc_evsel__check(pmc_evlist__at(l, i), why, sizeof(why)))
-			fprintf(stderr, "pmc calibrate: skipping '%s': %s\n",
-				pmc_evsel__name(pmc_evlist__at(l, i)), why);
-	for (int pass = 0; !err && pass < passes; pass++) {
-		err = run_once(p, l, pass, NULL); /* the warm-up run */
-		for (int r = 0; !err && r < p->runs; r++) {
-			err = run_once(p, l, pass, one);
-			for (size_t i = 0; i < nr; i++)
-				v[i * (size_t)p->runs + (size_t)r] = one[i];
-		}
-		for (size_t i = 0; !err && i < nr; i++)
-			if (pmc_evsel__pass(pmc_evlist__at(l, i)) == pass)
-				json_object_set_new(*out, pmc_evsel__name(pmc_evlist__at(l, i)),
-						    summary(&v[i * (size_t)p->runs], p->runs));
+	if (err) {
+		fprintf(stderr, "pmc calibrate: cannot plan the passes: %s\n", pmc_strerror(err));
+		return err;
 	}
+	res = pmc_run__results(run);
+	for (size_t i = 0; i < res->nr_events; i++)
+		if (!res->events[i].supported)
+			fprintf(stderr, "pmc calibrate: skipping '%s': %s\n",
+				pmc_evsel__name(res->events[i].evsel), res->events[i].why);
+	err = pmc_run__execute(run);
+	if (!err && res->have_status && !(WIFEXITED(res->status) && !WEXITSTATUS(res->status)))
+		err = -PMC_E_EXEC;
+	for (size_t i = 0; !err && i < res->nr_events; i++)
+		if (res->events[i].nr)
+			json_object_set_new(*out, pmc_evsel__name(res->events[i].evsel),
+					    summary(&res->events[i]));
 	if (err)
 		fprintf(stderr, "pmc calibrate: running '%s': %s\n", p->empty_argv[0],
 			pmc_strerror(err));
-	free(v);
-	free(one);
+	pmc_run__delete(run);
 	return err;
 }
 
@@ -145,8 +130,14 @@ void calib_print(FILE *f, json_t *entries, const struct calib_params *p)
 /* Earlier entries for other events, backends or privilege levels are kept. */
 static json_t *merged(const char *path, json_t *entries)
 {
-	json_t *old = json_load_file(path, 0, NULL), *all = json_array(), *e, *n;
+	json_t *old = NULL, *all = json_array(), *e, *n;
 	size_t i, k;
+	FILE *f;
+
+	if (!pmc_fopen_input(path, &f)) { /* a FIFO or device there is replaced, not read */
+		old = json_loadf(f, 0, NULL);
+		fclose(f);
+	}
 
 	json_array_foreach(json_object_get(old, "entries"), i, e)
 	{
@@ -164,21 +155,41 @@ static json_t *merged(const char *path, json_t *entries)
 	return all;
 }
 
-static void make_parent(const char *path)
+/*
+ * The default file's folder, pmc/ in the XDG data folder, is made when missing (mode 0700, as
+ * XDG asks); folders on the way of a path given with -o never are.
+ */
+static void make_default_folder(const char *path)
 {
-	char *d = strdup(path);
+	char *d = strdup(path), *slash = d ? strrchr(d, '/') : NULL;
 
-	for (char *s = d ? strchr(d + 1, '/') : NULL; s; s = strchr(s + 1, '/')) {
-		*s = '\0';
-		mkdir(d, 0755);
-		*s = '/';
+	if (slash && slash != d) {
+		*slash = '\0';
+		mkdir(d, 0700);
 	}
 	free(d);
 }
 
+/* -o checked before anything is measured: opened and dropped. */
+int calib_check_output(const char *path)
+{
+	struct pmc_outfile *out;
+	int err;
+
+	if (!path || !strcmp(path, "-"))
+		return 0;
+	err = pmc_outfile__open(path, &out);
+	if (err) {
+		fprintf(stderr, "pmc calibrate: cannot write %s: %s\n", path, pmc_strerror(err));
+		return 1;
+	}
+	pmc_outfile__abort(out);
+	return 0;
+}
+
 int calib_save(const char *path, json_t *entries, const struct calib_params *p)
 {
-	char *def = path ? NULL : calib_default_path(), host[256] = "", date[64];
+	char *def = path ? NULL : pmc_calibration_default_path(), host[256] = "", date[64];
 	const char *target = path ? path : def;
 	const struct pmc_caps *caps = pmc_caps();
 	struct pmc_outfile *out;
@@ -190,8 +201,8 @@ int calib_save(const char *path, json_t *entries, const struct calib_params *p)
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
 	if (!target)
 		return -ENOMEM;
-	if (strcmp(target, "-"))
-		make_parent(target);
+	if (!path)
+		make_default_folder(target);
 	root = json_pack("{s:s, s:{s:s, s:s, s:s, s:s, s:s, s:s}, s:o}", "schema",
 			 "pmc-calibrate/1", "machine", "hostname", host, "cpu_model",
 			 caps->cpu_model, "kernel", caps->kernel, "date", date, "pmc_version",

@@ -52,5 +52,14 @@ int cli_parse_double(const char *s, double min, double max, double *out);
 bool cli_raise_nofile(void);
 void cli_say_nofile(const char *cmd, size_t nr_events);
 
+/* The least important library message shown (main.c): PMC_LOG_WARN, PMC_LOG_INFO under -v. */
+extern enum pmc_log_level cli_log_level;
+
+/*
+ * s with control characters and bytes that are not UTF-8 as \xHH (pmc_printable()), for a
+ * message on a terminal; valid until eight more calls.
+ */
+const char *cli_show(const char *s);
+
 /* The name of signal sig ("SIGSEGV"). */
 const char *cli_signame(int sig);

@@ -10,7 +10,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
-#include "calib.h"
 #include "calib-measure.h"
 #include "cli.h"
 
@@ -62,7 +61,8 @@ static const struct option long_opts[] = {
 
 static int bad_usage(const char *what, const char *arg)
 {
-	fprintf(stderr, "pmc calibrate: %s, not '%s'\nsee 'pmc calibrate --help'\n", what, arg);
+	fprintf(stderr, "pmc calibrate: %s, not '%s'\nsee 'pmc calibrate --help'\n", what,
+		cli_show(arg));
 	return 2;
 }
 
@@ -181,7 +181,8 @@ static json_t *measure_child(const struct calib_params *p, const char *event)
 
 		close(fd[0]);
 		if (!s)
-			fprintf(stderr, "pmc calibrate: '%s': %s\n", event, pmc_strerror(err));
+			fprintf(stderr, "pmc calibrate: '%s': %s\n", cli_show(event),
+				pmc_strerror(err));
 		if (s && write(fd[1], s, strlen(s)) < 0)
 			_exit(1);
 		_exit(s ? 0 : 1);
@@ -211,6 +212,7 @@ static json_t *measure_child(const struct calib_params *p, const char *event)
 }
 
 int calib_empty_program(const struct calib_params *p, struct pmc_evlist *l, json_t **out);
+int calib_check_output(const char *path);
 int calib_save(const char *path, json_t *entries, const struct calib_params *p);
 void calib_print(FILE *f, json_t *entries, const struct calib_params *p);
 
@@ -221,6 +223,8 @@ int cmd_calibrate(int argc, char **argv)
 	json_t *entries = json_array(), *empty = NULL;
 	int rc = parse_args(argc, argv, &o);
 
+	if (!rc)
+		rc = calib_check_output(o.output);
 	if (!rc)
 		rc = build(&o, &l);
 	if (!rc && calib_empty_program(&o.p, l, &empty))

@@ -134,7 +134,8 @@ static uint64_t parse_regs(const char *arg)
 static int parse_u64(const char *opt, const char *arg, uint64_t *out)
 {
 	if (cli_parse_u64(arg, 1, UINT64_MAX, out)) {
-		fprintf(stderr, "pmc record: %s needs a positive number, not '%s'\n", opt, arg);
+		fprintf(stderr, "pmc record: %s needs a positive number, not '%s'\n", opt,
+			cli_show(arg));
 		return 2;
 	}
 	return 0;
@@ -195,7 +196,8 @@ static int parse_call_graph(struct record_cli *c, const char *arg)
 		return 0;
 	}
 	if (strncmp(arg, "dwarf", 5) || (arg[5] && arg[5] != ',')) {
-		fprintf(stderr, "pmc record: --call-graph is fp or dwarf[,BYTES], not '%s'\n", arg);
+		fprintf(stderr, "pmc record: --call-graph is fp or dwarf[,BYTES], not '%s'\n",
+			cli_show(arg));
 		return 2;
 	}
 	c->ro.call_graph = PMC_CALL_GRAPH_DWARF;
@@ -396,7 +398,7 @@ static int build_evlist(struct record_cli *c, struct pmc_evlist **out)
 			return 2;
 		}
 		if (err) {
-			fprintf(stderr, "pmc record: cannot parse '%s': %s\n", ev,
+			fprintf(stderr, "pmc record: cannot parse '%s': %s\n", cli_show(ev),
 				pmc_strerror(err));
 			return 1;
 		}
@@ -425,7 +427,7 @@ static int exit_status(const struct record_cli *c, int status)
 		return 0;
 	if (WIFSIGNALED(status)) {
 		int sig = WTERMSIG(status);
-		fprintf(stderr, "pmc record: '%s' was killed by %s%s\n", c->t.argv[0],
+		fprintf(stderr, "pmc record: '%s' was killed by %s%s\n", cli_show(c->t.argv[0]),
 			cli_signame(sig), WCOREDUMP(status) ? " (core dumped)" : "");
 		return 128 + sig;
 	}
@@ -487,6 +489,9 @@ static int run(struct record_cli *c, struct pmc_evlist *el)
 		rc = 127;
 		goto out;
 	}
+	/* Under -v, a script that starts a workload after pmc knows when sampling began. */
+	if (!err && c->verbose)
+		fprintf(stderr, "pmc record: sampling started\n");
 	if (got_signal && pmc_record__child_pid(rec) > 0)
 		pmc_record__kill(rec, got_signal);
 	else if (got_signal)

@@ -50,13 +50,14 @@ static int parse_format(const char *s, enum pmc_report_format *f)
 			*f = (enum pmc_report_format)i;
 			return 0;
 		}
-	fprintf(stderr, "pmc report: --format is text, csv, json or folded, not '%s'\n", s);
+	fprintf(stderr, "pmc report: --format is text, csv, json or folded, not '%s'\n",
+		cli_show(s));
 	return 2;
 }
 
 static int bad_value(const char *opt, const char *val, const char *want)
 {
-	fprintf(stderr, "pmc report: %s takes %s, not '%s'\n", opt, want, val);
+	fprintf(stderr, "pmc report: %s takes %s, not '%s'\n", opt, want, cli_show(val));
 	return 2;
 }
 
@@ -114,7 +115,7 @@ static int parse_args(int argc, char **argv, struct pmc_report_opts *o, const ch
 	}
 	if (optind < argc) {
 		fprintf(stderr, "pmc report: unexpected argument '%s'; see 'pmc report --help'\n",
-			argv[optind]);
+			cli_show(argv[optind]));
 		return 2;
 	}
 	o->folded = *fmt == PMC_REPORT_FOLDED;

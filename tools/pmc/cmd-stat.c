@@ -87,7 +87,7 @@ static const char short_opts[] = "+e:r:o:p:aC:ivh";
 static int bad_usage(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "pmc stat: ");
-	fprintf(stderr, fmt, arg);
+	fprintf(stderr, fmt, cli_show(arg));
 	fprintf(stderr, "\nsee 'pmc stat --help'\n");
 	return 2;
 }
@@ -188,6 +188,7 @@ static int apply(struct stat_opts *o, int c, const char *arg, unsigned *priv_set
 		return 0;
 	case 'v':
 		o->verbose++;
+		cli_log_level = PMC_LOG_INFO;
 		return 0;
 	case O_CONFIG:
 		return 0; /* read before the other options */

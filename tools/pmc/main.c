@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pmc/pmc.h>
+#include "cli.h"
 #include "cmd.h"
 
 struct command {
@@ -33,17 +34,38 @@ static void usage(FILE *f)
 	fprintf(f, "\n'pmc COMMAND --help' describes a command.\n");
 }
 
-/* Library messages reach the user as pmc's own, without the "libpmc: " prefix. */
+enum pmc_log_level cli_log_level = PMC_LOG_WARN;
+
+/*
+ * Library messages reach the user as pmc's own, without the "libpmc: " prefix; one that
+ * already names its command ("pmc stat: ...", from the runner's opts.who) is shown as is.
+ * Information is shown under -v (cli_log_level) or PMC_LOG_LEVEL.
+ */
 static void print_lib(enum pmc_log_level level, const char *fmt, va_list ap)
 {
 	static const char prefix[] = "libpmc: ";
 	char buf[1024];
+	const char *msg = buf;
 
-	if (level > PMC_LOG_WARN && !getenv("PMC_LOG_LEVEL"))
+	if (level > cli_log_level && !getenv("PMC_LOG_LEVEL"))
 		return;
 	vsnprintf(buf, sizeof(buf), fmt, ap);
-	fprintf(stderr, "pmc: %s",
-		strncmp(buf, prefix, sizeof(prefix) - 1) ? buf : buf + sizeof(prefix) - 1);
+	if (!strncmp(buf, prefix, sizeof(prefix) - 1))
+		msg += sizeof(prefix) - 1;
+	fprintf(stderr, "%s", strncmp(msg, "pmc ", 4) ? "pmc: " : "");
+	/* A message names things (programs, files, events): shown a line at a time, escaped. */
+	for (const char *nl; *msg; msg = nl + 1) {
+		char line[sizeof(buf)];
+		size_t n;
+
+		nl = strchr(msg, '\n');
+		n = nl ? (size_t)(nl - msg) : strlen(msg);
+		memcpy(line, msg, n);
+		line[n] = 0;
+		fprintf(stderr, "%s%s", cli_show(line), nl ? "\n" : "");
+		if (!nl)
+			break;
+	}
 }
 
 int main(int argc, char **argv)
@@ -70,6 +92,6 @@ int main(int argc, char **argv)
 		}
 		return commands[i].fn(argc - 1, argv + 1);
 	}
-	fprintf(stderr, "pmc: '%s' is not a pmc command; see 'pmc --help'\n", argv[1]);
+	fprintf(stderr, "pmc: '%s' is not a pmc command; see 'pmc --help'\n", cli_show(argv[1]));
 	return 2;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* pmc stat's outputs: the terminal summary, the pass plan, and the results files. */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,19 +8,17 @@
 #include "cli.h"
 #include "stat.h"
 
-int stat_write_csv(FILE *f, const struct stat_run *run);
-int stat_write_json(FILE *f, const struct stat_run *run);
-
 void stat_print_plan(FILE *f, const struct stat_run *run)
 {
-	size_t nr = pmc_evlist__nr(run->evlist);
+	const struct pmc_run_results *res = run->res;
+	size_t nr = res->nr_events;
 
-	fprintf(f, "# pass plan: %d pass%s%s\n", run->nr_passes, run->nr_passes == 1 ? "" : "es",
+	fprintf(f, "# pass plan: %d pass%s%s\n", res->nr_passes, res->nr_passes == 1 ? "" : "es",
 		run->opts->multiplex ? " (multiplexed: one run, values scaled)" : "");
-	for (int pass = 0; pass < run->nr_passes; pass++) {
+	for (int pass = 0; pass < res->nr_passes; pass++) {
 		fprintf(f, "pass %d:\n", pass);
 		for (size_t i = 0; i < nr; i++) {
-			const struct pmc_evsel *ev = run->ev[i].evsel;
+			const struct pmc_evsel *ev = res->events[i].evsel;
 
 			if (pmc_evsel__pass(ev) != pass)
 				continue;
@@ -29,12 +28,12 @@ void stat_print_plan(FILE *f, const struct stat_run *run)
 		}
 	}
 	for (size_t i = 0; i < nr; i++)
-		if (!run->ev[i].supported)
-			fprintf(f, "not counted: %s: %s\n", pmc_evsel__name(run->ev[i].evsel),
-				run->ev[i].why);
+		if (!res->events[i].supported)
+			fprintf(f, "not counted: %s: %s\n", pmc_evsel__name(res->events[i].evsel),
+				res->events[i].why);
 }
 
-static void print_event(FILE *f, const struct stat_run *run, const struct stat_event *e)
+static void print_event(FILE *f, const struct stat_run *run, const struct pmc_run_event *e)
 {
 	const char *name = pmc_evsel__name(e->evsel);
 
@@ -65,22 +64,23 @@ static void print_event(FILE *f, const struct stat_run *run, const struct stat_e
 static void print_header(FILE *f, const struct stat_run *run)
 {
 	const struct stat_opts *o = run->opts;
+	const struct pmc_run_results *res = run->res;
 	int reps = 0;
 
-	for (size_t i = 0; i < pmc_evlist__nr(run->evlist); i++)
-		if (run->ev[i].nr > reps)
-			reps = run->ev[i].nr;
+	for (size_t i = 0; i < res->nr_events; i++)
+		if (res->events[i].nr > reps)
+			reps = res->events[i].nr;
 	fprintf(f, "\n Performance counter stats for '");
 	if (*o->argv)
 		for (char **a = o->argv; *a; a++)
-			fprintf(f, "%s%s", a == o->argv ? "" : " ", *a);
+			fprintf(f, "%s%s", a == o->argv ? "" : " ", cli_show(*a));
 	else if (o->pid)
 		fprintf(f, "process %d", (int)o->pid);
 	else
 		fprintf(f, "CPUs %s", o->cpus ? o->cpus : "all");
 	fprintf(f, "' (%d repetition%s%s, %d pass%s, %g%% confidence, %s, backend %s):\n\n", reps,
-		reps == 1 ? "" : "s", o->no_warmup ? "" : " after a warm-up run", run->nr_passes,
-		run->nr_passes == 1 ? "" : "es", o->level * 100,
+		reps == 1 ? "" : "s", o->no_warmup ? "" : " after a warm-up run", res->nr_passes,
+		res->nr_passes == 1 ? "" : "es", o->level * 100,
 		o->priv == PMC_PRIV_USER     ? "user level"
 		: o->priv == PMC_PRIV_KERNEL ? "kernel level"
 					     : "user and kernel levels",
@@ -89,44 +89,20 @@ static void print_header(FILE *f, const struct stat_run *run)
 
 static void print_terminal(FILE *f, const struct stat_run *run)
 {
+	const struct pmc_run_results *res = run->res;
+
 	print_header(f, run);
-	stat_regions__print_overhead(f, run, "");
-	for (size_t i = 0; i < pmc_evlist__nr(run->evlist); i++)
-		print_event(f, run, &run->ev[i]);
+	stat_print_overhead(f, run);
+	for (size_t i = 0; i < res->nr_events; i++)
+		print_event(f, run, &res->events[i]);
 	stat_regions__print(f, run);
-	fprintf(f, "\n %.6f seconds time elapsed", run->elapsed_s);
-	if (run->interrupted)
-		fprintf(f, " (interrupted: values counted so far)");
-	if (run->in_warmup && (run->interrupted || run->have_status))
+	fprintf(f, "\n %.6f seconds time elapsed", res->elapsed_s);
+	if (res->stop_signal)
+		fprintf(f, " (stopped early: %s; the values counted so far)",
+			cli_signame(res->stop_signal));
+	if (res->in_warmup && (res->stop_signal || res->have_status))
 		fprintf(f, "\n (the warm-up run was the only run: its values are shown)");
 	fprintf(f, "\n\n");
-}
-
-/* The thesis's parseable results file (Figures 4.7 and 4.8): raw values, then a summary. */
-static int write_text(FILE *f, const struct stat_run *run)
-{
-	const struct stat_opts *o = run->opts;
-
-	fprintf(f, "# pmc stat results file\n");
-	fprintf(f, "# Results (%d repetitions, %g%% confidence level):\n", o->repeat,
-		o->level * 100);
-	stat_regions__print_overhead(f, run, "# ");
-	fprintf(f, "# Event Repetition Value [conf.int] [percentage]\n");
-	for (size_t i = 0; i < pmc_evlist__nr(run->evlist); i++) {
-		const struct stat_event *e = &run->ev[i];
-		const char *name = pmc_evsel__name(e->evsel);
-
-		if (!e->supported || !e->nr) {
-			fprintf(f, "# %s: not counted: %s\n", name,
-				e->supported ? "no run" : e->why);
-			continue;
-		}
-		for (int r = 0; o->all_results && r < e->nr; r++)
-			fprintf(f, "%s %d %.0f\n", name, r, e->values[r]);
-		fprintf(f, "%s -1 %.1f %.1f %.3f\n", name, e->sum.mean, e->sum.ci, e->sum.ci_pct);
-	}
-	stat_regions__write_text(f, run);
-	return 0;
 }
 
 int stat_write(const struct stat_run *run)
@@ -147,11 +123,15 @@ int stat_write(const struct stat_run *run)
 		return 1;
 	}
 	f = pmc_outfile__stream(out);
-	err = !f		      ? -1
-	      : o->format == FMT_JSON ? stat_write_json(f, run)
-	      : o->format == FMT_CSV  ? stat_write_csv(f, run)
-				      : write_text(f, run);
+	err = !f ? -1
+		 : pmc_run__write(run->runner, f,
+				  o->format == FMT_JSON	 ? PMC_RUN_FORMAT_JSON
+				  : o->format == FMT_CSV ? PMC_RUN_FORMAT_CSV
+							 : PMC_RUN_FORMAT_TEXT,
+				  o->all_results ? PMC_RUN_ALL_RESULTS : 0);
 	if (err) {
+		fprintf(stderr, "pmc stat: cannot write %s: %s; nothing was written\n",
+			o->output ? o->output : "stdout", pmc_strerror(err < 0 ? err : -EIO));
 		pmc_outfile__abort(out);
 		return 1;
 	}

@@ -1,36 +1,29 @@
 // SPDX-License-Identifier: MIT
-/* pmc stat's runner: build the event list, plan passes, run warm-up and repetitions. */
+/*
+ * pmc stat on the library's runner (include/pmc/run.h): the event list built from -e, the
+ * signals pmc stat owns (SIGINT, SIGTERM, SIGHUP: passed on to the command through
+ * pmc_run__stop()), progress on stderr, and the exit status.
+ */
 #include <errno.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
 #include "cli.h"
 #include "stat.h"
-
-extern char **environ;
 
 static const char *const default_events[] = {
 	"task-clock", "context-switches", "cpu-migrations", "page-faults",
 	"cycles",     "instructions",	  "branches",	    "branch-misses",
 };
 
-static volatile sig_atomic_t interrupted;
+static struct pmc_run *volatile running; /* the runner the signal handler stops */
 
 static void on_signal(int sig)
 {
-	interrupted = sig;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	if (running)
+		pmc_run__stop(running, sig);
 }
 
 static int parse_one(struct stat_run *run, const char *str, bool user_named)
@@ -38,27 +31,27 @@ static int parse_one(struct stat_run *run, const char *str, bool user_named)
 	struct pmc_parse_error perr;
 	size_t before = pmc_evlist__nr(run->evlist);
 	int err = pmc_evlist__parse(run->evlist, str, &perr);
-	struct stat_event *ev;
+	bool *named;
 
 	if (err == -PMC_E_PARSE || err == -PMC_E_UNKNOWN_EVENT) {
 		cli_print_parse_error("pmc stat", str, &perr);
 		return 2;
 	}
 	if (err) {
-		fprintf(stderr, "pmc stat: cannot parse '%s': %s\n", str, pmc_strerror(err));
+		fprintf(stderr, "pmc stat: cannot parse '%s': %s\n", cli_show(str),
+			pmc_strerror(err));
 		return 1;
 	}
 	/* One string may expand to any number of events (groups, globs): size after parsing. */
-	ev = realloc(run->ev, (pmc_evlist__nr(run->evlist) + 1) * sizeof(*ev));
-	if (!ev)
+	named = realloc(run->user_named, (pmc_evlist__nr(run->evlist) + 1) * sizeof(*named));
+	if (!named)
 		return 1;
-	run->ev = ev;
+	run->user_named = named;
 	for (size_t i = before; i < pmc_evlist__nr(run->evlist); i++)
-		run->ev[i] = (struct stat_event){.user_named = user_named};
+		named[i] = user_named;
 	return 0;
 }
 
-/* Grows run->ev to the list's size as each string is parsed. */
 static int parse_all(struct stat_run *run)
 {
 	const struct stat_opts *o = run->opts;
@@ -72,21 +65,13 @@ static int parse_all(struct stat_run *run)
 	return rc;
 }
 
-/* Judges every event; a user-named event that cannot be counted stops pmc stat. */
-static int check_all(struct stat_run *run)
+/* A user-named event that cannot be counted stops pmc stat; the defaults are only noted. */
+static int check_all(const struct stat_run *run)
 {
-	size_t nr = pmc_evlist__nr(run->evlist);
+	for (size_t i = 0; i < run->res->nr_events; i++) {
+		const struct pmc_run_event *e = &run->res->events[i];
 
-	for (size_t i = 0; i < nr; i++) {
-		struct stat_event *e = &run->ev[i];
-
-		e->evsel = pmc_evlist__at(run->evlist, i);
-		e->supported = !pmc_evsel__check(e->evsel, e->why, sizeof(e->why));
-		e->values = calloc((size_t)run->opts->repeat, sizeof(double));
-		e->ratio = calloc((size_t)run->opts->repeat, sizeof(double));
-		if (!e->values || !e->ratio)
-			return 1;
-		if (!e->supported && e->user_named) {
+		if (!e->supported && run->user_named[i]) {
 			fprintf(stderr, "pmc stat: cannot count '%s': %s\n",
 				pmc_evsel__name(e->evsel), e->why);
 			return 1;
@@ -99,6 +84,68 @@ static int check_all(struct stat_run *run)
 static void print_dry_run(const char *text, void *arg)
 {
 	fputs(text, arg);
+}
+
+static void on_progress(const struct pmc_run_progress *p, void *arg)
+{
+	bool tty = isatty(STDERR_FILENO);
+
+	(void)arg;
+	if (p->rep < 0)
+		fprintf(stderr, "pmc stat: pass %d/%d, warm-up run, %.2f s%s", p->pass + 1,
+			p->nr_passes, p->elapsed_s, tty ? "\033[K\r" : "\n");
+	else
+		fprintf(stderr, "pmc stat: pass %d/%d, repetition %d/%d, %.2f s%s", p->pass + 1,
+			p->nr_passes, p->rep + 1, p->repeat, p->elapsed_s, tty ? "\033[K\r" : "\n");
+}
+
+static void fill_target(struct stat_run *run)
+{
+	const struct stat_opts *o = run->opts;
+	struct pmc_target *t = &run->target;
+
+	*t = (struct pmc_target){.sz = sizeof(*t), .no_inherit = o->no_inherit, .argv = o->argv};
+	if (o->pid) {
+		t->kind = PMC_TARGET_PID;
+		t->pid = o->pid;
+	} else if (o->system_wide || o->cpus) {
+		t->kind = PMC_TARGET_CPUS;
+		t->cpus = o->cpus;
+	} else {
+		t->kind = PMC_TARGET_COMMAND;
+	}
+}
+
+static int new_runner(struct stat_run *run)
+{
+	const struct stat_opts *o = run->opts;
+	struct pmc_run_opts ro = {.sz = sizeof(ro),
+				  .repeat = o->repeat,
+				  .no_warmup = o->no_warmup,
+				  .multiplex = o->multiplex,
+				  .level = o->level,
+				  .priv = o->priv,
+				  .backend = o->backend,
+				  .per_thread = o->per_thread,
+				  .subtract_overhead = o->subtract_overhead,
+				  .calibration = o->calibration,
+				  .who = "pmc stat",
+				  .progress = o->verbose ? on_progress : NULL};
+	int err;
+
+	fill_target(run);
+	err = pmc_run__new(run->evlist, &run->target, &ro, &run->runner);
+	if (err) {
+		fprintf(stderr, "pmc stat: cannot plan the passes: %s\n", pmc_strerror(err));
+		return 1;
+	}
+	run->res = pmc_run__results(run->runner);
+	if (o->multiplex && !pmc_evlist__can_multiplex(run->evlist))
+		fprintf(stderr,
+			"pmc stat: backend %s cannot time-share counters: --multiplex is ignored, "
+			"events run in passes\n",
+			pmc_evlist__backend(run->evlist));
+	return check_all(run);
 }
 
 static int build(struct stat_run *run)
@@ -117,274 +164,58 @@ static int build(struct stat_run *run)
 		return err == -PMC_E_NOBACKEND ? 2 : 1;
 	}
 	err = parse_all(run);
-	if (!err)
-		err = check_all(run);
-	if (!err) {
-		int perr = pmc_evlist__plan(run->evlist, run->opts->multiplex, &run->nr_passes);
-
-		if (run->opts->multiplex && !pmc_evlist__can_multiplex(run->evlist))
-			fprintf(stderr,
-				"pmc stat: backend %s cannot time-share counters: "
-				"--multiplex is ignored, events run in passes\n",
-				pmc_evlist__backend(run->evlist));
-
-		if (perr) {
-			fprintf(stderr, "pmc stat: cannot plan the passes: %s\n",
-				pmc_strerror(perr));
-			err = 1;
-		}
-	}
-	return err;
+	return err ? err : new_runner(run);
 }
 
-static void fill_target(const struct stat_run *run, struct pmc_target *t)
+/*
+ * Runs under pmc stat's signal handlers: SIGINT, SIGTERM and SIGHUP stop the run and go to
+ * the command; what was counted is kept. Counters that do not fit the limit of open files
+ * get it raised once (cli_raise_nofile()) and the run is made again.
+ */
+static int execute(struct stat_run *run)
 {
-	const struct stat_opts *o = run->opts;
-
-	*t = (struct pmc_target){.sz = sizeof(*t), .no_inherit = o->no_inherit};
-	if (o->pid) {
-		t->kind = PMC_TARGET_PID;
-		t->pid = o->pid;
-	} else if (o->system_wide || o->cpus) {
-		t->kind = PMC_TARGET_CPUS;
-		t->cpus = o->cpus;
-	} else {
-		t->kind = PMC_TARGET_COMMAND;
-		t->argv = o->argv;
-	}
-}
-
-/* Waits for the command, forwarding Ctrl-C to it; returns its wait status or -errno. */
-static int wait_command(struct pmc_evlist *evlist, int *status)
-{
-	bool forwarded = false;
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	struct sigaction sa = {.sa_handler = on_signal}, old[3];
 	int err;
 
-	while ((err = pmc_evlist__wait(evlist, status)) == -EINTR)
-		if (interrupted && !forwarded) {
-			pmc_evlist__kill(evlist, SIGINT);
-			forwarded = true;
-		}
-	return err;
-}
-
-/* -p, -a, -C: count until the process ends, the command ends, or Ctrl-C. */
-static int wait_other(const struct stat_run *run, int *status)
-{
-	const struct stat_opts *o = run->opts;
-	pid_t child = -1;
-
-	if (*o->argv && posix_spawnp(&child, o->argv[0], NULL, NULL, o->argv, environ)) {
-		fprintf(stderr, "pmc stat: cannot run '%s': %s\n", o->argv[0], strerror(errno));
-		return -PMC_E_EXEC;
-	}
-	for (;;) {
-		if (child > 0 && waitpid(child, status, 0) == child)
-			return 0;
-		if (interrupted && child <= 0)
-			return 0;
-		if (interrupted) {
-			kill(child, SIGINT);
-			continue;
-		}
-		if (o->pid && kill(o->pid, 0) && errno == ESRCH)
-			return 0;
-		usleep(50 * 1000);
-	}
-}
-
-static void store(struct stat_run *run, int pass, int rep)
-{
-	for (size_t i = 0; i < pmc_evlist__nr(run->evlist); i++) {
-		struct stat_event *e = &run->ev[i];
-		struct pmc_count c;
-
-		if (pmc_evsel__pass(e->evsel) != pass || pmc_evsel__count(e->evsel, &c))
-			continue;
-		e->ratio[rep] = c.time_enabled_ns
-					? (double)c.time_running_ns / (double)c.time_enabled_ns
-					: 1.0;
-		e->values[rep] = run->opts->multiplex ? pmc_count__scaled(&c) : (double)c.value;
-		if (e->ratio[rep] < 1.0)
-			e->scaled = true;
-		e->nr = rep + 1;
-	}
-}
-
-/*
- * One run of one pass. The warm-up run (rep < 0) stores into repetition 0, which the
- * first repetition overwrites: if the warm-up is the last run (the program crashed or
- * Ctrl-C), what it counted is still what gets shown.
- */
-static int one_run(struct stat_run *run, int pass, int rep)
-{
-	struct pmc_target t;
-	int err, status = 0;
-
-	fill_target(run, &t);
-	err = stat_regions__prepare(run, pass, &t);
-	if (!err)
-		err = pmc_evlist__open(run->evlist, &t, pass);
-	if (err == -EMFILE && cli_raise_nofile())
-		err = pmc_evlist__open(run->evlist, &t, pass);
-	if (err == -EMFILE)
-		cli_say_nofile("pmc stat", pmc_evlist__nr(run->evlist));
-	if (!err)
-		err = pmc_evlist__start(run->evlist);
-	if (!err)
-		err = t.kind == PMC_TARGET_COMMAND ? wait_command(run->evlist, &status)
-						   : wait_other(run, &status);
-	if (!err && t.kind != PMC_TARGET_COMMAND)
-		err = pmc_evlist__stop(run->evlist);
-	if (!err)
-		err = pmc_evlist__read(run->evlist);
-	if (!err)
-		store(run, pass, rep < 0 ? 0 : rep);
-	run->in_warmup = rep < 0;
-	if (!err)
-		stat_regions__collect(run, pass, rep);
-	pmc_evlist__close(run->evlist);
-	if (err == -PMC_E_EXEC) {
-		run->exec_failed = true;
-		return err;
-	}
-	if (err) {
-		fprintf(stderr, "pmc stat: counting failed: %s\n", pmc_strerror(err));
-		return err;
-	}
-	run->status = status;
-	run->have_status = t.kind == PMC_TARGET_COMMAND || *run->opts->argv;
-	return 0;
-}
-
-static void progress(const struct stat_run *run, int pass, int rep, double t0)
-{
-	bool tty = isatty(STDERR_FILENO);
-
-	if (run->opts->verbose < 1)
-		return;
-	if (rep < 0)
-		fprintf(stderr, "pmc stat: pass %d/%d, warm-up run, %.2f s%s", pass + 1,
-			run->nr_passes, now_s() - t0, tty ? "\033[K\r" : "\n");
-	else
-		fprintf(stderr, "pmc stat: pass %d/%d, repetition %d/%d, %.2f s%s", pass + 1,
-			run->nr_passes, rep + 1, run->opts->repeat, now_s() - t0,
-			tty ? "\033[K\r" : "\n");
-}
-
-/* Whether the last run ended in a way that makes more runs pointless. */
-static bool must_stop(const struct stat_run *run)
-{
-	return interrupted || (run->have_status && WIFSIGNALED(run->status));
-}
-
-/*
- * Once a run shows that the command counts regions with counters of its own, the passes
- * are planned again with half the counters each, so that the runner's whole-program
- * counts and the command's region counts fit together. Returns true when the plan changed
- * (what was counted so far then belongs to the old plan and is dropped).
- */
-static bool replan_for_regions(struct stat_run *run)
-{
-	size_t nr = pmc_evlist__nr(run->evlist);
-	int *old = calloc(nr + 1, sizeof(int)), passes;
-	bool changed = false;
-
-	run->replanned = true;
-	if (!old)
-		return false;
-	for (size_t i = 0; i < nr; i++)
-		old[i] = pmc_evsel__pass(run->ev[i].evsel);
-	if (pmc_evlist__plan_shared(run->evlist, run->opts->multiplex, 2, &passes)) {
-		pmc_evlist__plan_shared(run->evlist, run->opts->multiplex, 1, &passes);
-		free(old);
-		return false;
-	}
-	for (size_t i = 0; i < nr; i++)
-		changed |= old[i] != pmc_evsel__pass(run->ev[i].evsel);
-	free(old);
-	if (!changed)
-		return false;
-	if (run->opts->verbose)
-		fprintf(stderr,
-			"pmc stat: the command counts regions with counters of its own: "
-			"%d passes now, so that both fit\n",
-			passes);
-	run->nr_passes = passes;
-	for (size_t i = 0; i < nr; i++)
-		run->ev[i].nr = 0, run->ev[i].scaled = false;
-	stat_regions__free(run);
-	return true;
-}
-
-int stat_run__execute(struct stat_run *run)
-{
-	struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
-	int err = 0;
-	double t0 = now_s();
-	bool warm = !run->opts->no_warmup && !run->opts->pid;
-
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	for (int pass = 0; pass < run->nr_passes && !err && !must_stop(run); pass++) {
-		int first = warm && pass == 0 ? -1 : 0,
-		    reps = run->opts->pid ? 1 : run->opts->repeat;
-
-		for (int rep = first; rep < reps && !err && !must_stop(run); rep++) {
-			progress(run, pass, rep, t0);
-			err = one_run(run, pass, rep);
-			if (!err && run->regions_seen && !run->replanned &&
-			    replan_for_regions(run)) {
-				pass = -1; /* start over with the new plan, the warm-up done */
-				warm = false;
-				break;
-			}
-		}
-	}
+	running = run->runner;
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+	err = pmc_run__execute(run->runner);
+	if (err == -EMFILE && !run->res->stop_signal && cli_raise_nofile())
+		err = pmc_run__execute(run->runner);
 	if (run->opts->verbose && isatty(STDERR_FILENO))
 		fprintf(stderr, "\033[K");
-	run->elapsed_s = now_s() - t0;
-	run->interrupted = interrupted;
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	running = NULL;
+	if (err == -EMFILE)
+		cli_say_nofile("pmc stat", run->res->nr_events);
+	if (err && err != -PMC_E_EXEC)
+		fprintf(stderr, "pmc stat: counting failed: %s\n", pmc_strerror(err));
 	return err;
 }
 
-void stat_run__summarize(struct stat_run *run)
-{
-	stat_regions__summarize(run); /* first: it may subtract overhead from the values */
-	for (size_t i = 0; i < pmc_evlist__nr(run->evlist); i++)
-		if (run->ev[i].nr)
-			pmc_summarize(run->ev[i].values, (size_t)run->ev[i].nr, run->opts->level,
-				      &run->ev[i].sum);
-}
-
-/* The exit status of pmc stat: the command's, 128+signal when it was killed. */
+/*
+ * The exit status of pmc stat: the command's own when it exited; 128+signal when it was
+ * killed, or when pmc stat was stopped by a signal and no command ended.
+ */
 static int exit_status(const struct stat_run *run)
 {
-	if (run->exec_failed)
-		return 127;
-	if (!run->have_status)
-		return run->interrupted ? 128 + SIGINT : 0;
-	if (WIFSIGNALED(run->status)) {
-		int sig = WTERMSIG(run->status);
+	const struct pmc_run_results *res = run->res;
 
-		fprintf(stderr, "pmc stat: '%s' was killed by %s%s\n", run->opts->argv[0],
-			cli_signame(sig), WCOREDUMP(run->status) ? " (core dumped)" : "");
+	if (res->exec_failed)
+		return 127;
+	if (!res->have_status)
+		return res->stop_signal ? 128 + res->stop_signal : 0;
+	if (WIFSIGNALED(res->status)) {
+		int sig = WTERMSIG(res->status);
+
+		fprintf(stderr, "pmc stat: '%s' was killed by %s%s\n", cli_show(run->opts->argv[0]),
+			cli_signame(sig), WCOREDUMP(res->status) ? " (core dumped)" : "");
 		return 128 + sig;
 	}
-	return WEXITSTATUS(run->status);
-}
-
-static void free_run(struct stat_run *run)
-{
-	for (size_t i = 0; run->ev && i < pmc_evlist__nr(run->evlist); i++) {
-		free(run->ev[i].values);
-		free(run->ev[i].ratio);
-	}
-	free(run->ev);
-	stat_regions__free(run);
-	pmc_evlist__delete(run->evlist);
+	return WEXITSTATUS(res->status);
 }
 
 /*
@@ -393,14 +224,12 @@ static void free_run(struct stat_run *run)
  */
 static int dry_run(const struct stat_run *run)
 {
-	struct pmc_target t;
 	int err = 0;
 
-	fill_target(run, &t);
-	for (int pass = 0; pass < run->nr_passes && !err; pass++) {
-		if (run->nr_passes > 1)
-			printf("# pass %d/%d\n", pass + 1, run->nr_passes);
-		err = pmc_evlist__open(run->evlist, &t, pass);
+	for (int pass = 0; pass < run->res->nr_passes && !err; pass++) {
+		if (run->res->nr_passes > 1)
+			printf("# pass %d/%d\n", pass + 1, run->res->nr_passes);
+		err = pmc_evlist__open(run->evlist, &run->target, pass);
 	}
 	if (err == -EOPNOTSUPP)
 		fprintf(stderr,
@@ -423,9 +252,8 @@ int cmd_stat_run(const struct stat_opts *opts)
 		stat_print_plan(stdout, &run);
 		rc = fflush(stdout) || ferror(stdout) ? 1 : 0;
 	} else if (!rc) {
-		err = stat_run__execute(&run);
-		stat_run__summarize(&run);
-		if (run.exec_failed) {
+		err = execute(&run);
+		if (run.res->exec_failed) {
 			rc = 127;
 		} else {
 			rc = stat_write(&run) ? 1 : exit_status(&run);
@@ -433,6 +261,8 @@ int cmd_stat_run(const struct stat_opts *opts)
 				rc = 1;
 		}
 	}
-	free_run(&run);
+	pmc_run__delete(run.runner);
+	pmc_evlist__delete(run.evlist);
+	free(run.user_named);
 	return rc;
 }

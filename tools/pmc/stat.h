@@ -8,9 +8,10 @@
 #include <sys/types.h>
 #include <pmc/pmc.h>
 
-/* The limit of -r: each event keeps a value per repetition. */
-#define STAT_MAX_REPEAT 1000000
+/* The limit of -r, PMC_RUN_MAX_REPEAT as a string for messages. */
+#define STAT_MAX_REPEAT PMC_RUN_MAX_REPEAT
 #define STAT_MAX_REPEAT_STR "1000000"
+_Static_assert(PMC_RUN_MAX_REPEAT == 1000000, "STAT_MAX_REPEAT_STR names the limit");
 
 enum stat_format { FMT_TEXT, FMT_CSV, FMT_JSON };
 
@@ -40,57 +41,23 @@ struct stat_opts {
 	char **argv;		 /* the command */
 };
 
-/* One event's values over the repetitions of its pass. */
-struct stat_event {
-	struct pmc_evsel *evsel;
-	bool supported;
-	char why[256];	 /* when !supported */
-	bool user_named; /* named with -e (an error when unsupported) */
-	int nr;		 /* repetitions counted */
-	double *values;	 /* [repeat], scaled when multiplexed */
-	double *ratio;	 /* [repeat]: running / enabled */
-	bool scaled;
-	struct pmc_summary sum;
-};
-
+/* pmc stat's state: the options, the event list, and the library's runner over it. */
 struct stat_run {
 	const struct stat_opts *opts;
 	struct pmc_evlist *evlist;
-	struct stat_event *ev; /* [pmc_evlist__nr()] */
-	int nr_passes;
-	int status; /* wait status of the last run */
-	bool have_status;
-	bool interrupted; /* Ctrl-C: stopped early */
-	bool exec_failed;
-	bool in_warmup;	   /* the last run was the warm-up run */
-	bool regions_seen; /* the command reported regions (it opens counters of its own) */
-	bool replanned;	   /* the passes were planned again to leave it room */
-	double elapsed_s;  /* wall time of all measured runs */
-	struct stat_regions *regions; /* stat-region.c: what region markers reported */
+	bool *user_named; /* [pmc_evlist__nr()]: named with -e (an error when unsupported) */
+	struct pmc_target target;
+	struct pmc_run *runner;
+	const struct pmc_run_results *res;
 };
 
 /* Builds the event list, runs every pass and repetition, prints; returns the exit status. */
 int cmd_stat_run(const struct stat_opts *opts);
-int stat_run__execute(struct stat_run *run);
-void stat_run__summarize(struct stat_run *run);
 void stat_print_plan(FILE *f, const struct stat_run *run);
+/* The terminal summary on stderr, and the results file (-o, --format); 0 or 1. */
 int stat_write(const struct stat_run *run);
-
-/*
- * Regions (stat-region.c): before each run, hand the command a results descriptor and the
- * pass's events (docs/regions.md); after it, collect what its markers reported (rep < 0:
- * the warm-up, discarded). Then summarise, subtract calibrated overhead, and print.
- */
-int stat_regions__prepare(struct stat_run *run, int pass, struct pmc_target *t);
-void stat_regions__collect(struct stat_run *run, int pass, int rep);
-void stat_regions__summarize(struct stat_run *run);
+/* The regions' terminal summary (stat-region-out.c). */
 void stat_regions__print(FILE *f, const struct stat_run *run);
-/* With --subtract-overhead, one line saying what was subtracted, after prefix. */
-void stat_regions__print_overhead(FILE *f, const struct stat_run *run, const char *prefix);
-/* What was subtracted from event idx per run (0 without --subtract-overhead). */
-double stat_regions__overhead_run(const struct stat_run *run, size_t idx);
-void stat_regions__write_text(FILE *f, const struct stat_run *run);
-void stat_regions__write_csv(FILE *f, const struct stat_run *run);
-void stat_regions__free(struct stat_run *run);
+void stat_print_overhead(FILE *f, const struct stat_run *run);
 
 #endif /* PMC_TOOLS_STAT_H */

@@ -8,17 +8,17 @@
 #include <unistd.h>
 #include <jansson.h>
 #include <pmc/pmc.h>
-#include "calib.h"
+#include "run/calib.h"
 
 struct calib {
 	char *path;
 	json_t *root;
 };
 
-char *calib_default_path(void)
+char *pmc_calibration_default_path(void)
 {
-	const char *env = getenv("PMC_CALIBRATION"), *data = getenv("XDG_DATA_HOME");
-	const char *home = getenv("HOME");
+	const char *env = secure_getenv("PMC_CALIBRATION"), *data = secure_getenv("XDG_DATA_HOME");
+	const char *home = secure_getenv("HOME");
 	char host[256] = "localhost", *path = NULL;
 
 	if (env && *env)
@@ -101,7 +101,7 @@ static int check_schema(json_t *root, char *why, size_t len)
 	return -PMC_E_VERSION;
 }
 
-int calib_load(const char *path, struct calib **out, char *why, size_t len)
+int pmc__calib_load(const char *path, struct calib **out, char *why, size_t len)
 {
 	struct calib *c = calloc(1, sizeof(*c));
 	json_error_t jerr;
@@ -111,7 +111,7 @@ int calib_load(const char *path, struct calib **out, char *why, size_t len)
 	snprintf(why, len, "%s", "");
 	if (!c)
 		return -ENOMEM;
-	c->path = path ? strdup(path) : calib_default_path();
+	c->path = path ? strdup(path) : pmc_calibration_default_path();
 	if (!c->path) {
 		free(c);
 		return -ENOMEM;
@@ -119,7 +119,7 @@ int calib_load(const char *path, struct calib **out, char *why, size_t len)
 	err = pmc_fopen_input(c->path, &f); /* a FIFO or a device is refused, not waited on */
 	if (err) {
 		snprintf(why, len, "%s", pmc_strerror(err));
-		calib_free(c);
+		pmc__calib_free(c);
 		return err;
 	}
 	c->root = json_loadf(f, 0, &jerr);
@@ -133,14 +133,14 @@ int calib_load(const char *path, struct calib **out, char *why, size_t len)
 			err = check_entries(c->root, why, len);
 	}
 	if (err) {
-		calib_free(c);
+		pmc__calib_free(c);
 		return err;
 	}
 	*out = c;
 	return 0;
 }
 
-void calib_free(struct calib *c)
+void pmc__calib_free(struct calib *c)
 {
 	if (!c)
 		return;
@@ -149,12 +149,12 @@ void calib_free(struct calib *c)
 	free(c);
 }
 
-const char *calib_path(const struct calib *c)
+const char *pmc__calib_path(const struct calib *c)
 {
 	return c->path;
 }
 
-const char *calib_date(const struct calib *c)
+const char *pmc__calib_date(const struct calib *c)
 {
 	const char *d =
 		json_string_value(json_object_get(json_object_get(c->root, "machine"), "date"));
@@ -187,8 +187,8 @@ static bool number(json_t *j, double *out)
 	return true;
 }
 
-bool calib_per_entry(const struct calib *c, const char *backend, const char *event, unsigned priv,
-		     double *out)
+bool pmc__calib_per_entry(const struct calib *c, const char *backend, const char *event,
+			  unsigned priv, double *out)
 {
 	json_t *e = entry(c, backend, event, priv);
 
@@ -198,8 +198,8 @@ bool calib_per_entry(const struct calib *c, const char *backend, const char *eve
 		      out);
 }
 
-bool calib_per_run(const struct calib *c, const char *backend, const char *event, unsigned priv,
-		   double *out)
+bool pmc__calib_per_run(const struct calib *c, const char *backend, const char *event,
+			unsigned priv, double *out)
 {
 	json_t *e = entry(c, backend, event, priv);
 

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The runner of run_p5mon, as a library: a warm-up run, then each pass of an event list
+ * repeated, the command started and its end reported, what its region markers counted
+ * collected, and every value summarised with a confidence interval; the calibrated overhead
+ * subtracted on request. pmc stat and pmc calibrate are option parsing and text on top of it.
+ *
+ * The library installs no signal handlers: the caller owns SIGINT, SIGTERM and SIGHUP and
+ * calls pmc_run__stop() from its handler, which passes the signal on to the command.
+ */
+#ifndef PMC_RUN_H
+#define PMC_RUN_H
+
+#include <stdio.h>
+#include <pmc/common.h>
+#include <pmc/count.h>
+#include <pmc/stat.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The most repetitions of a pass: each event keeps one value per repetition. */
+#define PMC_RUN_MAX_REPEAT 1000000
+
+/* Where the runner stands, for progress callbacks. */
+struct pmc_run_progress {
+	int pass, nr_passes;
+	int rep;    /* -1: the warm-up run */
+	int repeat; /* repetitions of each pass */
+	double elapsed_s;
+};
+
+struct pmc_run_opts {
+	size_t sz;	     /* sizeof(struct pmc_run_opts) */
+	int repeat;	     /* repetitions of each pass, 1 to PMC_RUN_MAX_REPEAT (0: 1) */
+	bool no_warmup;	     /* no warm-up run (never one for a PID target) */
+	bool multiplex;	     /* values scaled by running/enabled time (planned so by the caller) */
+	double level;	     /* confidence level of the summaries (0: 0.95) */
+	unsigned priv;	     /* PMC_PRIV_* of the command's region counters (0: user) */
+	const char *backend; /* the command's region counters' backend (NULL: the default) */
+	bool per_thread;     /* regions: values per thread too */
+	bool subtract_overhead;	 /* subtract the calibrated overhead (docs/calibration.md) */
+	const char *calibration; /* the calibration file (NULL: this machine's default) */
+	const char *who;	 /* prefix of the runner's warnings on the log ("pmc stat") */
+	void (*progress)(const struct pmc_run_progress *p, void *arg); /* before each run */
+	void *arg;
+};
+
+/* One event over the repetitions of its pass. */
+struct pmc_run_event {
+	struct pmc_evsel *evsel;
+	bool supported;
+	char why[256];	/* when !supported: pmc_evsel__check()'s reason */
+	int nr;		/* repetitions counted */
+	double *values; /* [nr]: scaled when multiplexed, overhead subtracted when asked */
+	double *ratio;	/* [nr]: running / enabled time */
+	bool scaled;	/* some repetition ran less than all the time */
+	struct pmc_summary sum;
+	double overhead; /* subtracted from each value (0 without subtract_overhead) */
+};
+
+/* One region, thread (or all threads) and event over the repetitions of its pass. */
+struct pmc_run_cell {
+	int nr;		 /* repetitions stored */
+	double *values;	 /* [nr], the overhead per entry subtracted when asked */
+	double *entered; /* [nr]: entries in that run */
+	struct pmc_summary sum;
+	double per_entry; /* mean / mean entries */
+};
+
+struct pmc_run_region {
+	char *name;
+	bool counted;
+	bool varies;			      /* entered/exited differ between runs */
+	uint64_t entered, exited;	      /* in the first counted run */
+	uint64_t open_at_exit, unmatched_end; /* over every run */
+	int nr_threads;			      /* per_thread: threads that entered it */
+	size_t nr_slots;		      /* 1 + threads with cells */
+	struct pmc_run_cell *cells;	      /* [nr_slots * nr_events]: slot 0 = all threads */
+};
+
+/*
+ * What a run found. The library owns it (valid until pmc_run__delete()); fields are only
+ * ever added at the end.
+ */
+struct pmc_run_results {
+	int nr_passes;
+	size_t nr_events;
+	struct pmc_run_event *events; /* [nr_events], in the list's order */
+	double elapsed_s;	      /* wall time of all runs */
+	int status;		      /* wait status of the command's last run */
+	bool have_status;	      /* a command ran (status is valid) */
+	bool exec_failed;	      /* the command could not be started */
+	int stop_signal;	      /* pmc_run__stop()'s signal: stopped early (0: not) */
+	bool in_warmup;		      /* the last run was the warm-up run */
+	bool regions_seen;	      /* the command reported regions */
+	bool replanned;		      /* passes planned again to leave its regions room */
+	size_t nr_regions;
+	struct pmc_run_region *regions;
+	uint64_t bad_ids, failed_reads; /* markers of unknown ids; failed reads in markers */
+	int bad_runs;			/* runs whose region results were unreadable */
+	const char *calibration;	/* the file subtracted (NULL: none) */
+	const char *calibration_date;
+	double *overhead_entry; /* [nr_events]: subtracted per region entry */
+	int nr_reps;		/* repetitions counted: the most of any event */
+	int nr_region_reps;	/* the most of any region's cell */
+};
+
+struct pmc_run;
+
+/*
+ * A runner of evlist (parsed and planned; the caller keeps it and deletes it after the run)
+ * on target (COMMAND, PID or CPUS; copied, argv is not). Each event is checked with
+ * pmc_evsel__check(). Returns 0, -EINVAL for bad options, -ENOMEM.
+ */
+PMC_API int pmc_run__new(struct pmc_evlist *evlist, const struct pmc_target *target,
+			 const struct pmc_run_opts *opts, struct pmc_run **out);
+PMC_API void pmc_run__delete(struct pmc_run *run);
+
+/*
+ * Runs the warm-up and every pass's repetitions, then summarises. Stops after a run when the
+ * command was killed by a signal or pmc_run__stop() was called; what was counted is kept.
+ * Returns 0; -PMC_E_EXEC when the command could not be started; or the error that stopped
+ * counting (the results hold what was counted before it).
+ */
+PMC_API int pmc_run__execute(struct pmc_run *run);
+
+/*
+ * Async-signal-safe: stops the run after the current one and sends sig to the command (or,
+ * for a PID or CPU target, ends the counting). Meant for the caller's signal handler.
+ */
+PMC_API void pmc_run__stop(struct pmc_run *run, int sig);
+
+PMC_API const struct pmc_run_results *pmc_run__results(const struct pmc_run *run);
+
+/* The cell of region r, thread (-1: all threads) and event idx; NULL when none. */
+PMC_API const struct pmc_run_cell *pmc_run__cell(const struct pmc_run *run, size_t r, int thread,
+						 size_t idx);
+
+enum pmc_run_format {
+	PMC_RUN_FORMAT_TEXT, /* the results file of run_p5mon (docs/stat-output.md) */
+	PMC_RUN_FORMAT_CSV,
+	PMC_RUN_FORMAT_JSON, /* schema "pmc-stat/1" */
+};
+
+#define PMC_RUN_ALL_RESULTS 0x1u /* every repetition's value, not only summaries */
+
+/*
+ * Writes the results in one of the machine formats of docs/stat-output.md. Strings are
+ * kept whole: JSON escapes bytes that are not UTF-8, CSV quotes every field that needs it.
+ * Returns 0 or -errno.
+ */
+PMC_API int pmc_run__write(const struct pmc_run *run, FILE *f, enum pmc_run_format fmt,
+			   unsigned flags);
+
+/*
+ * This machine's calibration file: $PMC_CALIBRATION, else
+ * ${XDG_DATA_HOME:-~/.local/share}/pmc/calibration-<hostname>.json. Caller frees; NULL
+ * when out of memory.
+ */
+PMC_API char *pmc_calibration_default_path(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PMC_RUN_H */

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/* The calibration file of pmc calibrate (schema "pmc-calibrate/1"), read by the runner's
+ * subtract_overhead. */
+#ifndef PMC_LIB_RUN_CALIB_H
+#define PMC_LIB_RUN_CALIB_H
+
+#include <stdbool.h>
+
+struct calib;
+
+/*
+ * Loads path (NULL: the default): only a regular file, of a schema version this pmc reads,
+ * whose overheads are counts from 0 to 1e15. Returns 0, or -errno, -PMC_E_FORMAT or
+ * -PMC_E_VERSION with why saying what is wrong (the entry and field, or the version found
+ * and the ones read).
+ */
+int pmc__calib_load(const char *path, struct calib **out, char *why, size_t len);
+void pmc__calib_free(struct calib *c);
+const char *pmc__calib_path(const struct calib *c);
+/* Where and when it was measured, for outputs. */
+const char *pmc__calib_date(const struct calib *c);
+
+/*
+ * The calibrated median of event (as named with -e) on backend with privilege mask priv:
+ * per region entry (an empty begin/end pair) or per run (an empty program under pmc stat).
+ * Returns false when the file has no such entry.
+ */
+bool pmc__calib_per_entry(const struct calib *c, const char *backend, const char *event,
+			  unsigned priv, double *out);
+bool pmc__calib_per_run(const struct calib *c, const char *backend, const char *event,
+			unsigned priv, double *out);
+
+#endif /* PMC_LIB_RUN_CALIB_H */

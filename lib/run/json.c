@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: MIT
+/* The runner's results as JSON, schema "pmc-stat/1" (docs/stat-output.md). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/wait.h>
+#include <jansson.h>
+#include "core/jsonstr.h"
+#include "run/output.h"
+
+/* "SIGSEGV" for 11; NULL for no signal. */
+static json_t *signal_name(int sig)
+{
+	const char *abbrev = sig > 0 ? sigabbrev_np(sig) : NULL;
+	char buf[32];
+
+	if (!sig)
+		return json_null();
+	if (abbrev)
+		snprintf(buf, sizeof(buf), "SIG%s", abbrev);
+	else
+		snprintf(buf, sizeof(buf), "signal %d", sig);
+	return json_string(buf);
+}
+
+static json_t *command(const struct pmc_run *run)
+{
+	json_t *cmd = json_array();
+
+	for (char *const *a = run->target.argv; a && *a; a++)
+		json_array_append_new(cmd, pmc__json_bytes(*a));
+	return cmd;
+}
+
+static json_t *provenance(const struct pmc_run *run)
+{
+	const struct pmc_caps *caps = pmc_caps();
+	const struct pmc_run_opts *o = &run->opts;
+	char date[64];
+	time_t t = time(NULL);
+	json_t *j;
+
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	j = json_pack("{s:s, s:s, s:o, s:o, s:i, s:o, s:i, s:i, s:f, s:b, s:b, s:s, s:b, s:f}",
+		      "pmc_version", pmc_version(), "backend", pmc_evlist__backend(run->evlist),
+		      "cpu_model", pmc__json_bytes(caps->cpu_model), "kernel",
+		      pmc__json_bytes(caps->kernel), "paranoid", caps->paranoid, "command",
+		      command(run), "repetitions", o->repeat, "passes", run->res.nr_passes,
+		      "confidence", o->level, "warmup", !o->no_warmup, "multiplex", o->multiplex,
+		      "date", date, "interrupted", run->res.stop_signal != 0, "elapsed_s",
+		      run->res.elapsed_s);
+	if (j && run->res.stop_signal) {
+		json_object_set_new(j, "stopped_by", signal_name(run->res.stop_signal));
+		json_object_set_new(j, "stopped_in_warmup", json_boolean(run->res.in_warmup));
+	}
+	return j;
+}
+
+static void set_summary(json_t *j, const struct pmc_summary *s)
+{
+	json_object_set_new(j, "mean", json_real(s->mean));
+	json_object_set_new(j, "stddev", json_real(s->stddev));
+	json_object_set_new(j, "median", json_real(s->median));
+	json_object_set_new(j, "min", json_real(s->min));
+	json_object_set_new(j, "max", json_real(s->max));
+	json_object_set_new(j, "ci", json_real(s->ci));
+	json_object_set_new(j, "ci_pct", json_real(s->ci_pct));
+}
+
+static json_t *event_json(const struct pmc_run_event *e)
+{
+	char enc[256];
+	json_t *values = json_array(), *ratios = json_array(), *j;
+
+	pmc_evsel__encoding(e->evsel, enc, sizeof(enc));
+	for (int r = 0; r < e->nr; r++) {
+		json_array_append_new(values, json_real(e->values[r]));
+		json_array_append_new(ratios, json_real(e->ratio[r]));
+	}
+	j = json_pack("{s:o, s:s, s:o, s:b, s:i, s:o, s:o, s:b}", "name",
+		      pmc__json_bytes(pmc_evsel__name(e->evsel)), "kind",
+		      pmc_event_kind__name(pmc_evsel__kind(e->evsel)), "encoding",
+		      pmc__json_bytes(enc), "supported", e->supported, "pass",
+		      pmc_evsel__pass(e->evsel), "values", values, "running_ratio", ratios,
+		      "scaled", e->scaled);
+	if (!j)
+		return NULL;
+	if (!e->supported)
+		json_object_set_new(j, "reason", pmc__json_bytes(e->why));
+	if (!e->nr)
+		return j;
+	set_summary(j, &e->sum);
+	json_object_set_new(j, "overhead_subtracted", json_real(e->overhead));
+	return j;
+}
+
+static json_t *cells_json(const struct pmc_run *run, size_t ri, int t)
+{
+	json_t *events = json_array();
+
+	for (size_t e = 0; e < run->res.nr_events; e++) {
+		const struct pmc_run_cell *c = pmc_run__cell(run, ri, t, e);
+		json_t *values, *entered, *j;
+
+		if (!c || !c->nr)
+			continue;
+		values = json_array();
+		entered = json_array();
+		for (int k = 0; k < c->nr; k++) {
+			json_array_append_new(values, json_real(c->values[k]));
+			json_array_append_new(entered, json_real(c->entered[k]));
+		}
+		j = json_pack("{s:o, s:o, s:o, s:f, s:f}", "name",
+			      pmc__json_bytes(pmc_evsel__name(run->res.events[e].evsel)), "values",
+			      values, "entered", entered, "per_entry", c->per_entry,
+			      "overhead_per_entry", run->res.overhead_entry[e]);
+		if (j)
+			set_summary(j, &c->sum);
+		json_array_append_new(events, j);
+	}
+	return events;
+}
+
+static json_t *regions_json(const struct pmc_run *run)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; i < run->res.nr_regions; i++) {
+		const struct pmc_run_region *r = &run->res.regions[i];
+		json_t *threads = json_array();
+
+		for (int t = 0; run->opts.per_thread && t < r->nr_threads; t++)
+			json_array_append_new(threads, json_pack("{s:i, s:o}", "thread", t,
+								 "events", cells_json(run, i, t)));
+		json_array_append_new(
+			arr, json_pack("{s:o, s:I, s:I, s:b, s:I, s:I, s:o, s:o}", "name",
+				       pmc__json_bytes(r->name), "entered", (json_int_t)r->entered,
+				       "exited", (json_int_t)r->exited, "entries_vary", r->varies,
+				       "open_at_exit", (json_int_t)r->open_at_exit, "unmatched_end",
+				       (json_int_t)r->unmatched_end, "events",
+				       cells_json(run, i, -1), "threads", threads));
+	}
+	return arr;
+}
+
+/* {"subtracted": bool, "calibration": file, "calibrated": date, "what": ...}. */
+static json_t *overhead_json(const struct pmc_run *run)
+{
+	if (!run->res.calibration)
+		return json_pack("{s:b}", "subtracted", false);
+	return json_pack("{s:b, s:o, s:o, s:s}", "subtracted", true, "calibration",
+			 pmc__json_bytes(run->res.calibration), "calibrated",
+			 pmc__json_bytes(run->res.calibration_date), "what",
+			 "per run from whole-program values, per entry from region values");
+}
+
+int pmc__run_write_json(const struct pmc_run *run, FILE *f)
+{
+	const struct pmc_run_results *res = &run->res;
+	json_t *events = json_array(), *root;
+	int err;
+
+	for (size_t i = 0; i < res->nr_events; i++)
+		json_array_append_new(events, event_json(&res->events[i]));
+	root = json_pack("{s:s, s:o, s:o}", "schema", "pmc-stat/1", "provenance", provenance(run),
+			 "events", events);
+	if (!root)
+		return -ENOMEM;
+	if (res->have_status && WIFEXITED(res->status))
+		json_object_set_new(root, "exit_code", json_integer(WEXITSTATUS(res->status)));
+	if (res->have_status && WIFSIGNALED(res->status))
+		json_object_set_new(root, "signal", signal_name(WTERMSIG(res->status)));
+	json_object_set_new(root, "overhead", overhead_json(run));
+	json_object_set_new(root, "regions", regions_json(run));
+	err = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+	fputc('\n', f);
+	json_decref(root);
+	return err ? -EIO : 0;
+}

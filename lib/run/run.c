@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The runner (include/pmc/run.h): the warm-up run, then each pass repeated; the command
+ * started, waited for and its end kept; values stored per repetition and summarised.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include "run/output.h"
+#include "run/regions.h"
+
+extern char **environ;
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int check_opts(struct pmc_run_opts *o)
+{
+	if (!o->repeat)
+		o->repeat = 1;
+	if (o->level == 0)
+		o->level = 0.95;
+	if (!o->priv)
+		o->priv = PMC_PRIV_USER;
+	if (!o->who)
+		o->who = "libpmc";
+	return o->repeat < 1 || o->repeat > PMC_RUN_MAX_REPEAT || !(o->level > 0 && o->level < 1)
+		       ? -EINVAL
+		       : 0;
+}
+
+/* Checks every event and makes room for its values. */
+static int alloc_events(struct pmc_run *run)
+{
+	size_t nr = pmc_evlist__nr(run->evlist);
+
+	run->res.nr_events = nr;
+	run->res.events = calloc(nr + 1, sizeof(*run->res.events));
+	run->warned = calloc(nr + 1, sizeof(bool));
+	run->res.overhead_entry = calloc(nr + 1, sizeof(double));
+	if (!run->res.events || !run->warned || !run->res.overhead_entry)
+		return -ENOMEM;
+	for (size_t i = 0; i < nr; i++) {
+		struct pmc_run_event *e = &run->res.events[i];
+
+		e->evsel = pmc_evlist__at(run->evlist, i);
+		e->supported = !pmc_evsel__check(e->evsel, e->why, sizeof(e->why));
+		e->values = calloc((size_t)run->opts.repeat, sizeof(double));
+		e->ratio = calloc((size_t)run->opts.repeat, sizeof(double));
+		if (!e->values || !e->ratio)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int pmc_run__new(struct pmc_evlist *evlist, const struct pmc_target *target,
+		 const struct pmc_run_opts *opts, struct pmc_run **out)
+{
+	struct pmc_run *run;
+	int err;
+
+	*out = NULL;
+	if (!evlist || !target || !opts || opts->sz < sizeof(*opts) || target->sz < sizeof(*target))
+		return -EINVAL;
+	run = calloc(1, sizeof(*run));
+	if (!run)
+		return -ENOMEM;
+	run->opts = *opts;
+	run->target = *target;
+	run->evlist = evlist;
+	run->region_fd = -1;
+	err = check_opts(&run->opts);
+	if (!err)
+		err = pmc_evlist__plan(evlist, run->opts.multiplex, &run->res.nr_passes);
+	if (!err)
+		err = alloc_events(run);
+	if (err) {
+		pmc_run__delete(run);
+		return err;
+	}
+	*out = run;
+	return 0;
+}
+
+void pmc_run__delete(struct pmc_run *run)
+{
+	if (!run)
+		return;
+	for (size_t i = 0; run->res.events && i < run->res.nr_events; i++) {
+		free(run->res.events[i].values);
+		free(run->res.events[i].ratio);
+	}
+	pmc__run_regions_free(run);
+	free(run->res.events);
+	free(run->res.overhead_entry);
+	free(run->warned);
+	free(run);
+}
+
+void pmc_run__stop(struct pmc_run *run, int sig)
+{
+	run->stop_sig = sig;
+}
+
+const struct pmc_run_results *pmc_run__results(const struct pmc_run *run)
+{
+	return &run->res;
+}
+
+/* Waits for the command, passing the stop signal on to it once. */
+static int wait_command(struct pmc_run *run, int *status)
+{
+	bool forwarded = false;
+	int err;
+
+	while ((err = pmc_evlist__wait(run->evlist, status)) == -EINTR)
+		if (run->stop_sig && !forwarded) {
+			pmc_evlist__kill(run->evlist, run->stop_sig);
+			forwarded = true;
+		}
+	return err;
+}
+
+/* PID and CPUs: counts until the process ends, the command (if any) ends, or a stop. */
+static int wait_other(struct pmc_run *run, int *status, bool *have_status)
+{
+	char *const *argv = run->target.argv;
+	pid_t child = -1;
+	bool forwarded = false;
+
+	if (argv && *argv && posix_spawnp(&child, argv[0], NULL, NULL, argv, environ)) {
+		pmc__log(PMC_LOG_ERROR, "%s: cannot run '%s': %s\n", run->opts.who, argv[0],
+			 strerror(errno));
+		return -PMC_E_EXEC;
+	}
+	*have_status = child > 0;
+	for (;;) {
+		if (child > 0 && waitpid(child, status, 0) == child)
+			return 0;
+		if (run->stop_sig && child <= 0)
+			return 0;
+		if (run->stop_sig && !forwarded) {
+			kill(child, run->stop_sig);
+			forwarded = true;
+			continue;
+		}
+		if (run->target.kind == PMC_TARGET_PID && kill(run->target.pid, 0) &&
+		    errno == ESRCH)
+			return 0;
+		if (child <= 0)
+			usleep(50 * 1000);
+	}
+}
+
+static void store(struct pmc_run *run, int pass, int rep)
+{
+	for (size_t i = 0; i < run->res.nr_events; i++) {
+		struct pmc_run_event *e = &run->res.events[i];
+		struct pmc_count c;
+
+		if (pmc_evsel__pass(e->evsel) != pass || pmc_evsel__count(e->evsel, &c))
+			continue;
+		e->ratio[rep] = c.time_enabled_ns
+					? (double)c.time_running_ns / (double)c.time_enabled_ns
+					: 1.0;
+		e->values[rep] = run->opts.multiplex ? pmc_count__scaled(&c) : (double)c.value;
+		if (e->ratio[rep] < 1.0)
+			e->scaled = true;
+		e->nr = rep + 1;
+	}
+}
+
+static int count_run(struct pmc_run *run, int pass, struct pmc_target *t, int *status,
+		     bool *have_status)
+{
+	int err = pmc__run_regions_prepare(run, pass, t);
+
+	if (!err)
+		err = pmc_evlist__open(run->evlist, t, pass);
+	if (!err)
+		err = pmc_evlist__start(run->evlist);
+	if (!err && t->kind == PMC_TARGET_COMMAND) {
+		err = wait_command(run, status);
+		*have_status = true;
+	} else if (!err) {
+		err = wait_other(run, status, have_status);
+	}
+	if (!err && t->kind != PMC_TARGET_COMMAND)
+		err = pmc_evlist__stop(run->evlist);
+	if (!err)
+		err = pmc_evlist__read(run->evlist);
+	return err;
+}
+
+/*
+ * One run of one pass. The warm-up run (rep < 0) stores into repetition 0, which the
+ * first repetition overwrites: if the warm-up is the last run (the program crashed or was
+ * stopped), what it counted is still what the results hold.
+ */
+static int one_run(struct pmc_run *run, int pass, int rep)
+{
+	struct pmc_target t = run->target;
+	bool have_status = false;
+	int err, status = 0;
+
+	err = count_run(run, pass, &t, &status, &have_status);
+	if (!err)
+		store(run, pass, rep < 0 ? 0 : rep);
+	run->res.in_warmup = rep < 0;
+	if (!err)
+		pmc__run_regions_collect(run, pass, rep);
+	pmc_evlist__close(run->evlist);
+	if (err == -PMC_E_EXEC)
+		run->res.exec_failed = true;
+	if (err)
+		return err;
+	run->res.status = status;
+	run->res.have_status = have_status;
+	return 0;
+}
+
+/* Whether the last run ended in a way that makes more runs pointless. */
+static bool must_stop(const struct pmc_run *run)
+{
+	return run->stop_sig || (run->res.have_status && WIFSIGNALED(run->res.status));
+}
+
+/*
+ * Once a run shows that the command counts regions with counters of its own, the passes
+ * are planned again with half the counters each, so that the runner's whole-program
+ * counts and the command's region counts fit together. Returns true when the plan changed
+ * (what was counted so far then belongs to the old plan and is dropped).
+ */
+static bool replan_for_regions(struct pmc_run *run)
+{
+	size_t nr = run->res.nr_events;
+	int *old = calloc(nr + 1, sizeof(int)), passes;
+	bool changed = false;
+
+	run->res.replanned = true;
+	if (!old)
+		return false;
+	for (size_t i = 0; i < nr; i++)
+		old[i] = pmc_evsel__pass(run->res.events[i].evsel);
+	if (pmc_evlist__plan_shared(run->evlist, run->opts.multiplex, 2, &passes)) {
+		pmc_evlist__plan_shared(run->evlist, run->opts.multiplex, 1, &passes);
+		free(old);
+		return false;
+	}
+	for (size_t i = 0; i < nr; i++)
+		changed |= old[i] != pmc_evsel__pass(run->res.events[i].evsel);
+	free(old);
+	if (!changed)
+		return false;
+	pmc__log(PMC_LOG_INFO,
+		 "%s: the command counts regions with counters of its own: %d passes now, so "
+		 "that both fit\n",
+		 run->opts.who, passes);
+	run->res.nr_passes = passes;
+	for (size_t i = 0; i < nr; i++)
+		run->res.events[i].nr = 0, run->res.events[i].scaled = false;
+	pmc__run_regions_free(run);
+	return true;
+}
+
+static void progress(const struct pmc_run *run, int pass, int rep, double t0)
+{
+	struct pmc_run_progress p = {.pass = pass,
+				     .nr_passes = run->res.nr_passes,
+				     .rep = rep,
+				     .repeat = run->opts.repeat,
+				     .elapsed_s = now_s() - t0};
+
+	if (run->opts.progress)
+		run->opts.progress(&p, run->opts.arg);
+}
+
+static void summarize(struct pmc_run *run)
+{
+	run->res.nr_reps = run->res.nr_region_reps = 0;
+	pmc__run_regions_summarize(run); /* first: it may subtract overhead from the values */
+	for (size_t i = 0; i < run->res.nr_events; i++) {
+		struct pmc_run_event *e = &run->res.events[i];
+
+		if (e->nr)
+			pmc_summarize(e->values, (size_t)e->nr, run->opts.level, &e->sum);
+		if (e->nr > run->res.nr_reps)
+			run->res.nr_reps = e->nr;
+	}
+}
+
+int pmc_run__execute(struct pmc_run *run)
+{
+	double t0 = now_s();
+	bool pid = run->target.kind == PMC_TARGET_PID;
+	bool warm = !run->opts.no_warmup && !pid;
+	int err = 0;
+
+	for (int pass = 0; pass < run->res.nr_passes && !err && !must_stop(run); pass++) {
+		int first = warm && pass == 0 ? -1 : 0, reps = pid ? 1 : run->opts.repeat;
+
+		for (int rep = first; rep < reps && !err && !must_stop(run); rep++) {
+			progress(run, pass, rep, t0);
+			err = one_run(run, pass, rep);
+			if (!err && run->res.regions_seen && !run->res.replanned &&
+			    replan_for_regions(run)) {
+				pass = -1; /* start over with the new plan, the warm-up done */
+				warm = false;
+				break;
+			}
+		}
+	}
+	run->res.elapsed_s = now_s() - t0;
+	run->res.stop_signal = run->stop_sig;
+	summarize(run);
+	return err;
+}
+
+int pmc_run__write(const struct pmc_run *run, FILE *f, enum pmc_run_format fmt, unsigned flags)
+{
+	int err;
+
+	switch (fmt) {
+	case PMC_RUN_FORMAT_JSON:
+		err = pmc__run_write_json(run, f);
+		break;
+	case PMC_RUN_FORMAT_CSV:
+		err = pmc__run_write_csv(run, f);
+		break;
+	case PMC_RUN_FORMAT_TEXT:
+		err = pmc__run_write_text(run, f, flags);
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (!err && ferror(f))
+		err = -EIO;
+	return err;
+}

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The runner's results as text and CSV (docs/stat-output.md): the parseable results file of
+ * run_p5mon (the thesis's Figures 4.7 to 4.9: raw values, then a summary, per event and per
+ * region) and one CSV table of events and one of regions.
+ */
+#include <inttypes.h>
+#include <string.h>
+#include "core/field.h"
+#include "run/output.h"
+
+static void text_cells(FILE *f, const struct pmc_run *run, size_t ri, int t, unsigned flags)
+{
+	const struct pmc_run_region *r = &run->res.regions[ri];
+
+	for (size_t e = 0; e < run->res.nr_events; e++) {
+		const struct pmc_run_cell *c = pmc_run__cell(run, ri, t, e);
+		const char *ev = pmc_evsel__name(run->res.events[e].evsel);
+
+		for (int i = 0; c && (flags & PMC_RUN_ALL_RESULTS) && i < c->nr; i++) {
+			pmc__pct_field(f, r->name);
+			if (t >= 0)
+				fprintf(f, "[t%d]", t);
+			fputc(' ', f);
+			pmc__pct_field(f, ev);
+			fprintf(f, " %d %.0f\n", i, c->values[i]);
+		}
+		if (!c || !c->nr)
+			continue;
+		pmc__pct_field(f, r->name);
+		if (t >= 0)
+			fprintf(f, "[t%d]", t);
+		fputc(' ', f);
+		pmc__pct_field(f, ev);
+		fprintf(f, " -1 %.1f %.1f %.3f %.1f\n", c->sum.mean, c->sum.ci, c->sum.ci_pct,
+			c->per_entry);
+	}
+}
+
+static void text_regions(FILE *f, const struct pmc_run *run, unsigned flags)
+{
+	const struct pmc_run_results *res = &run->res;
+
+	if (!res->nr_regions)
+		return;
+	fprintf(f, "# Results (for %zu region%s, %d repetitions, %g%% confidence level):\n",
+		res->nr_regions, res->nr_regions == 1 ? "" : "s", res->nr_region_reps,
+		run->opts.level * 100);
+	if (res->calibration) {
+		fprintf(f, "# overhead subtracted per region entry: calibration ");
+		pmc__pct_field(f, res->calibration);
+		fputc('\n', f);
+	}
+	fprintf(f, "# Region Event Repetition Value [conf.int] [percentage] [per entry]\n");
+	for (size_t i = 0; i < res->nr_regions; i++) {
+		const struct pmc_run_region *r = &res->regions[i];
+
+		fprintf(f, "# Region ");
+		pmc__pct_field(f, r->name);
+		fprintf(f, ": entered %" PRIu64 " exited %" PRIu64 "\n", r->entered, r->exited);
+		for (int t = -1; t < (run->opts.per_thread ? r->nr_threads : 0); t++)
+			text_cells(f, run, i, t, flags);
+	}
+}
+
+int pmc__run_write_text(const struct pmc_run *run, FILE *f, unsigned flags)
+{
+	const struct pmc_run_results *res = &run->res;
+
+	fprintf(f, "# pmc stat results file\n");
+	fprintf(f, "# Results (%d repetitions, %g%% confidence level):\n", res->nr_reps,
+		run->opts.level * 100);
+	if (res->stop_signal && res->in_warmup)
+		fprintf(f,
+			"# stopped early: SIG%s, in the warm-up run, before any of %d repetitions "
+			"(the warm-up's values are shown)\n",
+			sigabbrev_np(res->stop_signal) ?: "?", run->opts.repeat);
+	else if (res->stop_signal)
+		fprintf(f, "# stopped early: SIG%s, after %d of %d repetitions\n",
+			sigabbrev_np(res->stop_signal) ?: "?", res->nr_reps, run->opts.repeat);
+	if (res->calibration) {
+		fprintf(f, "# overhead subtracted (calibration ");
+		pmc__pct_field(f, res->calibration);
+		fprintf(f,
+			" of %s): per run from whole-program values, per entry from region "
+			"values; never below 0\n",
+			res->calibration_date);
+	}
+	fprintf(f, "# Event Repetition Value [conf.int] [percentage]\n");
+	for (size_t i = 0; i < res->nr_events; i++) {
+		const struct pmc_run_event *e = &res->events[i];
+		const char *name = pmc_evsel__name(e->evsel);
+
+		if (!e->supported || !e->nr) {
+			fprintf(f, "# ");
+			pmc__pct_field(f, name);
+			fprintf(f, ": not counted: %s\n", e->supported ? "no run" : e->why);
+			continue;
+		}
+		for (int r = 0; (flags & PMC_RUN_ALL_RESULTS) && r < e->nr; r++) {
+			pmc__pct_field(f, name);
+			fprintf(f, " %d %.0f\n", r, e->values[r]);
+		}
+		pmc__pct_field(f, name);
+		fprintf(f, " -1 %.1f %.1f %.3f\n", e->sum.mean, e->sum.ci, e->sum.ci_pct);
+	}
+	text_regions(f, run, flags);
+	return 0;
+}
+
+static void csv_summary(FILE *f, int nr, const struct pmc_summary *s)
+{
+	fprintf(f, ",%d,%.3f,%.3f,%.3f,%.0f,%.0f,%.3f,%.3f", nr, s->mean, s->stddev, s->median,
+		s->min, s->max, s->ci, s->ci_pct);
+}
+
+static void csv_regions(FILE *f, const struct pmc_run *run)
+{
+	const struct pmc_run_results *res = &run->res;
+
+	if (!res->nr_regions)
+		return;
+	fprintf(f, "\nregion,thread,event,entered,exited,n,mean,stddev,median,min,max,ci,ci_pct,"
+		   "per_entry,overhead_per_entry,values\n");
+	for (size_t i = 0; i < res->nr_regions; i++) {
+		const struct pmc_run_region *r = &res->regions[i];
+
+		for (int t = -1; t < (run->opts.per_thread ? r->nr_threads : 0); t++) {
+			for (size_t e = 0; e < res->nr_events; e++) {
+				const struct pmc_run_cell *c = pmc_run__cell(run, i, t, e);
+
+				if (!c || !c->nr)
+					continue;
+				pmc__csv_field(f, r->name);
+				if (t >= 0)
+					fprintf(f, ",%d,", t);
+				else
+					fprintf(f, ",all,");
+				pmc__csv_field(f, pmc_evsel__name(res->events[e].evsel));
+				fprintf(f, ",%" PRIu64 ",%" PRIu64, r->entered, r->exited);
+				csv_summary(f, c->nr, &c->sum);
+				fprintf(f, ",%.3f,%.3f,", c->per_entry, res->overhead_entry[e]);
+				for (int k = 0; k < c->nr; k++)
+					fprintf(f, "%s%.0f", k ? ";" : "", c->values[k]);
+				fputc('\n', f);
+			}
+		}
+	}
+}
+
+int pmc__run_write_csv(const struct pmc_run *run, FILE *f)
+{
+	const struct pmc_run_results *res = &run->res;
+
+	fprintf(f, "event,supported,pass,n,mean,stddev,median,min,max,ci,ci_pct,scaled,values,"
+		   "overhead_subtracted\n");
+	for (size_t i = 0; i < res->nr_events; i++) {
+		const struct pmc_run_event *e = &res->events[i];
+
+		pmc__csv_field(f, pmc_evsel__name(e->evsel));
+		fprintf(f, ",%s,%d", e->supported ? "yes" : "no", pmc_evsel__pass(e->evsel));
+		if (!e->nr) {
+			fprintf(f, ",0,,,,,,,,,,\n");
+			continue;
+		}
+		csv_summary(f, e->nr, &e->sum);
+		fprintf(f, ",%s,", e->scaled ? "yes" : "no");
+		for (int r = 0; r < e->nr; r++)
+			fprintf(f, "%s%.0f", r ? ";" : "", e->values[r]);
+		fprintf(f, ",%.3f\n", e->overhead);
+	}
+	csv_regions(f, run);
+	return 0;
+}
