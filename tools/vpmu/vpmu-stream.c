@@ -164,13 +164,24 @@ Bool vp_out_fd_open(Int fd)
 
 /* Moves the --out-fd descriptor out of the client's reach: the number the client knew is
  * closed (it may open something else there; its write or close of that number never touches
- * the stream), and the stream's number is above the client's limit of open files. */
+ * the stream), and the stream's number is above the client's limit of open files. A standard
+ * stream (0 to 2) is the client's too: it is copied, and the client keeps it. */
 void vp_out_protect(void)
 {
 	Int fd = vp_clo.out_fd;
 
 	if (fd < 0)
 		return;
+	if (fd <= 2) {
+		SysRes r = VG_(dup)(fd);
+
+		if (sr_isError(r)) {
+			vp_umsg("vpmu: cannot copy --out-fd=%d; no records are written\n", fd);
+			vp_clo.out_fd = -1;
+			return;
+		}
+		fd = (Int)sr_Res(r);
+	}
 	vp_clo.out_fd = VG_(safe_fd)(fd);
 	rename_out_fd_option(vp_clo.out_fd);
 }
