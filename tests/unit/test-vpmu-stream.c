@@ -79,14 +79,33 @@ static uint64_t total_of(const struct rec *recs, size_t nr)
 }
 
 /* Rows of a stream: BEGIN, COUNTS total, per-thread COUNTS, EXEC, FORK, EXIT of a pid. */
-#define B(p) {.type = VPMU_REC_BEGIN, .pid = (p)}
-#define C(p, v) {.type = VPMU_REC_COUNTS, .pid = (p), .value = (v)}
-#define T(p, v, t) {.type = VPMU_REC_COUNTS, .pid = (p), .value = (v), .tid = (t)}
-#define X(p) {.type = VPMU_REC_EXEC, .pid = (p)}
-#define F(p) {.type = VPMU_REC_FORK, .pid = (p)}
-#define E(p) {.type = VPMU_REC_EXIT, .pid = (p)}
-#define TOTAL(...) total_of((const struct rec[]){__VA_ARGS__}, \
-			    sizeof((const struct rec[]){__VA_ARGS__}) / sizeof(struct rec))
+#define B(p)                                       \
+	{                                          \
+		.type = VPMU_REC_BEGIN, .pid = (p) \
+	}
+#define C(p, v)                                                   \
+	{                                                         \
+		.type = VPMU_REC_COUNTS, .pid = (p), .value = (v) \
+	}
+#define T(p, v, t)                                                            \
+	{                                                                     \
+		.type = VPMU_REC_COUNTS, .pid = (p), .value = (v), .tid = (t) \
+	}
+#define X(p)                                      \
+	{                                         \
+		.type = VPMU_REC_EXEC, .pid = (p) \
+	}
+#define F(p)                                      \
+	{                                         \
+		.type = VPMU_REC_FORK, .pid = (p) \
+	}
+#define E(p)                                      \
+	{                                         \
+		.type = VPMU_REC_EXIT, .pid = (p) \
+	}
+#define TOTAL(...)                                  \
+	total_of((const struct rec[]){__VA_ARGS__}, \
+		 sizeof((const struct rec[]){__VA_ARGS__}) / sizeof(struct rec))
 
 Test(vpmu_stream, last_total_of_each_image)
 {
@@ -98,19 +117,13 @@ Test(vpmu_stream, last_total_of_each_image)
 	/* exec followed: both images of pid 7 */
 	cr_expect_eq(TOTAL(B(7), C(7, 100), X(7), B(7), C(7, 40), E(7)), 140);
 	/* two execs in a row */
-	cr_expect_eq(TOTAL(B(7), C(7, 1), X(7), B(7), C(7, 20), X(7), B(7),
-			   C(7, 300), E(7)),
-		     321);
+	cr_expect_eq(TOTAL(B(7), C(7, 1), X(7), B(7), C(7, 20), X(7), B(7), C(7, 300), E(7)), 321);
 	/* a failed exec: its early total is superseded by the exit's */
 	cr_expect_eq(TOTAL(B(7), C(7, 100), X(7), C(7, 130), E(7)), 130);
 	/* a failed exec, then one that succeeds */
-	cr_expect_eq(TOTAL(B(7), C(7, 100), X(7), C(7, 110), X(7), B(7), C(7, 9),
-			   E(7)),
-		     119);
+	cr_expect_eq(TOTAL(B(7), C(7, 100), X(7), C(7, 110), X(7), B(7), C(7, 9), E(7)), 119);
 	/* a pid reused by a later fork child is a new image */
-	cr_expect_eq(TOTAL(B(7), F(8), C(8, 3), E(8), F(8), C(8, 4), E(8),
-			   C(7, 5), E(7)),
-		     12);
+	cr_expect_eq(TOTAL(B(7), F(8), C(8, 3), E(8), F(8), C(8, 4), E(8), C(7, 5), E(7)), 12);
 	/* an exec'd image killed before its exit: the total before the exec still counts */
 	cr_expect_eq(TOTAL(B(7), C(7, 100), X(7), B(7)), 100);
 }
