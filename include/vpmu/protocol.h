@@ -181,6 +181,7 @@ enum vpmu_rec_type {
 	VPMU_REC_COUNTS = 8,
 	VPMU_REC_LOST = 9,
 	VPMU_REC_END = 10,
+	VPMU_REC_EXEC = 11,
 };
 
 struct vpmu_rec_begin {
@@ -220,6 +221,21 @@ struct vpmu_rec_task { /* FORK, THREAD (a new thread) and EXIT */
 	int32_t exit_code; /* EXIT only */
 	uint32_t pad;
 };
+
+/* Written just before the process calls execve (the image's samples, lost count and COUNTS
+ * precede it): a BEGIN with the same pid then starts the new image, which Valgrind runs under
+ * the tool when VPMU_EXEC_FOLLOWED is set (--trace-children=yes). An exec that fails writes
+ * nothing more: the process goes on and its later COUNTS supersede the ones before EXEC. */
+struct vpmu_rec_exec {
+	struct vpmu_hdr hdr;
+	uint32_t pid;
+	uint32_t tid;
+	uint32_t flags; /* VPMU_EXEC_* */
+	uint32_t pad;
+	char path[]; /* the path given to execve, NUL-terminated, padded to 8 bytes */
+};
+
+#define VPMU_EXEC_FOLLOWED 0x1u /* the new image runs under the tool, its stream follows */
 
 /* Sample flags. */
 #define VPMU_SAMPLE_PRECISE 0x1u  /* ip is the eventing instruction */
@@ -276,7 +292,11 @@ struct vpmu_rec_sample {
 	struct vpmu_lbr_entry lbr[VPMU_LBR_DEPTH];
 };
 
-struct vpmu_rec_counts { /* at exit: one per thread, then one total with tid 0 */
+/* At exit, and before an exec: one per thread, then one total with tid 0. The values are those
+ * of the process image since it started (or since fork), so the last total of an image is
+ * its count: an image ends at its EXIT, or when a BEGIN (exec) or FORK (pid reused) names its
+ * pid again. */
+struct vpmu_rec_counts {
 	struct vpmu_hdr hdr;
 	uint32_t pid;
 	uint32_t tid;

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # The tool's options are range-checked: each bad value exits 1 with a message that names
 # the option or the limit (a zero cache line died with SIGFPE; --period=0, a huge --skid,
-# an 80-bit counter value, an unknown --precise-regs were taken or misread); the values at
-# the edges of each range still run.
+# an 80-bit counter value, an unknown --precise-regs, an --out-fd that is not open were taken
+# or misread); the values at the edges of each range still run.
 # Usage: options.sh VGLIB GUEST
 set -u
 vglib=$1 guest=$2
@@ -42,8 +42,13 @@ bad --ghist-bits=25 "from 1 to 24"
 bad --ctr0=0x1ffffffffffffffffff "at most 64 bits"
 bad --ctr1=18446744073709551616 "at most 64 bits"
 bad --precise-regs=bogus "auto, none, mem or insn"
+# The stream's descriptor must be open (it is moved above the client's limit at start-up).
+bad --out-fd=2147483647 "file descriptor 2147483647 is not open"
+bad --out-fd=2147483648 "from 0 to 2147483647"
+bad --out-fd=-1 "at most 64 bits"
 good --skid=4096 --ld-lat=65535 --lbr-select=0x1ff --sample-buffer=1 --ghist-bits=24
 good --ctr0=0x5301c0 --period0=128 --ctr1=0x00000000000000000000000530140 --l1d=32768,0,64
+good --out-fd=2
 rm -f /tmp/vpmu-opt.$$
 echo "$((runs - fails)) passed, $fails failed"
 [ $fails -eq 0 ]

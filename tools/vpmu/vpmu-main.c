@@ -9,6 +9,7 @@
 #include "pub_tool_options.h"
 #include "pub_tool_transtab.h"
 #include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
 #include "pub_tool_clreq.h"
 #include "vpmu.h"
 #include "vpmu-lbr.h"
@@ -43,6 +44,7 @@ static void post_clo_init(void)
 	vp_compute_needs();
 	if (vp_clo.start)
 		vp_counters_start(VPMU_ALL_COUNTERS);
+	vp_out_protect();
 	vp_out_begin();
 }
 
@@ -74,6 +76,31 @@ static void on_fork_child(ThreadId tid)
 	(void)tid;
 	vp_out_task(VPMU_REC_FORK, VG_(getpid)(), VG_(getppid)(), VG_(getpid)(), VG_(getppid)(), 0);
 	vp_counters_reset(VPMU_ALL_COUNTERS); /* the child counts its own events, as perf inherit */
+}
+
+/* An exec replaces the image without a fini: its records are written before the system call
+ * (Valgrind's own checks of the file may still fail it, and then the post hook runs). */
+static Bool is_exec(UInt sysno)
+{
+	return sysno == __NR_execve || sysno == __NR_execveat;
+}
+
+static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
+{
+	if (!is_exec(sysno) || vp_clo.out_fd < 0 || nargs < 2)
+		return;
+	vp_thread_switch(tid);
+	vp_out_exec(sysno == __NR_execve ? args[0] : args[1]);
+}
+
+static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res)
+{
+	(void)tid;
+	(void)args;
+	(void)nargs;
+	(void)res;
+	if (is_exec(sysno))
+		vp_out_exec_failed();
 }
 
 static void fini(Int exitcode)
@@ -284,6 +311,7 @@ static void pre_clo_init(void)
 	VG_(basic_tool_funcs)(post_clo_init, vp_instrument, fini);
 	VG_(needs_command_line_options)(vp_process_option, vp_print_usage, vp_print_debug_usage);
 	VG_(needs_client_requests)(handle_request);
+	VG_(needs_syscall_wrapper)(pre_syscall, post_syscall);
 	VG_(track_start_client_code)(on_start_client);
 	VG_(track_pre_thread_ll_exit)(vp_thread_exit);
 	VG_(track_new_mem_startup)(on_mmap);

@@ -208,6 +208,7 @@ static Bool opt_geom(const HChar *arg, const HChar *name, struct vp_cache_geom *
 static Bool process_more(const HChar *arg)
 {
 	ULong v;
+	UInt u;
 
 	/* The pattern history table holds 2^N counters, a byte each. */
 	if (opt_range(arg, "--ghist-bits", 1, 24, &vp_clo.ghist_bits))
@@ -231,8 +232,12 @@ static Bool process_more(const HChar *arg)
 	    opt_range(arg, "--lbr-select", 0, 0x1ff, &vp_clo.lbr_select) ||
 	    opt_range(arg, "--sample-buffer", 1, 1u << 20, &vp_clo.sample_buf))
 		return True;
-	if (opt_num(arg, "--out-fd", &v)) {
-		vp_clo.out_fd = (Int)v;
+	if (opt_range(arg, "--out-fd", 0, 0x7fffffff, &u)) {
+		/* Checked here: a bad option stops the run only while options are read. */
+		if (vp_out_fd_open((Int)u))
+			vp_clo.out_fd = (Int)u;
+		else
+			VG_(fmsg_bad_option)(arg, "file descriptor %u is not open\n", u);
 		return True;
 	}
 	if (opt_num(arg, "--cesr", &v)) { /* Pentium: both counters at once */

@@ -3,7 +3,8 @@
  * The --out-fd record stream's writer (docs/vpmu.md, "Output stream"): record headers, the
  * write itself, and the side-band records (begin, comm, mmap, fork, thread, exit). The
  * counters (vpmu-counter.c) and samples (vpmu-sample.c) write their records through it; the
- * run's last records are vpmu-report.c's.
+ * run's last records are vpmu-report.c's. The descriptor itself is kept out of the client's
+ * reach (vp_out_protect) and handed on across a traced exec (vp_out_exec_rec).
  */
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
@@ -11,7 +12,20 @@
 #include "pub_tool_libcproc.h"
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_clientstate.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_xarray.h"
 #include "vpmu.h"
+
+/* Valgrind core functions and settings that the tool headers leave out, defined in the static
+ * core the tool links (pub_core_libcfile.h and pub_core_options.h of Valgrind 3.19):
+ * safe_fd moves a descriptor to the lowest free number at or above the client's limit of open
+ * files, closes the old one and sets FD_CLOEXEC; the core refuses the client any system call
+ * on those numbers (EBADF), as it does for its own log and executable descriptors. */
+extern Int VG_(safe_fd)(Int oldfd);
+extern Int VG_(fcntl)(Int fd, Int cmd, Addr arg);
+extern Bool VG_(clo_trace_children);
 
 void vp_hdr_init(struct vpmu_hdr *h, UInt magic, UInt type, UInt size)
 {
@@ -125,4 +139,84 @@ void vp_out_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx)
 	r->pgoff = seg->offset + (a - seg->start);
 	VG_(memcpy)(r->path, path, plen);
 	vp_out_write(buf, size);
+}
+
+/* The options Valgrind passes on to a traced exec are VG_(args_for_valgrind): the new image's
+ * tool must be told the descriptor's new number. */
+static void rename_out_fd_option(Int fd)
+{
+	HChar opt[32];
+	Word i, n = VG_(sizeXA)(VG_(args_for_valgrind));
+
+	VG_(snprintf)(opt, sizeof(opt), "--out-fd=%d", fd);
+	for (i = 0; i < n; i++) {
+		HChar **a = VG_(indexXA)(VG_(args_for_valgrind), i);
+
+		if (VG_(strncmp)(*a, "--out-fd=", 9) == 0)
+			*a = VG_(strdup)("vpmu.out-fd", opt);
+	}
+}
+
+Bool vp_out_fd_open(Int fd)
+{
+	return VG_(fcntl)(fd, VKI_F_GETFD, 0) >= 0;
+}
+
+/* Moves the --out-fd descriptor out of the client's reach: the number the client knew is
+ * closed (it may open something else there; its write or close of that number never touches
+ * the stream), and the stream's number is above the client's limit of open files. A standard
+ * stream (0 to 2) is the client's too: it is copied, and the client keeps it. */
+void vp_out_protect(void)
+{
+	Int fd = vp_clo.out_fd;
+
+	if (fd < 0)
+		return;
+	if (fd <= 2) {
+		SysRes r = VG_(dup)(fd);
+
+		if (sr_isError(r)) {
+			vp_umsg("vpmu: cannot copy --out-fd=%d; no records are written\n", fd);
+			vp_clo.out_fd = -1;
+			return;
+		}
+		fd = (Int)sr_Res(r);
+	}
+	vp_clo.out_fd = VG_(safe_fd)(fd);
+	rename_out_fd_option(vp_clo.out_fd);
+}
+
+/* The EXEC record, with the path the client passed (read only where the client's memory is
+ * readable). Leaves the descriptor open across the exec when Valgrind follows it, so the new
+ * image's tool writes on; vp_out_exec_failed closes it on exec again. */
+void vp_out_exec_rec(Addr path)
+{
+	UChar buf[sizeof(struct vpmu_rec_exec) + VP_EXEC_PATH_MAX + 8];
+	struct vpmu_rec_exec *r = (struct vpmu_rec_exec *)buf;
+	UInt plen = 0, size;
+
+	if (vp_clo.out_fd < 0)
+		return;
+	while (plen < VP_EXEC_PATH_MAX && path &&
+	       VG_(am_is_valid_for_client)(path + plen, 1, VKI_PROT_READ) &&
+	       ((const HChar *)path)[plen])
+		plen++;
+	size = (sizeof(*r) + plen + 1 + 7) & ~7u;
+	VG_(memset)(buf, 0, size);
+	vp_hdr_init(&r->hdr, VPMU_MAGIC_RECORD, VPMU_REC_EXEC, size);
+	r->pid = VG_(getpid)();
+	r->tid = VG_(gettid)();
+	r->flags = VG_(clo_trace_children) ? VPMU_EXEC_FOLLOWED : 0;
+	if (plen)
+		VG_(memcpy)(r->path, (const void *)path, plen);
+	vp_out_write(buf, size);
+	if (VG_(clo_trace_children))
+		VG_(fcntl)(vp_clo.out_fd, VKI_F_SETFD, 0);
+}
+
+/* An exec returned, so it failed: the process goes on with its stream. */
+void vp_out_exec_failed(void)
+{
+	if (vp_clo.out_fd >= 0)
+		VG_(fcntl)(vp_clo.out_fd, VKI_F_SETFD, VKI_FD_CLOEXEC);
 }

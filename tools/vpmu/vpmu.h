@@ -211,10 +211,16 @@ void vp_out_write(const void *rec, UInt size);
 void vp_out_begin(void);
 void vp_out_task(UInt type, Int pid, Int ppid, Int tid, Int ptid, Int code);
 void vp_out_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx);
+Bool vp_out_fd_open(Int fd);
+void vp_out_protect(void);
+#define VP_EXEC_PATH_MAX 4096
+void vp_out_exec_rec(Addr path);
+void vp_out_exec_failed(void);
 /* vpmu-counter.c: a COUNTS record of thread t (NULL: the totals) */
 void vp_out_counts(UInt tid, struct vp_thread *t);
-/* vpmu-report.c: the run's last records */
+/* vpmu-report.c: the last records of the run, or of a process image before its exec */
 void vp_out_counts_and_end(Int exitcode);
+void vp_out_exec(Addr path);
 
 /* vpmu-options.c */
 void vp_options_init(void);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Starting a command under the vpmu tool, for counting and for sampling alike:
- * `env VALGRIND_LIB=<vglib> valgrind -q --tool=vpmu [options] --out-fd=N -- argv`, held
- * before exec (count/child.h), with the read end of the --out-fd stream handed back.
+ * `env VALGRIND_LIB=<vglib> valgrind -q --vgdb=no --trace-children=yes --tool=vpmu [options]
+ * --out-fd=N -- argv`, held before exec (count/child.h), with the read end of the --out-fd
+ * stream handed back.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -85,6 +86,9 @@ static int tool_args(const struct vpmu_cmdline *cl, int out_fd, char **argv, int
 	err = err ? err : push(argv, n, "-q");
 	/* no gdbserver: it would make FIFOs of predictable names in /tmp (docs/security.md) */
 	err = err ? err : push(argv, n, "--vgdb=no");
+	/* Follow exec: the new image runs under the tool too and writes on the same stream
+	 * (docs/vpmu.md, "Exec"), as perf counts a task across exec. */
+	err = err ? err : push(argv, n, "--trace-children=yes");
 	err = err ? err : push(argv, n, "--tool=vpmu");
 	if (!err && preset && *preset)
 		err = push(argv, n, "--preset=%s", preset);

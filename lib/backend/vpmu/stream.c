@@ -3,7 +3,9 @@
  * The tool's --out-fd stream (include/vpmu/protocol.h, docs/vpmu.md): a thread reads it
  * while the command runs, so that a command with many mappings, threads or samples never
  * blocks on a full pipe; once the command has exited, the thread drains what is left and
- * the COUNTS totals of every process (or only the command's, without inherit) are summed.
+ * the COUNTS totals of every process image (or only the command's, without inherit) are
+ * summed: the images a process runs one after the other through exec count together, as
+ * perf counts a task across exec.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -95,32 +97,133 @@ static void stop_reader(struct vpmu_counting *vc)
 	vc->reader_running = false;
 }
 
-static void add_counts(struct vpmu_counting *vc, const struct vpmu_rec_counts *r)
+/*
+ * The count of a process image is the last COUNTS total (tid 0) it wrote: a process writes
+ * one at exit and one before each exec, and after an exec that failed it goes on and writes
+ * larger ones. An image ends at its EXIT, or when its pid starts again: a BEGIN (the exec'd
+ * image, under --trace-children) or a FORK (a new process that got a reused pid). Images
+ * still open here are the processes alive at a time: their totals wait in this list.
+ */
+struct open_image {
+	uint32_t pid;
+	uint64_t value[VPMU_MAX_COUNTERS];
+};
+
+struct image_list {
+	struct open_image *v;
+	size_t nr, alloc;
+};
+
+static void add_image(struct vpmu_counting *vc, const struct open_image *im)
+{
+	for (uint32_t k = 0; k < VPMU_MAX_COUNTERS; k++)
+		vc->totals[k] += im->value[k];
+}
+
+/* Adds the image of pid to the totals, and forgets it. */
+static void close_image(struct vpmu_counting *vc, struct image_list *l, uint32_t pid)
+{
+	for (size_t i = 0; i < l->nr; i++) {
+		if (l->v[i].pid != pid)
+			continue;
+		add_image(vc, &l->v[i]);
+		l->v[i] = l->v[--l->nr];
+		return;
+	}
+}
+
+static int image_counts(struct vpmu_counting *vc, struct image_list *l,
+			const struct vpmu_rec_counts *r)
 {
 	const struct pmc_target *t = &vc->base.target;
+	struct open_image *im = NULL;
 
 	if (r->tid != 0)
-		return; /* per-thread records; the total (tid 0) of each process follows them */
+		return 0; /* per-thread records; the total (tid 0) of each image follows them */
 	if (t->no_inherit && vc->base.child && (pid_t)r->pid != vc->base.child->pid)
-		return;
+		return 0;
+	for (size_t i = 0; i < l->nr && !im; i++)
+		if (l->v[i].pid == r->pid)
+			im = &l->v[i];
+	if (!im && l->nr == l->alloc) {
+		size_t alloc = l->alloc ? 2 * l->alloc : 16;
+		struct open_image *v = realloc(l->v, alloc * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+		l->alloc = alloc;
+	}
+	if (!im)
+		im = &l->v[l->nr++];
+	memset(im, 0, sizeof(*im));
+	im->pid = r->pid;
 	for (uint32_t k = 0; k < r->nr && k < VPMU_MAX_COUNTERS; k++) {
 		if (vc->ctr_used[k] && r->config[k] != vc->ctr_config[k])
 			pr_warn("vpmu: counter %u was reprogrammed (0x%llx, not 0x%llx)\n", k,
 				(unsigned long long)r->config[k],
 				(unsigned long long)vc->ctr_config[k]);
-		vc->totals[k] += r->value[k];
+		im->value[k] = r->value[k];
 	}
 	vc->have_counts = true;
+	return 0;
+}
+
+/* An exec the tool does not follow (--trace-children=no in PMC_VPMU_ARGS) runs natively. */
+static void exec_seen(const struct vpmu_hdr *h)
+{
+	const struct vpmu_rec_exec *r = (const void *)h;
+	size_t max = h->size - sizeof(*r);
+
+	if (r->flags & VPMU_EXEC_FOLLOWED)
+		return;
+	pr_warn("vpmu: process %u exec'd '%.*s' without the tool (--trace-children=no): what "
+		"it ran is not counted\n",
+		r->pid, (int)strnlen(r->path, max), r->path);
+}
+
+/* One record of the stream, checked to be whole and framed. */
+static int stream_record(struct vpmu_counting *vc, struct image_list *l, const struct vpmu_hdr *h)
+{
+	switch (h->type) {
+	case VPMU_REC_COUNTS:
+		if (h->size >= sizeof(struct vpmu_rec_counts))
+			return image_counts(vc, l, (const void *)h);
+		break;
+	case VPMU_REC_BEGIN:
+		if (h->size >= sizeof(struct vpmu_rec_begin))
+			close_image(vc, l, ((const struct vpmu_rec_begin *)h)->pid);
+		break;
+	case VPMU_REC_FORK:
+	case VPMU_REC_EXIT:
+		if (h->size >= sizeof(struct vpmu_rec_task))
+			close_image(vc, l, ((const struct vpmu_rec_task *)h)->pid);
+		break;
+	case VPMU_REC_EXEC:
+		if (h->size >= sizeof(struct vpmu_rec_exec) + 8)
+			exec_seen(h);
+		break;
+	case VPMU_REC_LOST:
+		if (h->size >= sizeof(struct vpmu_rec_lost))
+			pr_debug("vpmu: the tool dropped %llu samples\n",
+				 (unsigned long long)((const struct vpmu_rec_lost *)h)->lost);
+		break;
+	default:
+		break;
+	}
+	return 0;
 }
 
 int pmc__vpmu_stream_finish(struct vpmu_counting *vc)
 {
+	struct image_list images = {0};
 	size_t off = 0;
+	int err = 0;
 
 	stop_reader(vc);
 	memset(vc->totals, 0, sizeof(vc->totals));
 	vc->have_counts = false;
-	while (off + sizeof(struct vpmu_hdr) <= vc->stream_len) {
+	while (!err && off + sizeof(struct vpmu_hdr) <= vc->stream_len) {
 		const struct vpmu_hdr *h = (const void *)(vc->stream + off);
 
 		if (h->size > vc->stream_len - off) {
@@ -130,16 +233,16 @@ int pmc__vpmu_stream_finish(struct vpmu_counting *vc)
 		if (h->magic != VPMU_MAGIC_RECORD || h->version != VPMU_PROTO_VERSION ||
 		    h->size < sizeof(*h) || h->size % 8) {
 			pr_warn("vpmu: malformed stream record at offset %zu\n", off);
-			return -PMC_E_PROTOCOL;
+			err = -PMC_E_PROTOCOL;
+			break;
 		}
-		if (h->type == VPMU_REC_COUNTS && h->size >= sizeof(struct vpmu_rec_counts))
-			add_counts(vc, (const void *)h);
-		if (h->type == VPMU_REC_LOST && h->size >= sizeof(struct vpmu_rec_lost))
-			pr_debug("vpmu: the tool dropped %llu samples\n",
-				 (unsigned long long)((const struct vpmu_rec_lost *)h)->lost);
+		err = stream_record(vc, &images, h);
 		off += h->size;
 	}
-	return 0;
+	for (size_t i = 0; i < images.nr; i++)
+		add_image(vc, &images.v[i]);
+	free(images.v);
+	return err;
 }
 
 void pmc__vpmu_stream_close(struct vpmu_counting *vc)
