@@ -124,8 +124,9 @@ PMC_API void pmc_region_data__delete(struct pmc_region_data *data);
  * Parses the records in buf[0..len) and adds them: regions are merged by name, threads
  * kept apart. Every record must name the same events. Returns the number of records, or
  * -PMC_E_FORMAT (malformed), -PMC_E_TRUNCATED, -PMC_E_VERSION (newer protocol),
- * -PMC_E_PROTOCOL (the events differ between records), -ENOMEM. On error the data is
- * left as it was before the failing record.
+ * -PMC_E_PROTOCOL (the events differ between records), -ENOMEM: the first error met. A
+ * record that cannot be read adds nothing and is counted (pmc_region_data__nr_lost()); the
+ * records after it are still read, as far as their framing can be found.
  */
 PMC_API int pmc_region_data__parse(struct pmc_region_data *data, const void *buf, size_t len);
 
@@ -155,6 +156,9 @@ PMC_API int pmc_region_data__get(const struct pmc_region_data *data, size_t idx,
  */
 PMC_API void pmc_region_data__problems(const struct pmc_region_data *data, uint64_t *bad_ids,
 				       uint64_t *failed_reads);
+
+/* Records that could not be read and added nothing (at least one when the rest was unframed). */
+PMC_API uint64_t pmc_region_data__nr_lost(const struct pmc_region_data *data);
 
 #ifdef __cplusplus
 }

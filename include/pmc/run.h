@@ -105,6 +105,7 @@ struct pmc_run_results {
 	double *overhead_entry; /* [nr_events]: subtracted per region entry */
 	int nr_reps;		/* repetitions counted: the most of any event */
 	int nr_region_reps;	/* the most of any region's cell */
+	uint64_t lost_records;	/* the command's region records that could not be read */
 };
 
 struct pmc_run;

@@ -66,3 +66,8 @@ void pmc_region_data__problems(const struct pmc_region_data *d, uint64_t *bad_id
 	if (failed_reads)
 		*failed_reads = d->failed_reads;
 }
+
+uint64_t pmc_region_data__nr_lost(const struct pmc_region_data *d)
+{
+	return d->nr_lost;
+}

@@ -239,15 +239,32 @@ int pmc_region_data__parse(struct pmc_region_data *d, const void *buf, size_t le
 	size_t off = 0, used = 0;
 	int nr = 0, err = skip_pass(p, len, &off);
 
-	while (off < len && !err) {
+	if (err)
+		return err;
+	/*
+	 * A record that cannot be read is counted as lost and the next one is read: each record
+	 * says its length, so one bad record costs only itself. When its header is unreadable
+	 * the rest of the buffer cannot be framed: that is one record lost, at least.
+	 */
+	while (off < len && err != -ENOMEM) {
 		struct rd_record rec = {0};
+		int rerr;
 
-		err = pmc__rd_record_parse(&rec, p + off, len - off, &used);
-		if (!err)
-			err = merge(d, &rec);
+		used = 0;
+		rerr = pmc__rd_record_parse(&rec, p + off, len - off, &used);
+		if (!rerr)
+			rerr = merge(d, &rec);
 		pmc__rd_record_free(&rec);
+		if (rerr) {
+			err = err ? err : rerr;
+			if (rerr != -ENOMEM)
+				d->nr_lost++;
+			if (!used)
+				break;
+		} else {
+			nr++;
+		}
 		off += used;
-		nr++;
 	}
 	/* Also after a failed record: the getters read the order of what the data holds. */
 	if (d->region_order)

@@ -47,6 +47,7 @@ struct pmc_region_data {
 	char **events;
 	bool have_events;
 	uint64_t bad_ids, failed_reads;
+	uint64_t nr_lost; /* records that could not be read (malformed, cut short, other events) */
 	size_t nr_regions, cap_regions;
 	struct rd_region *regions;
 	size_t nr_threads, cap_threads;

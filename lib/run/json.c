@@ -173,6 +173,12 @@ int pmc__run_write_json(const struct pmc_run *run, FILE *f)
 		json_object_set_new(root, "signal", signal_name(WTERMSIG(res->status)));
 	json_object_set_new(root, "overhead", overhead_json(run));
 	json_object_set_new(root, "regions", regions_json(run));
+	/* What the command's markers could not deliver: never silent (docs/regions.md). */
+	json_object_set_new(root, "region_problems",
+			    json_pack("{s:I, s:i, s:I, s:I}", "lost_records",
+				      (json_int_t)res->lost_records, "unreadable_runs",
+				      res->bad_runs, "unknown_ids", (json_int_t)res->bad_ids,
+				      "failed_reads", (json_int_t)res->failed_reads));
 	err = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
 	fputc('\n', f);
 	json_decref(root);

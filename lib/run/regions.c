@@ -6,6 +6,7 @@
  * subtraction is applied here too.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -268,7 +269,7 @@ static void warn_missing(struct pmc_run *run, int pass, const struct pmc_region_
 void pmc__run_regions_collect(struct pmc_run *run, int pass, int rep)
 {
 	struct pmc_region_data *d = NULL;
-	uint64_t bad, failed;
+	uint64_t bad, failed, lost;
 	long *map = NULL;
 	int n;
 
@@ -276,16 +277,25 @@ void pmc__run_regions_collect(struct pmc_run *run, int pass, int rep)
 		return;
 	n = pmc_region_data__read_fd(d, run->region_fd);
 	/* A record at all means the command used markers, even if its counters failed. */
-	if (n > 0)
+	if (n > 0 || pmc_region_data__nr_regions(d) || pmc_region_data__nr_lost(d))
 		run->res.regions_seen = true;
 	if (rep < 0) { /* the warm-up run only tells whether the command uses regions */
 		pmc_region_data__delete(d);
 		return;
 	}
-	if (n < 0) {
+	lost = pmc_region_data__nr_lost(d);
+	if (lost) {
+		/* Every record is kept or its loss said: here, and in the results files. */
+		run_warn(run,
+			 "%" PRIu64 " of the command's region record%s could not be read (%s) and "
+			 "%s lost; the others are counted\n",
+			 lost, lost == 1 ? "" : "s", pmc_strerror(n), lost == 1 ? "is" : "are");
+		run->res.lost_records += lost;
+	} else if (n < 0) {
 		run_warn(run, "the command's region results are unreadable: %s\n", pmc_strerror(n));
 		run->res.bad_runs++;
-	} else if (pmc_region_data__nr_regions(d)) {
+	}
+	if ((n >= 0 || lost) && pmc_region_data__nr_regions(d)) {
 		map = calloc(pmc_region_data__nr_events(d) + 1, sizeof(*map));
 		if (map && !map_events(run, pass, d, map))
 			run_warn(run, "the command counted other events in its regions\n");
@@ -397,7 +407,7 @@ void pmc__run_regions_free(struct pmc_run *run)
 	res->regions = NULL;
 	res->nr_regions = 0;
 	run->region_cap = 0;
-	res->bad_ids = res->failed_reads = 0;
+	res->bad_ids = res->failed_reads = res->lost_records = 0;
 	res->bad_runs = 0;
 	memset(run->warned, 0, res->nr_events * sizeof(*run->warned));
 	if (run->region_fd >= 0)

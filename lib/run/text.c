@@ -86,6 +86,9 @@ int pmc__run_write_text(const struct pmc_run *run, FILE *f, unsigned flags)
 			"values; never below 0\n",
 			res->calibration_date);
 	}
+	if (res->regions_seen)
+		fprintf(f, "# lost region records: %" PRIu64 ", unreadable runs: %d\n",
+			res->lost_records, res->bad_runs);
 	fprintf(f, "# Event Repetition Value [conf.int] [percentage]\n");
 	for (size_t i = 0; i < res->nr_events; i++) {
 		const struct pmc_run_event *e = &res->events[i];

@@ -131,6 +131,20 @@ expect_no_grep "100 events in regions: no failed reads" "reads in markers failed
 expect_eq "stat forks: 20 regions, each 64 calls in every run" \
 	"$(grep -cE "^    $TP: 64\.0 \+/- 0\.0" "$T/forks")" 20
 
+# A record that cannot be read (here a malformed one the command writes itself) is counted
+# and said, on stderr and in every results file; the records beside it are still counted.
+bad='printf "PMC-REGIONS 1 4\nbad\n" >&$PMC_REGION_FD; exec "$0" 3'
+"$PMC" stat -r 2 -e $TP --format json -o "$T/lost.json" -- sh -c "$bad" "$EX/region-loop" \
+	>/dev/null 2>"$T/lost"
+expect_grep "lost record said on stderr" "1 of the command's region record could not be read" "$T/lost"
+expect_eq "lost records in JSON, the good ones counted" \
+	"$(json "$T/lost.json" '[j["region_problems"]["lost_records"], [(r["name"], r["entered"]) for r in j["regions"]]]')" \
+	"[2, [('loop', 7)]]"
+"$PMC" stat -r 2 -e $TP -o "$T/lost.txt" -- sh -c "$bad" "$EX/region-loop" >/dev/null 2>&1
+expect_grep "lost records in the text results file" "^# lost region records: 2," "$T/lost.txt"
+"$PMC" stat -r 2 -e $TP -o "$T/none.txt" "$EX/region-loop" >/dev/null 2>&1
+expect_grep "no loss: the count is there, 0" "^# lost region records: 0," "$T/none.txt"
+
 "$PMC" stat -e $TP "$PROGS/getppid-loop" 10 2>"$T/plain"
 expect_no_grep "no regions, no region section" "^Results \(for" "$T/plain"
 

@@ -126,3 +126,29 @@ Test(region_data, merges_processes_by_name_and_rejects_other_events)
 	cr_expect_eq(pmc_region_data__nr_threads(d), 2, "a rejected record adds nothing");
 	pmc_region_data__delete(d);
 }
+
+Test(region_data, a_bad_record_is_counted_and_the_next_ones_are_read)
+{
+	struct pmc_region_data *d;
+	struct pmc_region_values v;
+	char buf[2048];
+
+	strcpy(buf, rec("process 20 1 0 0\nevent e\nthread 22\nregion 100 x 2 2 0 0 20\nend\n"));
+	strcat(buf, "PMC-REGIONS 1 4\nbad\n");
+	strcat(buf, rec("process 21 1 0 0\nevent e\nthread 21\nregion 100 x 3 3 0 0 30\nend\n"));
+	strcat(buf, rec("process 22 1 0 0\nevent other\nthread 23\nregion 100 x 1 1 0 0 1\nend\n"));
+	cr_assert_eq(pmc_region_data__new(&d), 0);
+	cr_expect_eq(pmc_region_data__parse(d, buf, strlen(buf)), -PMC_E_FORMAT,
+		     "the first error is returned");
+	cr_expect_eq(pmc_region_data__nr_lost(d), 2, "the malformed and the other-events record");
+	cr_expect_eq(pmc_region_data__nr_threads(d), 2);
+	cr_assert_eq(pmc_region_data__get(d, 0, -1, &v), 0);
+	cr_expect_eq(v.entered, 5, "both good records are counted");
+	cr_expect_eq(v.values[0], 50);
+	/* An unframed rest (no header: cut short) is one record lost, at least, and ends the read.
+	 */
+	strcpy(buf, "garbage without a header");
+	cr_expect_eq(pmc_region_data__parse(d, buf, strlen(buf)), -PMC_E_TRUNCATED);
+	cr_expect_eq(pmc_region_data__nr_lost(d), 3);
+	pmc_region_data__delete(d);
+}

@@ -46,7 +46,7 @@ void stat_regions__print(FILE *f, const struct stat_run *run)
 	const struct pmc_run_results *res = run->res;
 	int reps = res->nr_region_reps;
 
-	if (!res->nr_regions)
+	if (!res->nr_regions && !res->lost_records && !res->bad_runs)
 		return;
 	fprintf(f, "\nResults (for %zu region%s, %d repetition%s, %g%% confidence level):\n",
 		res->nr_regions, res->nr_regions == 1 ? "" : "s", reps, reps == 1 ? "" : "s",
@@ -78,6 +78,15 @@ void stat_regions__print(FILE *f, const struct stat_run *run)
 	if (res->failed_reads)
 		fprintf(f, "  warning: %" PRIu64 " counter reads in markers failed\n",
 			res->failed_reads);
+	if (res->lost_records)
+		fprintf(f,
+			"  warning: %" PRIu64 " region record%s of the command could not be read "
+			"and %s not counted\n",
+			res->lost_records, res->lost_records == 1 ? "" : "s",
+			res->lost_records == 1 ? "is" : "are");
+	if (res->bad_runs)
+		fprintf(f, "  warning: the region results of %d run%s were unreadable\n",
+			res->bad_runs, res->bad_runs == 1 ? "" : "s");
 }
 
 void stat_print_overhead(FILE *f, const struct stat_run *run)
