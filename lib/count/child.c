@@ -5,9 +5,12 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <pmc/error.h>
+#include "core/log.h"
 #include "count/child.h"
 
 static ssize_t read_full(int fd, void *buf, size_t len)
@@ -54,6 +57,24 @@ child_main(char *const argv[], const struct pmc_child_opts *opts, int go_rd, int
 	_exit(127);
 }
 
+/*
+ * fork failed: the command cannot be started, which is said as such (the exit status of a
+ * command that cannot be started, 127), with the limit that stopped it when it is one.
+ */
+static void say_no_fork(const char *argv0, int e)
+{
+	struct rlimit rl;
+
+	if (e == EAGAIN && !getrlimit(RLIMIT_NPROC, &rl) && rl.rlim_cur != RLIM_INFINITY)
+		pr_err("cannot start '%s': no new process can be made (fork: %s): this user's "
+		       "limit of processes is %llu (RLIMIT_NPROC, 'ulimit -u'); end some processes "
+		       "or raise the limit\n",
+		       argv0, strerror(e), (unsigned long long)rl.rlim_cur);
+	else
+		pr_err("cannot start '%s': no new process can be made (fork: %s)\n", argv0,
+		       strerror(e));
+}
+
 int pmc__child_spawn(char *const argv[], const struct pmc_child_opts *opts, struct pmc_child **out)
 {
 	int go[2], errp[2], err;
@@ -84,6 +105,8 @@ int pmc__child_spawn(char *const argv[], const struct pmc_child_opts *opts, stru
 		child_main(argv, opts, go[0], errp[1]);
 	}
 	err = c->pid < 0 ? -errno : 0;
+	if (err)
+		say_no_fork(argv[0], -err);
 	close(go[0]);
 	close(errp[1]);
 	c->go_fd = go[1];
@@ -92,7 +115,7 @@ int pmc__child_spawn(char *const argv[], const struct pmc_child_opts *opts, stru
 		close(c->go_fd);
 		close(c->err_fd);
 		free(c);
-		return err;
+		return -PMC_E_EXEC;
 	}
 	*out = c;
 	return 0;

@@ -40,4 +40,24 @@ fi
 # In-process regions: EMFILE is named with what to do.
 (ulimit -n 64; PMC_EVENTS="$(many task-clock 100)" "$BUILD/examples/region-hello" >/dev/null 2>"$T/err")
 expect_grep "regions past the limit: said" "cannot count in thread: .*ulimit -n" "$T/err"
+# No new process (RLIMIT_NPROC, which root is exempt from: run as nobody from a copy of pmc
+# and libpmc in a folder nobody can read): said as a command that cannot start, exit 127,
+# with the limit named.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && command -v prlimit >/dev/null; then
+	mkdir -p "$T/nproc"
+	cp "$PMC" "$(dirname "$PMC")"/lib/libpmc.so.0 "$T/nproc/"
+	chmod 711 "$T"
+	chmod 755 "$T/nproc"
+	for cmd in "stat -e task-clock" "record -o /dev/null"; do
+		ASAN_OPTIONS=detect_leaks=0 LD_LIBRARY_PATH="$T/nproc" \
+			setpriv --reuid=65534 --regid=65534 --clear-groups \
+			prlimit --nproc=1 "$T/nproc/pmc" $cmd -- true >/dev/null 2>"$T/nproc/err"
+		expect_eq "fork refused (${cmd%% *}): exit 127, the command could not start" "$?" 127
+		expect_grep "fork refused (${cmd%% *}): the limit named" \
+			"cannot start 'true': no new process can be made .*limit of processes is 1 \(RLIMIT_NPROC, 'ulimit -u'\)" \
+			"$T/nproc/err"
+	done
+else
+	echo "note: not root, or no setpriv/prlimit: RLIMIT_NPROC not checked"
+fi
 finish

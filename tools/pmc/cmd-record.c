@@ -481,6 +481,8 @@ static int run(struct record_cli *c, struct pmc_evlist *el)
 			pmc_evlist__backend(el));
 		return 1;
 	}
+	if (err == -PMC_E_EXEC) /* the command cannot be started: said by libpmc */
+		return 127;
 	if (err)
 		return record_open_error(err);
 	active = rec;
