@@ -58,7 +58,7 @@ int calib_empty_program(const struct calib_params *p, struct pmc_evlist *l, json
 	size_t nr = pmc_evlist__nr(l);
 	double *v = calloc(nr * (size_t)p->runs + 1, sizeof(double)), *one = calloc(nr + 1, 8);
 	int passes, err = v && one ? pmc_evlist__plan(l, false, &passes) : -ENOMEM;
-	char why[256];
+	char why[512];
 
 	*out = json_object();
 	for (size_t i = 0; !err && i < nr; i++)

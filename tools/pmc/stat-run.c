@@ -219,6 +219,7 @@ static void store(struct stat_run *run, int pass, int rep)
 static int one_run(struct stat_run *run, int pass, int rep)
 {
 	struct pmc_target t;
+	char why[1024] = "";
 	int err, status = 0;
 
 	fill_target(run, &t);
@@ -229,6 +230,8 @@ static int one_run(struct stat_run *run, int pass, int rep)
 		err = pmc_evlist__open(run->evlist, &t, pass);
 	if (err == -EMFILE)
 		cli_say_nofile("pmc stat", pmc_evlist__nr(run->evlist));
+	else if (err) /* which rule refused, probed now (nothing for other errors) */
+		pmc_evlist__explain(run->evlist, &t, err, why, sizeof(why));
 	if (!err)
 		err = pmc_evlist__start(run->evlist);
 	if (!err)
@@ -250,6 +253,8 @@ static int one_run(struct stat_run *run, int pass, int rep)
 	}
 	if (err) {
 		fprintf(stderr, "pmc stat: counting failed: %s\n", pmc_strerror(err));
+		if (why[0])
+			fprintf(stderr, "pmc stat: %s\n", why);
 		return err;
 	}
 	run->status = status;

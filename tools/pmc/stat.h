@@ -44,7 +44,7 @@ struct stat_opts {
 struct stat_event {
 	struct pmc_evsel *evsel;
 	bool supported;
-	char why[256];	 /* when !supported */
+	char why[512];	 /* when !supported */
 	bool user_named; /* named with -e (an error when unsupported) */
 	int nr;		 /* repetitions counted */
 	double *values;	 /* [repeat], scaled when multiplexed */
