@@ -7,8 +7,8 @@ Usage: perf-probe.py user|kernel|cpu [PID]
 user: task-clock at user level on PID (default: this process); kernel: the same with the
 kernel counted; cpu: cpu-clock on the first CPU this process may run on, every task.
 Prints "ok", or the errno's name (EACCES, EPERM, ...), so that tests compare what pmc says
-with what the kernel does, not with what its settings suggest. Exits 2 on an architecture
-whose system call number it does not know.
+with what the kernel does, not with what its settings suggest. Prints "unknown-arch" and
+exits 2 on an architecture whose system call number it does not know (add it here).
 """
 import ctypes
 import errno
@@ -17,7 +17,8 @@ import platform
 import struct
 import sys
 
-NR_PERF_EVENT_OPEN = {"x86_64": 298, "aarch64": 241, "riscv64": 241, "ppc64le": 319}
+NR_PERF_EVENT_OPEN = {"x86_64": 298, "aarch64": 241, "riscv64": 241, "ppc64le": 319,
+                      "ppc64": 319, "s390x": 331, "i686": 336, "armv7l": 364}
 PERF_TYPE_SOFTWARE = 1
 PERF_COUNT_SW_CPU_CLOCK, PERF_COUNT_SW_TASK_CLOCK = 0, 1
 DISABLED, EXCLUDE_KERNEL, EXCLUDE_HV = 1 << 0, 1 << 5, 1 << 6

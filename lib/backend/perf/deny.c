@@ -47,7 +47,8 @@ static bool denied(int err)
 	return err == -EACCES || err == -EPERM;
 }
 
-/* "/proc/sys/kernel/perf_event_paranoid is 2", read now: the value in effect, not the one pmc started with. */
+/* "/proc/sys/kernel/perf_event_paranoid is 2", read now: the value in effect, not the one pmc
+ * started with. */
 static long paranoid_now(char *text, size_t len)
 {
 	long v;
@@ -65,7 +66,8 @@ static int say_all_refused(struct say *s, long level, const char *pv)
 {
 	if (level > 2) {
 		say(s,
-		    "%s, and this kernel enforces levels above 2 (as Debian's and Android's do): it "
+		    "%s, and this kernel enforces levels above 2 (as Debian's and Android's do): "
+		    "it "
 		    "refuses perf_event_open to users without CAP_PERFMON; sysctl "
 		    "kernel.perf_event_paranoid=2 allows user-level counting of your own "
 		    "processes, or run pmc with CAP_PERFMON",
@@ -146,7 +148,8 @@ static int say_process(struct say *s, pid_t pid)
 	else if ((other = u[1] != me ? u[1] : u[0] != me ? u[0] : u[2]) != me)
 		say(s,
 		    "process %d runs as uid %u and pmc as uid %u: counting another user's process "
-		    "needs ptrace read access to it, which takes CAP_SYS_PTRACE (or CAP_PERFMON)%s; "
+		    "needs ptrace read access to it, which takes CAP_SYS_PTRACE (or "
+		    "CAP_PERFMON)%s; "
 		    "run pmc as uid %u or as root",
 		    (int)pid, other, me, yama, other);
 	else
