@@ -170,15 +170,39 @@ static const struct pmc_evsel *kernel_event(struct pmc_evsel *const *evs, size_t
 	return NULL;
 }
 
+/*
+ * Whether the event opens on pmc itself at user level, so that :u is worth suggesting: some
+ * PMUs cannot exclude the kernel (msr, uncore) and refuse :u as well. Tracepoints are not
+ * opened (a tracepoint's close costs 40 ms, and pmc list judges thousands): they can.
+ */
+static bool user_level_opens(const struct pmc_evsel *ev)
+{
+	struct perf_event_attr a = ev->attr;
+	int fd;
+
+	if (a.type == PERF_TYPE_TRACEPOINT)
+		return true;
+	a.size = sizeof(a);
+	a.disabled = 1;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	fd = pmc__perf_event_open(&a, 0, -1, -1, 0);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
 static int say_kernel(struct say *s, const struct pmc_evsel *ev, const char *pv)
 {
-	bool plain = !strchr(ev->name, ':') && !strchr(ev->name, '/');
+	bool u = user_level_opens(ev);
+	bool plain = u && !strchr(ev->name, ':') && !strchr(ev->name, '/');
 
 	say(s,
 	    "'%s' counts the kernel, which needs perf_event_paranoid <= 1 or CAP_PERFMON, and %s: "
-	    "add :u to count user level only%s%s%s, sysctl kernel.perf_event_paranoid=1, or run "
-	    "pmc with CAP_PERFMON",
-	    ev->name, pv, plain ? " ('" : "", plain ? ev->name : "", plain ? ":u')" : "");
+	    "%s%s%s%s%ssysctl kernel.perf_event_paranoid=1, or run pmc with CAP_PERFMON",
+	    ev->name, pv, u ? "add :u to count user level only" : "", plain ? " ('" : "",
+	    plain ? ev->name : "", plain ? ":u')" : "", u ? ", " : "");
 	return -PMC_E_PARANOID;
 }
 
