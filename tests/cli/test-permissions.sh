@@ -157,10 +157,11 @@ for out in "$T/x" "$U/ro/x"; do
 	expect_no_grep "calibrate -o $out.json: paranoid is not blamed" "paranoid" "$T/err"
 done
 [ ! -e "$U/ran" ] && ok "no program ran before its output was checked" || fail "a program ran though its output could not be written"
-# pmc report writes to stdout: a closed or full stdout is said as a write error.
+# pmc report writes to stdout: a full stdout is said as a write error, with its errno.
 as_user "$PMC" record -q -e task-clock:u -o "$U/ok.data" -- true 2>"$T/err"
 expect_eq "record as a user works" "$?" 0
 as_user "$PMC" report -i "$U/ok.data" >/dev/full 2>"$T/err"
 expect_eq "report to a full stdout: fails" "$?" 1
+expect_grep "report to a full stdout: says so" "cannot write the report to stdout: No space left on device" "$T/err"
 expect_no_grep "report to a full stdout: paranoid is not blamed" "paranoid" "$T/err"
 finish

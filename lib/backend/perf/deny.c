@@ -161,11 +161,12 @@ static int say_process(struct say *s, pid_t pid)
 	return -EACCES;
 }
 
-/* The first event that counts the kernel, or NULL. */
+/* The first event that counts the kernel, or NULL; events already judged uncountable are
+ * never opened, so they cannot be what was refused. */
 static const struct pmc_evsel *kernel_event(struct pmc_evsel *const *evs, size_t nr)
 {
 	for (size_t i = 0; i < nr; i++)
-		if (!evs[i]->attr.exclude_kernel)
+		if (!evs[i]->attr.exclude_kernel && !(evs[i]->check_err < 0))
 			return evs[i];
 	return NULL;
 }
@@ -224,7 +225,7 @@ int pmc__perf_why_denied(struct pmc_evsel *const *evs, size_t nr, const struct p
 	const struct pmc_evsel *k = kernel_event(evs, nr);
 	char pv[96];
 	long level = paranoid_now(pv, sizeof(pv));
-	int ret = -ENOENT, r = 0;
+	int ret = -ENOENT;
 
 	if (!why || !len)
 		return -EINVAL;
@@ -233,12 +234,10 @@ int pmc__perf_why_denied(struct pmc_evsel *const *evs, size_t nr, const struct p
 		return say_all_refused(&s, level, pv);
 	if (t->kind == PMC_TARGET_CPUS &&
 	    denied(pmc__perf_probe_open(PERF_PROBE_CPU, -1, first_cpu(t->cpus))))
-		r = say_cpus(&s, pv);
+		ret = say_cpus(&s, pv);
 	else if (t->kind == PMC_TARGET_PID && t->pid != getpid() &&
 		 denied(pmc__perf_probe_open(PERF_PROBE_USER, t->pid, -1)))
-		r = say_process(&s, t->pid);
-	if (r)
-		ret = r;
+		ret = say_process(&s, t->pid);
 	if (k && denied(pmc__perf_probe_open(PERF_PROBE_KERNEL, 0, -1)))
 		ret = say_kernel(&s, k, pv);
 	return ret;
