@@ -101,6 +101,19 @@ PMC_API int pmc_target__check(const struct pmc_target *target, char *why, size_t
  */
 PMC_API int pmc_evlist__open(struct pmc_evlist *evlist, const struct pmc_target *target, int pass);
 
+/*
+ * Says why pmc_evlist__open() or pmc_record__open() of evlist on target failed with err, where
+ * the backend can tell more than the code. For a refusal (-EACCES, -EPERM, -PMC_E_PARANOID)
+ * the perf backend tries the kernel's rules with probe events and names the one that refused
+ * (perf_event_paranoid with its value now and the value the request needs, ptrace access to
+ * another user's process, a level above 2 that the kernel enforces, a sandbox or security
+ * module) and what would allow it. A failure the rules do not reproduce (a file that cannot
+ * be written, say) gets nothing. Returns 0 with the explanation in why, -ENOENT with nothing
+ * to add (why is ""), or -EINVAL.
+ */
+PMC_API int pmc_evlist__explain(struct pmc_evlist *evlist, const struct pmc_target *target, int err,
+				char *why, size_t len);
+
 /* COMMAND: lets the command exec. Other targets: enables the counters. */
 PMC_API int pmc_evlist__start(struct pmc_evlist *evlist);
 

@@ -51,7 +51,7 @@ struct pmc_run_opts {
 struct pmc_run_event {
 	struct pmc_evsel *evsel;
 	bool supported;
-	char why[256];	/* when !supported: pmc_evsel__check()'s reason */
+	char why[512];	/* when !supported: pmc_evsel__check()'s reason */
 	int nr;		/* repetitions counted */
 	double *values; /* [nr]: scaled when multiplexed, overhead subtracted when asked */
 	double *ratio;	/* [nr]: running / enabled time */
@@ -106,6 +106,7 @@ struct pmc_run_results {
 	int nr_reps;		/* repetitions counted: the most of any event */
 	int nr_region_reps;	/* the most of any region's cell */
 	uint64_t lost_records;	/* the command's region records that could not be read */
+	char why_failed[512]; /* when counting failed: which rule refused (pmc_evlist__explain()) */
 };
 
 struct pmc_run;

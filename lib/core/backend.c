@@ -74,6 +74,12 @@ int pmc__backend_check(const struct pmc_backend_ops *b, struct pmc_evsel *evsel,
 	return b->check ? b->check(evsel, why, len) : 0;
 }
 
+int pmc__backend_why_denied(const struct pmc_backend_ops *b, struct pmc_evlist *evlist,
+			    const struct pmc_target *target, char *why, size_t len)
+{
+	return b->why_denied ? b->why_denied(evlist, target, why, len) : -ENOENT;
+}
+
 void pmc__backend_probe_caps(const struct pmc_backend_ops *b, const struct pmc_caps *machine,
 			     struct pmc_backend_caps *out)
 {

@@ -83,6 +83,13 @@ struct pmc_backend_ops {
 	 * already filled. Called once; out->name is set.
 	 */
 	void (*probe_caps)(const struct pmc_caps *machine, struct pmc_backend_caps *out);
+	/*
+	 * optional: why opening evlist on target was refused (-EACCES, -EPERM): the rule that
+	 * refused, the setting in effect and what would allow it, written to why. Returns
+	 * -PMC_E_PARANOID or -EACCES with why written, or -ENOENT with nothing to say.
+	 */
+	int (*why_denied)(struct pmc_evlist *evlist, const struct pmc_target *target, char *why,
+			  size_t len);
 	/* Which counter resource the event takes. */
 	enum pmc_slot_class (*classify)(const struct pmc_evsel *evsel);
 	/* How many of a resource exist (INT_MAX for unlimited). */
@@ -161,6 +168,9 @@ void pmc__backend_probe_caps(const struct pmc_backend_ops *b, const struct pmc_c
 /* Appends a check to out (nothing when its PMC_CAPS_MAX_CHECKS are taken); returns it or NULL. */
 struct pmc_cap_check *pmc__caps_add_check(struct pmc_backend_caps *out, const char *key,
 					  const char *name, bool ok);
+/* why_denied: -ENOENT (nothing to say) without the hook. */
+int pmc__backend_why_denied(const struct pmc_backend_ops *b, struct pmc_evlist *evlist,
+			    const struct pmc_target *target, char *why, size_t len);
 /* classify: PMC_SLOT_NONE (unlimited) without the hook. */
 enum pmc_slot_class pmc__backend_classify(const struct pmc_backend_ops *b,
 					  const struct pmc_evsel *evsel);

@@ -10,7 +10,7 @@
 
 int pmc_evsel__check(struct pmc_evsel *evsel, char *why, size_t len)
 {
-	char buf[256] = "";
+	char buf[512] = "";
 
 	if (evsel->check_err == 1) {
 		evsel->check_err =

@@ -45,6 +45,24 @@ bool pmc__counting_selects(const struct pmc_counting *c, const struct pmc_evsel 
 	return c->pass < 0 || evsel->pass == c->pass;
 }
 
+int pmc_evlist__explain(struct pmc_evlist *evlist, const struct pmc_target *target, int err,
+			char *why, size_t len)
+{
+	struct pmc_target t;
+
+	if (!why || !len)
+		return -EINVAL;
+	why[0] = 0;
+	if (!evlist || !target || PMC_OPTS_COPY(pmc_target, &t, target, cpus))
+		return -EINVAL;
+	if (err != -EACCES && err != -EPERM && err != -PMC_E_PARANOID)
+		return -ENOENT;
+	err = pmc__backend_why_denied(evlist->backend, evlist, &t, why, len);
+	if (err == -ENOENT)
+		why[0] = 0;
+	return err == -ENOENT ? -ENOENT : 0;
+}
+
 int pmc_evlist__open(struct pmc_evlist *evlist, const struct pmc_target *target, int pass)
 {
 	struct pmc_counting *c = NULL;

@@ -187,6 +187,9 @@ static int count_run(struct pmc_run *run, int pass, struct pmc_target *t, int *s
 
 	if (!err)
 		err = pmc_evlist__open(run->evlist, t, pass);
+	if (err && err != -EMFILE) /* which rule refused, probed now (nothing for other errors) */
+		pmc_evlist__explain(run->evlist, t, err, run->res.why_failed,
+				    sizeof(run->res.why_failed));
 	if (!err)
 		err = pmc_evlist__start(run->evlist);
 	if (!err && t->kind == PMC_TARGET_COMMAND) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Counting on the perf backend: exact tracepoint counts on every kind of target. */
 #include <errno.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -202,4 +203,76 @@ Test(count, hardware_events_without_pmu_say_why)
 	evlist = parse("cycles");
 	cr_expect_eq(pmc_evsel__check(pmc_evlist__at(evlist, 0), why, sizeof(why)), -PMC_E_NOPMU);
 	cr_expect(strstr(why, "--backend=vpmu"), "reason: %s", why);
+}
+
+/* pmc_evlist__explain() adds nothing to an error that is no refusal, and refuses bad calls. */
+Test(count, explain_only_refusals)
+{
+	struct pmc_target t = {.sz = sizeof(t), .kind = PMC_TARGET_SELF};
+	char why[512] = "x";
+
+	evlist = parse("task-clock");
+	cr_assert_eq(pmc_evlist__explain(evlist, &t, -EIO, why, sizeof(why)), -ENOENT);
+	cr_assert_str_empty(why);
+	cr_assert_eq(pmc_evlist__explain(evlist, &t, -EACCES, NULL, 0), -EINVAL);
+	cr_assert_eq(pmc_evlist__explain(NULL, &t, -EACCES, why, sizeof(why)), -EINVAL);
+}
+
+/*
+ * A refusal is explained by what the kernel refuses now: where this process may count a CPU,
+ * an EACCES on CPUs is not blamed on perf_event_paranoid (nothing is said); where it may not,
+ * the file and its value are named.
+ */
+Test(count, explain_cpus_by_what_the_kernel_refuses)
+{
+	struct pmc_target t = {.sz = sizeof(t), .kind = PMC_TARGET_CPUS};
+	const struct pmc_cap_check *cpu = pmc_caps__check(pmc_caps(), "perf", "open_cpu");
+	char why[1024], want[96];
+	int err;
+
+	cr_assert_not_null(cpu, "pmc doctor has no open_cpu check");
+	evlist = parse("task-clock:u");
+	err = pmc_evlist__explain(evlist, &t, -EACCES, why, sizeof(why));
+	if (cpu->ok) {
+		cr_assert_eq(err, -ENOENT, "blamed though CPUs can be counted: %s", why);
+		return;
+	}
+	snprintf(want, sizeof(want), "/proc/sys/kernel/perf_event_paranoid is %d",
+		 pmc_caps()->paranoid);
+	cr_assert_eq(err, 0);
+	cr_assert(strstr(why, "perf_event_paranoid <= 0") && strstr(why, want), "%s", why);
+}
+
+/* As nobody (when root can become nobody): another user's process is a matter of ptrace. */
+Test(count, explain_another_users_process)
+{
+	struct pmc_target t = {.sz = sizeof(t), .kind = PMC_TARGET_PID, .pid = getpid()};
+	char why[1024] = "", want[96];
+	int fds[2], status;
+	pid_t child;
+	ssize_t n;
+
+	if (geteuid() != 0)
+		cr_skip_test("[cap:no-unprivileged-user] not root: cannot become another user");
+	evlist = parse("task-clock:u");
+	cr_assert_eq(pipe(fds), 0);
+	child = fork();
+	cr_assert_geq(child, 0);
+	if (child == 0) {
+		close(fds[0]);
+		if (setgroups(0, NULL) || setgid(65534) || setuid(65534))
+			_exit(3);
+		pmc_evlist__explain(evlist, &t, -EACCES, why, sizeof(why));
+		_exit(write(fds[1], why, strlen(why)) < 0);
+	}
+	close(fds[1]);
+	n = read(fds[0], why, sizeof(why) - 1);
+	close(fds[0]);
+	waitpid(child, &status, 0);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child failed");
+	why[n > 0 ? n : 0] = 0;
+	snprintf(want, sizeof(want), "process %d runs as uid 0 and pmc as uid 65534",
+		 (int)getpid());
+	cr_assert(strstr(why, want) && strstr(why, "CAP_SYS_PTRACE"), "%s", why);
+	cr_assert_null(strstr(why, "paranoid"), "%s", why);
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* pmc annotate: disassemble a sampled function with samples per instruction and source lines. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,6 +20,24 @@ static const struct option options[] = {
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
+
+/* What failed: the symbol is missing only on -ENOENT; the rest is said as it is. */
+static void annotate_error(const char *symbol, const char *input, int err)
+{
+	if (err == -ENOENT)
+		fprintf(stderr, "pmc annotate: no sampled function '%s' with code in %s\n", symbol,
+			input);
+	else if (err == -ENOSYS)
+		fprintf(stderr,
+			"pmc annotate: cannot disassemble '%s': the capstone library cannot be "
+			"loaded\n",
+			symbol);
+	else if (err == -EIO)
+		fprintf(stderr, "pmc annotate: cannot write to stdout: %s\n", pmc_strerror(err));
+	else
+		fprintf(stderr, "pmc annotate: cannot annotate '%s': %s\n", symbol,
+			pmc_strerror(err));
+}
 
 int cmd_annotate(int argc, char **argv)
 {
@@ -52,11 +71,15 @@ int cmd_annotate(int argc, char **argv)
 		fprintf(stderr, "pmc annotate: cannot read %s: at offset %llu: %s (%s)\n", input,
 			(unsigned long long)ferr.offset, ferr.msg, pmc_strerror(err));
 	} else if ((err = pmc_report__annotate(r, argv[optind], dso, stdout))) {
-		fprintf(stderr, "pmc annotate: no sampled function '%s' with code in %s\n",
-			argv[optind], input);
+		annotate_error(argv[optind], input, err);
 	}
 	pmc_report__delete(r);
-	if (!err && (fflush(stdout) || ferror(stdout)))
+	if (!err && fflush(stdout)) {
+		fprintf(stderr, "pmc annotate: cannot write to stdout: %s\n", strerror(errno));
 		err = 1;
+	} else if (!err && ferror(stdout)) {
+		fprintf(stderr, "pmc annotate: cannot write to stdout\n");
+		err = 1;
+	}
 	return err ? 1 : 0;
 }

@@ -65,9 +65,10 @@ static int print_json(const struct pmc_cap_check *const *f, size_t n, const stru
 	int err;
 
 	for (size_t i = 0; i < n; i++)
-		json_array_append_new(arr, json_pack("{s:s, s:s, s:b, s:s, s:s}", "check",
+		json_array_append_new(arr, json_pack("{s:s, s:s, s:b, s:I, s:s, s:s}", "check",
 						     f[i]->name, "key", f[i]->key, "ok", f[i]->ok,
-						     "detail", f[i]->detail, "todo", f[i]->todo));
+						     "value", (json_int_t)f[i]->value, "detail",
+						     f[i]->detail, "todo", f[i]->todo));
 	root = json_pack("{s:s, s:s, s:s, s:o, s:o}", "schema", "pmc-doctor/1", "cpu_model",
 			 c->cpu_model, "kernel", c->kernel, "checks", arr, "backends",
 			 backends_json(c));

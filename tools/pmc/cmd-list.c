@@ -40,7 +40,7 @@ static int judge(struct list_ctx *ctx, const struct pmc_event_info *info, char *
 static int on_event(const struct pmc_event_info *info, void *arg)
 {
 	struct list_ctx *ctx = arg;
-	char why[256] = "";
+	char why[512] = "";
 	bool ok;
 
 	if (ctx->pattern && fnmatch(ctx->pattern, info->name, FNM_CASEFOLD) &&

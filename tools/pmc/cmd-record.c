@@ -404,7 +404,7 @@ static int build_evlist(struct record_cli *c, struct pmc_evlist **out)
 		}
 	}
 	for (size_t i = 0; i < pmc_evlist__nr(*out); i++) {
-		char why[256] = "";
+		char why[512] = "";
 		struct pmc_evsel *e = pmc_evlist__at(*out, i);
 		if (pmc_evsel__check(e, why, sizeof(why))) {
 			fprintf(stderr, "pmc record: cannot sample '%s': %s\n", pmc_evsel__name(e),
@@ -449,13 +449,17 @@ static void summary(const struct record_cli *c, struct pmc_record *rec)
 			(double)pmc_record__bytes(rec) / 1e6, pmc_record__output(rec));
 }
 
-static int record_open_error(int err)
+/*
+ * A refusal is said with the rule that refused, as the backend's probes find it now; an error
+ * they do not reproduce (the output file, say) is said as it is, blaming nothing else.
+ */
+static int record_open_error(const struct record_cli *c, struct pmc_evlist *el, int err)
 {
+	char why[1024];
+
 	fprintf(stderr, "pmc record: cannot start sampling: %s\n", pmc_strerror(err));
-	if (err == -EACCES || err == -EPERM || err == -PMC_E_PARANOID)
-		fprintf(stderr,
-			"pmc record: lower /proc/sys/kernel/perf_event_paranoid or run with "
-			"CAP_PERFMON; see 'pmc doctor'\n");
+	if (!pmc_evlist__explain(el, &c->t, err, why, sizeof(why)))
+		fprintf(stderr, "pmc record: %s; see 'pmc doctor'\n", why);
 	if (err == -EOPNOTSUPP)
 		fprintf(stderr, "pmc record: a requested sample field (branch stack, precise ip, "
 				"...) is not supported by this event here\n");
@@ -484,7 +488,7 @@ static int run(struct record_cli *c, struct pmc_evlist *el)
 	if (err == -PMC_E_EXEC) /* the command cannot be started: said by libpmc */
 		return 127;
 	if (err)
-		return record_open_error(err);
+		return record_open_error(c, el, err);
 	active = rec;
 	err = pmc_record__start(rec);
 	if (err == -PMC_E_EXEC) {
@@ -554,9 +558,9 @@ int cmd_record(int argc, char **argv)
 	};
 	int rc = parse_args(&c, argc, argv);
 
-	if (rc)
-		return rc < 0 ? 0 : rc;
-	rc = cmd_record_run(&c);
+	/* parse_args() may have taken events before a later value was refused. */
+	if (!rc)
+		rc = cmd_record_run(&c);
 	free(c.events);
-	return rc;
+	return rc < 0 ? 0 : rc;
 }

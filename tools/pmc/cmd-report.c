@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* pmc report: summarise a perf.data file (pmc's or perf's) by symbol, line, data address, ... */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,8 +148,11 @@ int cmd_report(int argc, char **argv)
 	}
 	err = pmc_report__write(r, fmt, stdout);
 	pmc_report__delete(r);
-	if (err || fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "pmc report: cannot write the report\n");
+	if (!err && fflush(stdout))
+		err = -errno;
+	if (err || ferror(stdout)) {
+		fprintf(stderr, "pmc report: cannot write the report to stdout: %s\n",
+			pmc_strerror(err ? err : -EIO));
 		return 1;
 	}
 	return 0;

@@ -193,6 +193,8 @@ static int execute(struct stat_run *run)
 		cli_say_nofile("pmc stat", run->res->nr_events);
 	if (err && err != -PMC_E_EXEC)
 		fprintf(stderr, "pmc stat: counting failed: %s\n", pmc_strerror(err));
+	if (err && run->res->why_failed[0])
+		fprintf(stderr, "pmc stat: %s\n", run->res->why_failed);
 	return err;
 }
 

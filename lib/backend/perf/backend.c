@@ -23,6 +23,12 @@ static int perf_probe(char *why, size_t len)
 	return -ENOSYS;
 }
 
+static int perf_why_denied(struct pmc_evlist *evlist, const struct pmc_target *target, char *why,
+			   size_t len)
+{
+	return pmc__perf_why_denied(evlist->entries, evlist->nr, target, why, len);
+}
+
 /* The fixed counter a generic hardware event takes (architectural order), or NONE. */
 static enum pmc_slot_class fixed_slot(const struct pmc_evsel *evsel)
 {
@@ -123,6 +129,7 @@ const struct pmc_backend_ops pmc__perf_ops = {
 	.resolve = pmc__pfm_resolve,
 	.check = pmc__perf_check,
 	.probe_caps = pmc__perf_probe_caps,
+	.why_denied = perf_why_denied,
 	.classify = perf_classify,
 	.budget = perf_budget,
 	.for_each_known = pmc__pfm_for_each,

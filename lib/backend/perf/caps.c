@@ -1,12 +1,19 @@
 // SPDX-License-Identifier: MIT
 /* The perf backend described for pmc_caps() and pmc doctor: its checks, and what would help. */
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <pmc/caps.h>
 #include "backend/perf/perf.h"
 #include "core/backend.h"
 #include "core/sysfile.h"
 
-static const char *paranoid_meaning(int level)
+/*
+ * What a level means for a user without CAP_PERFMON. Above 2 it depends on the kernel, so the
+ * probe of user-level counting (user_err) says which: upstream kernels treat 3 like 2,
+ * Debian's and Android's refuse perf_event_open altogether.
+ */
+static const char *paranoid_meaning(int level, int user_err)
 {
 	switch (level) {
 	case -1:
@@ -20,7 +27,9 @@ static const char *paranoid_meaning(int level)
 	case 99:
 		return "unknown (file unreadable)";
 	default:
-		return "counting restricted to privileged users";
+		return user_err == -EACCES || user_err == -EPERM
+			       ? "this kernel enforces it: no counting without CAP_PERFMON"
+			       : "this kernel treats it as 2: user-level counting of own processes";
 	}
 }
 
@@ -28,17 +37,24 @@ static const char *paranoid_meaning(int level)
 #define SAY(c, ...) ((c) ? (void)snprintf((c)->detail, sizeof((c)->detail), __VA_ARGS__) : (void)0)
 #define TODO(c, ...) ((c) ? (void)snprintf((c)->todo, sizeof((c)->todo), __VA_ARGS__) : (void)0)
 
-/* The system call, the hardware PMU and the permissions. */
+static bool refused(int err)
+{
+	return err == -EACCES || err == -EPERM;
+}
+
+/* The system call and the hardware PMU. */
 static void describe_kernel(const struct pmc_caps *mc, const struct perf_machine *m,
 			    struct pmc_backend_caps *out)
 {
-	bool priv = mc->root || mc->cap_perfmon;
 	struct pmc_cap_check *c =
 		pmc__caps_add_check(out, "perf_event", "perf_event_open", m->perf_event);
 
 	SAY(c, "%s",
 	    m->perf_event ? "the system call works (software events count)" : m->hw_pmu_why);
-	if (!m->perf_event)
+	if (!m->perf_event && refused(m->user_err) && mc->paranoid > 2 && mc->paranoid != 99)
+		TODO(c, "sysctl kernel.perf_event_paranoid=2 allows user-level counting of your "
+			"own processes; or run with CAP_PERFMON; or use --backend=vpmu");
+	else if (!m->perf_event)
 		TODO(c, "check seccomp/container policy; use --backend=vpmu");
 	c = pmc__caps_add_check(out, "hw_pmu", "hardware PMU", m->hw_pmu);
 	if (c)
@@ -52,14 +68,55 @@ static void describe_kernel(const struct pmc_caps *mc, const struct perf_machine
 		SAY(c, "%s: %d general and %d fixed counters", m->pmu_name[0] ? m->pmu_name : "cpu",
 		    m->nr_gp_counters, m->nr_fixed_counters);
 	}
-	c = pmc__caps_add_check(out, "paranoid", "perf_event_paranoid", priv || mc->paranoid <= 1);
+}
+
+/* One permission probe as a check: what opened, or the kernel's refusal and what allows it. */
+static void describe_probe(struct pmc_backend_caps *out, const char *key, const char *name, int err,
+			   const char *what, const char *needs, const char *todo)
+{
+	struct pmc_cap_check *c = pmc__caps_add_check(out, key, name, !err);
+
+	if (!err)
+		SAY(c, "%s: opened", what);
+	else if (refused(err))
+		SAY(c, "%s: refused (%s); %s", what, strerror(-err), needs);
+	else
+		SAY(c, "%s: fails (%s)", what, strerror(-err));
+	if (refused(err))
+		TODO(c, "%s", todo);
+}
+
+/*
+ * The permissions: perf_event_paranoid as a number, and what this process may count as
+ * tried by the probes (probe.c), which is what holds whatever the number says.
+ */
+static void describe_permissions(const struct pmc_caps *mc, const struct perf_machine *m,
+				 struct pmc_backend_caps *out)
+{
+	bool priv = mc->root || mc->cap_perfmon;
+	struct pmc_cap_check *c =
+		pmc__caps_add_check(out, "paranoid", "perf_event_paranoid", !m->kernel_err);
+
 	if (c)
 		c->value = mc->paranoid;
-	SAY(c, "%d: %s%s", mc->paranoid, paranoid_meaning(mc->paranoid),
+	SAY(c, "%d: %s%s", mc->paranoid, paranoid_meaning(mc->paranoid, m->user_err),
 	    priv ? " (does not apply: privileged)" : "");
-	if (!priv && mc->paranoid > 1)
-		TODO(c, "kernel-level and system-wide counting need sysctl "
-			"kernel.perf_event_paranoid=1 (or -1), or CAP_PERFMON");
+	if (refused(m->kernel_err))
+		TODO(c, "kernel-level counting needs sysctl kernel.perf_event_paranoid=1, "
+			"system-wide =0 (or -1), or CAP_PERFMON");
+	describe_probe(out, "open_user", "user-level counting", m->user_err,
+		       "task-clock:u on pmc itself", "no counting at all without CAP_PERFMON",
+		       "sysctl kernel.perf_event_paranoid=2 (or lower), or run with CAP_PERFMON");
+	describe_probe(out, "open_kernel", "kernel-level counting", m->kernel_err,
+		       "task-clock:uk on pmc itself",
+		       "events that count the kernel need perf_event_paranoid <= 1",
+		       "add :u to events to count user level only; or sysctl "
+		       "kernel.perf_event_paranoid=1; or run with CAP_PERFMON");
+	describe_probe(out, "open_cpu", "CPU-wide counting", m->cpu_err,
+		       "cpu-clock on one CPU, every task (-a, -C)",
+		       "counting CPUs needs perf_event_paranoid <= 0",
+		       "count a command of your own instead; or sysctl "
+		       "kernel.perf_event_paranoid=0; or run with CAP_PERFMON");
 }
 
 /* What holds or speeds up counters: the NMI watchdog, rdpmc, the debug registers. */
@@ -104,5 +161,6 @@ void pmc__perf_probe_caps(const struct pmc_caps *mc, struct pmc_backend_caps *ou
 	if (m->hw_pmu)
 		pmc__sysfs_path(out->where, sizeof(out->where), "bus/event_source/devices/cpu");
 	describe_kernel(mc, m, out);
+	describe_permissions(mc, m, out);
 	describe_counters(mc, m, out);
 }

@@ -26,7 +26,7 @@ static bool needs_hw_pmu(const struct pmc_evsel *evsel)
 	}
 }
 
-static int explain(int err, const struct pmc_evsel *evsel, char *why, size_t len)
+static int explain(int err, struct pmc_evsel *evsel, char *why, size_t len)
 {
 	const struct perf_machine *caps = pmc__perf_machine();
 
@@ -38,11 +38,18 @@ static int explain(int err, const struct pmc_evsel *evsel, char *why, size_t len
 		return -PMC_E_NOPMU;
 	}
 	if (err == -EACCES || err == -EPERM) {
+		/* The check opens the event on pmc itself: the rules of that target apply. */
+		struct pmc_target self = {.sz = sizeof(self), .kind = PMC_TARGET_SELF};
+		int ret = pmc__perf_why_denied(&evsel, 1, &self, why, len);
+
+		if (ret != -ENOENT)
+			return ret;
 		snprintf(why, len,
-			 "permission denied: perf_event_paranoid is %d; run as root, grant "
-			 "CAP_PERFMON, or lower kernel.perf_event_paranoid",
-			 pmc_caps()->paranoid);
-		return -PMC_E_PARANOID;
+			 "the kernel refuses it (%s), though it lets pmc count a software event "
+			 "of its own at the same level: a security module, or a rule for this "
+			 "kind of event that needs CAP_PERFMON",
+			 strerror(-err));
+		return -EACCES;
 	}
 	if (evsel->kind == PMC_EV_TRACEPOINT && !pmc_caps()->tracefs) {
 		snprintf(why, len,
@@ -58,23 +65,18 @@ static int explain(int err, const struct pmc_evsel *evsel, char *why, size_t len
 }
 
 /*
- * Tracepoints: the verdict of the first one judged (pinned, so it costs one open) holds
- * for the others; opening each would cost a 40 ms unregistration per close, and pmc list
- * judges thousands. A tracepoint that fails later still fails at open with its reason.
+ * Tracepoints: the kernel's answer for the first one judged (pinned, so it costs one open)
+ * holds for the others; opening each would cost a 40 ms unregistration per close, and pmc
+ * list judges thousands. The answer is kept as the kernel gave it, so that each event's
+ * reason is explained from it. A tracepoint that fails later still fails at open.
  */
 static int check_tracepoint(struct pmc_evsel *evsel, char *why, size_t len)
 {
-	static int verdict = 1;
-	int err;
+	static int answer = 1;
 
-	if (verdict == 1) {
-		err = pmc__perf_tp_pin(evsel->attr.config);
-		verdict = err ? explain(err, evsel, why, len) : 0;
-		return verdict;
-	}
-	if (verdict)
-		return explain(verdict, evsel, why, len);
-	return 0;
+	if (answer == 1)
+		answer = pmc__perf_tp_pin(evsel->attr.config);
+	return answer ? explain(answer, evsel, why, len) : 0;
 }
 
 int pmc__perf_check(struct pmc_evsel *evsel, char *why, size_t len)

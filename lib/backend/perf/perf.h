@@ -68,9 +68,27 @@ void pmc__perf_dry_run_init(struct perf_dry_run *d, const struct pmc_evlist *evl
  */
 int pmc__perf_open_call(struct perf_dry_run *d, struct perf_event_attr *attr, pid_t pid, int cpu,
 			int group_fd, unsigned long flags);
+/*
+ * The permission probes (probe.c): a software event opened and closed at once, to learn what
+ * the kernel lets this process count. USER: task-clock at user level on pid (0: pmc itself);
+ * KERNEL: the same with the kernel included; CPU: cpu-clock on cpu, every task (-a, -C).
+ */
+enum perf_probe_scope { PERF_PROBE_USER, PERF_PROBE_KERNEL, PERF_PROBE_CPU };
+/* Opens and closes the probe event (pid is ignored for CPU, cpu otherwise). 0 or -errno. */
+int pmc__perf_probe_open(enum perf_probe_scope scope, pid_t pid, int cpu);
+/* A CPU that is online, for CPU probes: the one this thread runs on. */
+int pmc__perf_probe_cpu(void);
+/* Says in why which of the kernel's rules refused events on target (deny.c); see there. */
+int pmc__perf_why_denied(struct pmc_evsel *const *evs, size_t nr, const struct pmc_target *target,
+			 char *why, size_t len);
+
 /* What the perf backend found on this machine (probe.c), probed once on first use. */
 struct perf_machine {
-	bool perf_event;      /* perf_event_open(2) works at all (software event) */
+	bool perf_event; /* perf_event_open(2) works at all (software event) */
+	/* The permission probes of pmc itself, made once: 0, or the -errno of the refusal. */
+	int user_err;	      /* user-level counting of its own process */
+	int kernel_err;	      /* kernel-level counting of its own process */
+	int cpu_err;	      /* counting a CPU (all tasks on it) */
 	bool hw_pmu;	      /* a hardware PMU counts (the cycles event opens) */
 	char hw_pmu_why[160]; /* why not, when !hw_pmu */
 	char pmu_name[64];    /* libpfm4's name of the CPU's PMU, or "" */

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * The perf backend's probes of this machine, made once: perf_event_open, the hardware PMU,
- * rdpmc, debug registers (caps.c describes what they found for pmc doctor).
+ * The perf backend's probes of this machine, made once: perf_event_open, what this user may
+ * count, the hardware PMU, rdpmc, debug registers (caps.c describes what they found for pmc
+ * doctor).
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,6 +14,7 @@
 #include <pthread.h>
 #include "backend/perf/perf.h"
 #include "backend/perf/pfm-api.h"
+#include "core/sysfile.h"
 
 static int try_open(__u32 type, __u64 config)
 {
@@ -25,6 +28,37 @@ static int try_open(__u32 type, __u64 config)
 	};
 
 	return pmc__perf_event_open(&a, 0, -1, -1, 0);
+}
+
+int pmc__perf_probe_open(enum perf_probe_scope scope, pid_t pid, int cpu)
+{
+	struct perf_event_attr a = {
+		.size = sizeof(a),
+		.type = PERF_TYPE_SOFTWARE,
+		.config = scope == PERF_PROBE_CPU ? PERF_COUNT_SW_CPU_CLOCK
+						  : PERF_COUNT_SW_TASK_CLOCK,
+		.disabled = 1,
+		.exclude_kernel = scope != PERF_PROBE_KERNEL,
+		.exclude_hv = 1,
+	};
+	int fd;
+
+	if (scope == PERF_PROBE_CPU)
+		pid = -1;
+	else
+		cpu = -1;
+	fd = pmc__perf_event_open(&a, pid, cpu, -1, 0);
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
+int pmc__perf_probe_cpu(void)
+{
+	int cpu = sched_getcpu();
+
+	return cpu < 0 ? 0 : cpu;
 }
 
 static void probe_hw(struct perf_machine *m)
@@ -126,20 +160,43 @@ static bool breakpoints_fire(void)
 	return n == 4;
 }
 
+/*
+ * Why nothing opens, in the room of hw_pmu_why: an enforced level above 2 (deny.c says the
+ * whole of it when an open fails), a seccomp filter, or the kernel's error.
+ */
+static void say_refusal(struct perf_machine *m)
+{
+	long level = 0;
+	bool denied = m->user_err == -EACCES || m->user_err == -EPERM;
+
+	if (denied && !pmc__sysfile_read_long("/proc/sys/kernel/perf_event_paranoid", &level) &&
+	    level > 2)
+		snprintf(m->hw_pmu_why, sizeof(m->hw_pmu_why),
+			 "perf_event_open(2) is refused: perf_event_paranoid is %ld and this "
+			 "kernel enforces levels above 2",
+			 level);
+	else
+		snprintf(m->hw_pmu_why, sizeof(m->hw_pmu_why), "perf_event_open(2) fails: %s%s",
+			 strerror(-m->user_err),
+			 denied && pmc__sysfile_status_field("Seccomp") > 0
+				 ? " (a seccomp filter is active)"
+				 : "");
+}
+
 static struct perf_machine machine;
 static pthread_once_t machine_once = PTHREAD_ONCE_INIT;
 
 static void probe_all(void)
 {
 	struct perf_machine *m = &machine;
-	int fd = try_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
 
-	m->perf_event = fd >= 0;
-	if (fd >= 0)
-		close(fd);
+	/* What this user may count is tried, not deduced from perf_event_paranoid. */
+	m->user_err = pmc__perf_probe_open(PERF_PROBE_USER, 0, -1);
+	m->kernel_err = pmc__perf_probe_open(PERF_PROBE_KERNEL, 0, -1);
+	m->cpu_err = pmc__perf_probe_open(PERF_PROBE_CPU, -1, pmc__perf_probe_cpu());
+	m->perf_event = !m->user_err;
 	if (!m->perf_event) {
-		snprintf(m->hw_pmu_why, sizeof(m->hw_pmu_why), "perf_event_open(2) fails: %s",
-			 strerror(-fd));
+		say_refusal(m);
 		return;
 	}
 	probe_hw(m);

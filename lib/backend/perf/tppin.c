@@ -18,8 +18,17 @@ static size_t nr, alloc;
 /* Holds (or already holds) a pin on tracepoint id. Returns 0 or the open's -errno. */
 int pmc__perf_tp_pin(uint64_t id)
 {
-	struct perf_event_attr a = {
-		.size = sizeof(a), .type = PERF_TYPE_TRACEPOINT, .config = id, .disabled = 1};
+	/*
+	 * User level: the pin only keeps the tracepoint registered and counts nothing, so it
+	 * needs no more than the events it serves (a kernel-level pin was refused at
+	 * perf_event_paranoid 2 where the user-level events themselves open).
+	 */
+	struct perf_event_attr a = {.size = sizeof(a),
+				    .type = PERF_TYPE_TRACEPOINT,
+				    .config = id,
+				    .disabled = 1,
+				    .exclude_kernel = 1,
+				    .exclude_hv = 1};
 	int fd, err = 0;
 
 	pthread_mutex_lock(&lock);
