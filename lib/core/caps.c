@@ -10,6 +10,7 @@
 #include <pmc/caps.h>
 #include "core/backend.h"
 #include "core/sysfile.h"
+#include "core/tracefs.h"
 
 static struct pmc_caps caps;
 static pthread_once_t caps_once = PTHREAD_ONCE_INIT;
@@ -50,18 +51,11 @@ static void probe_capabilities(void)
 
 static void probe_tracefs(void)
 {
-	static const char *const roots[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
-	char path[128];
+	const char *root = pmc__tracefs_root();
 
-	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
-		/* Reading events/ triggers the automount of tracefs where it is configured. */
-		snprintf(path, sizeof(path), "%s/events/header_page", roots[i]);
-		if (access(path, R_OK))
-			continue;
-		caps.tracefs = true;
-		snprintf(caps.tracefs_path, sizeof(caps.tracefs_path), "%s", roots[i]);
-		return;
-	}
+	caps.tracefs = root != NULL;
+	if (root)
+		snprintf(caps.tracefs_path, sizeof(caps.tracefs_path), "%s", root);
 }
 
 static void probe_all(void)

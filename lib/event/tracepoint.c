@@ -10,22 +10,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <pmc/error.h>
+#include "core/tracefs.h"
 #include "event/parse.h"
 
-/*
- * tracefs is at /sys/kernel/tracing on current kernels (automounted on first access, which
- * stat() triggers) and under debugfs on older ones. Not cached: it may be mounted later.
- */
+/* The events/ folder of tracefs (pmc__tracefs_root(), which mounts it when pmc may). */
 const char *pmc__tp_events_dir(void)
 {
-	static const char *const dirs[] = {"/sys/kernel/tracing/events",
-					   "/sys/kernel/debug/tracing/events"};
-	struct stat st;
+	static char dir[64];
+	const char *root = pmc__tracefs_root();
 
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
-		if (stat(dirs[i], &st) == 0 && S_ISDIR(st.st_mode))
-			return dirs[i];
-	return NULL;
+	if (!root)
+		return NULL;
+	snprintf(dir, sizeof(dir), "%s/events", root);
+	return dir;
 }
 
 static bool is_pattern(const char *s)

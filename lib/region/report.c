@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <jansson.h>
+#include <pmc/bytes.h>
 #include <pmc/outfile.h>
 #include "core/jsonstr.h"
 #include "region/region.h"
@@ -30,9 +31,10 @@ static void text_warnings(FILE *f, const struct pmc_region_values *v)
 {
 	if (v->entered != v->exited)
 		fprintf(f,
-			"    warning: entered %" PRIu64 " times but exited %" PRIu64
-			" times: a begin or an end is missing\n",
-			v->entered, v->exited);
+			"    warning: entered %" PRIu64 " time%s but exited %" PRIu64
+			" time%s: a begin or an end is missing\n",
+			v->entered, v->entered == 1 ? "" : "s", v->exited,
+			v->exited == 1 ? "" : "s");
 	if (v->open_at_exit)
 		fprintf(f,
 			"    warning: %" PRIu64 " entr%s still open at exit (counted up to the"
@@ -55,8 +57,10 @@ int pmc__region_report_text(FILE *f, const struct pmc_region_data *d, bool per_t
 		struct pmc_region_values v;
 
 		pmc_region_data__get(d, r, -1, &v);
-		fprintf(f, "  Region %s, entered %" PRIu64 " times and exited %" PRIu64 " times:\n",
-			v.name, v.entered, v.exited);
+		fprintf(f, "  Region ");
+		pmc_fput_printable(f, v.name); /* a name is bytes: none reaches a terminal raw */
+		fprintf(f, ", entered %" PRIu64 " time%s and exited %" PRIu64 " time%s:\n",
+			v.entered, v.entered == 1 ? "" : "s", v.exited, v.exited == 1 ? "" : "s");
 		text_values(f, d, &v, "    ");
 		text_warnings(f, &v);
 		for (size_t t = 0; per_thread && t < pmc_region_data__nr_threads(d); t++) {

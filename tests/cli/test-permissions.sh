@@ -103,7 +103,7 @@ fi
 sleep 60 &
 other=$!
 K_PID=$(probe user $other)
-as_user timeout -s INT 5 "$PMC" stat -e task-clock -p $other >/dev/null 2>"$T/err"
+as_user timeout -s INT 30 "$PMC" stat -e task-clock -p $other >/dev/null 2>"$T/err"
 rc=$?
 if [ "$K_USER" = ok ] && [ "$K_PID" != ok ]; then
 	expect_eq "stat -p of root's process: refused" "$rc" 1

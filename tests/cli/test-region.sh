@@ -47,8 +47,8 @@ expect_grep "threads: total" "^    $TP: 400 \[2\.0\]" "$T/threads"
 expect_eq "threads: per thread" "$(grep -c "^      $TP: 100 \[2\.0\]" "$T/threads")" 4
 
 PMC_EVENTS=$TP "$R" fork 2>"$T/fork"
-expect_grep "fork: the parent's region" "^  Region parent, entered 1 times.*" "$T/fork"
-expect_grep "fork: the child's own region" "^  Region child, entered 1 times" "$T/fork"
+expect_grep "fork: the parent's region" "^  Region parent, entered 1 time and.*" "$T/fork"
+expect_grep "fork: the child's own region" "^  Region child, entered 1 time and" "$T/fork"
 expect_eq "fork: the child does not repeat the parent's" "$(grep -c 'Region parent' "$T/fork")" 1
 PMC_EVENTS=$TP "$R" flush 2>"$T/flush"
 expect_grep "flush before _exit" "^    $TP: 6 \[6\.0\]" "$T/flush"
@@ -67,7 +67,7 @@ PMC_EVENTS=$TP "$EX/region-split" 2>"$T/ex-split"
 expect_eq "example: non-overlapping regions" "$(grep -o "$TP: [0-9]*" "$T/ex-split" | tr '\n' ' ')" \
 	"$TP: 2 $TP: 15 $TP: 4 "
 PMC_EVENTS=syscalls:sys_enter_write "$EX/region-hello" >/dev/null 2>"$T/ex-hello"
-expect_grep "example: hello, region 1 around one printf" "^  Region 1, entered 1 times" "$T/ex-hello"
+expect_grep "example: hello, region 1 around one printf" "^  Region 1, entered 1 time and" "$T/ex-hello"
 expect_eq "example: hello, one write in each region" "$(grep -c 'sys_enter_write: 1 \[1\.0\]' "$T/ex-hello")" 2
 
 # ---- under pmc stat ----
@@ -108,15 +108,15 @@ expect_eq "stat threads: per-thread values" "$(json "$T/thr.json" '[[int(v) for 
 expect_eq "stat threads: total" "$(json "$T/thr.json" 'j["regions"][0]["events"][0]["mean"]')" "400.0"
 
 "$PMC" stat -e $TP -r 2 "$R" fork 2>"$T/stat-fork"
-expect_grep "stat fork: parent" "^  Region parent, entered 1 times" "$T/stat-fork"
-expect_grep "stat fork: child" "^  Region child, entered 1 times" "$T/stat-fork"
+expect_grep "stat fork: parent" "^  Region parent, entered 1 time and" "$T/stat-fork"
+expect_grep "stat fork: child" "^  Region child, entered 1 time and" "$T/stat-fork"
 expect_grep "stat fork: child value" "^    $TP: 5\.0 \+/- 0\.0" "$T/stat-fork"
 
 # Past the limit of 412 named regions: said once, with the limit; those below it measured.
 PMC_EVENTS=$TP "$R" names 420 2>"$T/names"
 expect_eq "names: the limit is said once" \
 	"$(grep -c "'n412' and every later new region name go uncounted: a process can name at most 412 regions" "$T/names")" 1
-expect_eq "names: the 412 regions below it are measured" "$(grep -c "^  Region n[0-9]*, entered 1 times" "$T/names")" 412
+expect_eq "names: the 412 regions below it are measured" "$(grep -c "^  Region n[0-9]*, entered 1 time and" "$T/names")" 412
 
 # 100 events: the markers' one group read holds them all (a 64-value buffer failed each read).
 E100=$(printf "$TP,%.0s" $(seq 100)); E100=${E100%,}

@@ -10,8 +10,12 @@
 grep -qE '^ *\[ok\] vpmu' "$T/doctor" || skip "the vpmu tool is not available: $(grep vpmu "$T/doctor")"
 
 # count ARGS...: the instructions pmc stat --backend=vpmu counts for a command (empty if it fails).
+# pmc runs with no descriptor of the harness's past stderr (vpmu-fd-hostile writes to all it
+# finds: under ctest that was its log, and a pipe whose reader was gone).
 count() {
-	"$PMC" stat --backend=vpmu --format csv -o "$T/c.csv" -e instructions "$@" >"$T/c.out" 2>&1 ||
+	python3 -c 'import os, sys; os.closerange(3, 65536); os.execv(sys.argv[1], sys.argv[1:])' \
+		"$PMC" stat --backend=vpmu --format csv -o "$T/c.csv" -e instructions "$@" \
+		>"$T/c.out" 2>&1 ||
 		{ echo "pmc stat failed on $*:" >&2; sed 's/^/    /' "$T/c.out" >&2; }
 	awk -F, '$1 == "\"instructions\"" { split($13, v, ";"); print v[1] }' "$T/c.csv"
 	rm -f "$T/c.csv"
@@ -21,7 +25,11 @@ EXEC=$PROGS/vpmu-exec LOOP=$PROGS/vpmu-loop
 # The issue's case: a shell that execs. Each iteration of the exec'd loop is 4 instructions.
 s1=$(count -- sh -c "exec $LOOP loop 100000")
 s2=$(count -- sh -c "exec $LOOP loop 200000")
-expect_eq "sh -c exec: the exec'd program is counted" $((s2 - s1)) 400000
+# Two commands that differ in their arguments start up differently by a few instructions
+# under Valgrind (the image's arguments and environment are laid out anew at each exec), so
+# differences between two commands are checked to within 100; the same command twice is exact.
+near() { local d=$(($1 - $2)); [ ${d#-} -lt 100 ] && echo 1 || echo "$1, not $2 +/- 100"; }
+expect_eq "sh -c exec: the exec'd program is counted" "$(near $((s2 - s1)) 400000)" 1
 b1=$(count -- "$LOOP" loop 100000)
 expect_eq "sh -c exec: the shell's instructions are counted too" $((s1 > b1 + 10000)) 1
 
@@ -29,8 +37,8 @@ expect_eq "sh -c exec: the shell's instructions are counted too" $((s1 > b1 + 10
 t11=$(count -- "$EXEC" 100000 "$LOOP" loop 100000)
 t21=$(count -- "$EXEC" 200000 "$LOOP" loop 100000)
 t12=$(count -- "$EXEC" 100000 "$LOOP" loop 200000)
-expect_eq "the image before the exec: 4 per iteration" $((t21 - t11)) 400000
-expect_eq "the image after the exec: 4 per iteration" $((t12 - t11)) 400000
+expect_eq "the image before the exec: 4 per iteration" "$(near $((t21 - t11)) 400000)" 1
+expect_eq "the image after the exec: 4 per iteration" "$(near $((t12 - t11)) 400000)" 1
 # Both images are in the total: more than the exec'd program alone by at least the first
 # image's loop. (Not an equality: Valgrind passes the exec'd image an environment of its own,
 # which moves its count by a few instructions, depending on the environment.)
@@ -38,9 +46,10 @@ expect_eq "the first image adds its loop and more" $((t11 - b1 > 400000)) 1
 # --no-inherit counts the command's process: both of its images.
 expect_eq "--no-inherit counts both images" "$(count --no-inherit -- "$EXEC" 100000 "$LOOP" loop 100000)" "$t11"
 # An exec that fails (the first of -f) writes the image's counts before the call; they are
-# superseded, not added: the run costs only the failed call's few instructions more.
+# superseded, not added (added, they would be 400,000 more): the run costs only the failed
+# call's few instructions more, within the start-up noise above.
 tf=$(count -- "$EXEC" 100000 -f "$LOOP" loop 100000)
-expect_eq "a failed exec is not counted twice ($((tf - t11)) more)" $((tf > t11 && tf - t11 < 1000)) 1
+expect_eq "a failed exec is not counted twice ($((tf - t11)) more)" "$(near $tf $t11)" 1
 # Deterministic, as every vpmu count.
 expect_eq "repeatable" "$(count -- "$EXEC" 100000 "$LOOP" loop 100000)" "$t11"
 

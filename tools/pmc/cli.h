@@ -40,6 +40,14 @@ int cli_config_merge(const char *path, const struct option *opts, int argc, char
  * start with '-' or a space; a double must be finite). Returns 0 and *out, or -EINVAL /
  * -ERANGE; the caller names the option and the range in its message.
  */
+/*
+ * getopt_long() for pmc's commands: an unknown option or a missing value is said once, as
+ * "CMD: unknown option '--x'" or "CMD: option '-o' needs a value" and where to look, and
+ * returned as '?'.
+ */
+int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
+	       const struct option *longopts);
+
 int cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int cli_parse_long(const char *s, long min, long max, long *out);
 int cli_parse_double(const char *s, double min, double max, double *out);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <pmc/pmc.h>
+#include "cli.h"
 #include "cmd.h"
 
 static const char usage_text[] =
@@ -48,7 +49,7 @@ int cmd_annotate(int argc, char **argv)
 	int c, err;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:d:h", options, NULL)) != -1) {
+	while ((c = cli_getopt("pmc annotate", argc, argv, "i:d:h", options)) != -1) {
 		if (c == 'i')
 			input = optarg;
 		else if (c == 'd')

@@ -118,13 +118,13 @@ static int parse_args(int argc, char **argv, struct calib_opts *o)
 	*o = (struct calib_opts){.p = {.samples = 2000, .warmup = 200, .runs = 20}};
 	o->empty_argv[0] = "true";
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+e:n:r:o:h", long_opts, NULL)) != -1) {
+	while ((c = cli_getopt("pmc calibrate", argc, argv, "+e:n:r:o:h", long_opts)) != -1) {
 		if (c == 'h') {
 			fputs(usage_text, stdout);
 			return -1;
 		}
 		if (c == '?')
-			return bad_usage("unknown option or missing value", argv[optind - 1]);
+			return 2;
 		rc = apply(o, c, optarg);
 		if (rc)
 			return rc;

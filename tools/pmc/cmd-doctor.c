@@ -89,7 +89,7 @@ int cmd_doctor(int argc, char **argv)
 	size_t n;
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+	while ((ch = cli_getopt("pmc doctor", argc, argv, "jh", opts)) != -1) {
 		if (ch == 'h') {
 			printf("usage: pmc doctor [--json]\n\nExplains what can be measured on "
 			       "this "

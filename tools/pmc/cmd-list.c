@@ -79,7 +79,7 @@ int cmd_list(int argc, char **argv)
 	struct pmc_evlist *l;
 	int ch, err;
 
-	while ((ch = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+	while ((ch = cli_getopt("pmc list", argc, argv, "jh", opts)) != -1) {
 		if (ch == 'h') {
 			printf("usage: pmc list [--json] [--backend=perf|vpmu] [KIND|PATTERN]\n\n"
 			       "Lists every event pmc knows, by kind, marked with whether it can "

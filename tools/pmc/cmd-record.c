@@ -38,7 +38,7 @@ static const char usage_text[] =
 	"      --user, --kernel     privilege of events without :u/:k (default user)\n"
 	"  -m, --mmap-pages=N       ring-buffer pages per CPU, a power of 2\n"
 	"  -o, --output=FILE        output file (default perf.data)\n"
-	"      --backend=NAME       perf (default)\n"
+	"      --backend=NAME       perf (default) or vpmu\n"
 	"      --dry-run            print each perf_event_open call instead of making it; run\n"
 	"                           nothing, write no file (-vv: with the attr fields, as perf)\n"
 	"  -v, --verbose            more detail (--dry-run -vv: the attr fields)\n"
@@ -320,7 +320,8 @@ static int parse_args(struct record_cli *c, int argc, char **argv)
 	int opt, rc;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+e:c:F:gbdWp:aC:im:o:qvh", options, NULL)) != -1) {
+	while ((opt = cli_getopt("pmc record", argc, argv, "+e:c:F:gbdWp:aC:im:o:qvh", options)) !=
+	       -1) {
 		if (opt == 'h') {
 			fputs(usage_text, stdout);
 			return -1;
@@ -399,7 +400,7 @@ static int build_evlist(struct record_cli *c, struct pmc_evlist **out)
 		}
 		if (err) {
 			fprintf(stderr, "pmc record: cannot parse '%s': %s\n", cli_show(ev),
-				pmc_strerror(err));
+				perr.msg[0] ? cli_show(perr.msg) : pmc_strerror(err));
 			return 1;
 		}
 	}

@@ -68,7 +68,7 @@ static int parse_args(int argc, char **argv, struct pmc_report_opts *o, const ch
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:F:n:h", options, NULL)) != -1) {
+	while ((c = cli_getopt("pmc report", argc, argv, "i:s:F:n:h", options)) != -1) {
 		switch (c) {
 		case 'i':
 			*input = optarg;
@@ -141,8 +141,15 @@ int cmd_report(int argc, char **argv)
 	}
 	err = pmc_report__load(r, input, &ferr);
 	if (err) {
-		fprintf(stderr, "pmc report: cannot read %s: at offset %llu: %s (%s)\n", input,
-			(unsigned long long)ferr.offset, ferr.msg, pmc_strerror(err));
+		/* A system error (the open) has no offset; a text that names the error is not
+		 * followed by it again. */
+		fprintf(stderr, "pmc report: cannot read %s: ", cli_show(input));
+		if (-err >= PMC_E_BASE)
+			fprintf(stderr, "at offset %llu: ", (unsigned long long)ferr.offset);
+		fprintf(stderr, "%s", ferr.msg[0] ? ferr.msg : pmc_strerror(err));
+		if (ferr.msg[0] && !strstr(ferr.msg, pmc_strerror(err)))
+			fprintf(stderr, " (%s)", pmc_strerror(err));
+		fputc('\n', stderr);
 		pmc_report__delete(r);
 		return 1;
 	}

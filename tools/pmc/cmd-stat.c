@@ -253,13 +253,13 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 	int c, rc;
 
 	*o = (struct stat_opts){.repeat = 1, .level = 0.95, .format = FMT_TEXT};
-	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
+	while ((c = cli_getopt("pmc stat", argc, argv, short_opts, long_opts)) != -1) {
 		if (c == 'h') {
 			fputs(usage_text, stdout);
 			return -1;
 		}
 		if (c == '?')
-			return bad_usage("%s", "unknown option or missing value");
+			return 2;
 		rc = apply(o, c, optarg, &priv);
 		if (rc)
 			return rc;

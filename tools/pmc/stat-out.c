@@ -79,8 +79,8 @@ static void print_header(FILE *f, const struct stat_run *run)
 	else
 		fprintf(f, "CPUs %s", o->cpus ? o->cpus : "all");
 	fprintf(f, "' (%d repetition%s%s, %d pass%s, %g%% confidence, %s, backend %s):\n\n", reps,
-		reps == 1 ? "" : "s", o->no_warmup ? "" : " after a warm-up run", res->nr_passes,
-		res->nr_passes == 1 ? "" : "es", o->level * 100,
+		reps == 1 ? "" : "s", o->no_warmup || o->pid ? "" : " after a warm-up run",
+		res->nr_passes, res->nr_passes == 1 ? "" : "es", o->level * 100,
 		o->priv == PMC_PRIV_USER     ? "user level"
 		: o->priv == PMC_PRIV_KERNEL ? "kernel level"
 					     : "user and kernel levels",

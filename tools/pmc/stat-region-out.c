@@ -27,9 +27,10 @@ static void print_warnings(FILE *f, const struct pmc_run_region *r)
 {
 	if (r->entered != r->exited)
 		fprintf(f,
-			"    warning: entered %" PRIu64 " times but exited %" PRIu64
-			" times: a begin or an end is missing\n",
-			r->entered, r->exited);
+			"    warning: entered %" PRIu64 " time%s but exited %" PRIu64
+			" time%s: a begin or an end is missing\n",
+			r->entered, r->entered == 1 ? "" : "s", r->exited,
+			r->exited == 1 ? "" : "s");
 	if (r->varies)
 		fprintf(f, "    warning: the entry counts differ between runs\n");
 	if (r->open_at_exit)
@@ -58,8 +59,10 @@ void stat_regions__print(FILE *f, const struct stat_run *run)
 	for (size_t i = 0; i < res->nr_regions; i++) {
 		const struct pmc_run_region *r = &res->regions[i];
 
-		fprintf(f, "  Region %s, entered %" PRIu64 " times and exited %" PRIu64 " times:\n",
-			cli_show(r->name), r->entered, r->exited);
+		fprintf(f,
+			"  Region %s, entered %" PRIu64 " time%s and exited %" PRIu64 " time%s:\n",
+			cli_show(r->name), r->entered, r->entered == 1 ? "" : "s", r->exited,
+			r->exited == 1 ? "" : "s");
 		print_cells(f, run, i, -1, "    ");
 		print_warnings(f, r);
 		for (int t = 0; run->opts->per_thread && t < r->nr_threads; t++) {
@@ -67,8 +70,10 @@ void stat_regions__print(FILE *f, const struct stat_run *run)
 
 			for (size_t e = 0; e < res->nr_events && !(c && c->nr); e++)
 				c = pmc_run__cell(run->runner, i, t, e);
-			fprintf(f, "    thread %d, entered %.0f times:\n", t,
-				c && c->nr ? c->entered[0] : 0.0);
+			double n = c && c->nr ? c->entered[0] : 0.0;
+
+			fprintf(f, "    thread %d, entered %.0f time%s:\n", t, n,
+				n == 1 ? "" : "s");
 			print_cells(f, run, i, t, "      ");
 		}
 	}

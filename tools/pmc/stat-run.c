@@ -38,8 +38,9 @@ static int parse_one(struct stat_run *run, const char *str, bool user_named)
 		return 2;
 	}
 	if (err) {
+		/* The parser's text says more (what to do, for tracefs) than the code's name. */
 		fprintf(stderr, "pmc stat: cannot parse '%s': %s\n", cli_show(str),
-			pmc_strerror(err));
+			perr.msg[0] ? cli_show(perr.msg) : pmc_strerror(err));
 		return 1;
 	}
 	/* One string may expand to any number of events (groups, globs): size after parsing. */
