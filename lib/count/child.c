@@ -25,11 +25,25 @@ static ssize_t read_full(int fd, void *buf, size_t len)
 
 /* Runs in the forked child: wait for the go byte, then exec; report exec's errno. */
 static void __attribute__((noreturn))
-child_main(char *const argv[], const struct pmc_child_opts *opts, int go_rd, int err_wr)
+child_main(char *const argv[], const struct pmc_child_opts *opts, int go_rd, int err_wr,
+	   const sigset_t *mask)
 {
 	char c, num[16];
 	int e;
 
+	/*
+	 * The parent's handlers are not the command's: a signal pmc passes on before the exec
+	 * (Ctrl-C, SIGTERM during start-up) must act on this process as it would on the command,
+	 * not run pmc's handler in a copy of pmc. Signals were blocked across fork for this.
+	 */
+	for (int sig = 1; sig < NSIG; sig++) {
+		struct sigaction sa;
+
+		if (!sigaction(sig, NULL, &sa) && sa.sa_handler != SIG_IGN &&
+		    sa.sa_handler != SIG_DFL)
+			signal(sig, SIG_DFL);
+	}
+	sigprocmask(SIG_SETMASK, mask, NULL); /* as the parent's was before the fork */
 	if (read_full(go_rd, &c, 1) != 1)
 		_exit(127); /* the parent gave up before releasing us */
 	close(go_rd);
@@ -79,6 +93,7 @@ int pmc__child_spawn(char *const argv[], const struct pmc_child_opts *opts, stru
 {
 	int go[2], errp[2], err;
 	struct pmc_child *c;
+	sigset_t all, mask;
 
 	if (!argv || !argv[0])
 		return -EINVAL;
@@ -98,13 +113,16 @@ int pmc__child_spawn(char *const argv[], const struct pmc_child_opts *opts, stru
 		return err;
 	}
 	fflush(NULL);
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &mask);
 	c->pid = fork();
 	if (c->pid == 0) {
 		close(go[1]);
 		close(errp[0]);
-		child_main(argv, opts, go[0], errp[1]);
+		child_main(argv, opts, go[0], errp[1], &mask);
 	}
 	err = c->pid < 0 ? -errno : 0;
+	sigprocmask(SIG_SETMASK, &mask, NULL);
 	if (err)
 		say_no_fork(argv[0], -err);
 	close(go[0]);
