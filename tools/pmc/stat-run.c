@@ -65,14 +65,17 @@ static int parse_all(struct stat_run *run)
 	return rc;
 }
 
-/* A user-named event that cannot be counted stops pmc stat; the defaults are only noted. */
+/*
+ * An event that cannot be counted here shows <not supported> with its reason and the rest
+ * are counted, as in perf; with --strict, one named with -e stops pmc stat.
+ */
 static int check_all(const struct stat_run *run)
 {
-	for (size_t i = 0; i < run->res->nr_events; i++) {
+	for (size_t i = 0; i < run->res->nr_events && run->opts->strict; i++) {
 		const struct pmc_run_event *e = &run->res->events[i];
 
 		if (!e->supported && run->user_named[i]) {
-			fprintf(stderr, "pmc stat: cannot count '%s': %s\n",
+			fprintf(stderr, "pmc stat: cannot count '%s': %s (--strict)\n",
 				pmc_evsel__name(e->evsel), e->why);
 			return 1;
 		}
