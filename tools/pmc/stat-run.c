@@ -52,16 +52,38 @@ static int parse_one(struct stat_run *run, const char *str, bool user_named)
 	return 0;
 }
 
-static int parse_all(struct stat_run *run)
+/*
+ * Whether a default event belongs in the default set: not when the backend counts no event
+ * of its kind (software events under vpmu, -PMC_E_UNSUPPORTED); one this machine cannot
+ * count (no PMU, a privilege) stays, shown <not supported> with its reason, as in perf.
+ */
+static bool default_counts(const struct pmc_evlist_opts *eo, const char *name)
+{
+	struct pmc_evlist *scratch;
+	bool ok = true;
+
+	if (pmc_evlist__new(eo, &scratch))
+		return true;
+	if (!pmc_evlist__parse(scratch, name, NULL) && pmc_evlist__nr(scratch) == 1)
+		ok = pmc_evsel__check(pmc_evlist__at(scratch, 0), NULL, 0) != -PMC_E_UNSUPPORTED;
+	pmc_evlist__delete(scratch);
+	return ok;
+}
+
+static int parse_all(struct stat_run *run, const struct pmc_evlist_opts *eo)
 {
 	const struct stat_opts *o = run->opts;
-	size_t n = o->default_events ? sizeof(default_events) / sizeof(default_events[0])
-				     : o->nr_events;
+	size_t n = sizeof(default_events) / sizeof(default_events[0]);
 	int rc = 0;
 
+	if (!o->default_events) {
+		for (size_t i = 0; i < o->nr_events && !rc; i++)
+			rc = parse_one(run, o->events[i], true);
+		return rc;
+	}
 	for (size_t i = 0; i < n && !rc; i++)
-		rc = parse_one(run, o->default_events ? default_events[i] : o->events[i],
-			       !o->default_events);
+		if (default_counts(eo, default_events[i]))
+			rc = parse_one(run, default_events[i], false);
 	return rc;
 }
 
@@ -166,7 +188,7 @@ static int build(struct stat_run *run)
 			run->opts->backend ? run->opts->backend : "perf", pmc_strerror(err));
 		return err == -PMC_E_NOBACKEND ? 2 : 1;
 	}
-	err = parse_all(run);
+	err = parse_all(run, &eo);
 	return err ? err : new_runner(run);
 }
 
