@@ -253,6 +253,11 @@ static int dry_run(const struct stat_run *run)
 {
 	int err = 0;
 
+	for (size_t i = 0; i < run->res->nr_events; i++)
+		if (!run->res->events[i].supported)
+			fprintf(stderr, "pmc stat: --dry-run: '%s' is not opened: %s\n",
+				pmc_evsel__name(run->res->events[i].evsel),
+				run->res->events[i].why);
 	for (int pass = 0; pass < run->res->nr_passes && !err; pass++) {
 		if (run->res->nr_passes > 1)
 			printf("# pass %d/%d\n", pass + 1, run->res->nr_passes);
