@@ -11,15 +11,15 @@
 
 /*
  * No silent zeros: an event that happens only in the kernel, opened with the kernel
- * excluded (:u written), would open and always read 0.
+ * excluded (:u or :h written), would open and always read 0.
  */
 static int check_levels(const struct pmc_evsel *evsel, char *why, size_t len)
 {
 	if (!evsel->attr.exclude_kernel || !pmc__event_user_blind(evsel))
 		return 0;
 	snprintf(why, len,
-		 "it happens only in the kernel, which its modifier excludes: it would always "
-		 "read 0; drop :u (or write :uk) to count it");
+		 "it happens only in the kernel, which its modifiers exclude: it would always "
+		 "read 0; drop :u (or add :k) to count it");
 	return -PMC_E_UNSUPPORTED;
 }
 
