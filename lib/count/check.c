@@ -4,9 +4,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pmc/error.h>
 #include <pmc/event.h>
 #include "core/backend.h"
 #include "event/evsel.h"
+
+/*
+ * No silent zeros: an event that happens only in the kernel, opened with the kernel
+ * excluded (:u or :h written), would open and always read 0.
+ */
+static int check_levels(const struct pmc_evsel *evsel, char *why, size_t len)
+{
+	if (!evsel->attr.exclude_kernel || !pmc__event_user_blind(evsel))
+		return 0;
+	snprintf(why, len,
+		 "it happens only in the kernel, which its modifiers exclude: it would always "
+		 "read 0; drop :u (or add :k) to count it");
+	return -PMC_E_UNSUPPORTED;
+}
 
 int pmc_evsel__check(struct pmc_evsel *evsel, char *why, size_t len)
 {
@@ -15,6 +30,8 @@ int pmc_evsel__check(struct pmc_evsel *evsel, char *why, size_t len)
 	if (evsel->check_err == 1) {
 		evsel->check_err =
 			pmc__backend_check(evsel->evlist->backend, evsel, buf, sizeof(buf));
+		if (!evsel->check_err)
+			evsel->check_err = check_levels(evsel, buf, sizeof(buf));
 		if (evsel->check_err < 0) {
 			free(evsel->check_why);
 			evsel->check_why = strdup(buf[0] ? buf : "cannot be counted here");

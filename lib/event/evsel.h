@@ -3,6 +3,7 @@
 #ifndef PMC_LIB_EVENT_EVSEL_H
 #define PMC_LIB_EVENT_EVSEL_H
 
+#include <stdbool.h>
 #include <linux/perf_event.h>
 #include <pmc/event.h>
 
@@ -60,5 +61,15 @@ struct pmc_evlist {
 	struct pmc_evsel **entries;
 	size_t nr, alloc;
 };
+
+/*
+ * Events that happen only on the kernel's side (context switches, CPU migrations, cgroup
+ * switches, every tracepoint): the list's default privilege does not apply to them, they
+ * count at every level unless :u/:k/:h say otherwise (perf's rule).
+ */
+bool pmc__event_kernel_side(const struct pmc_evsel *evsel);
+/* A kernel-side event that counts nothing when the kernel is excluded (all of them but the
+ * syscalls:* tracepoints, which the kernel fires with the task's user registers). */
+bool pmc__event_user_blind(const struct pmc_evsel *evsel);
 
 #endif /* PMC_LIB_EVENT_EVSEL_H */

@@ -173,11 +173,32 @@ static bool default_priv_applies(const struct pmc_evsel *evsel)
 	return !strcmp(evsel->pmu, "cpu") || !strncmp(evsel->pmu, "cpu_", 4);
 }
 
+bool pmc__event_kernel_side(const struct pmc_evsel *evsel)
+{
+	const struct perf_event_attr *a = &evsel->attr;
+
+	if (a->type == PERF_TYPE_TRACEPOINT)
+		return true;
+	return a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_CONTEXT_SWITCHES ||
+						 a->config == PERF_COUNT_SW_CPU_MIGRATIONS ||
+						 a->config == PERF_COUNT_SW_CGROUP_SWITCHES);
+}
+
+bool pmc__event_user_blind(const struct pmc_evsel *evsel)
+{
+	/* syscalls:* hand the kernel the task's user registers: they count at user level. */
+	if (evsel->attr.type == PERF_TYPE_TRACEPOINT && !strncmp(evsel->name, "syscalls:", 9))
+		return false;
+	return pmc__event_kernel_side(evsel);
+}
+
 void pmc__mods_apply(struct pmc_evsel *evsel, unsigned default_priv)
 {
 	struct perf_event_attr *a = &evsel->attr;
-	unsigned priv = default_priv_applies(evsel) ? default_priv
-						    : PMC_PRIV_USER | PMC_PRIV_KERNEL | PMC_PRIV_HV;
+	unsigned all = PMC_PRIV_USER | PMC_PRIV_KERNEL | PMC_PRIV_HV;
+	/* The default says whose code counts; kernel-side events count where they happen. */
+	unsigned priv =
+		default_priv_applies(evsel) && !pmc__event_kernel_side(evsel) ? default_priv : all;
 
 	if (evsel->mods & PRIV_MODS)
 		priv = (evsel->mods & PMC_MOD_U ? PMC_PRIV_USER : 0) |

@@ -124,10 +124,22 @@ wait $other 2>/dev/null
 as_user "$PMC" stat -e task-clock:k -- true >/dev/null 2>"$T/err"
 rc=$?
 if [ "$K_USER" = ok ] && [ "$K_KERNEL" != ok ]; then
-	expect_eq "stat :k: refused" "$rc" 1
+	# Not counted, said on its line; the run goes on and exits with the program's status.
+	expect_eq "stat :k: the run goes on" "$rc" 0
+	expect_grep "stat :k: not supported on its line" "^task-clock:k: <not supported> \\(" "$T/err"
 	expect_grep "stat :k: names the event and the rule" "'task-clock:k' counts the kernel, which needs perf_event_paranoid <= 1" "$T/err"
 	expect_grep "stat :k: names the file and the value in effect" "$PFILE is $LEVEL" "$T/err"
 	expect_grep "stat :k: suggests :u" "add :u" "$T/err"
+	as_user "$PMC" stat --strict -e task-clock:k -- true >/dev/null 2>"$T/err"
+	expect_eq "stat --strict :k: refused" "$?" 1
+	expect_grep "stat --strict :k: says why" "cannot count 'task-clock:k': .*perf_event_paranoid <= 1" "$T/err"
+	# Kernel-side events are refused too (they count the kernel by default), never with
+	# :u suggested: it would make them read 0.
+	as_user "$PMC" stat -e context-switches,task-clock -- true >/dev/null 2>"$T/err"
+	expect_eq "stat context-switches: the run goes on" "$?" 0
+	expect_grep "stat context-switches: said on its line" "^context-switches: <not supported> \\('context-switches' counts the kernel \\(it happens only there\\), which needs perf_event_paranoid <= 1" "$T/err"
+	expect_no_grep "stat context-switches: :u is not suggested" "add :u" "$T/err"
+	expect_grep "stat context-switches: the others are counted" "^task-clock: [0-9]" "$T/err"
 	as_user "$PMC" stat -e task-clock:u -- true >/dev/null 2>"$T/err"
 	expect_eq "stat :u: what was suggested works" "$?" 0
 	as_user "$PMC" record -e task-clock --kernel -o "$U/k.data" -- true >/dev/null 2>"$T/err"

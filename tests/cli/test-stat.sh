@@ -109,9 +109,17 @@ expect_grep "suggestion" "instructions" "$T/typo"
 expect_eq "bad modifier is a usage error" $? 2
 expect_grep "caret under the fault" "^ +\^" "$T/caret"
 if "$PMC" doctor | grep -q '\[no\] hardware PMU'; then
-	"$PMC" stat -e cycles true 2>"$T/nopmu"
-	expect_eq "no PMU is a runtime error" $? 1
-	expect_grep "says why and what to try" "no hardware PMU.*try --backend=vpmu" "$T/nopmu"
+	# An event that cannot be counted here is said on its line and the rest are counted;
+	# the exit status is the program's. --strict makes it a runtime error.
+	"$PMC" stat -e cycles,$TP "$PROGS/exit-with" exit 3 2>"$T/nopmu"
+	expect_eq "no PMU: the run goes on, the program's status" $? 3
+	expect_grep "no PMU: said on its line, why and what to try" \
+		"^cycles: <not supported> \(no hardware PMU.*try --backend=vpmu\)" "$T/nopmu"
+	expect_grep "no PMU: the other event is counted" "^$TP: " "$T/nopmu"
+	"$PMC" stat --strict -e cycles,$TP "$PROGS/exit-with" exit 3 2>"$T/nopmu"
+	expect_eq "no PMU with --strict is a runtime error" $? 1
+	expect_grep "--strict says why and what to try" \
+		"cannot count 'cycles': no hardware PMU.*try --backend=vpmu" "$T/nopmu"
 	# The default set shows what cannot be counted, once, with the reason.
 	"$PMC" stat "$PROGS/getppid-loop" 10 2>"$T/def"
 	expect_eq "default events run" $? 0

@@ -58,9 +58,19 @@ expect_eq "raw, PMU and named forms agree" \
 	"$(json "$T/q.json" 'len(set(e["values"][0] for e in j["events"]))')" 1
 expect_eq "qualified events are counted" "$(json "$T/q.json" 'j["events"][0]["values"][0] > 1000')" True
 
-# Unsupported events are errors that say why; software events too.
+# The default set (no -e) holds only events vpmu counts: no software events, none unsupported.
+"$PMC" stat --backend=vpmu "$PROGS/vpmu-loop" loop 1 >"$T/def" 2>&1
+expect_eq "default set: runs" $? 0
+expect_no_grep "default set: nothing unsupported" "not supported" "$T/def"
+expect_no_grep "default set: no software events" "^(task-clock|context-switches|page-faults)" "$T/def"
+expect_grep "default set: instructions counted" "^instructions: [0-9]" "$T/def"
+
+# Unsupported events say why on their line (an error with --strict); software events too.
 "$PMC" stat --backend=vpmu -e UOPS_EXECUTED.PORT0 "$PROGS/vpmu-loop" loop 1 >"$T/u" 2>&1
-expect_eq "unsupported event fails" $? 1
+expect_eq "unsupported event: the run goes on" $? 0
+expect_grep "unsupported event: on its line" "^UOPS_EXECUTED.PORT0: <not supported>" "$T/u"
+"$PMC" stat --strict --backend=vpmu -e UOPS_EXECUTED.PORT0 "$PROGS/vpmu-loop" loop 1 >"$T/u" 2>&1
+expect_eq "unsupported event with --strict fails" $? 1
 expect_grep "the model's reason" "UOPS_EXECUTED.PORT0.*not supported.*execution-port" "$T/u"
 "$PMC" stat --backend=vpmu -e task-clock "$PROGS/vpmu-loop" loop 1 >"$T/sw" 2>&1
 expect_grep "software events refused" "software events.*--backend=perf" "$T/sw"

@@ -47,10 +47,12 @@ static const struct row accepts[] = {
 	{"task-clock", 1, SW, 1, 0, USER},
 	{"page-faults", 1, SW, 2, 0, USER},
 	{"faults", 1, SW, 2, 0, USER},
-	{"context-switches", 1, SW, 3, 0, USER},
-	{"cs", 1, SW, 3, 0, USER},
-	{"cpu-migrations", 1, SW, 4, 0, USER},
-	{"migrations", 1, SW, 4, 0, USER},
+	{"context-switches", 1, SW, 3, 0, 0}, /* kernel-side: every level */
+	{"cs", 1, SW, 3, 0, 0},
+	{"cs:u", 1, SW, 3, 0, USER}, /* the user's modifier is kept */
+	{"cpu-migrations", 1, SW, 4, 0, 0},
+	{"migrations", 1, SW, 4, 0, 0},
+	{"migrations:k", 1, SW, 4, 0, EU | EH},
 	{"minor-faults", 1, SW, 5, 0, USER},
 	{"major-faults", 1, SW, 6, 0, USER},
 	{"alignment-faults", 1, SW, 7, 0, USER},
@@ -113,7 +115,7 @@ static const struct row accepts[] = {
 	{"{task-clock:u,page-faults}:k", 2, SW, 1, 0, EH, 0, "00"},
 	{"{cycles:p,instructions}:p", 2, HW, 0, 0, USER, 2, "00"},
 	{"task-clock,{cs,faults},migrations", 4, SW, 1, 0, USER, 0, "0113"},
-	{"{cs},{faults,migrations,cpu-clock}", 4, SW, 3, 0, USER, 0, "0111"},
+	{"{cs},{faults,migrations,cpu-clock}", 4, SW, 3, 0, 0, 0, "0111"},
 };
 
 static int excl_of(const struct perf_event_attr *a)
@@ -284,6 +286,19 @@ Test(event_parse, failure_leaves_list_unchanged)
 	cr_assert_eq(pmc_evlist__nr(evlist), 1);
 	cr_assert_eq(pmc_evlist__parse(evlist, "page-faults", NULL), 0);
 	cr_expect_eq(pmc_evsel__idx(pmc_evlist__at(evlist, 1)), 1);
+	pmc_evlist__delete(evlist);
+}
+
+/* The default says whose code counts; kernel-side events count where they happen. */
+Test(event_parse, kernel_side_events_ignore_the_default)
+{
+	struct pmc_evlist *evlist = new_list(PMC_PRIV_KERNEL);
+
+	cr_assert_eq(pmc_evlist__parse(evlist, "cs,migrations,page-faults,cs:u", NULL), 0);
+	cr_expect_eq(excl_of(&pmc_evlist__at(evlist, 0)->attr), 0);
+	cr_expect_eq(excl_of(&pmc_evlist__at(evlist, 1)->attr), 0);
+	cr_expect_eq(excl_of(&pmc_evlist__at(evlist, 2)->attr), EU | EH);
+	cr_expect_eq(excl_of(&pmc_evlist__at(evlist, 3)->attr), EK | EH);
 	pmc_evlist__delete(evlist);
 }
 

@@ -23,7 +23,10 @@ static const char usage_text[] =
 	"      --multiplex         count everything in one run, time-shared and scaled\n"
 	"      --ci=LEVEL          confidence level in percent (default 95)\n"
 	"      --all-results       show every repetition's value\n"
-	"      --user, --kernel    privilege levels of events without :u/:k (default user)\n"
+	"      --user, --kernel    privilege levels of events without :u/:k (default user;\n"
+	"                          kernel-side events count where they happen)\n"
+	"      --strict            an event named with -e that cannot be counted here is an\n"
+	"                          error (default: shown as <not supported>, the rest counted)\n"
 	"  -o, --output=FILE       write the results to FILE (- for stdout)\n"
 	"      --format=FMT        text (run_p5mon results file), csv or json\n"
 	"      --config=FILE       read 'key = value' options from FILE\n"
@@ -53,7 +56,8 @@ enum {
 	O_BACKEND,
 	O_PER_THREAD,
 	O_SUBTRACT,
-	O_CALIBRATION
+	O_CALIBRATION,
+	O_STRICT
 };
 
 static const struct option long_opts[] = {
@@ -67,6 +71,7 @@ static const struct option long_opts[] = {
 	{"all-results", no_argument, NULL, O_ALL},
 	{"user", no_argument, NULL, O_USER},
 	{"kernel", no_argument, NULL, O_KERNEL},
+	{"strict", no_argument, NULL, O_STRICT},
 	{"output", required_argument, NULL, 'o'},
 	{"format", required_argument, NULL, O_FORMAT},
 	{"config", required_argument, NULL, O_CONFIG},
@@ -155,6 +160,9 @@ static int apply(struct stat_opts *o, int c, const char *arg, unsigned *priv_set
 		return 0;
 	case O_ALL:
 		o->all_results = true;
+		return 0;
+	case O_STRICT:
+		o->strict = true;
 		return 0;
 	case O_USER:
 		*priv_set |= PMC_PRIV_USER;

@@ -53,27 +53,52 @@ static int parse_one(struct stat_run *run, const char *str, bool user_named)
 	return 0;
 }
 
-static int parse_all(struct stat_run *run)
+/*
+ * Whether a default event belongs in the default set: not when the backend counts no event
+ * of its kind (software events under vpmu, -PMC_E_UNSUPPORTED); one this machine cannot
+ * count (no PMU, a privilege) stays, shown <not supported> with its reason, as in perf.
+ */
+static bool default_counts(const struct pmc_evlist_opts *eo, const char *name)
+{
+	struct pmc_evlist *scratch;
+	bool ok = true;
+
+	if (pmc_evlist__new(eo, &scratch))
+		return true;
+	if (!pmc_evlist__parse(scratch, name, NULL) && pmc_evlist__nr(scratch) == 1)
+		ok = pmc_evsel__check(pmc_evlist__at(scratch, 0), NULL, 0) != -PMC_E_UNSUPPORTED;
+	pmc_evlist__delete(scratch);
+	return ok;
+}
+
+static int parse_all(struct stat_run *run, const struct pmc_evlist_opts *eo)
 {
 	const struct stat_opts *o = run->opts;
-	size_t n = o->default_events ? sizeof(default_events) / sizeof(default_events[0])
-				     : o->nr_events;
+	size_t n = sizeof(default_events) / sizeof(default_events[0]);
 	int rc = 0;
 
+	if (!o->default_events) {
+		for (size_t i = 0; i < o->nr_events && !rc; i++)
+			rc = parse_one(run, o->events[i], true);
+		return rc;
+	}
 	for (size_t i = 0; i < n && !rc; i++)
-		rc = parse_one(run, o->default_events ? default_events[i] : o->events[i],
-			       !o->default_events);
+		if (default_counts(eo, default_events[i]))
+			rc = parse_one(run, default_events[i], false);
 	return rc;
 }
 
-/* A user-named event that cannot be counted stops pmc stat; the defaults are only noted. */
+/*
+ * An event that cannot be counted here shows <not supported> with its reason and the rest
+ * are counted, as in perf; with --strict, one named with -e stops pmc stat.
+ */
 static int check_all(const struct stat_run *run)
 {
-	for (size_t i = 0; i < run->res->nr_events; i++) {
+	for (size_t i = 0; i < run->res->nr_events && run->opts->strict; i++) {
 		const struct pmc_run_event *e = &run->res->events[i];
 
 		if (!e->supported && run->user_named[i]) {
-			fprintf(stderr, "pmc stat: cannot count '%s': %s\n",
+			fprintf(stderr, "pmc stat: cannot count '%s': %s (--strict)\n",
 				pmc_evsel__name(e->evsel), e->why);
 			return 1;
 		}
@@ -164,7 +189,7 @@ static int build(struct stat_run *run)
 			run->opts->backend ? run->opts->backend : "perf", pmc_strerror(err));
 		return err == -PMC_E_NOBACKEND ? 2 : 1;
 	}
-	err = parse_all(run);
+	err = parse_all(run, &eo);
 	return err ? err : new_runner(run);
 }
 
@@ -229,6 +254,11 @@ static int dry_run(const struct stat_run *run)
 {
 	int err = 0;
 
+	for (size_t i = 0; i < run->res->nr_events; i++)
+		if (!run->res->events[i].supported)
+			fprintf(stderr, "pmc stat: --dry-run: '%s' is not opened: %s\n",
+				pmc_evsel__name(run->res->events[i].evsel),
+				run->res->events[i].why);
 	for (int pass = 0; pass < run->res->nr_passes && !err; pass++) {
 		if (run->res->nr_passes > 1)
 			printf("# pass %d/%d\n", pass + 1, run->res->nr_passes);

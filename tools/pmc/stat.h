@@ -26,6 +26,7 @@ struct stat_opts {
 	bool multiplex;
 	double level; /* confidence level, 0.95 */
 	bool all_results;
+	bool strict;	    /* --strict: a user-named event that cannot be counted is an error */
 	unsigned priv;	    /* PMC_PRIV_* default for events without modifiers */
 	const char *output; /* -o FILE, NULL: stderr, "-": stdout */
 	enum stat_format format;
@@ -45,7 +46,8 @@ struct stat_opts {
 struct stat_run {
 	const struct stat_opts *opts;
 	struct pmc_evlist *evlist;
-	bool *user_named; /* [pmc_evlist__nr()]: named with -e (an error when unsupported) */
+	bool *user_named; /* [pmc_evlist__nr()]: named with -e (an error when unsupported
+			     and --strict) */
 	struct pmc_target target;
 	struct pmc_run *runner;
 	const struct pmc_run_results *res;

@@ -196,14 +196,17 @@ static bool user_level_opens(const struct pmc_evsel *ev)
 
 static int say_kernel(struct say *s, const struct pmc_evsel *ev, const char *pv)
 {
-	bool u = user_level_opens(ev);
+	/* :u would make an event that happens only in the kernel read 0: never suggested. */
+	bool blind = pmc__event_user_blind(ev);
+	bool u = !blind && user_level_opens(ev);
 	bool plain = u && !strchr(ev->name, ':') && !strchr(ev->name, '/');
 
 	say(s,
-	    "'%s' counts the kernel, which needs perf_event_paranoid <= 1 or CAP_PERFMON, and %s: "
-	    "%s%s%s%s%ssysctl kernel.perf_event_paranoid=1, or run pmc with CAP_PERFMON",
-	    ev->name, pv, u ? "add :u to count user level only" : "", plain ? " ('" : "",
-	    plain ? ev->name : "", plain ? ":u')" : "", u ? ", " : "");
+	    "'%s' counts the kernel%s, which needs perf_event_paranoid <= 1 or CAP_PERFMON, and "
+	    "%s: %s%s%s%s%ssysctl kernel.perf_event_paranoid=1, or run pmc with CAP_PERFMON",
+	    ev->name, blind ? " (it happens only there)" : "", pv,
+	    u ? "add :u to count user level only" : "", plain ? " ('" : "", plain ? ev->name : "",
+	    plain ? ":u')" : "", u ? ", " : "");
 	return -PMC_E_PARANOID;
 }
 

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# No silent zeros (docs/events.md, "Privilege levels"): events that happen only in the kernel
+# (context-switches, cpu-migrations, tracepoints) count where they happen whatever the
+# default privilege; a privilege that leaves them nothing to count is said on their line;
+# an event that cannot be counted here does not stop the run (--strict makes it an error).
+. "$(dirname "$0")/lib.sh"
+
+[ -r /sys/kernel/tracing/events/sched/sched_switch/id ] ||
+	[ -r /sys/kernel/debug/tracing/events/sched/sched_switch/id ] ||
+	skip_cap tracefs "no sched tracepoints (tracefs not mounted)"
+
+KS="context-switches,cpu-migrations,sched:sched_switch,raw_syscalls:sys_enter"
+GP=syscalls:sys_enter_getppid
+
+# ---- the attrs: kernel-side events never get exclude_kernel from the default ----
+# attrs FILE: "type config exclude_kernel" per perf_event_attr block of a -vv dry run.
+attrs() {
+	awk '/^perf_event_attr:/ {t = ""; c = ""; k = 0}
+	     $1 == "type" {t = $2} $1 == "config" {c = $2} $1 == "exclude_kernel" {k = $2}
+	     /^sys_perf_event_open/ {print t, c, k}' "$1"
+}
+for priv in "" --user --kernel; do
+	"$PMC" stat $priv --dry-run -vv -e "$KS,page-faults" -- true >"$T/dry" 2>"$T/err"
+	expect_eq "dry run $priv: exit 0" $? 0
+	attrs "$T/dry" >"$T/attrs"
+	expect_eq "dry run $priv: context-switches counts the kernel" "$(grep -c '^1 0x3 0$' "$T/attrs")" 1
+	expect_eq "dry run $priv: cpu-migrations counts the kernel" "$(grep -c '^1 0x4 0$' "$T/attrs")" 1
+	expect_eq "dry run $priv: tracepoints count the kernel" "$(grep -c '^2 0x[0-9a-f]* 0$' "$T/attrs")" 2
+done
+# page-faults happen at user level too: the default privilege applies to it.
+"$PMC" stat --dry-run -vv -e page-faults -- true >"$T/dry"
+expect_eq "dry run: page-faults keeps the user-level default" "$(attrs "$T/dry")" "1 0x2 1"
+# An explicit :u is the user's: it would blind a kernel-side event, which is not opened.
+"$PMC" stat --dry-run -vv -e sched:sched_switch:u,page-faults -- true >"$T/dry" 2>"$T/err"
+expect_eq "dry run: a blind event is not opened" "$(attrs "$T/dry")" "1 0x2 1"
+expect_grep "dry run: a blind event is said" "'sched:sched_switch:u' is not opened: it happens only in the kernel" "$T/err"
+
+# ---- counting: each kernel-side event counts above 0, or says why on its line ----
+# A shell that moves itself between CPUs (each move is a migration when it wakes on the
+# other CPU) and sleeps five times (each sleep is at least one context switch).
+WORK='taskset -pc 0 $$ >/dev/null; taskset -pc 1 $$ >/dev/null; taskset -pc 0 $$ >/dev/null; for i in 1 2 3 4 5; do sleep 0.01; done'
+"$PMC" stat -e "$KS" -- sh -c "$WORK" 2>"$T/ks"
+expect_eq "kernel-side events: the program's exit status" $? 0
+value() { sed -n "s/^$1: \([0-9]*\)\.[0-9]* .*/\1/p" "$2"; }
+for ev in context-switches sched:sched_switch raw_syscalls:sys_enter cpu-migrations; do
+	if grep -q "^$ev: <not supported> (.\+)" "$T/ks"; then
+		ok "$ev: not counted here, and says why: $(grep "^$ev:" "$T/ks")"
+		continue
+	fi
+	v=$(value "$ev" "$T/ks")
+	min=5
+	[ "$ev" = cpu-migrations ] && min=$([ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null && echo 1 || echo 0)
+	expect_eq "$ev counts at least $min (got $v)" "$([ -n "$v" ] && [ "$v" -ge "$min" ] && echo yes)" yes
+done
+
+# Exact counts: N getppid calls are N syscalls:sys_enter_getppid hits and at least N
+# raw_syscalls:sys_enter; syscalls:* fire with the task's user registers, so :u counts them.
+"$PMC" stat -e "$GP,$GP:u,raw_syscalls:sys_enter" "$PROGS/getppid-loop" 1000 2>"$T/gp"
+expect_grep "syscalls tracepoint: exact" "^$GP: 1000\.0 " "$T/gp"
+expect_grep "syscalls tracepoint with :u: exact" "^$GP:u: 1000\.0 " "$T/gp"
+v=$(value raw_syscalls:sys_enter "$T/gp")
+expect_eq "raw_syscalls:sys_enter counts at least the 1000 calls (got $v)" \
+	"$([ -n "$v" ] && [ "$v" -ge 1000 ] && echo yes)" yes
+
+# ---- :u on an event that happens only in the kernel: said, never a silent 0 ----
+"$PMC" stat -e sched:sched_switch:u,context-switches:u,$GP "$PROGS/exit-with" exit 3 2>"$T/u"
+expect_eq ":u blind events: the run goes on, the program's status" $? 3
+expect_grep ":u tracepoint: said on its line" \
+	"^sched:sched_switch:u: <not supported> \(it happens only in the kernel, .*read 0" "$T/u"
+expect_grep ":u context-switches: said on its line" \
+	"^context-switches:u: <not supported> \(it happens only in the kernel" "$T/u"
+expect_grep ":u blind events: the others are counted" "^$GP: 100\.0 " "$T/u"
+"$PMC" stat --strict -e sched:sched_switch:u,$GP "$PROGS/exit-with" exit 3 2>"$T/u"
+expect_eq ":u blind event with --strict: exit 1" $? 1
+expect_grep "--strict says which and why" "cannot count 'sched:sched_switch:u': it happens only in the kernel" "$T/u"
+"$PMC" stat -o "$T/u.json" --format json -e sched:sched_switch:u,$GP "$PROGS/exit-with" 2>/dev/null
+expect_eq "JSON: the blind event is unsupported, with the reason" \
+	"$(json "$T/u.json" '[j["events"][0]["supported"], "only in the kernel" in j["events"][0]["reason"], j["events"][1]["values"]]')" \
+	"[False, True, [100.0]]"
+
+# ---- a hardware event where there is no PMU: <not supported>, the rest counted ----
+if "$PMC" doctor | grep -q '\[no\] hardware PMU'; then
+	"$PMC" stat -e cycles,context-switches,$GP "$PROGS/exit-with" exit 5 2>"$T/hw"
+	expect_eq "no PMU: the program's exit status" $? 5
+	expect_grep "no PMU: cycles not supported, with the reason" "^cycles: <not supported> \(no hardware PMU" "$T/hw"
+	expect_grep "no PMU: the others are counted" "^$GP: 100\.0 " "$T/hw"
+	"$PMC" stat --strict -e cycles,$GP "$PROGS/exit-with" exit 5 2>"$T/hw"
+	expect_eq "no PMU with --strict: exit 1" $? 1
+else
+	echo "note: this machine has a hardware PMU; sched:sched_switch:u above is the uncountable event"
+fi
+
+# ---- pmc record: tracepoints sample where they fire; a blind one is refused with the reason ----
+"$PMC" record -a -e sched:sched_switch -o "$T/sw.data" -- sh -c 'for i in 1 2 3 4 5; do sleep 0.01; done' 2>"$T/rec"
+rc=$?
+if [ $rc = 0 ]; then
+	n=$(sed -n 's/.*wrote \([0-9]*\) samples.*/\1/p' "$T/rec")
+	expect_eq "record -a sched:sched_switch: samples written (got $n)" \
+		"$([ -n "$n" ] && [ "$n" -ge 5 ] && echo yes)" yes
+else
+	expect_grep "record -a sched:sched_switch: refused with the reason" "paranoid|CAP_PERFMON" "$T/rec"
+fi
+"$PMC" record -e sched:sched_switch:u -o "$T/u.data" -- true 2>"$T/rec"
+expect_eq "record of a blind event: refused" $? 1
+expect_grep "record of a blind event: says why" "sched:sched_switch:u': it happens only in the kernel" "$T/rec"
+
+finish
