@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * Is the vpmu tool here? A VALGRIND_LIB folder holding vpmu-amd64-linux (PMC_VPMU_LIB, else
- * the build tree's, else the install tree's) and a valgrind launcher in PATH. Cheap: no
- * valgrind run.
+ * the one beside this libpmc in an install tree, else the build tree's, else the one of the
+ * configured prefix) and a valgrind launcher in PATH. Cheap: no valgrind run.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,12 +13,15 @@
 #include <pthread.h>
 #include <pmc/caps.h>
 #include "core/backend.h"
+#include "core/selfdir.h"
 #include "backend/vpmu/vpmu.h"
 
 /* Compile definitions from the build when it makes the tool (lib/CMakeLists.txt). */
 #ifndef PMC_VPMU_BUILD_VGLIB
 #define PMC_VPMU_BUILD_VGLIB ""
 #define PMC_VPMU_INSTALL_VGLIB ""
+#define PMC_VPMU_VGLIB_FROM_LIBDIR ""
+#define PMC_VPMU_VGLIB_FROM_BINDIR ""
 #endif
 
 #define TOOL_FILE "vpmu-amd64-linux"
@@ -48,9 +52,32 @@ static bool in_path(const char *prog)
 	return false;
 }
 
+/*
+ * The install tree's folder, found from where libpmc itself lies (libdir for libpmc.so,
+ * bindir for a program that links libpmc statically), so that a tree installed under any
+ * prefix, or moved after its install, finds its own tool and not the build tree's.
+ */
+static const char *installed_vglib(void)
+{
+	static char path[PATH_MAX]; /* called once, under the probe's pthread_once */
+	char dir[PATH_MAX], cand[PATH_MAX];
+	bool is_exe = false;
+	const char *rel;
+
+	if (pmc__selfdir(dir, sizeof(dir), &is_exe))
+		return NULL;
+	rel = is_exe ? PMC_VPMU_VGLIB_FROM_BINDIR : PMC_VPMU_VGLIB_FROM_LIBDIR;
+	if (!*rel || (size_t)snprintf(cand, sizeof(cand), "%s/%s", dir, rel) >= sizeof(cand))
+		return NULL;
+	/* Without the "lib/.." the folder reads as it is installed (pmc doctor shows it). */
+	if (!realpath(cand, path))
+		return NULL;
+	return path;
+}
+
 const char *pmc__vpmu_vglib(char *why, size_t len)
 {
-	const char *env = secure_getenv("PMC_VPMU_LIB");
+	const char *env = secure_getenv("PMC_VPMU_LIB"), *installed = installed_vglib();
 
 	if (env && *env) {
 		if (has_tool(env))
@@ -58,6 +85,8 @@ const char *pmc__vpmu_vglib(char *why, size_t len)
 		snprintf(why, len, "PMC_VPMU_LIB=%s holds no " TOOL_FILE, env);
 		return NULL;
 	}
+	if (has_tool(installed))
+		return installed;
 	if (has_tool(PMC_VPMU_BUILD_VGLIB))
 		return PMC_VPMU_BUILD_VGLIB;
 	if (has_tool(PMC_VPMU_INSTALL_VGLIB))
@@ -68,8 +97,10 @@ const char *pmc__vpmu_vglib(char *why, size_t len)
 			 "API); set PMC_VPMU_LIB to a folder holding " TOOL_FILE);
 	else
 		snprintf(why, len,
-			 "the vpmu tool is not built or installed (no " TOOL_FILE " in %s or %s)",
-			 PMC_VPMU_BUILD_VGLIB, PMC_VPMU_INSTALL_VGLIB);
+			 "the vpmu tool is not built or installed (no " TOOL_FILE
+			 " in %s%s%s or %s)",
+			 installed ? installed : "", installed ? ", " : "", PMC_VPMU_BUILD_VGLIB,
+			 PMC_VPMU_INSTALL_VGLIB);
 	return NULL;
 }
 
