@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: MIT
+/* pmc record's options: the usage text, parsing, and the values checked before anything runs. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pmc/pmc.h>
+#include "cli.h"
+#include "record.h"
+
+static const char usage_text[] =
+	"usage: pmc record [OPTIONS] [--] COMMAND [ARGS]\n"
+	"       pmc record [OPTIONS] -p PID | -a | -C CPUS\n"
+	"       pmc record [OPTIONS] -a | -C CPUS [--] COMMAND [ARGS]\n"
+	"\n"
+	"  -e, --event=EVENT        event to sample (repeatable; default cycles, or cpu-clock\n"
+	"                           where there is no hardware PMU); :p/:pp/:ppp set precision\n"
+	"  -c, --count=N            sample every N events\n"
+	"  -F, --freq=HZ            samples per second (default 4000)\n"
+	"  -g                       call chains by frame pointer\n"
+	"      --call-graph=MODE    fp, or dwarf[,BYTES] (copies BYTES of user stack, 8192)\n"
+	"  -b, --branch-any         sample the branch stack (needs a PMU with LBR)\n"
+	"      --user-regs=REGS     sample user registers: ax,bx,...,r15, or all\n"
+	"      --intr-regs=REGS     sample registers at the interrupt\n"
+	"  -d, --data               sample data addresses (and record data mmaps)\n"
+	"  -W, --weight             sample the weight (latency)\n"
+	"      --data-src           sample the data source\n"
+	"      --phys-data          sample physical data addresses\n"
+	"      --sample-cpu         record the CPU of each sample\n"
+	"  -p, --pid=PID            sample a running process and its threads\n"
+	"  -a, --all-cpus           sample every CPU (system wide); with a COMMAND, until it\n"
+	"                           exits (else until Ctrl-C)\n"
+	"  -C, --cpu=CPUS           sample these CPUs (\"0,2-3\"), with or without a COMMAND\n"
+	"  -i, --no-inherit         do not follow the command's children and threads\n"
+	"      --user, --kernel     privilege of events without :u/:k (default user)\n"
+	"  -m, --mmap-pages=N       ring-buffer pages per CPU, a power of 2\n"
+	"  -o, --output=FILE        output file (default perf.data)\n"
+	"      --backend=NAME       perf (default) or vpmu\n"
+	"      --dry-run            print each perf_event_open call instead of making it; run\n"
+	"                           nothing, write no file (-vv: with the attr fields, as perf)\n"
+	"  -v, --verbose            more detail (--dry-run -vv: the attr fields)\n"
+	"  -q, --quiet              no summary line\n"
+	"  -h, --help               this text\n";
+
+enum {
+	O_CALLGRAPH = 256,
+	O_UREGS,
+	O_IREGS,
+	O_DSRC,
+	O_PHYS,
+	O_SCPU,
+	O_USER,
+	O_KERNEL,
+	O_BACKEND,
+	O_DRY_RUN
+};
+
+static const struct option options[] = {
+	{"event", required_argument, NULL, 'e'},
+	{"count", required_argument, NULL, 'c'},
+	{"freq", required_argument, NULL, 'F'},
+	{"call-graph", required_argument, NULL, O_CALLGRAPH},
+	{"branch-any", no_argument, NULL, 'b'},
+	{"user-regs", required_argument, NULL, O_UREGS},
+	{"intr-regs", required_argument, NULL, O_IREGS},
+	{"data", no_argument, NULL, 'd'},
+	{"weight", no_argument, NULL, 'W'},
+	{"data-src", no_argument, NULL, O_DSRC},
+	{"phys-data", no_argument, NULL, O_PHYS},
+	{"sample-cpu", no_argument, NULL, O_SCPU},
+	{"pid", required_argument, NULL, 'p'},
+	{"all-cpus", no_argument, NULL, 'a'},
+	{"cpu", required_argument, NULL, 'C'},
+	{"no-inherit", no_argument, NULL, 'i'},
+	{"user", no_argument, NULL, O_USER},
+	{"kernel", no_argument, NULL, O_KERNEL},
+	{"mmap-pages", required_argument, NULL, 'm'},
+	{"output", required_argument, NULL, 'o'},
+	{"backend", required_argument, NULL, O_BACKEND},
+	{"dry-run", no_argument, NULL, O_DRY_RUN},
+	{"verbose", no_argument, NULL, 'v'},
+	{"quiet", no_argument, NULL, 'q'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+
+static const char *const reg_names[] = {
+	"ax", "bx", "cx", "dx", "si", "di", "bp",  "sp",  "ip",	 "flags", "cs",	 "ss",
+	"ds", "es", "fs", "gs", "r8", "r9", "r10", "r11", "r12", "r13",	  "r14", "r15",
+};
+
+/* "ax,bx,r8" or "all" into a PERF_REG_X86_* mask; 0 on an unknown name. */
+static uint64_t parse_regs(const char *arg)
+{
+	uint64_t mask = 0;
+	char *copy = strdup(arg), *save = NULL;
+
+	if (!strcmp(arg, "all")) {
+		free(copy);
+		return 0xff0fffull;
+	}
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		size_t i = 0;
+		while (i < sizeof(reg_names) / sizeof(reg_names[0]) && strcmp(tok, reg_names[i]))
+			i++;
+		if (i == sizeof(reg_names) / sizeof(reg_names[0])) {
+			fprintf(stderr,
+				"pmc record: unknown register '%s'; known: ax bx cx dx si "
+				"di bp sp ip flags cs ss ds es fs gs r8-r15\n",
+				tok);
+			free(copy);
+			return 0;
+		}
+		mask |= 1ull << i;
+	}
+	free(copy);
+	return mask;
+}
+
+static int parse_u64(const char *opt, const char *arg, uint64_t *out)
+{
+	if (cli_parse_u64(arg, 1, UINT64_MAX, out)) {
+		fprintf(stderr, "pmc record: %s needs a positive number, not '%s'\n", opt,
+			cli_show(arg));
+		return 2;
+	}
+	return 0;
+}
+
+/* The output can be written (tried the way it will be written, then abandoned). */
+static int check_output(const char *path)
+{
+	struct pmc_outfile *o;
+	int err = pmc_outfile__open(path, &o);
+
+	if (err) {
+		fprintf(stderr, "pmc record: cannot write %s: %s\n", path, pmc_strerror(err));
+		return 1;
+	}
+	pmc_outfile__abort(o);
+	return 0;
+}
+
+/*
+ * Values checked before anything runs: -F against the kernel's maximum sample rate (the
+ * perf backend; perf_event_open would refuse it with EINVAL), and the target (-p, -C).
+ */
+static int check_values(struct record_cli *c)
+{
+	char why[256];
+	long max_rate;
+	FILE *f;
+
+	if (c->ro.freq && (!c->backend || strcmp(c->backend, "vpmu")) &&
+	    (f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "re"))) {
+		if (fscanf(f, "%ld", &max_rate) == 1 && max_rate > 0 &&
+		    c->ro.freq > (uint64_t)max_rate) {
+			fprintf(stderr,
+				"pmc record: -F %llu is above the kernel's maximum sample rate, "
+				"%ld "
+				"(/proc/sys/kernel/perf_event_max_sample_rate): use -F %ld or "
+				"less\n",
+				(unsigned long long)c->ro.freq, max_rate, max_rate);
+			fclose(f);
+			return 2;
+		}
+		fclose(f);
+	}
+	if (!c->dry_run && pmc_target__check(&c->t, why, sizeof(why))) {
+		fprintf(stderr, "pmc record: %s\n", why);
+		return 2;
+	}
+	return c->dry_run ? 0 : check_output(c->ro.output ? c->ro.output : "perf.data");
+}
+
+static int parse_call_graph(struct record_cli *c, const char *arg)
+{
+	uint64_t n;
+
+	if (!strcmp(arg, "fp")) {
+		c->ro.call_graph = PMC_CALL_GRAPH_FP;
+		return 0;
+	}
+	if (strncmp(arg, "dwarf", 5) || (arg[5] && arg[5] != ',')) {
+		fprintf(stderr, "pmc record: --call-graph is fp or dwarf[,BYTES], not '%s'\n",
+			cli_show(arg));
+		return 2;
+	}
+	c->ro.call_graph = PMC_CALL_GRAPH_DWARF;
+	if (!arg[5])
+		return 0;
+	if (parse_u64("--call-graph dwarf", arg + 6, &n))
+		return 2;
+	/* The kernel wants a multiple of 8 below 64 KiB, leaving room for the rest. */
+	c->ro.stack_bytes = (uint32_t)((n > 65000 ? 65000 : n) & ~7ull);
+	return 0;
+}
+
+static int add_event(struct record_cli *c, char *arg)
+{
+	char **v = realloc(c->events, (c->nr_events + 1) * sizeof(*v));
+
+	if (!v)
+		return 1;
+	v[c->nr_events++] = arg;
+	c->events = v;
+	return 0;
+}
+
+static int apply2(struct record_cli *c, int opt, char *arg)
+{
+	uint64_t n;
+
+	switch (opt) {
+	case 'p':
+		if (parse_u64("-p", arg, &n))
+			return 2;
+		c->t.kind = PMC_TARGET_PID;
+		c->t.pid = (pid_t)n;
+		return 0;
+	case 'a':
+		c->t.kind = PMC_TARGET_CPUS;
+		c->system_wide = true;
+		return 0;
+	case 'C':
+		c->t.kind = PMC_TARGET_CPUS;
+		c->t.cpus = arg;
+		return 0;
+	case 'i':
+		c->t.no_inherit = true;
+		return 0;
+	case O_USER:
+		c->priv |= PMC_PRIV_USER;
+		return 0;
+	case O_KERNEL:
+		c->priv |= PMC_PRIV_KERNEL;
+		return 0;
+	case 'm':
+		if (parse_u64("-m", arg, &n) || (n & (n - 1))) {
+			fprintf(stderr, "pmc record: -m needs a power of 2\n");
+			return 2;
+		}
+		c->ro.mmap_pages = (size_t)n;
+		return 0;
+	case 'o':
+		c->ro.output = arg;
+		return 0;
+	case O_BACKEND:
+		c->backend = arg;
+		return 0;
+	case 'q':
+		c->quiet = true;
+		return 0;
+	case O_DRY_RUN:
+		c->dry_run = true;
+		return 0;
+	case 'v':
+		c->verbose++;
+		return 0;
+	}
+	return 2;
+}
+
+static int apply(struct record_cli *c, int opt, char *arg)
+{
+	switch (opt) {
+	case 'e':
+		return add_event(c, arg);
+	case 'c':
+		return parse_u64("-c", arg, &c->ro.period);
+	case 'F':
+		return parse_u64("-F", arg, &c->ro.freq);
+	case 'g':
+		c->ro.call_graph = PMC_CALL_GRAPH_FP;
+		return 0;
+	case O_CALLGRAPH:
+		return parse_call_graph(c, arg);
+	case 'b':
+		c->ro.branch_stack = true;
+		return 0;
+	case O_UREGS:
+		return (c->ro.user_regs = parse_regs(arg)) ? 0 : 2;
+	case O_IREGS:
+		return (c->ro.intr_regs = parse_regs(arg)) ? 0 : 2;
+	case 'd':
+		c->ro.data_addr = true;
+		return 0;
+	case 'W':
+		c->ro.weight = true;
+		return 0;
+	case O_DSRC:
+		c->ro.data_src = true;
+		return 0;
+	case O_PHYS:
+		c->ro.phys_addr = true;
+		return 0;
+	case O_SCPU:
+		c->ro.sample_cpu = true;
+		return 0;
+	}
+	return apply2(c, opt, arg);
+}
+
+int record_parse_args(struct record_cli *c, int argc, char **argv)
+{
+	int opt, rc;
+
+	optind = 1;
+	while ((opt = cli_getopt("pmc record", argc, argv, "+e:c:F:gbdWp:aC:im:o:qvh", options)) !=
+	       -1) {
+		if (opt == 'h') {
+			fputs(usage_text, stdout);
+			return -1;
+		}
+		if (opt == '?')
+			return 2;
+		rc = apply(c, opt, optarg);
+		if (rc)
+			return rc;
+	}
+	c->t.argv = argv + optind;
+	if (c->t.kind == PMC_TARGET_COMMAND && optind >= argc) {
+		fprintf(stderr, "pmc record: no command to run; see 'pmc record --help'\n");
+		return 2;
+	}
+	if (c->t.kind == PMC_TARGET_PID && optind < argc) {
+		fprintf(stderr, "pmc record: a command cannot be combined with -p\n");
+		return 2;
+	}
+	if (c->ro.period && c->ro.freq) {
+		fprintf(stderr, "pmc record: -c and -F exclude each other\n");
+		return 2;
+	}
+	return check_values(c);
+}
