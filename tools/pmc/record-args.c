@@ -85,7 +85,6 @@ static const struct option options[] = {
 	{NULL, 0, NULL, 0},
 };
 
-
 static const char *const reg_names[] = {
 	"ax", "bx", "cx", "dx", "si", "di", "bp",  "sp",  "ip",	 "flags", "cs",	 "ss",
 	"ds", "es", "fs", "gs", "r8", "r9", "r10", "r11", "r12", "r13",	  "r14", "r15",
