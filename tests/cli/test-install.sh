@@ -17,7 +17,8 @@ P=$T/moved
 B=$(cd "$BUILD" && pwd -P)
 
 for f in bin/pmc lib/libpmc.so lib/pkgconfig/libpmc.pc include/pmc/region.h \
-	libexec/pmc/vglib/vpmu-amd64-linux share/doc/pmc/README.md; do
+	libexec/pmc/vglib/vpmu-amd64-linux share/doc/pmc/README.md share/man/man1/pmc.1 \
+	share/man/man1/pmc-stat.1 share/bash-completion/completions/pmc; do
 	[ -e "$P/$f" ] && ok "installed $f" || fail "$f not installed"
 done
 
@@ -48,6 +49,15 @@ if grep -qE '^ *\[ok\] vpmu' "$T/doctor"; then
 else
 	fail "the installed pmc finds no vpmu tool: $(grep vpmu "$T/doctor")"
 fi
+
+# The installed pages and completion: man finds the page through the prefix's man folder,
+# and completion asks the installed pmc.
+expect_grep "man pmc-stat from the prefix" "--event=EVENTS" \
+	<(MANPATH=$P/share/man MANWIDTH=200 man pmc-stat 2>&1 | col -b)
+expect_eq "completion through the installed pmc" \
+	"$(bash -c '. "$1"; COMP_LINE="$2 stat --form" COMP_POINT=${#COMP_LINE}
+		COMP_WORDS=("$2" stat --form) COMP_CWORD=2; _pmc; echo "${COMPREPLY[*]}"' \
+		_ "$P/share/bash-completion/completions/pmc" "$P/bin/pmc")" --format=
 
 # ---- a program built with the installed libpmc.pc, counted by the installed pmc ----
 # A sanitized libpmc needs its runtime first in the program too.

@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: MIT
-/*
- * Options: getopt with one message per mistake, and numbers in option values parsed whole and
- * range-checked (one way for every command).
- */
+/* Option values: numbers parsed whole and range-checked (one way for every command). */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 #include "cli.h"
 
 int cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
@@ -54,31 +50,4 @@ int cli_parse_double(const char *s, double min, double max, double *out)
 		return -ERANGE;
 	*out = v;
 	return 0;
-}
-
-int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
-	       const struct option *longopts)
-{
-	char opts[128], name[64];
-	const char *arg;
-	int c;
-
-	/* ':' first (after a '+') so that a missing value is told apart from an unknown option. */
-	snprintf(opts, sizeof(opts), "%s:%s", *shortopts == '+' ? "+" : "",
-		 shortopts + (*shortopts == '+'));
-	opterr = 0;
-	c = getopt_long(argc, argv, opts, longopts, NULL);
-	if (c != '?' && c != ':')
-		return c;
-	arg = optind > 0 && optind <= argc ? argv[optind - 1] : "";
-	if (!strncmp(arg, "--", 2))
-		snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="), arg);
-	else
-		snprintf(name, sizeof(name), "-%c", optopt ? optopt : '?');
-	if (c == ':')
-		fprintf(stderr, "%s: option '%s' needs a value\n", cmd, cli_show(name));
-	else
-		fprintf(stderr, "%s: unknown option '%s'\n", cmd, cli_show(name));
-	fprintf(stderr, "see '%s --help'\n", cmd);
-	return '?';
 }

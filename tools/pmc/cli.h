@@ -16,7 +16,7 @@
  */
 void cli_print_parse_error(const char *cmd, const char *input, const struct pmc_parse_error *err);
 
-#endif /* PMC_TOOLS_CLI_H */
+struct cli_cmd;
 
 /* Where a parameter file went wrong: its line (0 for I/O errors) and what was wrong. */
 struct cli_config_error {
@@ -27,13 +27,83 @@ struct cli_config_error {
 /*
  * Reads a run_p5mon-style parameter file of "key = value" lines ('#' comments) and
  * returns a new argv: argv[0], one option per line, then argv[1..]; options given on the
- * command line come later and so win. Keys are the command's long options (opts, '_' or
+ * command line come later and so win. Keys are the command's long options ('_' or
  * '-'): one that takes a value becomes "--key=value" (an empty value is an error); a switch
  * takes yes/true/on/1 ("--key") or no/false/off/0 (nothing: switches are off by default),
  * and anything else is an error. Returns 0, or -errno / -PMC_E_CONFIG with *err filled.
  */
-int cli_config_merge(const char *path, const struct option *opts, int argc, char **argv,
+int cli_config_merge(const char *path, const struct cli_cmd *cmd, int argc, char **argv,
 		     int *new_argc, char ***new_argv, struct cli_config_error *err);
+
+/*
+ * One table per command names its options once: getopt's tables, --help, the man page
+ * (pmc __man) and bash completion (pmc __complete) are all made from it (docs/man/).
+ */
+enum cli_value {
+	CLI_V_NONE,    /* a switch, or a value nothing can suggest (a number, a CPU list) */
+	CLI_V_EVENTS,  /* event names, comma-separated */
+	CLI_V_FILE,    /* a path */
+	CLI_V_PROGRAM, /* a program on PATH */
+	CLI_V_PID,     /* a running process */
+	CLI_V_CHOICES, /* one of cli_opt.choices */
+};
+
+struct cli_opt {
+	const char *name; /* long name; NULL for a short-only option */
+	int key;	  /* what cli_getopt() returns: a letter is also the short option */
+	const char *arg;  /* the value's name in the help ("EVENTS"); NULL for a switch */
+	enum cli_value value;
+	const char *choices; /* CLI_V_CHOICES: the values, space-separated */
+	const char *help;    /* one paragraph, wrapped when printed */
+};
+
+/* Keys of options without a short form start here (getopt_long returns them as is). */
+#define CLI_LONG_ONLY 256
+
+struct cli_cmd {
+	const char *name;	    /* "stat" */
+	const char *summary;	    /* one line, for pmc --help and the page's NAME */
+	const char *synopsis;	    /* usage lines after "pmc NAME ", '\n'-separated */
+	const char *about;	    /* paragraphs ("\n\n" between them), wrapped when printed */
+	const struct cli_opt *opts; /* ends with a {0} entry */
+	enum cli_value operands;    /* what the words after the options are */
+	bool stop_at_operand;	    /* the first operand ends pmc's options (a command follows) */
+};
+
+/*
+ * The commands, in pmc --help's order (main.c); one that is not part of this build has a
+ * NULL entry point and doc (cmd.h). cli_find_cmd() returns NULL for an unknown name.
+ */
+struct cli_command {
+	const char *name;
+	const struct cli_cmd *doc; /* NULL when not built */
+	int (*fn)(int argc, char **argv);
+};
+extern const struct cli_command cli_commands[];
+extern const struct cli_cmd cli_top_doc; /* pmc's own options, for pmc(1) and completion */
+extern const size_t cli_nr_commands;
+const struct cli_command *cli_find_cmd(const char *name);
+
+/* --help: the usage lines, the about text and the options, wrapped to 80 columns. */
+void cli_usage(const struct cli_cmd *cmd, FILE *f);
+
+/*
+ * The value of the last option key in argv, found silently before the options are parsed
+ * (pmc stat's --config); optind is reset for the real pass.
+ */
+const char *cli_option_value(const struct cli_cmd *cmd, int argc, char **argv, int key);
+
+/* The option whose long name is name, or NULL. */
+const struct cli_opt *cli_find_opt(const struct cli_cmd *cmd, const char *name);
+
+/* Whether an option word ("-e", "--event", "-ecycles") takes the next word as its value. */
+bool cli_takes_next(const struct cli_cmd *cmd, const char *word);
+
+/* pmc __man [CMD]: the scdoc source of the page's generated part (cli-man.c). */
+int cli_man(const char *cmd, FILE *f);
+
+/* pmc __complete LINE: candidates for the last word of LINE (cli-complete.c). */
+int cli_complete(const char *line, FILE *f);
 
 /*
  * Option values: the whole string is one number in [min, max] (an unsigned one may not
@@ -45,8 +115,7 @@ int cli_config_merge(const char *path, const struct option *opts, int argc, char
  * "CMD: unknown option '--x'" or "CMD: option '-o' needs a value" and where to look, and
  * returned as '?'.
  */
-int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
-	       const struct option *longopts);
+int cli_getopt(const struct cli_cmd *cmd, int argc, char **argv);
 
 int cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int cli_parse_long(const char *s, long min, long max, long *out);
@@ -71,3 +140,5 @@ const char *cli_show(const char *s);
 
 /* The name of signal sig ("SIGSEGV"). */
 const char *cli_signame(int sig);
+
+#endif /* PMC_TOOLS_CLI_H */

@@ -8,18 +8,22 @@
 #include "cli.h"
 #include "cmd.h"
 
-static const char usage_text[] =
-	"usage: pmc annotate [OPTIONS] SYMBOL\n"
-	"\n"
-	"  -i, --input=FILE   sample file (default perf.data)\n"
-	"  -d, --dso=NAME     the DSO whose path contains NAME, when several have SYMBOL\n"
-	"  -h, --help         this text\n";
+static const struct cli_opt options[] = {
+	{"input", 'i', "FILE", CLI_V_FILE, NULL, "sample file (default perf.data)"},
+	{"dso", 'd', "NAME", CLI_V_NONE, NULL,
+	 "the DSO whose path contains NAME, when several have SYMBOL"},
+	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text"},
+	{0},
+};
 
-static const struct option options[] = {
-	{"input", required_argument, NULL, 'i'},
-	{"dso", required_argument, NULL, 'd'},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
+const struct cli_cmd cmd_annotate_doc = {
+	.name = "annotate",
+	.summary = "disassemble a function with samples per instruction",
+	.synopsis = "[options] SYMBOL",
+	.about = "Disassembles the sampled function SYMBOL from a sample file and shows the "
+		 "samples of each instruction, with the source lines they come from.",
+	.opts = options,
+	.operands = CLI_V_NONE,
 };
 
 /* What failed: the symbol is missing only on -ENOENT; the rest is said as it is. */
@@ -49,13 +53,13 @@ int cmd_annotate(int argc, char **argv)
 	int c, err;
 
 	optind = 1;
-	while ((c = cli_getopt("pmc annotate", argc, argv, "i:d:h", options)) != -1) {
+	while ((c = cli_getopt(&cmd_annotate_doc, argc, argv)) != -1) {
 		if (c == 'i')
 			input = optarg;
 		else if (c == 'd')
 			dso = optarg;
 		else if (c == 'h')
-			return fputs(usage_text, stdout) < 0;
+			return cli_usage(&cmd_annotate_doc, stdout), 0;
 		else
 			return 2;
 	}

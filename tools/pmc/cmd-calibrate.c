@@ -13,24 +13,6 @@
 #include "calib-measure.h"
 #include "cli.h"
 
-static const char usage_text[] =
-	"usage: pmc calibrate [options]\n"
-	"\n"
-	"Measures what measuring costs, per event: an empty region (begin/end pair) in counts\n"
-	"and nanoseconds, a counter read, a start/stop, and the counts an empty program adds\n"
-	"under pmc stat. Writes this machine's calibration file, used by\n"
-	"'pmc stat --subtract-overhead'.\n"
-	"\n"
-	"  -e, --event=EVENTS      events to calibrate (default: pmc stat's defaults that\n"
-	"                          can be counted here); repeatable\n"
-	"  -n, --samples=N         timed samples per distribution (default 2000)\n"
-	"  -r, --runs=N            runs of the empty program (default 20)\n"
-	"      --empty=PROGRAM     the empty program (default: true)\n"
-	"      --user, --kernel    privilege levels of events without :u/:k (default user)\n"
-	"      --backend=NAME      perf (default) or vpmu\n"
-	"  -o, --output=FILE       calibration file (default: this machine's; - for stdout)\n"
-	"  -h, --help              this text\n";
-
 static const char *const default_events[] = {
 	"task-clock", "context-switches", "cpu-migrations", "page-faults",
 	"cycles",     "instructions",	  "branches",	    "branch-misses",
@@ -44,19 +26,37 @@ struct calib_opts {
 	char *empty_argv[2];
 };
 
-enum { O_EMPTY = 256, O_USER, O_KERNEL, O_BACKEND };
+enum { O_EMPTY = CLI_LONG_ONLY, O_USER, O_KERNEL, O_BACKEND };
 
-static const struct option long_opts[] = {
-	{"event", required_argument, NULL, 'e'},
-	{"samples", required_argument, NULL, 'n'},
-	{"runs", required_argument, NULL, 'r'},
-	{"empty", required_argument, NULL, O_EMPTY},
-	{"user", no_argument, NULL, O_USER},
-	{"kernel", no_argument, NULL, O_KERNEL},
-	{"backend", required_argument, NULL, O_BACKEND},
-	{"output", required_argument, NULL, 'o'},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
+static const struct cli_opt options[] = {
+	{"event", 'e', "EVENTS", CLI_V_EVENTS, NULL,
+	 "events to calibrate (default: pmc stat's defaults that can be counted here); "
+	 "repeatable"},
+	{"samples", 'n', "N", CLI_V_NONE, NULL, "timed samples per distribution (default 2000)"},
+	{"runs", 'r', "N", CLI_V_NONE, NULL, "runs of the empty program (default 20)"},
+	{"empty", O_EMPTY, "PROGRAM", CLI_V_PROGRAM, NULL, "the empty program (default: true)"},
+	{"user", O_USER, NULL, CLI_V_NONE, NULL,
+	 "count user level for events without :u/:k (the default)"},
+	{"kernel", O_KERNEL, NULL, CLI_V_NONE, NULL,
+	 "count kernel level for events without :u/:k (with --user: both)"},
+	{"backend", O_BACKEND, "NAME", CLI_V_CHOICES, "perf vpmu", "perf (default) or vpmu"},
+	{"output", 'o', "FILE", CLI_V_FILE, NULL,
+	 "calibration file (default: this machine's; - for stdout)"},
+	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text"},
+	{0},
+};
+
+const struct cli_cmd cmd_calibrate_doc = {
+	.name = "calibrate",
+	.summary = "measure what measuring costs on this machine",
+	.synopsis = "[options]",
+	.about = "Measures what measuring costs, per event: an empty region (begin/end pair) in "
+		 "counts and nanoseconds, a counter read, a start/stop, and the counts an empty "
+		 "program adds under pmc stat. Writes this machine's calibration file, used by "
+		 "'pmc stat --subtract-overhead'.",
+	.opts = options,
+	.operands = CLI_V_NONE,
+	.stop_at_operand = true,
 };
 
 static int bad_usage(const char *what, const char *arg)
@@ -118,9 +118,9 @@ static int parse_args(int argc, char **argv, struct calib_opts *o)
 	*o = (struct calib_opts){.p = {.samples = 2000, .warmup = 200, .runs = 20}};
 	o->empty_argv[0] = "true";
 	optind = 0;
-	while ((c = cli_getopt("pmc calibrate", argc, argv, "+e:n:r:o:h", long_opts)) != -1) {
+	while ((c = cli_getopt(&cmd_calibrate_doc, argc, argv)) != -1) {
 		if (c == 'h') {
-			fputs(usage_text, stdout);
+			cli_usage(&cmd_calibrate_doc, stdout);
 			return -1;
 		}
 		if (c == '?')

@@ -78,10 +78,25 @@ static int print_json(const struct pmc_cap_check *const *f, size_t n, const stru
 	return err;
 }
 
+static const struct cli_opt options[] = {
+	{"json", 'j', NULL, CLI_V_NONE, NULL, "print the checks as JSON"},
+	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text"},
+	{0},
+};
+
+const struct cli_cmd cmd_doctor_doc = {
+	.name = "doctor",
+	.summary = "explain what can be measured on this machine and why not",
+	.synopsis = "[options]",
+	.about = "Probes what this machine lets pmc measure (privileges, perf_event_paranoid, "
+		 "the PMU, tracefs, hardware breakpoints, the vpmu backend) and says, for what "
+		 "cannot be measured, why and what to do.",
+	.opts = options,
+	.operands = CLI_V_NONE,
+};
+
 int cmd_doctor(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, {0}};
 	const struct pmc_cap_check *f[3 + PMC_CAPS_MAX_BACKENDS * PMC_CAPS_MAX_CHECKS];
 	struct pmc_cap_check mine[3];
 	const struct pmc_caps *c;
@@ -89,11 +104,9 @@ int cmd_doctor(int argc, char **argv)
 	size_t n;
 	int ch;
 
-	while ((ch = cli_getopt("pmc doctor", argc, argv, "jh", opts)) != -1) {
+	while ((ch = cli_getopt(&cmd_doctor_doc, argc, argv)) != -1) {
 		if (ch == 'h') {
-			printf("usage: pmc doctor [--json]\n\nExplains what can be measured on "
-			       "this "
-			       "machine and why not.\n");
+			cli_usage(&cmd_doctor_doc, stdout);
 			return 0;
 		}
 		if (ch != 'j')

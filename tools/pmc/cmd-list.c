@@ -68,30 +68,42 @@ static int on_event(const struct pmc_event_info *info, void *arg)
 	return 0;
 }
 
+enum { O_BACKEND = CLI_LONG_ONLY };
+
+static const struct cli_opt options[] = {
+	{"json", 'j', NULL, CLI_V_NONE, NULL, "print the list as JSON (schema pmc-list/1)"},
+	{"backend", O_BACKEND, "NAME", CLI_V_CHOICES, "perf vpmu",
+	 "the events of this backend: perf (default) or vpmu"},
+	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text"},
+	{0},
+};
+
+const struct cli_cmd cmd_list_doc = {
+	.name = "list",
+	.summary = "list the events pmc knows and whether they can be counted here",
+	.synopsis = "[options] [KIND|PATTERN]",
+	.about = "Lists every event pmc knows, by kind, marked with whether it can be counted "
+		 "on this machine and, if not, why. KIND is one of hardware, software, cache, "
+		 "tracepoint, pmu, cpu; PATTERN a shell glob, matched without regard to case.",
+	.opts = options,
+	.operands = CLI_V_EVENTS,
+};
+
 int cmd_list(int argc, char **argv)
 {
-	static const struct option opts[] = {{"json", no_argument, NULL, 'j'},
-					     {"backend", required_argument, NULL, 'b'},
-					     {"help", no_argument, NULL, 'h'},
-					     {0}};
 	struct pmc_evlist_opts eo = {.sz = sizeof(eo)};
 	struct list_ctx ctx = {.eo = &eo, .last_kind = -1};
 	struct pmc_evlist *l;
 	int ch, err;
 
-	while ((ch = cli_getopt("pmc list", argc, argv, "jh", opts)) != -1) {
+	while ((ch = cli_getopt(&cmd_list_doc, argc, argv)) != -1) {
 		if (ch == 'h') {
-			printf("usage: pmc list [--json] [--backend=perf|vpmu] [KIND|PATTERN]\n\n"
-			       "Lists every event pmc knows, by kind, marked with whether it can "
-			       "be\n"
-			       "counted on this machine and, if not, why. KIND is one of "
-			       "hardware,\n"
-			       "software, cache, tracepoint, pmu, cpu; PATTERN a shell glob.\n");
+			cli_usage(&cmd_list_doc, stdout);
 			return 0;
 		}
 		if (ch == 'j')
 			ctx.json = json_array();
-		else if (ch == 'b')
+		else if (ch == O_BACKEND)
 			eo.backend = optarg;
 		else
 			return 2;

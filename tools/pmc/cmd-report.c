@@ -9,37 +9,39 @@
 #include "cli.h"
 #include "cmd.h"
 
-static const char usage_text[] =
-	"usage: pmc report [OPTIONS]\n"
-	"\n"
-	"  -i, --input=FILE         sample file (default perf.data); pmc's or perf's\n"
-	"  -s, --sort=KEYS          comma-separated: symbol dso srcline inline ip comm pid tid,\n"
-	"                           and for data samples daddr dsym dcacheline dpage dsrc weight\n"
-	"      --children           sort by the period including callees (call chains)\n"
-	"      --no-callers         do not list each entry's callers\n"
-	"  -F, --format=FMT         text (default), csv, json, or folded (flame-graph stacks)\n"
-	"      --percent-limit=P    hide entries under P percent\n"
-	"  -n, --max-entries=N      show at most N entries per event\n"
-	"      --kallsyms=FILE      kernel symbols (default /proc/kallsyms)\n"
-	"      --no-reconstruct     do not reconstruct data addresses from registers\n"
-	"      --stdio              accepted for perf compatibility (text is the default)\n"
-	"  -h, --help               this text\n";
+enum { O_CHILDREN = CLI_LONG_ONLY, O_NOCALLERS, O_PCT, O_KALLSYMS, O_NORECON, O_STDIO };
 
-enum { O_CHILDREN = 256, O_NOCALLERS, O_PCT, O_KALLSYMS, O_NORECON, O_STDIO };
+static const struct cli_opt options[] = {
+	{"input", 'i', "FILE", CLI_V_FILE, NULL,
+	 "sample file (default perf.data); pmc's or perf's"},
+	{"sort", 's', "KEYS", CLI_V_NONE, NULL,
+	 "comma-separated: symbol dso srcline inline ip comm pid tid, and for data samples "
+	 "daddr dsym dcacheline dpage dsrc weight"},
+	{"children", O_CHILDREN, NULL, CLI_V_NONE, NULL,
+	 "sort by the period including callees (call chains)"},
+	{"no-callers", O_NOCALLERS, NULL, CLI_V_NONE, NULL, "do not list each entry's callers"},
+	{"format", 'F', "FMT", CLI_V_CHOICES, "text csv json folded",
+	 "text (default), csv, json, or folded (flame-graph stacks)"},
+	{"percent-limit", O_PCT, "P", CLI_V_NONE, NULL, "hide entries under P percent"},
+	{"max-entries", 'n', "N", CLI_V_NONE, NULL, "show at most N entries per event (0: all)"},
+	{"kallsyms", O_KALLSYMS, "FILE", CLI_V_FILE, NULL,
+	 "kernel symbols (default /proc/kallsyms)"},
+	{"no-reconstruct", O_NORECON, NULL, CLI_V_NONE, NULL,
+	 "do not reconstruct data addresses from registers"},
+	{"stdio", O_STDIO, NULL, CLI_V_NONE, NULL,
+	 "accepted for perf compatibility (text is the default)"},
+	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text"},
+	{0},
+};
 
-static const struct option options[] = {
-	{"input", required_argument, NULL, 'i'},
-	{"sort", required_argument, NULL, 's'},
-	{"children", no_argument, NULL, O_CHILDREN},
-	{"no-callers", no_argument, NULL, O_NOCALLERS},
-	{"format", required_argument, NULL, 'F'},
-	{"percent-limit", required_argument, NULL, O_PCT},
-	{"max-entries", required_argument, NULL, 'n'},
-	{"kallsyms", required_argument, NULL, O_KALLSYMS},
-	{"no-reconstruct", no_argument, NULL, O_NORECON},
-	{"stdio", no_argument, NULL, O_STDIO},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
+const struct cli_cmd cmd_report_doc = {
+	.name = "report",
+	.summary = "summarise a perf.data file by symbol, line, data address, ...",
+	.synopsis = "[options]",
+	.about = "Reads a sample file written by pmc record or perf record and shows where the "
+		 "samples fell, per event: by symbol, source line, call chain or data address.",
+	.opts = options,
+	.operands = CLI_V_NONE,
 };
 
 static int parse_format(const char *s, enum pmc_report_format *f)
@@ -68,7 +70,7 @@ static int parse_args(int argc, char **argv, struct pmc_report_opts *o, const ch
 	int c;
 
 	optind = 1;
-	while ((c = cli_getopt("pmc report", argc, argv, "i:s:F:n:h", options)) != -1) {
+	while ((c = cli_getopt(&cmd_report_doc, argc, argv)) != -1) {
 		switch (c) {
 		case 'i':
 			*input = optarg;
@@ -108,7 +110,7 @@ static int parse_args(int argc, char **argv, struct pmc_report_opts *o, const ch
 		case O_STDIO:
 			break;
 		case 'h':
-			fputs(usage_text, stdout);
+			cli_usage(&cmd_report_doc, stdout);
 			return -1;
 		default:
 			return 2;

@@ -7,43 +7,8 @@
 #include "cli.h"
 #include "stat.h"
 
-static const char usage_text[] =
-	"usage: pmc stat [options] [--] COMMAND [ARGS]\n"
-	"       pmc stat [options] -p PID | -a | -C CPUS [COMMAND]\n"
-	"\n"
-	"Counts events while COMMAND runs: a warm-up run, then -r repetitions of each pass;\n"
-	"events that cannot be counted together run in separate passes, never scaled.\n"
-	"\n"
-	"  -e, --event=EVENTS      events to count (docs/events.md); repeatable\n"
-	"  -r, --repeat=N          repetitions per pass (default 1)\n"
-	"      --no-warmup         skip the warm-up run\n"
-	"      --plan              print the pass plan and exit\n"
-	"      --dry-run           print each perf_event_open call instead of making it,\n"
-	"                          run nothing (-vv: with the attr fields, as perf -vv)\n"
-	"      --multiplex         count everything in one run, time-shared and scaled\n"
-	"      --ci=LEVEL          confidence level in percent (default 95)\n"
-	"      --all-results       show every repetition's value\n"
-	"      --user, --kernel    privilege levels of events without :u/:k (default user;\n"
-	"                          kernel-side events count where they happen)\n"
-	"      --strict            an event named with -e that cannot be counted here is an\n"
-	"                          error (default: shown as <not supported>, the rest counted)\n"
-	"  -o, --output=FILE       write the results to FILE (- for stdout)\n"
-	"      --format=FMT        text (run_p5mon results file), csv or json\n"
-	"      --config=FILE       read 'key = value' options from FILE\n"
-	"  -p, --pid=PID           count a running process until it exits or Ctrl-C\n"
-	"  -a, --all-cpus          count on every CPU (system-wide)\n"
-	"  -C, --cpu=LIST          count on these CPUs\n"
-	"  -i, --no-inherit        do not count the command's children and threads\n"
-	"      --per-thread        regions: values per thread too\n"
-	"      --subtract-overhead subtract the calibrated overhead (pmc calibrate):\n"
-	"                          per run from whole-program counts, per region entry\n"
-	"      --calibration=FILE  the calibration file (default: this machine's)\n"
-	"      --backend=NAME      perf (default) or vpmu\n"
-	"  -v, --verbose           progress on stderr (repeat for more)\n"
-	"  -h, --help              this text\n";
-
 enum {
-	O_NO_WARMUP = 256,
+	O_NO_WARMUP = CLI_LONG_ONLY,
 	O_PLAN,
 	O_DRY_RUN,
 	O_MULTIPLEX,
@@ -60,34 +25,60 @@ enum {
 	O_STRICT
 };
 
-static const struct option long_opts[] = {
-	{"event", required_argument, NULL, 'e'},
-	{"repeat", required_argument, NULL, 'r'},
-	{"no-warmup", no_argument, NULL, O_NO_WARMUP},
-	{"plan", no_argument, NULL, O_PLAN},
-	{"dry-run", no_argument, NULL, O_DRY_RUN},
-	{"multiplex", no_argument, NULL, O_MULTIPLEX},
-	{"ci", required_argument, NULL, O_CI},
-	{"all-results", no_argument, NULL, O_ALL},
-	{"user", no_argument, NULL, O_USER},
-	{"kernel", no_argument, NULL, O_KERNEL},
-	{"strict", no_argument, NULL, O_STRICT},
-	{"output", required_argument, NULL, 'o'},
-	{"format", required_argument, NULL, O_FORMAT},
-	{"config", required_argument, NULL, O_CONFIG},
-	{"pid", required_argument, NULL, 'p'},
-	{"all-cpus", no_argument, NULL, 'a'},
-	{"cpu", required_argument, NULL, 'C'},
-	{"no-inherit", no_argument, NULL, 'i'},
-	{"backend", required_argument, NULL, O_BACKEND},
-	{"per-thread", no_argument, NULL, O_PER_THREAD},
-	{"subtract-overhead", no_argument, NULL, O_SUBTRACT},
-	{"calibration", required_argument, NULL, O_CALIBRATION},
-	{"verbose", no_argument, NULL, 'v'},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
+static const struct cli_opt options[] = {
+	{"event", 'e', "EVENTS", CLI_V_EVENTS, NULL,
+	 "events to count, comma-separated (pmc list; docs/events.md); repeatable"},
+	{"repeat", 'r', "N", CLI_V_NONE, NULL, "repetitions per pass (default 1)"},
+	{"no-warmup", O_NO_WARMUP, NULL, CLI_V_NONE, NULL, "skip the warm-up run"},
+	{"plan", O_PLAN, NULL, CLI_V_NONE, NULL, "print the pass plan and exit"},
+	{"dry-run", O_DRY_RUN, NULL, CLI_V_NONE, NULL,
+	 "print each perf_event_open call instead of making it, run nothing (-vv: with the "
+	 "attr fields, as perf -vv)"},
+	{"multiplex", O_MULTIPLEX, NULL, CLI_V_NONE, NULL,
+	 "count everything in one run, time-shared and scaled"},
+	{"ci", O_CI, "LEVEL", CLI_V_NONE, NULL, "confidence level in percent (default 95)"},
+	{"all-results", O_ALL, NULL, CLI_V_NONE, NULL, "show every repetition's value"},
+	{"user", O_USER, NULL, CLI_V_NONE, NULL,
+	 "count user level for events without :u/:k (the default; kernel-side events count "
+	 "where they happen)"},
+	{"kernel", O_KERNEL, NULL, CLI_V_NONE, NULL,
+	 "count kernel level for events without :u/:k (with --user: both)"},
+	{"strict", O_STRICT, NULL, CLI_V_NONE, NULL,
+	 "an event named with -e that cannot be counted here is an error (default: shown as "
+	 "<not supported>, the rest counted)"},
+	{"output", 'o', "FILE", CLI_V_FILE, NULL, "write the results to FILE (- for stdout)"},
+	{"format", O_FORMAT, "FMT", CLI_V_CHOICES, "text csv json",
+	 "text (the run_p5mon results file), csv or json"},
+	{"config", O_CONFIG, "FILE", CLI_V_FILE, NULL,
+	 "read 'key = value' options from FILE (the keys are the long options)"},
+	{"pid", 'p', "PID", CLI_V_PID, NULL, "count a running process until it exits or Ctrl-C"},
+	{"all-cpus", 'a', NULL, CLI_V_NONE, NULL, "count on every CPU (system-wide)"},
+	{"cpu", 'C', "LIST", CLI_V_NONE, NULL, "count on these CPUs (\"0,2-3\")"},
+	{"no-inherit", 'i', NULL, CLI_V_NONE, NULL,
+	 "do not count the command's children and threads"},
+	{"per-thread", O_PER_THREAD, NULL, CLI_V_NONE, NULL, "regions: values per thread too"},
+	{"subtract-overhead", O_SUBTRACT, NULL, CLI_V_NONE, NULL,
+	 "subtract the calibrated overhead (pmc calibrate): per run from whole-program counts, "
+	 "per region entry from region counts"},
+	{"calibration", O_CALIBRATION, "FILE", CLI_V_FILE, NULL,
+	 "the calibration file (default: this machine's)"},
+	{"backend", O_BACKEND, "NAME", CLI_V_CHOICES, "perf vpmu", "perf (default) or vpmu"},
+	{"verbose", 'v', NULL, CLI_V_NONE, NULL, "progress on stderr (repeat for more)"},
+	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text"},
+	{0},
 };
-static const char short_opts[] = "+e:r:o:p:aC:ivh";
+
+const struct cli_cmd cmd_stat_doc = {
+	.name = "stat",
+	.summary = "count events while running a command, with repetitions and statistics",
+	.synopsis = "[options] [--] COMMAND [ARGS]\n[options] -p PID | -a | -C CPUS [COMMAND]",
+	.about = "Counts events while COMMAND runs: a warm-up run, then -r repetitions of each "
+		 "pass; events that cannot be counted together run in separate passes, never "
+		 "scaled. Prints the mean of each event with its Student-t confidence interval.",
+	.opts = options,
+	.operands = CLI_V_PROGRAM,
+	.stop_at_operand = true,
+};
 
 static int bad_usage(const char *fmt, const char *arg)
 {
@@ -205,22 +196,6 @@ static int apply(struct stat_opts *o, int c, const char *arg, unsigned *priv_set
 	}
 }
 
-/* The --config FILE, found with a first pass over the options. */
-static const char *find_config(int argc, char **argv)
-{
-	const char *path = NULL;
-	int c;
-
-	opterr = 0;
-	optind = 0;
-	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1)
-		if (c == O_CONFIG)
-			path = optarg;
-	opterr = 1;
-	optind = 0;
-	return path;
-}
-
 /*
  * Values checked before anything runs: the target (-p of a process that is gone, -C of
  * CPUs that are not online) and the results file, which is opened and dropped so that an
@@ -261,9 +236,9 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 	int c, rc;
 
 	*o = (struct stat_opts){.repeat = 1, .level = 0.95, .format = FMT_TEXT};
-	while ((c = cli_getopt("pmc stat", argc, argv, short_opts, long_opts)) != -1) {
+	while ((c = cli_getopt(&cmd_stat_doc, argc, argv)) != -1) {
 		if (c == 'h') {
-			fputs(usage_text, stdout);
+			cli_usage(&cmd_stat_doc, stdout);
 			return -1;
 		}
 		if (c == '?')
@@ -284,14 +259,14 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 
 int cmd_stat(int argc, char **argv)
 {
-	const char *config = find_config(argc, argv);
+	const char *config = cli_option_value(&cmd_stat_doc, argc, argv, O_CONFIG);
 	struct stat_opts opts;
 	char **cargv = argv;
 	struct cli_config_error cerr;
 	int cargc = argc, rc;
 
 	if (config) {
-		rc = cli_config_merge(config, long_opts, argc, argv, &cargc, &cargv, &cerr);
+		rc = cli_config_merge(config, &cmd_stat_doc, argc, argv, &cargc, &cargv, &cerr);
 		if (rc) {
 			if (cerr.line)
 				fprintf(stderr, "pmc stat: %s:%d: %s\n", config, cerr.line,

@@ -6,9 +6,13 @@
 /*
  * Each returns the process exit status: 0 ok, 1 failure, 2 usage error; pmc stat and
  * pmc record return the measured program's status (128+signal when it was killed).
- * Weak, so that the table in main.c names every command and says which are built.
+ * Each comes with its options and documentation (cmd_NAME_doc, cli.h). Weak, so that the
+ * table in main.c names every command and says which are built.
  */
-#define PMC_CMD(name) int cmd_##name(int argc, char **argv) __attribute__((weak));
+struct cli_cmd;
+#define PMC_CMD(name)                                                \
+	int cmd_##name(int argc, char **argv) __attribute__((weak)); \
+	extern const struct cli_cmd cmd_##name##_doc __attribute__((weak));
 PMC_CMD(list)
 PMC_CMD(stat)
 PMC_CMD(record)

@@ -32,19 +32,11 @@ static bool is_true(const char *v)
 	       !strcmp(v, "1");
 }
 
-static const struct option *find_option(const struct option *opts, const char *key)
-{
-	for (; opts && opts->name; opts++)
-		if (!strcmp(opts->name, key))
-			return opts;
-	return NULL;
-}
-
 /* Turns one "key = value" line into an option, or NULL for a line that adds nothing. */
-static int line_to_option(char *line, const struct option *opts, char **opt,
+static int line_to_option(char *line, const struct cli_cmd *cmd, char **opt,
 			  struct cli_config_error *err)
 {
-	const struct option *o;
+	const struct cli_opt *o;
 	char *eq, *key, *val;
 
 	*opt = NULL;
@@ -63,13 +55,13 @@ static int line_to_option(char *line, const struct option *opts, char **opt,
 	for (char *p = key; *p; p++)
 		if (*p == '_')
 			*p = '-';
-	o = *key ? find_option(opts, key) : NULL;
+	o = *key ? cli_find_opt(cmd, key) : NULL;
 	if (!o || !strcmp(key, "config") || !strcmp(key, "help")) {
 		snprintf(err->msg, sizeof(err->msg),
 			 "unknown key '%.60s' (the keys are the long options)", key);
 		return -PMC_E_CONFIG;
 	}
-	if (o->has_arg == no_argument) {
+	if (!o->arg) {
 		if (is_true(val))
 			return asprintf(opt, "--%s", key) < 0 ? -ENOMEM : 0;
 		if (is_false(val))
@@ -85,7 +77,7 @@ static int line_to_option(char *line, const struct option *opts, char **opt,
 	return asprintf(opt, "--%s=%s", key, val) < 0 ? -ENOMEM : 0;
 }
 
-int cli_config_merge(const char *path, const struct option *opts, int argc, char **argv,
+int cli_config_merge(const char *path, const struct cli_cmd *cmd, int argc, char **argv,
 		     int *new_argc, char ***new_argv, struct cli_config_error *cerr)
 {
 	char *line = NULL, **out;
@@ -110,7 +102,7 @@ int cli_config_merge(const char *path, const struct option *opts, int argc, char
 		char *opt, **grown;
 
 		lineno++;
-		err = line_to_option(line, opts, &opt, cerr);
+		err = line_to_option(line, cmd, &opt, cerr);
 		if (err || !opt)
 			continue;
 		grown = realloc(out, ((size_t)argc + (size_t)n + 2) * sizeof(*out));

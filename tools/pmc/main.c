@@ -8,30 +8,43 @@
 #include "cli.h"
 #include "cmd.h"
 
-struct command {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *summary;
+#define COMMAND(name)                                \
+	{                                            \
+#name, &cmd_##name##_doc, cmd_##name \
+	}
+
+const struct cli_command cli_commands[] = {
+	COMMAND(list),	   COMMAND(stat),      COMMAND(record),	  COMMAND(report),
+	COMMAND(annotate), COMMAND(calibrate), COMMAND(validate), COMMAND(doctor),
+};
+const size_t cli_nr_commands = sizeof(cli_commands) / sizeof(cli_commands[0]);
+
+static const struct cli_opt top_options[] = {
+	{"help", 'h', NULL, CLI_V_NONE, NULL,
+	 "the commands; 'pmc help COMMAND' or 'pmc COMMAND --help': a command's options"},
+	{"version", CLI_LONG_ONLY, NULL, CLI_V_NONE, NULL, "pmc's version ('pmc version' too)"},
+	{0},
 };
 
-static const struct command commands[] = {
-	{"list", cmd_list, "list the events pmc knows and whether they can be counted here"},
-	{"stat", cmd_stat, "count events while running a command, with repetitions and statistics"},
-	{"record", cmd_record, "sample events while running a command into a perf.data file"},
-	{"report", cmd_report, "summarise a perf.data file by symbol, line, data address, ..."},
-	{"annotate", cmd_annotate, "disassemble a function with samples per instruction"},
-	{"calibrate", cmd_calibrate, "measure what measuring costs on this machine"},
-	{"validate", cmd_validate, "check counts against predicted values of micro-benchmarks"},
-	{"doctor", cmd_doctor, "explain what can be measured on this machine and why not"},
+const struct cli_cmd cli_top_doc = {
+	.name = "pmc",
+	.summary = "performance-monitoring counters, measured properly",
+	.synopsis = "[--version] [--help] COMMAND [ARGS]",
+	.about = "pmc counts and samples what a processor's performance-monitoring unit and the "
+		 "kernel can count, and says how far the numbers can be trusted. Its commands "
+		 "follow; each has a page of its own.",
+	.opts = top_options,
 };
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: pmc [--version] [--help] COMMAND [ARGS]\n\ncommands:\n");
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (commands[i].fn)
-			fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\n'pmc COMMAND --help' describes a command.\n");
+	fprintf(f, "usage: pmc %s\n\ncommands:\n", cli_top_doc.synopsis);
+	for (size_t i = 0; i < cli_nr_commands; i++)
+		if (cli_commands[i].fn && cli_commands[i].doc)
+			fprintf(f, "  %-10s %s\n", cli_commands[i].name,
+				cli_commands[i].doc->summary);
+	fprintf(f, "\n'pmc COMMAND --help' describes a command; 'man pmc-COMMAND' in more "
+		   "detail.\n");
 }
 
 enum pmc_log_level cli_log_level = PMC_LOG_WARN;
@@ -68,30 +81,53 @@ static void print_lib(enum pmc_log_level level, const char *fmt, va_list ap)
 	}
 }
 
+/*
+ * What the build and bash completion ask of pmc itself (docs/man/README.md): a page's
+ * generated part (__man [CMD]) and completion candidates (__complete LINE).
+ */
+static int internal(int argc, char **argv)
+{
+	if (!strcmp(argv[1], "__man") && argc <= 3)
+		return cli_man(argc == 3 ? argv[2] : NULL, stdout) ? 1 : 0;
+	if (!strcmp(argv[1], "__complete") && argc == 3)
+		return cli_complete(argv[2], stdout) ? 1 : 0;
+	fprintf(stderr, "pmc: '%s' is for pmc's build and completion; see docs/man/README.md\n",
+		argv[1]);
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
+	const struct cli_command *c;
+
 	pmc_set_print(print_lib);
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
 	}
+	if (!strcmp(argv[1], "help") && argc == 3 && (c = cli_find_cmd(argv[2])) && c->doc) {
+		cli_usage(c->doc, stdout);
+		return 0;
+	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return 0;
 	}
-	if (!strcmp(argv[1], "--version")) {
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
 		printf("pmc %s\n", pmc_version());
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		if (strcmp(argv[1], commands[i].name))
-			continue;
-		if (!commands[i].fn) {
-			fprintf(stderr, "pmc: '%s' is not part of this build yet\n", argv[1]);
-			return 1;
-		}
-		return commands[i].fn(argc - 1, argv + 1);
+	if (!strncmp(argv[1], "__", 2))
+		return internal(argc, argv);
+	c = cli_find_cmd(argv[1]);
+	if (!c) {
+		fprintf(stderr, "pmc: '%s' is not a pmc command; see 'pmc --help'\n",
+			cli_show(argv[1]));
+		return 2;
 	}
-	fprintf(stderr, "pmc: '%s' is not a pmc command; see 'pmc --help'\n", cli_show(argv[1]));
-	return 2;
+	if (!c->fn) {
+		fprintf(stderr, "pmc: '%s' is not part of this build yet\n", argv[1]);
+		return 1;
+	}
+	return c->fn(argc - 1, argv + 1);
 }

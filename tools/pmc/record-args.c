@@ -9,42 +9,8 @@
 #include "cli.h"
 #include "record.h"
 
-static const char usage_text[] =
-	"usage: pmc record [OPTIONS] [--] COMMAND [ARGS]\n"
-	"       pmc record [OPTIONS] -p PID | -a | -C CPUS\n"
-	"       pmc record [OPTIONS] -a | -C CPUS [--] COMMAND [ARGS]\n"
-	"\n"
-	"  -e, --event=EVENT        event to sample (repeatable; default cycles, or cpu-clock\n"
-	"                           where there is no hardware PMU); :p/:pp/:ppp set precision\n"
-	"  -c, --count=N            sample every N events\n"
-	"  -F, --freq=HZ            samples per second (default 4000)\n"
-	"  -g                       call chains by frame pointer\n"
-	"      --call-graph=MODE    fp, or dwarf[,BYTES] (copies BYTES of user stack, 8192)\n"
-	"  -b, --branch-any         sample the branch stack (needs a PMU with LBR)\n"
-	"      --user-regs=REGS     sample user registers: ax,bx,...,r15, or all\n"
-	"      --intr-regs=REGS     sample registers at the interrupt\n"
-	"  -d, --data               sample data addresses (and record data mmaps)\n"
-	"  -W, --weight             sample the weight (latency)\n"
-	"      --data-src           sample the data source\n"
-	"      --phys-data          sample physical data addresses\n"
-	"      --sample-cpu         record the CPU of each sample\n"
-	"  -p, --pid=PID            sample a running process and its threads\n"
-	"  -a, --all-cpus           sample every CPU (system wide); with a COMMAND, until it\n"
-	"                           exits (else until Ctrl-C)\n"
-	"  -C, --cpu=CPUS           sample these CPUs (\"0,2-3\"), with or without a COMMAND\n"
-	"  -i, --no-inherit         do not follow the command's children and threads\n"
-	"      --user, --kernel     privilege of events without :u/:k (default user)\n"
-	"  -m, --mmap-pages=N       ring-buffer pages per CPU, a power of 2\n"
-	"  -o, --output=FILE        output file (default perf.data)\n"
-	"      --backend=NAME       perf (default) or vpmu\n"
-	"      --dry-run            print each perf_event_open call instead of making it; run\n"
-	"                           nothing, write no file (-vv: with the attr fields, as perf)\n"
-	"  -v, --verbose            more detail (--dry-run -vv: the attr fields)\n"
-	"  -q, --quiet              no summary line\n"
-	"  -h, --help               this text\n";
-
 enum {
-	O_CALLGRAPH = 256,
+	O_CALLGRAPH = CLI_LONG_ONLY,
 	O_UREGS,
 	O_IREGS,
 	O_DSRC,
@@ -56,33 +22,58 @@ enum {
 	O_DRY_RUN
 };
 
-static const struct option options[] = {
-	{"event", required_argument, NULL, 'e'},
-	{"count", required_argument, NULL, 'c'},
-	{"freq", required_argument, NULL, 'F'},
-	{"call-graph", required_argument, NULL, O_CALLGRAPH},
-	{"branch-any", no_argument, NULL, 'b'},
-	{"user-regs", required_argument, NULL, O_UREGS},
-	{"intr-regs", required_argument, NULL, O_IREGS},
-	{"data", no_argument, NULL, 'd'},
-	{"weight", no_argument, NULL, 'W'},
-	{"data-src", no_argument, NULL, O_DSRC},
-	{"phys-data", no_argument, NULL, O_PHYS},
-	{"sample-cpu", no_argument, NULL, O_SCPU},
-	{"pid", required_argument, NULL, 'p'},
-	{"all-cpus", no_argument, NULL, 'a'},
-	{"cpu", required_argument, NULL, 'C'},
-	{"no-inherit", no_argument, NULL, 'i'},
-	{"user", no_argument, NULL, O_USER},
-	{"kernel", no_argument, NULL, O_KERNEL},
-	{"mmap-pages", required_argument, NULL, 'm'},
-	{"output", required_argument, NULL, 'o'},
-	{"backend", required_argument, NULL, O_BACKEND},
-	{"dry-run", no_argument, NULL, O_DRY_RUN},
-	{"verbose", no_argument, NULL, 'v'},
-	{"quiet", no_argument, NULL, 'q'},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
+static const struct cli_opt options[] = {
+	{"event", 'e', "EVENT", CLI_V_EVENTS, NULL,
+	 "event to sample (repeatable; default cycles, or cpu-clock where there is no hardware "
+	 "PMU); :p/:pp/:ppp set precision"},
+	{"count", 'c', "N", CLI_V_NONE, NULL, "sample every N events"},
+	{"freq", 'F', "HZ", CLI_V_NONE, NULL, "samples per second (default 4000)"},
+	{NULL, 'g', NULL, CLI_V_NONE, NULL, "call chains by frame pointer"},
+	{"call-graph", O_CALLGRAPH, "MODE", CLI_V_CHOICES, "fp dwarf",
+	 "fp, or dwarf[,BYTES] (copies BYTES of user stack, default 8192)"},
+	{"branch-any", 'b', NULL, CLI_V_NONE, NULL,
+	 "sample the branch stack (needs a PMU with LBR)"},
+	{"user-regs", O_UREGS, "REGS", CLI_V_NONE, NULL,
+	 "sample user registers: ax,bx,...,r15, or all"},
+	{"intr-regs", O_IREGS, "REGS", CLI_V_NONE, NULL, "sample registers at the interrupt"},
+	{"data", 'd', NULL, CLI_V_NONE, NULL, "sample data addresses (and record data mmaps)"},
+	{"weight", 'W', NULL, CLI_V_NONE, NULL, "sample the weight (latency)"},
+	{"data-src", O_DSRC, NULL, CLI_V_NONE, NULL, "sample the data source"},
+	{"phys-data", O_PHYS, NULL, CLI_V_NONE, NULL, "sample physical data addresses"},
+	{"sample-cpu", O_SCPU, NULL, CLI_V_NONE, NULL, "record the CPU of each sample"},
+	{"pid", 'p', "PID", CLI_V_PID, NULL, "sample a running process and its threads"},
+	{"all-cpus", 'a', NULL, CLI_V_NONE, NULL,
+	 "sample every CPU (system wide); with a COMMAND, until it exits (else until Ctrl-C)"},
+	{"cpu", 'C', "CPUS", CLI_V_NONE, NULL,
+	 "sample these CPUs (\"0,2-3\"), with or without a COMMAND"},
+	{"no-inherit", 'i', NULL, CLI_V_NONE, NULL,
+	 "do not follow the command's children and threads"},
+	{"user", O_USER, NULL, CLI_V_NONE, NULL,
+	 "sample user level for events without :u/:k (the default)"},
+	{"kernel", O_KERNEL, NULL, CLI_V_NONE, NULL,
+	 "sample kernel level for events without :u/:k (with --user: both)"},
+	{"mmap-pages", 'm', "N", CLI_V_NONE, NULL, "ring-buffer pages per CPU, a power of 2"},
+	{"output", 'o', "FILE", CLI_V_FILE, NULL, "output file (default perf.data)"},
+	{"backend", O_BACKEND, "NAME", CLI_V_CHOICES, "perf vpmu", "perf (default) or vpmu"},
+	{"dry-run", O_DRY_RUN, NULL, CLI_V_NONE, NULL,
+	 "print each perf_event_open call instead of making it; run nothing, write no file "
+	 "(-vv: with the attr fields, as perf)"},
+	{"verbose", 'v', NULL, CLI_V_NONE, NULL, "more detail (--dry-run -vv: the attr fields)"},
+	{"quiet", 'q', NULL, CLI_V_NONE, NULL, "no summary line"},
+	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text"},
+	{0},
+};
+
+const struct cli_cmd cmd_record_doc = {
+	.name = "record",
+	.summary = "sample events while running a command into a perf.data file",
+	.synopsis = "[options] [--] COMMAND [ARGS]\n[options] -p PID | -a | -C CPUS\n"
+		    "[options] -a | -C CPUS [--] COMMAND [ARGS]",
+	.about = "Samples events while COMMAND runs (or a process, or CPUs) and writes the "
+		 "samples to a perf.data file that pmc report, pmc annotate and perf read.",
+	.opts = options,
+	.operands = CLI_V_PROGRAM,
+	.stop_at_operand = true,
 };
 
 static const char *const reg_names[] = {
@@ -307,10 +298,9 @@ int record_parse_args(struct record_cli *c, int argc, char **argv)
 	int opt, rc;
 
 	optind = 1;
-	while ((opt = cli_getopt("pmc record", argc, argv, "+e:c:F:gbdWp:aC:im:o:qvh", options)) !=
-	       -1) {
+	while ((opt = cli_getopt(&cmd_record_doc, argc, argv)) != -1) {
 		if (opt == 'h') {
-			fputs(usage_text, stdout);
+			cli_usage(&cmd_record_doc, stdout);
 			return -1;
 		}
 		if (opt == '?')

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A command's option table (cli.h) turned into what uses it: getopt_long's tables, with one
+ * message per mistake, and the --help text.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+#define MAX_OPTS 64
+#define HELP_WIDTH 80
+#define HELP_COLUMN 26
+
+const struct cli_command *cli_find_cmd(const char *name)
+{
+	for (size_t i = 0; name && i < cli_nr_commands; i++)
+		if (!strcmp(cli_commands[i].name, name))
+			return &cli_commands[i];
+	return NULL;
+}
+
+const struct cli_opt *cli_find_opt(const struct cli_cmd *cmd, const char *name)
+{
+	for (const struct cli_opt *o = cmd->opts; o->key; o++)
+		if (o->name && !strcmp(o->name, name))
+			return o;
+	return NULL;
+}
+
+static const struct cli_opt *find_short(const struct cli_cmd *cmd, int c)
+{
+	for (const struct cli_opt *o = cmd->opts; o->key; o++)
+		if (o->key == c && c < CLI_LONG_ONLY)
+			return o;
+	return NULL;
+}
+
+bool cli_takes_next(const struct cli_cmd *cmd, const char *word)
+{
+	const struct cli_opt *o;
+
+	if (!strncmp(word, "--", 2))
+		return word[2] && !strchr(word, '=') && (o = cli_find_opt(cmd, word + 2)) && o->arg;
+	if (word[0] != '-' || !word[1])
+		return false;
+	/* "-vvo FILE": the last letter of a cluster decides, unless a value is attached */
+	for (const char *p = word + 1; *p; p++) {
+		o = find_short(cmd, (unsigned char)*p);
+		if (!o)
+			return false;
+		if (o->arg)
+			return !p[1];
+	}
+	return false;
+}
+
+/* getopt_long's two tables; ':' first (after a '+') tells a missing value from an unknown
+ * option. */
+static void tables(const struct cli_cmd *cmd, struct option *lo, char *so, size_t so_len)
+{
+	size_t n = 0, s = 0;
+
+	if (cmd->stop_at_operand)
+		so[s++] = '+';
+	so[s++] = ':';
+	for (const struct cli_opt *o = cmd->opts; o->key && n < MAX_OPTS; o++) {
+		if (o->name)
+			lo[n++] = (struct option){o->name, o->arg ? required_argument : no_argument,
+						  NULL, o->key};
+		if (o->key < CLI_LONG_ONLY && s + 3 < so_len) {
+			so[s++] = (char)o->key;
+			if (o->arg)
+				so[s++] = ':';
+		}
+	}
+	lo[n] = (struct option){0};
+	so[s] = 0;
+}
+
+int cli_getopt(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	struct option lo[MAX_OPTS + 1];
+	char so[2 * MAX_OPTS + 3], name[64];
+	const char *arg;
+	int c;
+
+	tables(cmd, lo, so, sizeof(so));
+	opterr = 0;
+	c = getopt_long(argc, argv, so, lo, NULL);
+	if (c != '?' && c != ':')
+		return c;
+	arg = optind > 0 && optind <= argc ? argv[optind - 1] : "";
+	if (!strncmp(arg, "--", 2))
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="), arg);
+	else
+		snprintf(name, sizeof(name), "-%c", optopt ? optopt : '?');
+	if (c == ':')
+		fprintf(stderr, "pmc %s: option '%s' needs a value\n", cmd->name, cli_show(name));
+	else
+		fprintf(stderr, "pmc %s: unknown option '%s'\n", cmd->name, cli_show(name));
+	fprintf(stderr, "see 'pmc %s --help'\n", cmd->name);
+	return '?';
+}
+
+const char *cli_option_value(const struct cli_cmd *cmd, int argc, char **argv, int key)
+{
+	struct option lo[MAX_OPTS + 1];
+	char so[2 * MAX_OPTS + 3];
+	const char *value = NULL;
+	int c;
+
+	tables(cmd, lo, so, sizeof(so));
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1)
+		if (c == key)
+			value = optarg;
+	optind = 0;
+	return value;
+}
+
+/* Writes text from column col on, wrapped at HELP_WIDTH, continuation lines at indent;
+ * "\n\n" starts a new paragraph. */
+static void wrap(FILE *f, const char *text, int col, int indent)
+{
+	const char *p = text;
+
+	while (*p) {
+		size_t word = strcspn(p, " \n");
+
+		if (col > indent && col + 1 + (int)word > HELP_WIDTH) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%.*s", (int)word, p);
+		col += (int)word;
+		p += word;
+		if (!strncmp(p, "\n\n", 2)) {
+			fprintf(f, "\n\n%*s", indent, "");
+			col = indent;
+		}
+		p += strspn(p, " \n");
+	}
+	fputc('\n', f);
+}
+
+void cli_usage(const struct cli_cmd *cmd, FILE *f)
+{
+	const char *line = cmd->synopsis;
+	bool first = true;
+
+	for (size_t n; *line; line += n + (line[n] == '\n'), first = false) {
+		n = strcspn(line, "\n");
+		fprintf(f, "%s pmc %s %.*s\n", first ? "usage:" : "      ", cmd->name, (int)n,
+			line);
+	}
+	if (cmd->about) {
+		fputc('\n', f);
+		wrap(f, cmd->about, 0, 0);
+	}
+	fputc('\n', f);
+	for (const struct cli_opt *o = cmd->opts; o->key; o++) {
+		char head[96], sh[8] = "    ";
+		int len;
+
+		if (o->key < CLI_LONG_ONLY)
+			snprintf(sh, sizeof(sh), "-%c%s", o->key, o->name ? ", " : "");
+		if (o->name)
+			len = snprintf(head, sizeof(head), "  %s--%s%s%s", sh, o->name,
+				       o->arg ? "=" : "", o->arg ? o->arg : "");
+		else
+			len = snprintf(head, sizeof(head), "  %s%s%s", sh, o->arg ? " " : "",
+				       o->arg ? o->arg : "");
+		if (len + 1 > HELP_COLUMN)
+			fprintf(f, "%s\n%*s", head, HELP_COLUMN, "");
+		else
+			fprintf(f, "%-*s", HELP_COLUMN, head);
+		wrap(f, o->help, HELP_COLUMN, HELP_COLUMN);
+	}
+}
