@@ -128,8 +128,13 @@ int pmc_evlist__plan_shared(struct pmc_evlist *evlist, bool multiplex, int share
 	 * A backend that cannot time-share at all (vpmu) plans passes as without it.
 	 */
 	multiplex = multiplex && pmc__backend_multiplexes(evlist->backend);
+	/* Only the resources the list uses are asked for: the backend may have to probe for
+	 * one (the perf backend counts debug registers by opening breakpoints). */
+	for (size_t i = 0; i < evlist->nr; i++)
+		p.budget[pmc__backend_classify(evlist->backend, evlist->entries[i])] = 1;
 	for (int cls = 0; cls < PMC_SLOT_NR; cls++)
-		p.budget[cls] = cls == PMC_SLOT_NONE || (multiplex && cls != PMC_SLOT_DEBUGREG)
+		p.budget[cls] = !p.budget[cls] || cls == PMC_SLOT_NONE ||
+						(multiplex && cls != PMC_SLOT_DEBUGREG)
 					? INT_MAX
 					: shared_budget(evlist, cls, share);
 	for (size_t i = 0; i < evlist->nr && !err; i++) {

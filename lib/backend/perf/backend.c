@@ -8,6 +8,7 @@
 #include <pmc/caps.h>
 #include "core/backend.h"
 #include "backend/perf/perf.h"
+#include "core/sysfile.h"
 #include "backend/perf/pfm.h"
 #include "backend/perf/sample.h"
 #include "event/evsel.h"
@@ -65,6 +66,14 @@ static enum pmc_slot_class perf_classify(const struct pmc_evsel *evsel)
 	}
 }
 
+/* Read here rather than through pmc_caps(), which probes every backend. */
+static bool nmi_watchdog_on(void)
+{
+	long v;
+
+	return !pmc__sysfile_read_long("/proc/sys/kernel/nmi_watchdog", &v) && v == 1;
+}
+
 static int perf_budget(enum pmc_slot_class cls)
 {
 	const struct perf_machine *caps = pmc__perf_machine();
@@ -75,13 +84,13 @@ static int perf_budget(enum pmc_slot_class cls)
 		/* Without libpfm4's tables assume the architectural minimum of four. */
 		n = caps->nr_gp_counters ? caps->nr_gp_counters : 4;
 		/* The NMI watchdog holds one counter for itself. */
-		return pmc_caps()->nmi_watchdog == 1 && n > 1 ? n - 1 : n;
+		return nmi_watchdog_on() && n > 1 ? n - 1 : n;
 	case PMC_SLOT_FIXED0:
 	case PMC_SLOT_FIXED1:
 	case PMC_SLOT_FIXED2:
 		return caps->nr_fixed_counters > (int)(cls - PMC_SLOT_FIXED0);
 	case PMC_SLOT_DEBUGREG:
-		return caps->nr_breakpoints ? caps->nr_breakpoints : 4;
+		return pmc__perf_breakpoints()->nr ? pmc__perf_breakpoints()->nr : 4;
 	default:
 		return INT_MAX;
 	}

@@ -123,6 +123,7 @@ static void describe_permissions(const struct pmc_caps *mc, const struct perf_ma
 static void describe_counters(const struct pmc_caps *mc, const struct perf_machine *m,
 			      struct pmc_backend_caps *out)
 {
+	const struct perf_breakpoints *bp = pmc__perf_breakpoints();
 	struct pmc_cap_check *c =
 		pmc__caps_add_check(out, "nmi_watchdog", "NMI watchdog", mc->nmi_watchdog != 1);
 
@@ -138,17 +139,16 @@ static void describe_counters(const struct pmc_caps *mc, const struct perf_machi
 		     : "not allowed: every counter read is a read(2) system call");
 	if (!m->rdpmc && m->hw_pmu)
 		TODO(c, "echo 2 > /sys/bus/event_source/devices/cpu/rdpmc");
-	c = pmc__caps_add_check(out, "breakpoints", "hardware breakpoints",
-				m->nr_breakpoints > 0 && m->breakpoints_fire);
+	c = pmc__caps_add_check(out, "breakpoints", "hardware breakpoints", bp->nr > 0 && bp->fire);
 	if (c)
-		c->value = m->nr_breakpoints;
-	if (m->nr_breakpoints > 0 && !m->breakpoints_fire)
+		c->value = bp->nr;
+	if (bp->nr > 0 && !bp->fire)
 		SAY(c,
 		    "%d debug registers, but a watched write was not counted: mem: events read 0 "
 		    "here (the hypervisor does not deliver debug exceptions)",
-		    m->nr_breakpoints);
+		    bp->nr);
 	else
-		SAY(c, "%d debug registers for mem: events", m->nr_breakpoints);
+		SAY(c, "%d debug registers for mem: events", bp->nr);
 }
 
 void pmc__perf_probe_caps(const struct pmc_caps *mc, struct pmc_backend_caps *out)

@@ -9,6 +9,7 @@
 #include <pmc/error.h>
 #include "core/backend.h"
 #include "backend/perf/perf.h"
+#include "core/tracefs.h"
 #include "event/evsel.h"
 
 /* Events that need the CPU's PMU (as opposed to software, tracepoint, breakpoint PMUs). */
@@ -51,7 +52,7 @@ static int explain(int err, struct pmc_evsel *evsel, char *why, size_t len)
 			 strerror(-err));
 		return -EACCES;
 	}
-	if (evsel->kind == PMC_EV_TRACEPOINT && !pmc_caps()->tracefs) {
+	if (evsel->kind == PMC_EV_TRACEPOINT && !pmc__tracefs_root()) {
 		snprintf(why, len,
 			 "tracefs is not mounted; mount -t tracefs nodev /sys/kernel/tracing");
 		return -PMC_E_NOTRACEFS;

@@ -94,12 +94,21 @@ struct perf_machine {
 	char pmu_name[64];    /* libpfm4's name of the CPU's PMU, or "" */
 	int nr_gp_counters;   /* general counters (0 without a PMU) */
 	int nr_fixed_counters;
-	bool rdpmc;	       /* user-space counter reads allowed (cap_user_rdpmc) */
-	int nr_breakpoints;    /* hardware breakpoints a task can hold (debug registers) */
-	bool breakpoints_fire; /* a write to a watched variable is counted (some hypervisors
-				* accept breakpoints but never deliver their debug exceptions) */
+	bool rdpmc; /* user-space counter reads allowed (cap_user_rdpmc) */
 };
 const struct perf_machine *pmc__perf_machine(void);
+
+/*
+ * Debug registers, probed apart (on first use: a breakpoint event planned, or pmc doctor)
+ * because the probe opens breakpoints and takes debug exceptions, which every pmc stat
+ * would otherwise pay for.
+ */
+struct perf_breakpoints {
+	int nr;	   /* hardware breakpoints a task can hold (debug registers) */
+	bool fire; /* a write to a watched variable is counted (some hypervisors accept
+		    * breakpoints but never deliver their debug exceptions) */
+};
+const struct perf_breakpoints *pmc__perf_breakpoints(void);
 /* caps.c: the backend described for pmc_caps() and pmc doctor. */
 void pmc__perf_probe_caps(const struct pmc_caps *machine, struct pmc_backend_caps *out);
 int pmc__perf_check(struct pmc_evsel *evsel, char *why, size_t len);

@@ -202,12 +202,27 @@ static void probe_all(void)
 	probe_hw(m);
 	if (m->hw_pmu)
 		probe_pfm(m);
-	m->nr_breakpoints = count_breakpoints();
-	m->breakpoints_fire = m->nr_breakpoints > 0 && breakpoints_fire();
 }
 
 const struct perf_machine *pmc__perf_machine(void)
 {
 	pthread_once(&machine_once, probe_all);
 	return &machine;
+}
+
+static struct perf_breakpoints breakpoints;
+static pthread_once_t breakpoints_once = PTHREAD_ONCE_INIT;
+
+static void probe_breakpoints(void)
+{
+	if (!pmc__perf_machine()->perf_event)
+		return;
+	breakpoints.nr = count_breakpoints();
+	breakpoints.fire = breakpoints.nr > 0 && breakpoints_fire();
+}
+
+const struct perf_breakpoints *pmc__perf_breakpoints(void)
+{
+	pthread_once(&breakpoints_once, probe_breakpoints);
+	return &breakpoints;
 }
