@@ -30,6 +30,10 @@ expect_no_grep "no events in the environment" "^PMC_REGION_EVENTS=" "$T/one"
 # as one event's single run.
 env_of "$T/four" -r 3 -e task-clock,page-faults,context-switches,cpu-migrations
 expect_eq "same environment in every run, whatever the events" "$(copies "$T/one" "$T/four")" 4
+# Tracepoints and software events are pinned open by pmc (lib/backend/perf/pin.c): the pins
+# must not move the results descriptor that the environment names.
+env_of "$T/tp" -e syscalls:sys_enter_getppid,page-faults
+expect_eq "same environment with pinned events" "$(copies "$T/one" "$T/tp")" 2
 
 # Passes: six breakpoints on four debug registers plan into two (they need not fire here).
 EV=$(for a in 1000 1008 1010 1018 1020 1028; do printf 'mem:0x%s/8:w,' $a; done)

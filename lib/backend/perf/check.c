@@ -76,7 +76,7 @@ static int check_tracepoint(struct pmc_evsel *evsel, char *why, size_t len)
 	static int answer = 1;
 
 	if (answer == 1)
-		answer = pmc__perf_tp_pin(evsel->attr.config);
+		answer = pmc__perf_pin(PERF_TYPE_TRACEPOINT, evsel->attr.config);
 	return answer ? explain(answer, evsel, why, len) : 0;
 }
 

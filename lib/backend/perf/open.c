@@ -81,8 +81,9 @@ static int open_one(struct perf_counting *pc, struct pmc_evsel *ev)
 {
 	struct perf_event_attr a;
 
-	if (ev->attr.type == PERF_TYPE_TRACEPOINT && !pc->dry.fn)
-		pmc__perf_tp_pin(ev->attr.config); /* best effort: only makes closing cheap */
+	if ((ev->attr.type == PERF_TYPE_TRACEPOINT || ev->attr.type == PERF_TYPE_SOFTWARE) &&
+	    !pc->dry.fn)
+		pmc__perf_pin(ev->attr.type, ev->attr.config); /* best effort: cheap closes */
 	for (int u = 0; u < pc->nr_units; u++) {
 		int group_fd = ev->leader == ev ? -1 : *perf_fd(pc, ev->leader->idx, u);
 		int fd;

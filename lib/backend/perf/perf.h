@@ -120,8 +120,13 @@ int pmc__perf_start_child(struct pmc_counting *c);
 void pmc__perf_close(struct pmc_counting *c);
 int pmc__perf_read_group(struct pmc_counting *c, const struct pmc_evsel *leader,
 			 struct pmc_count *values, size_t nr);
-/* Keeps tracepoint id registered for the life of the process (tppin.c). */
-int pmc__perf_tp_pin(uint64_t id);
+/*
+ * Holds a disabled user-level event of a tracepoint or software event (type, config) on pmc
+ * itself for the life of the process, once per kind (pin.c), so that opening and closing
+ * the real events does not register and unregister the kernel's side each time. Returns 0
+ * or the open's -errno (-EINVAL for another type).
+ */
+int pmc__perf_pin(__u32 type, __u64 config);
 /* The thread ids of a running process. Returns the count or -errno. */
 int pmc__perf_thread_list(pid_t pid, pid_t **out);
 

@@ -47,6 +47,9 @@ int pmc__perf_probe_open(enum perf_probe_scope scope, pid_t pid, int cpu)
 		pid = -1;
 	else
 		cpu = -1;
+	/* pmc itself at user level: the probe is task-clock's pin (pin.c), kept. */
+	if (scope == PERF_PROBE_USER && pid == 0)
+		return pmc__perf_pin(a.type, a.config);
 	fd = pmc__perf_event_open(&a, pid, cpu, -1, 0);
 	if (fd < 0)
 		return fd;
