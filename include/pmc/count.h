@@ -98,6 +98,14 @@ PMC_API int pmc_target__check(const struct pmc_target *target, char *why, size_t
  * in the log when the command cannot be started; or the error of the first event that
  * could not be opened (the list is then left closed). A dry-run list (struct
  * pmc_evlist_opts) describes the calls instead and is left closed.
+ *
+ * When the kernel refuses one event for a reason of that event's own (the perf backend
+ * probes that a plain software event opens on the same target, and that no permission
+ * rule for the target refused), the refusal becomes the event's verdict: pmc_evsel__check()
+ * then returns it with the reason, and the event and its group leave their pass
+ * (pmc_evsel__pass() -1), so that opening the pass again opens the others. A refusal that
+ * concerns the target or every event (-EACCES/-EPERM by a rule pmc_evlist__explain()
+ * names, -EMFILE, -ESRCH, ...) changes no verdict.
  */
 PMC_API int pmc_evlist__open(struct pmc_evlist *evlist, const struct pmc_target *target, int pass);
 

@@ -104,6 +104,23 @@ PMC_API size_t pmc_evsel__idx(const struct pmc_evsel *evsel);
 PMC_API struct pmc_evsel *pmc_evsel__leader(const struct pmc_evsel *evsel);
 /* Number of events in this event's group (1 when ungrouped). */
 PMC_API size_t pmc_evsel__group_size(const struct pmc_evsel *evsel);
+/*
+ * Whether the event happens only on the kernel's side (context-switches, cpu-migrations,
+ * cgroup-switches, every tracepoint): the list's default privilege does not apply to it, it
+ * counts where it happens unless :u, :k or :h say otherwise (docs/events.md).
+ */
+PMC_API bool pmc_evsel__kernel_side(const struct pmc_evsel *evsel);
+/*
+ * The privilege levels the event counts (enum pmc_priv bits), as it is opened: after
+ * pmc_evsel__check(), which may have narrowed them (see pmc_evsel__note()).
+ */
+PMC_API unsigned pmc_evsel__priv(const struct pmc_evsel *evsel);
+/*
+ * After pmc_evsel__check(): how the check changed the way an accepted event counts, in words
+ * for its output line ("counted at user level: perf_event_paranoid is 2 for uid 1000 ..."),
+ * or NULL when it counts as written. Owned by the event.
+ */
+PMC_API const char *pmc_evsel__note(const struct pmc_evsel *evsel);
 
 /*
  * Writes the event's encoding (perf_event_attr type, config, config1, config2, and the
@@ -116,7 +133,15 @@ PMC_API int pmc_evsel__encoding(const struct pmc_evsel *evsel, char *buf, size_t
  * Judges whether the event can be counted on this machine with the list's backend.
  * Returns 0, or a negative code (-PMC_E_NOPMU, -PMC_E_UNSUPPORTED, -PMC_E_NOTRACEFS,
  * -PMC_E_PARANOID, -EACCES, ...) with why and what to do written to why (if not NULL).
- * The verdict is computed once and cached.
+ * The verdict is computed once and cached; opening the list may still refuse the event
+ * (pmc_evlist__open()), which then becomes its verdict.
+ *
+ * A kernel-side event without :u, :k or :h, in a list whose default privilege leaves out
+ * the kernel, is judged by what the kernel lets this caller count (perf backend, probed):
+ * where kernel-level counting is refused (perf_event_paranoid >= 2 without CAP_PERFMON),
+ * an event that also fires at user level (syscalls:*) is accepted at user level, said by
+ * pmc_evsel__note(), and one that would read 0 there (context-switches, sched:*) is refused
+ * with -PMC_E_PARANOID and the setting named.
  */
 PMC_API int pmc_evsel__check(struct pmc_evsel *evsel, char *why, size_t len);
 

@@ -31,6 +31,8 @@ struct pmc_run_progress {
 	double elapsed_s;
 };
 
+struct pmc_run_event;
+
 struct pmc_run_opts {
 	size_t sz;	     /* sizeof(struct pmc_run_opts) */
 	int repeat;	     /* repetitions of each pass, 1 to PMC_RUN_MAX_REPEAT (0: 1) */
@@ -45,12 +47,20 @@ struct pmc_run_opts {
 	const char *who;	 /* prefix of the runner's warnings on the log ("pmc stat") */
 	void (*progress)(const struct pmc_run_progress *p, void *arg); /* before each run */
 	void *arg;
+	/*
+	 * optional: called when opening a pass refuses an event that pmc_evsel__check() had
+	 * accepted (the kernel's answer for this target; pmc_evlist__open()), with e already
+	 * marked unsupported and its why written, before the command runs. 0: the event is
+	 * shown unsupported and the others are counted, as perf goes on; non-zero stops the run
+	 * there: pmc_run__execute() returns -PMC_E_UNSUPPORTED, why_failed names the event.
+	 */
+	int (*on_refusal)(const struct pmc_run_event *e, void *arg);
 };
 
 /* One event over the repetitions of its pass. */
 struct pmc_run_event {
 	struct pmc_evsel *evsel;
-	bool supported;
+	bool supported; /* pmc_evsel__check() accepted it, and no open refused it since */
 	char why[512];	/* when !supported: pmc_evsel__check()'s reason */
 	int nr;		/* repetitions counted */
 	double *values; /* [nr]: scaled when multiplexed, overhead subtracted when asked */
@@ -123,8 +133,12 @@ PMC_API void pmc_run__delete(struct pmc_run *run);
 /*
  * Runs the warm-up and every pass's repetitions, then summarises. Stops after a run when the
  * command was killed by a signal or pmc_run__stop() was called; what was counted is kept.
- * Returns 0; -PMC_E_EXEC when the command could not be started; or the error that stopped
- * counting (the results hold what was counted before it).
+ * An event the kernel refuses when its pass opens, for a reason of its own (see
+ * pmc_evlist__open()), becomes unsupported with the reason, and the pass is opened again
+ * without it (and its group); a pass left with no event is not run. Returns 0;
+ * -PMC_E_EXEC when the command could not be started; -PMC_E_UNSUPPORTED when on_refusal
+ * stopped the run; or the error that stopped counting (the results hold what was counted
+ * before it).
  */
 PMC_API int pmc_run__execute(struct pmc_run *run);
 

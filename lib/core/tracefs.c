@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include "core/log.h"
 #include "core/tracefs.h"
 
@@ -44,4 +45,17 @@ const char *pmc__tracefs_root(void)
 	}
 	pr_info("mounted tracefs on %s, as perf does\n", roots[0]);
 	return find();
+}
+
+/* TRACEFS_MAGIC of <linux/magic.h>, spelt out: older headers lack it. */
+#define PMC_TRACEFS_MAGIC 0x74726163
+
+const char *pmc__tracefs_unreadable(void)
+{
+	struct statfs sf;
+
+	/* Only the kernel's own mount point: the debugfs one sits in a root-only folder. */
+	if (find() || statfs(roots[0], &sf) || sf.f_type != PMC_TRACEFS_MAGIC)
+		return NULL;
+	return roots[0];
 }

@@ -11,4 +11,11 @@
  */
 const char *pmc__tracefs_root(void);
 
+/*
+ * The tracefs mount point ("/sys/kernel/tracing") when tracefs is mounted there but this
+ * process cannot read its events/ (a root-only mount, mode 0700 by default); NULL when it
+ * can, or when nothing is mounted there.
+ */
+const char *pmc__tracefs_unreadable(void);
+
 #endif /* PMC_LIB_CORE_TRACEFS_H */

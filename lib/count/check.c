@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* pmc_evsel__check(): the backend's verdict on an event, computed once and cached. */
+/*
+ * pmc_evsel__check(): the backend's verdict on an event, computed once and cached; a refusal
+ * the kernel gives only when the event is opened becomes the verdict then.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,4 +44,18 @@ int pmc_evsel__check(struct pmc_evsel *evsel, char *why, size_t len)
 		snprintf(why, len, "%s",
 			 evsel->check_err < 0 && evsel->check_why ? evsel->check_why : "");
 	return evsel->check_err;
+}
+
+int pmc__evsel_refuse(struct pmc_evsel *evsel, int err, const char *why)
+{
+	const struct pmc_evlist *l = evsel->evlist;
+	char *copy = strdup(why && why[0] ? why : "cannot be counted here");
+
+	evsel->check_err = err < 0 ? err : -PMC_E_UNSUPPORTED;
+	free(evsel->check_why);
+	evsel->check_why = copy;
+	for (size_t i = evsel->leader->idx; i < l->nr && l->entries[i]->leader == evsel->leader;
+	     i++)
+		l->entries[i]->pass = -1;
+	return copy ? 0 : -ENOMEM;
 }

@@ -31,6 +31,7 @@ void pmc__evsel_delete(struct pmc_evsel *evsel)
 	free(evsel->pmu);
 	free(evsel->symbol);
 	free(evsel->check_why);
+	free(evsel->check_note);
 	free(evsel->terms);
 	free(evsel->unit);
 	free(evsel);
@@ -70,6 +71,24 @@ struct pmc_evsel *pmc_evsel__leader(const struct pmc_evsel *evsel)
 size_t pmc_evsel__group_size(const struct pmc_evsel *evsel)
 {
 	return evsel->leader->nr_members;
+}
+
+bool pmc_evsel__kernel_side(const struct pmc_evsel *evsel)
+{
+	return pmc__event_kernel_side(evsel);
+}
+
+unsigned pmc_evsel__priv(const struct pmc_evsel *evsel)
+{
+	const struct perf_event_attr *a = &evsel->attr;
+
+	return (a->exclude_user ? 0 : PMC_PRIV_USER) | (a->exclude_kernel ? 0 : PMC_PRIV_KERNEL) |
+	       (a->exclude_hv ? 0 : PMC_PRIV_HV);
+}
+
+const char *pmc_evsel__note(const struct pmc_evsel *evsel)
+{
+	return evsel->check_note;
 }
 
 const char *pmc_event_kind__name(enum pmc_event_kind kind)

@@ -46,6 +46,7 @@ struct pmc_evsel {
 	int pass;		  /* planner: pass number, -1 when not countable */
 	int check_err;		  /* cached pmc_evsel__check() verdict; 1 = not yet judged */
 	char *check_why;	  /* its reason, when check_err < 0 */
+	char *check_note;	  /* how the check changed its levels, in words, or NULL */
 	char *terms;		  /* PMU events: the text between the slashes, or NULL */
 	double scale;		  /* PMU alias .scale file, 0 when none */
 	char *unit;		  /* PMU alias .unit file, or NULL */
@@ -71,5 +72,16 @@ bool pmc__event_kernel_side(const struct pmc_evsel *evsel);
 /* A kernel-side event that counts nothing when the kernel is excluded (all of them but the
  * syscalls:* tracepoints, which the kernel fires with the task's user registers). */
 bool pmc__event_user_blind(const struct pmc_evsel *evsel);
+/* Whether the user wrote :u, :k or :h on the event (or its group): its levels are the user's. */
+bool pmc__event_levels_written(const struct pmc_evsel *evsel);
+
+/*
+ * Makes err (negative) and why the event's cached verdict, as pmc_evsel__check() would have
+ * given them, for a refusal found after the check (the kernel's answer at open); the event
+ * and the rest of its group leave their pass (pass -1), as the planner leaves out a group
+ * with an uncountable member. Returns 0, or -ENOMEM when why could not be copied (the
+ * verdict is set all the same, without a reason).
+ */
+int pmc__evsel_refuse(struct pmc_evsel *evsel, int err, const char *why);
 
 #endif /* PMC_LIB_EVENT_EVSEL_H */

@@ -192,6 +192,11 @@ bool pmc__event_user_blind(const struct pmc_evsel *evsel)
 	return pmc__event_kernel_side(evsel);
 }
 
+bool pmc__event_levels_written(const struct pmc_evsel *evsel)
+{
+	return evsel->mods & PRIV_MODS;
+}
+
 void pmc__mods_apply(struct pmc_evsel *evsel, unsigned default_priv)
 {
 	struct perf_event_attr *a = &evsel->attr;

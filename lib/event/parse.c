@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <pmc/error.h>
+#include "core/tracefs.h"
 #include "event/parse.h"
 
 int pmc__parse_fail(struct pmc_parser *p, int code, int offset, const char *fmt, ...)
@@ -304,7 +306,13 @@ static int parse_tracepoint(struct pmc_parser *p, int off, int sub_len)
 	sub = strndup(p->str + off, sub_len);
 	name = strndup(p->str + name_off, n);
 	ret = sub && name ? pmc__tp_lookup(sub, name, &tps, &nr) : -ENOMEM;
-	if (ret == -PMC_E_NOTRACEFS)
+	if (ret == -PMC_E_NOTRACEFS && pmc__tracefs_unreadable())
+		pmc__parse_fail(
+			p, ret, off,
+			"cannot resolve tracepoint '%s:%s': tracefs on %s is not readable "
+			"by uid %u (run pmc as root, or remount it with gid=GROUP,mode=0750)",
+			sub, name, pmc__tracefs_unreadable(), (unsigned)geteuid());
+	else if (ret == -PMC_E_NOTRACEFS)
 		pmc__parse_fail(
 			p, ret, off,
 			"cannot resolve tracepoint '%s:%s': tracefs is not "

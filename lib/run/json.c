@@ -88,6 +88,8 @@ static json_t *event_json(const struct pmc_run_event *e)
 		return NULL;
 	if (!e->supported)
 		json_object_set_new(j, "reason", pmc__json_bytes(e->why));
+	else if (pmc_evsel__note(e->evsel))
+		json_object_set_new(j, "note", pmc__json_bytes(pmc_evsel__note(e->evsel)));
 	if (!e->nr)
 		return j;
 	set_summary(j, &e->sum);

@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include <pmc/error.h>
+#include "core/opts.h"
 #include "run/output.h"
 #include "run/regions.h"
 
@@ -70,12 +72,17 @@ int pmc_run__new(struct pmc_evlist *evlist, const struct pmc_target *target,
 	int err;
 
 	*out = NULL;
-	if (!evlist || !target || !opts || opts->sz < sizeof(*opts) || target->sz < sizeof(*target))
+	if (!evlist || !target || !opts || target->sz < sizeof(*target))
 		return -EINVAL;
 	run = calloc(1, sizeof(*run));
 	if (!run)
 		return -ENOMEM;
-	run->opts = *opts;
+	/* A caller built before on_refusal has none: its fields read as zero. */
+	err = PMC_OPTS_COPY(pmc_run_opts, &run->opts, opts, arg);
+	if (err) {
+		free(run);
+		return err;
+	}
 	run->target = *target;
 	run->evlist = evlist;
 	run->region_fd = -1;
@@ -180,14 +187,74 @@ static void store(struct pmc_run *run, int pass, int rep)
 	}
 }
 
+/* Whether any event is left in pass (a refusal at open takes an event's group out). */
+static bool pass_has_events(const struct pmc_run *run, int pass)
+{
+	for (size_t i = 0; i < run->res.nr_events; i++)
+		if (pmc_evsel__pass(run->res.events[i].evsel) == pass)
+			return true;
+	return false;
+}
+
+/*
+ * After a failed open: the events whose verdict the open changed (refused for a reason of
+ * their own) are marked unsupported, and the caller's on_refusal hears of each. Returns 1
+ * when there were some (open again), 0 when none (the error is the run's), or
+ * -PMC_E_UNSUPPORTED when on_refusal stops the run.
+ */
+static int take_refusals(struct pmc_run *run)
+{
+	int found = 0;
+
+	for (size_t i = 0; i < run->res.nr_events; i++) {
+		struct pmc_run_event *e = &run->res.events[i];
+
+		if (!e->supported || !pmc_evsel__check(e->evsel, e->why, sizeof(e->why)))
+			continue;
+		e->supported = false;
+		found = 1;
+		if (run->opts.on_refusal && run->opts.on_refusal(e, run->opts.arg)) {
+			snprintf(run->res.why_failed, sizeof(run->res.why_failed),
+				 "cannot count '%s': %s", pmc_evsel__name(e->evsel), e->why);
+			return -PMC_E_UNSUPPORTED;
+		}
+	}
+	return found;
+}
+
+/*
+ * Opens pass on t, again without the events the kernel refuses for reasons of their own
+ * (each try takes one out at least; the command is held before exec, so it has not run).
+ * Returns 0, 1 when no event of the pass is left (nothing to run), or the error.
+ */
+static int open_pass(struct pmc_run *run, int pass, struct pmc_target *t)
+{
+	int err, more;
+
+	for (;;) {
+		if (!pass_has_events(run, pass))
+			return 1;
+		*t = run->target;
+		err = pmc__run_regions_prepare(run, pass, t);
+		if (!err)
+			err = pmc_evlist__open(run->evlist, t, pass);
+		if (!err)
+			return 0;
+		more = take_refusals(run);
+		if (more <= 0)
+			return more < 0 ? more : err;
+	}
+}
+
 static int count_run(struct pmc_run *run, int pass, struct pmc_target *t, int *status,
 		     bool *have_status)
 {
-	int err = pmc__run_regions_prepare(run, pass, t);
+	int err = open_pass(run, pass, t);
 
-	if (!err)
-		err = pmc_evlist__open(run->evlist, t, pass);
-	if (err && err != -EMFILE) /* which rule refused, probed now (nothing for other errors) */
+	if (err == 1)
+		return 1;
+	/* Which rule refused, probed now (nothing to say for other errors). */
+	if (err && err != -EMFILE && err != -PMC_E_UNSUPPORTED)
 		pmc_evlist__explain(run->evlist, t, err, run->res.why_failed,
 				    sizeof(run->res.why_failed));
 	if (!err)
@@ -217,6 +284,8 @@ static int one_run(struct pmc_run *run, int pass, int rep)
 	int err, status = 0;
 
 	err = count_run(run, pass, &t, &status, &have_status);
+	if (err == 1) /* nothing left to count in this pass: not run */
+		return 0;
 	if (!err)
 		store(run, pass, rep < 0 ? 0 : rep);
 	run->res.in_warmup = rep < 0;

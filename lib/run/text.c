@@ -100,6 +100,11 @@ int pmc__run_write_text(const struct pmc_run *run, FILE *f, unsigned flags)
 			fprintf(f, ": not counted: %s\n", e->supported ? "no run" : e->why);
 			continue;
 		}
+		if (pmc_evsel__note(e->evsel)) {
+			fprintf(f, "# ");
+			pmc__pct_field(f, name);
+			fprintf(f, ": %s\n", pmc_evsel__note(e->evsel));
+		}
 		for (int r = 0; (flags & PMC_RUN_ALL_RESULTS) && r < e->nr; r++) {
 			pmc__pct_field(f, name);
 			fprintf(f, " %d %.0f\n", r, e->values[r]);

@@ -35,6 +35,34 @@ have_breakpoints() {
 	[ "$("$PMC" doctor --json | json /dev/stdin '[c["ok"] for c in j["checks"] if c["check"] == "hardware breakpoints"][0]')" = True ]
 }
 
+# use_unprivileged [FILE...]: defines as_user CMD... (CMD as an unprivileged user, from /, with
+# nobody's ids when we are root). When that user cannot run the build tree's pmc (a private
+# checkout), pmc, libpmc and each FILE are copied to $T/bin, which UBIN then names (else it is
+# empty), and PMC points there. Skips the test when no user without CAP_PERFMON can be had.
+use_unprivileged() {
+	UBIN=
+	if [ "$(id -u)" != 0 ]; then
+		as_user() { (cd / && "$@"); }
+	elif command -v setpriv >/dev/null; then
+		as_user() { (cd / && setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"); }
+	elif command -v runuser >/dev/null; then
+		as_user() { (cd / && runuser -u nobody -- "$@"); }
+	else
+		skip_cap no-unprivileged-user "root, and neither setpriv nor runuser is installed to run as nobody"
+	fi
+	if ! as_user "$PMC" --version >/dev/null 2>&1; then
+		mkdir -p "$T/bin"
+		cp "$PMC" "${BUILD:?}/lib/libpmc.so.0" "$@" "$T/bin/"
+		chmod 711 "$T"
+		chmod 755 "$T/bin"
+		export LD_LIBRARY_PATH=$T/bin
+		PMC=$T/bin/pmc UBIN=$T/bin
+		as_user "$PMC" --version >/dev/null 2>&1 || fail "$PMC cannot be run as an unprivileged user"
+	fi
+	[ "$(as_user "$PMC" doctor --json | json /dev/stdin '[c["ok"] for c in j["checks"] if c["key"] == "privileges" or c["check"] == "privileges"][0]')" = False ] ||
+		skip_cap no-unprivileged-user "the user $(as_user id -un) has CAP_PERFMON or CAP_SYS_ADMIN: nothing is refused"
+}
+
 finish() {
 	echo "$PASSES passed, $FAILS failed"
 	[ "$FAILS" -eq 0 ]

@@ -63,6 +63,23 @@ v=$(value raw_syscalls:sys_enter "$T/gp")
 expect_eq "raw_syscalls:sys_enter counts at least the 1000 calls (got $v)" \
 	"$([ -n "$v" ] && [ "$v" -ge 1000 ] && echo yes)" yes
 
+# N write(2) calls are N syscalls:sys_enter_write hits, in every repetition.
+"$PMC" stat -r 3 --all-results -e syscalls:sys_enter_write "$PROGS/write-loop" 100 2>"$T/w"
+expect_grep "100 writes: 100 hits" "^syscalls:sys_enter_write: 100\.0 \+/- 0\.0 .*min 100, max 100" "$T/w"
+expect_eq "100 writes: each repetition" "$(grep -c '^    rep [123]: 100$' "$T/w")" 3
+
+# ---- the header: the default level, and kernel-side events where they happen ----
+expect_grep "header: kernel-side events count where they happen" \
+	"95% confidence, user level; kernel-side events where they happen, backend perf" "$T/w"
+"$PMC" stat -e task-clock,page-faults "$PROGS/write-loop" 1 2>"$T/h"
+expect_grep "header: user level only without kernel-side events" "95% confidence, user level, backend perf" "$T/h"
+"$PMC" stat -e task-clock,sched:sched_switch:u "$PROGS/write-loop" 1 2>"$T/h"
+expect_grep "header: user level only when the kernel-side event is not counted" "95% confidence, user level, backend perf" "$T/h"
+"$PMC" stat --kernel -e task-clock,context-switches "$PROGS/write-loop" 1 2>"$T/h"
+expect_grep "header: --kernel, and kernel-side events where they happen" "95% confidence, kernel level; kernel-side events where they happen, backend perf" "$T/h"
+"$PMC" stat --user --kernel -e task-clock,context-switches "$PROGS/write-loop" 1 2>"$T/h"
+expect_grep "header: both levels include where kernel-side events happen" "95% confidence, user and kernel levels, backend perf" "$T/h"
+
 # ---- :u on an event that happens only in the kernel: said, never a silent 0 ----
 "$PMC" stat -e sched:sched_switch:u,context-switches:u,$GP "$PROGS/exit-with" exit 3 2>"$T/u"
 expect_eq ":u blind events: the run goes on, the program's status" $? 3
@@ -90,6 +107,48 @@ if "$PMC" doctor | grep -q '\[no\] hardware PMU'; then
 else
 	echo "note: this machine has a hardware PMU; sched:sched_switch:u above is the uncountable event"
 fi
+
+# ---- an event the kernel refuses at open though the check let it pass ----
+# Tracepoints are judged by one shared open (opening each costs 40 ms at close), so the kernel's
+# own refusal of ftrace:function (root's only on most kernels, refused even to root on some)
+# comes when the pass opens: that event is <not supported> with the reason, the rest counted.
+FN=ftrace:function
+[ -r /sys/kernel/tracing/events/ftrace/function/id ] ||
+	fail "no $FN tracepoint (a kernel without CONFIG_FUNCTION_TRACER?): the test has no event the kernel refuses at open"
+"$PMC" stat -e "syscalls:sys_enter_write,$FN,task-clock" "$PROGS/exit-with" exit 4 2>"$T/fn"
+rc=$?
+if grep -q "^$FN: [0-9]" "$T/fn"; then
+	fail "this kernel counts $FN: the test has no event the kernel refuses at open"
+else
+	expect_eq "refused at open: the run goes on, the program's status" $rc 4
+	expect_grep "refused at open: <not supported> with the errno and what it means" \
+		"^$FN: <not supported> \(the kernel refuses it on the command \((Operation not permitted|Permission denied)\), though it lets pmc count a software event there" "$T/fn"
+	"$PMC" stat -e "syscalls:sys_enter_write,$FN,task-clock" "$PROGS/write-loop" 100 2>"$T/fn"
+	expect_grep "refused at open: the others are counted, exactly" "^syscalls:sys_enter_write: 100\.0 " "$T/fn"
+	expect_grep "refused at open: task-clock counted" "^task-clock: [1-9]" "$T/fn"
+	"$PMC" stat --format json -e "syscalls:sys_enter_write,$FN" "$PROGS/write-loop" 100 >"$T/fn.json" 2>/dev/null
+	expect_eq "refused at open, JSON: unsupported with the reason, out of its pass" \
+		"$(json "$T/fn.json" '[j["events"][1]["supported"], "refuses it on the command" in j["events"][1]["reason"], j["events"][1]["pass"], j["events"][1]["values"], j["events"][0]["values"]]')" \
+		"[False, True, -1, [], [100.0]]"
+	"$PMC" stat --format csv -e "syscalls:sys_enter_write,$FN" "$PROGS/write-loop" 100 >"$T/fn.csv" 2>/dev/null
+	expect_grep "refused at open, CSV: supported no" "^\"$FN\",no,-1," "$T/fn.csv"
+	# A group is counted whole or not: its other member is not counted either.
+	"$PMC" stat -e "syscalls:sys_enter_write,{task-clock,$FN}" "$PROGS/write-loop" 100 2>"$T/fn"
+	expect_eq "refused at open in a group: exit 0" $? 0
+	expect_grep "refused at open in a group: the member says why" "^$FN: <not supported> \(the kernel refuses it on the command" "$T/fn"
+	expect_grep "refused at open in a group: its leader is not counted" "^task-clock: <not counted>" "$T/fn"
+	expect_grep "refused at open in a group: the rest is" "^syscalls:sys_enter_write: 100\.0 " "$T/fn"
+	# --strict: an error before the command runs.
+	"$PMC" stat --strict -e "syscalls:sys_enter_write,$FN" -- touch "$T/ran" 2>"$T/fn"
+	expect_eq "refused at open with --strict: exit 1" $? 1
+	expect_grep "refused at open with --strict: the event and the reason" "cannot count '$FN': the kernel refuses it on the command .*\(--strict\)" "$T/fn"
+	[ ! -e "$T/ran" ] && ok "refused at open with --strict: the command did not run" ||
+		fail "refused at open with --strict: the command ran"
+fi
+# The check's shared answer is an acceptance only: a first tracepoint the kernel refuses does
+# not make the others unsupported.
+"$PMC" stat -e "$FN,syscalls:sys_enter_write" "$PROGS/write-loop" 100 2>"$T/fn"
+expect_grep "a refused first tracepoint: the next one still counts" "^syscalls:sys_enter_write: 100\.0 " "$T/fn"
 
 # ---- pmc record: tracepoints sample where they fire; a blind one is refused with the reason ----
 "$PMC" record -a -e sched:sched_switch -o "$T/sw.data" -- sh -c 'for i in 1 2 3 4 5; do sleep 0.01; done' 2>"$T/rec"

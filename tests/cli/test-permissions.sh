@@ -12,29 +12,10 @@ PROBE=$(cd "$(dirname "$0")" && pwd)/perf-probe.py
 LEVEL=$(cat /proc/sys/kernel/perf_event_paranoid)
 PFILE=/proc/sys/kernel/perf_event_paranoid
 
-# as_user CMD...: CMD as an unprivileged user, from /, with nobody's ids when we are root.
-if [ "$(id -u)" != 0 ]; then
-	as_user() { (cd / && "$@"); }
-elif command -v setpriv >/dev/null; then
-	as_user() { (cd / && setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"); }
-elif command -v runuser >/dev/null; then
-	as_user() { (cd / && runuser -u nobody -- "$@"); }
-else
-	skip_cap no-unprivileged-user "root, and neither setpriv nor runuser is installed to run as nobody"
-fi
-# A build tree others cannot reach (a private checkout): pmc, libpmc and the probe script
-# are copied where the unprivileged user can run them.
-if ! as_user "$PMC" --version >/dev/null 2>&1; then
-	mkdir -p "$T/bin"
-	cp "$PMC" "${BUILD:?}/lib/libpmc.so.0" "$PROBE" "$T/bin/"
-	chmod 711 "$T"
-	chmod 755 "$T/bin"
-	export LD_LIBRARY_PATH=$T/bin
-	PMC=$T/bin/pmc PROBE=$T/bin/perf-probe.py
-	as_user "$PMC" --version >/dev/null 2>&1 || fail "$PMC cannot be run as an unprivileged user"
-fi
-[ "$(as_user "$PMC" doctor --json | json /dev/stdin '[c["ok"] for c in j["checks"] if c["key"] == "privileges" or c["check"] == "privileges"][0]')" = False ] ||
-	skip_cap no-unprivileged-user "the user $(id -un) has CAP_PERFMON or CAP_SYS_ADMIN: nothing is refused"
+# as_user CMD...: CMD as an unprivileged user (lib.sh); pmc, libpmc and the probe script are
+# copied where that user can run them when the build tree is private.
+use_unprivileged "$PROBE"
+[ -n "$UBIN" ] && PROBE=$UBIN/perf-probe.py
 # A Python the unprivileged user can run, for the kernel's own answer.
 PY=
 for p in "$(command -v python3)" /usr/bin/python3; do
@@ -142,11 +123,12 @@ if [ "$K_USER" = ok ] && [ "$K_KERNEL" != ok ]; then
 	as_user "$PMC" stat --strict -e task-clock:k -- true >/dev/null 2>"$T/err"
 	expect_eq "stat --strict :k: refused" "$?" 1
 	expect_grep "stat --strict :k: says why" "cannot count 'task-clock:k': .*perf_event_paranoid <= 1" "$T/err"
-	# Kernel-side events are refused too (they count the kernel by default), never with
-	# :u suggested: it would make them read 0.
+	# Kernel-side events that happen only in the kernel are refused too (they count the
+	# kernel unless told), never with :u suggested: it would make them read 0. More in
+	# cli.test-kernel-side-user.
 	as_user "$PMC" stat -e context-switches,task-clock -- true >/dev/null 2>"$T/err"
 	expect_eq "stat context-switches: the run goes on" "$?" 0
-	expect_grep "stat context-switches: said on its line" "^context-switches: <not supported> \\('context-switches' counts the kernel \\(it happens only there\\), which needs perf_event_paranoid <= 1" "$T/err"
+	expect_grep "stat context-switches: said on its line" "^context-switches: <not supported> \\(it happens only in the kernel, which perf_event_paranoid=$LEVEL does not let uid $(as_user id -u) count" "$T/err"
 	expect_no_grep "stat context-switches: :u is not suggested" "add :u" "$T/err"
 	expect_grep "stat context-switches: the others are counted" "^task-clock: [0-9]" "$T/err"
 	as_user "$PMC" stat -e task-clock:u -- true >/dev/null 2>"$T/err"

@@ -77,6 +77,41 @@ Test(count, self_counts_exactly_and_resets)
 	cr_expect_eq(value_of(0), 7);
 }
 
+/*
+ * An event the check accepts but the kernel refuses when the list opens (tracepoints share one
+ * trial open; the kernel refuses ftrace:function even to root where it is not root's alone)
+ * becomes its verdict: the open fails, pmc_evsel__check() then says why, the event leaves its
+ * pass, and opening again counts the others.
+ */
+Test(count, an_event_refused_at_open_becomes_its_verdict)
+{
+	struct pmc_target t = {.sz = sizeof(t), .kind = PMC_TARGET_SELF};
+	struct pmc_evsel *fn;
+	char why[512];
+	int passes;
+
+	skip_without_tracepoints();
+	cr_assert_eq(access("/sys/kernel/tracing/events/ftrace/function/id", R_OK), 0,
+		     "no ftrace:function tracepoint: no event the kernel refuses at open");
+	evlist = parse(TP ",ftrace:function");
+	fn = pmc_evlist__at(evlist, 1);
+	cr_assert_eq(pmc_evlist__plan(evlist, false, &passes), 0);
+	cr_assert_eq(pmc_evsel__check(fn, NULL, 0), 0, "the shared trial open accepts it");
+	cr_assert_neq(pmc_evlist__open(evlist, &t, 0), 0,
+		      "the kernel counts ftrace:function here: find another refusal at open");
+	cr_expect_lt(pmc_evsel__check(fn, why, sizeof(why)), 0);
+	cr_expect(strstr(why, "the kernel refuses it (") != NULL, "%s", why);
+	cr_expect_eq(pmc_evsel__pass(fn), -1);
+	cr_expect_eq(pmc_evsel__check(pmc_evlist__at(evlist, 0), NULL, 0), 0);
+	cr_assert_eq(pmc_evlist__open(evlist, &t, 0), 0);
+	cr_assert_eq(pmc_evlist__start(evlist), 0);
+	getppid_n(100);
+	cr_assert_eq(pmc_evlist__stop(evlist), 0);
+	cr_assert_eq(pmc_evlist__read(evlist), 0);
+	cr_expect_eq(value_of(0), 100);
+	cr_expect_eq(pmc_evsel__count(fn, &(struct pmc_count){0}), -ENOENT);
+}
+
 Test(count, group_read_is_one_call_with_all_members)
 {
 	struct pmc_target t = {.sz = sizeof(t), .kind = PMC_TARGET_SELF};

@@ -302,6 +302,39 @@ Test(event_parse, kernel_side_events_ignore_the_default)
 	pmc_evlist__delete(evlist);
 }
 
+/* The same through the public getters, which outputs use to say what each event counts. */
+#define ALL (PMC_PRIV_USER | PMC_PRIV_KERNEL | PMC_PRIV_HV)
+Test(event_parse, public_levels_and_kernel_side)
+{
+	static const struct {
+		const char *in;
+		unsigned priv; /* the list's default */
+		bool kernel_side;
+		unsigned levels;
+	} rows[] = {
+		{"context-switches", PMC_PRIV_USER, true, ALL},
+		{"cpu-migrations", PMC_PRIV_KERNEL, true, ALL},
+		{"cs:u", PMC_PRIV_USER, true, PMC_PRIV_USER},
+		{"cs:k", PMC_PRIV_USER, true, PMC_PRIV_KERNEL},
+		{"page-faults", PMC_PRIV_USER, false, PMC_PRIV_USER},
+		{"page-faults", PMC_PRIV_KERNEL, false, PMC_PRIV_KERNEL},
+		{"task-clock:uk", PMC_PRIV_USER, false, PMC_PRIV_USER | PMC_PRIV_KERNEL},
+		{"mem:0x1000", PMC_PRIV_USER, false, PMC_PRIV_USER},
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct pmc_evlist *evlist = new_list(rows[i].priv);
+		const struct pmc_evsel *ev;
+
+		cr_assert_eq(pmc_evlist__parse(evlist, rows[i].in, NULL), 0, "%s", rows[i].in);
+		ev = pmc_evlist__at(evlist, 0);
+		cr_expect_eq(pmc_evsel__kernel_side(ev), rows[i].kernel_side, "%s", rows[i].in);
+		cr_expect_eq(pmc_evsel__priv(ev), rows[i].levels, "%s", rows[i].in);
+		cr_expect_null(pmc_evsel__note(ev), "%s: no note before a check", rows[i].in);
+		pmc_evlist__delete(evlist);
+	}
+}
+
 Test(event_parse, default_priv)
 {
 	struct pmc_evlist *evlist = new_list(PMC_PRIV_USER | PMC_PRIV_KERNEL);

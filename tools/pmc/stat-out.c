@@ -56,9 +56,32 @@ static void print_event(FILE *f, const struct stat_run *run, const struct pmc_ru
 			r += e->ratio[i];
 		fprintf(f, "   (scaled, counted %.1f%% of the time)", 100.0 * r / e->nr);
 	}
+	if (pmc_evsel__note(e->evsel))
+		fprintf(f, "   (%s)", pmc_evsel__note(e->evsel));
 	fputc('\n', f);
 	for (int i = 0; run->opts->all_results && i < e->nr; i++)
 		fprintf(f, "    rep %d: %.0f\n", i + 1, e->values[i]);
+}
+
+/*
+ * The levels counted: the default privilege's, which applies to events that happen at either
+ * level; kernel-side events without :u/:k count where they happen (docs/events.md), which is
+ * said when some such event was counted so.
+ */
+static void print_levels(FILE *f, const struct stat_run *run)
+{
+	const unsigned uk = PMC_PRIV_USER | PMC_PRIV_KERNEL, priv = run->opts->priv & uk;
+	const struct pmc_run_results *res = run->res;
+	bool where = false;
+
+	for (size_t i = 0; i < res->nr_events && !where; i++)
+		where = res->events[i].supported && pmc_evsel__kernel_side(res->events[i].evsel) &&
+			(pmc_evsel__priv(res->events[i].evsel) & uk) != priv;
+	fprintf(f, "%s%s",
+		priv == PMC_PRIV_USER	  ? "user level"
+		: priv == PMC_PRIV_KERNEL ? "kernel level"
+					  : "user and kernel levels",
+		where ? "; kernel-side events where they happen" : "");
 }
 
 static void print_header(FILE *f, const struct stat_run *run)
@@ -78,13 +101,11 @@ static void print_header(FILE *f, const struct stat_run *run)
 		fprintf(f, "process %d", (int)o->pid);
 	else
 		fprintf(f, "CPUs %s", o->cpus ? o->cpus : "all");
-	fprintf(f, "' (%d repetition%s%s, %d pass%s, %g%% confidence, %s, backend %s):\n\n", reps,
-		reps == 1 ? "" : "s", o->no_warmup || o->pid ? "" : " after a warm-up run",
-		res->nr_passes, res->nr_passes == 1 ? "" : "es", o->level * 100,
-		o->priv == PMC_PRIV_USER     ? "user level"
-		: o->priv == PMC_PRIV_KERNEL ? "kernel level"
-					     : "user and kernel levels",
-		pmc_evlist__backend(run->evlist));
+	fprintf(f, "' (%d repetition%s%s, %d pass%s, %g%% confidence, ", reps, reps == 1 ? "" : "s",
+		o->no_warmup || o->pid ? "" : " after a warm-up run", res->nr_passes,
+		res->nr_passes == 1 ? "" : "es", o->level * 100);
+	print_levels(f, run);
+	fprintf(f, ", backend %s):\n\n", pmc_evlist__backend(run->evlist));
 }
 
 static void print_terminal(FILE *f, const struct stat_run *run)

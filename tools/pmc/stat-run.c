@@ -106,6 +106,22 @@ static int check_all(const struct stat_run *run)
 	return 0;
 }
 
+/*
+ * An event the kernel refused when its pass opened (it had passed the check): --strict makes
+ * one named with -e an error there, before the command runs; otherwise the run goes on.
+ */
+static int on_refusal(const struct pmc_run_event *e, void *arg)
+{
+	struct stat_run *run = arg;
+
+	if (!run->opts->strict || !run->user_named[pmc_evsel__idx(e->evsel)])
+		return 0;
+	fprintf(stderr, "pmc stat: cannot count '%s': %s (--strict)\n", pmc_evsel__name(e->evsel),
+		e->why);
+	run->strict_stop = true;
+	return 1;
+}
+
 /* --dry-run: the library's descriptions are the command's output. */
 static void print_dry_run(const char *text, void *arg)
 {
@@ -156,7 +172,9 @@ static int new_runner(struct stat_run *run)
 				  .subtract_overhead = o->subtract_overhead,
 				  .calibration = o->calibration,
 				  .who = "pmc stat",
-				  .progress = o->verbose ? on_progress : NULL};
+				  .progress = o->verbose ? on_progress : NULL,
+				  .arg = run,
+				  .on_refusal = on_refusal};
 	int err;
 
 	fill_target(run);
@@ -217,6 +235,8 @@ static int execute(struct stat_run *run)
 	running = NULL;
 	if (err == -EMFILE)
 		cli_say_nofile("pmc stat", run->res->nr_events);
+	if (run->strict_stop) /* said by on_refusal() */
+		return err;
 	if (err && err != -PMC_E_EXEC)
 		fprintf(stderr, "pmc stat: counting failed: %s\n", pmc_strerror(err));
 	if (err && run->res->why_failed[0])
@@ -286,7 +306,9 @@ int cmd_stat_run(const struct stat_opts *opts)
 		rc = fflush(stdout) || ferror(stdout) ? 1 : 0;
 	} else if (!rc) {
 		err = execute(&run);
-		if (run.res->exec_failed) {
+		if (run.strict_stop) {
+			rc = 1;
+		} else if (run.res->exec_failed) {
 			rc = 127;
 		} else {
 			rc = stat_write(&run) ? 1 : exit_status(&run);

@@ -51,6 +51,7 @@ struct stat_run {
 	struct pmc_target target;
 	struct pmc_run *runner;
 	const struct pmc_run_results *res;
+	bool strict_stop; /* --strict stopped the run at an event the kernel refused at open */
 };
 
 /* Builds the event list, runs every pass and repetition, prints; returns the exit status. */

@@ -1,96 +1,92 @@
 // SPDX-License-Identifier: MIT
 /* The perf backend's judgement of events: can this encoding be counted here, and on what. */
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <pmc/caps.h>
 #include <pmc/error.h>
-#include "core/backend.h"
 #include "backend/perf/perf.h"
-#include "core/tracefs.h"
+#include "core/log.h"
 #include "event/evsel.h"
 
-/* Events that need the CPU's PMU (as opposed to software, tracepoint, breakpoint PMUs). */
-static bool needs_hw_pmu(const struct pmc_evsel *evsel)
+static bool refused(int err)
 {
-	switch (evsel->attr.type) {
-	case PERF_TYPE_HARDWARE:
-	case PERF_TYPE_HW_CACHE:
-	case PERF_TYPE_RAW:
-		return true;
-	default:
-		return evsel->kind == PMC_EV_SYMBOLIC ||
-		       (evsel->pmu &&
-			(!strcmp(evsel->pmu, "cpu") || !strncmp(evsel->pmu, "cpu_", 4)));
-	}
-}
-
-static int explain(int err, struct pmc_evsel *evsel, char *why, size_t len)
-{
-	const struct perf_machine *caps = pmc__perf_machine();
-
-	if (needs_hw_pmu(evsel) && !caps->hw_pmu) {
-		snprintf(why, len, "%s; try --backend=vpmu",
-			 caps->hw_pmu_why[0]
-				 ? caps->hw_pmu_why
-				 : "no hardware PMU on this machine (virtual machine?)");
-		return -PMC_E_NOPMU;
-	}
-	if (err == -EACCES || err == -EPERM) {
-		/* The check opens the event on pmc itself: the rules of that target apply. */
-		struct pmc_target self = {.sz = sizeof(self), .kind = PMC_TARGET_SELF};
-		int ret = pmc__perf_why_denied(&evsel, 1, &self, why, len);
-
-		if (ret != -ENOENT)
-			return ret;
-		snprintf(why, len,
-			 "the kernel refuses it (%s), though it lets pmc count a software event "
-			 "of its own at the same level: a security module, or a rule for this "
-			 "kind of event that needs CAP_PERFMON",
-			 strerror(-err));
-		return -EACCES;
-	}
-	if (evsel->kind == PMC_EV_TRACEPOINT && !pmc__tracefs_root()) {
-		snprintf(why, len,
-			 "tracefs is not mounted; mount -t tracefs nodev /sys/kernel/tracing");
-		return -PMC_E_NOTRACEFS;
-	}
-	if (err == -ENOSPC) {
-		snprintf(why, len, "no free counter or debug register for it");
-		return -PMC_E_TOOMANY;
-	}
-	snprintf(why, len, "the kernel rejects this encoding: %s", strerror(-err));
-	return -PMC_E_UNSUPPORTED;
+	return err == -EACCES || err == -EPERM;
 }
 
 /*
- * Tracepoints: the kernel's answer for the first one judged (pinned, so it costs one open)
- * holds for the others; opening each would cost a 40 ms unregistration per close, and pmc
- * list judges thousands. The answer is kept as the kernel gave it, so that each event's
- * reason is explained from it. A tracepoint that fails later still fails at open.
+ * perf's fall-back, said: a kernel-side event whose levels the user did not choose (no :u,
+ * :k or :h, and a default privilege without the kernel) counts the kernel. Where the kernel
+ * refuses that to this caller but lets it count at user level (the probes of
+ * pmc__perf_machine(), made once), an event that fires at user level too (syscalls:*) is
+ * counted there, with a note for its line; one that would read 0 there is refused with the
+ * setting named. The user's :k or --kernel is kept: the trial open refuses it with the rule
+ * named (deny.c).
+ */
+static int kernel_side_levels(struct pmc_evsel *evsel, char *why, size_t len)
+{
+	const struct perf_machine *m = pmc__perf_machine();
+	static bool said;
+	char note[256];
+
+	if (!pmc__event_kernel_side(evsel) || pmc__event_levels_written(evsel) ||
+	    (evsel->evlist->priv & PMC_PRIV_KERNEL) || evsel->attr.exclude_kernel ||
+	    !refused(m->kernel_err) || m->user_err)
+		return 0;
+	if (pmc__event_user_blind(evsel))
+		return pmc__perf_say_kernel_only(why, len);
+	pmc__perf_say_user_fallback(note, sizeof(note));
+	free(evsel->check_note);
+	evsel->check_note = strdup(note);
+	if (!evsel->check_note)
+		return -ENOMEM;
+	evsel->attr.exclude_kernel = 1;
+	evsel->attr.exclude_hv = 1;
+	if (!said)
+		pr_info("'%s' is %s; so is every syscalls:* tracepoint without :u or :k (each "
+			"system call still counts: they fire with the task's user registers)\n",
+			evsel->name, note);
+	said = true;
+	return 0;
+}
+
+/*
+ * Tracepoints: the kernel's acceptance of the first one judged (pinned, so it costs one
+ * open) holds for the others; opening each would cost a 40 ms unregistration per close, and
+ * pmc list judges thousands. A refusal is not shared, as it may be the tracepoint's own
+ * (ftrace:function is root's only): the next one is pinned again. A tracepoint accepted
+ * here that the kernel refuses at open is refused then (refusal.c). The pin counts at user
+ * level: counting the kernel as well is judged by the probe of that (deny.c's rule).
  */
 static int check_tracepoint(struct pmc_evsel *evsel, char *why, size_t len)
 {
 	static int answer = 1;
+	int err;
 
-	if (answer == 1)
+	if (answer)
 		answer = pmc__perf_pin(PERF_TYPE_TRACEPOINT, evsel->attr.config);
-	return answer ? explain(answer, evsel, why, len) : 0;
+	err = answer;
+	if (!err && !evsel->attr.exclude_kernel && refused(pmc__perf_machine()->kernel_err))
+		err = pmc__perf_machine()->kernel_err;
+	return err ? pmc__perf_explain(err, evsel, NULL, why, len) : 0;
 }
 
 int pmc__perf_check(struct pmc_evsel *evsel, char *why, size_t len)
 {
-	struct perf_event_attr a = evsel->attr;
-	int fd;
+	struct perf_event_attr a;
+	int fd, err;
 
 	/* A dry run opens nothing: the kernel's verdict comes when the list really opens. */
 	if (evsel->evlist->dry_run)
 		return 0;
-	if (a.type == PERF_TYPE_TRACEPOINT)
+	err = kernel_side_levels(evsel, why, len);
+	if (err)
+		return err;
+	if (evsel->attr.type == PERF_TYPE_TRACEPOINT)
 		return check_tracepoint(evsel, why, len);
 
+	a = evsel->attr;
 	a.size = sizeof(a);
 	a.disabled = 1;
 	fd = pmc__perf_event_open(&a, 0, -1, -1, 0);
@@ -104,5 +100,5 @@ int pmc__perf_check(struct pmc_evsel *evsel, char *why, size_t len)
 			 "ppp");
 		return -PMC_E_UNSUPPORTED;
 	}
-	return explain(fd, evsel, why, len);
+	return pmc__perf_explain(fd, evsel, NULL, why, len);
 }

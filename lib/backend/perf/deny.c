@@ -211,6 +211,52 @@ static int say_kernel(struct say *s, const struct pmc_evsel *ev, const char *pv)
 }
 
 /*
+ * The kernel refuses this caller kernel-level counting (the check's probe): who refuses what,
+ * "perf_event_paranoid=2 does not let uid 1000 count" followed by obj, into what; returns
+ * whether perf_event_paranoid is the reason (a level <= 1 that still refuses is a security
+ * module's or a container's doing).
+ */
+static bool kernel_refusal(const char *obj, char *what, size_t len)
+{
+	char pv[96];
+	long level = paranoid_now(pv, sizeof(pv));
+	unsigned uid = (unsigned)geteuid();
+
+	if (level >= 2 && level != 99) {
+		snprintf(what, len, "perf_event_paranoid=%ld does not let uid %u count%s", level,
+			 uid, obj);
+		return true;
+	}
+	snprintf(what, len,
+		 "this kernel does not let uid %u count%s (%s%s: a security module or a "
+		 "container's policy refuses)",
+		 uid, obj, pv, level == 99 ? "" : ", which would allow it");
+	return false;
+}
+
+int pmc__perf_say_kernel_only(char *why, size_t len)
+{
+	char what[192];
+	bool paranoid = kernel_refusal("", what, sizeof(what));
+
+	snprintf(why, len,
+		 "it happens only in the kernel, which %s (counting the kernel needs "
+		 "perf_event_paranoid <= 1 or CAP_PERFMON; at user level it would read 0): %s",
+		 what,
+		 paranoid ? "sysctl kernel.perf_event_paranoid=1, or run pmc with CAP_PERFMON"
+			  : "run pmc as root or with CAP_PERFMON");
+	return paranoid ? -PMC_E_PARANOID : -EACCES;
+}
+
+void pmc__perf_say_user_fallback(char *note, size_t len)
+{
+	char what[192];
+
+	kernel_refusal(" the kernel", what, sizeof(what));
+	snprintf(note, len, "counted at user level: %s", what);
+}
+
+/*
  * The rules, as kernel/events/core.c applies them to a caller without CAP_PERFMON (or
  * CAP_SYS_ADMIN before Linux 5.8), each probed with a software event:
  *  - a perf_event_paranoid above 2 refuses every open where the kernel enforces it

@@ -99,6 +99,7 @@ static int open_one(struct perf_counting *pc, struct pmc_evsel *ev)
 		if (fd < 0) {
 			pr_debug("opening '%s' on pid %d cpu %d failed: %d\n", ev->name,
 				 (int)pc->pids[u], pc->cpus[u], fd);
+			pmc__perf_judge_refusal(pc, ev, u, fd);
 			return fd;
 		}
 		*perf_fd(pc, ev->idx, u) = fd;

@@ -81,6 +81,27 @@ int pmc__perf_probe_cpu(void);
 /* Says in why which of the kernel's rules refused events on target (deny.c); see there. */
 int pmc__perf_why_denied(struct pmc_evsel *const *evs, size_t nr, const struct pmc_target *target,
 			 char *why, size_t len);
+/*
+ * deny.c, for a kernel-side event without :u/:k/:h where the kernel refuses this caller the
+ * kernel (probed) but not user level: why one that happens only in the kernel cannot be
+ * counted (returns -PMC_E_PARANOID, or -EACCES when perf_event_paranoid allows it and
+ * something else refuses), and the note of one counted at user level instead.
+ */
+int pmc__perf_say_kernel_only(char *why, size_t len);
+void pmc__perf_say_user_fallback(char *note, size_t len);
+/*
+ * refusal.c: explains the kernel's err (-errno) for evsel on target (NULL: the check's trial
+ * open on pmc itself) into why; returns the verdict's code (-PMC_E_NOPMU, -PMC_E_PARANOID,
+ * -EACCES, -PMC_E_NOTRACEFS, -PMC_E_TOOMANY, -PMC_E_UNSUPPORTED).
+ */
+int pmc__perf_explain(int err, struct pmc_evsel *evsel, const struct pmc_target *target, char *why,
+		      size_t len);
+/*
+ * refusal.c: the real open of ev on unit (an index into pc's units) failed with err. When the
+ * refusal is the event's own (not the target's, probed), it becomes ev's verdict with the
+ * reason, and ev's group leaves its pass (pmc__evsel_refuse()); else nothing changes.
+ */
+void pmc__perf_judge_refusal(struct perf_counting *pc, struct pmc_evsel *ev, int unit, int err);
 
 /* What the perf backend found on this machine (probe.c), probed once on first use. */
 struct perf_machine {
