@@ -403,7 +403,7 @@ const struct cli_cmd cmd_list_doc = {
 		 "all for one reason, takes one line that says why.\n\nKIND is one of hardware, "
 		 "software, cache, breakpoint, pmu, tracepoint, cpu, preset; PATTERN a shell "
 		 "glob over the names; any other WORD lists the events whose name, description "
-		 "or preset event contains it. All three match without regard to case.",
+		 "or preset event contains it; PATTERN and WORD match without regard to case.",
 	.opts = options,
 	.operands = CLI_V_EVENTS,
 };
