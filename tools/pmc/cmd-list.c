@@ -153,7 +153,7 @@ static void filter(struct list_ctx *ctx)
 static void judge(struct list_ctx *ctx, struct entry *e)
 {
 	const char *name = e->example ? e->example : e->name;
-	struct pmc_parse_error perr;
+	struct pmc_parse_error perr = {0};
 	struct pmc_evlist *l;
 	int err = pmc_evlist__new(ctx->eo, &l);
 
