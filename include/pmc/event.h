@@ -21,9 +21,17 @@ enum pmc_event_kind {
 	PMC_EV_TRACEPOINT, /* subsys:name */
 	PMC_EV_BREAKPOINT, /* mem:ADDR[/LEN][:rwx] */
 	PMC_EV_SYMBOLIC,   /* CPU-specific name resolved by the backend (libpfm4 on perf) */
+	/*
+	 * PAPI preset name (PAPI_TOT_INS), in pmc_evlist__for_each_known() only: a parsed
+	 * preset is the event it stands for on the list's backend, and has that event's kind.
+	 */
+	PMC_EV_PRESET,
 };
 
-/* Returns "hardware", "software", "cache", "raw", "pmu", "tracepoint", "breakpoint", "cpu". */
+/*
+ * Returns "hardware", "software", "cache", "raw", "pmu", "tracepoint", "breakpoint", "cpu",
+ * "preset".
+ */
 PMC_API const char *pmc_event_kind__name(enum pmc_event_kind kind);
 
 /* Where and why an event string failed to parse. */
@@ -147,14 +155,27 @@ PMC_API int pmc_evsel__check(struct pmc_evsel *evsel, char *why, size_t len);
 
 /*
  * Walks the names pmc knows for the list's backend: generic, software and cache events,
- * PMU events from sysfs, tracepoints, and CPU-specific names. fn is called once per name;
- * a non-zero return stops the walk and is returned.
+ * the forms of breakpoints, PMU events from sysfs, tracepoints, CPU-specific names and PAPI
+ * presets. fn is called once per name, with info and its strings valid during the call
+ * only; a non-zero return stops the walk and is returned.
  */
 struct pmc_event_info {
 	const char *name;
 	enum pmc_event_kind kind;
 	const char *pmu;  /* PMU or table the name comes from, or NULL */
 	const char *desc; /* one-line description, or NULL */
+	/* The canonical name when name is an alias of it ("cs" of "context-switches"), or NULL. */
+	const char *alias_of;
+	/*
+	 * PMC_EV_PRESET: the event the preset stands for on the list's backend
+	 * ("instructions"), or NULL when it has none there (parsing it says why).
+	 */
+	const char *maps_to;
+	/*
+	 * When name is a form rather than a name ("mem:ADDR[/LEN]:w"): an event string of that
+	 * form ("mem:0x1000:w"), which parses; NULL for names.
+	 */
+	const char *example;
 };
 typedef int (*pmc_event_fn)(const struct pmc_event_info *info, void *arg);
 PMC_API int pmc_evlist__for_each_known(const struct pmc_evlist *evlist, pmc_event_fn fn, void *arg);

@@ -121,6 +121,11 @@ int pmc__backend_for_each_known(const struct pmc_backend_ops *b, pmc_event_fn fn
 	return b->for_each_known ? b->for_each_known(fn, arg) : 0;
 }
 
+const char *pmc__backend_preset_model(const struct pmc_backend_ops *b)
+{
+	return b->preset_model ? b->preset_model() : NULL;
+}
+
 int pmc__backend_open(const struct pmc_backend_ops *b, struct pmc_evlist *evlist,
 		      const struct pmc_target *target, int pass, struct pmc_counting **out)
 {

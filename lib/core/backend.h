@@ -97,6 +97,11 @@ struct pmc_backend_ops {
 	/* optional: walk backend-specific names (CPU tables). */
 	int (*for_each_known)(pmc_event_fn fn, void *arg);
 	/*
+	 * optional: the CPU model the backend counts on now, as a column of the PAPI preset
+	 * table names it ("corei7": data/presets/papi.tsv), or NULL when no column is its.
+	 */
+	const char *(*preset_model)(void);
+	/*
 	 * Open the events of evlist whose pass is pass (all countable ones when -1) on
 	 * target. Allocates the backend's counting state (which embeds struct
 	 * pmc_counting first) and returns it in *out.
@@ -178,6 +183,8 @@ enum pmc_slot_class pmc__backend_classify(const struct pmc_backend_ops *b,
 int pmc__backend_budget(const struct pmc_backend_ops *b, enum pmc_slot_class cls);
 /* for_each_known: 0 (nothing to walk) without the hook. */
 int pmc__backend_for_each_known(const struct pmc_backend_ops *b, pmc_event_fn fn, void *arg);
+/* preset_model: NULL (the generic column only) without the hook. */
+const char *pmc__backend_preset_model(const struct pmc_backend_ops *b);
 
 /*
  * Counting, on the state b opened (b is that state's ops): -EOPNOTSUPP without the hook,

@@ -67,10 +67,14 @@ int pmc_evlist__for_each_known(const struct pmc_evlist *evlist, pmc_event_fn fn,
 	int ret = pmc__event_for_each_generic(fn, arg);
 
 	if (!ret)
+		ret = pmc__event_for_each_form(fn, arg);
+	if (!ret)
 		ret = pmc__pmu_for_each(fn, arg);
 	if (!ret)
 		ret = pmc__tp_for_each(NULL, fn, arg);
 	if (!ret && evlist && evlist->backend)
 		ret = pmc__backend_for_each_known(evlist->backend, fn, arg);
+	if (!ret)
+		ret = pmc__preset_for_each(evlist, fn, arg);
 	return ret;
 }

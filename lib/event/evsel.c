@@ -102,6 +102,7 @@ const char *pmc_event_kind__name(enum pmc_event_kind kind)
 		[PMC_EV_TRACEPOINT] = "tracepoint",
 		[PMC_EV_BREAKPOINT] = "breakpoint",
 		[PMC_EV_SYMBOLIC] = "cpu",
+		[PMC_EV_PRESET] = "preset",
 	};
 
 	if ((unsigned)kind >= sizeof(names) / sizeof(names[0]))

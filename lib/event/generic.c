@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* Lookups in the generic, software and cache name tables, and their walk for pmc list. */
+/* Lookups in the generic, software and cache name tables, and their walk (with the breakpoint
+ * forms) for pmc list. */
 #include <stdio.h>
 #include <string.h>
 #include <pmc/error.h>
@@ -91,8 +92,9 @@ void pmc__event_cache_name(unsigned cache, unsigned op, unsigned result, char *b
 
 static int for_each_cache(pmc_event_fn fn, void *arg)
 {
-	char name[64];
-	struct pmc_event_info info = {.name = name, .kind = PMC_EV_CACHE, .pmu = "cache"};
+	char name[64], desc[96];
+	struct pmc_event_info info = {
+		.name = name, .kind = PMC_EV_CACHE, .pmu = "cache", .desc = desc};
 	int ret;
 
 	for (unsigned c = 0; c < PERF_COUNT_HW_CACHE_MAX; c++) {
@@ -101,6 +103,8 @@ static int for_each_cache(pmc_event_fn fn, void *arg)
 				continue;
 			for (unsigned r = 0; r < PERF_COUNT_HW_CACHE_RESULT_MAX; r++) {
 				pmc__event_cache_name(c, op, r, name, sizeof(name));
+				snprintf(desc, sizeof(desc), "%s %s%s", pmc__cache_descs[c],
+					 pmc__cache_op_names[op][r ? 0 : 1], r ? " misses" : "");
 				ret = fn(&info, arg);
 				if (ret)
 					return ret;
@@ -108,6 +112,15 @@ static int for_each_cache(pmc_event_fn fn, void *arg)
 		}
 	}
 	return 0;
+}
+
+/* The first name of the table with e's encoding, when that is not e: e is its alias. */
+static const char *canonical_of(const struct pmc_event_name *e)
+{
+	for (const struct pmc_event_name *c = pmc__event_generic; c < e; c++)
+		if (c->type == e->type && c->config == e->config)
+			return c->name;
+	return NULL;
 }
 
 int pmc__event_for_each_generic(pmc_event_fn fn, void *arg)
@@ -119,6 +132,7 @@ int pmc__event_for_each_generic(pmc_event_fn fn, void *arg)
 			.kind = e->type == PERF_TYPE_HARDWARE ? PMC_EV_HARDWARE : PMC_EV_SOFTWARE,
 			.pmu = e->type == PERF_TYPE_HARDWARE ? "hardware" : "software",
 			.desc = e->desc,
+			.alias_of = canonical_of(e),
 		};
 		int ret = fn(&info, arg);
 
@@ -126,4 +140,23 @@ int pmc__event_for_each_generic(pmc_event_fn fn, void *arg)
 			return ret;
 	}
 	return for_each_cache(fn, arg);
+}
+
+int pmc__event_for_each_form(pmc_event_fn fn, void *arg)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < pmc__nr_breakpoint_forms && !ret; i++) {
+		const struct pmc_event_form *f = &pmc__breakpoint_forms[i];
+		struct pmc_event_info info = {
+			.name = f->syntax,
+			.kind = PMC_EV_BREAKPOINT,
+			.pmu = "breakpoint",
+			.desc = f->desc,
+			.example = f->example,
+		};
+
+		ret = fn(&info, arg);
+	}
+	return ret;
 }

@@ -67,6 +67,11 @@ static int finish_event(struct pmc_parser *p, struct pmc_evsel *evsel, bool bare
 	return pmc__parse_push(p, evsel);
 }
 
+int pmc__parse_finish_event(struct pmc_parser *p, struct pmc_evsel *evsel)
+{
+	return finish_event(p, evsel, false);
+}
+
 static bool is_raw(const char *s, int len)
 {
 	if (len < 2 || s[0] != 'r')
@@ -255,6 +260,9 @@ int pmc__parse_event(struct pmc_parser *p)
 	}
 	if (is_raw(s, len))
 		return parse_raw(p, off, len);
+	ret = pmc__preset_parse(p, off, len);
+	if (ret <= 0)
+		return ret;
 	ret = parse_table_name(p, off, len);
 	if (ret <= 0)
 		return ret;

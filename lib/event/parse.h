@@ -47,6 +47,11 @@ const char *pmc__lex_describe(const char *s, int offset, char *buf, size_t len);
 
 /* parse.c */
 int pmc__parse_push(struct pmc_parser *p, struct pmc_evsel *evsel);
+/*
+ * Ends an event whose head was read, with p->pos just past it: its modifiers, its name (the
+ * text from evsel->offset on) and the push. Takes evsel, freeing it on failure.
+ */
+int pmc__parse_finish_event(struct pmc_parser *p, struct pmc_evsel *evsel);
 /* One event (not a group) at p->pos; pushes one or more events. */
 int pmc__parse_event(struct pmc_parser *p);
 
@@ -78,6 +83,40 @@ extern const char
 	*const pmc__cache_result_names[PERF_COUNT_HW_CACHE_RESULT_MAX][PMC_CACHE_MAX_ALIASES];
 /* Bit (1 << op) set when cache supports op, as perf's evsel__hw_cache_stat. */
 extern const unsigned pmc__cache_ops_valid[PERF_COUNT_HW_CACHE_MAX];
+/* What each cache is, for descriptions ("L1 data cache"). */
+extern const char *const pmc__cache_descs[PERF_COUNT_HW_CACHE_MAX];
+
+/* tables.c: forms whose names are syntax, not names (breakpoints), for pmc list. */
+struct pmc_event_form {
+	const char *syntax;  /* "mem:ADDR[/LEN]:w" */
+	const char *example; /* an event string of the form, which parses: "mem:0x1000:w" */
+	const char *desc;
+};
+extern const struct pmc_event_form pmc__breakpoint_forms[];
+extern const size_t pmc__nr_breakpoint_forms;
+
+/*
+ * tables.c: the PAPI presets, rows of data/presets/papi.tsv (docs/events.md, "PAPI
+ * presets"): the event a preset stands for on the perf backend (generic) and on the vpmu
+ * Core i7 model (corei7), PAPI 7.0's Nehalem definition it was taken from and its line in
+ * papi_events.csv. NULL where the table has "-".
+ */
+struct pmc_preset {
+	const char *name, *generic, *corei7, *papi;
+	int line;
+	const char *desc;
+};
+extern const struct pmc_preset pmc__presets[];
+extern const size_t pmc__nr_presets;
+
+/*
+ * preset.c: a PAPI preset name at off: pushes the event it stands for on p's backend,
+ * named as written (with its modifiers). Returns 1 when the name is no preset; 0; or
+ * -PMC_E_UNKNOWN_EVENT, saying why, for a preset with no event on this backend.
+ */
+int pmc__preset_parse(struct pmc_parser *p, int off, int len);
+/* Walks the presets as PMC_EV_PRESET names, with what each stands for on evlist's backend. */
+int pmc__preset_for_each(const struct pmc_evlist *evlist, pmc_event_fn fn, void *arg);
 
 /* generic.c: lookup in the tables above. */
 const struct pmc_event_name *pmc__event_find_generic(const char *name, size_t len);
@@ -87,6 +126,8 @@ int pmc__event_find_cache(const char *name, size_t len, uint64_t *config);
 /* Canonical name of a cache config ("L1-dcache-load-misses") into buf. */
 void pmc__event_cache_name(unsigned cache, unsigned op, unsigned result, char *buf, size_t len);
 int pmc__event_for_each_generic(pmc_event_fn fn, void *arg);
+/* The breakpoint forms, each a PMC_EV_BREAKPOINT info with its example. */
+int pmc__event_for_each_form(pmc_event_fn fn, void *arg);
 
 /* pmu-sysfs.c: PMUs under <sysfs root>/bus/event_source/devices (core/sysfile.h). */
 bool pmc__pmu_exists(const char *pmu);

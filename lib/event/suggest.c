@@ -112,4 +112,5 @@ void pmc__suggest(const struct pmc_evlist *evlist, const char *name, const char 
 	pmc__pmu_for_each(collect, &c);
 	if (evlist && evlist->backend)
 		pmc__backend_for_each_known(evlist->backend, collect, &c);
+	pmc__preset_for_each(evlist, collect, &c);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* Data only: perf's generic hardware, software and cache event names
- * (tests/unit/test-event-tables.c validates them). */
+/* Data only: perf's generic hardware, software and cache event names, the breakpoint forms and
+ * the PAPI presets (tests/unit/test-event-tables.c and test-event-preset.c validate them). */
+#include <stddef.h>
 #include "event/parse.h"
 
 #define HW(n, c, d)                                         \
@@ -79,3 +80,30 @@ const unsigned pmc__cache_ops_valid[PERF_COUNT_HW_CACHE_MAX] = {
 	[PERF_COUNT_HW_CACHE_BPU] = OP(READ),
 	[PERF_COUNT_HW_CACHE_NODE] = OP(READ) | OP(WRITE) | OP(PREFETCH),
 };
+
+const char *const pmc__cache_descs[PERF_COUNT_HW_CACHE_MAX] = {
+	"L1 data cache",   "L1 instruction cache",   "last-level cache",  "data TLB",
+	"instruction TLB", "branch prediction unit", "local memory node",
+};
+
+/* docs/events.md, "Breakpoints"; the examples are judged by pmc list as the forms' verdicts. */
+const struct pmc_event_form pmc__breakpoint_forms[] = {
+	{"mem:ADDR[/LEN][:rw]", "mem:0x1000",
+	 "hardware breakpoint: reads and writes of the LEN bytes at ADDR (LEN 1, 2, 4 or 8; "
+	 "default 4)"},
+	{"mem:ADDR[/LEN]:r", "mem:0x1000:r", "hardware breakpoint: reads of the LEN bytes at ADDR"},
+	{"mem:ADDR[/LEN]:w", "mem:0x1000:w",
+	 "hardware breakpoint: writes of the LEN bytes at ADDR"},
+	{"mem:ADDR:x", "mem:0x1000:x",
+	 "hardware breakpoint: executions of the instruction at ADDR"},
+};
+const size_t pmc__nr_breakpoint_forms =
+	sizeof(pmc__breakpoint_forms) / sizeof(pmc__breakpoint_forms[0]);
+
+#define PMC_PRESET(name, generic, corei7, papi, line, desc) \
+	{name, generic, corei7, papi, line, desc},
+const struct pmc_preset pmc__presets[] = {
+#include "data/presets/papi.def"
+};
+#undef PMC_PRESET
+const size_t pmc__nr_presets = sizeof(pmc__presets) / sizeof(pmc__presets[0]);

@@ -91,14 +91,15 @@ expect_eq "Pentium branches of K iterations" \
 expect_grep "three events on two Pentium counters" "^# pass plan: 2 passes" "$T/pplan"
 "$PMC" list --backend=vpmu >"$T/plist" 2>&1
 expect_grep "Pentium names listed" "^  data_read +yes" "$T/plist"
-expect_grep "Pentium unsupported with reason" "^  bank_conflicts +no: .*cache banks" "$T/plist"
+expect_grep "Pentium unsupported with reason" "^  bank_conflicts +no +.*cache banks" "$T/plist"
 unset PMC_VPMU_MODEL
 
 # pmc list walks the Core i7 table: supported events and the reason for the others.
 "$PMC" list --backend=vpmu >"$T/list" 2>&1
 expect_grep "listed and countable" "^  INST_RETIRED.ANY +yes" "$T/list"
-expect_grep "listed with the reason" "^  UOPS_EXECUTED.PORT0 +no: .*execution-port" "$T/list"
-expect_grep "generic cache event with the reason" "^  L1-dcache-prefetches +no: .*prefetcher" "$T/list"
+expect_grep "listed with the reason" "^  UOPS_EXECUTED.PORT0 +no +.*execution-port" "$T/list"
+expect_grep "generic cache event with the reason" "^  L1-dcache-prefetches +no\\* " "$T/list"
+expect_grep "the reason it shares" "^  no\\*: .*prefetcher" "$T/list"
 "$PMC" list --backend=vpmu --json cpu >"$T/list.json" 2>/dev/null
 expect_eq "json list marks unsupported events" \
 	"$(json "$T/list.json" '[e["supported"] for e in j["events"] if e["name"] == "RESOURCE_STALLS.RS_FULL"]')" "[False]"

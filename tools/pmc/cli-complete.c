@@ -72,7 +72,8 @@ static int on_event(const struct pmc_event_info *info, void *arg)
 {
 	struct events_ctx *ctx = arg;
 
-	if (!strncmp(info->name, ctx->tail, strlen(ctx->tail)))
+	/* A form (mem:ADDR[/LEN]:w) is syntax to read, not a word to complete. */
+	if (!info->example && !strncmp(info->name, ctx->tail, strlen(ctx->tail)))
 		fprintf(ctx->f, "%s%s\n", ctx->head, info->name);
 	return 0;
 }

@@ -119,16 +119,14 @@ const char *cli_option_value(const struct cli_cmd *cmd, int argc, char **argv, i
 	return value;
 }
 
-/* Writes text from column col on, wrapped at HELP_WIDTH, continuation lines at indent;
- * "\n\n" starts a new paragraph. */
-static void wrap(FILE *f, const char *text, int col, int indent)
+void cli_wrap(FILE *f, const char *text, int col, int indent, int width)
 {
 	const char *p = text;
 
 	while (*p) {
 		size_t word = strcspn(p, " \n");
 
-		if (col > indent && col + 1 + (int)word > HELP_WIDTH) {
+		if (col > indent && col + 1 + (int)word > width) {
 			fprintf(f, "\n%*s", indent, "");
 			col = indent;
 		} else if (col > indent) {
@@ -159,7 +157,7 @@ void cli_usage(const struct cli_cmd *cmd, FILE *f)
 	}
 	if (cmd->about) {
 		fputc('\n', f);
-		wrap(f, cmd->about, 0, 0);
+		cli_wrap(f, cmd->about, 0, 0, HELP_WIDTH);
 	}
 	fputc('\n', f);
 	for (const struct cli_opt *o = cmd->opts; o->key; o++) {
@@ -178,6 +176,6 @@ void cli_usage(const struct cli_cmd *cmd, FILE *f)
 			fprintf(f, "%s\n%*s", head, HELP_COLUMN, "");
 		else
 			fprintf(f, "%-*s", HELP_COLUMN, head);
-		wrap(f, o->help, HELP_COLUMN, HELP_COLUMN);
+		cli_wrap(f, o->help, HELP_COLUMN, HELP_COLUMN, HELP_WIDTH);
 	}
 }

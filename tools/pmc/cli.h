@@ -84,6 +84,12 @@ extern const struct cli_cmd cli_top_doc; /* pmc's own options, for pmc(1) and co
 extern const size_t cli_nr_commands;
 const struct cli_command *cli_find_cmd(const char *name);
 
+/*
+ * Writes text to f from column col on (the cursor's), wrapped at width with continuation lines
+ * indented to indent, and a newline; "\n\n" starts a new paragraph. A word longer than the
+ * room left stays whole.
+ */
+void cli_wrap(FILE *f, const char *text, int col, int indent, int width);
 /* --help: the usage lines, the about text and the options, wrapped to 80 columns. */
 void cli_usage(const struct cli_cmd *cmd, FILE *f);
 

@@ -1,71 +1,385 @@
 // SPDX-License-Identifier: MIT
-/* pmc list: every event pmc knows, by kind, and whether it can be counted here. */
+/*
+ * pmc list: every event pmc knows, by kind, sorted, with its description and whether it can be
+ * counted here (docs/events.md, "pmc list"). The names are collected first, then filtered,
+ * judged and printed: aliases join their canonical name's line, and a kind none of whose
+ * events can be counted, all for one reason, is one line unless asked for.
+ */
+#include <errno.h>
 #include <fnmatch.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 #include <jansson.h>
 #include "cli.h"
 
-struct list_ctx {
-	struct pmc_evlist *probe; /* a scratch list: each name is parsed and judged in it */
-	const struct pmc_evlist_opts *eo;
-	const char *pattern;
-	json_t *json; /* --json: the array being built */
-	int last_kind;
-	size_t nr, nr_ok;
+#define NAME_COLUMN_MAX 40
+#define DEFAULT_WIDTH 100
+
+struct entry {
+	char *name, *pmu, *desc, *alias_of, *maps_to, *example;
+	enum pmc_event_kind kind;
+	char *line; /* canonical entries: the names on the line ("cs OR context-switches") */
+	struct entry *canon; /* aliases: the entry of their canonical name */
+	bool match, shown, ok;
+	char why[512];
 };
 
-/* Parses and judges one name in a fresh list so verdicts never share state. */
-static int judge(struct list_ctx *ctx, const struct pmc_event_info *info, char *why, size_t len)
+struct list_ctx {
+	const struct pmc_evlist_opts *eo;
+	const char *pattern;
+	bool by_kind; /* the pattern is a kind's name */
+	struct entry *e;
+	size_t nr, alloc;
+};
+
+static char *dup_or_null(const char *s, bool *failed)
 {
-	const char *name = info->name;
+	char *d = s ? strdup(s) : NULL;
+
+	*failed |= s && !d;
+	return d;
+}
+
+static int collect(const struct pmc_event_info *info, void *arg)
+{
+	struct list_ctx *ctx = arg;
+	struct entry *e;
+	bool failed = false;
+
+	if (ctx->nr == ctx->alloc) {
+		size_t n = ctx->alloc ? ctx->alloc * 2 : 256;
+		struct entry *grown = realloc(ctx->e, n * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		ctx->e = grown;
+		ctx->alloc = n;
+	}
+	e = &ctx->e[ctx->nr];
+	*e = (struct entry){.kind = info->kind};
+	e->name = dup_or_null(info->name, &failed);
+	e->pmu = dup_or_null(info->pmu, &failed);
+	e->desc = dup_or_null(info->desc, &failed);
+	e->alias_of = dup_or_null(info->alias_of, &failed);
+	e->maps_to = dup_or_null(info->maps_to, &failed);
+	e->example = dup_or_null(info->example, &failed);
+	ctx->nr++; /* freed with the rest, even when a copy failed */
+	return failed ? -ENOMEM : 0;
+}
+
+static void free_entries(struct list_ctx *ctx)
+{
+	for (size_t i = 0; i < ctx->nr; i++) {
+		struct entry *e = &ctx->e[i];
+
+		free(e->name);
+		free(e->pmu);
+		free(e->desc);
+		free(e->alias_of);
+		free(e->maps_to);
+		free(e->example);
+		free(e->line);
+	}
+	free(ctx->e);
+}
+
+/* By kind, then by name without regard to case (ties: with it). */
+static int by_kind_name(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+	int d = (int)x->kind - (int)y->kind;
+
+	if (!d)
+		d = strcasecmp(x->name, y->name);
+	return d ? d : strcmp(x->name, y->name);
+}
+
+/* Each alias finds its canonical name's entry, whose line gets " OR alias". */
+static int join_aliases(struct list_ctx *ctx)
+{
+	for (size_t i = 0; i < ctx->nr; i++) {
+		struct entry *a = &ctx->e[i], *c = NULL;
+		char *line;
+
+		for (size_t j = 0; a->alias_of && j < ctx->nr && !c; j++)
+			if (ctx->e[j].kind == a->kind && !strcmp(ctx->e[j].name, a->alias_of))
+				c = &ctx->e[j];
+		if (!c)
+			continue;
+		if (asprintf(&line, "%s OR %s", c->line ? c->line : c->name, a->name) < 0)
+			return -ENOMEM;
+		free(c->line);
+		c->line = line;
+		a->canon = c;
+	}
+	return 0;
+}
+
+static bool matches(const struct list_ctx *ctx, const struct entry *e)
+{
+	const char *p = ctx->pattern;
+
+	if (!p)
+		return true;
+	if (ctx->by_kind)
+		return !strcmp(p, pmc_event_kind__name(e->kind));
+	if (strpbrk(p, "*?["))
+		return !fnmatch(p, e->name, FNM_CASEFOLD);
+	return strcasestr(e->name, p) || (e->desc && strcasestr(e->desc, p)) ||
+	       (e->maps_to && strcasestr(e->maps_to, p));
+}
+
+/* An alias is shown with its canonical name, and either one's match shows both. */
+static void filter(struct list_ctx *ctx)
+{
+	for (size_t i = 0; i < ctx->nr; i++)
+		ctx->e[i].match = matches(ctx, &ctx->e[i]);
+	for (size_t i = 0; i < ctx->nr; i++)
+		if (ctx->e[i].canon)
+			ctx->e[i].canon->match |= ctx->e[i].match;
+	for (size_t i = 0; i < ctx->nr; i++) {
+		struct entry *e = &ctx->e[i];
+
+		e->shown = e->canon ? e->canon->match : e->match;
+	}
+}
+
+/* Parses and judges one name (a form by its example) in a fresh list, so that verdicts
+ * never share state; e->why says why not. */
+static void judge(struct list_ctx *ctx, struct entry *e)
+{
+	const char *name = e->example ? e->example : e->name;
+	struct pmc_parse_error perr = {0};
 	struct pmc_evlist *l;
 	int err = pmc_evlist__new(ctx->eo, &l);
 
-	if (err)
-		return err;
-	err = pmc_evlist__parse(l, name, NULL);
-	if (err && info->kind == PMC_EV_SYMBOLIC)
-		snprintf(why, len,
+	if (!err)
+		err = pmc_evlist__parse(l, name, &perr);
+	if (err && e->kind == PMC_EV_SYMBOLIC)
+		snprintf(e->why, sizeof(e->why),
 			 "in libpfm4's tables, but the kernel exposes no PMU for it here");
+	else if (err && e->kind == PMC_EV_PRESET && perr.msg[0])
+		snprintf(e->why, sizeof(e->why), "%s", perr.msg);
 	else if (err)
-		snprintf(why, len, "does not resolve: %s", pmc_strerror(err));
+		snprintf(e->why, sizeof(e->why), "does not resolve: %s", pmc_strerror(err));
 	else
-		err = pmc_evsel__check(pmc_evlist__at(l, 0), why, len);
+		err = pmc_evsel__check(pmc_evlist__at(l, 0), e->why, sizeof(e->why));
+	e->ok = !err;
 	pmc_evlist__delete(l);
-	return err;
 }
 
-static int on_event(const struct pmc_event_info *info, void *arg)
+static int print_json(struct list_ctx *ctx)
 {
-	struct list_ctx *ctx = arg;
-	char why[512] = "";
-	bool ok;
+	json_t *events = json_array(), *root;
+	int err;
 
-	if (ctx->pattern && fnmatch(ctx->pattern, info->name, FNM_CASEFOLD) &&
-	    strcmp(ctx->pattern, pmc_event_kind__name(info->kind)))
-		return 0;
-	ok = !judge(ctx, info, why, sizeof(why));
-	ctx->nr++;
-	ctx->nr_ok += ok;
-	if (ctx->json) {
-		json_t *j = json_pack("{s:s, s:s, s:b}", "name", info->name, "kind",
-				      pmc_event_kind__name(info->kind), "supported", ok);
+	for (size_t i = 0; i < ctx->nr; i++) {
+		const struct entry *e = &ctx->e[i];
+		json_t *j;
 
-		if (info->pmu)
-			json_object_set_new(j, "pmu", json_string(info->pmu));
-		if (info->desc)
-			json_object_set_new(j, "description", json_string(info->desc));
-		if (!ok)
-			json_object_set_new(j, "reason", json_string(why));
-		return json_array_append_new(ctx->json, j);
+		if (!e->shown)
+			continue;
+		j = json_pack("{s:s, s:s, s:b}", "name", e->name, "kind",
+			      pmc_event_kind__name(e->kind), "supported", e->ok);
+		if (e->pmu)
+			json_object_set_new(j, "pmu", json_string(e->pmu));
+		if (e->desc)
+			json_object_set_new(j, "description", json_string(e->desc));
+		if (e->alias_of)
+			json_object_set_new(j, "alias_of", json_string(e->alias_of));
+		if (e->maps_to)
+			json_object_set_new(j, "maps_to", json_string(e->maps_to));
+		if (e->example)
+			json_object_set_new(j, "example", json_string(e->example));
+		if (!e->ok)
+			json_object_set_new(j, "reason", json_string(e->why));
+		json_array_append_new(events, j);
 	}
-	if ((int)info->kind != ctx->last_kind)
-		printf("\n%s events:\n", pmc_event_kind__name(info->kind));
-	ctx->last_kind = (int)info->kind;
-	printf("  %-44s %s%s\n", info->name, ok ? "yes" : "no: ", ok ? "" : why);
-	return 0;
+	root = json_pack("{s:s, s:s, s:o}", "schema", "pmc-list/1", "backend",
+			 ctx->eo->backend ? ctx->eo->backend : "perf", "events", events);
+	err = json_dumpf(root, stdout, JSON_INDENT(2));
+	putchar('\n');
+	json_decref(root);
+	return err ? -EIO : 0;
+}
+
+/* The terminal's width when stdout is one, else DEFAULT_WIDTH. */
+static int out_width(void)
+{
+	struct winsize ws;
+
+	if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col >= 60)
+		return ws.ws_col;
+	return DEFAULT_WIDTH;
+}
+
+/* One kind's shown lines: where they start, how many, and their common verdicts. */
+struct kind_run {
+	size_t first, end; /* entries [first, end) of one kind, shown or not */
+	size_t nr, nr_ok;  /* shown canonical lines, and those countable */
+	const char *why;   /* the one reason of every line, when none is countable */
+	/* The reason most uncountable lines (two or more) share, said once under them ("no*"). */
+	const char *footnote;
+	int name_width;
+};
+
+static const char *line_name(const struct entry *e)
+{
+	return e->line ? e->line : e->name;
+}
+
+/* The reason most of the kind's uncountable lines give (among the first MAX_REASONS
+ * different ones), and how many give it. */
+#define MAX_REASONS 8
+static const char *common_reason(const struct list_ctx *ctx, const struct kind_run *k,
+				 size_t *count)
+{
+	const char *reason[MAX_REASONS];
+	size_t votes[MAX_REASONS] = {0}, n = 0, best = 0;
+
+	for (size_t i = k->first; i < k->end; i++) {
+		const struct entry *e = &ctx->e[i];
+		size_t r = 0;
+
+		if (!e->shown || e->canon || e->ok)
+			continue;
+		while (r < n && strcmp(reason[r], e->why))
+			r++;
+		if (r == n && n < MAX_REASONS)
+			reason[n++] = e->why;
+		if (r < n && ++votes[r] > votes[best])
+			best = r;
+	}
+	*count = n ? votes[best] : 0;
+	return n ? reason[best] : NULL;
+}
+
+static void scan_kind(const struct list_ctx *ctx, struct kind_run *k)
+{
+	size_t nr_why;
+
+	k->name_width = 0;
+	k->why = common_reason(ctx, k, &nr_why);
+	for (size_t i = k->first; i < k->end; i++) {
+		const struct entry *e = &ctx->e[i];
+		int w = (int)strlen(line_name(e)) + (e->maps_to ? 4 + (int)strlen(e->maps_to) : 0);
+
+		if (!e->shown || e->canon)
+			continue;
+		k->nr++;
+		k->nr_ok += e->ok;
+		if (w > k->name_width)
+			k->name_width = w < NAME_COLUMN_MAX ? w : NAME_COLUMN_MAX;
+	}
+	if (nr_why == k->nr)
+		return;
+	k->footnote = nr_why >= 2 ? k->why : NULL;
+	k->why = NULL;
+}
+
+/* The reason's text without the "'NAME': " a parse message starts with. */
+static const char *own_reason(const struct entry *e)
+{
+	size_t n = strlen(e->name);
+
+	if (e->why[0] == '\'' && !strncmp(e->why + 1, e->name, n) &&
+	    !strncmp(e->why + n + 1, "': ", 3))
+		return e->why + n + 4;
+	return e->why;
+}
+
+static void print_line(const struct entry *e, const struct kind_run *k, int width)
+{
+	bool noted = !e->ok && (k->why || (k->footnote && !strcmp(e->why, k->footnote)));
+	const char *verdict = e->ok ? "yes" : noted && !k->why ? "no*" : "no";
+	char name[512], why[sizeof(e->why) + 2];
+	const char *text = e->desc;
+	int col;
+
+	snprintf(name, sizeof(name), "%s%s%s", line_name(e), e->maps_to ? " -> " : "",
+		 e->maps_to ? e->maps_to : "");
+	snprintf(why, sizeof(why), "(%s)", own_reason(e));
+	if (!text && !e->ok && !noted)
+		text = why; /* no description: the reason takes its place */
+	col = printf("  %-*s  %s", k->name_width, name, verdict);
+	if (!text) {
+		putchar('\n');
+		return;
+	}
+	col += printf("%*s", 5 - (int)strlen(verdict), "");
+	cli_wrap(stdout, text, col, col, width);
+	if (text == e->desc && !e->ok && !noted) {
+		printf("%*s", col, "");
+		cli_wrap(stdout, why, col, col, width);
+	}
+}
+
+static void print_kind(const struct list_ctx *ctx, const struct kind_run *k, int width)
+{
+	const char *kind = pmc_event_kind__name(ctx->e[k->first].kind);
+	char text[1024];
+	int col;
+
+	if (!k->nr)
+		return;
+	col = printf("\n%s events:", kind) - 1;
+	if (k->why && !ctx->pattern) {
+		/* Nothing of the kind counts here, for one reason: one line says it all. */
+		snprintf(text, sizeof(text),
+			 "none of %zu countable here: %s ('pmc list%s%s %s' "
+			 "lists them)",
+			 k->nr, k->why, ctx->eo->backend ? " --backend=" : "",
+			 ctx->eo->backend ? ctx->eo->backend : "", kind);
+		cli_wrap(stdout, text, col, 4, width);
+		return;
+	}
+	if (k->why) {
+		snprintf(text, sizeof(text), "none countable here: %s", k->why);
+		cli_wrap(stdout, text, col, 4, width);
+	} else {
+		putchar('\n');
+	}
+	for (size_t i = k->first; i < k->end; i++)
+		if (ctx->e[i].shown && !ctx->e[i].canon)
+			print_line(&ctx->e[i], k, width);
+	if (k->footnote) {
+		snprintf(text, sizeof(text), "no*: %s", k->footnote);
+		fputs("  ", stdout);
+		cli_wrap(stdout, text, 2, 4, width);
+	}
+}
+
+static void print_text(const struct list_ctx *ctx)
+{
+	int width = out_width();
+	size_t nr = 0, nr_ok = 0;
+
+	for (size_t i = 0; i < ctx->nr;) {
+		struct kind_run k = {.first = i};
+
+		while (i < ctx->nr && ctx->e[i].kind == ctx->e[k.first].kind)
+			i++;
+		k.end = i;
+		scan_kind(ctx, &k);
+		print_kind(ctx, &k, width);
+	}
+	for (size_t i = 0; i < ctx->nr; i++) {
+		nr += ctx->e[i].shown;
+		nr_ok += ctx->e[i].shown && ctx->e[i].ok;
+	}
+	printf("\n%zu events, %zu countable here\n", nr, nr_ok);
+}
+
+static bool is_kind(const char *s)
+{
+	for (int k = PMC_EV_HARDWARE; k <= PMC_EV_PRESET; k++)
+		if (!strcmp(s, pmc_event_kind__name(k)))
+			return true;
+	return false;
 }
 
 enum { O_BACKEND = CLI_LONG_ONLY };
@@ -81,20 +395,56 @@ static const struct cli_opt options[] = {
 const struct cli_cmd cmd_list_doc = {
 	.name = "list",
 	.summary = "list the events pmc knows and whether they can be counted here",
-	.synopsis = "[options] [KIND|PATTERN]",
-	.about = "Lists every event pmc knows, by kind, marked with whether it can be counted "
-		 "on this machine and, if not, why. KIND is one of hardware, software, cache, "
-		 "tracepoint, pmu, cpu; PATTERN a shell glob, matched without regard to case.",
+	.synopsis = "[options] [KIND|PATTERN|WORD]",
+	.about = "Lists every event pmc knows, by kind and sorted by name, with its description, "
+		 "whether it can be counted on this machine and, if not, why; aliases share a "
+		 "line (context-switches OR cs) and a PAPI preset shows the event it stands for "
+		 "(PAPI_TOT_INS -> instructions). A kind none of whose events can be counted, "
+		 "all for one reason, takes one line that says why.\n\nKIND is one of hardware, "
+		 "software, cache, breakpoint, pmu, tracepoint, cpu, preset; PATTERN a shell "
+		 "glob over the names; any other WORD lists the events whose name, description "
+		 "or preset event contains it; PATTERN and WORD match without regard to case.",
 	.opts = options,
 	.operands = CLI_V_EVENTS,
 };
 
+static int list(struct list_ctx *ctx, bool json)
+{
+	struct pmc_evlist *l;
+	int err = pmc_evlist__new(ctx->eo, &l);
+
+	if (err) {
+		fprintf(stderr, "pmc list: backend '%s': %s\n", ctx->eo->backend,
+			pmc_strerror(err));
+		return 2;
+	}
+	err = pmc_evlist__for_each_known(l, collect, ctx);
+	pmc_evlist__delete(l);
+	if (!err) {
+		qsort(ctx->e, ctx->nr, sizeof(*ctx->e), by_kind_name);
+		err = join_aliases(ctx);
+	}
+	if (err) {
+		fprintf(stderr, "pmc list: cannot walk the events: %s\n", pmc_strerror(err));
+		return 1;
+	}
+	filter(ctx);
+	for (size_t i = 0; i < ctx->nr; i++)
+		if (ctx->e[i].shown)
+			judge(ctx, &ctx->e[i]);
+	if (json)
+		err = print_json(ctx);
+	else
+		print_text(ctx);
+	return err || fflush(stdout) || ferror(stdout) ? 1 : 0;
+}
+
 int cmd_list(int argc, char **argv)
 {
 	struct pmc_evlist_opts eo = {.sz = sizeof(eo)};
-	struct list_ctx ctx = {.eo = &eo, .last_kind = -1};
-	struct pmc_evlist *l;
-	int ch, err;
+	struct list_ctx ctx = {.eo = &eo};
+	bool json = false;
+	int ch, ret;
 
 	while ((ch = cli_getopt(&cmd_list_doc, argc, argv)) != -1) {
 		if (ch == 'h') {
@@ -102,31 +452,15 @@ int cmd_list(int argc, char **argv)
 			return 0;
 		}
 		if (ch == 'j')
-			ctx.json = json_array();
+			json = true;
 		else if (ch == O_BACKEND)
 			eo.backend = optarg;
 		else
 			return 2;
 	}
 	ctx.pattern = optind < argc ? argv[optind] : NULL;
-	err = pmc_evlist__new(&eo, &l);
-	if (err) {
-		fprintf(stderr, "pmc list: backend '%s': %s\n", eo.backend, pmc_strerror(err));
-		return 2;
-	}
-	err = pmc_evlist__for_each_known(l, on_event, &ctx);
-	pmc_evlist__delete(l);
-	if (ctx.json) {
-		json_t *root = json_pack("{s:s, s:s, s:o}", "schema", "pmc-list/1", "backend",
-					 eo.backend ? eo.backend : "perf", "events", ctx.json);
-
-		json_dumpf(root, stdout, JSON_INDENT(2));
-		putchar('\n');
-		json_decref(root);
-	} else {
-		printf("\n%zu events, %zu countable here\n", ctx.nr, ctx.nr_ok);
-	}
-	if (err)
-		fprintf(stderr, "pmc list: %s\n", pmc_strerror(err));
-	return err ? 1 : fflush(stdout) || ferror(stdout) ? 1 : 0;
+	ctx.by_kind = ctx.pattern && is_kind(ctx.pattern);
+	ret = list(&ctx, json);
+	free_entries(&ctx);
+	return ret;
 }

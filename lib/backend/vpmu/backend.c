@@ -102,6 +102,13 @@ static int vpmu_reset(struct pmc_counting *c)
 	return vc->self ? pmc__vpmu_self_ctl(vc, VPMU_REQ_RESET) : -EOPNOTSUPP;
 }
 
+/* The preset table has a column for the Core i7 model (PAPI's Nehalem definitions); the
+ * Pentium model takes the generic column, through its map of perf's generic events. */
+static const char *vpmu_preset_model(void)
+{
+	return pmc__vpmu_model() == VPMU_MODEL_COREI7 ? "corei7" : NULL;
+}
+
 const struct pmc_backend_ops pmc__vpmu_ops = {
 	.name = "vpmu",
 	.desc = "the vpmu Valgrind tool: a modelled Core i7 or Pentium PMU, exact and "
@@ -114,6 +121,7 @@ const struct pmc_backend_ops pmc__vpmu_ops = {
 	.classify = vpmu_classify,
 	.budget = vpmu_budget,
 	.for_each_known = pmc__vpmu_for_each,
+	.preset_model = vpmu_preset_model,
 	.open = pmc__vpmu_open,
 	.start = pmc__vpmu_start,
 	.stop = vpmu_stop,
