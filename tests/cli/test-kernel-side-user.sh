@@ -16,7 +16,7 @@ ME=$(as_user id -u)
 LEVEL=$(cat /proc/sys/kernel/perf_event_paranoid)
 KERNEL_OK=$(as_user "$PMC" doctor --json | json /dev/stdin '[c["ok"] for c in j["checks"] if c["key"] == "open_kernel"][0]')
 echo "perf_event_paranoid $LEVEL; uid $ME may count the kernel: $KERNEL_OK"
-ONLY="it happens only in the kernel, which perf_event_paranoid=$LEVEL does not let uid $ME count"
+export ONLY="it happens only in the kernel, which perf_event_paranoid=$LEVEL does not let uid $ME count"
 TODO="sysctl kernel.perf_event_paranoid=1, or run pmc with CAP_PERFMON"
 NOTE="counted at user level: perf_event_paranoid=$LEVEL does not let uid $ME count the kernel"
 HEADER="95% confidence, user level, backend perf"
@@ -60,9 +60,13 @@ else
 	as_user "$PMC" stat --kernel -e context-switches -- "$W" 10 2>"$T/k"
 	expect_grep "--kernel: the rule is named" "^context-switches: <not supported> \\('context-switches' counts the kernel" "$T/k"
 
-	as_user "$PMC" list software >"$T/list"
-	expect_grep "pmc list: not countable here, with the reason" "^  context-switches +no: $ONLY" "$T/list"
-	expect_grep "pmc list: task-clock countable" "^  task-clock +yes" "$T/list"
+	as_user "$PMC" list --json software >"$T/list"
+	expect_eq "pmc list: not countable here, with the reason" \
+		"$(json "$T/list" '[e["supported"] for e in j["events"] if e["name"] == "context-switches"]')" "[False]"
+	expect_eq "pmc list: the reason" \
+		"$(json "$T/list" '[e["reason"].startswith(__import__("os").environ["ONLY"]) for e in j["events"] if e["name"] == "context-switches"]')" "[True]"
+	expect_eq "pmc list: task-clock countable" \
+		"$(json "$T/list" '[e["supported"] for e in j["events"] if e["name"] == "task-clock"]')" "[True]"
 fi
 
 # ---- tracefs as this machine has it ----
@@ -142,6 +146,8 @@ tp_as_user "$PMC" stat --strict -e syscalls:sys_enter_write,sched:sched_switch -
 expect_eq "--strict with sched:sched_switch: exit 1" $? 1
 expect_grep "--strict: the event and the reason" "cannot count 'sched:sched_switch': $ONLY" "$T/strict"
 
-tp_as_user "$PMC" list 'sched:sched_switch' >"$T/list"
-expect_grep "pmc list: sched:sched_switch not countable here, with the reason" "^  sched:sched_switch +no: $ONLY" "$T/list"
+tp_as_user "$PMC" list --json 'sched:sched_switch' >"$T/list"
+expect_eq "pmc list: sched:sched_switch not countable here, with the reason" \
+	"$(json "$T/list" '[(e["supported"], e["reason"].startswith(__import__("os").environ["ONLY"])) for e in j["events"] if e["name"] == "sched:sched_switch"]')" \
+	"[(False, True)]"
 finish
