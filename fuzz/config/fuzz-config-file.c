@@ -13,11 +13,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static int fd = -1; /* the file lives in memory: the parser opens it by path */
-	static const struct option opts[] = {{"event", required_argument, NULL, 'e'},
-					     {"repeat", required_argument, NULL, 'r'},
-					     {"no-warmup", no_argument, NULL, 1},
-					     {"config", required_argument, NULL, 2},
-					     {NULL, 0, NULL, 0}};
+	static const struct cli_opt opts[] = {
+		{"event", 'e', "EVENTS", CLI_V_EVENTS, NULL, "events"},
+		{"repeat", 'r', "N", CLI_V_NONE, NULL, "repetitions"},
+		{"no-warmup", CLI_LONG_ONLY, NULL, CLI_V_NONE, NULL, "no warm-up"},
+		{"config", CLI_LONG_ONLY + 1, "FILE", CLI_V_FILE, NULL, "options file"},
+		{0}};
+	static const struct cli_cmd cmd = {.name = "stat", .opts = opts};
 	char path[64], *argv[] = {"stat", "-e", "cycles", NULL}, **out;
 	struct cli_config_error err;
 	int argc = 3, n;
@@ -27,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
 		abort();
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	if (cli_config_merge(path, opts, argc, argv, &n, &out, &err)) {
+	if (cli_config_merge(path, &cmd, argc, argv, &n, &out, &err)) {
 		if (err.line < 1 || !err.msg[0])
 			abort(); /* every failure but I/O names the line and says what is wrong */
 		return 0;

@@ -11,14 +11,6 @@
 #define HELP_WIDTH 80
 #define HELP_COLUMN 26
 
-const struct cli_command *cli_find_cmd(const char *name)
-{
-	for (size_t i = 0; name && i < cli_nr_commands; i++)
-		if (!strcmp(cli_commands[i].name, name))
-			return &cli_commands[i];
-	return NULL;
-}
-
 const struct cli_opt *cli_find_opt(const struct cli_cmd *cmd, const char *name)
 {
 	for (const struct cli_opt *o = cmd->opts; o->key; o++)
