@@ -374,12 +374,16 @@ static void summarize(struct pmc_run *run)
 int pmc_run__execute(struct pmc_run *run)
 {
 	double t0 = now_s();
-	bool pid = run->target.kind == PMC_TARGET_PID;
-	bool warm = !run->opts.no_warmup && !pid;
+	/* A process, or CPUs without a command, is counted once, until it ends or a signal:
+	 * there is nothing to warm up or repeat. */
+	bool once =
+		run->target.kind == PMC_TARGET_PID ||
+		(run->target.kind == PMC_TARGET_CPUS && !(run->target.argv && *run->target.argv));
+	bool warm = !run->opts.no_warmup && !once;
 	int err = 0;
 
 	for (int pass = 0; pass < run->res.nr_passes && !err && !must_stop(run); pass++) {
-		int first = warm && pass == 0 ? -1 : 0, reps = pid ? 1 : run->opts.repeat;
+		int first = warm && pass == 0 ? -1 : 0, reps = once ? 1 : run->opts.repeat;
 
 		for (int rep = first; rep < reps && !err && !must_stop(run); rep++) {
 			progress(run, pass, rep, t0);

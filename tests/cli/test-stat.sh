@@ -75,6 +75,18 @@ wait $PID
 expect_eq "Ctrl-C exit status" $? 130
 expect_grep "counted so far" "^$TP: 100\.0" "$T/int"
 
+# CPUs without a command are counted once, until a signal: no warm-up run, -r is ignored
+# with a note (the progress line under -v says counting began).
+"$PMC" stat -v -r 3 -a -e cpu-clock 2>"$T/all" &
+PID=$!
+for _ in $(seq 100); do grep -q "^pmc stat: pass 1/1" "$T/all" && break; sleep 0.1; done
+kill -INT $PID
+wait $PID
+expect_eq "-a without a command, Ctrl-C: exit status" $? 130
+expect_grep "-a without a command: -r ignored, said" "^pmc stat: -r 3 ignored: without a command, CPUs are counted once" "$T/all"
+expect_grep "-a without a command: one run, no warm-up" "for 'CPUs all' \(1 repetition, 1 pass," "$T/all"
+expect_no_grep "-a without a command: no warm-up values" "warm-up run was the only run" "$T/all"
+
 # SIGTERM and SIGHUP: the program gets the signal pmc got (not SIGINT), pmc prints what was
 # counted, exits 128+signal, and the results file says it stopped early; no child survives.
 for sig in TERM HUP; do

@@ -254,6 +254,12 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 		return bad_usage("%s", "no command to run (or -p PID, -a, -C CPUS)");
 	if (o->pid && (o->system_wide || o->cpus))
 		return bad_usage("%s", "-p cannot be combined with -a or -C");
+	if (o->repeat > 1 && !*o->argv && (o->pid || o->system_wide || o->cpus))
+		fprintf(stderr,
+			"pmc stat: -r %d ignored: without a command, %s counted once, "
+			"until %s or Ctrl-C\n",
+			o->repeat, o->pid ? "a process is" : "CPUs are",
+			o->pid ? "it exits" : "a signal");
 	return o->dry_run || o->plan_only ? 0 : check_values(o);
 }
 

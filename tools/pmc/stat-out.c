@@ -102,7 +102,7 @@ static void print_header(FILE *f, const struct stat_run *run)
 	else
 		fprintf(f, "CPUs %s", o->cpus ? o->cpus : "all");
 	fprintf(f, "' (%d repetition%s%s, %d pass%s, %g%% confidence, ", reps, reps == 1 ? "" : "s",
-		o->no_warmup || o->pid ? "" : " after a warm-up run", res->nr_passes,
+		o->no_warmup || o->pid || !*o->argv ? "" : " after a warm-up run", res->nr_passes,
 		res->nr_passes == 1 ? "" : "es", o->level * 100);
 	print_levels(f, run);
 	fprintf(f, ", backend %s):\n\n", pmc_evlist__backend(run->evlist));
