@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* DWARF unwinding of a sample's copied user stack with libdwfl (perf's --call-graph dwarf). */
-#include <elfutils/libdwfl.h>
-#include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include "symbol/dw-api.h"
 #include "symbol/unwind.h"
 
 /*
@@ -39,11 +38,10 @@ struct pmc__unwind {
 	size_t n, max;
 };
 
-static const Dwfl_Callbacks proc_cb = {
-	/* Modules come with their files (dwfl_report_elf); nothing is looked up in /proc. */
-	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-};
+/* libdw, once loaded (the first unwind loads it), and the callbacks it is given: modules
+ * come with their files (dwfl_report_elf); nothing is looked up in /proc. */
+static const struct pmc__dw_api *dw;
+static Dwfl_Callbacks proc_cb;
 
 /* The sampled user register with perf number idx; false when the sample lacks it. */
 static bool user_reg(const struct pmc__sample *s, unsigned idx, uint64_t *v)
@@ -117,11 +115,11 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 		nr_known += mask >> perf_of_dwarf[i] & 1;
 	}
 	if (nr_known == 17)
-		return dwfl_thread_state_registers(thread, 0, 17, regs);
+		return dw->dwfl_thread_state_registers(thread, 0, 17, regs);
 	/* A register the sample lacks stays undefined: CFI that needs it stops there. */
 	for (unsigned i = 0; i < 17; i++)
 		if (mask >> perf_of_dwarf[i] & 1 &&
-		    !dwfl_thread_state_registers(thread, (int)i, 1, &regs[i]))
+		    !dw->dwfl_thread_state_registers(thread, (int)i, 1, &regs[i]))
 			return false;
 	return true;
 }
@@ -156,28 +154,28 @@ static void report_map(Dwfl *dwfl, const struct pmc__map *map)
 	uint64_t bias;
 
 	/* Anonymous maps, [vdso] and files that are gone cannot be unwound through. */
-	if (d->path[0] != '/' || !elf || !gelf_getehdr(elf, &eh) || eh.e_machine != EM_X86_64)
+	if (d->path[0] != '/' || !elf || !dw->gelf_getehdr(elf, &eh) || eh.e_machine != EM_X86_64)
 		return;
 	bias = map->start - pmc__dso_offset_to_vaddr(d, map->pgoff);
 	/* A module that fails (overlap, unreadable) only costs the frames inside it. */
-	dwfl_report_elf(dwfl, d->short_name, d->path, -1, bias, true);
+	dw->dwfl_report_elf(dwfl, d->short_name, d->path, -1, bias, true);
 }
 
 /* A Dwfl holding the maps of p that are alive at time, or NULL. */
 static Dwfl *build(struct pmc__unwind *u, const struct pmc__proc *p, uint64_t time)
 {
-	Dwfl *dwfl = dwfl_begin(&proc_cb);
+	Dwfl *dwfl = dw->dwfl_begin(&proc_cb);
 
 	if (!dwfl)
 		return NULL;
-	dwfl_report_begin(dwfl);
+	dw->dwfl_report_begin(dwfl);
 	for (size_t i = 0; i < p->nr; i++)
 		if (p->maps[i].died > time && first_of_dso(p, i, time))
 			report_map(dwfl, &p->maps[i]);
 	/* No module: attach fails (libdwfl finds the architecture from a module's ELF). */
-	if (dwfl_report_end(dwfl, NULL, NULL) ||
-	    !dwfl_attach_state(dwfl, NULL, (pid_t)p->pid, &thread_cb, u)) {
-		dwfl_end(dwfl);
+	if (dw->dwfl_report_end(dwfl, NULL, NULL) ||
+	    !dw->dwfl_attach_state(dwfl, NULL, (pid_t)p->pid, &thread_cb, u)) {
+		dw->dwfl_end(dwfl);
 		return NULL;
 	}
 	return dwfl;
@@ -200,7 +198,7 @@ static Dwfl *proc_dwfl(struct pmc__unwind *u, struct pmc__machine *m, const stru
 	if (!up || up->gen != p->gen) {
 		up = up ? up : lru;
 		if (up->dwfl)
-			dwfl_end(up->dwfl);
+			dw->dwfl_end(up->dwfl);
 		*up = (struct uproc){.pid = s->pid, .gen = p->gen, .built = true};
 		up->dwfl = build(u, p, s->time);
 	}
@@ -214,7 +212,7 @@ static int on_frame(Dwfl_Frame *frame, void *arg)
 	Dwarf_Addr pc;
 	bool activation;
 
-	if (!dwfl_frame_pc(frame, &pc, &activation) || !pc)
+	if (!dw->dwfl_frame_pc(frame, &pc, &activation) || !pc)
 		return DWARF_CB_ABORT;
 	/*
 	 * The report (report/frames.c) takes every pc after the first for a return address and
@@ -237,7 +235,10 @@ size_t pmc__unwind_user(struct pmc__unwind **up, struct pmc__machine *m,
 	if (!max || s->user_regs_abi != PERF_SAMPLE_REGS_ABI_64 || !s->tid ||
 	    !user_reg(s, PERF_X86_SP, &sp) || !user_reg(s, PERF_X86_IP, &ip))
 		return 0;
-	if (!u && !(u = *up = calloc(1, sizeof(*u))))
+	if (!dw && (dw = pmc__dw_api()))
+		proc_cb = (Dwfl_Callbacks){.find_elf = dw->dwfl_build_id_find_elf,
+					   .find_debuginfo = dw->dwfl_standard_find_debuginfo};
+	if (!dw || (!u && !(u = *up = calloc(1, sizeof(*u)))))
 		return 0;
 	dwfl = proc_dwfl(u, m, s);
 	if (!dwfl)
@@ -249,7 +250,7 @@ size_t pmc__unwind_user(struct pmc__unwind **up, struct pmc__machine *m,
 	u->n = 0;
 	u->max = max;
 	/* The end of a stack shows as an error on some unwinds: the frames so far stand. */
-	dwfl_getthread_frames(dwfl, (pid_t)s->tid, on_frame, u);
+	dw->dwfl_getthread_frames(dwfl, (pid_t)s->tid, on_frame, u);
 	u->s = NULL;
 	return u->n;
 }
@@ -262,7 +263,7 @@ void pmc__unwind_free(struct pmc__unwind **up)
 		return;
 	for (size_t i = 0; i < NR_CACHED; i++)
 		if (u->procs[i].dwfl)
-			dwfl_end(u->procs[i].dwfl);
+			dw->dwfl_end(u->procs[i].dwfl);
 	free(u);
 	*up = NULL;
 }

@@ -43,6 +43,26 @@ pct=$(share "$T/fp-folded" "$CHAIN [0-9]+$")
 if [ "$pct" -lt 50 ]; then ok "frame pointers alone give $CHAIN for $pct% (workload has none)"
 else fail "frame pointers gave $CHAIN for $pct%: is sample-deep built with frame pointers?"; fi
 
+# Without libdw (loaded on first use, lib/symbol/dw-api.c): the report still runs, says once
+# which library is missing, and leaves its entries as addresses; counting never needs it.
+# The library is hidden in a private mount namespace (an empty file bound over it).
+dw=$(ldconfig -p | awk '$1 == "libdw.so.1" && /x86-64/ { print $NF; exit }')
+if [ "$(id -u)" != 0 ] || [ -z "$dw" ]; then
+	skip_part no-unprivileged-user "not root (or no libdw in ld.so.cache): cannot hide libdw here"
+else
+	dw=$(readlink -f "$dw")
+	nodw() { unshare --mount --propagation private sh -c \
+		'mount --bind /dev/null "$1" && shift && exec "$@"' _ "$dw" "$@"; }
+	nodw "$PMC" report -i "$T/d.data" >"$T/nodw" 2>"$T/nodw.err"
+	expect_eq "no libdw: pmc report exit status" $? 0
+	expect_eq "no libdw: said once" "$(grep -c "cannot load libdw.so.1" "$T/nodw.err")" 1
+	expect_grep "no libdw: entries stay addresses" "0x[0-9a-f]+" "$T/nodw"
+	expect_no_grep "no libdw: no symbol resolved" "deep_hot" "$T/nodw"
+	nodw "$PMC" stat -e task-clock true 2>"$T/nodw-stat"
+	expect_eq "no libdw: pmc stat counts" $? 0
+	expect_no_grep "no libdw: pmc stat never asks for it" "libdw" "$T/nodw-stat"
+fi
+
 # perf unwinds the same file to the same chain for the top entry (inlined frames aside).
 if command -v perf > /dev/null &&
 	perf report -i "$T/d.data" --stdio --no-children -G > "$T/perf" 2> /dev/null; then
