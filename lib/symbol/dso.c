@@ -18,6 +18,7 @@ struct load {
 };
 
 struct dso_impl {
+	const struct pmc__dw_api *dw; /* NULL for the kernel, or when libdw cannot be loaded */
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	Elf *elf;
@@ -29,20 +30,16 @@ struct dso_impl {
 	struct pmc__addrmap syms;  /* start → struct pmc__sym */
 };
 
-/* libdw, once loaded (the first DSO opened loads it), and the callbacks it is given. */
-static const struct pmc__dw_api *dw;
-static Dwfl_Callbacks offline_cb;
-
 static void read_loads(struct dso_impl *im)
 {
 	size_t n = 0;
 
-	if (dw->elf_getphdrnum(im->elf, &n) || !n)
+	if (im->dw->elf_getphdrnum(im->elf, &n) || !n)
 		return;
 	im->loads = calloc(n, sizeof(*im->loads));
 	for (size_t i = 0; im->loads && i < n; i++) {
 		GElf_Phdr ph;
-		if (dw->gelf_getphdr(im->elf, (int)i, &ph) && ph.p_type == PT_LOAD)
+		if (im->dw->gelf_getphdr(im->elf, (int)i, &ph) && ph.p_type == PT_LOAD)
 			im->loads[im->nr_loads++] =
 				(struct load){ph.p_offset, ph.p_vaddr, ph.p_filesz};
 	}
@@ -63,12 +60,10 @@ static struct dso_impl *dso_open(struct pmc__dso *d)
 	im->fd = -1;
 	if (d->kernel)
 		return im;
-	if (!dw && (dw = pmc__dw_api()))
-		offline_cb = (Dwfl_Callbacks){.find_debuginfo = dw->dwfl_standard_find_debuginfo,
-					      .section_address = dw->dwfl_offline_section_address};
-	if (!dw)
+	im->dw = pmc__dw_api(); /* the first DSO opened loads libdw */
+	if (!im->dw)
 		return im;
-	im->dwfl = dw->dwfl_begin(&offline_cb);
+	im->dwfl = im->dw->dwfl_begin(&im->dw->offline_cb);
 	if (!im->dwfl)
 		return im;
 	/*
@@ -81,14 +76,14 @@ static struct dso_impl *dso_open(struct pmc__dso *d)
 			"unnamed\n",
 			d->path);
 	if (fd >= 0) {
-		im->mod = dw->dwfl_report_offline(im->dwfl, d->short_name, d->path, fd);
+		im->mod = im->dw->dwfl_report_offline(im->dwfl, d->short_name, d->path, fd);
 		if (!im->mod)
 			close(fd);
 	}
-	dw->dwfl_report_end(im->dwfl, NULL, NULL);
+	im->dw->dwfl_report_end(im->dwfl, NULL, NULL);
 	if (!im->mod)
 		return im;
-	im->elf = dw->dwfl_module_getelf(im->mod, &im->bias);
+	im->elf = im->dw->dwfl_module_getelf(im->mod, &im->bias);
 	if (im->elf)
 		read_loads(im);
 	d->usable = im->elf != NULL;
@@ -128,6 +123,7 @@ static struct pmc__sym *get_sym(struct pmc__dso *d, struct dso_impl *im, const c
 /* The innermost DW_TAG_inlined_subroutine around addr, by name. */
 static const char *inlined_at(struct pmc__dso *d, struct dso_impl *im, uint64_t addr)
 {
+	const struct pmc__dw_api *dw = im->dw;
 	Dwarf_Addr bias;
 	Dwarf_Die *cu = dw->dwfl_module_addrdie(im->mod, addr + im->bias, &bias), *scopes = NULL;
 	const char *name = NULL;
@@ -150,12 +146,12 @@ static const char *inlined_at(struct pmc__dso *d, struct dso_impl *im, uint64_t 
 
 static void resolve_line(struct pmc__dso *d, struct dso_impl *im, struct pmc__symres *r)
 {
-	Dwfl_Line *l = dw->dwfl_module_getsrc(im->mod, r->addr + im->bias);
+	Dwfl_Line *l = im->dw->dwfl_module_getsrc(im->mod, r->addr + im->bias);
 	char buf[512];
 	const char *file, *base;
 	int line = 0;
 
-	if (!l || !(file = dw->dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL)))
+	if (!l || !(file = im->dw->dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL)))
 		return;
 	base = strrchr(file, '/');
 	base = base ? base + 1 : file;
@@ -174,8 +170,8 @@ static void resolve_elf(struct pmc__dso *d, struct dso_impl *im, struct pmc__sym
 	char buf[32];
 
 	if (im->mod)
-		name = dw->dwfl_module_addrinfo(im->mod, r->addr + im->bias, &off, &sym, NULL, NULL,
-						NULL);
+		name = im->dw->dwfl_module_addrinfo(im->mod, r->addr + im->bias, &off, &sym, NULL,
+						    NULL, NULL);
 	if (name) {
 		r->sym = get_sym(d, im, name, r->addr - off, sym.st_size);
 		if (d->st->opts.srclines)
@@ -237,8 +233,8 @@ size_t pmc__dso_read(struct pmc__dso *d, uint64_t vaddr, void *buf, size_t len)
 		if (vaddr < l->vaddr || vaddr >= l->vaddr + l->filesz)
 			continue;
 		n = l->vaddr + l->filesz - vaddr < len ? l->vaddr + l->filesz - vaddr : len;
-		data = dw->elf_getdata_rawchunk(im->elf, (int64_t)(vaddr - l->vaddr + l->offset), n,
-						ELF_T_BYTE);
+		data = im->dw->elf_getdata_rawchunk(
+			im->elf, (int64_t)(vaddr - l->vaddr + l->offset), n, ELF_T_BYTE);
 		if (!data || !data->d_buf)
 			return 0;
 		memcpy(buf, data->d_buf, n);
@@ -250,13 +246,13 @@ size_t pmc__dso_read(struct pmc__dso *d, uint64_t vaddr, void *buf, size_t len)
 int pmc__dso_find_symbol(struct pmc__dso *d, const char *name, uint64_t *start, uint64_t *size)
 {
 	struct dso_impl *im = dso_open(d);
-	int n = im && im->mod ? dw->dwfl_module_getsymtab(im->mod) : 0;
+	int n = im && im->mod ? im->dw->dwfl_module_getsymtab(im->mod) : 0;
 
 	for (int i = 0; i < n; i++) {
 		GElf_Sym sym;
 		GElf_Addr addr;
 		const char *s =
-			dw->dwfl_module_getsym_info(im->mod, i, &sym, &addr, NULL, NULL, NULL);
+			im->dw->dwfl_module_getsym_info(im->mod, i, &sym, &addr, NULL, NULL, NULL);
 		if (s && !strcmp(s, name) && GELF_ST_TYPE(sym.st_info) == STT_FUNC) {
 			*start = addr - im->bias;
 			*size = sym.st_size;
@@ -278,7 +274,7 @@ void pmc__dso_free(struct pmc__dso *d)
 		pmc__addrmap_free(&im->cache);
 		pmc__addrmap_free(&im->syms);
 		if (im->dwfl)
-			dw->dwfl_end(im->dwfl);
+			im->dw->dwfl_end(im->dwfl);
 		free(im->loads);
 		free(im);
 	}

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* libdw loaded on first use: its function table, resolved by name (dlsym on libdw's handle
- * also finds libelf's functions, a dependency of libdw). */
+ * also finds libelf's functions, a dependency of libdw), and dwfl_begin()'s callbacks. */
+#include <pthread.h>
+#include <stddef.h>
 #include "core/dynlib.h"
 #include "core/log.h"
 #include "symbol/dw-api.h"
@@ -11,20 +13,32 @@ static const char *const names[] = {
 	PMC__DW_FNS(PMC__DW_NAME)
 #undef PMC__DW_NAME
 };
-_Static_assert(sizeof(names) / sizeof(names[0]) == sizeof(api) / sizeof(void *),
-	       "one name per function pointer");
-static struct pmc__dynlib lib =
-	PMC__DYNLIB_INIT(PMC_DW_SONAME, names, &api, sizeof(names) / sizeof(names[0]));
+#define NR_FNS (sizeof(names) / sizeof(names[0]))
+/* dynlib fills the first NR_FNS pointers of api; the callbacks follow them. */
+_Static_assert(offsetof(struct pmc__dw_api, offline_cb) == NR_FNS * sizeof(void *),
+	       "one name per function pointer, the callbacks after them");
+static struct pmc__dynlib lib = PMC__DYNLIB_INIT(PMC_DW_SONAME, names, &api, NR_FNS);
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static const struct pmc__dw_api *ready;
 
-const struct pmc__dw_api *pmc__dw_api(void)
+/* Filled before ready is published (pthread_once orders it for every caller). */
+static void init(void)
 {
-	static int said;
-
-	if (!pmc__dynlib_load(&lib))
-		return &api;
-	if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+	if (pmc__dynlib_load(&lib)) {
 		pr_warn("cannot load %s (%s): symbols stay unnamed and DWARF call chains are not "
 			"unwound; install libdw1 (elfutils)\n",
 			PMC_DW_SONAME, lib.why);
-	return NULL;
+		return;
+	}
+	api.offline_cb = (Dwfl_Callbacks){.find_debuginfo = api.dwfl_standard_find_debuginfo,
+					  .section_address = api.dwfl_offline_section_address};
+	api.proc_cb = (Dwfl_Callbacks){.find_elf = api.dwfl_build_id_find_elf,
+				       .find_debuginfo = api.dwfl_standard_find_debuginfo};
+	ready = &api;
+}
+
+const struct pmc__dw_api *pmc__dw_api(void)
+{
+	pthread_once(&init_once, init);
+	return ready;
 }

@@ -2,8 +2,8 @@
 /*
  * libdw's and libelf's functions, loaded on first use (core/dynlib.h says why): every pmc
  * process mapped libdw, libelf, libz, liblzma and libbz2 at start-up (0.25 ms of a pmc stat
- * that never calls them); only symbol resolution and DWARF unwinding (pmc report, annotate,
- * record's build ids) need them.
+ * that never calls them); only symbol resolution and DWARF unwinding (pmc report and
+ * annotate) need them.
  */
 #ifndef PMC_LIB_SYMBOL_DW_API_H
 #define PMC_LIB_SYMBOL_DW_API_H
@@ -46,6 +46,13 @@ struct pmc__dw_api {
 #define PMC__DW_FIELD(name) __typeof__(name) *name;
 	PMC__DW_FNS(PMC__DW_FIELD)
 #undef PMC__DW_FIELD
+	/*
+	 * dwfl_begin()'s callbacks, which name libdw's own functions and so are filled once it
+	 * is loaded. offline_cb: a DSO opened from its file (dso.c); proc_cb: a sampled
+	 * process's modules, reported with their files (unwind.c), nothing looked up in /proc.
+	 */
+	Dwfl_Callbacks offline_cb;
+	Dwfl_Callbacks proc_cb;
 };
 
 /*

@@ -28,6 +28,7 @@ struct uproc {
 };
 
 struct pmc__unwind {
+	const struct pmc__dw_api *dw; /* libdw: the first unwind loads it */
 	struct uproc procs[NR_CACHED];
 	uint64_t clock;
 	/* The sample being unwound: the libdwfl callbacks read it through dwfl_arg. */
@@ -37,11 +38,6 @@ struct pmc__unwind {
 	uint64_t *pcs;
 	size_t n, max;
 };
-
-/* libdw, once loaded (the first unwind loads it), and the callbacks it is given: modules
- * come with their files (dwfl_report_elf); nothing is looked up in /proc. */
-static const struct pmc__dw_api *dw;
-static Dwfl_Callbacks proc_cb;
 
 /* The sampled user register with perf number idx; false when the sample lacks it. */
 static bool user_reg(const struct pmc__sample *s, unsigned idx, uint64_t *v)
@@ -102,7 +98,8 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 {
 	static const unsigned char perf_of_dwarf[17] = {0,  3,	2,  1,	4,  5,	6,  7, 16,
 							17, 18, 19, 20, 21, 22, 23, 8};
-	const struct pmc__sample *s = ((struct pmc__unwind *)arg)->s;
+	const struct pmc__unwind *u = arg;
+	const struct pmc__sample *s = u->s;
 	uint64_t by_perf[64] = {0}, mask = s->user_regs_mask;
 	Dwarf_Word regs[17];
 	unsigned nr_known = 0;
@@ -115,11 +112,11 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 		nr_known += mask >> perf_of_dwarf[i] & 1;
 	}
 	if (nr_known == 17)
-		return dw->dwfl_thread_state_registers(thread, 0, 17, regs);
+		return u->dw->dwfl_thread_state_registers(thread, 0, 17, regs);
 	/* A register the sample lacks stays undefined: CFI that needs it stops there. */
 	for (unsigned i = 0; i < 17; i++)
 		if (mask >> perf_of_dwarf[i] & 1 &&
-		    !dw->dwfl_thread_state_registers(thread, (int)i, 1, &regs[i]))
+		    !u->dw->dwfl_thread_state_registers(thread, (int)i, 1, &regs[i]))
 			return false;
 	return true;
 }
@@ -146,7 +143,7 @@ static bool first_of_dso(const struct pmc__proc *p, size_t idx, uint64_t time)
 }
 
 /* Reports map's DSO at its load bias (map start minus the file address it maps). */
-static void report_map(Dwfl *dwfl, const struct pmc__map *map)
+static void report_map(const struct pmc__dw_api *dw, Dwfl *dwfl, const struct pmc__map *map)
 {
 	struct pmc__dso *d = map->dso;
 	Elf *elf = pmc__dso_elf(d);
@@ -164,14 +161,15 @@ static void report_map(Dwfl *dwfl, const struct pmc__map *map)
 /* A Dwfl holding the maps of p that are alive at time, or NULL. */
 static Dwfl *build(struct pmc__unwind *u, const struct pmc__proc *p, uint64_t time)
 {
-	Dwfl *dwfl = dw->dwfl_begin(&proc_cb);
+	const struct pmc__dw_api *dw = u->dw;
+	Dwfl *dwfl = dw->dwfl_begin(&dw->proc_cb);
 
 	if (!dwfl)
 		return NULL;
 	dw->dwfl_report_begin(dwfl);
 	for (size_t i = 0; i < p->nr; i++)
 		if (p->maps[i].died > time && first_of_dso(p, i, time))
-			report_map(dwfl, &p->maps[i]);
+			report_map(dw, dwfl, &p->maps[i]);
 	/* No module: attach fails (libdwfl finds the architecture from a module's ELF). */
 	if (dw->dwfl_report_end(dwfl, NULL, NULL) ||
 	    !dw->dwfl_attach_state(dwfl, NULL, (pid_t)p->pid, &thread_cb, u)) {
@@ -198,7 +196,7 @@ static Dwfl *proc_dwfl(struct pmc__unwind *u, struct pmc__machine *m, const stru
 	if (!up || up->gen != p->gen) {
 		up = up ? up : lru;
 		if (up->dwfl)
-			dw->dwfl_end(up->dwfl);
+			u->dw->dwfl_end(up->dwfl);
 		*up = (struct uproc){.pid = s->pid, .gen = p->gen, .built = true};
 		up->dwfl = build(u, p, s->time);
 	}
@@ -212,7 +210,7 @@ static int on_frame(Dwfl_Frame *frame, void *arg)
 	Dwarf_Addr pc;
 	bool activation;
 
-	if (!dw->dwfl_frame_pc(frame, &pc, &activation) || !pc)
+	if (!u->dw->dwfl_frame_pc(frame, &pc, &activation) || !pc)
 		return DWARF_CB_ABORT;
 	/*
 	 * The report (report/frames.c) takes every pc after the first for a return address and
@@ -235,11 +233,13 @@ size_t pmc__unwind_user(struct pmc__unwind **up, struct pmc__machine *m,
 	if (!max || s->user_regs_abi != PERF_SAMPLE_REGS_ABI_64 || !s->tid ||
 	    !user_reg(s, PERF_X86_SP, &sp) || !user_reg(s, PERF_X86_IP, &ip))
 		return 0;
-	if (!dw && (dw = pmc__dw_api()))
-		proc_cb = (Dwfl_Callbacks){.find_elf = dw->dwfl_build_id_find_elf,
-					   .find_debuginfo = dw->dwfl_standard_find_debuginfo};
-	if (!dw || (!u && !(u = *up = calloc(1, sizeof(*u)))))
-		return 0;
+	if (!u) {
+		const struct pmc__dw_api *dw = pmc__dw_api();
+
+		if (!dw || !(u = *up = calloc(1, sizeof(*u))))
+			return 0;
+		u->dw = dw;
+	}
 	dwfl = proc_dwfl(u, m, s);
 	if (!dwfl)
 		return 0;
@@ -250,7 +250,7 @@ size_t pmc__unwind_user(struct pmc__unwind **up, struct pmc__machine *m,
 	u->n = 0;
 	u->max = max;
 	/* The end of a stack shows as an error on some unwinds: the frames so far stand. */
-	dw->dwfl_getthread_frames(dwfl, (pid_t)s->tid, on_frame, u);
+	u->dw->dwfl_getthread_frames(dwfl, (pid_t)s->tid, on_frame, u);
 	u->s = NULL;
 	return u->n;
 }
@@ -263,7 +263,7 @@ void pmc__unwind_free(struct pmc__unwind **up)
 		return;
 	for (size_t i = 0; i < NR_CACHED; i++)
 		if (u->procs[i].dwfl)
-			dw->dwfl_end(u->procs[i].dwfl);
+			u->dw->dwfl_end(u->procs[i].dwfl);
 	free(u);
 	*up = NULL;
 }

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+/* libdw loaded on first use (lib/symbol/dw-api.c): the function table and dwfl callbacks. */
+#include <criterion/criterion.h>
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+#include <pthread.h>
+#include "symbol/dw-api.h"
+
+/* This test links libdw and libelf itself, so dlsym must find the very same functions. */
+Test(dw_api, resolves_libdw_and_libelf_functions)
+{
+	const struct pmc__dw_api *dw = pmc__dw_api();
+
+	cr_assert_not_null(dw, "libdw.so.1 did not load (see the warning above)");
+	cr_expect_eq((void *)dw->dwfl_begin, (void *)dwfl_begin);
+	cr_expect_eq((void *)dw->dwfl_getthread_frames, (void *)dwfl_getthread_frames);
+	/* libelf's functions come through libdw's handle: libelf is its dependency. */
+	cr_expect_eq((void *)dw->gelf_getehdr, (void *)gelf_getehdr);
+	cr_expect_eq((void *)dw->elf_getdata_rawchunk, (void *)elf_getdata_rawchunk);
+	cr_expect_eq(pmc__dw_api(), dw, "a second call hands out the same table");
+}
+
+/* dwfl_begin()'s callbacks name libdw's functions: they must be filled at load time. */
+Test(dw_api, fills_the_callbacks)
+{
+	const struct pmc__dw_api *dw = pmc__dw_api();
+
+	cr_assert_not_null(dw);
+	cr_expect_eq((void *)dw->offline_cb.find_debuginfo, (void *)dwfl_standard_find_debuginfo);
+	cr_expect_eq((void *)dw->offline_cb.section_address, (void *)dwfl_offline_section_address);
+	cr_expect_null(dw->offline_cb.find_elf);
+	cr_expect_eq((void *)dw->proc_cb.find_elf, (void *)dwfl_build_id_find_elf);
+	cr_expect_eq((void *)dw->proc_cb.find_debuginfo, (void *)dwfl_standard_find_debuginfo);
+}
+
+#define NR_THREADS 8
+
+static void *first_use(void *arg)
+{
+	const struct pmc__dw_api *dw = pmc__dw_api();
+
+	/* What a thread sees once it has the table: the callbacks are already there. */
+	*(const void **)arg =
+		dw && dw->proc_cb.find_elf && dw->offline_cb.find_debuginfo ? dw : NULL;
+	return NULL;
+}
+
+/* Threads that load libdw at once all get the one complete table (each test is a process). */
+Test(dw_api, first_use_from_many_threads)
+{
+	pthread_t t[NR_THREADS];
+	const void *seen[NR_THREADS];
+
+	for (int i = 0; i < NR_THREADS; i++)
+		cr_assert_eq(pthread_create(&t[i], NULL, first_use, &seen[i]), 0);
+	for (int i = 0; i < NR_THREADS; i++)
+		pthread_join(t[i], NULL);
+	for (int i = 0; i < NR_THREADS; i++)
+		cr_expect_eq(seen[i], pmc__dw_api(), "thread %d saw %p", i, seen[i]);
+	cr_expect_not_null(pmc__dw_api());
+}
