@@ -49,6 +49,17 @@ enum pmc_priv {
 	PMC_PRIV_HV = 1 << 2,
 };
 
+/*
+ * What an event list is for (struct pmc_evlist_opts' use). Terms and modifiers that only
+ * steer the other use are refused while parsing, with the offset of the term, as perf stat
+ * refuses sampling terms (docs/events.md, "Terms").
+ */
+enum pmc_evlist_use {
+	PMC_USE_ANY,	/* everything the grammar accepts parses (pmc list) */
+	PMC_USE_COUNT,	/* counting (pmc stat): perf stat's terms */
+	PMC_USE_SAMPLE, /* sampling (pmc record): the terms and modifiers pmc record honours */
+};
+
 /* Options of pmc_evlist__new() (sz: see "Options structs" in pmc/common.h). */
 /*
  * Receives one description of a dry run (struct pmc_evlist_opts' dry_run): whole lines,
@@ -76,6 +87,7 @@ struct pmc_evlist_opts {
 	pmc_dry_run_fn dry_run;
 	void *dry_run_arg;
 	bool dry_run_attrs;
+	enum pmc_evlist_use use; /* PMC_USE_ANY (0) unless the caller says */
 };
 
 /* Creates an empty event list bound to a backend. Returns 0, -ENOMEM or -PMC_E_NOBACKEND. */
@@ -129,6 +141,12 @@ PMC_API unsigned pmc_evsel__priv(const struct pmc_evsel *evsel);
  * or NULL when it counts as written. Owned by the event.
  */
 PMC_API const char *pmc_evsel__note(const struct pmc_evsel *evsel);
+
+/*
+ * The name of the event's group when it was written NAME{...} (perf's named groups), on
+ * every member; NULL otherwise. Owned by the group's leader.
+ */
+PMC_API const char *pmc_evsel__group_name(const struct pmc_evsel *evsel);
 
 /*
  * Writes the event's encoding (perf_event_attr type, config, config1, config2, and the

@@ -6,7 +6,7 @@
 #include <pmc/error.h>
 #include "core/backend.h"
 #include "core/opts.h"
-#include "event/parse.h"
+#include "event/pmu.h"
 
 int pmc_evlist__new(const struct pmc_evlist_opts *opts, struct pmc_evlist **out)
 {
@@ -31,6 +31,7 @@ int pmc_evlist__new(const struct pmc_evlist_opts *opts, struct pmc_evlist **out)
 	evlist->dry_run = o.dry_run;
 	evlist->dry_run_arg = o.dry_run_arg;
 	evlist->dry_run_attrs = o.dry_run_attrs;
+	evlist->use = o.use;
 	*out = evlist;
 	return 0;
 }
