@@ -90,16 +90,21 @@ struct pmc_evlist_opts {
 	enum pmc_evlist_use use; /* PMC_USE_ANY (0) unless the caller says */
 };
 
-/* Creates an empty event list bound to a backend. Returns 0, -ENOMEM or -PMC_E_NOBACKEND. */
+/*
+ * Creates an empty event list bound to a backend. Returns 0, -ENOMEM, -PMC_E_NOBACKEND, or
+ * -EINVAL for options that are not valid (an unknown use).
+ */
 PMC_API int pmc_evlist__new(const struct pmc_evlist_opts *opts, struct pmc_evlist **out);
 
 /* Frees the list, its events, and any counters still open on it. Accepts NULL. */
 PMC_API void pmc_evlist__delete(struct pmc_evlist *evlist);
 
 /*
- * Parses str (one or more comma-separated events and {groups}) and appends the events.
- * Returns 0; -PMC_E_PARSE for a syntax error or -PMC_E_UNKNOWN_EVENT for a name that
- * is known nowhere, with err (if not NULL) saying where and suggesting names; -ENOMEM.
+ * Parses str (one or more comma-separated events and {groups}, perf 6.1's grammar:
+ * docs/events.md) and appends the events. Returns 0; -PMC_E_PARSE for a syntax error, a
+ * term's value of the wrong type, or a term or modifier the list's use refuses;
+ * -PMC_E_UNKNOWN_EVENT for a name, PMU or term that is known nowhere, with err (if not NULL)
+ * saying where and suggesting names; -PMC_E_FORMAT, -PMC_E_NOTRACEFS; -ENOMEM.
  * On failure the list is left as it was. Parsing does not judge whether an event can be
  * counted here: see pmc_evsel__check().
  */

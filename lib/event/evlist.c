@@ -20,6 +20,8 @@ int pmc_evlist__new(const struct pmc_evlist_opts *opts, struct pmc_evlist **out)
 	err = PMC_OPTS_COPY(pmc_evlist_opts, &o, opts, priv);
 	if (err)
 		return err;
+	if ((unsigned)o.use > PMC_USE_SAMPLE)
+		return -EINVAL;
 	backend = pmc__backend_find(o.backend ? o.backend : "perf");
 	if (!backend)
 		return -PMC_E_NOBACKEND;

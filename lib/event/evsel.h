@@ -57,6 +57,9 @@ enum pmc_term_id {
 	PMC_TERM_NR_IDS,
 };
 
+/* A builtin term's name as written ("call-graph"). */
+const char *pmc__term_name(enum pmc_term_id id);
+
 /*
  * What the terms between an event's slashes ask beyond the encoding (attr carries config*,
  * period and freq): for pmc record, which honours some (record.c), and outputs.

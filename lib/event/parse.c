@@ -236,6 +236,19 @@ static int parse_terms(struct pmc_parser *p, struct pmc_parsed *ev)
 	return 0;
 }
 
+/* After the modifiers: the next item or the end; a second group says why it cannot be. */
+static int after_mods(struct pmc_parser *p)
+{
+	struct pmc_tok t;
+
+	peek(p, PMC_LEX_EVENT, &t);
+	if (!pmc__tok_is(&t, ":"))
+		return 0;
+	return pmc__parse_fail(p, -PMC_E_PARSE, t.off,
+			       "one group of modifiers per event, as in perf: write them together "
+			       "(cycles:uk, not cycles:u:k)");
+}
+
 /* tail = [ "/" , [ terms ] , "/" ] , [ ":" ] , [ modifiers ] ; shape: the parts head takes. */
 static int parse_tail(struct pmc_parser *p, struct pmc_parsed *ev, unsigned shape)
 {
@@ -253,7 +266,11 @@ static int parse_tail(struct pmc_parser *p, struct pmc_parsed *ev, unsigned shap
 	} else if (shape & T_TERMS_REQUIRED) {
 		return expected(p, &t, "'/' opening the PMU's terms");
 	}
-	if (pmc__tok_is(&t, ":") && (slashes ? shape & T_COLON_TERMS : shape & T_COLON)) {
+	if (pmc__tok_is(&t, ":") && slashes && !(shape & T_COLON_TERMS))
+		return pmc__parse_fail(p, -PMC_E_PARSE, t.off,
+				       "no ':' after this event's terms: its modifiers follow the "
+				       "'/' (cycles/period=1/u, as in perf)");
+	if (pmc__tok_is(&t, ":") && (slashes || shape & T_COLON)) {
 		take(p, &t);
 		peek(p, PMC_LEX_EVENT, &t);
 		colon = true;
@@ -262,7 +279,8 @@ static int parse_tail(struct pmc_parser *p, struct pmc_parsed *ev, unsigned shap
 	    (!colon && !pmc__mods_are_letters(t.text, t.text_len)))
 		return 0;
 	take(p, &t);
-	return pmc__mods_letters(p, t.text, t.text_len, t.off, &ev->mods);
+	ret = pmc__mods_letters(p, t.text, t.text_len, t.off, &ev->mods);
+	return ret ? ret : after_mods(p);
 }
 
 /* numeric = number , ":" , number , tail ; (TYPE:CONFIG) */

@@ -36,8 +36,8 @@ bool pmc__pmu_exists(const char *pmu, int len)
 
 /*
  * perf's PMU name matching when no PMU has the name itself: every PMU whose name, less
- * "uncore_" (unless the word starts with it), is the word followed by digits, with or
- * without '_' between (imc: uncore_imc_0, uncore_imc_1).
+ * "uncore_" (unless the word starts with it), is the word, or the word followed by digits
+ * with or without '_' between (imc: uncore_imc_0, uncore_imc_1; imc_1: uncore_imc_1).
  */
 static bool name_matches(const char *pmu, const char *word, int len)
 {
@@ -45,8 +45,10 @@ static bool name_matches(const char *pmu, const char *word, int len)
 
 	if (!strncmp(pmu, "uncore_", 7) && (len < 7 || strncmp(word, "uncore_", 7)))
 		q += 7;
-	if (strncmp(q, word, len) || !q[len])
+	if (strncmp(q, word, len))
 		return false;
+	if (!q[len])
+		return true;
 	q += len + (q[len] == '_');
 	if (!*q)
 		return false;
@@ -56,28 +58,36 @@ static bool name_matches(const char *pmu, const char *word, int len)
 	return true;
 }
 
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
 int pmc__pmu_each(const char *word, int len, int (*fn)(const char *pmu, void *arg), void *arg)
 {
 	char dir[PATH_MAX], name[NAME_MAX + 1];
-	struct dirent *de;
-	int nr = 0, ret = 0;
-	DIR *d;
+	struct dirent **v = NULL;
+	int n, nr = 0, ret = 0;
 
 	if (pmc__pmu_exists(word, len)) {
 		snprintf(name, sizeof(name), "%.*s", len, word);
 		ret = fn ? fn(name, arg) : 0;
 		return ret < 0 ? ret : 1;
 	}
-	if (len <= 0 || pmc__sysfs_path(dir, sizeof(dir), "bus/event_source/devices") ||
-	    !(d = opendir(dir)))
+	if (len <= 0 || pmc__sysfs_path(dir, sizeof(dir), "bus/event_source/devices"))
 		return 0;
-	while (!ret && (de = readdir(d)))
-		if (de->d_name[0] != '.' && name_matches(de->d_name, word, len) &&
-		    pmc__pmu_exists(de->d_name, (int)strlen(de->d_name))) {
+	n = scandir(dir, &v, NULL, by_name); /* in name order, as perf walks PMUs */
+	for (int i = 0; i < n; i++) {
+		const char *d = v[i]->d_name;
+
+		if (!ret && d[0] != '.' && name_matches(d, word, len) &&
+		    pmc__pmu_exists(d, (int)strlen(d))) {
 			nr++;
-			ret = fn ? fn(de->d_name, arg) : 0;
+			ret = fn ? fn(d, arg) : 0;
 		}
-	closedir(d);
+		free(v[i]);
+	}
+	free(v);
 	return ret < 0 ? ret : nr;
 }
 

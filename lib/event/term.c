@@ -57,6 +57,11 @@ static int find(const char *name, int len)
 	return -1;
 }
 
+const char *pmc__term_name(enum pmc_term_id id)
+{
+	return (unsigned)id < PMC_TERM_NR_IDS ? defs[id].name : "?";
+}
+
 bool pmc__term_builtin(const char *name, int len)
 {
 	return find(name, len) >= 0;
