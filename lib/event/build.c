@@ -182,7 +182,9 @@ static int value_text(const struct pmc_parser *p, const struct pmc_term *t, cons
  */
 static int backend_terms(struct pmc_parser *p, struct pmc_evsel *evsel, const struct pmc_parsed *ev)
 {
-	size_t cap = ev->terms_off >= 0 ? (size_t)(ev->terms_end - ev->terms_off) + 1 : 1, n = 0;
+	size_t cap = (ev->terms_off >= 0 ? (size_t)(ev->terms_end - ev->terms_off) : 0) +
+		     24 * ev->nr_terms + 1,
+	       n = 0;
 	char *s = calloc(1, cap);
 
 	if (!s)
@@ -190,7 +192,9 @@ static int backend_terms(struct pmc_parser *p, struct pmc_evsel *evsel, const st
 	for (size_t i = 0; i < ev->nr_terms; i++) {
 		const struct pmc_term *t = &ev->terms[i];
 		const char *v = "";
-		int ret = pmc__term_apply(p, evsel, t, PMC_TERMS_PMU), vlen;
+		/* config words are the PMU's, in their place among its terms */
+		int ret = pmc__term_is_config(t) ? 1 : pmc__term_apply(p, evsel, t, PMC_TERMS_PMU);
+		int vlen;
 
 		if (ret < 0) {
 			free(s);
@@ -199,8 +203,12 @@ static int backend_terms(struct pmc_parser *p, struct pmc_evsel *evsel, const st
 		if (!ret)
 			continue;
 		vlen = value_text(p, t, &v);
-		n += snprintf(s + n, cap - n, "%s%.*s%s%.*s", n ? "," : "", t->name_len, t->name,
-			      vlen ? "=" : "", vlen, v);
+		if (t->raw)
+			n += snprintf(s + n, cap - n, "%sconfig=0x%llx", n ? "," : "",
+				      (unsigned long long)t->num);
+		else
+			n += snprintf(s + n, cap - n, "%s%.*s%s%.*s", n ? "," : "", t->name_len,
+				      t->name, vlen ? "=" : "", vlen, v);
 	}
 	evsel->terms = s;
 	evsel->terms_off = -1;

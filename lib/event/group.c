@@ -103,10 +103,19 @@ static int resolve_by_backend(struct pmc_parser *p, struct pmc_evsel *evsel)
 	const struct pmc_backend_ops *b = p->evlist->backend;
 	struct pmc_parse_error e = {0};
 	const char *what = evsel->kind == PMC_EV_SYMBOLIC ? evsel->symbol : evsel->pmu;
+	struct perf_event_attr written = evsel->attr;
 	int ret = b ? pmc__backend_resolve(b, evsel, &e) : -PMC_E_UNKNOWN_EVENT;
+	unsigned terms = evsel->cfg.written;
 
-	if (!ret)
+	if (!ret) { /* a config term written on a CPU name replaces the word it encodes */
+		if (terms & 1u << PMC_TERM_CONFIG)
+			evsel->attr.config = written.config;
+		if (terms & 1u << PMC_TERM_CONFIG1)
+			evsel->attr.config1 = written.config1;
+		if (terms & 1u << PMC_TERM_CONFIG2)
+			evsel->attr.config2 = written.config2;
 		return 0;
+	}
 	if (e.msg[0] && !p->err->msg[0]) {
 		*p->err = e;
 		p->err->offset = evsel->kind == PMC_EV_PMU && evsel->terms_off >= 0

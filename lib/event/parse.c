@@ -63,7 +63,10 @@ static int parse_list(struct pmc_parser *p)
 	}
 }
 
-/* perf's group names are plain names: not an event keyword, modifiers, raw code or dashed. */
+/*
+ * perf's group names are its lexer's plain names: not an event keyword, a PMU's event,
+ * modifier letters or a raw code, and no '-'.
+ */
 static bool group_name_ok(const struct pmc_tok *t)
 {
 	uint64_t config;
@@ -73,7 +76,8 @@ static bool group_name_ok(const struct pmc_tok *t)
 	return !memchr(t->text, '-', t->text_len) &&
 	       !pmc__event_find_generic(t->text, t->text_len) &&
 	       pmc__event_find_cache(t->text, t->text_len, &config) == -PMC_E_UNKNOWN_EVENT &&
-	       !pmc__mods_are_letters(t->text, t->text_len) && t->raw != 1;
+	       !pmc__mods_are_letters(t->text, t->text_len) && t->raw != 1 &&
+	       !pmc__pmu_alias_exists(t->text, t->text_len);
 }
 
 /* The modifiers after a group's "}:" (perf's group: group_def ':' PE_MODIFIER_EVENT). */

@@ -146,6 +146,8 @@ enum pmc_term_scope {
 	PMC_TERMS_TP,	  /* tracepoints: the sampling terms perf allows them */
 	PMC_TERMS_PMU,	  /* PMUs: builtin terms here, the others to the PMU */
 };
+/* Whether t sets a config word (config, config1, config2, rHEX). */
+bool pmc__term_is_config(const struct pmc_term *t);
 /* Whether name is a builtin term. */
 bool pmc__term_builtin(const char *name, int len);
 /*

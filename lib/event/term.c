@@ -62,6 +62,13 @@ const char *pmc__term_name(enum pmc_term_id id)
 	return (unsigned)id < PMC_TERM_NR_IDS ? defs[id].name : "?";
 }
 
+bool pmc__term_is_config(const struct pmc_term *t)
+{
+	int id = t->raw ? PMC_TERM_CONFIG : t->drv ? -1 : find(t->name, t->name_len);
+
+	return id == PMC_TERM_CONFIG || id == PMC_TERM_CONFIG1 || id == PMC_TERM_CONFIG2;
+}
+
 bool pmc__term_builtin(const char *name, int len)
 {
 	return find(name, len) >= 0;

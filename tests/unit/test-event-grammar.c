@@ -225,6 +225,18 @@ Test(event_grammar, terms_by_use)
 	}
 }
 
+/* perf's lexer reads a PMU's event as an event, never as a group's name. */
+Test(event_grammar, a_pmu_event_names_no_group)
+{
+	struct pmc_parse_error err;
+	int ret;
+	struct pmc_evlist *l = parse("broken{cycles}", PMC_USE_ANY, &ret, &err);
+
+	cr_expect_eq(ret, -PMC_E_PARSE, "%d (%s)", ret, err.msg);
+	cr_expect_eq(err.offset, 0);
+	pmc_evlist__delete(l);
+}
+
 /* Group names, leaders, and D/e kept on the leader of a group that asks for them. */
 Test(event_grammar, groups)
 {
