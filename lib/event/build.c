@@ -146,6 +146,13 @@ static int build_tp(struct pmc_parser *p, const struct pmc_parsed *ev)
 
 	tail += ev->word2[ev->word2_len] == '\''; /* a quoted name's closing quote */
 	ret = pmc__tp_resolve(p, ev, &tps, &nr);
+	if (ret == -PMC_E_UNKNOWN_EVENT) { /* the names closest, first of the subsystem's */
+		char sub[256], full[512];
+
+		snprintf(sub, sizeof(sub), "%.*s", ev->word_len, ev->word);
+		snprintf(full, sizeof(full), "%s:%.*s", sub, ev->word2_len, ev->word2);
+		pmc__suggest(p->evlist, full, sub, p->err);
+	}
 	for (size_t i = 0; i < nr && !ret; i++) {
 		struct pmc_evsel *evsel;
 

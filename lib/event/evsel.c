@@ -37,7 +37,8 @@ void pmc__evsel_delete(struct pmc_evsel *evsel)
 	free(evsel->terms);
 	free(evsel->unit);
 	free(evsel->group_name);
-	pmc__terms_free(&evsel->cfg);
+	free(evsel->cfg.branch_type);
+	free(evsel->cfg.metric_id);
 	free(evsel);
 }
 
@@ -98,6 +99,30 @@ int pmc__evsel_static_check(const struct pmc_evsel *evsel, char *why, size_t len
 		return -PMC_E_UNSUPPORTED;
 	}
 	return pmc__bp_check(evsel, why, len);
+}
+
+bool pmc__event_kernel_side(const struct pmc_evsel *evsel)
+{
+	const struct perf_event_attr *a = &evsel->attr;
+
+	if (a->type == PERF_TYPE_TRACEPOINT)
+		return true;
+	return a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_CONTEXT_SWITCHES ||
+						 a->config == PERF_COUNT_SW_CPU_MIGRATIONS ||
+						 a->config == PERF_COUNT_SW_CGROUP_SWITCHES);
+}
+
+bool pmc__event_user_blind(const struct pmc_evsel *evsel)
+{
+	/* syscalls:* hand the kernel the task's user registers: they count at user level. */
+	if (evsel->attr.type == PERF_TYPE_TRACEPOINT && !strncmp(evsel->name, "syscalls:", 9))
+		return false;
+	return pmc__event_kernel_side(evsel);
+}
+
+bool pmc__event_levels_written(const struct pmc_evsel *evsel)
+{
+	return evsel->mods & (PMC_MOD_U | PMC_MOD_K | PMC_MOD_H);
 }
 
 bool pmc_evsel__kernel_side(const struct pmc_evsel *evsel)

@@ -5,34 +5,12 @@
  * all-or-nothing append (docs/events.md).
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <pmc/error.h>
 #include "core/backend.h"
 #include "event/parse.h"
-
-int pmc__parse_fail(struct pmc_parser *p, int code, int offset, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (p->err->msg[0])
-		return code; /* the first error is the cause; keep it */
-	p->err->offset = offset;
-	va_start(ap, fmt);
-	vsnprintf(p->err->msg, sizeof(p->err->msg), fmt, ap);
-	va_end(ap);
-	return code;
-}
-
-int pmc__parse_expected(struct pmc_parser *p, int offset, const char *what)
-{
-	char found[32];
-
-	return pmc__parse_fail(p, -PMC_E_PARSE, offset, "unexpected %s, expected %s",
-			       pmc__lex_describe(p->str, offset, found, sizeof(found)), what);
-}
 
 int pmc__parse_push(struct pmc_parser *p, struct pmc_evsel *evsel)
 {

@@ -187,6 +187,11 @@ bool pmc__tok_is(const struct pmc_tok *t, const char *word)
 	       !memcmp(t->text, word, n);
 }
 
+bool pmc__lex_mod_letters(const char *s, int len)
+{
+	return len > 0 && strspn(s, "ukhpPGHSDIWeb") >= (size_t)len; /* perf's modifier_event */
+}
+
 bool pmc__tok_cpu_name(const struct pmc_tok *t)
 {
 	for (int i = 0; i < t->text_len; i++)
@@ -228,7 +233,7 @@ static bool tracepoint(const char *s, const struct pmc_tok *w, const struct pmc_
 	pmc__lex(s, name.off + name.len, PMC_LEX_EVENT, &eq);
 	if (pmc__tok_is(&eq, "="))
 		return false;
-	if (!pmc__mods_are_letters(name.text, name.text_len))
+	if (!pmc__lex_mod_letters(name.text, name.text_len))
 		return true;
 	snprintf(sub, sizeof(sub), "%.*s", w->text_len, w->text);
 	snprintf(tp, sizeof(tp), "%.*s", name.text_len, name.text);
@@ -260,17 +265,4 @@ int pmc__lex_head(const char *s, const struct pmc_tok *w, struct pmc_parsed *ev)
 	if (!w->quoted && pmc__pmu_alias_exists(w->text, w->text_len))
 		return PMC_HEAD_ALIAS;
 	return PMC_HEAD_CPU;
-}
-
-const char *pmc__lex_describe(const char *s, int offset, char *buf, size_t len)
-{
-	unsigned char c = s[offset];
-
-	if (!c)
-		snprintf(buf, len, "end of string");
-	else if (isprint(c))
-		snprintf(buf, len, "'%c'", c);
-	else
-		snprintf(buf, len, "byte 0x%02x", c);
-	return buf;
 }

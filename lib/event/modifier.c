@@ -32,14 +32,6 @@ static unsigned mod_bit(char c)
 	return 0;
 }
 
-bool pmc__mods_are_letters(const char *s, int len)
-{
-	for (int i = 0; i < len; i++)
-		if (!mod_bit(s[i]))
-			return false;
-	return len > 0;
-}
-
 int pmc__mods_letters(struct pmc_parser *p, const char *s, int len, int off, struct pmc_mods *m)
 {
 	unsigned seen = 0;
@@ -107,7 +99,7 @@ int pmc__mods_cpu_segment(struct pmc_parser *p, const struct pmc_tok *w, const s
 	bool on;
 	int ret;
 
-	if (!v && pmc__mods_are_letters(w->text, w->text_len))
+	if (!v && pmc__lex_mod_letters(w->text, w->text_len))
 		return pmc__mods_letters(p, w->text, w->text_len, w->off, m);
 	if (m->offset < 0)
 		m->offset = w->off;
@@ -159,30 +151,6 @@ static bool default_priv_applies(const struct pmc_evsel *evsel)
 	if (evsel->kind != PMC_EV_PMU || !evsel->pmu || evsel->attr.type < PERF_TYPE_MAX)
 		return true;
 	return !strcmp(evsel->pmu, "cpu") || !strncmp(evsel->pmu, "cpu_", 4);
-}
-
-bool pmc__event_kernel_side(const struct pmc_evsel *evsel)
-{
-	const struct perf_event_attr *a = &evsel->attr;
-
-	if (a->type == PERF_TYPE_TRACEPOINT)
-		return true;
-	return a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_CONTEXT_SWITCHES ||
-						 a->config == PERF_COUNT_SW_CPU_MIGRATIONS ||
-						 a->config == PERF_COUNT_SW_CGROUP_SWITCHES);
-}
-
-bool pmc__event_user_blind(const struct pmc_evsel *evsel)
-{
-	/* syscalls:* hand the kernel the task's user registers: they count at user level. */
-	if (evsel->attr.type == PERF_TYPE_TRACEPOINT && !strncmp(evsel->name, "syscalls:", 9))
-		return false;
-	return pmc__event_kernel_side(evsel);
-}
-
-bool pmc__event_levels_written(const struct pmc_evsel *evsel)
-{
-	return evsel->mods & PRIV_MODS;
 }
 
 /*

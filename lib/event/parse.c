@@ -76,7 +76,7 @@ static bool group_name_ok(const struct pmc_tok *t)
 	return !memchr(t->text, '-', t->text_len) &&
 	       !pmc__event_find_generic(t->text, t->text_len) &&
 	       pmc__event_find_cache(t->text, t->text_len, &config) == -PMC_E_UNKNOWN_EVENT &&
-	       !pmc__mods_are_letters(t->text, t->text_len) && t->raw != 1 &&
+	       !pmc__lex_mod_letters(t->text, t->text_len) && t->raw != 1 &&
 	       !pmc__pmu_alias_exists(t->text, t->text_len);
 }
 
@@ -280,7 +280,7 @@ static int parse_tail(struct pmc_parser *p, struct pmc_parsed *ev, unsigned shap
 		colon = true;
 	}
 	if (t.kind != PMC_TOK_WORD || t.quoted ||
-	    (!colon && !pmc__mods_are_letters(t.text, t.text_len)))
+	    (!colon && !pmc__lex_mod_letters(t.text, t.text_len)))
 		return 0;
 	take(p, &t);
 	ret = pmc__mods_letters(p, t.text, t.text_len, t.off, &ev->mods);

@@ -53,6 +53,8 @@ struct pmc_tok {
 void pmc__lex(const char *s, int pos, enum pmc_lex_mode mode, struct pmc_tok *t);
 /* Whether word t reads as a CPU name: upper case, '.' or "::" (INST_RETIRED.ANY, pmu::EV). */
 bool pmc__tok_cpu_name(const struct pmc_tok *t);
+/* Whether s[0..len) is perf's modifier letters only ([ukhpPGHSDIWeb]+, modifier_event). */
+bool pmc__lex_mod_letters(const char *s, int len);
 /* Whether t is the punctuation or unquoted word given. */
 bool pmc__tok_is(const struct pmc_tok *t, const char *word);
 struct pmc_parsed;
@@ -65,8 +67,6 @@ struct pmc_parsed;
 int pmc__lex_head(const char *s, const struct pmc_tok *w, struct pmc_parsed *ev);
 /* Parses a decimal or 0x-hex number at s; sets *end. Returns 0, -ERANGE or -EINVAL. */
 int pmc__lex_number(const char *s, const char **end, uint64_t *val);
-/* Describes the byte at offset for messages: "'x'", "byte 0x01" or "end of string". */
-const char *pmc__lex_describe(const char *s, int offset, char *buf, size_t len);
 
 /* Modifiers as written: perf's letters, and libpfm4's c=N, i, e=V on CPU names. */
 struct pmc_mods {
@@ -122,12 +122,13 @@ struct pmc_parsed {
 	struct pmc_mods mods; /* the event's own modifiers */
 };
 
-/* group.c: the pending events of one parse. */
-/* Records the first error only (later ones are consequences); returns code. */
+/* parse-error.c: records the first error only (later ones are consequences); returns code. */
 int pmc__parse_fail(struct pmc_parser *p, int code, int offset, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* "unexpected X, expected WHAT" at offset. */
 int pmc__parse_expected(struct pmc_parser *p, int offset, const char *what);
+
+/* group.c: the pending events of one parse. */
 /* Takes evsel onto the pending list (freeing it on failure). */
 int pmc__parse_push(struct pmc_parser *p, struct pmc_evsel *evsel);
 /* Makes out[first..] a group: leader, name, group modifiers (mods_off..mods_end in str). */
@@ -159,7 +160,6 @@ int pmc__term_apply(struct pmc_parser *p, struct pmc_evsel *evsel, const struct 
 /* What pmc stat and pmc record accept (struct pmc_evlist_opts' use), checked once parsed. */
 int pmc__terms_check_use(struct pmc_parser *p, const struct pmc_evsel *evsel,
 			 const struct pmc_parsed *ev);
-void pmc__terms_free(struct pmc_evsel_terms *cfg);
 
 /* evsel.c */
 struct pmc_evsel *pmc__evsel_new(struct pmc_parser *p, enum pmc_event_kind kind, int offset);
@@ -169,8 +169,6 @@ int pmc__evsel_set_name(struct pmc_evsel *evsel, const char *s, size_t len);
 /* modifier.c */
 /* Reads perf's modifier letters s[0..len) at off into m (added to what m holds). */
 int pmc__mods_letters(struct pmc_parser *p, const char *s, int len, int off, struct pmc_mods *m);
-/* Whether s[0..len) consists of perf's modifier letters only. */
-bool pmc__mods_are_letters(const char *s, int len);
 /*
  * A CPU name's segment ":WORD[=VALUE]" (WORD at off): perf's letters, libpfm4's c=N, i[=V],
  * e=V, u=V, k=V, h=V into m; anything else (a unit mask, t=1, ldlat=3) appended to *extra.
@@ -262,7 +260,10 @@ int pmc__tp_lookup(const char *subsys, const char *name, struct pmc_tp **out, si
 void pmc__tp_free(struct pmc_tp *tps, size_t nr);
 /* Walks tracepoints (of subsys only, when not NULL) as "subsys:name". */
 int pmc__tp_for_each(const char *subsys, pmc_event_fn fn, void *arg);
-/* The tracepoints of ev (subsystem ev->word, name ev->word2) into *tps; parse errors said. */
+/*
+ * The tracepoints of ev (subsystem ev->word, name ev->word2) into *tps; errors said (an
+ * unknown tracepoint is -PMC_E_UNKNOWN_EVENT, without suggestions).
+ */
 int pmc__tp_resolve(struct pmc_parser *p, const struct pmc_parsed *ev, struct pmc_tp **tps,
 		    size_t *nr);
 

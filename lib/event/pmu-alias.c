@@ -69,7 +69,8 @@ bool pmc__pmu_alias_exists(const char *name, int len)
 /* One "name[=number]" of an alias file into t; -PMC_E_FORMAT when it is not that. */
 static int alias_term(const char *s, size_t n, struct pmc_term *t)
 {
-	const char *eq = memchr(s, '=', n), *end;
+	const char *eq = memchr(s, '=', n);
+	char *end;
 
 	memset(t, 0, sizeof(*t));
 	t->name = s;
@@ -79,9 +80,9 @@ static int alias_term(const char *s, size_t n, struct pmc_term *t)
 	if (!eq)
 		return 0;
 	t->vtype = PMC_TV_NUM;
-	if (pmc__lex_number(eq + 1, &end, &t->num) || end != s + n)
-		return -PMC_E_FORMAT;
-	return 0;
+	errno = 0;
+	t->num = strtoull(eq + 1, &end, 0); /* the kernel writes 0x-hex or decimal */
+	return errno || end != s + n || eq + 1 == end || eq[1] == '-' ? -PMC_E_FORMAT : 0;
 }
 
 int pmc__pmu_alias_terms(const char *pmu, const char *alias, char *buf, size_t size,
@@ -125,27 +126,6 @@ int pmc__pmu_alias_describe(const char *pmu, const char *alias, double *scale, c
 			return -ENOMEM;
 	}
 	return 0;
-}
-
-void pmc__pmu_suggest_terms(const char *pmu, const char *term, struct pmc_parse_error *err,
-			    int *dist)
-{
-	static const char *const subs[] = {"format", "events"};
-	char dir[PATH_MAX];
-	struct dirent *de;
-
-	for (size_t i = 0; i < 2; i++) {
-		DIR *d = NULL;
-
-		if (!pmc__sysfs_path(dir, sizeof(dir), "bus/event_source/devices/%s/%s", pmu,
-				     subs[i]))
-			d = opendir(dir);
-		while (d && (de = readdir(d)))
-			if (alias_file(de->d_name))
-				pmc__suggest_add(err, dist, term, de->d_name);
-		if (d)
-			closedir(d);
-	}
 }
 
 static int for_each_alias(const char *pmu, pmc_event_fn fn, void *arg)

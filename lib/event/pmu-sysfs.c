@@ -164,6 +164,27 @@ static int apply_format(struct term_ctx *c, const struct pmc_term *t, const char
 	return 0;
 }
 
+/* The format terms and aliases of pmu closest to term, into err's suggestions. */
+static void suggest_terms(const char *pmu, const char *term, struct pmc_parse_error *err, int *dist)
+{
+	static const char *const subs[] = {"format", "events"};
+	char dir[PATH_MAX];
+	struct dirent *de;
+
+	for (size_t i = 0; i < 2; i++) {
+		DIR *d = NULL;
+
+		if (!pmc__sysfs_path(dir, sizeof(dir), "bus/event_source/devices/%s/%s", pmu,
+				     subs[i]))
+			d = opendir(dir);
+		while (d && (de = readdir(d)))
+			if (de->d_name[0] != '.' && !strchr(de->d_name, '.'))
+				pmc__suggest_add(err, dist, term, de->d_name);
+		if (d)
+			closedir(d);
+	}
+}
+
 static int unknown_term(struct term_ctx *c, const struct pmc_term *t)
 {
 	static const char *const builtin[] = {"config", "config1", "config2",
@@ -180,7 +201,7 @@ static int unknown_term(struct term_ctx *c, const struct pmc_term *t)
 		return -PMC_E_UNKNOWN_EVENT;
 	for (size_t i = 0; i < sizeof(builtin) / sizeof(builtin[0]); i++)
 		pmc__suggest_add(c->p->err, dist, term, builtin[i]);
-	pmc__pmu_suggest_terms(c->pmu, term, c->p->err, dist);
+	suggest_terms(c->pmu, term, c->p->err, dist);
 	return -PMC_E_UNKNOWN_EVENT;
 }
 

@@ -42,9 +42,6 @@ int pmc__pmu_alias_terms(const char *pmu, const char *alias, char *buf, size_t s
 			 struct pmc_term *terms, int max);
 /* ALIAS.scale and ALIAS.unit beside an alias, when there. 0 or -ENOMEM. */
 int pmc__pmu_alias_describe(const char *pmu, const char *alias, double *scale, char **unit);
-/* Adds pmu's format terms and aliases closest to term to err's suggestions. */
-void pmc__pmu_suggest_terms(const char *pmu, const char *term, struct pmc_parse_error *err,
-			    int *dist);
 /* Walks every alias of every PMU as "pmu/alias/". */
 int pmc__pmu_for_each(pmc_event_fn fn, void *arg);
 

@@ -233,9 +233,3 @@ int pmc__term_apply(struct pmc_parser *p, struct pmc_evsel *evsel, const struct 
 		evsel->cfg.written |= 1u << id;
 	return ret;
 }
-
-void pmc__terms_free(struct pmc_evsel_terms *cfg)
-{
-	free(cfg->branch_type);
-	free(cfg->metric_id);
-}

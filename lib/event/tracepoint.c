@@ -262,7 +262,7 @@ static int no_tracefs(struct pmc_parser *p, int ret, int off, const char *sub, c
 int pmc__tp_resolve(struct pmc_parser *p, const struct pmc_parsed *ev, struct pmc_tp **tps,
 		    size_t *nr)
 {
-	char sub[256], name[256], full[512];
+	char sub[256], name[256];
 	int ret;
 
 	*tps = NULL;
@@ -279,9 +279,6 @@ int pmc__tp_resolve(struct pmc_parser *p, const struct pmc_parsed *ev, struct pm
 		return no_tracefs(p, ret, ev->off, sub, name);
 	if (*nr)
 		return 0;
-	ret = pmc__parse_fail(p, -PMC_E_UNKNOWN_EVENT, ev->off, "unknown tracepoint '%s:%s'", sub,
-			      name);
-	snprintf(full, sizeof(full), "%s:%s", sub, name);
-	pmc__suggest(p->evlist, full, sub, p->err);
-	return ret;
+	return pmc__parse_fail(p, -PMC_E_UNKNOWN_EVENT, ev->off, "unknown tracepoint '%s:%s'", sub,
+			       name);
 }
