@@ -49,6 +49,17 @@ enum pmc_priv {
 	PMC_PRIV_HV = 1 << 2,
 };
 
+/*
+ * What an event list is for (struct pmc_evlist_opts' use). Terms and modifiers that only
+ * steer the other use are refused while parsing, with the offset of the term, as perf stat
+ * refuses sampling terms (docs/events.md, "Terms").
+ */
+enum pmc_evlist_use {
+	PMC_USE_ANY,	/* everything the grammar accepts parses (pmc list) */
+	PMC_USE_COUNT,	/* counting (pmc stat): perf stat's terms */
+	PMC_USE_SAMPLE, /* sampling (pmc record): the terms and modifiers pmc record honours */
+};
+
 /* Options of pmc_evlist__new() (sz: see "Options structs" in pmc/common.h). */
 /*
  * Receives one description of a dry run (struct pmc_evlist_opts' dry_run): whole lines,
@@ -76,18 +87,24 @@ struct pmc_evlist_opts {
 	pmc_dry_run_fn dry_run;
 	void *dry_run_arg;
 	bool dry_run_attrs;
+	enum pmc_evlist_use use; /* PMC_USE_ANY (0) unless the caller says */
 };
 
-/* Creates an empty event list bound to a backend. Returns 0, -ENOMEM or -PMC_E_NOBACKEND. */
+/*
+ * Creates an empty event list bound to a backend. Returns 0, -ENOMEM, -PMC_E_NOBACKEND, or
+ * -EINVAL for options that are not valid (an unknown use).
+ */
 PMC_API int pmc_evlist__new(const struct pmc_evlist_opts *opts, struct pmc_evlist **out);
 
 /* Frees the list, its events, and any counters still open on it. Accepts NULL. */
 PMC_API void pmc_evlist__delete(struct pmc_evlist *evlist);
 
 /*
- * Parses str (one or more comma-separated events and {groups}) and appends the events.
- * Returns 0; -PMC_E_PARSE for a syntax error or -PMC_E_UNKNOWN_EVENT for a name that
- * is known nowhere, with err (if not NULL) saying where and suggesting names; -ENOMEM.
+ * Parses str (one or more comma-separated events and {groups}, perf 6.1's grammar:
+ * docs/events.md) and appends the events. Returns 0; -PMC_E_PARSE for a syntax error, a
+ * term's value of the wrong type, or a term or modifier the list's use refuses;
+ * -PMC_E_UNKNOWN_EVENT for a name, PMU or term that is known nowhere, with err (if not NULL)
+ * saying where and suggesting names; -PMC_E_FORMAT, -PMC_E_NOTRACEFS; -ENOMEM.
  * On failure the list is left as it was. Parsing does not judge whether an event can be
  * counted here: see pmc_evsel__check().
  */
@@ -129,6 +146,12 @@ PMC_API unsigned pmc_evsel__priv(const struct pmc_evsel *evsel);
  * or NULL when it counts as written. Owned by the event.
  */
 PMC_API const char *pmc_evsel__note(const struct pmc_evsel *evsel);
+
+/*
+ * The name of the event's group when it was written NAME{...} (perf's named groups), on
+ * every member; NULL otherwise. Owned by the group's leader.
+ */
+PMC_API const char *pmc_evsel__group_name(const struct pmc_evsel *evsel);
 
 /*
  * Writes the event's encoding (perf_event_attr type, config, config1, config2, and the

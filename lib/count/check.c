@@ -31,8 +31,10 @@ int pmc_evsel__check(struct pmc_evsel *evsel, char *why, size_t len)
 	char buf[512] = "";
 
 	if (evsel->check_err == 1) {
-		evsel->check_err =
-			pmc__backend_check(evsel->evlist->backend, evsel, buf, sizeof(buf));
+		evsel->check_err = pmc__evsel_static_check(evsel, buf, sizeof(buf));
+		if (!evsel->check_err)
+			evsel->check_err =
+				pmc__backend_check(evsel->evlist->backend, evsel, buf, sizeof(buf));
 		if (!evsel->check_err)
 			evsel->check_err = check_levels(evsel, buf, sizeof(buf));
 		if (evsel->check_err < 0) {

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The pass planner: packs events onto the counters pass by pass, as run_p5mon paired its
- * events on the Pentium's two counters. Groups stay whole; nothing is ever scaled.
+ * events on the Pentium's two counters. Groups stay whole, but for a weak group (:W) that
+ * can never fit, whose events are then planned one by one; an exclusive group (:e) has the
+ * counters of its pass to itself; nothing is ever scaled (docs/events.md, "Modifiers").
  */
 #include <errno.h>
 #include <limits.h>
@@ -16,25 +18,45 @@
 /* Resources used by each pass so far: used[pass][class]. */
 struct plan {
 	int (*used)[PMC_SLOT_NR];
+	bool *excl; /* the pass holds an exclusive group: no other event on its counters */
 	int nr_passes, alloc;
 	int budget[PMC_SLOT_NR];
+	int cap[PMC_SLOT_NR]; /* what exists, multiplexed or not: what one group may need */
+	bool multiplex;	      /* the kernel time-shares counters, exclusive groups too */
 };
+
+/* Whether need takes hardware counters (general or fixed), which :e keeps to itself. */
+static bool takes_counters(const int *need)
+{
+	for (int cls = PMC_SLOT_GENERAL; cls < PMC_SLOT_NR; cls++)
+		if (cls != PMC_SLOT_DEBUGREG && need[cls])
+			return true;
+	return false;
+}
 
 /* Adds need to a pass's use, spilling what each fixed counter cannot take onto general
  * counters (as the backends do when they assign counters). */
-static bool fits(const struct plan *p, const int *used, const int *need)
+static bool fits_budget(const int *budget, const int *used, const int *need)
 {
 	int fixed_over = 0;
 
 	for (int cls = PMC_SLOT_FIXED0; cls < PMC_SLOT_FIXED0 + PMC_SLOT_FIXED_NR; cls++) {
-		int over = used[cls] + need[cls] - p->budget[cls];
+		int over = used[cls] + need[cls] - budget[cls];
 
 		fixed_over += over > 0 ? over : 0;
 	}
-	if (used[PMC_SLOT_GENERAL] + need[PMC_SLOT_GENERAL] + fixed_over >
-	    p->budget[PMC_SLOT_GENERAL])
+	if (used[PMC_SLOT_GENERAL] + need[PMC_SLOT_GENERAL] + fixed_over > budget[PMC_SLOT_GENERAL])
 		return false;
-	return used[PMC_SLOT_DEBUGREG] + need[PMC_SLOT_DEBUGREG] <= p->budget[PMC_SLOT_DEBUGREG];
+	return used[PMC_SLOT_DEBUGREG] + need[PMC_SLOT_DEBUGREG] <= budget[PMC_SLOT_DEBUGREG];
+}
+
+/* Whether need joins pass (an exclusive one only a pass whose counters are free). */
+static bool fits(const struct plan *p, int pass, const int *need, bool exclusive)
+{
+	if (!p->multiplex && takes_counters(need) &&
+	    (p->excl[pass] || (exclusive && takes_counters(p->used[pass]))))
+		return false;
+	return fits_budget(p->budget, p->used[pass], need);
 }
 
 static int new_pass(struct plan *p)
@@ -42,13 +64,17 @@ static int new_pass(struct plan *p)
 	if (p->nr_passes == p->alloc) {
 		int n = p->alloc ? 2 * p->alloc : 4;
 		void *u = realloc(p->used, (size_t)n * sizeof(*p->used));
+		bool *x = u ? realloc(p->excl, (size_t)n * sizeof(*p->excl)) : NULL;
 
-		if (!u)
+		if (u)
+			p->used = u;
+		if (!x)
 			return -ENOMEM;
-		p->used = u;
+		p->excl = x;
 		p->alloc = n;
 	}
 	memset(p->used[p->nr_passes], 0, sizeof(p->used[0]));
+	p->excl[p->nr_passes] = false;
 	return p->nr_passes++;
 }
 
@@ -77,18 +103,44 @@ static void set_group_pass(struct pmc_evlist *evlist, struct pmc_evsel *leader, 
 		evlist->entries[i]->pass = pass;
 }
 
+static int place(struct plan *p, struct pmc_evlist *evlist, struct pmc_evsel *leader);
+
+/*
+ * A weak group (:W on its leader, perf's "fall back to non-group if not schedulable") that
+ * needs more counters than exist is split: each of its events becomes a group of its own,
+ * which the planner's walk then places like any, in as many passes as they take. The
+ * leader is placed here.
+ */
+static int split(struct plan *p, struct pmc_evlist *evlist, struct pmc_evsel *leader)
+{
+	size_t end = leader->idx;
+
+	while (end < evlist->nr && evlist->entries[end]->leader == leader)
+		end++;
+	pr_info("weak group led by '%s' needs more counters than exist: its %zu events are "
+		"planned one by one\n",
+		leader->name, end - leader->idx);
+	for (size_t i = leader->idx; i < end; i++) {
+		evlist->entries[i]->leader = evlist->entries[i];
+		evlist->entries[i]->nr_members = 1;
+	}
+	return place(p, evlist, leader);
+}
+
 static int place(struct plan *p, struct pmc_evlist *evlist, struct pmc_evsel *leader)
 {
-	int need[PMC_SLOT_NR], pass;
+	bool exclusive = leader->attr.exclusive;
+	int need[PMC_SLOT_NR], zero[PMC_SLOT_NR] = {0}, pass;
 
 	group_need(evlist, leader, need);
+	if (leader->nr_members > 1 && (leader->mods & PMC_MOD_WEAK) &&
+	    !fits_budget(p->cap, zero, need))
+		return split(p, evlist, leader);
 	for (pass = 0; pass < p->nr_passes; pass++)
-		if (fits(p, p->used[pass], need))
+		if (fits(p, pass, need, exclusive))
 			break;
 	if (pass == p->nr_passes) {
-		int zero[PMC_SLOT_NR] = {0};
-
-		if (!fits(p, zero, need)) {
+		if (!fits_budget(p->budget, zero, need)) {
 			pr_warn("group led by '%s' needs more counters than exist\n", leader->name);
 			return -PMC_E_TOOMANY;
 		}
@@ -98,6 +150,7 @@ static int place(struct plan *p, struct pmc_evlist *evlist, struct pmc_evsel *le
 	}
 	for (int cls = 0; cls < PMC_SLOT_NR; cls++)
 		p->used[pass][cls] += need[cls];
+	p->excl[pass] |= exclusive && takes_counters(need);
 	set_group_pass(evlist, leader, pass);
 	return 0;
 }
@@ -128,15 +181,17 @@ int pmc_evlist__plan_shared(struct pmc_evlist *evlist, bool multiplex, int share
 	 * A backend that cannot time-share at all (vpmu) plans passes as without it.
 	 */
 	multiplex = multiplex && pmc__backend_multiplexes(evlist->backend);
+	p.multiplex = multiplex;
 	/* Only the resources the list uses are asked for: the backend may have to probe for
 	 * one (the perf backend counts debug registers by opening breakpoints). */
 	for (size_t i = 0; i < evlist->nr; i++)
 		p.budget[pmc__backend_classify(evlist->backend, evlist->entries[i])] = 1;
-	for (int cls = 0; cls < PMC_SLOT_NR; cls++)
-		p.budget[cls] = !p.budget[cls] || cls == PMC_SLOT_NONE ||
-						(multiplex && cls != PMC_SLOT_DEBUGREG)
-					? INT_MAX
-					: shared_budget(evlist, cls, share);
+	for (int cls = 0; cls < PMC_SLOT_NR; cls++) {
+		p.cap[cls] = !p.budget[cls] || cls == PMC_SLOT_NONE
+				     ? INT_MAX
+				     : shared_budget(evlist, cls, share);
+		p.budget[cls] = multiplex && cls != PMC_SLOT_DEBUGREG ? INT_MAX : p.cap[cls];
+	}
 	for (size_t i = 0; i < evlist->nr && !err; i++) {
 		struct pmc_evsel *ev = evlist->entries[i];
 
@@ -149,6 +204,7 @@ int pmc_evlist__plan_shared(struct pmc_evlist *evlist, bool multiplex, int share
 		err = place(&p, evlist, ev);
 	}
 	free(p.used);
+	free(p.excl);
 	if (err)
 		return err;
 	*nr_passes = p.nr_passes;

@@ -1,75 +1,69 @@
 // SPDX-License-Identifier: MIT
-/* Hardware breakpoints mem:ADDR[/LEN][:rwx] with perf's defaults and the kernel's length rules. */
+/*
+ * Hardware breakpoints mem:ADDR[/LEN][:rwx]: perf's defaults, and the kernel's rules on
+ * lengths and access, which pmc_evsel__check() says (docs/events.md, "Breakpoints").
+ */
 #include <linux/hw_breakpoint.h>
-#include <string.h>
+#include <stdio.h>
 #include <pmc/error.h>
 #include "event/parse.h"
 
-static int parse_access(struct pmc_parser *p, struct pmc_evsel *evsel)
+int pmc__bp_access(const char *s, int len, unsigned *type)
 {
-	int start = p->pos;
-	unsigned type = 0;
+	*type = 0;
+	for (int i = 0; i < len; i++) {
+		unsigned bit = s[i] == 'r'   ? HW_BREAKPOINT_R
+			       : s[i] == 'w' ? HW_BREAKPOINT_W
+					     : HW_BREAKPOINT_X;
 
-	for (;; p->pos++) {
-		char c = p->str[p->pos];
-		unsigned bit = c == 'r'	  ? HW_BREAKPOINT_R
-			       : c == 'w' ? HW_BREAKPOINT_W
-			       : c == 'x' ? HW_BREAKPOINT_X
-					  : 0;
-
-		if (!bit)
-			break;
-		if (type & bit)
-			return pmc__parse_fail(p, -PMC_E_PARSE, p->pos,
-					       "'%c' given twice in the breakpoint access type", c);
-		type |= bit;
+		if (*type & bit)
+			return -1;
+		*type |= bit;
 	}
-	/* The kernel accepts an execute breakpoint alone, never combined with r or w. */
-	if ((type & HW_BREAKPOINT_X) && type != HW_BREAKPOINT_X)
-		return pmc__parse_fail(p, -PMC_E_PARSE, start,
-				       "breakpoint access 'x' cannot be combined with 'r' or 'w'");
-	evsel->attr.bp_type = type;
 	return 0;
 }
 
-/* p->pos is just after "mem:"; leaves p->pos after ADDR[/LEN][:rwx]. */
-int pmc__bp_parse(struct pmc_parser *p, struct pmc_evsel *evsel)
+/* perf's parse_events_add_breakpoint(): access rw and length 4 (8 for x) unless written. */
+void pmc__bp_build(struct pmc_evsel *evsel, const struct pmc_parsed *ev)
 {
-	const char *end;
-	uint64_t addr, len = 0;
-	int ret, len_off = -1;
+	struct perf_event_attr *a = &evsel->attr;
 
-	if (pmc__lex_number(p->str + p->pos, &end, &addr))
-		return pmc__parse_fail(p, -PMC_E_PARSE, end - p->str,
-				       "expected a breakpoint address (hex 0x... or decimal)");
-	p->pos = end - p->str;
-	if (p->str[p->pos] == '/') {
-		len_off = ++p->pos;
-		if (pmc__lex_number(p->str + p->pos, &end, &len))
-			return pmc__parse_fail(p, -PMC_E_PARSE, end - p->str,
-					       "expected a breakpoint length 1, 2, 4 or 8");
-		p->pos = end - p->str;
+	a->type = PERF_TYPE_BREAKPOINT;
+	a->bp_addr = ev->num;
+	a->bp_type = ev->bp_type ? ev->bp_type : HW_BREAKPOINT_RW;
+	a->bp_len = ev->num2			    ? ev->num2
+		    : a->bp_type == HW_BREAKPOINT_X ? sizeof(long)
+						    : HW_BREAKPOINT_LEN_4;
+}
+
+/*
+ * The kernel's rules (x86's hw_breakpoint, the same on arm64 for these): lengths 1, 2, 4 or
+ * 8; an execute breakpoint alone, covering one instruction address (sizeof(long)). perf
+ * leaves them to the kernel, which refuses the open; pmc says which rule, without opening.
+ */
+int pmc__bp_check(const struct pmc_evsel *evsel, char *why, size_t len)
+{
+	const struct perf_event_attr *a = &evsel->attr;
+
+	if (a->type != PERF_TYPE_BREAKPOINT)
+		return 0;
+	if ((a->bp_type & HW_BREAKPOINT_X) && a->bp_type != HW_BREAKPOINT_X) {
+		snprintf(why, len,
+			 "breakpoint access 'x' cannot be combined with 'r' or 'w' "
+			 "(the kernel's rule)");
+		return -PMC_E_UNSUPPORTED;
 	}
-	evsel->attr.bp_type = HW_BREAKPOINT_RW; /* perf's default */
-	if (p->str[p->pos] == ':' && strchr("rwx", p->str[p->pos + 1]) && p->str[p->pos + 1]) {
-		p->pos++;
-		ret = parse_access(p, evsel);
-		if (ret)
-			return ret;
+	if (a->bp_len != 1 && a->bp_len != 2 && a->bp_len != 4 && a->bp_len != 8) {
+		snprintf(why, len, "breakpoint length %llu: the kernel takes 1, 2, 4 or 8",
+			 (unsigned long long)a->bp_len);
+		return -PMC_E_UNSUPPORTED;
 	}
-	if (len_off < 0)
-		len = evsel->attr.bp_type == HW_BREAKPOINT_X ? sizeof(long) : HW_BREAKPOINT_LEN_4;
-	if (len != 1 && len != 2 && len != 4 && len != 8)
-		return pmc__parse_fail(p, -PMC_E_PARSE, len_off,
-				       "breakpoint length %llu, expected 1, 2, 4 or 8",
-				       (unsigned long long)len);
-	if (evsel->attr.bp_type == HW_BREAKPOINT_X && len != sizeof(long))
-		return pmc__parse_fail(p, -PMC_E_PARSE, len_off,
-				       "an execute breakpoint covers one instruction address: "
-				       "its length must be %zu",
-				       sizeof(long));
-	evsel->attr.type = PERF_TYPE_BREAKPOINT;
-	evsel->attr.bp_addr = addr;
-	evsel->attr.bp_len = len;
+	if (a->bp_type == HW_BREAKPOINT_X && a->bp_len != sizeof(long)) {
+		snprintf(why, len,
+			 "an execute breakpoint covers one instruction address: its "
+			 "length must be %zu (the kernel's rule)",
+			 sizeof(long));
+		return -PMC_E_UNSUPPORTED;
+	}
 	return 0;
 }

@@ -6,7 +6,7 @@
 #include <pmc/error.h>
 #include "core/backend.h"
 #include "core/opts.h"
-#include "event/parse.h"
+#include "event/pmu.h"
 
 int pmc_evlist__new(const struct pmc_evlist_opts *opts, struct pmc_evlist **out)
 {
@@ -20,6 +20,8 @@ int pmc_evlist__new(const struct pmc_evlist_opts *opts, struct pmc_evlist **out)
 	err = PMC_OPTS_COPY(pmc_evlist_opts, &o, opts, priv);
 	if (err)
 		return err;
+	if ((unsigned)o.use > PMC_USE_SAMPLE)
+		return -EINVAL;
 	backend = pmc__backend_find(o.backend ? o.backend : "perf");
 	if (!backend)
 		return -PMC_E_NOBACKEND;
@@ -31,6 +33,7 @@ int pmc_evlist__new(const struct pmc_evlist_opts *opts, struct pmc_evlist **out)
 	evlist->dry_run = o.dry_run;
 	evlist->dry_run_arg = o.dry_run_arg;
 	evlist->dry_run_attrs = o.dry_run_attrs;
+	evlist->use = o.use;
 	*out = evlist;
 	return 0;
 }

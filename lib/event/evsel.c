@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pmc/error.h>
 #include "event/parse.h"
 
 struct pmc_evsel *pmc__evsel_new(struct pmc_parser *p, enum pmc_event_kind kind, int offset)
@@ -20,6 +21,7 @@ struct pmc_evsel *pmc__evsel_new(struct pmc_parser *p, enum pmc_event_kind kind,
 	evsel->pass = -1;
 	evsel->check_err = 1;
 	evsel->attr.size = sizeof(evsel->attr);
+	evsel->terms_off = -1;
 	return evsel;
 }
 
@@ -34,6 +36,9 @@ void pmc__evsel_delete(struct pmc_evsel *evsel)
 	free(evsel->check_note);
 	free(evsel->terms);
 	free(evsel->unit);
+	free(evsel->group_name);
+	free(evsel->cfg.branch_type);
+	free(evsel->cfg.metric_id);
 	free(evsel);
 }
 
@@ -71,6 +76,53 @@ struct pmc_evsel *pmc_evsel__leader(const struct pmc_evsel *evsel)
 size_t pmc_evsel__group_size(const struct pmc_evsel *evsel)
 {
 	return evsel->leader->nr_members;
+}
+
+const char *pmc_evsel__group_name(const struct pmc_evsel *evsel)
+{
+	return evsel->leader->group_name;
+}
+
+/*
+ * What the encoding alone says cannot be opened, as the kernel would refuse it: breakpoint
+ * lengths (breakpoint.c), and D or e on a group member (perf_event_open(2): only a group's
+ * leader may be pinned or exclusive).
+ */
+int pmc__evsel_static_check(const struct pmc_evsel *evsel, char *why, size_t len)
+{
+	if (evsel->leader != evsel && (evsel->attr.pinned || evsel->attr.exclusive)) {
+		snprintf(why, len,
+			 "%s on a member of a group: the kernel lets only a group's leader be "
+			 "pinned or exclusive; write {...}:%c to pin or reserve the whole group",
+			 evsel->attr.pinned ? "D (pinned)" : "e (exclusive)",
+			 evsel->attr.pinned ? 'D' : 'e');
+		return -PMC_E_UNSUPPORTED;
+	}
+	return pmc__bp_check(evsel, why, len);
+}
+
+bool pmc__event_kernel_side(const struct pmc_evsel *evsel)
+{
+	const struct perf_event_attr *a = &evsel->attr;
+
+	if (a->type == PERF_TYPE_TRACEPOINT)
+		return true;
+	return a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_CONTEXT_SWITCHES ||
+						 a->config == PERF_COUNT_SW_CPU_MIGRATIONS ||
+						 a->config == PERF_COUNT_SW_CGROUP_SWITCHES);
+}
+
+bool pmc__event_user_blind(const struct pmc_evsel *evsel)
+{
+	/* syscalls:* hand the kernel the task's user registers: they count at user level. */
+	if (evsel->attr.type == PERF_TYPE_TRACEPOINT && !strncmp(evsel->name, "syscalls:", 9))
+		return false;
+	return pmc__event_kernel_side(evsel);
+}
+
+bool pmc__event_levels_written(const struct pmc_evsel *evsel)
+{
+	return evsel->mods & (PMC_MOD_U | PMC_MOD_K | PMC_MOD_H);
 }
 
 bool pmc_evsel__kernel_side(const struct pmc_evsel *evsel)
@@ -156,6 +208,8 @@ int pmc_evsel__encoding(const struct pmc_evsel *evsel, char *buf, size_t len)
 		n = append(buf, len, n, ",exclude_idle=%llu", 1);
 	if (a->pinned)
 		n = append(buf, len, n, ",pinned=%llu", 1);
+	if (a->exclusive)
+		n = append(buf, len, n, ",exclusive=%llu", 1);
 	if (a->precise_ip)
 		n = append(buf, len, n, ",precise_ip=%llu", a->precise_ip);
 	return n;

@@ -4,6 +4,7 @@
 #define PMC_LIB_EVENT_EVSEL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <linux/perf_event.h>
 #include <pmc/event.h>
 
@@ -23,6 +24,57 @@ enum pmc_mod {
 	PMC_MOD_HOST = 1 << 8,	  /* :H, count in host only (exclude_guest) */
 	PMC_MOD_IDLE = 1 << 9,	  /* :I, exclude_idle */
 	PMC_MOD_PINNED = 1 << 10, /* :D, attr.pinned */
+	PMC_MOD_EXCL = 1 << 11,	  /* :e, attr.exclusive */
+	PMC_MOD_WEAK = 1 << 12,	  /* :W, a group that does not fit is split (on the leader) */
+	PMC_MOD_SREAD = 1 << 13,  /* :S, sample read (perf record's leader sampling) */
+	PMC_MOD_PMAX = 1 << 14,	  /* :P, the highest precise level the backend gives */
+	PMC_MOD_BPF = 1 << 15,	  /* :b, perf's BPF counters; pmc counts as without it */
+};
+
+/* perf's builtin terms (docs/events.md, "Terms"), in parse-events.l's order. */
+enum pmc_term_id {
+	PMC_TERM_CONFIG,
+	PMC_TERM_CONFIG1,
+	PMC_TERM_CONFIG2,
+	PMC_TERM_NAME,
+	PMC_TERM_PERIOD,
+	PMC_TERM_FREQ,
+	PMC_TERM_BRANCH_TYPE,
+	PMC_TERM_TIME,
+	PMC_TERM_CALL_GRAPH,
+	PMC_TERM_STACK_SIZE,
+	PMC_TERM_MAX_STACK,
+	PMC_TERM_NR,
+	PMC_TERM_INHERIT,
+	PMC_TERM_NO_INHERIT,
+	PMC_TERM_OVERWRITE,
+	PMC_TERM_NO_OVERWRITE,
+	PMC_TERM_PERCORE,
+	PMC_TERM_AUX_OUTPUT,
+	PMC_TERM_AUX_SAMPLE_SIZE,
+	PMC_TERM_METRIC_ID,
+	PMC_TERM_DRV, /* @name[=value], a driver configuration term */
+	PMC_TERM_NR_IDS,
+};
+
+/* A builtin term's name as written ("call-graph"). */
+const char *pmc__term_name(enum pmc_term_id id);
+
+/*
+ * What the terms between an event's slashes ask beyond the encoding (attr carries config*,
+ * period and freq): for pmc record, which honours some (record.c), and outputs.
+ */
+enum pmc_call_graph_term { PMC_CG_UNSET, PMC_CG_NO, PMC_CG_FP, PMC_CG_DWARF, PMC_CG_LBR };
+struct pmc_evsel_terms {
+	unsigned written; /* 1 << enum pmc_term_id of every builtin term written */
+	enum pmc_call_graph_term call_graph;
+	uint64_t stack_size; /* stack-size=N */
+	uint64_t max_stack;  /* max-stack=N */
+	uint64_t nr;	     /* nr=N */
+	uint64_t aux_sample_size;
+	bool time, inherit, overwrite, percore, aux_output;
+	char *branch_type; /* branch_type=... */
+	char *metric_id;   /* metric-id=... */
 };
 
 struct pmc_evsel {
@@ -36,20 +88,24 @@ struct pmc_evsel {
 	 * read_format, ...) are set by count/ when the event is opened, not here.
 	 */
 	struct perf_event_attr attr;
-	char *pmu;		  /* PMU name (PMU-qualified and symbolic events) or NULL */
-	char *symbol;		  /* symbolic (CPU-specific) name without modifiers, or NULL */
-	unsigned mods;		  /* enum pmc_mod bits written explicitly */
-	int cmask;		  /* :c=N, when PMC_MOD_CMASK */
-	int offset;		  /* offset of this event in the parsed string */
-	struct pmc_evsel *leader; /* group leader; self when ungrouped */
-	size_t nr_members;	  /* group size, set on the leader (1 when ungrouped) */
-	int pass;		  /* planner: pass number, -1 when not countable */
-	int check_err;		  /* cached pmc_evsel__check() verdict; 1 = not yet judged */
-	char *check_why;	  /* its reason, when check_err < 0 */
-	char *check_note;	  /* how the check changed its levels, in words, or NULL */
-	char *terms;		  /* PMU events: the text between the slashes, or NULL */
-	double scale;		  /* PMU alias .scale file, 0 when none */
-	char *unit;		  /* PMU alias .unit file, or NULL */
+	char *pmu;		    /* PMU name (PMU-qualified and symbolic events) or NULL */
+	char *symbol;		    /* symbolic (CPU-specific) name without modifiers, or NULL */
+	unsigned mods;		    /* enum pmc_mod bits written explicitly */
+	int cmask;		    /* :c=N, when PMC_MOD_CMASK */
+	int offset;		    /* offset of this event in the parsed string */
+	struct pmc_evsel *leader;   /* group leader; self when ungrouped */
+	size_t nr_members;	    /* group size, set on the leader (1 when ungrouped) */
+	int pass;		    /* planner: pass number, -1 when not countable */
+	int check_err;		    /* cached pmc_evsel__check() verdict; 1 = not yet judged */
+	char *check_why;	    /* its reason, when check_err < 0 */
+	char *check_note;	    /* how the check changed its levels, in words, or NULL */
+	char *terms;		    /* backend PMUs: their own terms, "k=v,k", or NULL */
+	int terms_off;		    /* where terms was written, when written verbatim; else -1 */
+	bool by_backend;	    /* a PMU not in sysfs: the backend resolves it */
+	struct pmc_evsel_terms cfg; /* builtin terms beyond the encoding */
+	char *group_name;	    /* on a leader: NAME of NAME{...}, or NULL */
+	double scale;		    /* PMU alias .scale file, 0 when none */
+	char *unit;		    /* PMU alias .unit file, or NULL */
 };
 
 struct pmc_evlist {
@@ -59,6 +115,7 @@ struct pmc_evlist {
 	pmc_dry_run_fn dry_run;	       /* struct pmc_evlist_opts: NULL unless a dry run */
 	void *dry_run_arg;
 	bool dry_run_attrs;
+	enum pmc_evlist_use use; /* what the terms and modifiers must suit */
 	struct pmc_evsel **entries;
 	size_t nr, alloc;
 };
@@ -74,6 +131,12 @@ bool pmc__event_kernel_side(const struct pmc_evsel *evsel);
 bool pmc__event_user_blind(const struct pmc_evsel *evsel);
 /* Whether the user wrote :u, :k or :h on the event (or its group): its levels are the user's. */
 bool pmc__event_levels_written(const struct pmc_evsel *evsel);
+
+/*
+ * The rules an encoding breaks that need no kernel to say (breakpoint lengths, D or e on a
+ * group member): 0, or -PMC_E_UNSUPPORTED with why written. Part of pmc_evsel__check().
+ */
+int pmc__evsel_static_check(const struct pmc_evsel *evsel, char *why, size_t len);
 
 /*
  * Makes err (negative) and why the event's cached verdict, as pmc_evsel__check() would have

@@ -42,8 +42,11 @@ static int match_alias(const char *const tbl[][PMC_CACHE_MAX_ALIASES], int rows,
 }
 
 /*
- * perf's cache grammar: CACHE[-OP_OR_RESULT[-OP_OR_RESULT]], the op defaulting to load
- * and the result to access; at most one op and one result.
+ * perf's cache names: CACHE[-PART[-PART]], each part an op or a result spelling. As perf's
+ * parse_events_add_cache() assigns them, a part sets the op if none is set yet and it is one
+ * (one the cache lacks is refused), else the result if none is set yet; a part that can set
+ * neither is ignored (L1-dcache-load-load is L1-dcache-load). The op defaults to load, the
+ * result to access.
  */
 int pmc__event_find_cache(const char *name, size_t len, uint64_t *config)
 {
@@ -51,23 +54,26 @@ int pmc__event_find_cache(const char *name, size_t len, uint64_t *config)
 	int cache = match_alias(pmc__cache_names, PERF_COUNT_HW_CACHE_MAX, name, len, &used);
 	int op = -1, res = -1;
 
-	if (cache < 0)
+	/* perf's scanner reads "branches" as the hardware event, never as this cache. */
+	if (cache < 0 || (used == 8 && !memcmp(name, "branches", 8)))
 		return -PMC_E_UNKNOWN_EVENT;
 	for (int part = 0; part < 2 && used < len; part++) {
 		const char *s = name + used + 1;
-		size_t rest = len - used - 1, n;
-		int o = match_alias(pmc__cache_op_names, PERF_COUNT_HW_CACHE_OP_MAX, s, rest, &n);
+		size_t rest = len - used - 1, n_op, n_res;
+		int o = match_alias(pmc__cache_op_names, PERF_COUNT_HW_CACHE_OP_MAX, s, rest,
+				    &n_op);
+		int r = match_alias(pmc__cache_result_names, PERF_COUNT_HW_CACHE_RESULT_MAX, s,
+				    rest, &n_res);
 
-		if (o >= 0 && op < 0) {
+		if (o < 0 && r < 0)
+			return -PMC_E_UNKNOWN_EVENT;
+		if (o >= 0 && op < 0 && !(pmc__cache_ops_valid[cache] & (1u << o)))
+			return -PMC_E_UNSUPPORTED;
+		if (o >= 0 && op < 0)
 			op = o;
-		} else {
-			int r = match_alias(pmc__cache_result_names, PERF_COUNT_HW_CACHE_RESULT_MAX,
-					    s, rest, &n);
-			if (r < 0 || res >= 0)
-				return -PMC_E_UNKNOWN_EVENT;
+		else if (r >= 0 && res < 0)
 			res = r;
-		}
-		used += 1 + n;
+		used += 1 + (o >= 0 ? n_op : n_res);
 	}
 	if (used != len)
 		return -PMC_E_UNKNOWN_EVENT;

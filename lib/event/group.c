@@ -1,93 +1,78 @@
 // SPDX-License-Identifier: MIT
-/* pmc_evlist__parse(): event lists and {groups}, resolution by the backend, and the all-or-nothing
- * append. */
+/*
+ * The events of one pmc_evlist__parse() call until it ends: the first error, the pending
+ * list, groups (leader, name, group modifiers), resolution by the backend, and the
+ * all-or-nothing append (docs/events.md).
+ */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <pmc/error.h>
 #include "core/backend.h"
 #include "event/parse.h"
 
-static int parse_group(struct pmc_parser *p);
-
-static int expect_sep(struct pmc_parser *p, char end)
+int pmc__parse_push(struct pmc_parser *p, struct pmc_evsel *evsel)
 {
-	char what[32];
+	if (p->nr == p->alloc) {
+		size_t n = p->alloc ? p->alloc * 2 : 8;
+		struct pmc_evsel **e = realloc(p->out, n * sizeof(*e));
 
-	return pmc__parse_fail(p, -PMC_E_PARSE, p->pos, "unexpected %s, expected %s",
-			       pmc__lex_describe(p->str, p->pos, what, sizeof(what)),
-			       end ? "',' or '}'" : "',' or end of string");
-}
-
-/* item (',' item)* up to end ('\0' at the top, '}' in a group). */
-static int parse_list(struct pmc_parser *p, char end)
-{
-	for (;;) {
-		int ret;
-
-		pmc__lex_skip_ws(p);
-		ret = p->str[p->pos] == '{' ? parse_group(p) : pmc__parse_event(p);
-		if (ret)
-			return ret;
-		pmc__lex_skip_ws(p);
-		if (p->str[p->pos] == end)
-			return 0;
-		if (p->str[p->pos] != ',')
-			return expect_sep(p, end);
-		p->pos++;
-	}
-}
-
-/* Group modifiers go to every member, as in perf; they are also appended to each name. */
-static int apply_group_mods(struct pmc_parser *p, size_t first, int mods_off,
-			    const struct pmc_mods *m)
-{
-	int suffix = p->pos - mods_off;
-
-	for (size_t i = first; i < p->nr; i++) {
-		struct pmc_evsel *e = p->out[i];
-		size_t n = strlen(e->name);
-		char *name = realloc(e->name, n + suffix + 1);
-		int ret;
-
-		if (!name)
+		if (!e) {
+			pmc__evsel_delete(evsel);
 			return -ENOMEM;
-		memcpy(name + n, p->str + mods_off, suffix);
-		name[n + suffix] = '\0';
-		e->name = name;
-		ret = pmc__mods_merge(p, e, m);
-		if (ret)
-			return ret;
-		e->leader = p->out[first];
+		}
+		p->out = e;
+		p->alloc = n;
 	}
-	p->out[first]->nr_members = p->nr - first;
+	p->out[p->nr++] = evsel;
 	return 0;
 }
 
-static int parse_group(struct pmc_parser *p)
+/* Group modifiers are appended to a member's name, unless a name= term chose it. */
+static int append_mods(struct pmc_evsel *e, const char *s, int len)
 {
-	int open = p->pos, ret, mods_off;
-	size_t first = p->nr;
-	struct pmc_mods m;
+	size_t n = strlen(e->name);
+	char *name;
 
-	if (p->in_group)
-		return pmc__parse_fail(p, -PMC_E_PARSE, open, "nested groups are not allowed");
-	p->pos++;
-	pmc__lex_skip_ws(p);
-	if (p->str[p->pos] == '}')
-		return pmc__parse_fail(p, -PMC_E_PARSE, p->pos,
-				       "empty group, expected an event after '{'");
-	p->in_group = true;
-	ret = parse_list(p, '}');
-	p->in_group = false;
-	if (ret)
-		return ret;
-	p->pos++;
-	mods_off = p->pos;
-	ret = pmc__mods_parse(p, NULL, &m, false);
-	if (ret)
-		return ret;
-	return apply_group_mods(p, first, mods_off, &m);
+	if (!len || (e->cfg.written & 1u << PMC_TERM_NAME))
+		return 0;
+	name = realloc(e->name, n + len + 1);
+	if (!name)
+		return -ENOMEM;
+	memcpy(name + n, s, len);
+	name[n + len] = '\0';
+	e->name = name;
+	return 0;
+}
+
+/*
+ * Group modifiers go to every member in addition to its own, as in perf; D and e only to the
+ * leader (perf's rule: they are the group's). The group's name is kept on the leader.
+ */
+int pmc__group_close(struct pmc_parser *p, size_t first, const char *name, int name_len,
+		     const struct pmc_mods *m, int mods_off, int mods_end)
+{
+	struct pmc_evsel *leader = p->out[first];
+
+	for (size_t i = first; i < p->nr; i++) {
+		struct pmc_evsel *e = p->out[i];
+		int ret;
+
+		e->leader = leader;
+		ret = append_mods(e, p->str + mods_off, mods_end - mods_off);
+		if (!ret)
+			ret = pmc__mods_merge(p, e, m, true);
+		if (ret)
+			return ret;
+	}
+	leader->nr_members = p->nr - first;
+	if (name) {
+		leader->group_name = strndup(name, name_len);
+		if (!leader->group_name)
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 /* CPU-specific names and PMUs unknown to sysfs are the backend's to resolve. */
@@ -96,41 +81,35 @@ static int resolve_by_backend(struct pmc_parser *p, struct pmc_evsel *evsel)
 	const struct pmc_backend_ops *b = p->evlist->backend;
 	struct pmc_parse_error e = {0};
 	const char *what = evsel->kind == PMC_EV_SYMBOLIC ? evsel->symbol : evsel->pmu;
+	struct perf_event_attr written = evsel->attr;
 	int ret = b ? pmc__backend_resolve(b, evsel, &e) : -PMC_E_UNKNOWN_EVENT;
+	unsigned terms = evsel->cfg.written;
 
-	if (!ret)
+	if (!ret) { /* a config term written on a CPU name replaces the word it encodes */
+		if (terms & 1u << PMC_TERM_CONFIG)
+			evsel->attr.config = written.config;
+		if (terms & 1u << PMC_TERM_CONFIG1)
+			evsel->attr.config1 = written.config1;
+		if (terms & 1u << PMC_TERM_CONFIG2)
+			evsel->attr.config2 = written.config2;
 		return 0;
+	}
 	if (e.msg[0] && !p->err->msg[0]) {
 		*p->err = e;
-		p->err->offset += evsel->offset;
+		p->err->offset = evsel->kind == PMC_EV_PMU && evsel->terms_off >= 0
+					 ? evsel->terms_off + e.offset
+					 : evsel->offset;
 	}
 	if (evsel->kind == PMC_EV_SYMBOLIC)
 		pmc__parse_fail(p, ret, evsel->offset, "unknown event '%s'", what);
 	else
-		pmc__parse_fail(p, ret, evsel->offset,
-				"unknown PMU '%s' (not in sysfs, and "
-				"backend '%s' does not know it)",
-				what, b ? b->name : "none");
+		pmc__parse_fail(
+			p, ret, evsel->offset,
+			"unknown PMU '%s' (not in sysfs, and backend '%s' does not know it)", what,
+			b ? b->name : "none");
 	if (ret == -PMC_E_UNKNOWN_EVENT && !p->err->nr_suggest)
 		pmc__suggest(p->evlist, what, NULL, p->err);
 	return ret;
-}
-
-static int finalize(struct pmc_parser *p)
-{
-	for (size_t i = 0; i < p->nr; i++) {
-		struct pmc_evsel *e = p->out[i];
-		int ret = 0;
-
-		if (e->kind == PMC_EV_SYMBOLIC ||
-		    (e->kind == PMC_EV_PMU && !pmc__pmu_exists(e->pmu)))
-			ret = resolve_by_backend(p, e);
-		if (ret)
-			return ret;
-		/* After resolve: the user's privilege choice wins over the backend's. */
-		pmc__mods_apply(e, p->evlist->priv);
-	}
-	return 0;
 }
 
 static int append_all(struct pmc_parser *p)
@@ -154,24 +133,27 @@ static int append_all(struct pmc_parser *p)
 	return 0;
 }
 
-int pmc_evlist__parse(struct pmc_evlist *evlist, const char *str, struct pmc_parse_error *err)
+int pmc__parse_commit(struct pmc_parser *p)
 {
-	struct pmc_parse_error local;
-	struct pmc_parser p = {.str = str, .evlist = evlist, .err = err ? err : &local};
-	int ret;
+	for (size_t i = 0; i < p->nr; i++) {
+		struct pmc_evsel *e = p->out[i];
+		int ret = 0;
 
-	memset(p.err, 0, sizeof(*p.err));
-	if (!evlist || !str)
-		return -EINVAL;
-	ret = parse_list(&p, '\0');
-	if (!ret)
-		ret = finalize(&p);
-	if (!ret)
-		ret = append_all(&p);
-	for (size_t i = 0; i < p.nr; i++)
-		pmc__evsel_delete(p.out[i]);
-	free(p.out);
-	if (ret == -ENOMEM && !p.err->msg[0])
-		pmc__parse_fail(&p, ret, p.pos, "out of memory");
-	return ret;
+		if (e->kind == PMC_EV_SYMBOLIC || e->by_backend)
+			ret = resolve_by_backend(p, e);
+		if (ret)
+			return ret;
+		/* After resolve: the user's privilege choice wins over the backend's. */
+		pmc__mods_apply(e, p->evlist->priv);
+	}
+	return append_all(p);
+}
+
+void pmc__parse_discard(struct pmc_parser *p)
+{
+	for (size_t i = 0; i < p->nr; i++)
+		pmc__evsel_delete(p->out[i]);
+	free(p->out);
+	p->out = NULL;
+	p->nr = p->alloc = 0;
 }

@@ -1,167 +1,147 @@
 // SPDX-License-Identifier: MIT
-/* Event and group modifiers (:u :k :h :p... and :c=N :i :e on CPU-specific names) and their
- * perf_event_attr effect. */
+/*
+ * Modifiers (docs/events.md, "Modifiers"): perf's letters u k h p P G H I D e W S b after an
+ * event or a group, libpfm4's c=N, i, e=V on CPU names, and their perf_event_attr effect.
+ */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <pmc/error.h>
 #include "event/parse.h"
 
 #define PRIV_MODS (PMC_MOD_U | PMC_MOD_K | PMC_MOD_H)
-#define CPU_MODS (PMC_MOD_CMASK | PMC_MOD_INV | PMC_MOD_EDGE)
 
+/* perf's modifier_event class, [ukhpPGHSDIWeb], and what each letter sets. */
 static unsigned mod_bit(char c)
 {
-	switch (c) {
-	case 'u':
-		return PMC_MOD_U;
-	case 'k':
-		return PMC_MOD_K;
-	case 'h':
-		return PMC_MOD_H;
-	case 'p':
-		return PMC_MOD_P;
-	case 'i':
-		return PMC_MOD_INV;
-	case 'e':
-		return PMC_MOD_EDGE;
-	case 'G':
-		return PMC_MOD_GUEST;
-	case 'H':
-		return PMC_MOD_HOST;
-	case 'I':
-		return PMC_MOD_IDLE;
-	case 'D':
-		return PMC_MOD_PINNED;
-	default:
-		return 0;
+	static const struct {
+		char c;
+		unsigned bit;
+	} letters[] = {
+		{'u', PMC_MOD_U},    {'k', PMC_MOD_K},	  {'h', PMC_MOD_H},
+		{'p', PMC_MOD_P},    {'P', PMC_MOD_PMAX}, {'G', PMC_MOD_GUEST},
+		{'H', PMC_MOD_HOST}, {'I', PMC_MOD_IDLE}, {'D', PMC_MOD_PINNED},
+		{'e', PMC_MOD_EXCL}, {'W', PMC_MOD_WEAK}, {'S', PMC_MOD_SREAD},
+		{'b', PMC_MOD_BPF},
+	};
+
+	for (size_t i = 0; i < sizeof(letters) / sizeof(letters[0]); i++)
+		if (letters[i].c == c)
+			return letters[i].bit;
+	return 0;
+}
+
+int pmc__mods_letters(struct pmc_parser *p, const char *s, int len, int off, struct pmc_mods *m)
+{
+	unsigned seen = 0;
+
+	if (m->offset < 0)
+		m->offset = off;
+	for (int i = 0; i < len; i++) {
+		unsigned bit = mod_bit(s[i]);
+
+		if (!bit)
+			return pmc__parse_fail(
+				p, -PMC_E_PARSE, off + i,
+				"unknown modifier '%c'; perf's modifiers are u k h p P "
+				"G H I D e W S b",
+				s[i]);
+		if (bit & seen & ~PMC_MOD_P) /* perf's check_modifier: each once, but p */
+			return pmc__parse_fail(p, -PMC_E_PARSE, off + i,
+					       "modifier '%c' given twice", s[i]);
+		if (bit == PMC_MOD_SREAD && p->evlist->use == PMC_USE_SAMPLE)
+			return pmc__parse_fail(p, -PMC_E_PARSE, off + i,
+					       "pmc record does not write sample reads (:S): it "
+					       "samples every event of a group on its own");
+		seen |= bit;
+		m->bits |= bit;
+		m->precise += s[i] == 'p';
 	}
-}
-
-static bool is_seg_end(char c)
-{
-	return !c || c == ':' || c == ',' || c == '}' || c == '{' || c == '/' || c == ' ' ||
-	       c == '\t' || c == '\n';
-}
-
-/* perf modifiers pmc leaves out: they steer perf's tool, not the counter. */
-static int unsupported(struct pmc_parser *p, int off, char c)
-{
-	const char *what = c == 'S'   ? "sample read"
-			   : c == 'W' ? "weak group"
-			   : c == 'P' ? "maximum precision"
-			   : c == 'b' ? "BPF counter"
-				      : NULL;
-
-	if (what)
+	if (m->precise > 3)
 		return pmc__parse_fail(p, -PMC_E_PARSE, off,
-				       "modifier '%c' (%s) is not supported by pmc", c, what);
-	return pmc__parse_fail(p, -PMC_E_PARSE, off,
-			       "unknown modifier '%c'; expected u, k, h, p, G, H, I or D "
-			       "(c=N, i, e after CPU-specific names)",
-			       c);
+				       "precision above :ppp (3 levels at most)");
+	return 0;
 }
 
-/* Appends a libpfm4 unit mask or attribute (":ANY_P", ":ldlat=3") to a symbolic name. */
-static int add_umask(struct pmc_evsel *evsel, const char *seg, int len)
+static int append_extra(char **extra, const struct pmc_tok *w, const struct pmc_tok *v)
 {
-	size_t old = strlen(evsel->symbol);
-	char *s = realloc(evsel->symbol, old + len + 2);
+	size_t old = *extra ? strlen(*extra) : 0;
+	int vlen = !v ? 0 : v->kind == PMC_TOK_WORD ? v->text_len : v->len;
+	char *s = realloc(*extra, old + w->text_len + vlen + 3);
 
 	if (!s)
 		return -ENOMEM;
-	s[old] = ':';
-	memcpy(s + old + 1, seg, len);
-	s[old + 1 + len] = '\0';
-	evsel->symbol = s;
+	snprintf(s + old, w->text_len + vlen + 3, ":%.*s%s%.*s", w->text_len, w->text, v ? "=" : "",
+		 vlen, v ? v->text : "");
+	*extra = s;
 	return 0;
 }
 
-static int parse_cmask(struct pmc_parser *p, int off, int len, struct pmc_mods *m)
+/* libpfm4's boolean attribute written NAME=V: 1 sets it, 0 leaves it unset. */
+static int bool_value(struct pmc_parser *p, const struct pmc_tok *w, const struct pmc_tok *v,
+		      bool *on)
 {
-	const char *end;
-	uint64_t v;
-
-	if (pmc__lex_number(p->str + off + 2, &end, &v) || end != p->str + off + len || v > 255)
-		return pmc__parse_fail(p, -PMC_E_PARSE, off + 2,
-				       "expected a counter mask 0..255 after 'c='");
-	m->bits |= PMC_MOD_CMASK;
-	m->cmask = (int)v;
+	if (!v) {
+		*on = true;
+		return 0;
+	}
+	if (v->kind != PMC_TOK_NUM || v->num > 1)
+		return pmc__parse_fail(p, -PMC_E_PARSE, v->off, "%.*s= takes 0 or 1", w->text_len,
+				       w->text);
+	*on = v->num;
 	return 0;
 }
 
-/* One segment of modifier letters (or c=N, or a unit mask of a symbolic event) at off. */
-static int parse_segment(struct pmc_parser *p, struct pmc_evsel *evsel, int off, int len,
-			 struct pmc_mods *m)
+int pmc__mods_cpu_segment(struct pmc_parser *p, const struct pmc_tok *w, const struct pmc_tok *v,
+			  struct pmc_mods *m, char **extra)
 {
-	const char *seg = p->str + off;
-	int bad = -1;
+	bool on;
+	int ret;
 
-	if (len == 0)
-		return pmc__parse_fail(p, -PMC_E_PARSE, off, "expected a modifier after ':'");
+	if (!v && pmc__lex_mod_letters(w->text, w->text_len))
+		return pmc__mods_letters(p, w->text, w->text_len, w->off, m);
 	if (m->offset < 0)
-		m->offset = off;
-	if (len > 2 && seg[0] == 'c' && seg[1] == '=')
-		return parse_cmask(p, off, len, m);
-	for (int i = 0; i < len && bad < 0; i++)
-		if (!mod_bit(seg[i]))
-			bad = i;
-	if (bad >= 0 && evsel && evsel->kind == PMC_EV_SYMBOLIC)
-		return add_umask(evsel, seg, len);
-	if (bad >= 0)
-		return unsupported(p, off + bad, seg[bad]);
-	for (int i = 0; i < len; i++) {
-		m->bits |= mod_bit(seg[i]);
-		if (seg[i] == 'p')
-			m->precise++;
+		m->offset = w->off;
+	if (pmc__tok_is(w, "c")) {
+		if (!v || v->kind != PMC_TOK_NUM || v->num > 255)
+			return pmc__parse_fail(p, -PMC_E_PARSE, v ? v->off : w->off,
+					       "expected a counter mask 0..255 after 'c='");
+		m->bits |= PMC_MOD_CMASK;
+		m->cmask = (int)v->num;
+		return 0;
 	}
+	if (!pmc__tok_is(w, "i") && !(v && w->text_len == 1 && strchr("ekuh", w->text[0])))
+		return append_extra(extra, w, v); /* a unit mask, or libpfm4's t=1, ldlat=3 */
+	ret = bool_value(p, w, v, &on);
+	if (ret || !on)
+		return ret;
+	m->bits |= w->text[0] == 'i'   ? PMC_MOD_INV
+		   : w->text[0] == 'e' ? PMC_MOD_EDGE
+				       : mod_bit(w->text[0]);
 	return 0;
 }
 
-int pmc__mods_parse(struct pmc_parser *p, struct pmc_evsel *evsel, struct pmc_mods *mods,
-		    bool bare_first)
-{
-	memset(mods, 0, sizeof(*mods));
-	mods->offset = -1;
-	while (p->str[p->pos] == ':' || bare_first) {
-		int off, ret;
-
-		if (!bare_first)
-			p->pos++;
-		bare_first = false;
-		off = p->pos;
-		while (!is_seg_end(p->str[p->pos]))
-			p->pos++;
-		ret = parse_segment(p, evsel, off, p->pos - off, mods);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-int pmc__mods_merge(struct pmc_parser *p, struct pmc_evsel *evsel, const struct pmc_mods *m)
+int pmc__mods_merge(struct pmc_parser *p, struct pmc_evsel *evsel, const struct pmc_mods *m,
+		    bool group)
 {
 	int precise = evsel->attr.precise_ip + m->precise;
+	unsigned bits = m->bits;
 
-	if ((m->bits & CPU_MODS) && evsel->kind != PMC_EV_SYMBOLIC)
-		return pmc__parse_fail(p, -PMC_E_PARSE, m->offset,
-				       "c=N, i and e apply only to CPU-specific (libpfm4) names; "
-				       "'%s' is a %s event",
-				       evsel->name, pmc_event_kind__name(evsel->kind));
 	if (precise > 3)
 		return pmc__parse_fail(p, -PMC_E_PARSE, m->offset,
-				       "precision above :ppp (3 levels at most)");
+				       "precision above :ppp (3 levels at most, the event's and "
+				       "its group's together)");
+	/* perf gives a group's D and e to its leader only: they are the group's. */
+	if (group && evsel->leader != evsel)
+		bits &= ~(PMC_MOD_PINNED | PMC_MOD_EXCL);
 	evsel->attr.precise_ip = precise;
-	evsel->mods |= m->bits;
-	if (m->bits & PMC_MOD_CMASK)
+	evsel->mods |= bits;
+	if (bits & PMC_MOD_CMASK)
 		evsel->cmask = m->cmask;
 	return 0;
 }
 
-/*
- * perf's rules: any of u/k/h excludes the levels not named; without them the list's
- * default mask applies. G and H together cancel out, as in perf.
- */
 /*
  * Whether the list's default privilege applies: dynamic PMUs other than the CPU's (msr,
  * power, amd_l3, ...) reject exclude_* bits, so they count everything unless told.
@@ -173,30 +153,10 @@ static bool default_priv_applies(const struct pmc_evsel *evsel)
 	return !strcmp(evsel->pmu, "cpu") || !strncmp(evsel->pmu, "cpu_", 4);
 }
 
-bool pmc__event_kernel_side(const struct pmc_evsel *evsel)
-{
-	const struct perf_event_attr *a = &evsel->attr;
-
-	if (a->type == PERF_TYPE_TRACEPOINT)
-		return true;
-	return a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_CONTEXT_SWITCHES ||
-						 a->config == PERF_COUNT_SW_CPU_MIGRATIONS ||
-						 a->config == PERF_COUNT_SW_CGROUP_SWITCHES);
-}
-
-bool pmc__event_user_blind(const struct pmc_evsel *evsel)
-{
-	/* syscalls:* hand the kernel the task's user registers: they count at user level. */
-	if (evsel->attr.type == PERF_TYPE_TRACEPOINT && !strncmp(evsel->name, "syscalls:", 9))
-		return false;
-	return pmc__event_kernel_side(evsel);
-}
-
-bool pmc__event_levels_written(const struct pmc_evsel *evsel)
-{
-	return evsel->mods & PRIV_MODS;
-}
-
+/*
+ * perf's rules: any of u/k/h excludes the levels not named; without them the list's
+ * default mask applies. G and H together cancel out, as in perf.
+ */
 void pmc__mods_apply(struct pmc_evsel *evsel, unsigned default_priv)
 {
 	struct perf_event_attr *a = &evsel->attr;
@@ -218,4 +178,5 @@ void pmc__mods_apply(struct pmc_evsel *evsel, unsigned default_priv)
 		a->exclude_guest = 1;
 	a->exclude_idle = !!(evsel->mods & PMC_MOD_IDLE);
 	a->pinned = !!(evsel->mods & PMC_MOD_PINNED);
+	a->exclusive = !!(evsel->mods & PMC_MOD_EXCL);
 }

@@ -1,347 +1,495 @@
 // SPDX-License-Identifier: MIT
-/* Recursive-descent parser of event strings: lists, groups, and the dispatch of one event to its
- * resolver (grammar: docs/events.md). */
+/*
+ * pmc_evlist__parse(): the productions of the event grammar (docs/events.md, "Grammar"), in
+ * the document's order, as recursive descent over lex.c's tokens. perf 6.1's
+ * parse-events.y is the reference: what it accepts is accepted, what it rejects is rejected,
+ * but for the extensions and the stricter points docs/events.md lists. Each event fills a
+ * struct pmc_parsed, which build.c turns into events; which head a word is decides the tail
+ * it may take, as perf's lexer decides it by looking the word up.
+ */
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <pmc/error.h>
-#include "core/tracefs.h"
-#include "event/parse.h"
+#include "event/pmu.h"
 
-int pmc__parse_fail(struct pmc_parser *p, int code, int offset, const char *fmt, ...)
+/* The tail parts a head takes (perf's opt_event_config, sep_dc, sep_slash_slash_dc). */
+enum tail {
+	T_TERMS = 1,	     /* "/" [terms] "/" */
+	T_COLON = 2,	     /* ":" before the modifiers, without terms */
+	T_COLON_TERMS = 4,   /* ":" after the terms too */
+	T_TERMS_REQUIRED = 8 /* PMUs */
+};
+
+static void peek(const struct pmc_parser *p, enum pmc_lex_mode mode, struct pmc_tok *t)
 {
-	va_list ap;
-
-	if (p->err->msg[0])
-		return code; /* the first error is the cause; keep it */
-	p->err->offset = offset;
-	va_start(ap, fmt);
-	vsnprintf(p->err->msg, sizeof(p->err->msg), fmt, ap);
-	va_end(ap);
-	return code;
+	pmc__lex(p->str, p->pos, mode, t);
 }
 
-static int fail_found(struct pmc_parser *p, int offset, const char *expected)
+static void take(struct pmc_parser *p, const struct pmc_tok *t)
 {
-	char what[32];
-
-	return pmc__parse_fail(p, -PMC_E_PARSE, offset, "unexpected %s, expected %s",
-			       pmc__lex_describe(p->str, offset, what, sizeof(what)), expected);
+	p->pos = t->off + t->len;
 }
 
-int pmc__parse_push(struct pmc_parser *p, struct pmc_evsel *evsel)
+static int expected(struct pmc_parser *p, const struct pmc_tok *t, const char *what)
 {
-	if (p->nr == p->alloc) {
-		size_t n = p->alloc ? p->alloc * 2 : 8;
-		struct pmc_evsel **e = realloc(p->out, n * sizeof(*e));
+	if (t->kind == PMC_TOK_BAD && t->err == -ERANGE)
+		return pmc__parse_fail(p, -PMC_E_PARSE, t->off, "number above 64 bits, expected %s",
+				       what);
+	return pmc__parse_expected(p, t->off, what);
+}
 
-		if (!e) {
-			pmc__evsel_delete(evsel);
-			return -ENOMEM;
-		}
-		p->out = e;
-		p->alloc = n;
+static int parse_item(struct pmc_parser *p);
+static int parse_event(struct pmc_parser *p);
+
+/* list = item , { "," , item } ; */
+static int parse_list(struct pmc_parser *p)
+{
+	struct pmc_tok t;
+
+	for (;;) {
+		int ret = parse_item(p);
+
+		if (ret)
+			return ret;
+		peek(p, PMC_LEX_EVENT, &t);
+		if (t.kind == PMC_TOK_END)
+			return 0;
+		if (!pmc__tok_is(&t, ","))
+			return expected(p, &t, "',' or end of string");
+		take(p, &t);
 	}
-	p->out[p->nr++] = evsel;
+}
+
+/*
+ * perf's group names are its lexer's plain names: not an event keyword, a PMU's event,
+ * modifier letters or a raw code, and no '-'.
+ */
+static bool group_name_ok(const struct pmc_tok *t)
+{
+	uint64_t config;
+
+	if (t->quoted)
+		return true;
+	return !memchr(t->text, '-', t->text_len) &&
+	       !pmc__event_find_generic(t->text, t->text_len) &&
+	       pmc__event_find_cache(t->text, t->text_len, &config) == -PMC_E_UNKNOWN_EVENT &&
+	       !pmc__lex_mod_letters(t->text, t->text_len) && t->raw != 1 &&
+	       !pmc__pmu_alias_exists(t->text, t->text_len);
+}
+
+/* The modifiers after a group's "}:" (perf's group: group_def ':' PE_MODIFIER_EVENT). */
+static int group_mods(struct pmc_parser *p, struct pmc_mods *m)
+{
+	struct pmc_tok t;
+
+	peek(p, PMC_LEX_EVENT, &t);
+	if (!pmc__tok_is(&t, ":"))
+		return 0;
+	take(p, &t);
+	peek(p, PMC_LEX_EVENT, &t);
+	if (t.kind != PMC_TOK_WORD || t.quoted)
+		return expected(p, &t, "modifiers after '}:'");
+	take(p, &t);
+	return pmc__mods_letters(p, t.text, t.text_len, t.off, m);
+}
+
+/* group = [ group-name ] , "{" , event , { "," , event } , "}" , [ ":" , modifiers ] ; */
+static int parse_group(struct pmc_parser *p, const struct pmc_tok *name)
+{
+	struct pmc_mods m = {.offset = -1};
+	size_t first = p->nr;
+	struct pmc_tok t;
+	int ret, mods_off;
+
+	if (name && !group_name_ok(name))
+		return pmc__parse_fail(p, -PMC_E_PARSE, name->off,
+				       "'%.*s' cannot name a group: a group's name is a plain word "
+				       "that names no event and holds no '-'",
+				       name->text_len, name->text);
+	if (name)
+		take(p, name);
+	peek(p, PMC_LEX_EVENT, &t);
+	take(p, &t); /* '{' */
+	peek(p, PMC_LEX_EVENT, &t);
+	if (pmc__tok_is(&t, "}"))
+		return pmc__parse_fail(p, -PMC_E_PARSE, t.off,
+				       "empty group, expected an event after '{'");
+	p->in_group = true;
+	do {
+		ret = parse_event(p);
+		if (ret)
+			return ret;
+		peek(p, PMC_LEX_EVENT, &t);
+		take(p, &t);
+	} while (pmc__tok_is(&t, ","));
+	p->in_group = false;
+	if (!pmc__tok_is(&t, "}"))
+		return expected(p, &t, "',' or '}'");
+	mods_off = p->pos;
+	ret = group_mods(p, &m);
+	if (ret)
+		return ret;
+	return pmc__group_close(p, first, name ? name->text : NULL, name ? name->text_len : 0, &m,
+				mods_off, p->pos);
+}
+
+/* item = group | event ; */
+static int parse_item(struct pmc_parser *p)
+{
+	struct pmc_tok t, next;
+
+	peek(p, PMC_LEX_EVENT, &t);
+	if (pmc__tok_is(&t, "{"))
+		return parse_group(p, NULL);
+	pmc__lex(p->str, t.off + t.len, PMC_LEX_EVENT, &next);
+	if (t.kind == PMC_TOK_WORD && pmc__tok_is(&next, "{"))
+		return parse_group(p, &t);
+	return parse_event(p);
+}
+
+static int add_term(struct pmc_parsed *ev, const struct pmc_term *term)
+{
+	if (ev->nr_terms == ev->alloc_terms) {
+		size_t n = ev->alloc_terms ? 2 * ev->alloc_terms : 4;
+		struct pmc_term *v = realloc(ev->terms, n * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		ev->terms = v;
+		ev->alloc_terms = n;
+	}
+	ev->terms[ev->nr_terms++] = *term;
 	return 0;
 }
 
-/* Modifiers after the event head, the event's name, then the event goes on the list. */
-static int finish_event(struct pmc_parser *p, struct pmc_evsel *evsel, bool bare_mods)
+/* term = raw-term | "@" , driver-term | term-name , [ "=" , ( number | name ) ] ; */
+static int parse_term(struct pmc_parser *p, struct pmc_parsed *ev)
 {
-	struct pmc_mods m;
-	int ret = pmc__mods_parse(p, evsel, &m, bare_mods);
+	struct pmc_term term = {0};
+	struct pmc_tok t, v;
 
-	if (!ret && !evsel->name)
-		ret = pmc__evsel_set_name(evsel, p->str + evsel->offset, p->pos - evsel->offset);
-	if (!ret)
-		ret = pmc__mods_merge(p, evsel, &m);
-	if (ret) {
-		pmc__evsel_delete(evsel);
-		return ret;
+	peek(p, PMC_LEX_TERM, &t);
+	term.off = term.val_off = t.off;
+	if (t.kind != PMC_TOK_WORD && t.kind != PMC_TOK_DRV)
+		return expected(p, &t, "a term");
+	take(p, &t);
+	term.name = t.text;
+	term.name_len = t.text_len;
+	term.drv = t.kind == PMC_TOK_DRV;
+	if (t.raw && t.err)
+		return pmc__parse_fail(p, -PMC_E_PARSE, t.off, "raw code above 64 bits");
+	if (t.raw) { /* raw-term = "r" , hex | "r0x" , hex ; (config=0xHEX) */
+		term.raw = true;
+		term.vtype = PMC_TV_NUM;
+		term.num = t.num;
 	}
-	return pmc__parse_push(p, evsel);
+	if (t.raw || term.drv)
+		return add_term(ev, &term);
+	peek(p, PMC_LEX_TERM, &v);
+	if (pmc__tok_is(&v, "["))
+		return pmc__parse_fail(p, -PMC_E_UNKNOWN_EVENT, v.off,
+				       "array terms ('%.*s[...]=') fill BPF maps, which pmc does "
+				       "not load",
+				       t.text_len, t.text);
+	if (!pmc__tok_is(&v, "="))
+		return add_term(ev, &term);
+	take(p, &v);
+	peek(p, PMC_LEX_TERM, &v);
+	term.val_off = v.off;
+	if (v.kind == PMC_TOK_NUM)
+		term.num = v.num;
+	else if (v.kind == PMC_TOK_WORD)
+		term.str = v.text, term.str_len = v.text_len;
+	else
+		return expected(p, &v, "a number or a name after '='");
+	term.vtype = v.kind == PMC_TOK_NUM ? PMC_TV_NUM : PMC_TV_STR;
+	take(p, &v);
+	return add_term(ev, &term);
 }
 
-int pmc__parse_finish_event(struct pmc_parser *p, struct pmc_evsel *evsel)
+/* "/" , [ term , { "," , term } ] , "/" ; */
+static int parse_terms(struct pmc_parser *p, struct pmc_parsed *ev)
 {
-	return finish_event(p, evsel, false);
-}
+	struct pmc_tok t;
 
-static bool is_raw(const char *s, int len)
-{
-	if (len < 2 || s[0] != 'r')
-		return false;
-	for (int i = 1; i < len; i++)
-		if (!isxdigit((unsigned char)s[i]))
-			return false;
-	return true;
-}
+	peek(p, PMC_LEX_EVENT, &t);
+	take(p, &t);
+	peek(p, PMC_LEX_TERM, &t);
+	ev->terms_off = t.off;
+	while (!pmc__tok_is(&t, "/")) {
+		int ret = parse_term(p, ev);
 
-static int parse_raw(struct pmc_parser *p, int off, int len)
-{
-	struct pmc_evsel *evsel;
-	const char *end;
-	char hex[24];
-	uint64_t v;
-
-	if (len - 1 > 16)
-		return pmc__parse_fail(p, -PMC_E_PARSE, off + 1,
-				       "raw event code wider than 64 bits");
-	snprintf(hex, sizeof(hex), "0x%.*s", len - 1, p->str + off + 1);
-	pmc__lex_number(hex, &end, &v);
-	evsel = pmc__evsel_new(p, PMC_EV_RAW, off);
-	if (!evsel)
-		return -ENOMEM;
-	evsel->attr.type = PERF_TYPE_RAW;
-	evsel->attr.config = v;
-	p->pos = off + len;
-	return finish_event(p, evsel, false);
-}
-
-static int parse_pmu(struct pmc_parser *p, int off, int len)
-{
-	int terms = off + len + 1, end = terms, ret;
-	struct pmc_evsel *evsel;
-
-	while (p->str[end] && p->str[end] != '/' && p->str[end] != '{' && p->str[end] != '}')
-		end++;
-	if (p->str[end] != '/')
-		return fail_found(p, end, "'/' closing the PMU terms");
-	evsel = pmc__evsel_new(p, PMC_EV_PMU, off);
-	if (!evsel)
-		return -ENOMEM;
-	evsel->pmu = strndup(p->str + off, len);
-	evsel->terms = strndup(p->str + terms, end - terms);
-	if (!evsel->pmu || !evsel->terms) {
-		pmc__evsel_delete(evsel);
-		return -ENOMEM;
+		if (ret)
+			return ret;
+		peek(p, PMC_LEX_TERM, &t);
+		if (pmc__tok_is(&t, ","))
+			take(p, &t);
+		else if (!pmc__tok_is(&t, "/"))
+			return expected(p, &t, "',' or '/' after a term");
+		else
+			break;
+		peek(p, PMC_LEX_TERM, &t);
+		if (pmc__tok_is(&t, "/"))
+			return expected(p, &t, "a term after ','");
 	}
-	/* A PMU not in sysfs is left to the backend (vpmu/...) when the parse is complete. */
-	ret = pmc__pmu_exists(evsel->pmu) ? pmc__pmu_parse(p, evsel, evsel->pmu, terms, end - terms)
-					  : 0;
-	if (ret) {
-		pmc__evsel_delete(evsel);
-		return ret;
-	}
-	p->pos = end + 1;
-	return finish_event(p, evsel, isalpha((unsigned char)p->str[p->pos]));
+	ev->terms_end = t.off;
+	take(p, &t);
+	return 0;
 }
 
-static int parse_breakpoint(struct pmc_parser *p, int off)
+/* After the modifiers: the next item or the end; a second group says why it cannot be. */
+static int after_mods(struct pmc_parser *p)
 {
-	struct pmc_evsel *evsel = pmc__evsel_new(p, PMC_EV_BREAKPOINT, off);
+	struct pmc_tok t;
+
+	peek(p, PMC_LEX_EVENT, &t);
+	if (!pmc__tok_is(&t, ":"))
+		return 0;
+	return pmc__parse_fail(p, -PMC_E_PARSE, t.off,
+			       "one group of modifiers per event, as in perf: write them together "
+			       "(cycles:uk, not cycles:u:k)");
+}
+
+/* tail = [ "/" , [ terms ] , "/" ] , [ ":" ] , [ modifiers ] ; shape: the parts head takes. */
+static int parse_tail(struct pmc_parser *p, struct pmc_parsed *ev, unsigned shape)
+{
+	bool slashes = false, colon = false;
+	struct pmc_tok t;
 	int ret;
 
-	if (!evsel)
-		return -ENOMEM;
-	p->pos = off + 4;
-	ret = pmc__bp_parse(p, evsel);
-	if (ret) {
-		pmc__evsel_delete(evsel);
-		return ret;
-	}
-	return finish_event(p, evsel, isalpha((unsigned char)p->str[p->pos]));
-}
-
-/* A generic, software or cache name; 1 when name is none of them. */
-static int parse_table_name(struct pmc_parser *p, int off, int len)
-{
-	const struct pmc_event_name *g = pmc__event_find_generic(p->str + off, len);
-	struct pmc_evsel *evsel;
-	uint64_t config = 0;
-	int ret = 0;
-
-	if (!g) {
-		ret = pmc__event_find_cache(p->str + off, len, &config);
-		if (ret == -PMC_E_UNSUPPORTED)
-			return pmc__parse_fail(p, -PMC_E_UNKNOWN_EVENT, off,
-					       "'%.*s' names an operation this cache does not have",
-					       len, p->str + off);
+	peek(p, PMC_LEX_EVENT, &t);
+	if (pmc__tok_is(&t, "/") && (shape & (T_TERMS | T_TERMS_REQUIRED))) {
+		ret = parse_terms(p, ev);
 		if (ret)
-			return 1;
+			return ret;
+		slashes = true;
+		peek(p, PMC_LEX_EVENT, &t);
+	} else if (shape & T_TERMS_REQUIRED) {
+		return expected(p, &t, "'/' opening the PMU's terms");
 	}
-	evsel = pmc__evsel_new(
-		p,
-		g ? (g->type == PERF_TYPE_HARDWARE ? PMC_EV_HARDWARE : PMC_EV_SOFTWARE)
-		  : PMC_EV_CACHE,
-		off);
-	if (!evsel)
-		return -ENOMEM;
-	evsel->attr.type = g ? g->type : PERF_TYPE_HW_CACHE;
-	evsel->attr.config = g ? g->config : config;
-	p->pos = off + len;
-	return finish_event(p, evsel, false);
+	if (pmc__tok_is(&t, ":") && slashes && !(shape & T_COLON_TERMS))
+		return pmc__parse_fail(p, -PMC_E_PARSE, t.off,
+				       "no ':' after this event's terms: its modifiers follow the "
+				       "'/' (cycles/period=1/u, as in perf)");
+	if (pmc__tok_is(&t, ":") && (slashes || shape & T_COLON)) {
+		take(p, &t);
+		peek(p, PMC_LEX_EVENT, &t);
+		colon = true;
+	}
+	if (t.kind != PMC_TOK_WORD || t.quoted ||
+	    (!colon && !pmc__lex_mod_letters(t.text, t.text_len)))
+		return 0;
+	take(p, &t);
+	ret = pmc__mods_letters(p, t.text, t.text_len, t.off, &ev->mods);
+	return ret ? ret : after_mods(p);
 }
 
-static bool is_seg_char(char c)
+/* numeric = number , ":" , number , tail ; (TYPE:CONFIG) */
+static int parse_numeric(struct pmc_parser *p, struct pmc_parsed *ev, const struct pmc_tok *type)
 {
-	return c && c != ':' && c != ',' && c != '}' && c != '{' && c != '/' &&
-	       !isspace((unsigned char)c);
+	struct pmc_tok t;
+
+	take(p, type);
+	ev->head = PMC_HEAD_NUMERIC;
+	ev->num = type->num;
+	peek(p, PMC_LEX_EVENT, &t);
+	if (!pmc__tok_is(&t, ":"))
+		return expected(p, &t, "':' and a config after the type (TYPE:CONFIG)");
+	take(p, &t);
+	peek(p, PMC_LEX_EVENT, &t);
+	if (t.kind != PMC_TOK_NUM)
+		return expected(p, &t, "a config number after 'TYPE:'");
+	take(p, &t);
+	ev->num2 = t.num;
+	if (ev->num > UINT32_MAX)
+		return pmc__parse_fail(p, -PMC_E_PARSE, type->off,
+				       "type %llu is wider than perf_event_attr's 32-bit type",
+				       (unsigned long long)ev->num);
+	return parse_tail(p, ev, T_TERMS | T_COLON | T_COLON_TERMS);
 }
 
-/* Does the segment after "name:" read as modifiers ("u", "upp", "c=2") rather than a name? */
-static bool looks_like_mods(const char *s)
+/* breakpoint = "mem:" , number , [ "/" , number ] , [ ":" , access ] , tail ; */
+static int parse_breakpoint(struct pmc_parser *p, struct pmc_parsed *ev)
 {
+	struct pmc_tok t;
 	int n = 0;
 
-	if (s[0] == 'c' && s[1] == '=')
-		return true;
-	for (; is_seg_char(s[n]); n++)
-		if (!strchr("ukhpGHIDie", s[n]))
-			return false;
-	return n > 0;
-}
-
-static int parse_tracepoint(struct pmc_parser *p, int off, int sub_len);
-
-static int parse_symbolic(struct pmc_parser *p, int off, int len)
-{
-	struct pmc_evsel *evsel;
-	const char *sep;
-
-	for (int i = 0; i < len; i++)
-		if (pmc__lex_is_glob_char(p->str[off + i]))
-			return fail_found(p, off + i, "a name (patterns only match tracepoints)");
-	evsel = pmc__evsel_new(p, PMC_EV_SYMBOLIC, off);
-	if (!evsel)
-		return -ENOMEM;
-	evsel->symbol = strndup(p->str + off, len);
-	sep = evsel->symbol ? strstr(evsel->symbol, "::") : NULL;
-	if (sep)
-		evsel->pmu = strndup(evsel->symbol, sep - evsel->symbol);
-	if (!evsel->symbol || (sep && !evsel->pmu)) {
-		pmc__evsel_delete(evsel);
-		return -ENOMEM;
+	ev->head = PMC_HEAD_BP;
+	p->pos = ev->off + 4;
+	peek(p, PMC_LEX_EVENT, &t);
+	if (t.kind != PMC_TOK_NUM)
+		return expected(p, &t, "a breakpoint address (0x... or decimal) after 'mem:'");
+	take(p, &t);
+	ev->num = t.num;
+	peek(p, PMC_LEX_EVENT, &t);
+	if (pmc__tok_is(&t, "/")) {
+		take(p, &t);
+		peek(p, PMC_LEX_EVENT, &t);
+		if (t.kind != PMC_TOK_NUM)
+			return expected(p, &t, "a breakpoint length after '/'");
+		take(p, &t);
+		ev->num2 = t.num;
+		ev->num2_off = t.off;
+		peek(p, PMC_LEX_EVENT, &t);
 	}
-	p->pos = off + len;
-	return finish_event(p, evsel, false);
-}
-
-/* Tracepoint or CPU-specific name? Upper case, '.' and "::" are libpfm4/perf CPU names. */
-static int parse_name_colon(struct pmc_parser *p, int off, int len)
-{
-	const char *s = p->str + off;
-	char sub[256], name[256];
-	int nlen = 0;
-
-	for (int i = 0; i < len; i++)
-		if (isupper((unsigned char)s[i]) || s[i] == '.' || s[i] == ':')
-			return parse_symbolic(p, off, len);
-	if (!looks_like_mods(s + len + 1))
-		return parse_tracepoint(p, off, len);
-	while (is_seg_char(s[len + 1 + nlen]))
-		nlen++;
-	snprintf(sub, sizeof(sub), "%.*s", len, s);
-	snprintf(name, sizeof(name), "%.*s", nlen, s + len + 1);
-	if (pmc__tp_exists(sub, name))
-		return parse_tracepoint(p, off, len);
-	return parse_symbolic(p, off, len);
-}
-
-int pmc__parse_event(struct pmc_parser *p)
-{
-	int off = p->pos, len = pmc__lex_name_len(p), ret;
-	const char *s = p->str + off;
-
-	if (len == 0)
-		return fail_found(p, off, "an event name");
-	if (len == 3 && !memcmp(s, "mem", 3) && s[3] == ':')
-		return parse_breakpoint(p, off);
-	if (s[len] == '/') {
-		for (int i = 0; i < len; i++)
-			if (!pmc__lex_is_name_char(s[i]) || s[0] == '.')
-				return fail_found(p, off + i, "a PMU name");
-		return parse_pmu(p, off, len);
+	while (pmc__tok_is(&t, ":") && n < 3 && p->str[t.off + 1 + n] &&
+	       strchr("rwx", p->str[t.off + 1 + n]))
+		n++;
+	if (n) {
+		ev->bp_type_off = t.off + 1;
+		if (pmc__bp_access(p->str + t.off + 1, n, &ev->bp_type))
+			return pmc__parse_fail(p, -PMC_E_PARSE, t.off + 1,
+					       "breakpoint access '%.*s' names a letter twice", n,
+					       p->str + t.off + 1);
+		p->pos = t.off + 1 + n;
 	}
-	if (is_raw(s, len))
-		return parse_raw(p, off, len);
-	ret = pmc__preset_parse(p, off, len);
-	if (ret <= 0)
-		return ret;
-	ret = parse_table_name(p, off, len);
-	if (ret <= 0)
-		return ret;
-	if (s[len] == ':')
-		return parse_name_colon(p, off, len);
-	return parse_symbolic(p, off, len);
+	return parse_tail(p, ev, T_COLON);
 }
 
-/* One event per tracepoint matched (patterns may match several), all with the same modifiers. */
-static int add_tracepoints(struct pmc_parser *p, int off, struct pmc_tp *tps, size_t nr)
+/* cpu-event = cpu-name , { ":" , word , [ "=" , ( number | word ) ] } , tail ; (extension) */
+static int parse_cpu(struct pmc_parser *p, struct pmc_parsed *ev)
 {
-	int mods_off = p->pos, ret;
-	struct pmc_mods m;
+	struct pmc_tok colon, w, eq, v;
 
-	ret = pmc__mods_parse(p, NULL, &m, false);
-	for (size_t i = 0; i < nr && !ret; i++) {
-		struct pmc_evsel *evsel = pmc__evsel_new(p, PMC_EV_TRACEPOINT, off);
-		char *name;
+	ev->head = PMC_HEAD_CPU;
+	for (;;) {
+		int ret;
 
-		if (!evsel || asprintf(&name, "%s:%s%.*s", tps[i].subsys, tps[i].name,
-				       p->pos - mods_off, p->str + mods_off) < 0) {
-			pmc__evsel_delete(evsel);
-			return -ENOMEM;
-		}
-		evsel->name = name;
-		evsel->attr.type = PERF_TYPE_TRACEPOINT;
-		evsel->attr.config = tps[i].id;
-		ret = pmc__mods_merge(p, evsel, &m);
+		peek(p, PMC_LEX_EVENT, &colon);
+		if (!pmc__tok_is(&colon, ":"))
+			break;
+		pmc__lex(p->str, colon.off + 1, PMC_LEX_EVENT, &w);
+		if (w.kind != PMC_TOK_WORD)
+			break;
+		take(p, &w);
+		peek(p, PMC_LEX_EVENT, &eq);
+		if (pmc__tok_is(&eq, "="))
+			pmc__lex(p->str, eq.off + 1, PMC_LEX_EVENT, &v);
+		if (pmc__tok_is(&eq, "=") && v.kind != PMC_TOK_NUM && v.kind != PMC_TOK_WORD)
+			return expected(p, &v, "a value after '='");
+		if (pmc__tok_is(&eq, "="))
+			take(p, &v);
+		ret = pmc__mods_cpu_segment(p, &w, pmc__tok_is(&eq, "=") ? &v : NULL, &ev->mods,
+					    &ev->cpu_extra);
 		if (ret)
-			pmc__evsel_delete(evsel);
-		else
-			ret = pmc__parse_push(p, evsel);
+			return ret;
 	}
+	return parse_tail(p, ev, T_TERMS | T_COLON);
+}
+
+/* tracepoint = subsystem , ":" , name , tail ; */
+static int parse_tracepoint(struct pmc_parser *p, struct pmc_parsed *ev)
+{
+	struct pmc_tok colon, name;
+
+	peek(p, PMC_LEX_EVENT, &colon);
+	pmc__lex(p->str, colon.off + 1, PMC_LEX_EVENT, &name);
+	take(p, &name);
+	ev->head = PMC_HEAD_TP;
+	ev->word2 = name.text;
+	ev->word2_len = name.text_len;
+	return parse_tail(p, ev, T_TERMS | T_COLON | T_COLON_TERMS);
+}
+
+/* The tail each head takes (perf's event_def alternatives). */
+static const unsigned tails[] = {
+	[PMC_HEAD_SYM] = T_TERMS | T_COLON,
+	[PMC_HEAD_CACHE] = T_TERMS | T_COLON | T_COLON_TERMS,
+	[PMC_HEAD_RAW] = T_TERMS | T_COLON | T_COLON_TERMS,
+	[PMC_HEAD_PMU] = T_TERMS_REQUIRED,
+	[PMC_HEAD_ALIAS] = T_TERMS | T_COLON,
+	[PMC_HEAD_PRESET] = T_TERMS | T_COLON,
+};
+
+static int bad_head(struct pmc_parser *p, const struct pmc_tok *w, int err)
+{
+	if (err == -PMC_E_UNSUPPORTED)
+		return pmc__parse_fail(p, -PMC_E_UNKNOWN_EVENT, w->off,
+				       "'%.*s' names an operation this cache does not have",
+				       w->text_len, w->text);
+	if (err == -ERANGE)
+		return pmc__parse_fail(p, -PMC_E_PARSE, w->off, "raw event code above 64 bits");
+	return pmc__parse_fail(p, -PMC_E_PARSE, w->off,
+			       "'%.*s' is not an event: a raw code is 'r' and hex digits without "
+			       "0x (r%.*s), as in perf",
+			       w->text_len, w->text, w->text_len - 3, w->text + 3);
+}
+
+/* named = keyword-event | pmu-event | tracepoint | alias | cpu-event ; the word decides. */
+static int parse_named(struct pmc_parser *p, struct pmc_parsed *ev, const struct pmc_tok *w)
+{
+	int head = pmc__lex_head(p->str, w, ev);
+	struct pmc_tok next;
+
+	take(p, w);
+	ev->word = w->text;
+	ev->word_len = w->text_len;
+	if (head < 0)
+		return bad_head(p, w, head);
+	if (head == PMC_HEAD_TP)
+		return parse_tracepoint(p, ev);
+	if (head != PMC_HEAD_CPU) {
+		ev->head = head;
+		return parse_tail(p, ev, tails[head]);
+	}
+	peek(p, PMC_LEX_EVENT, &next);
+	if (pmc__tok_is(&next, ":") && !pmc__tok_cpu_name(w)) {
+		pmc__lex(p->str, next.off + 1, PMC_LEX_EVENT, &next);
+		if (next.kind != PMC_TOK_WORD)
+			return expected(p, &next, "a tracepoint's name after 'subsystem:'");
+	}
+	if (w->quoted)
+		return pmc__parse_fail(p, -PMC_E_UNKNOWN_EVENT, w->off,
+				       "unknown event '%.*s' (a quoted name names a PMU, a "
+				       "tracepoint or a group)",
+				       w->text_len, w->text);
+	return parse_cpu(p, ev);
+}
+
+/* event = breakpoint | numeric | named ; */
+static int parse_event(struct pmc_parser *p)
+{
+	struct pmc_parsed ev = {.terms_off = -1, .mods.offset = -1};
+	struct pmc_tok t;
+	int ret;
+
+	peek(p, PMC_LEX_EVENT, &t);
+	ev.off = t.off;
+	if (t.kind == PMC_TOK_NUM)
+		ret = parse_numeric(p, &ev, &t);
+	else if (pmc__tok_is(&t, "mem") && p->str[t.off + 3] == ':')
+		ret = parse_breakpoint(p, &ev);
+	else if (t.kind == PMC_TOK_WORD)
+		ret = parse_named(p, &ev, &t);
+	else if (pmc__tok_is(&t, "{") && p->in_group)
+		ret = pmc__parse_fail(p, -PMC_E_PARSE, t.off, "nested groups are not allowed");
+	else
+		ret = expected(p, &t, "an event");
+	ev.end = p->pos;
+	if (!ret)
+		ret = pmc__event_build(p, &ev);
+	free(ev.terms);
+	free(ev.cpu_extra);
 	return ret;
 }
 
-static int parse_tracepoint(struct pmc_parser *p, int off, int sub_len)
+int pmc_evlist__parse(struct pmc_evlist *evlist, const char *str, struct pmc_parse_error *err)
 {
-	int name_off = off + sub_len + 1, n = 0, ret;
-	char *sub, *name;
-	struct pmc_tp *tps = NULL;
-	size_t nr = 0;
+	struct pmc_parse_error local;
+	struct pmc_parser p = {.str = str, .evlist = evlist, .err = err ? err : &local};
+	int ret;
 
-	while (pmc__lex_is_name_char(p->str[name_off + n]) ||
-	       pmc__lex_is_glob_char(p->str[name_off + n]))
-		n++;
-	if (n == 0)
-		return fail_found(p, name_off, "a tracepoint name after 'subsystem:'");
-	sub = strndup(p->str + off, sub_len);
-	name = strndup(p->str + name_off, n);
-	ret = sub && name ? pmc__tp_lookup(sub, name, &tps, &nr) : -ENOMEM;
-	if (ret == -PMC_E_NOTRACEFS && pmc__tracefs_unreadable())
-		pmc__parse_fail(
-			p, ret, off,
-			"cannot resolve tracepoint '%s:%s': tracefs on %s is not readable "
-			"by uid %u (run pmc as root, or remount it with gid=GROUP,mode=0750)",
-			sub, name, pmc__tracefs_unreadable(), (unsigned)geteuid());
-	else if (ret == -PMC_E_NOTRACEFS)
-		pmc__parse_fail(
-			p, ret, off,
-			"cannot resolve tracepoint '%s:%s': tracefs is not "
-			"mounted or not readable (try: mount -t tracefs nodev /sys/kernel/tracing)",
-			sub, name);
-	else if (ret < 0 && ret != -ENOMEM)
-		pmc__parse_fail(p, ret, off, "cannot read tracepoint '%s:%s' in tracefs: %s", sub,
-				name, pmc_strerror(ret));
-	if (!ret && nr == 0) {
-		ret = pmc__parse_fail(p, -PMC_E_UNKNOWN_EVENT, off, "unknown tracepoint '%s:%s'",
-				      sub, name);
-		char full[512];
-
-		snprintf(full, sizeof(full), "%s:%s", sub, name);
-		pmc__suggest(p->evlist, full, sub, p->err);
-	}
-	p->pos = name_off + n;
+	memset(p.err, 0, sizeof(*p.err));
+	if (!evlist || !str)
+		return -EINVAL;
+	ret = parse_list(&p);
 	if (!ret)
-		ret = add_tracepoints(p, off, tps, nr);
-	pmc__tp_free(tps, nr);
-	free(sub);
-	free(name);
+		ret = pmc__parse_commit(&p);
+	pmc__parse_discard(&p);
+	if (ret == -ENOMEM && !p.err->msg[0])
+		pmc__parse_fail(&p, ret, p.pos, "out of memory");
 	return ret;
 }

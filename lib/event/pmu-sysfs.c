@@ -1,16 +1,22 @@
 // SPDX-License-Identifier: MIT
-/* PMU-qualified events pmu/term=val,.../ resolved through sysfs: type, format/ bit ranges and
- * events/ aliases. */
+/*
+ * Events of sysfs PMUs, pmu/term=val,.../ and a PMU's alias by its name alone: the type, the
+ * terms scattered over format/ bit ranges, aliases expanded (docs/events.md, "PMU terms").
+ */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include <pmc/error.h>
 #include "core/sysfile.h"
-#include "event/parse.h"
+#include "event/pmu.h"
+
+#define MAX_ALIAS_TERMS 16
 
 static int pmu_path(char *buf, size_t len, const char *pmu, const char *sub, const char *leaf)
 {
@@ -18,26 +24,83 @@ static int pmu_path(char *buf, size_t len, const char *pmu, const char *sub, con
 			       leaf ? leaf : "");
 }
 
-bool pmc__pmu_exists(const char *pmu)
+bool pmc__pmu_exists(const char *pmu, int len)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], name[NAME_MAX + 1];
 
-	if (!pmu || !*pmu || pmu[0] == '.' || strchr(pmu, '/'))
+	if (len <= 0 || len > NAME_MAX || pmu[0] == '.' || memchr(pmu, '/', len))
 		return false;
-	return !pmu_path(path, sizeof(path), pmu, "/type", NULL) && access(path, R_OK) == 0;
+	snprintf(name, sizeof(name), "%.*s", len, pmu);
+	return !pmu_path(path, sizeof(path), name, "/type", NULL) && access(path, R_OK) == 0;
+}
+
+/*
+ * perf's PMU name matching when no PMU has the name itself: every PMU whose name, less
+ * "uncore_" (unless the word starts with it), is the word, or the word followed by digits
+ * with or without '_' between (imc: uncore_imc_0, uncore_imc_1; imc_1: uncore_imc_1).
+ */
+static bool name_matches(const char *pmu, const char *word, int len)
+{
+	const char *q = pmu;
+
+	if (!strncmp(pmu, "uncore_", 7) && (len < 7 || strncmp(word, "uncore_", 7)))
+		q += 7;
+	if (strncmp(q, word, len))
+		return false;
+	if (!q[len])
+		return true;
+	q += len + (q[len] == '_');
+	if (!*q)
+		return false;
+	for (; *q; q++)
+		if (!isdigit((unsigned char)*q))
+			return false;
+	return true;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+int pmc__pmu_each(const char *word, int len, int (*fn)(const char *pmu, void *arg), void *arg)
+{
+	char dir[PATH_MAX], name[NAME_MAX + 1];
+	struct dirent **v = NULL;
+	int n, nr = 0, ret = 0;
+
+	if (pmc__pmu_exists(word, len)) {
+		snprintf(name, sizeof(name), "%.*s", len, word);
+		ret = fn ? fn(name, arg) : 0;
+		return ret < 0 ? ret : 1;
+	}
+	if (len <= 0 || pmc__sysfs_path(dir, sizeof(dir), "bus/event_source/devices"))
+		return 0;
+	n = scandir(dir, &v, NULL, by_name); /* in name order, as perf walks PMUs */
+	for (int i = 0; i < n; i++) {
+		const char *d = v[i]->d_name;
+
+		if (!ret && d[0] != '.' && name_matches(d, word, len) &&
+		    pmc__pmu_exists(d, (int)strlen(d))) {
+			nr++;
+			ret = fn ? fn(d, arg) : 0;
+		}
+		free(v[i]);
+	}
+	free(v);
+	return ret < 0 ? ret : nr;
 }
 
 struct term_ctx {
 	struct pmc_parser *p;
 	struct pmc_evsel *evsel;
 	const char *pmu;
-	int alias_off; /* offset of the alias term in the user's string, -1 for the user's terms */
-	int alias_depth;
+	int alias_off; /* where the alias was written, for its terms' errors; -1 for the user's */
 };
 
-static int off_of(const struct term_ctx *c, const char *at)
+static int off_of(const struct term_ctx *c, const struct pmc_term *t)
 {
-	return c->alias_off >= 0 ? c->alias_off : (int)(at - c->p->str);
+	return c->alias_off >= 0 ? c->alias_off : t->off;
 }
 
 static __u64 *config_field(struct perf_event_attr *a, const char *s, size_t n)
@@ -51,220 +114,169 @@ static __u64 *config_field(struct perf_event_attr *a, const char *s, size_t n)
 	return NULL;
 }
 
-static int bad_format(struct term_ctx *c, const char *at, const char *fmt)
+static int bad_format(struct term_ctx *c, const struct pmc_term *t, const char *fmt)
 {
-	return pmc__parse_fail(c->p, -PMC_E_FORMAT, off_of(c, at),
+	return pmc__parse_fail(c->p, -PMC_E_FORMAT, off_of(c, t),
 			       "malformed sysfs format of PMU '%s': '%s'", c->pmu, fmt);
 }
 
+/* Sets the bits lo..hi of field from val's bits at *used, low bits first. */
+static void scatter(__u64 *field, unsigned long lo, unsigned long hi, uint64_t val, int *used)
+{
+	for (unsigned long b = lo; b <= hi; b++, (*used)++) {
+		*field &= ~(1ULL << b);
+		if (*used < 64 && (val >> *used) & 1)
+			*field |= 1ULL << b;
+	}
+}
+
 /* Scatters val over the bit ranges of a format file ("config:0-7,32-35"), low bits first. */
-static int apply_format(struct term_ctx *c, const char *at, const char *fmt, uint64_t val)
+static int apply_format(struct term_ctx *c, const struct pmc_term *t, const char *fmt)
 {
 	const char *colon = strchr(fmt, ':'), *s;
 	__u64 *field = colon ? config_field(&c->evsel->attr, fmt, colon - fmt) : NULL;
+	uint64_t val = t->vtype == PMC_TV_NUM ? t->num : 1;
 	int used = 0;
 
 	if (!field)
-		return bad_format(c, at, fmt);
+		return bad_format(c, t, fmt);
 	for (s = colon + 1; *s;) {
 		char *end;
 		unsigned long lo = strtoul(s, &end, 10), hi = lo;
 
 		if (end == s)
-			return bad_format(c, at, fmt);
+			return bad_format(c, t, fmt);
 		if (*end == '-') {
 			s = end + 1;
 			hi = strtoul(s, &end, 10);
 			if (end == s)
-				return bad_format(c, at, fmt);
+				return bad_format(c, t, fmt);
 		}
 		if (hi < lo || hi > 63 || (*end && *end != ','))
-			return bad_format(c, at, fmt);
-		for (unsigned long b = lo; b <= hi; b++, used++) {
-			*field &= ~(1ULL << b);
-			if (used < 64 && (val >> used) & 1)
-				*field |= 1ULL << b;
-		}
+			return bad_format(c, t, fmt);
+		scatter(field, lo, hi, val, &used);
 		s = *end ? end + 1 : end;
 	}
 	if (used < 64 && val >> used)
-		return pmc__parse_fail(c->p, -PMC_E_PARSE, off_of(c, at),
+		return pmc__parse_fail(c->p, -PMC_E_PARSE, off_of(c, t),
 				       "value %#llx too big for '%s' of PMU '%s' (%d bits)",
 				       (unsigned long long)val, fmt, c->pmu, used);
 	return 0;
 }
 
-static int suggest_dir(const char *dir, const char *name, struct pmc_parse_error *err, int *dist)
+/* The format terms and aliases of pmu closest to term, into err's suggestions. */
+static void suggest_terms(const char *pmu, const char *term, struct pmc_parse_error *err, int *dist)
 {
-	DIR *d = opendir(dir);
+	static const char *const subs[] = {"format", "events"};
+	char dir[PATH_MAX];
 	struct dirent *de;
 
-	if (!d)
-		return 0;
-	while ((de = readdir(d)))
-		if (de->d_name[0] != '.' && !strchr(de->d_name, '.'))
-			pmc__suggest_add(err, dist, name, de->d_name);
-	closedir(d);
-	return 0;
+	for (size_t i = 0; i < 2; i++) {
+		DIR *d = NULL;
+
+		if (!pmc__sysfs_path(dir, sizeof(dir), "bus/event_source/devices/%s/%s", pmu,
+				     subs[i]))
+			d = opendir(dir);
+		while (d && (de = readdir(d)))
+			if (de->d_name[0] != '.' && !strchr(de->d_name, '.'))
+				pmc__suggest_add(err, dist, term, de->d_name);
+		if (d)
+			closedir(d);
+	}
 }
 
-static int unknown_term(struct term_ctx *c, const char *at, const char *term)
+static int unknown_term(struct term_ctx *c, const struct pmc_term *t)
 {
-	char dir[PATH_MAX];
-	int dist[3];
 	static const char *const builtin[] = {"config", "config1", "config2",
 					      "period", "freq",	   "name"};
+	char term[64];
+	int dist[3];
 
-	pmc__parse_fail(c->p, -PMC_E_UNKNOWN_EVENT, off_of(c, at),
+	snprintf(term, sizeof(term), "%.*s", t->name_len, t->name);
+	pmc__parse_fail(c->p, -PMC_E_UNKNOWN_EVENT, off_of(c, t),
 			"unknown term '%s' for PMU '%s' (expected a format term, an event alias, "
-			"config, config1, config2, period, freq or name)",
+			"or a builtin term: config, period, name, ...)",
 			term, c->pmu);
 	if (c->p->err->nr_suggest)
 		return -PMC_E_UNKNOWN_EVENT;
 	for (size_t i = 0; i < sizeof(builtin) / sizeof(builtin[0]); i++)
 		pmc__suggest_add(c->p->err, dist, term, builtin[i]);
-	if (!pmu_path(dir, sizeof(dir), c->pmu, "/format", NULL))
-		suggest_dir(dir, term, c->p->err, dist);
-	if (!pmu_path(dir, sizeof(dir), c->pmu, "/events", NULL))
-		suggest_dir(dir, term, c->p->err, dist);
+	suggest_terms(c->pmu, term, c->p->err, dist);
 	return -PMC_E_UNKNOWN_EVENT;
 }
 
-static int parse_terms(struct term_ctx *c, const char *s, int len);
+static int apply_term(struct term_ctx *c, const struct pmc_term *t);
 
-/* events/<alias> holds terms ("event=0x3c,umask=0x00"); .scale and .unit beside it. */
-static int apply_alias(struct term_ctx *c, const char *at, const char *path, const char *buf, int n)
+/* An alias's terms (events/<alias>), and its .scale and .unit; its name= is not the event's. */
+static int apply_alias(struct term_ctx *c, const struct pmc_term *at, const char *alias)
 {
-	struct term_ctx sub = *c;
-	char extra[PATH_MAX + 16], val[64];
-	int ret;
+	struct term_ctx sub = {c->p, c->evsel, c->pmu, off_of(c, at)};
+	struct pmc_term terms[MAX_ALIAS_TERMS];
+	char buf[4096];
+	int n = pmc__pmu_alias_terms(c->pmu, alias, buf, sizeof(buf), terms, MAX_ALIAS_TERMS);
 
-	sub.alias_off = off_of(c, at);
-	sub.alias_depth++;
-	ret = parse_terms(&sub, buf, n);
-	if (ret)
-		return ret;
-	snprintf(extra, sizeof(extra), "%s.scale", path);
-	if (pmc__sysfile_read(extra, val, sizeof(val)) > 0)
-		c->evsel->scale = strtod(val, NULL);
-	snprintf(extra, sizeof(extra), "%s.unit", path);
-	if (pmc__sysfile_read(extra, val, sizeof(val)) > 0) {
-		free(c->evsel->unit);
-		c->evsel->unit = strdup(val);
-		if (!c->evsel->unit)
-			return -ENOMEM;
-	}
-	return 0;
-}
+	if (n < 0 && n != -ENOMEM)
+		return pmc__parse_fail(c->p, n == -PMC_E_FORMAT ? n : -PMC_E_FORMAT, sub.alias_off,
+				       "cannot read event '%s' of PMU '%s' in sysfs: %s", alias,
+				       c->pmu, pmc_strerror(n));
+	for (int i = 0; i < n; i++) {
+		int ret = 0;
 
-/* Built-in terms first (as perf), then format/<term>, then events/<term> aliases. */
-static int apply_named(struct term_ctx *c, const char *at, const char *term, uint64_t val,
-		       bool has_val)
-{
-	struct perf_event_attr *a = &c->evsel->attr;
-	__u64 *field = config_field(a, term, strlen(term));
-	char path[PATH_MAX], buf[4096];
-	int n;
-
-	if (field) {
-		*field = val;
-		return 0;
-	}
-	if (!strcmp(term, "period") || !strcmp(term, "freq")) {
-		a->freq = term[0] == 'f';
-		a->sample_period = val; /* a union with sample_freq */
-		return 0;
-	}
-	if (pmu_path(path, sizeof(path), c->pmu, "/format/", term))
-		return unknown_term(c, at, term);
-	n = pmc__sysfile_read(path, buf, sizeof(buf));
-	if (n >= 0)
-		return apply_format(c, at, buf, val);
-	if (!has_val && !c->alias_depth &&
-	    !pmu_path(path, sizeof(path), c->pmu, "/events/", term)) {
-		n = pmc__sysfile_read(path, buf, sizeof(buf));
-		if (n >= 0)
-			return apply_alias(c, at, path, buf, n);
-	}
-	return unknown_term(c, at, term);
-}
-
-static int apply_term(struct term_ctx *c, const char *at, int nlen, const char *v, int vlen)
-{
-	char term[64];
-	const char *end;
-	uint64_t val = 1; /* a term without a value means 1, as in perf */
-
-	if (nlen >= (int)sizeof(term))
-		return pmc__parse_fail(c->p, -PMC_E_PARSE, off_of(c, at), "term name too long");
-	snprintf(term, sizeof(term), "%.*s", nlen, at);
-	if (!strcmp(term, "name")) {
-		if (!v || vlen == 0)
-			return pmc__parse_fail(c->p, -PMC_E_PARSE, off_of(c, at),
-					       "expected a value after 'name='");
-		return c->alias_depth ? 0 : pmc__evsel_set_name(c->evsel, v, vlen);
-	}
-	if (v) {
-		int ret = pmc__lex_number(v, &end, &val);
-
-		if (ret || end != v + vlen)
-			return pmc__parse_fail(c->p, -PMC_E_PARSE, off_of(c, ret ? end : v + vlen),
-					       "%s in the value of term '%s', expected a decimal "
-					       "or 0x-hex number",
-					       ret == -ERANGE ? "overflow" : "unexpected character",
-					       term);
-	}
-	return apply_named(c, at, term, val, v != NULL);
-}
-
-static bool is_term_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_' || c == '-';
-}
-
-/* term (',' term)*, term = NAME ['=' VALUE]. */
-static int parse_terms(struct term_ctx *c, const char *s, int len)
-{
-	int i = 0, ret;
-
-	if (len == 0)
-		return pmc__parse_fail(c->p, -PMC_E_PARSE, off_of(c, s),
-				       "expected a term between the slashes of PMU '%s'", c->pmu);
-	while (i < len) {
-		int ns = i, vs = -1;
-
-		while (i < len && is_term_char(s[i]))
-			i++;
-		if (i == ns)
-			return pmc__parse_fail(c->p, -PMC_E_PARSE, off_of(c, s + i),
-					       "expected a term name in PMU '%s' terms", c->pmu);
-		if (i < len && s[i] == '=') {
-			vs = ++i;
-			while (i < len && s[i] != ',')
-				i++;
-		}
-		ret = apply_term(c, s + ns, (vs < 0 ? i : vs - 1) - ns, vs < 0 ? NULL : s + vs,
-				 vs < 0 ? 0 : i - vs);
+		terms[i].off = sub.alias_off;
+		if (!(terms[i].name_len == 4 && !memcmp(terms[i].name, "name", 4)))
+			ret = apply_term(&sub, &terms[i]);
 		if (ret)
 			return ret;
-		if (i < len && s[i] != ',')
-			return pmc__parse_fail(c->p, -PMC_E_PARSE, off_of(c, s + i),
-					       "expected ',' or '/' after a term");
-		if (i < len && ++i == len)
-			return pmc__parse_fail(c->p, -PMC_E_PARSE, off_of(c, s + i),
-					       "expected a term after ','");
 	}
-	return 0;
+	return n < 0 ? n
+		     : pmc__pmu_alias_describe(c->pmu, alias, &c->evsel->scale, &c->evsel->unit);
 }
 
-int pmc__pmu_parse(struct pmc_parser *p, struct pmc_evsel *evsel, const char *pmu, int terms_off,
-		   int terms_len)
+/*
+ * The alias a term names, as perf's pmu_find_alias(): NAME or NAME=1 when NAME is no format
+ * term, or event=NAME. 1 when it names none.
+ */
+static int term_alias(struct term_ctx *c, const struct pmc_term *t, char *alias, size_t size)
 {
-	struct term_ctx c = {.p = p, .evsel = evsel, .pmu = pmu, .alias_off = -1};
+	if (c->alias_off >= 0)
+		return 1; /* an alias's own terms name formats */
+	if (t->vtype == PMC_TV_STR)
+		return t->name_len == 5 && !strncasecmp(t->name, "event", 5)
+			       ? pmc__pmu_alias_find(c->pmu, t->str, t->str_len, alias, size) != 0
+			       : 1;
+	if (t->vtype == PMC_TV_NUM && t->num != 1)
+		return 1;
+	return pmc__pmu_alias_find(c->pmu, t->name, t->name_len, alias, size) != 0;
+}
+
+/* Builtin terms first (as perf), then format/<term>, then the events/ alias it names. */
+static int apply_term(struct term_ctx *c, const struct pmc_term *t)
+{
+	int ret = pmc__term_apply(c->p, c->evsel, t, PMC_TERMS_PMU);
+	char term[NAME_MAX + 1], path[PATH_MAX], buf[4096];
+
+	if (ret <= 0)
+		return ret;
+	if (t->name_len > NAME_MAX)
+		return unknown_term(c, t);
+	snprintf(term, sizeof(term), "%.*s", t->name_len, t->name);
+	if (t->vtype != PMC_TV_STR && !pmu_path(path, sizeof(path), c->pmu, "/format/", term) &&
+	    pmc__sysfile_read(path, buf, sizeof(buf)) >= 0)
+		return apply_format(c, t, buf);
+	if (!term_alias(c, t, term, sizeof(term)))
+		return apply_alias(c, t, term);
+	if (t->vtype == PMC_TV_STR)
+		return pmc__parse_fail(c->p, -PMC_E_PARSE, t->val_off,
+				       "term '%.*s' of PMU '%s' takes a number (or event=ALIAS)",
+				       t->name_len, t->name, c->pmu);
+	return unknown_term(c, t);
+}
+
+static int read_type(struct pmc_parser *p, struct pmc_evsel *evsel, const char *pmu)
+{
 	char path[PATH_MAX], buf[32];
-	char *end;
 	unsigned long type;
+	char *end;
 
 	if (pmu_path(path, sizeof(path), pmu, "/type", NULL) ||
 	    pmc__sysfile_read(path, buf, sizeof(buf)) <= 0)
@@ -275,46 +287,56 @@ int pmc__pmu_parse(struct pmc_parser *p, struct pmc_evsel *evsel, const char *pm
 		return pmc__parse_fail(p, -PMC_E_FORMAT, evsel->offset,
 				       "malformed type '%s' of PMU '%s'", buf, pmu);
 	evsel->attr.type = type;
-	return parse_terms(&c, p->str + terms_off, terms_len);
+	return 0;
 }
 
-static int for_each_alias(const char *pmu, pmc_event_fn fn, void *arg)
+int pmc__pmu_build(struct pmc_parser *p, struct pmc_evsel *evsel, const char *pmu,
+		   const struct pmc_parsed *ev)
 {
-	char dir[PATH_MAX], path[PATH_MAX + 256], name[600], desc[256];
-	struct pmc_event_info info = {.name = name, .kind = PMC_EV_PMU, .pmu = pmu};
-	struct dirent *de;
-	DIR *d;
-	int ret = 0;
+	struct term_ctx c = {.p = p, .evsel = evsel, .pmu = pmu, .alias_off = -1};
+	int ret = read_type(p, evsel, pmu);
 
-	if (pmu_path(dir, sizeof(dir), pmu, "/events", NULL) || !(d = opendir(dir)))
-		return 0;
-	while (!ret && (de = readdir(d))) {
-		if (de->d_name[0] == '.' || strchr(de->d_name, '.'))
-			continue; /* .scale, .unit, .per-pkg, .snapshot describe an alias */
-		snprintf(name, sizeof(name), "%s/%s/", pmu, de->d_name);
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		info.desc = pmc__sysfile_read(path, desc, sizeof(desc)) > 0 ? desc : NULL;
-		ret = fn(&info, arg);
+	for (size_t i = 0; i < ev->nr_terms && !ret; i++)
+		ret = apply_term(&c, &ev->terms[i]);
+	return ret;
+}
+
+struct alias_build {
+	struct pmc_parser *p;
+	const struct pmc_parsed *ev;
+	int (*finish)(struct pmc_parser *p, struct pmc_evsel *evsel, const struct pmc_parsed *ev);
+};
+
+/* The alias on one PMU: its terms at the event's offset, then the user's. */
+static int alias_on(const char *pmu, const char *alias, void *arg)
+{
+	struct alias_build *a = arg;
+	struct pmc_evsel *evsel = pmc__evsel_new(a->p, PMC_EV_PMU, a->ev->off);
+	struct term_ctx c = {a->p, evsel, pmu, -1};
+	struct pmc_term at = {.name = alias, .off = a->ev->off};
+	int ret;
+
+	if (!evsel)
+		return -ENOMEM;
+	evsel->pmu = strdup(pmu);
+	ret = evsel->pmu ? read_type(a->p, evsel, pmu) : -ENOMEM;
+	if (!ret)
+		ret = apply_alias(&c, &at, alias);
+	for (size_t i = 0; i < a->ev->nr_terms && !ret; i++)
+		ret = apply_term(&c, &a->ev->terms[i]);
+	if (ret) {
+		pmc__evsel_delete(evsel);
+		return ret;
 	}
-	closedir(d);
-	return ret;
+	return a->finish(a->p, evsel, a->ev);
 }
 
-int pmc__pmu_for_each(pmc_event_fn fn, void *arg)
+int pmc__pmu_build_alias(struct pmc_parser *p, const struct pmc_parsed *ev,
+			 int (*finish)(struct pmc_parser *p, struct pmc_evsel *evsel,
+				       const struct pmc_parsed *ev))
 {
-	char dir[PATH_MAX];
-	struct dirent *de;
-	DIR *d;
-	int ret = 0;
+	struct alias_build a = {p, ev, finish};
+	int ret = pmc__pmu_alias_each_pmu(ev->word, ev->word_len, alias_on, &a);
 
-	if (pmc__sysfs_path(dir, sizeof(dir), "bus/event_source/devices"))
-		return -ENAMETOOLONG;
-	d = opendir(dir);
-	if (!d)
-		return 0;
-	while (!ret && (de = readdir(d)))
-		if (de->d_name[0] != '.')
-			ret = for_each_alias(de->d_name, fn, arg);
-	closedir(d);
-	return ret;
+	return ret < 0 ? ret : 0;
 }

@@ -2,7 +2,7 @@
 /*
  * PAPI preset names (PAPI_TOT_INS): each stands for one event, chosen per backend from the
  * preset table (tables.c, generated from data/presets/papi.tsv; docs/events.md, "PAPI
- * presets"), and is parsed as that event under the name the user wrote.
+ * presets"), which build.c makes under the name the user wrote.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,7 +12,7 @@
 #include "core/backend.h"
 #include "event/parse.h"
 
-static const struct pmc_preset *find(const char *name, size_t len)
+const struct pmc_preset *pmc__preset_find(const char *name, size_t len)
 {
 	for (size_t i = 0; i < pmc__nr_presets; i++)
 		if (strlen(pmc__presets[i].name) == len && !memcmp(pmc__presets[i].name, name, len))
@@ -62,49 +62,14 @@ static void why_none(const struct pmc_evlist *evlist, const struct pmc_preset *p
 		snprintf(why, len, "'%s': no event on backend %s", ps->name, backend);
 }
 
-/* Parses the target event alone, then finishes it in p as if the user had written it. */
-static int parse_target(struct pmc_parser *p, int off, int len, const char *event)
+const char *pmc__preset_target(const struct pmc_evlist *evlist, const struct pmc_preset *ps,
+			       char *why, size_t why_len)
 {
-	struct pmc_parse_error err = {0};
-	struct pmc_parser sub = {.str = event, .evlist = p->evlist, .err = &err};
-	struct pmc_evsel *evsel;
-	int ret = pmc__parse_event(&sub);
+	const char *event = target(evlist, ps);
 
-	if (!ret && (sub.nr != 1 || event[sub.pos]))
-		ret = -PMC_E_PARSE;
-	if (ret) {
-		for (size_t i = 0; i < sub.nr; i++)
-			pmc__evsel_delete(sub.out[i]);
-		free(sub.out);
-		return ret == -ENOMEM
-			       ? ret
-			       : pmc__parse_fail(p, ret, off,
-						 "'%.*s' stands for '%s' here, which does not "
-						 "parse: %s",
-						 len, p->str + off, event, err.msg);
-	}
-	evsel = sub.out[0];
-	free(sub.out);
-	free(evsel->name);
-	evsel->name = NULL; /* named as the user wrote it, modifiers included */
-	evsel->offset = off;
-	p->pos = off + len;
-	return pmc__parse_finish_event(p, evsel);
-}
-
-int pmc__preset_parse(struct pmc_parser *p, int off, int len)
-{
-	const struct pmc_preset *ps = find(p->str + off, len);
-	const char *event;
-	char why[sizeof(p->err->msg)];
-
-	if (!ps)
-		return 1;
-	event = target(p->evlist, ps);
-	if (event)
-		return parse_target(p, off, len, event);
-	why_none(p->evlist, ps, why, sizeof(why));
-	return pmc__parse_fail(p, -PMC_E_UNKNOWN_EVENT, off, "%s", why);
+	if (!event)
+		why_none(evlist, ps, why, why_len);
+	return event;
 }
 
 int pmc__preset_for_each(const struct pmc_evlist *evlist, pmc_event_fn fn, void *arg)

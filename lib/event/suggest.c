@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "core/backend.h"
-#include "event/parse.h"
+#include "event/pmu.h"
 
 #define MAX_NAME 128
 

@@ -25,9 +25,10 @@ const char *pmc__tp_events_dir(void)
 	return dir;
 }
 
+/* perf's patterns: '*' and '?' (a '[' or '!' is a character of the name, as in perf). */
 static bool is_pattern(const char *s)
 {
-	return strpbrk(s, "*?[]!") != NULL;
+	return strpbrk(s, "*?") != NULL;
 }
 
 bool pmc__tp_exists(const char *subsys, const char *name)
@@ -237,4 +238,47 @@ int pmc__tp_for_each(const char *subsys, pmc_event_fn fn, void *arg)
 		return 0;
 	ret = walk(dir, subsys ? subsys : "*", "*", each_visit, &ea);
 	return ret == -PMC_E_NOTRACEFS ? 0 : ret;
+}
+
+/* Says why the tracepoints of sub:name cannot be read (tracefs missing or not readable). */
+static int no_tracefs(struct pmc_parser *p, int ret, int off, const char *sub, const char *name)
+{
+	if (ret == -PMC_E_NOTRACEFS && pmc__tracefs_unreadable())
+		return pmc__parse_fail(
+			p, ret, off,
+			"cannot resolve tracepoint '%s:%s': tracefs on %s is not readable by uid "
+			"%u (run pmc as root, or remount it with gid=GROUP,mode=0750)",
+			sub, name, pmc__tracefs_unreadable(), (unsigned)geteuid());
+	if (ret == -PMC_E_NOTRACEFS)
+		return pmc__parse_fail(p, ret, off,
+				       "cannot resolve tracepoint '%s:%s': tracefs is not mounted "
+				       "or not readable (try: mount -t tracefs nodev "
+				       "/sys/kernel/tracing)",
+				       sub, name);
+	return pmc__parse_fail(p, ret, off, "cannot read tracepoint '%s:%s' in tracefs: %s", sub,
+			       name, pmc_strerror(ret));
+}
+
+int pmc__tp_resolve(struct pmc_parser *p, const struct pmc_parsed *ev, struct pmc_tp **tps,
+		    size_t *nr)
+{
+	char sub[256], name[256];
+	int ret;
+
+	*tps = NULL;
+	*nr = 0;
+	if (ev->word_len >= (int)sizeof(sub) || ev->word2_len >= (int)sizeof(name))
+		return pmc__parse_fail(p, -PMC_E_UNKNOWN_EVENT, ev->off,
+				       "tracepoint name too long");
+	snprintf(sub, sizeof(sub), "%.*s", ev->word_len, ev->word);
+	snprintf(name, sizeof(name), "%.*s", ev->word2_len, ev->word2);
+	ret = pmc__tp_lookup(sub, name, tps, nr);
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret)
+		return no_tracefs(p, ret, ev->off, sub, name);
+	if (*nr)
+		return 0;
+	return pmc__parse_fail(p, -PMC_E_UNKNOWN_EVENT, ev->off, "unknown tracepoint '%s:%s'", sub,
+			       name);
 }

@@ -16,6 +16,7 @@ struct pmc_record {
 	struct pmc_record_opts opts;
 	enum pmc_target_kind kind;
 	struct perf_event_attr *attrs; /* [evlist->nr], as asked for */
+	bool dwarf;		       /* some event copies user stacks (larger buffers) */
 	struct pmc_sampling *s;
 	struct pmc_child *child;
 	int pidfd; /* the command's pidfd, or -1 */

@@ -409,7 +409,8 @@ void pmc__run_regions_free(struct pmc_run *run)
 	run->region_cap = 0;
 	res->bad_ids = res->failed_reads = res->lost_records = 0;
 	res->bad_runs = 0;
-	memset(run->warned, 0, res->nr_events * sizeof(*run->warned));
+	if (run->warned) /* NULL until the list is planned */
+		memset(run->warned, 0, res->nr_events * sizeof(*run->warned));
 	if (run->region_fd >= 0)
 		close(run->region_fd);
 	run->region_fd = -1;

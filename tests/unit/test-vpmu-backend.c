@@ -103,11 +103,15 @@ static const struct enc_case enc_cases[] = {
 	{"corei7", "MEM_LOAD_RETIRED.L1D_HIT", -1, U | 0x01cb},
 	{"corei7", "BR_MISP_RETIRED.ALL_BRANCHES:u:c=1:i", -1, U | 0x018000c5},
 	{"corei7", "UOPS_RETIRED.STALL_CYCLES", -1, U | 0x018001c2},
-	{"corei7", "UOPS_EXECUTED.CORE_STALL_COUNT:e", -1, U | 0x01843fb1},
+	{"corei7", "UOPS_EXECUTED.CORE_STALL_CYCLES:e=1", -1, U | 0x01843fb1}, /* libpfm4 e=1 */
+	{"corei7", "INST_RETIRED:ANY_P:c=1:i=1", -1, U | 0x018001c0},
 	{"corei7", "r01c4", -1, U | 0x01c4},
 	{"corei7", "r01c4:uk", -1, UO | 0x01c4},
 	{"corei7", "r0388", -1, U | 0x0388}, /* an OR of two BR_INST_EXEC conditions */
 	{"corei7", "vpmu/event=0xc4,umask=0x1/", -1, U | 0x01c4},
+	{"corei7", "vpmu/r1c4/", -1, U | 0x01c4},			/* a raw term is config */
+	{"corei7", "vpmu/config=0x1c0,event=0xc4/", -1, U | 0x01c4},	/* terms in order */
+	{"corei7", "INST_RETIRED.ANY_P/config=0x1c4/", -1, U | 0x01c4}, /* config replaces */
 	{"corei7", "vpmu/event=0xc2,umask=1,cmask=1,inv,edge/", -1, U | 0x01c401c2},
 	{"pentium", "instructions", -1, 0x16 | 2 << 6},
 	{"pentium", "cycles", -1, 0x16 | 6 << 6},

@@ -44,7 +44,8 @@ static int build_evlist(struct record_cli *c, struct pmc_evlist **out)
 				     .priv = c->priv ? c->priv : PMC_PRIV_USER,
 				     .dry_run = c->dry_run ? print_dry_run : NULL,
 				     .dry_run_arg = stdout,
-				     .dry_run_attrs = c->verbose >= 2};
+				     .dry_run_attrs = c->verbose >= 2,
+				     .use = PMC_USE_SAMPLE};
 	/* perf's default: cycles where the machine has a hardware PMU */
 	const struct pmc_cap_check *hw = pmc_caps__check(pmc_caps(), "perf", "hw_pmu");
 	const char *def = hw && hw->ok ? "cycles" : "cpu-clock";

@@ -19,12 +19,16 @@ void stat_print_plan(FILE *f, const struct stat_run *run)
 		fprintf(f, "pass %d:\n", pass);
 		for (size_t i = 0; i < nr; i++) {
 			const struct pmc_evsel *ev = res->events[i].evsel;
+			const char *group = pmc_evsel__group_name(ev);
+			bool grouped = pmc_evsel__group_size(pmc_evsel__leader(ev)) > 1;
 
 			if (pmc_evsel__pass(ev) != pass)
 				continue;
-			fprintf(f, "  %-40s %s%s\n", pmc_evsel__name(ev), pmc_evsel__resource(ev),
-				pmc_evsel__group_size(pmc_evsel__leader(ev)) > 1 ? ", grouped"
-										 : "");
+			fprintf(f, "  %-40s %s%s%s\n", pmc_evsel__name(ev), pmc_evsel__resource(ev),
+				!grouped ? ""
+				: group	 ? ", group "
+					 : ", grouped",
+				grouped && group ? group : "");
 		}
 	}
 	for (size_t i = 0; i < nr; i++)

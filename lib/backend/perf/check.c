@@ -72,19 +72,48 @@ static int check_tracepoint(struct pmc_evsel *evsel, char *why, size_t len)
 	return err ? pmc__perf_explain(err, evsel, NULL, why, len) : 0;
 }
 
+/*
+ * :P, perf's "maximum detected precise level": the highest precise_ip (3 down to the level
+ * written) at which the event opens here, as perf's evsel__precise_ip_fallback() finds it;
+ * left as written when none opens (the trial open then says why).
+ */
+static void precise_max(struct pmc_evsel *evsel)
+{
+	struct perf_event_attr a = evsel->attr;
+
+	a.size = sizeof(a);
+	a.disabled = 1;
+	for (int lvl = 3; lvl > (int)evsel->attr.precise_ip; lvl--) {
+		int fd;
+
+		a.precise_ip = lvl;
+		fd = pmc__perf_event_open(&a, 0, -1, -1, 0);
+		if (fd >= 0) {
+			close(fd);
+			evsel->attr.precise_ip = lvl;
+			return;
+		}
+	}
+}
+
 int pmc__perf_check(struct pmc_evsel *evsel, char *why, size_t len)
 {
 	struct perf_event_attr a;
 	int fd, err;
 
 	/* A dry run opens nothing: the kernel's verdict comes when the list really opens. */
-	if (evsel->evlist->dry_run)
+	if (evsel->evlist->dry_run) {
+		if (evsel->mods & PMC_MOD_PMAX)
+			evsel->attr.precise_ip = 3; /* the level perf opens first */
 		return 0;
+	}
 	err = kernel_side_levels(evsel, why, len);
 	if (err)
 		return err;
 	if (evsel->attr.type == PERF_TYPE_TRACEPOINT)
 		return check_tracepoint(evsel, why, len);
+	if (evsel->mods & PMC_MOD_PMAX)
+		precise_max(evsel);
 
 	a = evsel->attr;
 	a.size = sizeof(a);

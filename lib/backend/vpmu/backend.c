@@ -51,6 +51,9 @@ int pmc__vpmu_check(struct pmc_evsel *evsel, char *why, size_t len)
 		err = pmc__vpmu_encode(evsel, pmc__vpmu_model(), &enc, why, len);
 	if (err)
 		return err;
+	/* :P: the model's samples are exact (no skid), perf's level 3. */
+	if (evsel->mods & PMC_MOD_PMAX)
+		evsel->attr.precise_ip = 3;
 	/* A process already running under the tool can count itself (SELF). */
 	if (!pmc__vpmu_machine()->ok && !pmc__vpmu_present()) {
 		snprintf(why, len, "%s", pmc__vpmu_machine()->why);
