@@ -157,6 +157,5 @@ int pmc__bp_parse(struct pmc_parser *p, struct pmc_evsel *evsel);
  * the candidates to that tracepoint subsystem; pmu to that PMU's events and terms. */
 void pmc__suggest(const struct pmc_evlist *evlist, const char *name, const char *subsys,
 		  struct pmc_parse_error *err);
-void pmc__suggest_add(struct pmc_parse_error *err, int *dist, const char *name, const char *cand);
 
 #endif /* PMC_LIB_EVENT_PARSE_H */

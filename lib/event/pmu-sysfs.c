@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <pmc/error.h>
+#include "core/suggest.h"
 #include "core/sysfile.h"
 #include "event/parse.h"
 
