@@ -45,9 +45,9 @@ static bool installed_dir(char *dir, size_t len)
 		return false;
 	rel = is_exe ? PMC_METRICS_FROM_BINDIR : PMC_METRICS_FROM_LIBDIR;
 	if (!*rel || (size_t)snprintf(cand, sizeof(cand), "%s/%s", self, rel) >= sizeof(cand) ||
-	    !has_index(cand))
+	    !has_index(cand) || !realpath(cand, self)) /* without the "lib/.." */
 		return false;
-	return (size_t)snprintf(dir, len, "%s", cand) < len;
+	return (size_t)snprintf(dir, len, "%s", self) < len;
 }
 
 /* The folder of the shipped files, or -ENOENT with the places looked at. */
