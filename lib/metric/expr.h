@@ -24,9 +24,9 @@ enum pmc__expr_tok {
 struct pmc__expr_parser {
 	const char *s;
 	int runtime;
-	int pos;      /* where the lexer goes on */
+	int pos;		/* where the lexer goes on */
 	enum pmc__expr_tok tok; /* the current token, s[start, end) */
-	char op;      /* T_OP */
+	char op;		/* T_OP */
 	int start, end;
 	int prev_end; /* the end of the token before the current one */
 	double num;   /* T_NUMBER */

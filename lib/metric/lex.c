@@ -35,8 +35,7 @@ static bool is_sym(char c)
 	return is_alnum(c) || c == '_' || c == '.' || c == ':' || c == '@' || c == '?';
 }
 
-void pmc__expr_fail(struct pmc__expr_parser *p, int offset,
-						       const char *fmt, ...)
+void pmc__expr_fail(struct pmc__expr_parser *p, int offset, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -128,7 +127,8 @@ static int lex_number(struct pmc__expr_parser *p, int len)
 	char buf[64];
 
 	if (len >= (int)sizeof(buf))
-		return pmc__expr_fail(p, p->start, "the number '%.*s...' is too long", 20, p->s + p->start),
+		return pmc__expr_fail(p, p->start, "the number '%.*s...' is too long", 20,
+				      p->s + p->start),
 		       -1;
 	memcpy(buf, p->s + p->start, (size_t)len);
 	buf[len] = 0;
@@ -159,8 +159,9 @@ static int lex_symbol(struct pmc__expr_parser *p, int len)
 static int lex_literal(struct pmc__expr_parser *p, int len)
 {
 	if (len == 1)
-		return pmc__expr_fail(p, p->start,
-			    "'#' starts a literal and needs its name (#smt_on, #slots, ...)"),
+		return pmc__expr_fail(
+			       p, p->start,
+			       "'#' starts a literal and needs its name (#smt_on, #slots, ...)"),
 		       -1;
 	p->text = strndup(p->s + p->start, (size_t)len);
 	if (!p->text)
@@ -210,10 +211,11 @@ int pmc__expr_next(struct pmc__expr_parser *p)
 		p->tok = T_OP;
 		p->op = s[p->pos++];
 	} else if (s[p->pos] == '\\') {
-		return pmc__expr_fail(p, p->pos, "'\\' escapes only '-', ',' and '=' in a name"), -1;
+		return pmc__expr_fail(p, p->pos, "'\\' escapes only '-', ',' and '=' in a name"),
+		       -1;
 	} else {
 		return pmc__expr_fail(p, p->pos, "'%c' is not part of the expression grammar",
-			    s[p->pos] >= ' ' && s[p->pos] < 127 ? s[p->pos] : '?'),
+				      s[p->pos] >= ' ' && s[p->pos] < 127 ? s[p->pos] : '?'),
 		       -1;
 	}
 	p->end = p->pos;
