@@ -64,36 +64,18 @@ bool pmc__metric_tool_event(const char *event)
 	       !strcmp(event, "system_time");
 }
 
-/* The distinct strings of a topology file over the online CPUs (perf's cpu_topology). */
-struct strset {
-	char **v;
-	size_t nr;
-	bool multi; /* some string lists more than one CPU */
-};
-
-static int strset_add(struct strset *s, const char *str)
+static int keep(struct pmc__strset *s, const char *str)
 {
-	char **v;
-
-	for (size_t i = 0; i < s->nr; i++)
-		if (!strcmp(s->v[i], str))
-			return 0;
-	v = realloc(s->v, (s->nr + 1) * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	s->v = v;
-	if (!(s->v[s->nr] = strdup(str)))
-		return -ENOMEM;
-	s->nr++;
-	s->multi |= strchr(str, ',') || strchr(str, '-');
-	return 0;
+	return pmc__strset_add(s, str) < 0 ? -ENOMEM : 0;
 }
 
-static void strset_free(struct strset *s)
+/* Whether a core lists more than one CPU (perf's cpu_topology__smt_on). */
+static bool shared_cores(const struct pmc__strset *cores)
 {
-	for (size_t i = 0; i < s->nr; i++)
-		free(s->v[i]);
-	free(s->v);
+	for (size_t i = 0; i < cores->nr; i++)
+		if (strchr(cores->v[i], ',') || strchr(cores->v[i], '-'))
+			return true;
+	return false;
 }
 
 /* Reads cpuN's topology file name, or the older name old when name is not there. */
@@ -112,7 +94,7 @@ static int topo_read(int cpu, const char *name, const char *old, char *buf, size
 }
 
 /* Whether the CPUs of every core are all in the user's list or none of them (perf's core_wide). */
-static bool cores_whole(const struct strset *cores, const char *cpu_list)
+static bool cores_whole(const struct pmc__strset *cores, const char *cpu_list)
 {
 	int *want = NULL, nr_want = pmc__cpu_list(cpu_list, &want, NULL, 0);
 	bool whole = nr_want >= 0;
@@ -133,7 +115,7 @@ static bool cores_whole(const struct strset *cores, const char *cpu_list)
 /* The topology literals, from the online CPUs' topology files and the present CPUs. */
 static int read_topology(struct pmc__literals *l, const struct pmc_metrics_opts *o)
 {
-	struct strset pkg = {0}, die = {0}, core = {0};
+	struct pmc__strset pkg = {0}, die = {0}, core = {0};
 	char buf[4096];
 	int *cpus = NULL, nr, err = 0, max = -1;
 
@@ -152,14 +134,14 @@ static int read_topology(struct pmc__literals *l, const struct pmc_metrics_opts 
 	for (int i = 0; i < nr && !err; i++) {
 		err = topo_read(cpus[i], "package_cpus_list", "core_siblings_list", buf,
 				sizeof(buf));
-		err = err ?: strset_add(&pkg, buf);
+		err = err ?: keep(&pkg, buf);
 		/* Machines without dies have no die_cpus_list: #num_dies is then 0, as in perf. */
 		if (!err && !topo_read(cpus[i], "die_cpus_list", NULL, buf, sizeof(buf)))
-			err = strset_add(&die, buf);
+			err = keep(&die, buf);
 		err = err
 			      ?: topo_read(cpus[i], "core_cpus_list", "thread_siblings_list", buf,
 					   sizeof(buf));
-		err = err ?: strset_add(&core, buf);
+		err = err ?: keep(&core, buf);
 	}
 	free(cpus);
 	l->num_packages = pkg.nr;
@@ -169,12 +151,12 @@ static int read_topology(struct pmc__literals *l, const struct pmc_metrics_opts 
 	if (pmc__sysfs_read("devices/system/cpu/smt/active", buf, sizeof(buf)) >= 0)
 		l->smt_on = atoi(buf) == 1;
 	else
-		l->smt_on = core.multi;
+		l->smt_on = shared_cores(&core);
 	l->core_wide =
 		o->system_wide && (!l->smt_on || !o->cpu_list || cores_whole(&core, o->cpu_list));
-	strset_free(&pkg);
-	strset_free(&die);
-	strset_free(&core);
+	pmc__strset_free(&pkg);
+	pmc__strset_free(&die);
+	pmc__strset_free(&core);
 	return err;
 }
 

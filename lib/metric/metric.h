@@ -82,6 +82,17 @@ struct pmc_metrics {
 	struct pmc__literals lit;
 };
 
+/* names.c: a set of distinct strings (copies), in the order added. */
+struct pmc__strset {
+	char **v;
+	size_t nr;
+};
+/* Adds a copy of str unless the set has it: 1 when added, 0 when there, or -ENOMEM. */
+int pmc__strset_add(struct pmc__strset *s, const char *str);
+void pmc__strset_free(struct pmc__strset *s);
+/* names.c: whether name[0, len) is one of list's names separated by sep, without regard to case. */
+bool pmc__in_list(const char *list, char sep, const char *name, size_t len);
+
 /* set.c: frees a metric that is in no set. Accepts NULL. */
 void pmc__metric_free(struct pmc_metric *metric);
 /*

@@ -9,19 +9,6 @@
 #include "core/suggest.h"
 #include "metric/metric.h"
 
-/* Whether group is one of the ';'-separated groups (perf's match_metric). */
-static bool in_groups(const char *groups, const char *group, size_t len)
-{
-	for (const char *g = groups; *g;) {
-		size_t n = strcspn(g, ";");
-
-		if (n == len && !strncasecmp(g, group, len))
-			return true;
-		g += n + (g[n] == ';');
-	}
-	return false;
-}
-
 /* Offers the metric names and groups closest to the unknown name. */
 static void suggest(const struct pmc_metrics *m, const char *name, struct pmc_parse_error *err)
 {
@@ -69,7 +56,7 @@ static size_t match(const struct pmc_metrics *m, const char *name, size_t len, s
 		const struct pmc_metric_info *info = &m->metrics[i]->info;
 
 		if (all || (strlen(info->name) == len && !strncasecmp(info->name, name, len)) ||
-		    in_groups(info->groups, name, len)) {
+		    pmc__in_list(info->groups, ';', name, len)) {
 			pick(p, m->metrics[i]);
 			nr++;
 		}

@@ -78,21 +78,6 @@ static int shipped_dir(const struct pmc_metrics *m, char *dir, size_t len,
 	return -ENOENT;
 }
 
-/* Whether name is one of the ','-separated names of list. */
-static bool in_list(const char *list, const char *name)
-{
-	size_t len = strlen(name);
-
-	for (const char *s = list; *s;) {
-		size_t n = strcspn(s, ",");
-
-		if (n == len && !strncmp(s, name, len))
-			return true;
-		s += n + (s[n] == ',');
-	}
-	return false;
-}
-
 /* Splits a row into its 4 tab-separated fields; false when it has another number. */
 static bool split(char *line, char **f)
 {
@@ -172,11 +157,11 @@ static int load_row(const char *file, const char *backends, const char *model, c
 	char path[PATH_MAX];
 
 	(void)source;
-	if (!in_list(backends, s->set->opts.backend))
+	if (!pmc__in_list(backends, ',', s->set->opts.backend, strlen(s->set->opts.backend)))
 		return 0;
 	/* The model is asked for only when a row names one: it may probe the machine. */
-	if (strcmp(model, "*") &&
-	    (!(mine = pmc__backend_preset_model(s->set->backend)) || !in_list(model, mine)))
+	if (strcmp(model, "*") && (!(mine = pmc__backend_preset_model(s->set->backend)) ||
+				   !pmc__in_list(model, ',', mine, strlen(mine))))
 		return 0;
 	snprintf(path, sizeof(path), "%s/%s", s->dir, file);
 	return pmc_metrics__load(s->set, path, s->err);

@@ -16,9 +16,8 @@ struct walk {
 	pmc_metric_event_fn fn; /* NULL: only the check for cycles */
 	void *arg;
 	const struct pmc_metric *top; /* the selected metric the events are for */
-	char **seen;		      /* the events handed to fn */
-	size_t nr_seen;
-	char *why; /* the cycle */
+	struct pmc__strset seen;      /* the events handed to fn */
+	char *why;		      /* the cycle */
 	size_t len;
 };
 
@@ -27,20 +26,12 @@ static int walk_expr(struct walk *w, struct pmc__expr *e);
 static int event(struct walk *w, const char *name)
 {
 	struct pmc_metric_event ev = {.event = name, .metric = w->top};
-	char **seen;
+	int added;
 
-	if (!w->fn)
+	if (!w->fn || (added = pmc__strset_add(&w->seen, name)) == 0)
 		return 0;
-	for (size_t i = 0; i < w->nr_seen; i++)
-		if (!strcmp(w->seen[i], name))
-			return 0;
-	seen = realloc(w->seen, (w->nr_seen + 1) * sizeof(*seen));
-	if (!seen)
-		return -ENOMEM;
-	w->seen = seen;
-	if (!(w->seen[w->nr_seen] = strdup(name)))
-		return -ENOMEM;
-	w->nr_seen++;
+	if (added < 0)
+		return added;
 	ev.tool = pmc__metric_tool_event(name);
 	return w->fn(&ev, w->arg);
 }
@@ -118,13 +109,6 @@ static int walk(struct walk *w, const struct pmc_metric *metric)
 	return err;
 }
 
-static void walk_done(struct walk *w)
-{
-	for (size_t i = 0; i < w->nr_seen; i++)
-		free(w->seen[i]);
-	free(w->seen);
-}
-
 int pmc__metric_check_cycles(const struct pmc_metric *metric, char *why, size_t len)
 {
 	struct walk w = {.why = why, .len = len};
@@ -138,7 +122,7 @@ int pmc_metric__for_each_event(const struct pmc_metric *metric, pmc_metric_event
 	struct walk w = {.prune = true, .fn = fn, .arg = arg, .why = why, .len = sizeof(why)};
 	int err = walk(&w, metric);
 
-	walk_done(&w);
+	pmc__strset_free(&w.seen);
 	return err;
 }
 
@@ -150,6 +134,6 @@ int pmc_metrics__for_each_event(const struct pmc_metrics *m, pmc_metric_event_fn
 
 	for (size_t i = 0; i < m->nr_selected && !err; i++)
 		err = walk(&w, m->selected[i]);
-	walk_done(&w);
+	pmc__strset_free(&w.seen);
 	return err;
 }
