@@ -105,7 +105,9 @@ PMC_API int pmc_metrics__load(struct pmc_metrics *m, const char *path,
  * Defines a one-off metric from "name = expression" (pmc stat -M 'name = expression') and
  * selects it. The name is a letter or '_' then letters, digits, '_' or '.', and replaces a
  * metric of that name. Returns 0; -PMC_E_EXPR with err's offset into def (a name that is
- * not one, no '=', an expression that does not parse); -ENOMEM.
+ * not one, no '=', an expression that does not parse); -PMC_E_METRIC_CYCLE when the metric
+ * would refer to itself through others (the cycle in err); -ENOMEM. On failure the set is
+ * as it was.
  */
 PMC_API int pmc_metrics__define(struct pmc_metrics *m, const char *def,
 				struct pmc_metric_error *err);
