@@ -199,8 +199,9 @@ struct pmc_metric_input {
 typedef int (*pmc_metric_input_fn)(const char *event, struct pmc_metric_input *in, char *why,
 				   size_t len, void *arg);
 /*
- * Gives the value of a '#' literal ("#smt_on") for counts made elsewhere (another machine's
- * saved counts). Returns 0, or -ENOENT to take this machine's value.
+ * Gives the value of a '#' literal for counts made elsewhere (another machine's saved
+ * counts); literal is spelt as docs/metrics.md lists it ("#smt_on", however the formula
+ * wrote it). Returns 0, or -ENOENT to take this machine's value.
  */
 typedef int (*pmc_metric_literal_fn)(const char *literal, double *value, void *arg);
 

@@ -98,6 +98,8 @@ static enum pmc_metric_status literal(struct pmc__eval *ev, struct pmc__expr *e,
 	if (err)
 		return why(ev, PMC_METRIC_NA, "%s has no value on this machine: %s", e->name,
 			   pmc_strerror(err));
+	if (!isfinite(*out))
+		return why(ev, PMC_METRIC_NA, "%s has no finite value", e->name);
 	return PMC_METRIC_OK;
 }
 

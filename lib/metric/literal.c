@@ -44,9 +44,11 @@ static const struct literal *find(const char *name)
 	return NULL;
 }
 
-bool pmc__literal_known(const char *name)
+const char *pmc__literal_name(const char *name)
 {
-	return find(name) != NULL;
+	const struct literal *lit = find(name);
+
+	return lit ? lit->name : NULL;
 }
 
 void pmc__literal_suggest(const char *name, struct pmc_parse_error *err)

@@ -124,10 +124,11 @@ int pmc__metric_index_read(const char *dir, pmc__metric_index_fn fn, void *arg,
 bool pmc__scale_unit(const char *s, double *scale, const char **unit);
 
 /*
- * literal.c: whether name ("#smt_on") is a literal, and its value on this machine for the
- * set. The lookup returns 0, -ENOENT (not a literal) or the errno of reading the machine.
+ * literal.c: the literal name ("#SMT_on") is, as the table spells it ("#smt_on"; static), or
+ * NULL; and its value on this machine for the set, which returns 0, -ENOENT (not a literal)
+ * or the errno of reading the machine.
  */
-bool pmc__literal_known(const char *name);
+const char *pmc__literal_name(const char *name);
 int pmc__literal_value(struct pmc_metrics *m, const char *name, double *out);
 /* literal.c: offers every literal name to pmc__suggest_add() for name. */
 void pmc__literal_suggest(const char *name, struct pmc_parse_error *err);

@@ -321,3 +321,33 @@ Test(metric_eval, events_walk_stops_on_request)
 	cr_expect_eq(n, 2);
 	pmc_metrics__delete(m);
 }
+
+/* Another machine's literals: the callback's value, else this machine's. */
+static int other_machine(const char *name, double *value, void *arg)
+{
+	(void)arg;
+	if (!strcmp(name, "#smt_on"))
+		*value = 3;
+	else if (!strcmp(name, "#num_cores"))
+		*value = NAN;
+	else
+		return -ENOENT;
+	return 0;
+}
+
+Test(metric_eval, literals_of_another_machine)
+{
+	struct pmc_metrics *m = set();
+	struct pmc_metric_eval_opts o = {.sz = sizeof(o), .input = input, .literal = other_machine};
+	struct pmc_metric_value v = {.sz = sizeof(v)};
+
+	define(m, "a = #SMT_on * 2 + #slots");
+	define(m, "b = #num_cores");
+	cr_assert_eq(pmc_metric__eval(pmc_metrics__find(m, "a"), &o, &v), 0);
+	cr_expect_eq(v.status, PMC_METRIC_OK, "%s", v.why);
+	cr_expect_eq(v.raw, 3 * 2 + 4);
+	cr_assert_eq(pmc_metric__eval(pmc_metrics__find(m, "b"), &o, &v), 0);
+	cr_expect_eq(v.status, PMC_METRIC_NA);
+	cr_expect_str_eq(v.why, "#num_cores has no finite value");
+	pmc_metrics__delete(m);
+}

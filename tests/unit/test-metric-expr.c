@@ -53,7 +53,7 @@ static int input(const char *event, struct pmc_metric_input *in, char *why, size
 static int literal(const char *name, double *value, void *arg)
 {
 	(void)arg;
-	if (!strcasecmp(name, "#smt_on"))
+	if (!strcmp(name, "#smt_on")) /* as the table spells it, however written */
 		*value = 1;
 	else if (!strcmp(name, "#num_cores"))
 		*value = 4;
