@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pmc_metrics *m;
 	char *def = malloc(size + 5);
 
-	if (!def || size > 8192 || pmc_metrics__new(&o, &m, NULL))
+	if (!def || size > 8192 || pmc_metrics__new(&o, NULL, &m))
 		return free(def), 0;
 	memcpy(def, "f = ", 4);
 	memcpy(def + 4, data, size);

@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
 		abort();
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	if (pmc_metrics__new(&o, &m, NULL))
+	if (pmc_metrics__new(&o, NULL, &m))
 		return 0;
 	if (pmc_metrics__load(m, path, &err)) {
 		if (!err.parse.msg[0] || pmc_metrics__nr(m))

@@ -22,7 +22,7 @@ extern "C" {
  *   struct pmc_metric_error err;
  *   struct pmc_metrics *m;
  *
- *   pmc_metrics__new(&o, &m, &err);                          the shipped files
+ *   pmc_metrics__new(&o, &err, &m);                          the shipped files
  *   pmc_metrics__load(m, "mine.json", &err);                 --metrics-file FILE
  *   pmc_metrics__define(m, "ipc2 = instructions / cycles", &err); -M 'name = expression'
  *   pmc_metrics__select(m, "insn_per_cycle,Cache", &err);    -M names and groups
@@ -82,8 +82,8 @@ struct pmc_metrics_opts {
  * does not load, the code of pmc_metrics__load(). err (may be NULL) says what failed. The
  * caller frees the set with pmc_metrics__delete().
  */
-PMC_API int pmc_metrics__new(const struct pmc_metrics_opts *opts, struct pmc_metrics **out,
-			     struct pmc_metric_error *err);
+PMC_API int pmc_metrics__new(const struct pmc_metrics_opts *opts, struct pmc_metric_error *err,
+			     struct pmc_metrics **out);
 
 /* Frees the set and every metric in it (pointers to them become invalid). Accepts NULL. */
 PMC_API void pmc_metrics__delete(struct pmc_metrics *m);

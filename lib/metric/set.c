@@ -71,8 +71,8 @@ void pmc__metric_free(struct pmc_metric *metric)
 	free(metric);
 }
 
-int pmc_metrics__new(const struct pmc_metrics_opts *opts, struct pmc_metrics **out,
-		     struct pmc_metric_error *err)
+int pmc_metrics__new(const struct pmc_metrics_opts *opts, struct pmc_metric_error *err,
+		     struct pmc_metrics **out)
 {
 	struct pmc_metrics *m = calloc(1, sizeof(*m));
 	struct pmc_metrics_opts *o;

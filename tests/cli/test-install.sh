@@ -81,7 +81,7 @@ cat >"$T/metric-dir.c" <<'EOF'
 int main(void)
 {
 	struct pmc_metrics *m;
-	if (pmc_metrics__new(NULL, &m, NULL))
+	if (pmc_metrics__new(NULL, NULL, &m))
 		return 1;
 	puts(pmc_metric__info(pmc_metrics__find(m, "insn_per_cycle"))->file);
 	pmc_metrics__delete(m);

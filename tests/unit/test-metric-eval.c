@@ -46,7 +46,7 @@ static struct pmc_metrics *set(void)
 	struct pmc_metrics_opts o = {.sz = sizeof(o), .no_shipped = true};
 	struct pmc_metrics *m;
 
-	cr_assert_eq(pmc_metrics__new(&o, &m, NULL), 0);
+	cr_assert_eq(pmc_metrics__new(&o, NULL, &m), 0);
 	return m;
 }
 

@@ -211,7 +211,7 @@ static double eval_str(const char *in, struct pmc_metric_value *v)
 	struct pmc_metrics *m;
 	char def[256];
 
-	cr_assert_eq(pmc_metrics__new(&o, &m, &err), 0);
+	cr_assert_eq(pmc_metrics__new(&o, &err, &m), 0);
 	snprintf(def, sizeof(def), "t = %s", in);
 	cr_assert_eq(pmc_metrics__define(m, def, &err), 0, "'%s': %s at %d", in, err.parse.msg,
 		     err.parse.offset);

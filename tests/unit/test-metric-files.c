@@ -35,7 +35,7 @@ static struct pmc_metrics *empty_set(void)
 	struct pmc_metrics_opts o = {.sz = sizeof(o), .no_shipped = true};
 	struct pmc_metrics *m;
 
-	cr_assert_eq(pmc_metrics__new(&o, &m, NULL), 0);
+	cr_assert_eq(pmc_metrics__new(&o, NULL, &m), 0);
 	return m;
 }
 
@@ -194,7 +194,7 @@ Test(metric_files, users_file_overrides_shipped)
 	size_t nr;
 	char *path = write_file(text);
 
-	cr_assert_eq(pmc_metrics__new(&o, &m, &err), 0, "%s", err.parse.msg);
+	cr_assert_eq(pmc_metrics__new(&o, &err, &m), 0, "%s", err.parse.msg);
 	nr = pmc_metrics__nr(m);
 	cr_assert_gt(nr, 10);
 	cr_assert_eq(pmc_metrics__select(m, "insn_per_cycle", &err), 0);
@@ -216,7 +216,7 @@ Test(metric_files, selection_by_names_and_groups)
 	struct pmc_metrics *m;
 	struct pmc_metric_error err;
 
-	cr_assert_eq(pmc_metrics__new(&o, &m, &err), 0, "%s", err.parse.msg);
+	cr_assert_eq(pmc_metrics__new(&o, &err, &m), 0, "%s", err.parse.msg);
 	cr_assert_eq(pmc_metrics__select(m, " cycles_per_insn , tlb", &err), 0, "%s",
 		     err.parse.msg);
 	cr_assert_eq(pmc_metrics__nr_selected(m), 3);
@@ -318,7 +318,7 @@ static void literals_of(const char *root, const char *cpu_list, bool system_wide
 	double v;
 
 	pmc__sysfs_set_root(root);
-	cr_assert_eq(pmc_metrics__new(&o, &m, NULL), 0);
+	cr_assert_eq(pmc_metrics__new(&o, NULL, &m), 0);
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		cr_expect_eq(pmc_metrics__literal(m, names[i], &v), 0, "%s", names[i]);
 		cr_expect_eq(v, want[i], "%s %s: %g, expected %g", root, names[i], v, want[i]);
@@ -358,7 +358,7 @@ Test(metric_files, literals_without_topology_have_no_value)
 	double x;
 
 	pmc__sysfs_set_root(PMC_TEST_DATA "/sysfs/fake-2s2c2t"); /* online only */
-	cr_assert_eq(pmc_metrics__new(&o, &m, NULL), 0);
+	cr_assert_eq(pmc_metrics__new(&o, NULL, &m), 0);
 	cr_expect_lt(pmc_metrics__literal(m, "#smt_on", &x), 0);
 	cr_expect_eq(pmc_metrics__literal(m, "#slots", &x), 0);
 	cr_expect_eq(x, 6, "opts.slots wins");
@@ -393,7 +393,7 @@ Test(metric_files, constant_conditions_prune_events)
 		char seen[256] = "";
 
 		pmc__sysfs_set_root(roots[i]);
-		cr_assert_eq(pmc_metrics__new(&o, &m, NULL), 0);
+		cr_assert_eq(pmc_metrics__new(&o, NULL, &m), 0);
 		cr_assert_eq(
 			pmc_metrics__define(
 				m,
@@ -413,17 +413,17 @@ Test(metric_files, the_shipped_folder_must_hold_its_index)
 	struct pmc_metrics *m;
 	struct pmc_metric_error err;
 
-	cr_expect_eq(pmc_metrics__new(&o, &m, &err), -ENOENT);
+	cr_expect_eq(pmc_metrics__new(&o, &err, &m), -ENOENT);
 	cr_expect_null(m);
 	cr_expect(strstr(err.parse.msg, "/tmp holds no index.tsv"), "%s", err.parse.msg);
 	o.dir = NULL;
 	setenv("PMC_METRICS_DIR", "/nonexistent", 1);
-	cr_expect_eq(pmc_metrics__new(&o, &m, &err), -ENOENT);
+	cr_expect_eq(pmc_metrics__new(&o, &err, &m), -ENOENT);
 	cr_expect(strstr(err.parse.msg, "PMC_METRICS_DIR=/nonexistent"), "%s", err.parse.msg);
 	setenv("PMC_METRICS_DIR", SHIPPED, 1);
-	cr_expect_eq(pmc_metrics__new(&o, &m, &err), 0);
+	cr_expect_eq(pmc_metrics__new(&o, &err, &m), 0);
 	pmc_metrics__delete(m);
 	unsetenv("PMC_METRICS_DIR");
 	o.backend = "nope";
-	cr_expect_eq(pmc_metrics__new(&o, &m, &err), -PMC_E_NOBACKEND);
+	cr_expect_eq(pmc_metrics__new(&o, &err, &m), -PMC_E_NOBACKEND);
 }

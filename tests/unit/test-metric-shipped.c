@@ -79,7 +79,7 @@ static void check_file(const struct rows *r, int row, const char *backend)
 	char path[512];
 	size_t nr = 0;
 
-	cr_assert_eq(pmc_metrics__new(&o, &m, &err), 0);
+	cr_assert_eq(pmc_metrics__new(&o, &err, &m), 0);
 	/* What the file sees loaded beside it: the files for every model of its backend. */
 	for (int i = 0; i <= row; i++) {
 		if (i != row && (strcmp(r->model[i], "*") || !strstr(r->backends[i], backend)))
@@ -148,7 +148,7 @@ Test(metric_shipped, a_backends_set_holds_its_files)
 	struct pmc_metric_error err;
 	struct pmc_metrics *m;
 
-	cr_assert_eq(pmc_metrics__new(&o, &m, &err), 0, "%s: %s", err.where, err.parse.msg);
+	cr_assert_eq(pmc_metrics__new(&o, &err, &m), 0, "%s: %s", err.where, err.parse.msg);
 	cr_expect_not_null(pmc_metrics__find(m, "insn_per_cycle"));
 	cr_expect_not_null(pmc_metrics__find(m, "cpus_utilized"));
 	pmc_metrics__delete(m);
