@@ -31,7 +31,10 @@ extern "C" {
 	X(CONFIG, "bad configuration value")                                                       \
 	X(NOTREG, "not a regular file (a FIFO, device or folder)")                                 \
 	X(UNSAFELINK, "a symbolic link in a shared sticky folder (such as /tmp) owned by another " \
-		      "user is not followed")
+		      "user is not followed")                                                      \
+	X(EXPR, "metric expression does not parse")                                                \
+	X(UNKNOWN_METRIC, "unknown metric or metric group")                                        \
+	X(METRIC_CYCLE, "metrics refer to each other in a cycle")
 
 enum pmc_error {
 	PMC_E_BASE = 4000,

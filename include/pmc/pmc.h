@@ -17,5 +17,6 @@
 #include <pmc/region.h>
 #include <pmc/report.h>
 #include <pmc/run.h>
+#include <pmc/metric.h>
 
 #endif /* PMC_PMC_H */

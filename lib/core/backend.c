@@ -52,6 +52,11 @@ bool pmc__backend_can_dry_run(const struct pmc_backend_ops *b)
 	return b->dry_run;
 }
 
+unsigned pmc__backend_issue_width(const struct pmc_backend_ops *b)
+{
+	return b->issue_width ? b->issue_width : 4;
+}
+
 bool pmc__backend_spawns_for_sampling(const struct pmc_backend_ops *b)
 {
 	return b->sample_spawns;

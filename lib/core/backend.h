@@ -67,6 +67,11 @@ struct pmc_backend_ops {
 	 * with -EOPNOTSUPP.
 	 */
 	bool dry_run;
+	/*
+	 * Issue slots per cycle, for top-down metrics (#slots, docs/metrics.md); 0: not
+	 * declared, and then 4, the width Intel's level-1 formulas assume.
+	 */
+	unsigned issue_width;
 	/* 0 if usable on this machine, else a negative code with the reason in why. */
 	int (*probe)(char *why, size_t len);
 	/*
@@ -157,6 +162,8 @@ const char *pmc__backend_name(const struct pmc_backend_ops *b);
 bool pmc__backend_multiplexes(const struct pmc_backend_ops *b);
 bool pmc__backend_regions_reuse_counters(const struct pmc_backend_ops *b);
 bool pmc__backend_can_dry_run(const struct pmc_backend_ops *b);
+/* Issue slots per cycle: the backend's issue_width, 4 when it declares none. */
+unsigned pmc__backend_issue_width(const struct pmc_backend_ops *b);
 bool pmc__backend_spawns_for_sampling(const struct pmc_backend_ops *b);
 /* The backend can sample (it has sample_open). */
 bool pmc__backend_can_sample(const struct pmc_backend_ops *b);

@@ -278,6 +278,5 @@ int pmc__bp_check(const struct pmc_evsel *evsel, char *why, size_t len);
  * the candidates to that tracepoint subsystem. */
 void pmc__suggest(const struct pmc_evlist *evlist, const char *name, const char *subsys,
 		  struct pmc_parse_error *err);
-void pmc__suggest_add(struct pmc_parse_error *err, int *dist, const char *name, const char *cand);
 
 #endif /* PMC_LIB_EVENT_PARSE_H */

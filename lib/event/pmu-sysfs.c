@@ -13,6 +13,7 @@
 #include <strings.h>
 #include <unistd.h>
 #include <pmc/error.h>
+#include "core/suggest.h"
 #include "core/sysfile.h"
 #include "event/pmu.h"
 

@@ -18,7 +18,8 @@ B=$(cd "$BUILD" && pwd -P)
 
 for f in bin/pmc lib/libpmc.so lib/pkgconfig/libpmc.pc include/pmc/region.h \
 	libexec/pmc/vglib/vpmu-amd64-linux share/doc/pmc/README.md share/man/man1/pmc.1 \
-	share/man/man1/pmc-stat.1 share/bash-completion/completions/pmc; do
+	share/man/man1/pmc-stat.1 share/bash-completion/completions/pmc \
+	share/pmc/metrics/index.tsv share/pmc/metrics/generic.json include/pmc/metric.h; do
 	[ -e "$P/$f" ] && ok "installed $f" || fail "$f not installed"
 done
 
@@ -72,6 +73,26 @@ cc $SAN -o "$T/region-loop" "$SRC/examples/region-loop.c" $(pkg-config --cflags 
 expect_eq "the program loads the installed libpmc" \
 	"$(ldd "$T/region-loop" | awk '$1 ~ /^libpmc/ { print $3 }' | xargs realpath)" \
 	"$(realpath "$P/lib/libpmc.so.0")"
+# The installed libpmc reads its own metric files, found relative to it after the move (not
+# the source tree's data/metrics, which this libpmc also knows).
+cat >"$T/metric-dir.c" <<'EOF'
+#include <stdio.h>
+#include <pmc/pmc.h>
+int main(void)
+{
+	struct pmc_metrics *m;
+	if (pmc_metrics__new(NULL, NULL, &m))
+		return 1;
+	puts(pmc_metric__info(pmc_metrics__find(m, "insn_per_cycle"))->file);
+	pmc_metrics__delete(m);
+	return 0;
+}
+EOF
+# shellcheck disable=SC2046 # the flags are words
+cc $SAN -o "$T/metric-dir" "$T/metric-dir.c" $(pkg-config --cflags --libs libpmc) \
+	-Wl,-rpath,"$P/lib" 2>"$T/cc.err" || { fail "cc metric-dir.c"; cat "$T/cc.err"; }
+expect_eq "metric files from the install tree" "$(env -u PMC_METRICS_DIR "$T/metric-dir")" \
+	"$(realpath "$P/share/pmc/metrics/generic.json")"
 TP=syscalls:sys_enter_getppid
 if [ -r /sys/kernel/tracing/events/syscalls/sys_enter_getppid/id ] ||
 	[ -r /sys/kernel/debug/tracing/events/syscalls/sys_enter_getppid/id ]; then

@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Metrics: formulas over event counts, in perf's metric-file schema and expression grammar
+ * (docs/metrics.md), from the shipped files, users' files and one-off definitions.
+ */
+#ifndef PMC_METRIC_H
+#define PMC_METRIC_H
+
+#include <pmc/common.h>
+#include <pmc/event.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Usage: a set is made once, before counting; its selection says what to count; each
+ * selected metric is evaluated from the counts, as often as there are counts (per
+ * repetition, per region):
+ *
+ *   struct pmc_metrics_opts o = {.sz = sizeof(o), .backend = "perf"};
+ *   struct pmc_metric_error err;
+ *   struct pmc_metrics *m;
+ *
+ *   pmc_metrics__new(&o, &err, &m);                          the shipped files
+ *   pmc_metrics__load(m, "mine.json", &err);                 --metrics-file FILE
+ *   pmc_metrics__define(m, "ipc2 = instructions / cycles", &err); -M 'name = expression'
+ *   pmc_metrics__select(m, "insn_per_cycle,Cache", &err);    -M names and groups
+ *   pmc_metrics__for_each_event(m, add_event, evlist);       what to count
+ *   ... count ...
+ *   for (size_t i = 0; i < pmc_metrics__nr_selected(m); i++)
+ *       pmc_metric__eval(pmc_metrics__selected(m, i), &eval_opts, &value);
+ *   pmc_metrics__delete(m);
+ *
+ * A set is not safe for concurrent use: evaluation caches what names resolve to.
+ */
+struct pmc_metrics; /* a set of metric definitions and the selection made from it */
+struct pmc_metric;  /* one definition, owned by its set */
+
+/*
+ * Where and why a file, definition, selection or literal was refused. parse is as an event
+ * string's error: parse.offset is a byte offset into text (-1 when the fault is not at a
+ * place in a text), parse.msg says what was found and expected, parse.suggest holds the
+ * closest names to an unknown metric, group, literal, key or constraint. where names the
+ * file, entry, metric and field ("my.json: entry 3 (metric 'ipc'): MetricExpr"), or is
+ * empty. text is the expression, definition or list the offset is into, for printing a
+ * caret under the fault; of a text longer than text holds, the part around the fault (the
+ * offset then counts from that part's start).
+ */
+struct pmc_metric_error {
+	struct pmc_parse_error parse;
+	char where[256];
+	char text[1024];
+};
+
+/* Options of pmc_metrics__new() (sz: see "Options structs" in pmc/common.h). */
+struct pmc_metrics_opts {
+	size_t sz;	     /* sizeof(struct pmc_metrics_opts) */
+	const char *backend; /* "perf" (NULL) or "vpmu": which shipped files apply, and #slots */
+	/*
+	 * The folder of the shipped files (its index.tsv lists them). NULL: $PMC_METRICS_DIR,
+	 * else share/pmc/metrics of the install tree this libpmc lies in, else the source
+	 * tree's data/metrics, else the configured prefix's.
+	 */
+	const char *dir;
+	bool no_shipped; /* load no shipped file: only pmc_metrics__load() and __define() */
+	/* #slots, issue slots per cycle; 0: the backend's issue width (4 unless it declares one).
+	 */
+	double slots;
+	/* #core_wide: the counts cover whole CPUs (pmc stat -a or -C), and which CPUs (NULL: all).
+	 */
+	bool system_wide;
+	const char *cpu_list;
+	/* The value that stands for '?' in event names (perf's runtime parameter); 0 default. */
+	int runtime;
+};
+
+/*
+ * Creates a set holding the shipped files that apply to the backend (data/metrics/index.tsv;
+ * docs/metrics.md, "Shipped files"), or none with opts->no_shipped. Returns 0; -ENOMEM;
+ * -PMC_E_NOBACKEND; -ENOENT when no folder holds the shipped files; for a shipped file that
+ * does not load, the code of pmc_metrics__load(). err (may be NULL) says what failed. The
+ * caller frees the set with pmc_metrics__delete().
+ */
+PMC_API int pmc_metrics__new(const struct pmc_metrics_opts *opts, struct pmc_metric_error *err,
+			     struct pmc_metrics **out);
+
+/* Frees the set and every metric in it (pointers to them become invalid). Accepts NULL. */
+PMC_API void pmc_metrics__delete(struct pmc_metrics *m);
+
+/*
+ * Adds the metrics of a file in perf's schema: a JSON list of objects with MetricName,
+ * MetricExpr, MetricGroup, ScaleUnit, MetricThreshold, BriefDescription, PublicDescription
+ * and MetricConstraint (docs/metrics.md, "Files"); objects that describe events (EventName,
+ * no MetricName) are skipped. A metric of a name the set already has replaces it (a user's
+ * file overrides the shipped one); a name twice in one file is an error. Returns 0; -errno
+ * (-ENOENT, -EACCES) or -PMC_E_NOTREG for the file itself; -PMC_E_FORMAT for JSON or
+ * schema faults; -PMC_E_EXPR for an expression that does not parse; -ENOMEM. On failure
+ * the set is as it was, and err (may be NULL) names the entry and field.
+ */
+PMC_API int pmc_metrics__load(struct pmc_metrics *m, const char *path,
+			      struct pmc_metric_error *err);
+
+/*
+ * Defines a one-off metric from "name = expression" (pmc stat -M 'name = expression') and
+ * selects it. The name is a letter or '_' then letters, digits, '_' or '.', and replaces a
+ * metric of that name. Returns 0; -PMC_E_EXPR with err's offset into def (a name that is
+ * not one, no '=', an expression that does not parse); -PMC_E_METRIC_CYCLE when the metric
+ * would refer to itself through others (the cycle in err); -ENOMEM. On failure the set is
+ * as it was.
+ */
+PMC_API int pmc_metrics__define(struct pmc_metrics *m, const char *def,
+				struct pmc_metric_error *err);
+
+/*
+ * Selects metrics by a comma-separated list of names and groups (MetricGroup, whose ';'
+ * separates a metric's groups), compared without regard to case; "all" selects every
+ * metric. A name matches the metric and, when a group is also so named, the group. Metrics
+ * already selected stay selected, in the order first selected. Returns 0;
+ * -PMC_E_UNKNOWN_METRIC for a name that is neither, with err's offset into list and the
+ * closest names; -PMC_E_METRIC_CYCLE when a selected metric refers to itself through other
+ * metrics, with the cycle in err ("a -> b -> a"); -ENOMEM. On failure nothing is selected
+ * by this call.
+ */
+PMC_API int pmc_metrics__select(struct pmc_metrics *m, const char *list,
+				struct pmc_metric_error *err);
+
+/* The number of metrics in the set, and the idx-th (definition order), or NULL. */
+PMC_API size_t pmc_metrics__nr(const struct pmc_metrics *m);
+PMC_API struct pmc_metric *pmc_metrics__at(const struct pmc_metrics *m, size_t idx);
+/* The metric of that name (compared without regard to case), or NULL. */
+PMC_API struct pmc_metric *pmc_metrics__find(const struct pmc_metrics *m, const char *name);
+/* The number of selected metrics, and the idx-th (selection order), or NULL. */
+PMC_API size_t pmc_metrics__nr_selected(const struct pmc_metrics *m);
+PMC_API struct pmc_metric *pmc_metrics__selected(const struct pmc_metrics *m, size_t idx);
+
+/*
+ * The value of a '#' literal on this machine ("#smt_on", "#num_cores", "#slots", ...: the
+ * list is in docs/metrics.md), as the set's expressions see it. Returns 0, or -ENOENT for a
+ * name that is not a literal, or a negative errno when the machine does not say (the
+ * topology of sysfs, read under $PMC_SYSFS_ROOT).
+ */
+PMC_API int pmc_metrics__literal(struct pmc_metrics *m, const char *name, double *value);
+
+/* What a file or definition says of a metric. Strings are owned by the metric. */
+struct pmc_metric_info {
+	const char *name;	/* MetricName */
+	const char *expr;	/* MetricExpr */
+	const char *groups;	/* MetricGroup, ';'-separated; "" when none */
+	const char *brief;	/* BriefDescription, or NULL */
+	const char *desc;	/* PublicDescription, or NULL */
+	double scale;		/* ScaleUnit's factor (100 of "100%"); 1 when none */
+	const char *unit;	/* ScaleUnit's unit ("%", "GHz"); "" when none */
+	const char *threshold;	/* MetricThreshold, or NULL */
+	const char *constraint; /* MetricConstraint ("NO_NMI_WATCHDOG"), or NULL */
+	const char *file;	/* the file it was loaded from; NULL for pmc_metrics__define() */
+	bool selected;
+};
+
+/* The metric's definition; owned by the metric, fields appended in later versions. */
+PMC_API const struct pmc_metric_info *pmc_metric__info(const struct pmc_metric *metric);
+
+/* One event a metric needs (pmc_metric__for_each_event()); valid during the call only. */
+struct pmc_metric_event {
+	/* In pmc's event grammar: perf's '@' as '/', its '\' escapes and '?' resolved. */
+	const char *event;
+	/*
+	 * A value the runner supplies, not a counter: duration_time (wall-clock ns of the
+	 * measurement), user_time and system_time (CPU ns of the measured processes).
+	 */
+	bool tool;
+	const struct pmc_metric *metric; /* the (first) selected metric that needs it */
+};
+typedef int (*pmc_metric_event_fn)(const struct pmc_metric_event *ev, void *arg);
+
+/*
+ * Walks the events the metric needs, through the metrics it refers to and its threshold,
+ * each once, in the order the formulas name them. An 'A if COND else B' whose COND needs no
+ * event ('#smt_on') contributes the branch COND takes on this machine only. A non-zero
+ * return of fn stops the walk and is returned; else 0, or -PMC_E_METRIC_CYCLE, -ENOMEM.
+ */
+PMC_API int pmc_metric__for_each_event(const struct pmc_metric *metric, pmc_metric_event_fn fn,
+				       void *arg);
+/* pmc_metric__for_each_event() over every selected metric, each event once in all. */
+PMC_API int pmc_metrics__for_each_event(const struct pmc_metrics *m, pmc_metric_event_fn fn,
+					void *arg);
+
+/* An event's counts, as pmc_metric__eval() asks for them. */
+struct pmc_metric_input {
+	double value; /* the count (scaled when it was multiplexed) */
+	/* source_count(): how many counters were summed into value (uncore units); 0 means 1. */
+	double nr_sources;
+};
+/*
+ * Fills *in with the counts of event (as pmc_metric_event's event names it). Returns 0, or
+ * a negative code when the event has no count (the backend lacks it, it was not counted),
+ * with the reason in why (len bytes) where it has one.
+ */
+typedef int (*pmc_metric_input_fn)(const char *event, struct pmc_metric_input *in, char *why,
+				   size_t len, void *arg);
+/*
+ * Gives the value of a '#' literal for counts made elsewhere (another machine's saved
+ * counts); literal is spelt as docs/metrics.md lists it ("#smt_on", however the formula
+ * wrote it). Returns 0, or -ENOENT to take this machine's value.
+ */
+typedef int (*pmc_metric_literal_fn)(const char *literal, double *value, void *arg);
+
+/* Options of pmc_metric__eval() (sz: see "Options structs" in pmc/common.h). */
+struct pmc_metric_eval_opts {
+	size_t sz;		       /* sizeof(struct pmc_metric_eval_opts) */
+	pmc_metric_input_fn input;     /* required */
+	pmc_metric_literal_fn literal; /* optional */
+	void *arg;		       /* passed to both */
+};
+
+enum pmc_metric_status {
+	PMC_METRIC_OK,
+	/* An input has no count: the backend lacks an event, or it was not counted. */
+	PMC_METRIC_UNAVAILABLE,
+	/* The formula has no value for these counts: a division by zero, a value out of range. */
+	PMC_METRIC_NA,
+};
+
+/* A metric's value. The caller sets sz to sizeof; fields past it are not written. */
+struct pmc_metric_value {
+	size_t sz;
+	enum pmc_metric_status status;
+	double value;	  /* OK: the formula's value times the ScaleUnit's factor */
+	double raw;	  /* OK: the formula's value */
+	const char *unit; /* the ScaleUnit's unit, "" when none; owned by the metric */
+	/* MetricThreshold: 1 when it holds, 0 when not, -1 when there is none or it has no value.
+	 */
+	int flagged;
+	/* UNAVAILABLE, NA: why, naming the event or the part of the formula ("" when OK). */
+	char why[256];
+};
+
+/*
+ * Evaluates the metric from the counts opts->input gives: status, value with the ScaleUnit
+ * applied, and the threshold's verdict (a threshold reads the metrics' unscaled values).
+ * A division by zero (but d_ratio(a, 0), which is 0) or a result that is not a finite number
+ * is NA with the reason, never an infinity; only the branch an 'if' takes is evaluated.
+ * Returns 0 with *out filled; -EINVAL (no input function, a bad sz); -ENOMEM.
+ */
+PMC_API int pmc_metric__eval(const struct pmc_metric *metric,
+			     const struct pmc_metric_eval_opts *opts, struct pmc_metric_value *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PMC_METRIC_H */

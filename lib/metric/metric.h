@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: MIT */
+/* The metric engine's objects: expressions (expr.c), sets and metrics, literals, evaluation. */
+#ifndef PMC_LIB_METRIC_METRIC_H
+#define PMC_LIB_METRIC_METRIC_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <pmc/metric.h>
+
+struct pmc_backend_ops;
+
+/* Limits that keep every walk of an expression's tree within the stack (docs/metrics.md). */
+#define PMC_EXPR_MAX_HEIGHT 128 /* nodes from an expression's root to its deepest leaf */
+#define PMC_METRIC_MAX_DEPTH 32 /* metrics referring to metrics, from a selected one */
+
+/* The nodes of an expression, one per production of the grammar (docs/metrics.md). */
+enum pmc__expr_kind {
+	PMC_EXPR_NUMBER,       /* 1.5 */
+	PMC_EXPR_ID,	       /* an event or the name of another metric */
+	PMC_EXPR_SOURCE_COUNT, /* source_count(ID) */
+	PMC_EXPR_LITERAL,      /* #smt_on */
+	PMC_EXPR_NEG,	       /* - a */
+	PMC_EXPR_BINARY,       /* a OP b, OP one of | ^ & < > + - * / % */
+	PMC_EXPR_IF,	       /* a if cond else b: kid[0] a, kid[1] cond, kid[2] b */
+	PMC_EXPR_MIN,	       /* min(a, b) */
+	PMC_EXPR_MAX,	       /* max(a, b) */
+	PMC_EXPR_D_RATIO,      /* d_ratio(a, b): a / b, 0 when b is 0 */
+};
+
+struct pmc__expr {
+	enum pmc__expr_kind kind;
+	char op;	/* PMC_EXPR_BINARY: the operator */
+	int start, end; /* the bytes of the source text the node spans */
+	int height;	/* 1 for a leaf */
+	double num;	/* PMC_EXPR_NUMBER */
+	/*
+	 * ID and SOURCE_COUNT: the name as written, '\' escapes and '?' resolved (compared with
+	 * metric names), and as an event string ('@' read as '/'). LITERAL: the name, '#' first.
+	 */
+	char *name, *event;
+	struct pmc__expr *kid[3];
+	/* ID: the metric the name refers to (NULL: an event), valid for set generation ref_gen. */
+	struct pmc_metric *ref;
+	unsigned ref_gen;
+};
+
+/*
+ * expr.c: parses text (perf 6.1's grammar, docs/metrics.md) into a tree, '?' read as
+ * runtime. Returns 0; -PMC_E_EXPR with err's offset and message; -ENOMEM.
+ */
+int pmc__expr_parse(const char *text, int runtime, struct pmc__expr **out,
+		    struct pmc_parse_error *err);
+void pmc__expr_free(struct pmc__expr *e);
+
+struct pmc_metric {
+	struct pmc_metric_info info; /* the strings are owned */
+	struct pmc_metrics *set;
+	struct pmc__expr *expr, *threshold;
+};
+
+/* The machine's '#' literals, read on first use (literal.c). */
+struct pmc__literals {
+	bool read;
+	int err; /* of reading the topology: its literals have no value when set */
+	double num_cpus, num_cpus_online, num_cores, num_dies, num_packages, smt_on, core_wide;
+	double tsc_freq, slots;
+};
+
+struct pmc_metrics {
+	struct pmc_metrics_opts opts; /* backend, dir and cpu_list owned */
+	const struct pmc_backend_ops *backend;
+	struct pmc_metric **metrics; /* definition order */
+	size_t nr, cap;
+	/* Metrics another of their name replaced: kept so that pointers to them stay valid. */
+	struct pmc_metric **replaced;
+	size_t nr_replaced;
+	struct pmc_metric **selected;
+	size_t nr_selected;
+	unsigned gen; /* changes whenever a name may resolve differently */
+	/* A definition being checked: its name resolves to it before it is added. */
+	struct pmc_metric *pending;
+	struct pmc__literals lit;
+};
+
+/* names.c: a set of distinct strings (copies), in the order added. */
+struct pmc__strset {
+	char **v;
+	size_t nr;
+};
+/* Adds a copy of str unless the set has it: 1 when added, 0 when there, or -ENOMEM. */
+int pmc__strset_add(struct pmc__strset *s, const char *str);
+void pmc__strset_free(struct pmc__strset *s);
+/* names.c: whether name[0, len) is one of list's names separated by sep, without regard to case. */
+bool pmc__in_list(const char *list, char sep, const char *name, size_t len);
+
+/* set.c: frees a metric that is in no set. Accepts NULL. */
+void pmc__metric_free(struct pmc_metric *metric);
+/*
+ * set.c: adds metrics (owned by the set from then on, whatever the result), each replacing
+ * one of its name. Returns 0 or -ENOMEM, which frees them.
+ */
+int pmc__metrics_add(struct pmc_metrics *m, struct pmc_metric **metrics, size_t nr);
+/* set.c: the metric of a name, without regard to case, or NULL. */
+struct pmc_metric *pmc__metrics_lookup(const struct pmc_metrics *m, const char *name);
+
+/* error.c: writes a metric error: code's message, where (may be NULL), text and offset. */
+void pmc__metric_error(struct pmc_metric_error *err, const char *where, const char *text,
+		       int offset, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* error.c: err (may be NULL) from a parse error of text, under where. */
+void pmc__metric_error_from(struct pmc_metric_error *err, const char *where, const char *text,
+			    const struct pmc_parse_error *perr);
+
+/* shipped.c: loads the shipped files of the set's backend (index.tsv). */
+int pmc__metrics_load_shipped(struct pmc_metrics *m, struct pmc_metric_error *err);
+/*
+ * shipped.c: reads dir/index.tsv, calling fn with the fields of each row (strings valid
+ * during the call). Returns 0, fn's non-zero return, -errno or -PMC_E_FORMAT with err.
+ */
+typedef int (*pmc__metric_index_fn)(const char *file, const char *backends, const char *model,
+				    const char *source, void *arg);
+int pmc__metric_index_read(const char *dir, pmc__metric_index_fn fn, void *arg,
+			   struct pmc_metric_error *err);
+/* load.c: "100%" into 100 and "%"; false when s does not start with a finite number. */
+bool pmc__scale_unit(const char *s, double *scale, const char **unit);
+
+/*
+ * literal.c: the literal name ("#SMT_on") is, as the table spells it ("#smt_on"; static), or
+ * NULL; and its value on this machine for the set, which returns 0, -ENOENT (not a literal)
+ * or the errno of reading the machine.
+ */
+const char *pmc__literal_name(const char *name);
+int pmc__literal_value(struct pmc_metrics *m, const char *name, double *out);
+/* literal.c: offers every literal name to pmc__suggest_add() for name. */
+void pmc__literal_suggest(const char *name, struct pmc_parse_error *err);
+/* literal.c: whether event names a value the runner supplies (duration_time, ...). */
+bool pmc__metric_tool_event(const char *event);
+
+/* eval.c and walk.c: a walk of a metric and what it refers to. */
+struct pmc__eval {
+	const struct pmc_metric_eval_opts *opts; /* NULL: no inputs (constant folding) */
+	char *why;				 /* the first reason a value is missing, or NULL */
+	size_t len;
+	const struct pmc_metric *root;			      /* the metric walked */
+	const char *text;				      /* of the expression walked */
+	const struct pmc_metric *stack[PMC_METRIC_MAX_DEPTH]; /* the metrics entered */
+	int depth;
+};
+/*
+ * eval.c: the value of a metric, of its threshold, of a node of the expression ev->text:
+ * PMC_METRIC_OK with *out, or another status with the reason in ev->why.
+ */
+enum pmc_metric_status pmc__metric_value(struct pmc__eval *ev, const struct pmc_metric *metric,
+					 double *out);
+enum pmc_metric_status pmc__metric_threshold(struct pmc__eval *ev, const struct pmc_metric *metric,
+					     double *out);
+enum pmc_metric_status pmc__expr_eval(struct pmc__eval *ev, struct pmc__expr *e, double *out);
+/* eval.c: the metric an ID node names in ev->root's set, or NULL for an event. */
+struct pmc_metric *pmc__expr_ref(const struct pmc__eval *ev, struct pmc__expr *e);
+
+/*
+ * walk.c: checks that the metric (and its threshold) refers to no metric that refers back.
+ * Returns 0, or -PMC_E_METRIC_CYCLE with the cycle in why ("a -> b -> a").
+ */
+int pmc__metric_check_cycles(const struct pmc_metric *metric, char *why, size_t len);
+
+#endif /* PMC_LIB_METRIC_METRIC_H */

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The shipped metric files (data/metrics, docs/metrics.md "Shipped files") are valid: each
+ * index row names a file that loads for each backend it lists, every metric of it selects
+ * (no cycles), every name in its formulas and thresholds is a metric or an event that pmc's
+ * event parser reads for that backend, in every branch; every file has its row.
+ */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <pmc/error.h>
+#include <pmc/event.h>
+#include <pmc/metric.h>
+#include "metric/metric.h"
+
+#define SHIPPED PMC_TEST_DATA "/../../data/metrics"
+
+struct rows {
+	char file[16][128], backends[16][64], model[16][64];
+	int nr;
+};
+
+static int add_row(const char *file, const char *backends, const char *model, const char *source,
+		   void *arg)
+{
+	struct rows *r = arg;
+
+	cr_assert_lt(r->nr, 16);
+	cr_expect_gt(strlen(source), 20, "%s: the source is cited", file);
+	snprintf(r->file[r->nr], sizeof(r->file[0]), "%s", file);
+	snprintf(r->backends[r->nr], sizeof(r->backends[0]), "%s", backends);
+	snprintf(r->model[r->nr], sizeof(r->model[0]), "%s", model);
+	r->nr++;
+	return 0;
+}
+
+static void read_rows(struct rows *r)
+{
+	struct pmc_metric_error err;
+
+	memset(r, 0, sizeof(*r));
+	cr_assert_eq(pmc__metric_index_read(SHIPPED, add_row, r, &err), 0, "%s: %s", err.where,
+		     err.parse.msg);
+	cr_assert_gt(r->nr, 0);
+}
+
+/* Every event (not metric) a tree names, in every branch, parses for the list's backend. */
+static int check_names(struct pmc_metrics *m, struct pmc_evlist *evlist, const char *metric,
+		       const struct pmc__expr *e)
+{
+	struct pmc_parse_error perr;
+	int nr = 0;
+
+	if (!e)
+		return 0;
+	if ((e->kind == PMC_EXPR_ID && !pmc_metrics__find(m, e->name)) ||
+	    e->kind == PMC_EXPR_SOURCE_COUNT) {
+		if (!pmc__metric_tool_event(e->event))
+			cr_expect_eq(pmc_evlist__parse(evlist, e->event, &perr), 0,
+				     "%s: metric %s: '%s' is no metric, and as an event on %s: %s",
+				     pmc_evlist__backend(evlist), metric, e->event,
+				     pmc_evlist__backend(evlist), perr.msg);
+		nr++;
+	}
+	for (int i = 0; i < 3; i++)
+		nr += check_names(m, evlist, metric, e->kid[i]);
+	return nr;
+}
+
+static void check_file(const struct rows *r, int row, const char *backend)
+{
+	struct pmc_metrics_opts o = {.sz = sizeof(o), .backend = backend, .no_shipped = true};
+	struct pmc_evlist_opts eo = {.sz = sizeof(eo), .backend = backend};
+	struct pmc_metric_error err;
+	struct pmc_evlist *evlist;
+	struct pmc_metrics *m;
+	char path[512];
+	size_t nr = 0;
+
+	cr_assert_eq(pmc_metrics__new(&o, &err, &m), 0);
+	/* What the file sees loaded beside it: the files for every model of its backend. */
+	for (int i = 0; i <= row; i++) {
+		if (i != row && (strcmp(r->model[i], "*") || !strstr(r->backends[i], backend)))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", SHIPPED, r->file[i]);
+		cr_assert_eq(pmc_metrics__load(m, path, &err), 0, "%s: %s", err.where,
+			     err.parse.msg);
+	}
+	cr_assert_eq(pmc_metrics__select(m, "all", &err), 0, "%s: %s", path, err.parse.msg);
+	cr_assert_eq(pmc_evlist__new(&eo, &evlist), 0);
+	for (size_t i = 0; i < pmc_metrics__nr(m); i++) {
+		struct pmc_metric *metric = pmc_metrics__at(m, i);
+
+		if (strcmp(pmc_metric__info(metric)->file, path))
+			continue;
+		nr++;
+		cr_expect_gt(check_names(m, evlist, metric->info.name, metric->expr), 0,
+			     "%s: a formula of constants", metric->info.name);
+		check_names(m, evlist, metric->info.name, metric->threshold);
+		cr_expect_not_null(metric->info.brief, "%s has no BriefDescription",
+				   metric->info.name);
+	}
+	cr_expect_gt(nr, 0, "%s holds no metric", path);
+	pmc_evlist__delete(evlist);
+	pmc_metrics__delete(m);
+}
+
+Test(metric_shipped, every_file_loads_and_resolves_for_its_backends)
+{
+	struct rows r;
+
+	read_rows(&r);
+	for (int i = 0; i < r.nr; i++) {
+		char backends[64], *save = NULL;
+
+		snprintf(backends, sizeof(backends), "%s", r.backends[i]);
+		for (char *b = strtok_r(backends, ",", &save); b; b = strtok_r(NULL, ",", &save))
+			check_file(&r, i, b);
+	}
+}
+
+Test(metric_shipped, every_file_has_its_row)
+{
+	struct rows r;
+	struct dirent *de;
+	DIR *d = opendir(SHIPPED);
+
+	read_rows(&r);
+	cr_assert_not_null(d);
+	while ((de = readdir(d))) {
+		bool found = false;
+
+		if (!strstr(de->d_name, ".json"))
+			continue;
+		for (int i = 0; i < r.nr; i++)
+			found |= !strcmp(r.file[i], de->d_name);
+		cr_expect(found, "data/metrics/%s has no row in index.tsv", de->d_name);
+	}
+	closedir(d);
+}
+
+/* The set pmc_metrics__new() makes holds exactly the rows of its backend. */
+Test(metric_shipped, a_backends_set_holds_its_files)
+{
+	struct pmc_metrics_opts o = {.sz = sizeof(o), .dir = SHIPPED, .backend = "vpmu"};
+	struct pmc_metric_error err;
+	struct pmc_metrics *m;
+
+	cr_assert_eq(pmc_metrics__new(&o, &err, &m), 0, "%s: %s", err.where, err.parse.msg);
+	cr_expect_not_null(pmc_metrics__find(m, "insn_per_cycle"));
+	cr_expect_not_null(pmc_metrics__find(m, "cpus_utilized"));
+	pmc_metrics__delete(m);
+}
