@@ -2,6 +2,23 @@
 # SPDX-License-Identifier: MIT
 # pmc stat end to end: exact counts, passes, formats, exit statuses, errors.
 . "$(dirname "$0")/lib.sh"
+# running PATTERN: waits (up to 20 s) until a process whose command line matches PATTERN is
+# asleep in nanosleep (exit-with made its system calls and sleeps): pmc has its signal
+# handlers and the program ran its counted part. A fixed "sleep 1" before the signal raced
+# pmc's start on a loaded machine.
+running() {
+	local p c
+	for _ in $(seq 200); do
+		for p in /proc/[0-9]*; do
+			c=$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null) || continue
+			case $c in *$1*) ;; *) continue ;; esac
+			# x86-64 nanosleep (35) or clock_nanosleep (230), first field of syscall
+			case $(cut -d' ' -f1 "$p/syscall" 2>/dev/null) in 35 | 230) return 0 ;; esac
+		done
+		sleep 0.1
+	done
+	fail "no process matching '$1' asleep"
+}
 
 [ -r /sys/kernel/tracing/events/syscalls/sys_enter_getppid/id ] ||
 	[ -r /sys/kernel/debug/tracing/events/syscalls/sys_enter_getppid/id ] ||
@@ -69,7 +86,7 @@ expect_grep "cannot run message" "cannot run '/nonexistent/program'" "$T/nx"
 # Ctrl-C: the program stops and what was counted is printed.
 "$PMC" stat -e $TP "$PROGS/exit-with" sleep 10 2>"$T/int" &
 PID=$!
-sleep 1
+running "exit-with sleep 10 "
 kill -INT $PID
 wait $PID
 expect_eq "Ctrl-C exit status" $? 130
@@ -92,7 +109,7 @@ expect_no_grep "-a without a command: no warm-up values" "warm-up run was the on
 for sig in TERM HUP; do
 	"$PMC" stat -r 3 -e $TP -o "$T/stop-$sig.txt" "$PROGS/exit-with" sleep 17 2>"$T/stop-$sig" &
 	PID=$!
-	sleep 1
+	running "exit-with sleep 17 "
 	kill -$sig $PID
 	wait $PID
 	expect_eq "SIG$sig: exit status 128+signal" $? $((128 + $(kill -l $sig)))
@@ -106,7 +123,7 @@ for sig in TERM HUP; do
 done
 "$PMC" stat -r 3 -e $TP --format json -o "$T/stop.json" "$PROGS/exit-with" sleep 10 2>/dev/null &
 PID=$!
-sleep 1
+running "exit-with sleep 10 "
 kill -TERM $PID
 wait $PID
 expect_eq "JSON of a stopped run: stopped_by, in the warm-up, one value" \
