@@ -24,6 +24,10 @@ running() {
 	[ -r /sys/kernel/debug/tracing/events/syscalls/sys_enter_getppid/id ] ||
 	skip "no syscalls tracepoints (tracefs not mounted or no CONFIG_FTRACE_SYSCALLS)"
 TP=syscalls:sys_enter_getppid
+# The signal tests look for their program in /proc: a link named in this run's own folder
+# keeps another run of this test (a parallel suite) from being taken for it.
+EW=$T/exit-with
+ln -s "$PROGS/exit-with" "$EW"
 
 # N getppid calls count exactly N, with a confidence interval of 0.
 "$PMC" stat -e $TP -r 5 "$PROGS/getppid-loop" 1000 2>"$T/out"
@@ -84,9 +88,9 @@ expect_eq "command not found" $? 127
 expect_grep "cannot run message" "cannot run '/nonexistent/program'" "$T/nx"
 
 # Ctrl-C: the program stops and what was counted is printed.
-"$PMC" stat -e $TP "$PROGS/exit-with" sleep 10 2>"$T/int" &
+"$PMC" stat -e $TP "$EW" sleep 10 2>"$T/int" &
 PID=$!
-running "exit-with sleep 10 "
+running "$EW sleep 10 "
 kill -INT $PID
 wait $PID
 expect_eq "Ctrl-C exit status" $? 130
@@ -107,9 +111,9 @@ expect_no_grep "-a without a command: no warm-up values" "warm-up run was the on
 # SIGTERM and SIGHUP: the program gets the signal pmc got (not SIGINT), pmc prints what was
 # counted, exits 128+signal, and the results file says it stopped early; no child survives.
 for sig in TERM HUP; do
-	"$PMC" stat -r 3 -e $TP -o "$T/stop-$sig.txt" "$PROGS/exit-with" sleep 17 2>"$T/stop-$sig" &
+	"$PMC" stat -r 3 -e $TP -o "$T/stop-$sig.txt" "$EW" sleep 17 2>"$T/stop-$sig" &
 	PID=$!
-	running "exit-with sleep 17 "
+	running "$EW sleep 17 "
 	kill -$sig $PID
 	wait $PID
 	expect_eq "SIG$sig: exit status 128+signal" $? $((128 + $(kill -l $sig)))
@@ -119,11 +123,11 @@ for sig in TERM HUP; do
 	expect_grep "SIG$sig: results file says stopped early" \
 		"^# stopped early: SIG$sig, in the warm-up run" "$T/stop-$sig.txt"
 	expect_eq "SIG$sig: no program left running" \
-		"$(cat /proc/[0-9]*/cmdline 2>/dev/null | tr '\0' ' ' | grep -c "exit-with sleep 1[7] ")" 0
+		"$(cat /proc/[0-9]*/cmdline 2>/dev/null | tr '\0' ' ' | grep -c "$EW sleep 1[7] ")" 0
 done
-"$PMC" stat -r 3 -e $TP --format json -o "$T/stop.json" "$PROGS/exit-with" sleep 10 2>/dev/null &
+"$PMC" stat -r 3 -e $TP --format json -o "$T/stop.json" "$EW" sleep 10 2>/dev/null &
 PID=$!
-running "exit-with sleep 10 "
+running "$EW sleep 10 "
 kill -TERM $PID
 wait $PID
 expect_eq "JSON of a stopped run: stopped_by, in the warm-up, one value" \
