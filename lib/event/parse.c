@@ -148,14 +148,34 @@ static int parse_breakpoint(struct pmc_parser *p, int off)
 	return finish_event(p, evsel, isalpha((unsigned char)p->str[p->pos]));
 }
 
-/* A generic, software or cache name; 1 when name is none of them. */
+/*
+ * A tool event (duration_time, ...): perf's attr (a software dummy), never opened; the
+ * counting layer fills its value (docs/events.md, "Tool events").
+ */
+static int parse_tool(struct pmc_parser *p, int off, int len, const struct pmc_event_name *t)
+{
+	struct pmc_evsel *evsel = pmc__evsel_new(p, PMC_EV_TOOL, off);
+
+	if (!evsel)
+		return -ENOMEM;
+	evsel->attr.type = PERF_TYPE_SOFTWARE;
+	evsel->attr.config = PERF_COUNT_SW_DUMMY;
+	evsel->tool = (int)t->config;
+	p->pos = off + len;
+	return finish_event(p, evsel, false);
+}
+
+/* A generic, software, tool or cache name; 1 when name is none of them. */
 static int parse_table_name(struct pmc_parser *p, int off, int len)
 {
 	const struct pmc_event_name *g = pmc__event_find_generic(p->str + off, len);
+	const struct pmc_event_name *t = g ? NULL : pmc__event_find_tool(p->str + off, len);
 	struct pmc_evsel *evsel;
 	uint64_t config = 0;
 	int ret = 0;
 
+	if (t)
+		return parse_tool(p, off, len, t);
 	if (!g) {
 		ret = pmc__event_find_cache(p->str + off, len, &config);
 		if (ret == -PMC_E_UNSUPPORTED)

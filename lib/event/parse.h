@@ -75,6 +75,9 @@ struct pmc_event_name {
 };
 extern const struct pmc_event_name pmc__event_generic[];
 extern const size_t pmc__event_nr_generic;
+/* The tool events (PMC_EV_TOOL): type 0, config the enum pmc_tool. */
+extern const struct pmc_event_name pmc__event_tool[];
+extern const size_t pmc__event_nr_tool;
 #define PMC_CACHE_MAX_ALIASES 6
 /* Aliases of each cache, op and result; the first is the canonical spelling. */
 extern const char *const pmc__cache_names[PERF_COUNT_HW_CACHE_MAX][PMC_CACHE_MAX_ALIASES];
@@ -120,6 +123,8 @@ int pmc__preset_for_each(const struct pmc_evlist *evlist, pmc_event_fn fn, void 
 
 /* generic.c: lookup in the tables above. */
 const struct pmc_event_name *pmc__event_find_generic(const char *name, size_t len);
+/* A tool event's row (duration_time, user_time, system_time), or NULL. */
+const struct pmc_event_name *pmc__event_find_tool(const char *name, size_t len);
 /* 0 with *config set; -PMC_E_UNKNOWN_EVENT when not a cache name; -PMC_E_UNSUPPORTED
  * when the name is a cache name with an op the cache does not have. */
 int pmc__event_find_cache(const char *name, size_t len, uint64_t *config);
