@@ -26,11 +26,18 @@ enum pmc_event_kind {
 	 * preset is the event it stands for on the list's backend, and has that event's kind.
 	 */
 	PMC_EV_PRESET,
+	/*
+	 * A time pmc measures itself around each run of the command, as perf's tool events:
+	 * duration_time (wall time), user_time and system_time (the command's rusage), in ns.
+	 * No backend opens it; it is counted by pmc_evlist__open()'s list (docs/events.md,
+	 * "Tool events").
+	 */
+	PMC_EV_TOOL,
 };
 
 /*
  * Returns "hardware", "software", "cache", "raw", "pmu", "tracepoint", "breakpoint", "cpu",
- * "preset".
+ * "preset", "tool".
  */
 PMC_API const char *pmc_event_kind__name(enum pmc_event_kind kind);
 
@@ -123,6 +130,14 @@ PMC_API const char *pmc_evlist__backend(const struct pmc_evlist *evlist);
 /* The event as the user wrote it (normalised spacing); owned by the event. */
 PMC_API const char *pmc_evsel__name(const struct pmc_evsel *evsel);
 PMC_API enum pmc_event_kind pmc_evsel__kind(const struct pmc_evsel *evsel);
+/*
+ * Writes into buf the canonical name of the generic event the event counts, without
+ * modifiers, whatever alias wrote it: "cpu-cycles" for cycles:u, "L1-dcache-load-misses"
+ * for l1d-load-miss, "duration_time". Returns 0, or -ENOENT (buf "") for an event that is no
+ * generic hardware, software, cache or tool event (raw, PMU, tracepoint, breakpoint,
+ * CPU-specific), -EINVAL for a NULL or empty buf. A name too long for len is cut.
+ */
+PMC_API int pmc_evsel__generic_name(const struct pmc_evsel *evsel, char *buf, size_t len);
 /* Index of the event in its list. */
 PMC_API size_t pmc_evsel__idx(const struct pmc_evsel *evsel);
 /* The group leader (the event itself when it is not in a group). */

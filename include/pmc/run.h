@@ -98,7 +98,7 @@ struct pmc_run_results {
 	int nr_passes;
 	size_t nr_events;
 	struct pmc_run_event *events; /* [nr_events], in the list's order */
-	double elapsed_s;	      /* wall time of all runs */
+	double elapsed_s;	      /* wall time of all runs (see also run_wall_s) */
 	int status;		      /* wait status of the command's last run */
 	bool have_status;	      /* a command ran (status is valid) */
 	bool exec_failed;	      /* the command could not be started */
@@ -117,6 +117,17 @@ struct pmc_run_results {
 	int nr_region_reps;	/* the most of any region's cell */
 	uint64_t lost_records;	/* the command's region records that could not be read */
 	char why_failed[512]; /* when counting failed: which rule refused (pmc_evlist__explain()) */
+	/*
+	 * Each counted run's wall time (perf's "seconds time elapsed" of one run) and, when pmc
+	 * started the command, its user and system CPU time (rusage): [nr_runs], pass by pass,
+	 * repetition by repetition (the warm-up's times stand in the first repetition's place,
+	 * as its values do). wall, user and sys summarise them; user and sys are 0 without
+	 * have_rusage (-p, -a or -C targets).
+	 */
+	int nr_runs;
+	double *run_wall_s, *run_user_s, *run_sys_s;
+	bool have_rusage;
+	struct pmc_summary wall, user, sys;
 };
 
 struct pmc_run;

@@ -10,6 +10,7 @@
 #include <pmc/caps.h>
 #include <pmc/error.h>
 #include "core/backend.h"
+#include "event/evsel.h"
 
 extern const struct pmc_backend_ops pmc__perf_ops;
 extern const struct pmc_backend_ops pmc__vpmu_ops;
@@ -113,6 +114,9 @@ struct pmc_cap_check *pmc__caps_add_check(struct pmc_backend_caps *out, const ch
 enum pmc_slot_class pmc__backend_classify(const struct pmc_backend_ops *b,
 					  const struct pmc_evsel *evsel)
 {
+	/* A tool event takes no counter of any backend: pmc measures it itself. */
+	if (evsel->kind == PMC_EV_TOOL)
+		return PMC_SLOT_NONE;
 	return b->classify ? b->classify(evsel) : PMC_SLOT_NONE;
 }
 

@@ -26,13 +26,29 @@ static int check_levels(const struct pmc_evsel *evsel, char *why, size_t len)
 	return -PMC_E_UNSUPPORTED;
 }
 
+/*
+ * A tool event is pmc's own measurement, on every backend; it has no counter to read with a
+ * group's others, so it is counted outside braces only.
+ */
+static int check_tool(const struct pmc_evsel *evsel, char *why, size_t len)
+{
+	if (evsel->leader->nr_members <= 1)
+		return 0;
+	snprintf(why, len,
+		 "a tool event is a time pmc measures itself, not a counter that can be read "
+		 "with a group: write it outside the braces");
+	return -PMC_E_UNSUPPORTED;
+}
+
 int pmc_evsel__check(struct pmc_evsel *evsel, char *why, size_t len)
 {
 	char buf[512] = "";
 
 	if (evsel->check_err == 1) {
 		evsel->check_err = pmc__evsel_static_check(evsel, buf, sizeof(buf));
-		if (!evsel->check_err)
+		if (!evsel->check_err && evsel->kind == PMC_EV_TOOL)
+			evsel->check_err = check_tool(evsel, buf, sizeof(buf));
+		else if (!evsel->check_err)
 			evsel->check_err =
 				pmc__backend_check(evsel->evlist->backend, evsel, buf, sizeof(buf));
 		if (!evsel->check_err)

@@ -171,10 +171,11 @@ int pmc__child_wait(struct pmc_child *c, int *status)
 		*status = c->status;
 		return 0;
 	}
-	r = waitpid(c->pid, &c->status, 0);
+	r = wait4(c->pid, &c->status, 0, &c->rusage);
 	if (r < 0)
 		return -errno;
 	c->reaped = true;
+	c->have_rusage = true;
 	*status = c->status;
 	return 0;
 }

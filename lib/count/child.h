@@ -4,6 +4,7 @@
 #define PMC_LIB_COUNT_CHILD_H
 
 #include <stdbool.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 /*
@@ -18,6 +19,8 @@ struct pmc_child {
 	int err_fd; /* read end: the child's errno if exec fails, EOF when it succeeded */
 	bool reaped;
 	int status; /* wait status once reaped */
+	bool have_rusage;
+	struct rusage rusage; /* the command's and its reaped children's, once reaped by wait */
 };
 
 struct pmc_child_opts {
@@ -33,7 +36,7 @@ int pmc__child_spawn(char *const argv[], const struct pmc_child_opts *opts, stru
  * *exec_errno set when exec failed (the child has then exited with status 127).
  */
 int pmc__child_start(struct pmc_child *c, int *exec_errno);
-/* Waits for the child. -EINTR when a signal interrupted the wait. */
+/* Waits for the child, keeping its rusage. -EINTR when a signal interrupted the wait. */
 int pmc__child_wait(struct pmc_child *c, int *status);
 /* Kills (SIGKILL) and reaps a child that has not been reaped, then frees it. NULL ok. */
 void pmc__child_delete(struct pmc_child *c);

@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <pmc/count.h>
 #include <pmc/error.h>
 #include "core/backend.h"
@@ -40,7 +41,7 @@ void pmc__counting_fini(struct pmc_counting *c)
 
 bool pmc__counting_selects(const struct pmc_counting *c, const struct pmc_evsel *evsel)
 {
-	if (evsel->pass < 0)
+	if (evsel->pass < 0 || evsel->kind == PMC_EV_TOOL)
 		return false;
 	return c->pass < 0 || evsel->pass == c->pass;
 }
@@ -90,16 +91,28 @@ int pmc_evlist__open(struct pmc_evlist *evlist, const struct pmc_target *target,
 			return -EBADF;   \
 	} while (0)
 
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 int pmc_evlist__start(struct pmc_evlist *evlist)
 {
 	OPEN_OR_FAIL(evlist);
 	evlist->counting->started = true;
+	evlist->counting->start_ns = now_ns();
+	evlist->counting->end_ns = 0;
 	return pmc__backend_start(evlist->backend, evlist->counting);
 }
 
 int pmc_evlist__stop(struct pmc_evlist *evlist)
 {
 	OPEN_OR_FAIL(evlist);
+	if (!evlist->counting->end_ns)
+		evlist->counting->end_ns = now_ns();
 	return pmc__backend_stop(evlist->backend, evlist->counting);
 }
 
@@ -120,6 +133,8 @@ int pmc_evlist__wait(struct pmc_evlist *evlist, int *status)
 	err = pmc__child_wait(c->child, status);
 	if (err)
 		return err;
+	if (!c->end_ns)
+		c->end_ns = now_ns();
 	return pmc__backend_reap(c->ops, c);
 }
 
@@ -139,10 +154,66 @@ pid_t pmc_evlist__child_pid(const struct pmc_evlist *evlist)
 	return c && c->child ? c->child->pid : -1;
 }
 
+int pmc__counting_times(const struct pmc_evlist *evlist, struct pmc__run_times *out)
+{
+	const struct pmc_counting *c = evlist->counting;
+	const struct pmc_child *ch;
+
+	if (!c)
+		return -EBADF;
+	if (!c->started || !c->end_ns)
+		return -EAGAIN;
+	ch = c->child;
+	*out = (struct pmc__run_times){.wall_ns = c->end_ns - c->start_ns};
+	if (ch && ch->have_rusage) {
+		out->have_rusage = true;
+		out->user_ns = (uint64_t)ch->rusage.ru_utime.tv_sec * 1000000000u +
+			       (uint64_t)ch->rusage.ru_utime.tv_usec * 1000u;
+		out->sys_ns = (uint64_t)ch->rusage.ru_stime.tv_sec * 1000000000u +
+			      (uint64_t)ch->rusage.ru_stime.tv_usec * 1000u;
+	}
+	return 0;
+}
+
+/*
+ * The tool events of the pass take the run's times (docs/events.md, "Tool events"): user_time
+ * and system_time only when pmc started and reaped the command (its rusage).
+ */
+static void read_tools(struct pmc_counting *c)
+{
+	struct pmc__run_times t;
+
+	if (pmc__counting_times(c->evlist, &t))
+		return;
+	for (size_t i = 0; i < c->evlist->nr; i++) {
+		const struct pmc_evsel *ev = c->evlist->entries[i];
+		uint64_t v = ev->tool == PMC_TOOL_DURATION_TIME ? t.wall_ns
+			     : ev->tool == PMC_TOOL_USER_TIME	? t.user_ns
+								: t.sys_ns;
+
+		if (ev->kind != PMC_EV_TOOL || ev->pass < 0 ||
+		    (c->pass >= 0 && ev->pass != c->pass) ||
+		    (ev->tool != PMC_TOOL_DURATION_TIME && !t.have_rusage))
+			continue;
+		c->values[i] = (struct pmc_count){
+			.value = v, .time_enabled_ns = t.wall_ns, .time_running_ns = t.wall_ns};
+		c->open[i] = true;
+	}
+}
+
 int pmc_evlist__read(struct pmc_evlist *evlist)
 {
+	int err;
+
 	OPEN_OR_FAIL(evlist);
-	return pmc__backend_read(evlist->backend, evlist->counting);
+	/* The backends read every open event: tool events are theirs only after the read. */
+	for (size_t i = 0; i < evlist->nr; i++)
+		if (evlist->entries[i]->kind == PMC_EV_TOOL)
+			evlist->counting->open[i] = false;
+	err = pmc__backend_read(evlist->backend, evlist->counting);
+	if (!err)
+		read_tools(evlist->counting);
+	return err;
 }
 
 int pmc_evsel__count(const struct pmc_evsel *evsel, struct pmc_count *out)

@@ -66,6 +66,21 @@ static int build_sym(struct pmc_parser *p, const struct pmc_parsed *ev,
 			    g->type, g->config);
 }
 
+/*
+ * A tool event (duration_time, ...): perf's attr (a software dummy), never opened; the
+ * counting layer fills its value (docs/events.md, "Tool events").
+ */
+static int build_tool(struct pmc_parser *p, const struct pmc_parsed *ev)
+{
+	struct pmc_evsel *evsel;
+	int ret = make(p, ev, PMC_EV_TOOL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, &evsel);
+
+	if (ret)
+		return ret;
+	evsel->tool = (int)ev->sym->config;
+	return finish(p, evsel, ev);
+}
+
 /* TYPE:CONFIG takes the kind of the type's PMU; a dynamic type is a PMU the kernel knows. */
 static int build_numeric(struct pmc_parser *p, const struct pmc_parsed *ev)
 {
@@ -293,6 +308,8 @@ int pmc__event_build(struct pmc_parser *p, struct pmc_parsed *ev)
 		return build_cpu(p, ev, ev->word, ev->word_len);
 	case PMC_HEAD_PRESET:
 		return build_preset(p, ev);
+	case PMC_HEAD_TOOL:
+		return build_tool(p, ev);
 	}
 	return -EINVAL;
 }

@@ -155,6 +155,7 @@ const char *pmc_event_kind__name(enum pmc_event_kind kind)
 		[PMC_EV_BREAKPOINT] = "breakpoint",
 		[PMC_EV_SYMBOLIC] = "cpu",
 		[PMC_EV_PRESET] = "preset",
+		[PMC_EV_TOOL] = "tool",
 	};
 
 	if ((unsigned)kind >= sizeof(names) / sizeof(names[0]))
@@ -181,6 +182,8 @@ int pmc_evsel__encoding(const struct pmc_evsel *evsel, char *buf, size_t len)
 
 	if (len)
 		buf[0] = '\0';
+	if (evsel->kind == PMC_EV_TOOL) /* no attr is opened: perf's tool event number */
+		return append(buf, len, n, "tool=%llu", (unsigned long long)evsel->tool);
 	n = append(buf, len, n, "type=%llu", a->type);
 	n = append(buf, len, n, ",config=%#llx", a->config);
 	/* bp_addr and bp_len share config1 and config2's storage. */

@@ -106,6 +106,15 @@ struct pmc_evsel {
 	char *group_name;	    /* on a leader: NAME of NAME{...}, or NULL */
 	double scale;		    /* PMU alias .scale file, 0 when none */
 	char *unit;		    /* PMU alias .unit file, or NULL */
+	int tool;		    /* PMC_EV_TOOL: enum pmc_tool */
+};
+
+/* The tool events (PMC_EV_TOOL), perf's enum perf_tool_event: what pmc measures itself. */
+enum pmc_tool {
+	PMC_TOOL_NONE,
+	PMC_TOOL_DURATION_TIME, /* wall time of the run, ns */
+	PMC_TOOL_USER_TIME,	/* the command's user CPU time (rusage), ns */
+	PMC_TOOL_SYSTEM_TIME,	/* the command's system CPU time (rusage), ns */
 };
 
 struct pmc_evlist {

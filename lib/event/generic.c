@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Lookups in the generic, software and cache name tables, and their walk (with the breakpoint
  * forms) for pmc list. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <pmc/error.h>
@@ -13,6 +14,17 @@ const struct pmc_event_name *pmc__event_find_generic(const char *name, size_t le
 
 		if (strlen(n) == len && !memcmp(n, name, len))
 			return &pmc__event_generic[i];
+	}
+	return NULL;
+}
+
+const struct pmc_event_name *pmc__event_find_tool(const char *name, size_t len)
+{
+	for (size_t i = 0; i < pmc__event_nr_tool; i++) {
+		const char *n = pmc__event_tool[i].name;
+
+		if (strlen(n) == len && !memcmp(n, name, len))
+			return &pmc__event_tool[i];
 	}
 	return NULL;
 }
@@ -145,7 +157,45 @@ int pmc__event_for_each_generic(pmc_event_fn fn, void *arg)
 		if (ret)
 			return ret;
 	}
+	for (size_t i = 0; i < pmc__event_nr_tool; i++) {
+		struct pmc_event_info info = {.name = pmc__event_tool[i].name,
+					      .kind = PMC_EV_TOOL,
+					      .pmu = "tool",
+					      .desc = pmc__event_tool[i].desc};
+		int ret = fn(&info, arg);
+
+		if (ret)
+			return ret;
+	}
 	return for_each_cache(fn, arg);
+}
+
+int pmc_evsel__generic_name(const struct pmc_evsel *evsel, char *buf, size_t len)
+{
+	const struct perf_event_attr *a = &evsel->attr;
+
+	if (!buf || !len)
+		return -EINVAL;
+	buf[0] = 0;
+	for (size_t i = 0; evsel->kind == PMC_EV_TOOL && i < pmc__event_nr_tool; i++)
+		if (pmc__event_tool[i].config == (uint64_t)evsel->tool) {
+			snprintf(buf, len, "%s", pmc__event_tool[i].name);
+			return 0;
+		}
+	if (evsel->kind == PMC_EV_CACHE) {
+		pmc__event_cache_name(a->config & 0xff, (a->config >> 8) & 0xff,
+				      (a->config >> 16) & 0xff, buf, len);
+		return 0;
+	}
+	if (evsel->kind != PMC_EV_HARDWARE && evsel->kind != PMC_EV_SOFTWARE)
+		return -ENOENT;
+	for (size_t i = 0; i < pmc__event_nr_generic; i++)
+		if (pmc__event_generic[i].type == a->type &&
+		    pmc__event_generic[i].config == a->config) {
+			snprintf(buf, len, "%s", pmc__event_generic[i].name);
+			return 0;
+		}
+	return -ENOENT;
 }
 
 int pmc__event_for_each_form(pmc_event_fn fn, void *arg)

@@ -200,13 +200,15 @@ bool pmc__tok_cpu_name(const struct pmc_tok *t)
 	return false;
 }
 
-/* Words the tables know: generic, cache, raw and preset names. -ENOENT for others. */
+/* Words the tables know: generic, tool, cache, raw and preset names. -ENOENT for others. */
 static int keyword(const struct pmc_tok *w, struct pmc_parsed *ev)
 {
 	int ret;
 
 	if ((ev->sym = pmc__event_find_generic(w->text, w->text_len)))
 		return PMC_HEAD_SYM;
+	if ((ev->sym = pmc__event_find_tool(w->text, w->text_len)))
+		return PMC_HEAD_TOOL;
 	ret = pmc__event_find_cache(w->text, w->text_len, &ev->config);
 	if (ret != -PMC_E_UNKNOWN_EVENT)
 		return ret ? ret : PMC_HEAD_CACHE;

@@ -17,10 +17,11 @@
 
 /* The tail parts a head takes (perf's opt_event_config, sep_dc, sep_slash_slash_dc). */
 enum tail {
-	T_TERMS = 1,	     /* "/" [terms] "/" */
-	T_COLON = 2,	     /* ":" before the modifiers, without terms */
-	T_COLON_TERMS = 4,   /* ":" after the terms too */
-	T_TERMS_REQUIRED = 8 /* PMUs */
+	T_TERMS = 1,	      /* "/" [terms] "/" */
+	T_COLON = 2,	      /* ":" before the modifiers, without terms */
+	T_COLON_TERMS = 4,    /* ":" after the terms too */
+	T_TERMS_REQUIRED = 8, /* PMUs */
+	T_TERMS_EMPTY = 16    /* "/" "/" with no terms (tool events) */
 };
 
 static void peek(const struct pmc_parser *p, enum pmc_lex_mode mode, struct pmc_tok *t)
@@ -75,6 +76,7 @@ static bool group_name_ok(const struct pmc_tok *t)
 		return true;
 	return !memchr(t->text, '-', t->text_len) &&
 	       !pmc__event_find_generic(t->text, t->text_len) &&
+	       !pmc__event_find_tool(t->text, t->text_len) &&
 	       pmc__event_find_cache(t->text, t->text_len, &config) == -PMC_E_UNKNOWN_EVENT &&
 	       !pmc__lex_mod_letters(t->text, t->text_len) && t->raw != 1 &&
 	       !pmc__pmu_alias_exists(t->text, t->text_len);
@@ -261,10 +263,14 @@ static int parse_tail(struct pmc_parser *p, struct pmc_parsed *ev, unsigned shap
 	int ret;
 
 	peek(p, PMC_LEX_EVENT, &t);
-	if (pmc__tok_is(&t, "/") && (shape & (T_TERMS | T_TERMS_REQUIRED))) {
+	if (pmc__tok_is(&t, "/") && (shape & (T_TERMS | T_TERMS_REQUIRED | T_TERMS_EMPTY))) {
 		ret = parse_terms(p, ev);
 		if (ret)
 			return ret;
+		if (ev->nr_terms && !(shape & (T_TERMS | T_TERMS_REQUIRED)))
+			return pmc__parse_fail(
+				p, -PMC_E_PARSE, t.off,
+				"a tool event takes no terms: '//' at most, as in perf");
 		slashes = true;
 		peek(p, PMC_LEX_EVENT, &t);
 	} else if (shape & T_TERMS_REQUIRED) {
@@ -402,6 +408,7 @@ static const unsigned tails[] = {
 	[PMC_HEAD_PMU] = T_TERMS_REQUIRED,
 	[PMC_HEAD_ALIAS] = T_TERMS | T_COLON,
 	[PMC_HEAD_PRESET] = T_TERMS | T_COLON,
+	[PMC_HEAD_TOOL] = T_TERMS_EMPTY | T_COLON,
 };
 
 static int bad_head(struct pmc_parser *p, const struct pmc_tok *w, int err)

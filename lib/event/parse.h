@@ -101,6 +101,7 @@ enum pmc_head {
 	PMC_HEAD_ALIAS,	  /* an event of a sysfs PMU, by its name alone (tsc) */
 	PMC_HEAD_CPU,	  /* a CPU-specific name the backend resolves (pmc's extension) */
 	PMC_HEAD_PRESET,  /* a PAPI preset (pmc's extension) */
+	PMC_HEAD_TOOL,	  /* duration_time, user_time, system_time */
 };
 
 /* One event as parse.c read it; build.c makes the events. Strings point into the string. */
@@ -189,6 +190,9 @@ struct pmc_event_name {
 };
 extern const struct pmc_event_name pmc__event_generic[];
 extern const size_t pmc__event_nr_generic;
+/* The tool events (PMC_EV_TOOL): type 0, config the enum pmc_tool. */
+extern const struct pmc_event_name pmc__event_tool[];
+extern const size_t pmc__event_nr_tool;
 #define PMC_CACHE_MAX_ALIASES 6
 /* Aliases of each cache, op and result; the first is the canonical spelling. */
 extern const char *const pmc__cache_names[PERF_COUNT_HW_CACHE_MAX][PMC_CACHE_MAX_ALIASES];
@@ -235,6 +239,8 @@ int pmc__preset_for_each(const struct pmc_evlist *evlist, pmc_event_fn fn, void 
 
 /* generic.c: lookup in the tables above. */
 const struct pmc_event_name *pmc__event_find_generic(const char *name, size_t len);
+/* A tool event's row (duration_time, user_time, system_time), or NULL. */
+const struct pmc_event_name *pmc__event_find_tool(const char *name, size_t len);
 /*
  * perf's cache names: 0 with *config set; -PMC_E_UNKNOWN_EVENT when not a cache name;
  * -PMC_E_UNSUPPORTED when it names an operation the cache does not have.

@@ -47,6 +47,17 @@ const struct pmc_event_name pmc__event_generic[] = {
 };
 const size_t pmc__event_nr_generic = sizeof(pmc__event_generic) / sizeof(pmc__event_generic[0]);
 
+/*
+ * perf's tool events (its event_symbols_tool): times pmc measures itself around each run, in
+ * ns, no counter behind them (docs/events.md, "Tool events").
+ */
+const struct pmc_event_name pmc__event_tool[] = {
+	{"duration_time", 0, PMC_TOOL_DURATION_TIME, "wall time of each run, ns"},
+	{"user_time", 0, PMC_TOOL_USER_TIME, "user CPU time of the command (rusage), ns"},
+	{"system_time", 0, PMC_TOOL_SYSTEM_TIME, "system CPU time of the command (rusage), ns"},
+};
+const size_t pmc__event_nr_tool = sizeof(pmc__event_tool) / sizeof(pmc__event_tool[0]);
+
 /* perf's evsel__hw_cache*, in the order of enum perf_hw_cache_{id,op_id,op_result_id}. */
 const char *const pmc__cache_names[PERF_COUNT_HW_CACHE_MAX][PMC_CACHE_MAX_ALIASES] = {
 	{"L1-dcache", "l1-d", "l1d", "L1-data"},

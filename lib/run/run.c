@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <pmc/error.h>
 #include "core/opts.h"
+#include "count/counting.h"
 #include "run/output.h"
 #include "run/regions.h"
 
@@ -108,6 +109,9 @@ void pmc_run__delete(struct pmc_run *run)
 		free(run->res.events[i].ratio);
 	}
 	pmc__run_regions_free(run);
+	free(run->res.run_wall_s);
+	free(run->res.run_user_s);
+	free(run->res.run_sys_s);
 	free(run->res.events);
 	free(run->res.overhead_entry);
 	free(run->warned);
@@ -185,6 +189,38 @@ static void store(struct pmc_run *run, int pass, int rep)
 			e->scaled = true;
 		e->nr = rep + 1;
 	}
+}
+
+/* The run's times at slot pass * repeat + rep (the warm-up in repetition 0's). */
+static void store_times(struct pmc_run *run, int pass, int rep)
+{
+	struct pmc_run_results *res = &run->res;
+	size_t slot = (size_t)pass * (size_t)run->opts.repeat + (size_t)rep, n = slot + 1;
+	struct pmc__run_times t;
+	double *w, *u, *sy;
+
+	if (pmc__counting_times(run->evlist, &t))
+		return;
+	if ((int)n > res->nr_runs) {
+		w = realloc(res->run_wall_s, n * sizeof(double));
+		if (w)
+			res->run_wall_s = w;
+		u = realloc(res->run_user_s, n * sizeof(double));
+		if (u)
+			res->run_user_s = u;
+		sy = realloc(res->run_sys_s, n * sizeof(double));
+		if (sy)
+			res->run_sys_s = sy;
+		if (!w || !u || !sy)
+			return;
+		for (size_t i = (size_t)res->nr_runs; i < n; i++)
+			res->run_wall_s[i] = res->run_user_s[i] = res->run_sys_s[i] = 0;
+		res->nr_runs = (int)n;
+	}
+	res->run_wall_s[slot] = (double)t.wall_ns * 1e-9;
+	res->run_user_s[slot] = (double)t.user_ns * 1e-9;
+	res->run_sys_s[slot] = (double)t.sys_ns * 1e-9;
+	res->have_rusage = t.have_rusage;
 }
 
 /* Whether any event is left in pass (a refusal at open takes an event's group out). */
@@ -286,8 +322,10 @@ static int one_run(struct pmc_run *run, int pass, int rep)
 	err = count_run(run, pass, &t, &status, &have_status);
 	if (err == 1) /* nothing left to count in this pass: not run */
 		return 0;
-	if (!err)
+	if (!err) {
 		store(run, pass, rep < 0 ? 0 : rep);
+		store_times(run, pass, rep < 0 ? 0 : rep);
+	}
 	run->res.in_warmup = rep < 0;
 	if (!err)
 		pmc__run_regions_collect(run, pass, rep);
@@ -341,6 +379,7 @@ static bool replan_for_regions(struct pmc_run *run)
 	run->res.nr_passes = passes;
 	for (size_t i = 0; i < nr; i++)
 		run->res.events[i].nr = 0, run->res.events[i].scaled = false;
+	run->res.nr_runs = 0;
 	pmc__run_regions_free(run);
 	return true;
 }
@@ -368,6 +407,13 @@ static void summarize(struct pmc_run *run)
 			pmc_summarize(e->values, (size_t)e->nr, run->opts.level, &e->sum);
 		if (e->nr > run->res.nr_reps)
 			run->res.nr_reps = e->nr;
+	}
+	if (run->res.nr_runs) {
+		size_t n = (size_t)run->res.nr_runs;
+
+		pmc_summarize(run->res.run_wall_s, n, run->opts.level, &run->res.wall);
+		pmc_summarize(run->res.run_user_s, n, run->opts.level, &run->res.user);
+		pmc_summarize(run->res.run_sys_s, n, run->opts.level, &run->res.sys);
 	}
 }
 

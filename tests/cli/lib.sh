@@ -2,6 +2,9 @@
 # Shared helpers for the CLI tests: assertions that say what differed, and a scratch dir.
 set -u
 : "${PMC:?PMC must point at the pmc binary}" "${PROGS:?PROGS must point at build/progs}"
+# pmc stat's summary writes numbers as LC_NUMERIC says (thousands separators), as perf stat's:
+# the tests read it in the C locale unless they set another.
+export LC_ALL=C
 T=$(mktemp -d)
 # Only the script's own shell cleans up: a background job killed before its exec is a
 # copy of this shell that would run the trap too (and delete the folder under the test).

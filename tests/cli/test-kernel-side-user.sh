@@ -26,16 +26,16 @@ as_user "$PMC" stat -e task-clock,context-switches,cpu-migrations -- "$W" 10 2>"
 rc=$?
 if [ "$KERNEL_OK" = True ]; then
 	expect_eq "kernel allowed: exit 0" $rc 0
-	expect_grep "kernel allowed: context-switches counts" "^context-switches: [0-9]" "$T/cs"
+	expect_grep "kernel allowed: context-switches counts" "^ +[0-9][0-9.]* +(msec +)?context-switches " "$T/cs"
 	expect_no_grep "kernel allowed: nothing counted at user level instead" "counted at user level" "$T/cs"
 else
 	expect_eq "context-switches: the run goes on, exit 0" $rc 0
 	for ev in context-switches cpu-migrations; do
-		expect_grep "$ev: <not supported>, the setting and the uid named" "^$ev: <not supported> \\($ONLY" "$T/cs"
+		expect_grep "$ev: <not supported>, the setting and the uid named" "^ +<not supported> +$ev +\\($ONLY" "$T/cs"
 	done
-	expect_grep "context-switches: says what to do" "^context-switches: .*: $TODO\\)$" "$T/cs"
+	expect_grep "context-switches: says what to do" "^ +<not supported> +context-switches +.*: $TODO\\)$" "$T/cs"
 	expect_no_grep "context-switches: :u is not suggested (it would read 0)" "add :u" "$T/cs"
-	expect_grep "task-clock is still counted" "^task-clock: [1-9][0-9]*\\.[0-9] " "$T/cs"
+	expect_grep "task-clock is still counted" "^ +[0-9][0-9.]* msec task-clock " "$T/cs"
 	expect_grep "header: user level only (no kernel-side event counted)" "$HEADER" "$T/cs"
 
 	as_user "$PMC" stat --strict -e task-clock,context-switches -- "$W" 10 2>"$T/strict"
@@ -45,10 +45,10 @@ else
 	# The default set: the two scheduler events not supported, the rest of it counted.
 	as_user "$PMC" stat -- "$W" 10 2>"$T/def"
 	expect_eq "default set: exit 0" $? 0
-	expect_grep "default set: context-switches said" "^context-switches: <not supported> \\($ONLY" "$T/def"
-	expect_grep "default set: page-faults counted" "^page-faults: [0-9]" "$T/def"
+	expect_grep "default set: context-switches said" "^ +<not supported> +context-switches +\\($ONLY" "$T/def"
+	expect_grep "default set: page-faults counted" "^ +[0-9][0-9.]* +(msec +)?page-faults " "$T/def"
 
-	as_user "$PMC" stat --format json -e context-switches,task-clock -- "$W" 10 >"$T/cs.json" 2>/dev/null
+	as_user "$PMC" stat --format json -o - -e context-switches,task-clock -- "$W" 10 >"$T/cs.json" 2>/dev/null
 	expect_eq "JSON: unsupported with the reason, task-clock counted" \
 		"$(json "$T/cs.json" '[j["events"][0]["supported"], "perf_event_paranoid='"$LEVEL"'" in j["events"][0]["reason"], j["events"][1]["supported"], len(j["events"][1]["values"])]')" \
 		"[False, True, True, 1]"
@@ -56,9 +56,9 @@ else
 	# The user asked for the kernel: the rule is named as before.
 	as_user "$PMC" stat -e context-switches:k,task-clock -- "$W" 10 2>"$T/k"
 	expect_eq ":k: exit 0" $? 0
-	expect_grep ":k: the rule is named" "^context-switches:k: <not supported> \\('context-switches:k' counts the kernel \\(it happens only there\\), which needs perf_event_paranoid <= 1" "$T/k"
+	expect_grep ":k: the rule is named" "^ +<not supported> +context-switches:k +\\('context-switches:k' counts the kernel \\(it happens only there\\), which needs perf_event_paranoid <= 1" "$T/k"
 	as_user "$PMC" stat --kernel -e context-switches -- "$W" 10 2>"$T/k"
-	expect_grep "--kernel: the rule is named" "^context-switches: <not supported> \\('context-switches' counts the kernel" "$T/k"
+	expect_grep "--kernel: the rule is named" "^ +<not supported> +context-switches +\\('context-switches' counts the kernel" "$T/k"
 
 	as_user "$PMC" list --json software >"$T/list"
 	expect_eq "pmc list: not countable here, with the reason" \
@@ -110,24 +110,24 @@ rc=$?
 [ $rc -ne 90 ] && [ $rc -ne 91 ] || fail "the namespace could not lay out the tracepoint ids ($rc)"
 expect_eq "tracepoints: exit 0" $rc 0
 if [ "$KERNEL_OK" = True ]; then
-	expect_grep "kernel allowed: 100 writes are 100 hits" "^syscalls:sys_enter_write: 100\\.0 \\+/- 0\\.0 " "$T/tp"
+	expect_grep "kernel allowed: 100 writes are 100 hits" "^ +100 +syscalls:sys_enter_write " "$T/tp"
 	expect_no_grep "kernel allowed: counted where it happens" "counted at user level" "$T/tp"
 	finish
 	exit
 fi
 expect_grep "100 writes are 100 hits at user level, said on the line" \
-	"^syscalls:sys_enter_write: 100\\.0 \\+/- 0\\.0 \\(0\\.000%\\) .*\\($NOTE\\)$" "$T/tp"
-expect_grep "sched:sched_switch: <not supported>, with the setting" "^sched:sched_switch: <not supported> \\($ONLY.*$TODO\\)$" "$T/tp"
-expect_grep "tracepoints: task-clock counted" "^task-clock: [1-9]" "$T/tp"
+	"^ +100 +syscalls:sys_enter_write .*\\($NOTE\\)$" "$T/tp"
+expect_grep "sched:sched_switch: <not supported>, with the setting" "^ +<not supported> +sched:sched_switch +\\($ONLY.*$TODO\\)$" "$T/tp"
+expect_grep "tracepoints: task-clock counted" "^ +[0-9][0-9.]* msec task-clock " "$T/tp"
 expect_grep "tracepoints: header says user level (the kernel-side ones do not count the kernel)" "$HEADER" "$T/tp"
 
 # Said once under -v, however many syscalls:* fall back.
 tp_as_user "$PMC" stat -v -e syscalls:sys_enter_write,syscalls:sys_enter_getppid -- "$W" 100 2>"$T/v"
 expect_eq "-v: the fall-back said once" "$(grep -c "is counted at user level" "$T/v")" 1
 expect_grep "-v: and why" "'syscalls:sys_enter_write' is $NOTE" "$T/v"
-expect_grep "-v: getppid too, with its note" "^syscalls:sys_enter_getppid: 0\\.0 .*\\($NOTE\\)" "$T/v"
+expect_grep "-v: getppid too, with its note" "^ +0 +syscalls:sys_enter_getppid .*\\($NOTE\\)" "$T/v"
 
-tp_as_user "$PMC" stat --format json -e syscalls:sys_enter_write,sched:sched_switch -- "$W" 100 >"$T/tp.json" 2>/dev/null
+tp_as_user "$PMC" stat --format json -o - -e syscalls:sys_enter_write,sched:sched_switch -- "$W" 100 >"$T/tp.json" 2>/dev/null
 expect_eq "JSON: the note, the user-level encoding and the count" \
 	"$(json "$T/tp.json" '[j["events"][0]["note"], "exclude_kernel=1" in j["events"][0]["encoding"], j["events"][0]["values"], j["events"][1]["supported"], "note" in j["events"][1]]')" \
 	"['$NOTE', True, [100.0], False, False]"
@@ -136,11 +136,11 @@ expect_eq "JSON: the note, the user-level encoding and the count" \
 # and :u suggested (syscalls:* count at user level).
 tp_as_user "$PMC" stat -e syscalls:sys_enter_write:u,syscalls:sys_enter_write:k -- "$W" 100 2>"$T/uk"
 expect_eq ":u and :k: exit 0" $? 0
-expect_grep ":u: exact, without a note" "^syscalls:sys_enter_write:u: 100\\.0 \\+/- 0\\.0 \\(0\\.000%\\)$" "$T/uk"
+expect_grep ":u: exact, without a note" "^ +100 +syscalls:sys_enter_write:u +$" "$T/uk"
 expect_grep ":k: the rule is named, :u suggested" \
-	"^syscalls:sys_enter_write:k: <not supported> \\('syscalls:sys_enter_write:k' counts the kernel, which needs perf_event_paranoid <= 1 .*add :u" "$T/uk"
+	"^ +<not supported> +syscalls:sys_enter_write:k +\\('syscalls:sys_enter_write:k' counts the kernel, which needs perf_event_paranoid <= 1 .*add :u" "$T/uk"
 tp_as_user "$PMC" stat --kernel -e syscalls:sys_enter_write -- "$W" 100 2>"$T/uk"
-expect_grep "--kernel: the rule is named" "^syscalls:sys_enter_write: <not supported> \\('syscalls:sys_enter_write' counts the kernel, which needs perf_event_paranoid <= 1" "$T/uk"
+expect_grep "--kernel: the rule is named" "^ +<not supported> +syscalls:sys_enter_write +\\('syscalls:sys_enter_write' counts the kernel, which needs perf_event_paranoid <= 1" "$T/uk"
 
 tp_as_user "$PMC" stat --strict -e syscalls:sys_enter_write,sched:sched_switch -- "$W" 100 2>"$T/strict"
 expect_eq "--strict with sched:sched_switch: exit 1" $? 1

@@ -75,7 +75,7 @@ expect_search "kind" cache "e['kind'] == 'cache'"
 expect_search "kind preset" preset "e['kind'] == 'preset'"
 
 # Sorted within each kind, kinds in a fixed order; the text's lines follow the same order.
-expect_eq "json sorted within kinds" "$(py "$T/all.json" '[(e["kind"], e["name"].lower()) for e in j["events"]] == sorted(((e["kind"], e["name"].lower()) for e in j["events"]), key=lambda x: (["hardware","software","cache","raw","pmu","tracepoint","breakpoint","cpu","preset"].index(x[0]), x[1]))')" True
+expect_eq "json sorted within kinds" "$(py "$T/all.json" '[(e["kind"], e["name"].lower()) for e in j["events"]] == sorted(((e["kind"], e["name"].lower()) for e in j["events"]), key=lambda x: (["hardware","software","cache","raw","pmu","tracepoint","breakpoint","cpu","preset","tool"].index(x[0]), x[1]))')" True
 "$PMC" list software >"$T/sw" 2>&1
 expect_eq "text sorted" "$(grep '^  [a-z]' "$T/sw" | awk '{print $1}' | LC_ALL=C sort -f -c && echo sorted)" sorted
 "$PMC" list tracepoint >"$T/tp" 2>&1

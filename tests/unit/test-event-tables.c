@@ -85,7 +85,7 @@ static int count_name(const struct pmc_event_info *info, void *arg)
 
 	cr_expect_not_null(info->name);
 	cr_expect(info->kind == PMC_EV_HARDWARE || info->kind == PMC_EV_SOFTWARE ||
-		  info->kind == PMC_EV_CACHE);
+		  info->kind == PMC_EV_CACHE || info->kind == PMC_EV_TOOL);
 	(*n)++;
 	return 0;
 }
@@ -98,5 +98,5 @@ Test(event_tables, walk_counts)
 		caches += __builtin_popcount(pmc__cache_ops_valid[c]) *
 			  PERF_COUNT_HW_CACHE_RESULT_MAX;
 	cr_assert_eq(pmc__event_for_each_generic(count_name, &n), 0);
-	cr_expect_eq(n, (int)pmc__event_nr_generic + caches);
+	cr_expect_eq(n, (int)pmc__event_nr_generic + (int)pmc__event_nr_tool + caches);
 }

@@ -376,7 +376,7 @@ static void print_text(const struct list_ctx *ctx)
 
 static bool is_kind(const char *s)
 {
-	for (int k = PMC_EV_HARDWARE; k <= PMC_EV_PRESET; k++)
+	for (int k = PMC_EV_HARDWARE; k <= PMC_EV_TOOL; k++)
 		if (!strcmp(s, pmc_event_kind__name(k)))
 			return true;
 	return false;

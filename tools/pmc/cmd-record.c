@@ -72,6 +72,15 @@ static int build_evlist(struct record_cli *c, struct pmc_evlist **out)
 	for (size_t i = 0; i < pmc_evlist__nr(*out); i++) {
 		char why[512] = "";
 		struct pmc_evsel *e = pmc_evlist__at(*out, i);
+
+		if (pmc_evsel__kind(e) == PMC_EV_TOOL) {
+			fprintf(stderr,
+				"pmc record: cannot sample '%s': a tool event is a time pmc "
+				"measures around each run, with no counter to sample; count it "
+				"with pmc stat\n",
+				pmc_evsel__name(e));
+			return 1;
+		}
 		if (pmc_evsel__check(e, why, sizeof(why))) {
 			fprintf(stderr, "pmc record: cannot sample '%s': %s\n", pmc_evsel__name(e),
 				why);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* pmc stat: run_p5mon's runner — passes, warm-up, repetitions, confidence intervals. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +23,10 @@ enum {
 	O_PER_THREAD,
 	O_SUBTRACT,
 	O_CALIBRATION,
-	O_STRICT
+	O_STRICT,
+	O_NO_BIG_NUM,
+	O_APPEND_OUT,
+	O_LOG_FD,
 };
 
 static const struct cli_opt options[] = {
@@ -48,7 +52,20 @@ static const struct cli_opt options[] = {
 	 "<not supported>, the rest counted)"},
 	{"output", 'o', "FILE", CLI_V_FILE, NULL, "write the results to FILE (- for stdout)"},
 	{"format", O_FORMAT, "FMT", CLI_V_CHOICES, "text csv json",
-	 "text (the run_p5mon results file), csv or json"},
+	 "the results file: text (run_p5mon's), csv or json; without -o, on stderr"},
+	{"field-separator", 'x', "SEP", CLI_V_NONE, NULL,
+	 "print perf stat's CSV lines, fields separated by SEP (\\t: a tab), instead of the "
+	 "summary"},
+	{"json-output", 'j', NULL, CLI_V_NONE, NULL,
+	 "print perf stat's JSON lines, one object per event, instead of the summary"},
+	{"big-num", 'B', NULL, CLI_V_NONE, NULL,
+	 "thousands separators of LC_NUMERIC in the summary (the default)"},
+	{"no-big-num", O_NO_BIG_NUM, NULL, CLI_V_NONE, NULL,
+	 "no thousands separators in the summary"},
+	{"append", O_APPEND_OUT, NULL, CLI_V_NONE, NULL,
+	 "add to -o's file instead of replacing it"},
+	{"log-fd", O_LOG_FD, "N", CLI_V_NONE, NULL,
+	 "write the summary, or the -x/-j lines, to file descriptor N instead of stderr"},
 	{"config", O_CONFIG, "FILE", CLI_V_FILE, NULL,
 	 "read 'key = value' options from FILE (the keys are the long options)"},
 	{"pid", 'p', "PID", CLI_V_PID, NULL, "count a running process until it exits or Ctrl-C"},
@@ -129,9 +146,32 @@ static int apply(struct stat_opts *o, int c, const char *arg, unsigned *priv_set
 		o->level /= 100.0;
 		return 0;
 	case O_FORMAT:
+		o->format_set = true;
 		return set_format(o, arg)
 			       ? bad_usage("--format is text, csv or json, not '%s'", arg)
 			       : 0;
+	case 'x':
+		if (!*arg)
+			return bad_usage("-x takes a separator, not '%s'", arg);
+		o->csv_sep = strcmp(arg, "\\t") ? arg : "\t";
+		return 0;
+	case 'j':
+		o->json_lines = true;
+		return 0;
+	case 'B':
+		o->big_num = 1;
+		return 0;
+	case O_NO_BIG_NUM:
+		o->big_num = 0;
+		return 0;
+	case O_APPEND_OUT:
+		o->append = true;
+		return 0;
+	case O_LOG_FD:
+		if (cli_parse_long(arg, 0, 0x7fffffff, &n) || fcntl((int)n, F_GETFD) < 0)
+			return bad_usage("--log-fd takes an open file descriptor, not '%s'", arg);
+		o->log_fd = (int)n;
+		return 0;
 	case 'p':
 		if (cli_parse_long(arg, 1, 0x7fffffff, &n))
 			return bad_usage("-p takes a process id, not '%s'", arg);
@@ -230,12 +270,31 @@ static int check_values(const struct stat_opts *o)
 	return 0;
 }
 
+/* The output options that exclude each other, as perf stat's (docs/stat-output.md). */
+static int check_outputs(const struct stat_opts *o)
+{
+	if (o->csv_sep && o->json_lines)
+		return bad_usage("%s", "-x and -j are two formats: choose one");
+	if ((o->csv_sep || o->json_lines) && o->format_set)
+		return bad_usage("%s", "-x and -j replace the summary; --format is the results "
+				       "file's: choose one");
+	if (o->csv_sep && o->big_num == 1)
+		return bad_usage("%s", "-B is for the summary: -x lines have no thousands "
+				       "separators");
+	if (o->log_fd >= 0 && o->output)
+		return bad_usage("%s", "-o and --log-fd are two places for the output: choose one");
+	if (o->append && (!o->output || !strcmp(o->output, "-")))
+		return bad_usage("%s", "--append adds to -o's file: give -o FILE");
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct stat_opts *o)
 {
 	unsigned priv = 0;
 	int c, rc;
 
-	*o = (struct stat_opts){.repeat = 1, .level = 0.95, .format = FMT_TEXT};
+	*o = (struct stat_opts){
+		.repeat = 1, .level = 0.95, .format = FMT_TEXT, .big_num = -1, .log_fd = -1};
 	while ((c = cli_getopt(&cmd_stat_doc, argc, argv)) != -1) {
 		if (c == 'h') {
 			cli_usage(&cmd_stat_doc, stdout);
@@ -254,6 +313,9 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 		return bad_usage("%s", "no command to run (or -p PID, -a, -C CPUS)");
 	if (o->pid && (o->system_wide || o->cpus))
 		return bad_usage("%s", "-p cannot be combined with -a or -C");
+	rc = check_outputs(o);
+	if (rc)
+		return rc;
 	if (o->repeat > 1 && !*o->argv && (o->pid || o->system_wide || o->cpus))
 		fprintf(stderr,
 			"pmc stat: -r %d ignored: without a command, %s counted once, "

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: MIT
-/* pmc stat's outputs: the terminal summary, the pass plan, and the results files. */
+/*
+ * pmc stat's terminal summary, laid out as perf stat's (docs/stat-output.md): a value, unit,
+ * name and comment column per event, the repetitions in detail, the time of one run; and the
+ * pass plan.
+ */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -37,36 +41,6 @@ void stat_print_plan(FILE *f, const struct stat_run *run)
 				res->events[i].why);
 }
 
-static void print_event(FILE *f, const struct stat_run *run, const struct pmc_run_event *e)
-{
-	const char *name = pmc_evsel__name(e->evsel);
-
-	if (!e->supported) {
-		fprintf(f, "%s: <not supported> (%s)\n", name, e->why);
-		return;
-	}
-	if (!e->nr) {
-		fprintf(f, "%s: <not counted>\n", name);
-		return;
-	}
-	fprintf(f, "%s: %.1f +/- %.1f (%.3f%%)", name, e->sum.mean, e->sum.ci, e->sum.ci_pct);
-	if (e->nr > 1)
-		fprintf(f, "   [median %.1f, min %.0f, max %.0f, stddev %.1f]", e->sum.median,
-			e->sum.min, e->sum.max, e->sum.stddev);
-	if (e->scaled) {
-		double r = 0;
-
-		for (int i = 0; i < e->nr; i++)
-			r += e->ratio[i];
-		fprintf(f, "   (scaled, counted %.1f%% of the time)", 100.0 * r / e->nr);
-	}
-	if (pmc_evsel__note(e->evsel))
-		fprintf(f, "   (%s)", pmc_evsel__note(e->evsel));
-	fputc('\n', f);
-	for (int i = 0; run->opts->all_results && i < e->nr; i++)
-		fprintf(f, "    rep %d: %.0f\n", i + 1, e->values[i]);
-}
-
 /*
  * The levels counted: the default privilege's, which applies to events that happen at either
  * level; kernel-side events without :u/:k count where they happen (docs/events.md), which is
@@ -88,7 +62,7 @@ static void print_levels(FILE *f, const struct stat_run *run)
 		where ? "; kernel-side events where they happen" : "");
 }
 
-static void print_header(FILE *f, const struct stat_run *run)
+void stat_print_header(FILE *f, const struct stat_run *run)
 {
 	const struct stat_opts *o = run->opts;
 	const struct pmc_run_results *res = run->res;
@@ -112,59 +86,166 @@ static void print_header(FILE *f, const struct stat_run *run)
 	fprintf(f, ", backend %s):\n\n", pmc_evlist__backend(run->evlist));
 }
 
-static void print_terminal(FILE *f, const struct stat_run *run)
+#define METRIC_LEN 35 /* perf's comment column */
+
+/* perf's unit column: as wide as the longest unit of an event counted, "unit" at least. */
+static int unit_width(const struct stat_view *v, size_t nr)
+{
+	int w = 4;
+
+	for (size_t i = 0; i < nr; i++)
+		if (v[i].counted && (int)strlen(v[i].unit) > w)
+			w = (int)strlen(v[i].unit);
+	return w;
+}
+
+static int decimals(const struct stat_view *v)
+{
+	return floor(v->scale) != v->scale ? 2 : 0;
+}
+
+static void print_comment(FILE *f, const struct stat_view *v, const struct stat_numfmt *nf)
+{
+	struct stat_numfmt plain = *nf;
+	char num[64];
+	int n;
+
+	if (!v->has_derived) {
+		fprintf(f, "%-*s", METRIC_LEN, "");
+		return;
+	}
+	plain.sep[0] = 0;
+	stat_num(num, sizeof(num), v->derived.value, v->derived.decimals, &plain);
+	n = fprintf(f, " # %*s%s", v->derived.width, num, v->derived.suffix);
+	fprintf(f, " %-*s", n < METRIC_LEN - 1 ? METRIC_LEN - n - 1 : 0, v->derived.unit);
+}
+
+static void print_line(FILE *f, const struct stat_view *v, int uw, int reps,
+		       const struct stat_numfmt *nf)
+{
+	const struct pmc_run_event *e = v->e;
+	char num[64];
+
+	if (!v->counted) {
+		fprintf(f, "%18s %-*s %s", e->supported ? "<not counted>" : "<not supported>", uw,
+			v->unit, v->name);
+		if (!e->supported)
+			fprintf(f, "   (%s)", e->why);
+		fputc('\n', f);
+		return;
+	}
+	stat_num(num, sizeof(num), v->value, decimals(v), nf);
+	fprintf(f, "%18s %-*s %-32s", num, uw, v->unit, v->name);
+	print_comment(f, v, nf);
+	if (reps > 1 && e->sum.ci_pct != 0)
+		fprintf(f, "  ( +-%6.2f%% )", e->sum.ci_pct);
+	if (e->scaled)
+		fprintf(f, "  (%.2f%%)", v->running_pct);
+	if (pmc_evsel__note(e->evsel))
+		fprintf(f, "   (%s)", pmc_evsel__note(e->evsel));
+	fputc('\n', f);
+}
+
+/* One event's run_p5mon statistics: mean, interval, median, extremes, spread. */
+static void print_detail(FILE *f, const struct stat_view *v, bool all, const struct stat_numfmt *nf)
+{
+	const struct pmc_summary *s = &v->e->sum;
+	int d = decimals(v);
+	char n[6][64];
+
+	stat_num(n[0], sizeof(n[0]), s->mean * v->scale, d, nf);
+	stat_num(n[1], sizeof(n[1]), s->ci * v->scale, d + 1, nf);
+	stat_num(n[2], sizeof(n[2]), s->median * v->scale, d + 1, nf);
+	stat_num(n[3], sizeof(n[3]), s->min * v->scale, d, nf);
+	stat_num(n[4], sizeof(n[4]), s->max * v->scale, d, nf);
+	stat_num(n[5], sizeof(n[5]), s->stddev * v->scale, d + 1, nf);
+	fprintf(f, "%18s +- %-14s %16s %16s %16s %16s  %s%s%s%s\n", n[0], n[1], n[2], n[3], n[4],
+		n[5], v->name, *v->unit ? " (" : "", v->unit, *v->unit ? ")" : "");
+	for (int i = 0; all && i < v->e->nr; i++)
+		fprintf(f, "    rep %d: %s\n", i + 1,
+			stat_num(n[0], sizeof(n[0]), v->e->values[i] * v->scale, d, nf));
+}
+
+/* The second block: what run_p5mon printed of each event, when there were repetitions. */
+static void print_details(FILE *f, const struct stat_run *run, const struct stat_view *v,
+			  const struct stat_numfmt *nf)
 {
 	const struct pmc_run_results *res = run->res;
+	bool all = run->opts->all_results;
 
-	print_header(f, run);
-	stat_print_overhead(f, run);
+	if (res->nr_reps < 2 && !all)
+		return;
+	fprintf(f, "\n %d run%s of each event, %g%% confidence interval:\n\n", res->nr_reps,
+		res->nr_reps == 1 ? "" : "s", run->opts->level * 100);
+	fprintf(f, "%18s +- %-14s %16s %16s %16s %16s  %s\n", "mean", "interval", "median", "min",
+		"max", "stddev", "event");
 	for (size_t i = 0; i < res->nr_events; i++)
-		print_event(f, run, &res->events[i]);
-	stat_regions__print(f, run);
-	fprintf(f, "\n %.6f seconds time elapsed", res->elapsed_s);
+		if (v[i].counted)
+			print_detail(f, &v[i], all, nf);
+}
+
+/* " 0.001 +- 0.0001 seconds WHAT  ( +- 1.23% )", or without the interval for one run. */
+static void print_time(FILE *f, const struct pmc_summary *s, const char *what,
+		       const struct stat_numfmt *nf)
+{
+	struct stat_numfmt plain = *nf;
+	char mean[64], ci[64];
+	int prec;
+
+	plain.sep[0] = 0;
+	if (s->n < 2) {
+		fprintf(f, " %17s seconds %s", stat_num(mean, sizeof(mean), s->mean, 9, &plain),
+			what);
+		return;
+	}
+	prec = stat_num_precision(s->ci) + 2;
+	fprintf(f, " %17s +- %s seconds %s", stat_num(mean, sizeof(mean), s->mean, prec, &plain),
+		stat_num(ci, sizeof(ci), s->ci, prec, &plain), what);
+	if (s->ci_pct != 0)
+		fprintf(f, "  ( +-%6.2f%% )", s->ci_pct);
+}
+
+/* perf's footer: the wall time of one run, then the command's user and system time. */
+static void print_footer(FILE *f, const struct stat_run *run, const struct stat_numfmt *nf)
+{
+	const struct pmc_run_results *res = run->res;
+	struct pmc_summary none = {.n = 1, .mean = res->elapsed_s};
+
+	fputc('\n', f);
+	print_time(f, res->nr_runs ? &res->wall : &none, "time elapsed", nf);
 	if (res->stop_signal)
 		fprintf(f, " (stopped early: %s; the values counted so far)",
 			cli_signame(res->stop_signal));
 	if (res->in_warmup && (res->stop_signal || res->have_status))
 		fprintf(f, "\n (the warm-up run was the only run: its values are shown)");
-	fprintf(f, "\n\n");
+	fputc('\n', f);
+	if (res->nr_runs && res->have_rusage) {
+		fputc('\n', f);
+		print_time(f, &res->user, "user", nf);
+		fputc('\n', f);
+		print_time(f, &res->sys, "sys", nf);
+		fputc('\n', f);
+	}
+	fputc('\n', f);
 }
 
-int stat_write(const struct stat_run *run)
+void stat_print_summary(FILE *f, const struct stat_run *run, const struct stat_numfmt *nf)
 {
-	const struct stat_opts *o = run->opts;
-	struct pmc_outfile *out;
-	FILE *f;
-	int err;
+	const struct pmc_run_results *res = run->res;
+	struct stat_view *v;
+	int uw;
 
-	/* The summary goes to stderr, as perf's, unless a data format replaces it on stdout. */
-	if (o->output || o->format == FMT_TEXT)
-		print_terminal(stderr, run);
-	if (!o->output && o->format == FMT_TEXT)
-		return 0;
-	err = pmc_outfile__open(o->output ? o->output : "-", &out);
-	if (err) {
-		fprintf(stderr, "pmc stat: cannot write %s: %s\n", o->output, pmc_strerror(err));
-		return 1;
+	if (stat_views__new(run, &v)) {
+		fprintf(stderr, "pmc stat: cannot print the summary: out of memory\n");
+		return;
 	}
-	f = pmc_outfile__stream(out);
-	err = !f ? -1
-		 : pmc_run__write(run->runner, f,
-				  o->format == FMT_JSON	 ? PMC_RUN_FORMAT_JSON
-				  : o->format == FMT_CSV ? PMC_RUN_FORMAT_CSV
-							 : PMC_RUN_FORMAT_TEXT,
-				  o->all_results ? PMC_RUN_ALL_RESULTS : 0);
-	if (err) {
-		fprintf(stderr, "pmc stat: cannot write %s: %s; nothing was written\n",
-			o->output ? o->output : "stdout", pmc_strerror(err < 0 ? err : -EIO));
-		pmc_outfile__abort(out);
-		return 1;
-	}
-	err = pmc_outfile__commit(out);
-	if (err) {
-		fprintf(stderr, "pmc stat: cannot write %s: %s\n", o->output ? o->output : "stdout",
-			pmc_strerror(err));
-		return 1;
-	}
-	return 0;
+	uw = unit_width(v, res->nr_events);
+	stat_print_header(f, run);
+	stat_print_overhead(f, run);
+	for (size_t i = 0; i < res->nr_events; i++)
+		print_line(f, &v[i], uw, res->nr_reps, nf);
+	print_details(f, run, v, nf);
+	stat_regions__print(f, run);
+	print_footer(f, run, nf);
+	free(v);
 }

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 #include <pmc/pmc.h>
+#include "stat-derived.h"
+#include "stat-num.h"
 
 /* The limit of -r, PMC_RUN_MAX_REPEAT as a string for messages. */
 #define STAT_MAX_REPEAT PMC_RUN_MAX_REPEAT
@@ -30,6 +32,12 @@ struct stat_opts {
 	unsigned priv;	    /* PMC_PRIV_* default for events without modifiers */
 	const char *output; /* -o FILE, NULL: stderr, "-": stdout */
 	enum stat_format format;
+	bool format_set;     /* --format was given */
+	const char *csv_sep; /* -x SEP: perf's CSV lines instead of the summary, or NULL */
+	bool json_lines;     /* -j: perf's JSON lines instead of the summary */
+	int big_num;	     /* -B 1, --no-big-num 0, -1: the default (separators) */
+	bool append;	     /* --append: -o's file keeps what it had */
+	int log_fd;	     /* --log-fd N: where stderr's outputs go instead, -1: none */
 	int verbose;
 	const char *backend;
 	pid_t pid;	  /* -p */
@@ -54,11 +62,37 @@ struct stat_run {
 	bool strict_stop; /* --strict stopped the run at an event the kernel refused at open */
 };
 
+/* One event as every output prints it (stat-view.c). */
+struct stat_view {
+	const struct pmc_run_event *e;
+	const char *name;
+	char generic[64]; /* pmc_evsel__generic_name(), "" when none */
+	const char *unit; /* "msec" (clocks), "ns" (tool events) or "" */
+	double scale;	  /* value = mean * scale */
+	bool counted;	  /* supported, with values */
+	double value;
+	double running_pct; /* mean share of its enabled time it counted */
+	bool has_derived;
+	struct stat_derived derived; /* the comment column */
+};
+
+/* The views of run's events, [nr_events]; free() them. Returns 0 or -1 (no memory). */
+int stat_views__new(const struct stat_run *run, struct stat_view **out);
+
 /* Builds the event list, runs every pass and repetition, prints; returns the exit status. */
 int cmd_stat_run(const struct stat_opts *opts);
 void stat_print_plan(FILE *f, const struct stat_run *run);
-/* The terminal summary on stderr, and the results file (-o, --format); 0 or 1. */
+/*
+ * The outputs: the terminal summary or the -x/-j lines on stderr (or --log-fd), the results
+ * file (-o, --format; stat-write.c); 0 or 1.
+ */
 int stat_write(const struct stat_run *run);
+/* The terminal summary (stat-out.c), numbers written as nf says. */
+void stat_print_summary(FILE *f, const struct stat_run *run, const struct stat_numfmt *nf);
+/* The summary's header: the command, repetitions, passes, confidence, levels, backend. */
+void stat_print_header(FILE *f, const struct stat_run *run);
+/* perf's -x lines (sep) or -j lines (sep NULL) (stat-machine.c). */
+void stat_print_machine(FILE *f, const struct stat_run *run, const char *sep);
 /* The regions' terminal summary (stat-region-out.c). */
 void stat_regions__print(FILE *f, const struct stat_run *run);
 void stat_print_overhead(FILE *f, const struct stat_run *run);

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pmc stat's numbers for people (tools/pmc/stat-num.c) and its comment column
+ * (tools/pmc/stat-derived.c), from tables of {input, expected} rows.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <criterion/criterion.h>
+#include "stat-derived.h"
+#include "stat-num.h"
+
+struct num_case {
+	double v;
+	int decimals;
+	const char *sep, *point, *grouping, *want;
+};
+
+static const struct num_case nums[] = {
+	/* The C locale, and --no-big-num: no separators. */
+	{0, 0, "", ".", "", "0"},
+	{1234567, 0, "", ".", "", "1234567"},
+	{0.51234, 2, "", ".", "", "0.51"},
+	/* en_US: "," every 3 digits. */
+	{999, 0, ",", ".", "\3", "999"},
+	{1000, 0, ",", ".", "\3", "1,000"},
+	{1234567, 0, ",", ".", "\3", "1,234,567"},
+	{1234567.891, 2, ",", ".", "\3", "1,234,567.89"},
+	{-1234567, 0, ",", ".", "\3", "-1,234,567"},
+	{999999.996, 2, ",", ".", "\3", "1,000,000.00"}, /* rounding carries into a group */
+	{123456, 0, ",", ".", "\3", "123,456"},
+	/* de_DE: "." groups, "," before the decimals. */
+	{1234567.5, 1, ".", ",", "\3", "1.234.567,5"},
+	/* en_IN: 3, then 2 repeated. */
+	{123456789, 0, ",", ".", "\3\2", "12,34,56,789"},
+	/* CHAR_MAX ends the grouping: one separator only. */
+	{123456789, 0, ",", ".", "\3\177", "123456,789"},
+	/* A separator of more than one byte (U+202F in fr_FR). */
+	{1234567, 0, "\xe2\x80\xaf", ",", "\3",
+	 "1\xe2\x80\xaf"
+	 "234\xe2\x80\xaf"
+	 "567"},
+	{1.0 / 0.0, 0, ",", ".", "\3", "inf"},
+	{-1.0 / 0.0, 0, ",", ".", "\3", "-inf"},
+	{0.0 / 0.0, 2, ",", ".", "\3", "nan"},
+};
+
+Test(stat_format, numbers)
+{
+	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
+		const struct num_case *c = &nums[i];
+		struct stat_numfmt nf = {0};
+		char buf[64];
+
+		snprintf(nf.sep, sizeof(nf.sep), "%s", c->sep);
+		snprintf(nf.point, sizeof(nf.point), "%s", c->point);
+		snprintf(nf.grouping, sizeof(nf.grouping), "%s", c->grouping);
+		stat_num(buf, sizeof(buf), c->v, c->decimals, &nf);
+		cr_expect_str_eq(buf, c->want, "row %zu: %.3f", i, c->v);
+	}
+}
+
+Test(stat_format, short_buffer_is_cut_not_overrun)
+{
+	struct stat_numfmt nf = {.sep = ",", .point = ".", .grouping = "\3"};
+	char buf[6];
+
+	stat_num(buf, sizeof(buf), 1234567, 0, &nf);
+	cr_expect_str_eq(buf, "1,234");
+}
+
+Test(stat_format, c_locale_has_no_separators)
+{
+	struct stat_numfmt nf;
+	char buf[64];
+
+	setenv("LC_ALL", "C", 1);
+	stat_numfmt__init(&nf, true);
+	cr_expect_str_eq(stat_num(buf, sizeof(buf), 1234567.25, 2, &nf), "1234567.25");
+}
+
+Test(stat_format, footer_precision)
+{
+	static const struct {
+		double sd;
+		int want;
+	} rows[] = {{0, 0}, {2, 0}, {1, 0}, {0.5, 1}, {0.05, 2}, {0.0000677, 5}};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		cr_expect_eq(stat_num_precision(rows[i].sd), rows[i].want, "sd %g", rows[i].sd);
+}
+
+/* The events of a run: instructions, cycles, branches, misses, a clock and a tracepoint. */
+static const struct stat_derived_event run[] = {
+	{"instructions", 1, true, 4000000},
+	{"cpu-cycles", 1, true, 2500000},
+	{"branch-instructions", 1, true, 1000},
+	{"branch-misses", 1, true, 25},
+	{"task-clock", 1, true, 2000000},    /* 2 ms */
+	{"", 1, true, 500},		     /* a tracepoint: no generic name */
+	{"cache-misses", 1, true, 10},	     /* cache-references not counted */
+	{"duration_time", 1, true, 4000000}, /* a time: no rate */
+	{"cache-references", 1, false, 0},
+	{"instructions", 2, true, 100}, /* kernel level: no cycles at that level */
+};
+
+struct derived_case {
+	size_t idx;
+	int have;
+	double value;
+	const char *unit;
+};
+
+static const struct derived_case derived[] = {
+	{0, 1, 1.6, "insn per cycle"},
+	{1, 1, 1.25, "GHz"}, /* 2.5M cycles in 2 ms */
+	{2, 1, 500.0, "K/sec"},
+	{3, 1, 2.5, "of all branches"},
+	{4, 1, 0.5, "CPUs utilized"}, /* 2 ms of a 4 ms run */
+	{5, 1, 250.0, "K/sec"},
+	{6, 0, 0, NULL},
+	{7, 0, 0, NULL},
+	{8, 0, 0, NULL},
+	{9, 0, 0, NULL},
+};
+
+Test(stat_format, derived_values)
+{
+	size_t nr = sizeof(run) / sizeof(run[0]);
+
+	for (size_t i = 0; i < sizeof(derived) / sizeof(derived[0]); i++) {
+		const struct derived_case *c = &derived[i];
+		struct stat_derived d;
+		int have = stat_derived__compute(run, nr, c->idx, 4e6, &d);
+
+		cr_expect_eq(have, c->have, "event %zu", c->idx);
+		if (!have || !c->have)
+			continue;
+		cr_expect_float_eq(d.value, c->value, 1e-9, "event %zu: %g", c->idx, d.value);
+		cr_expect_str_eq(d.unit, c->unit, "event %zu", c->idx);
+	}
+}

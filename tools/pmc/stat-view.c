@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What every output of pmc stat prints of an event: its mean in the unit people read
+ * (task-clock in msec, tool events in ns), its running share and its comment (stat-derived.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "stat.h"
+
+/* Units of perf 6.1's events (its evsel->unit and scale): clocks in msec, tool events in ns. */
+static const struct {
+	const char *generic, *unit;
+	double scale;
+} units[] = {
+	{"task-clock", "msec", 1e-6}, {"cpu-clock", "msec", 1e-6}, {"duration_time", "ns", 1},
+	{"user_time", "ns", 1},	      {"system_time", "ns", 1},
+};
+
+static void set_unit(struct stat_view *v, const char *generic)
+{
+	v->unit = "";
+	v->scale = 1;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(generic, units[i].generic)) {
+			v->unit = units[i].unit;
+			v->scale = units[i].scale;
+		}
+}
+
+static double running_pct(const struct pmc_run_event *e)
+{
+	double r = 0;
+
+	for (int i = 0; i < e->nr; i++)
+		r += e->ratio[i];
+	return e->nr ? 100.0 * r / e->nr : 100.0;
+}
+
+/* The mean wall time of one run, in ns: what "CPUs utilized" divides by. */
+static double wall_ns(const struct pmc_run_results *res)
+{
+	return res->nr_runs ? res->wall.mean * 1e9 : 0;
+}
+
+int stat_views__new(const struct stat_run *run, struct stat_view **out)
+{
+	const struct pmc_run_results *res = run->res;
+	size_t nr = res->nr_events;
+	struct stat_view *v = calloc(nr + 1, sizeof(*v));
+	struct stat_derived_event *d = calloc(nr + 1, sizeof(*d));
+
+	*out = NULL;
+	if (!v || !d) {
+		free(v);
+		free(d);
+		return -1;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		const struct pmc_run_event *e = &res->events[i];
+
+		v[i].e = e;
+		v[i].name = pmc_evsel__name(e->evsel);
+		pmc_evsel__generic_name(e->evsel, v[i].generic, sizeof(v[i].generic));
+		set_unit(&v[i], v[i].generic);
+		v[i].counted = e->supported && e->nr > 0;
+		v[i].value = e->sum.mean * v[i].scale;
+		v[i].running_pct = running_pct(e);
+		d[i] = (struct stat_derived_event){.generic = v[i].generic,
+						   .priv = pmc_evsel__priv(e->evsel),
+						   .counted = v[i].counted,
+						   .mean = e->sum.mean};
+	}
+	for (size_t i = 0; i < nr; i++)
+		v[i].has_derived = stat_derived__compute(d, nr, i, wall_ns(res), &v[i].derived);
+	free(d);
+	*out = v;
+	return 0;
+}

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Where pmc stat's outputs go (docs/stat-output.md): the summary, or perf's -x/-j lines in its
+ * place, on stderr or --log-fd, never on the measured program's stdout; the results file to
+ * -o (whole or not at all, --append keeping what the file had) or, without -o, beside the
+ * summary's place.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "cli.h"
+#include "stat.h"
+
+/* What goes into -o's file or the log: the -x/-j lines, or a results file (--format). */
+static int write_data(FILE *f, const struct stat_run *run)
+{
+	const struct stat_opts *o = run->opts;
+
+	if (o->csv_sep || o->json_lines) {
+		stat_print_machine(f, run, o->json_lines ? NULL : o->csv_sep);
+		return ferror(f) ? -EIO : 0;
+	}
+	return pmc_run__write(run->runner, f,
+			      o->format == FMT_JSON  ? PMC_RUN_FORMAT_JSON
+			      : o->format == FMT_CSV ? PMC_RUN_FORMAT_CSV
+						     : PMC_RUN_FORMAT_TEXT,
+			      o->all_results ? PMC_RUN_ALL_RESULTS : 0);
+}
+
+/*
+ * --append: what the file holds goes first into the temporary file that replaces it, so that
+ * a failed write leaves it as it was. Only a regular file is read (a FIFO or a device is
+ * written in place, after nothing).
+ */
+static int copy_old(FILE *to, const char *path)
+{
+	char buf[65536];
+	struct stat st;
+	size_t n;
+	FILE *from;
+	int err = 0;
+
+	if (stat(path, &st))
+		return errno == ENOENT ? 0 : -errno;
+	if (!S_ISREG(st.st_mode))
+		return 0;
+	from = fopen(path, "r");
+	if (!from)
+		return -errno;
+	while ((n = fread(buf, 1, sizeof(buf), from)) > 0)
+		if (fwrite(buf, 1, n, to) != n)
+			err = -EIO;
+	if (ferror(from))
+		err = -EIO;
+	fclose(from);
+	return err;
+}
+
+static int write_output(const struct stat_run *run)
+{
+	const struct stat_opts *o = run->opts;
+	const char *name = strcmp(o->output, "-") ? o->output : "stdout";
+	struct pmc_outfile *out;
+	FILE *f;
+	int err = pmc_outfile__open(o->output, &out);
+
+	if (err) {
+		fprintf(stderr, "pmc stat: cannot write %s: %s\n", name, pmc_strerror(err));
+		return 1;
+	}
+	f = pmc_outfile__stream(out);
+	err = !f ? -EIO : o->append && strcmp(o->output, "-") ? copy_old(f, o->output) : 0;
+	if (!err)
+		err = write_data(f, run);
+	if (err) {
+		fprintf(stderr, "pmc stat: cannot write %s: %s; nothing was written\n", name,
+			pmc_strerror(err < 0 ? err : -EIO));
+		pmc_outfile__abort(out);
+		return 1;
+	}
+	err = pmc_outfile__commit(out);
+	if (err) {
+		fprintf(stderr, "pmc stat: cannot write %s: %s\n", name, pmc_strerror(err));
+		return 1;
+	}
+	return 0;
+}
+
+/* The place of stderr's outputs: stderr, or a stream on a copy of --log-fd's descriptor. */
+static FILE *open_log(const struct stat_opts *o)
+{
+	int fd;
+	FILE *f;
+
+	if (o->log_fd < 0)
+		return stderr;
+	fd = dup(o->log_fd);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f) {
+		fprintf(stderr, "pmc stat: cannot write to --log-fd %d: %s\n", o->log_fd,
+			strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+	return f;
+}
+
+static int close_log(FILE *log, const struct stat_opts *o)
+{
+	int bad = fflush(log) || ferror(log);
+
+	if (log != stderr && fclose(log))
+		bad = 1;
+	if (bad && o->log_fd >= 0)
+		fprintf(stderr, "pmc stat: cannot write to --log-fd %d: %s\n", o->log_fd,
+			strerror(errno ? errno : EIO));
+	return bad && o->log_fd >= 0;
+}
+
+int stat_write(const struct stat_run *run)
+{
+	const struct stat_opts *o = run->opts;
+	bool machine = o->csv_sep || o->json_lines;
+	FILE *log = open_log(o);
+	struct stat_numfmt nf;
+	int rc = 0;
+
+	if (!log)
+		return 1;
+	/* The summary, unless -x/-j replace it or a results format takes its place. */
+	if (!machine && (o->output || o->format == FMT_TEXT)) {
+		stat_numfmt__init(&nf, o->big_num != 0);
+		stat_print_summary(log, run, &nf);
+	}
+	if (o->output)
+		rc = write_output(run);
+	else if (machine || o->format != FMT_TEXT)
+		rc = write_data(log, run) ? 1 : 0;
+	return close_log(log, o) || rc;
+}
