@@ -8,6 +8,7 @@
 #include <sys/types.h>
 #include <pmc/pmc.h>
 #include "stat-derived.h"
+#include "stat-metric.h"
 #include "stat-num.h"
 
 /* The limit of -r, PMC_RUN_MAX_REPEAT as a string for messages. */
@@ -46,8 +47,9 @@ struct stat_opts {
 	bool no_inherit;
 	bool per_thread; /* regions: values per thread too */
 	bool subtract_overhead;
-	const char *calibration; /* --calibration=FILE, NULL: this machine's default */
-	char **argv;		 /* the command */
+	const char *calibration;    /* --calibration=FILE, NULL: this machine's default */
+	char **argv;		    /* the command */
+	struct metric_opts metrics; /* -M, --metrics-file, --topdown */
 };
 
 /* pmc stat's state: the options, the event list, and the library's runner over it. */
@@ -60,7 +62,17 @@ struct stat_run {
 	struct pmc_run *runner;
 	const struct pmc_run_results *res;
 	bool strict_stop; /* --strict stopped the run at an event the kernel refused at open */
+	struct pmc_metrics *metrics;  /* the selected metrics, NULL when none */
+	struct metric_absent *absent; /* events of metrics that the backend does not know */
+	size_t nr_absent;
+	struct metric_rows rows; /* every metric of the run, after it (stat_metrics__compute()) */
 };
+
+/* The metric set of the options and its events in the list; 0 or an exit status. */
+int stat_metrics__build(struct stat_run *run);
+/* The metrics' rows from the results: whole program, regions, threads. 0 or -ENOMEM. */
+int stat_metrics__compute(struct stat_run *run);
+void stat_metrics__delete(struct stat_run *run);
 
 /* One event as every output prints it (stat-view.c). */
 struct stat_view {
