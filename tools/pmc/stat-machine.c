@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <jansson.h>
 #include "cli.h"
 #include "stat.h"
 
@@ -137,6 +138,35 @@ static void csv_header(FILE *f, const struct stat_run *run)
 	free(text);
 }
 
+/*
+ * The metrics after the events: with -x a '#' line naming the fields, then one line per metric
+ * (whole program, regions, threads); with -j one object per metric.
+ */
+static void print_metrics(FILE *f, const struct stat_run *run, const char *sep)
+{
+	if (sep) {
+		fputs("# ", f);
+		metric_rows__csv(f, &run->rows, sep);
+		return;
+	}
+	for (size_t i = 0; i < run->rows.nr; i++) {
+		const struct metric_row *row = &run->rows.v[i];
+		json_t *j = metric_json(&row->r);
+		char *s;
+
+		if (j && row->region) {
+			json_object_set_new(j, "region", json_string(row->region));
+			if (row->thread >= 0)
+				json_object_set_new(j, "thread", json_integer(row->thread));
+		}
+		s = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
+		if (s)
+			fprintf(f, "%s\n", s);
+		free(s);
+		json_decref(j);
+	}
+}
+
 void stat_print_machine(FILE *f, const struct stat_run *run, const char *sep)
 {
 	struct stat_view *v;
@@ -154,4 +184,6 @@ void stat_print_machine(FILE *f, const struct stat_run *run, const char *sep)
 			json_line(f, run, &v[i]);
 	}
 	free(v);
+	if (run->metrics)
+		print_metrics(f, run, sep);
 }

@@ -108,7 +108,11 @@ static int reps(const struct inputs *p, bool *one_pass)
 	return n < 0 ? 0 : n;
 }
 
-/* One pass: the metric of each repetition, summarised. 1 when a repetition has no value. */
+/*
+ * One pass: the interval of the metric's values of each repetition (the value stays the one of
+ * the means, as perf's and as a reader computes it from the counts printed). 1 when a
+ * repetition has no value.
+ */
 static int per_rep(const struct pmc_metric *metric, struct inputs *p, int n,
 		   struct metric_result *out)
 {
@@ -129,10 +133,8 @@ static int per_rep(const struct pmc_metric *metric, struct inputs *p, int n,
 	}
 	if (!rc)
 		rc = pmc_summarize(vals, (size_t)n, p->c->level, &s);
-	if (!rc) {
-		out->v.value = s.mean;
+	if (!rc)
 		out->ci = s.ci;
-	}
 	free(vals);
 	return rc;
 }
@@ -240,13 +242,13 @@ static int compute(const struct pmc_metric *metric, struct inputs *p, struct met
 	if (rc)
 		return rc;
 	set_inputs(out, p);
+	n = reps(p, &one_pass);
+	out->n = n;
+	out->method = n < 2 ? METRIC_ONE_RUN : one_pass ? METRIC_PER_REP : METRIC_DELTA;
 	set_means(p);
 	rc = eval(metric, p, &out->v);
 	if (rc || out->v.status != PMC_METRIC_OK)
 		return rc;
-	n = reps(p, &one_pass);
-	out->n = n;
-	out->method = n < 2 ? METRIC_ONE_RUN : one_pass ? METRIC_PER_REP : METRIC_DELTA;
 	if (out->method == METRIC_PER_REP) {
 		rc = per_rep(metric, p, n, out);
 		if (rc == 1)

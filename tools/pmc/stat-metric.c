@@ -35,9 +35,12 @@ static void print_error(const char *cmd, const char *input, const struct pmc_met
 	if (err->where[0])
 		fprintf(stderr, "%s: %s:\n", cmd, cli_show(err->where));
 	if (err->parse.offset >= 0 && text && *text) {
-		cli_print_parse_error_hint(cmd, text, &err->parse,
-					   "run 'pmc list metrics' for the "
-					   "metrics and groups known here");
+		cli_print_parse_error_hint(
+			cmd, text, &err->parse,
+			code == -PMC_E_UNKNOWN_METRIC
+				? "run 'pmc list metrics' for the metrics and "
+				  "groups known here"
+				: "docs/metrics.md gives the expression grammar");
 		return;
 	}
 	fprintf(stderr, "%s: %s\n", cmd,
