@@ -138,7 +138,10 @@ static long metric_in_column(const struct stat_run *run, const struct stat_view 
 	return -1;
 }
 
-/* The metrics of event idx that its line had no room for, each on a line of its own. */
+/*
+ * The metrics of event idx that its line had no room for, each on a line of its own; idx -1:
+ * every metric not printed yet (of inputs that are no event of the list).
+ */
 static void print_metric_lines(FILE *f, const struct stat_run *run, long idx, int uw, bool *printed)
 {
 	char buf[1024];
@@ -146,7 +149,7 @@ static void print_metric_lines(FILE *f, const struct stat_run *run, long idx, in
 	for (size_t i = 0; i < run->rows.nr; i++) {
 		const struct metric_row *row = &run->rows.v[i];
 
-		if (row->region || row->r.first != idx || printed[i])
+		if (row->region || (idx >= 0 && row->r.first != idx) || printed[i])
 			continue;
 		printed[i] = true;
 		fprintf(f, "%18s %-*s %-32s %s\n", "", uw, "", "",
