@@ -46,6 +46,19 @@ expect_grep "bad definition: a caret" "^ +\^$" "$T/bad"
 "$PMC" stat --td-level 2 true 2>"$T/td"
 expect_eq "--td-level without --topdown: exit 2" $? 2
 
+# pmc list metrics: groups and metrics with their descriptions; a word filters.
+"$PMC" list metrics >"$T/list"
+expect_grep "list: a group and its metrics" "^  Software: cpus_utilized page_faults_per_second$" "$T/list"
+expect_grep "list: a metric with its groups" "^  branch_miss_rate  \[Summary;Branches\]$" "$T/list"
+expect_grep "list: its formula, unit and threshold" \
+	"^      = branch\\\\-misses / branches  \(unit: 100%\)  \(threshold: branch_miss_rate > 0.05\)$" "$T/list"
+expect_eq "list: a word filters (names, groups, descriptions)" \
+	"$("$PMC" list metrics tlb --json | json /dev/stdin '[m["name"] for m in j["metrics"]]')" \
+	"['dtlb_load_miss_rate', 'itlb_load_miss_rate']"
+expect_eq "list --json: the groups" \
+	"$("$PMC" list metrics --json | json /dev/stdin '[g["metrics"] for g in j["groups"] if g["name"] == "Software"]')" \
+	"[['cpus_utilized', 'page_faults_per_second']]"
+
 "$PMC" doctor >"$T/doctor" 2>&1
 grep -qE '^ *\[ok\] vpmu' "$T/doctor" || skip "the vpmu tool is not available: $(grep vpmu "$T/doctor")"
 L="$PROGS/vpmu-loop"

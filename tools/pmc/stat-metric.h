@@ -130,4 +130,7 @@ void metric_rows__csv(FILE *f, const struct metric_rows *rows, const char *sep);
 void metric_rows__print(FILE *f, const struct metric_rows *rows, const char *region, int thread,
 			const char *indent, const bool *printed);
 
+/* pmc list metrics [WORD] (list-metrics.c): the backend's metrics, as text or JSON. */
+int list_metrics(const char *backend, const char *word, bool json);
+
 #endif /* PMC_TOOLS_STAT_METRIC_H */
