@@ -155,5 +155,26 @@ expect_eq "thread metric, n" \
 	"$(json "$T/r.json" '[(m["name"], m["n"]) for m in j["regions"][0]["threads"][0]["metrics"]]')" \
 	"[('ipb', 2)]"
 
+# pmc metrics: the saved file's metrics computed again, to the last digit: per repetition,
+# by the delta method, per region and per thread; another metric of the saved counts.
+same() { python3 -c "import json, sys; a, b = (json.load(open(f)) for f in sys.argv[1:3]); print(a['metrics'] == b['metrics'] and [(r['metrics'], [t['metrics'] for t in r['threads']]) for r in a['regions']] == [(r['metrics'], [t['metrics'] for t in r['threads']]) for r in b['regions']])" "$1" "$2"; }
+for f in cu p1 p2 r z; do
+	"$PMC" metrics --format json "$T/$f.json" >"$T/$f.again.json" 2>>"$T/err"
+	expect_eq "pmc metrics reproduces $f.json" "$(same "$T/$f.json" "$T/$f.again.json")" True
+done
+"$PMC" metrics -M 'bpi = branches / instructions' --format json "$T/k100000.json" >"$T/bpi.json"
+expect_eq "pmc metrics -M: a one-off over saved counts" \
+	"$(json "$T/bpi.json" 'j["metrics"][0]["value"]')" \
+	"$(json "$T/k100000.json" 'j["events"][1]["mean"] / j["events"][0]["mean"]')"
+"$PMC" metrics "$T/p2.json" >"$T/p2.txt"
+expect_grep "pmc metrics: the summary's metric line" "^  # +[0-9.]+  dm  \( \+- [0-9.]+%, delta method \)$" "$T/p2.txt"
+"$PMC" metrics "$T/list" 2>"$T/notjson"
+expect_eq "pmc metrics: a file that is not JSON, exit 2" $? 2
+echo '{"schema": "pmc-list/1", "events": []}' >"$T/other.json"
+"$PMC" metrics "$T/other.json" 2>"$T/other"
+expect_grep "pmc metrics: another schema refused" "is not a pmc stat results file" "$T/other"
+"$PMC" metrics -M insn_per_cycl "$T/p1.json" 2>"$T/unk2"
+expect_eq "pmc metrics: an unknown metric, exit 2" $? 2
+
 [ "$FAILS" = 0 ] || exit 1
 echo "all $PASSES passed"

@@ -47,6 +47,12 @@ char *metric_comment(char *buf, size_t len, const struct metric_result *r)
 	return buf;
 }
 
+/* The formula as its file or definition wrote it, without the blanks after a definition's '='. */
+static const char *formula(const struct pmc_metric_info *info)
+{
+	return info->expr + strspn(info->expr, " \t");
+}
+
 static json_t *number(const struct metric_result *r, double v)
 {
 	return r->v.status == PMC_METRIC_OK && isfinite(v) ? json_real(v) : json_null();
@@ -80,7 +86,7 @@ json_t *metric_json(const struct metric_result *r)
 	json_object_set_new(j, "unit", json_string(info->unit));
 	json_object_set_new(j, "method", json_string(metric_method__name(r->method)));
 	json_object_set_new(j, "n", json_integer(r->n));
-	json_object_set_new(j, "formula", json_string(info->expr));
+	json_object_set_new(j, "formula", json_string(formula(info)));
 	json_object_set_new(j, "inputs", inputs_json(r->inputs));
 	json_object_set_new(j, "threshold",
 			    info->threshold ? json_string(info->threshold) : json_null());
@@ -142,7 +148,7 @@ void metric_csv(FILE *f, const struct metric_result *r, const char *sep, const c
 		sep);
 	put(f, info->threshold ? info->threshold : "", sep);
 	fputs(sep, f);
-	put(f, info->expr, sep);
+	put(f, formula(info), sep);
 	fputs(sep, f);
 	snprintf(inputs, sizeof(inputs), "%s", r->inputs);
 	for (char *p = strstr(inputs, ", "); p; p = strstr(p, ", "))
