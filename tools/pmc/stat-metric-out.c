@@ -39,8 +39,12 @@ char *metric_comment(char *buf, size_t len, const struct metric_result *r)
 	}
 	n = (size_t)snprintf(buf, len, "# %9.*f %s%s %s", decimals(r->v.value), r->v.value,
 			     r->v.unit, *r->v.unit ? " " : "", info->name);
-	if (n < len && r->method != METRIC_ONE_RUN)
+	/* Of a value of 0, the interval in the metric's unit (no percentage of 0). */
+	if (n < len && r->method != METRIC_ONE_RUN && (r->v.value != 0 || r->ci == 0))
 		n += (size_t)snprintf(buf + n, len - n, "  ( +- %.2f%%, %s )", r->ci_pct,
+				      metric_method__name(r->method));
+	else if (n < len && r->method != METRIC_ONE_RUN)
+		n += (size_t)snprintf(buf + n, len - n, "  ( +- %.*f, %s )", decimals(r->ci), r->ci,
 				      metric_method__name(r->method));
 	if (n < len && r->v.flagged == 1)
 		snprintf(buf + n, len - n, "  <==");
