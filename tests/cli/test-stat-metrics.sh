@@ -173,6 +173,16 @@ expect_eq "pmc metrics: a file that is not JSON, exit 2" $? 2
 echo '{"schema": "pmc-list/1", "events": []}' >"$T/other.json"
 "$PMC" metrics "$T/other.json" 2>"$T/other"
 expect_grep "pmc metrics: another schema refused" "is not a pmc stat results file" "$T/other"
+# Hostile files: counts that are not numbers, names that are not strings: exit 2, no crash.
+for bad in '{"schema":"pmc-stat/1","events":[{"name":"a","values":["x"]}],"metrics":[{"name":"m","formula":"a"}]}' \
+	'{"schema":"pmc-stat/1","events":[{"name":"a","values":[1]}],"regions":[{"name":5}],"metrics":[{"name":"m","formula":"a"}]}' \
+	'{"schema":"pmc-stat/1","events":[{"values":[1]}],"metrics":[{"name":"m","formula":"a"}]}' \
+	'{"schema":"pmc-stat/1","events":[{"name":"a","values":[1]}],"metrics":[{"name":"m","formula":"a +"}]}'; do
+	echo "$bad" >"$T/bad.json"
+	"$PMC" metrics "$T/bad.json" 2>"$T/bad.err"
+	rc=$?
+	expect_eq "pmc metrics: a malformed file, exit 2 ($(head -c 60 "$T/bad.err"))" $rc 2
+done
 "$PMC" metrics -M insn_per_cycl "$T/p1.json" 2>"$T/unk2"
 expect_eq "pmc metrics: an unknown metric, exit 2" $? 2
 

@@ -134,7 +134,11 @@ static int compute(struct metric_rows *rows, const struct pmc_metrics *m, json_t
 		json_object_get(json_object_get(root, "provenance"), "confidence"));
 	json_t *r;
 	size_t i;
-	int rc = add_scope(rows, m, level > 0 && level < 1 ? level : 0.95, top, NULL, NULL, -1);
+	int rc;
+
+	if (!(level > 0 && level < 1))
+		level = 0.95; /* a file without its level, or with one out of range */
+	rc = add_scope(rows, m, level, top, NULL, NULL, -1);
 
 	json_array_foreach(regions, i, r)
 	{
