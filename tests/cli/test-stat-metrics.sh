@@ -36,6 +36,11 @@ expect_grep "summary: own line, with its interval and method" \
 "$PMC" stat -M cpus_utilized true 2>"$T/cu1.txt"
 expect_no_grep "one run: no interval" "cpus_utilized .*\+-" "$T/cu1.txt"
 
+# --strict is for -e's events: a metric's input this machine lacks (no PMU) leaves it unavailable.
+"$PMC" stat --strict -M insn_per_cycle,cpus_utilized true 2>"$T/strict"
+expect_eq "--strict: the metrics' events are not -e's" $? 0
+expect_grep "--strict: the metric printed" "#.*  insn_per_cycle( |$)" "$T/strict"
+
 # Unknown names: a usage error with the closest names; a definition that does not parse too.
 "$PMC" stat -M insn_per_cycl true 2>"$T/unk"
 expect_eq "unknown metric: exit 2" $? 2

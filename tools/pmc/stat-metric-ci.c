@@ -11,7 +11,11 @@
 #include <string.h>
 #include "stat-metric.h"
 
-/* The inputs of the metric being computed, and the value each has in this evaluation. */
+/*
+ * The inputs of the metric being computed, and the value each has in this evaluation. The
+ * first 64 inputs take part in the delta method's derivatives (a metric of more events has
+ * its other inputs held at their means there; no shipped formula has that many).
+ */
 struct inputs {
 	const struct metric_counts *c;
 	long idx[64];	      /* its inputs' indices into c, -1 when c lacks it */

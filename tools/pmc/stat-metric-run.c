@@ -9,10 +9,27 @@
 #include <string.h>
 #include "stat.h"
 
+/* The metrics' events were not named with -e: --strict does not apply to them. */
+static int mark_added(struct stat_run *run, size_t before)
+{
+	size_t nr = pmc_evlist__nr(run->evlist);
+	bool *named = realloc(run->user_named, (nr + 1) * sizeof(*named));
+
+	if (!named) {
+		fprintf(stderr, "pmc stat: out of memory\n");
+		return 1;
+	}
+	run->user_named = named;
+	for (size_t i = before; i < nr; i++)
+		named[i] = false;
+	return 0;
+}
+
 int stat_metrics__build(struct stat_run *run)
 {
 	const struct stat_opts *o = run->opts;
 	struct metric_opts mo = o->metrics;
+	size_t before = pmc_evlist__nr(run->evlist);
 	int rc;
 
 	if (!metric_opts__any(&mo))
@@ -22,7 +39,7 @@ int stat_metrics__build(struct stat_run *run)
 	if (!rc)
 		rc = metric_set__add_events(run->metrics, run->evlist, "pmc stat", &run->absent,
 					    &run->nr_absent);
-	return rc;
+	return rc ? rc : mark_added(run, before);
 }
 
 /* The counts of every event and of every event the backend does not know, for c. */
