@@ -66,7 +66,7 @@ void stat_print_header(FILE *f, const struct stat_run *run)
 {
 	const struct stat_opts *o = run->opts;
 	const struct pmc_run_results *res = run->res;
-	int reps = 0;
+	int reps = res->nr_reps; /* --null: the runs, which no event counts */
 
 	for (size_t i = 0; i < res->nr_events; i++)
 		if (res->events[i].nr > reps)
@@ -77,6 +77,8 @@ void stat_print_header(FILE *f, const struct stat_run *run)
 			fprintf(f, "%s%s", a == o->argv ? "" : " ", cli_show(*a));
 	else if (o->pid)
 		fprintf(f, "process %d", (int)o->pid);
+	else if (o->tids)
+		fprintf(f, "threads %s", cli_show(o->tids));
 	else
 		fprintf(f, "CPUs %s", o->cpus ? o->cpus : "all");
 	fprintf(f, "' (%d repetition%s%s, %d pass%s, %g%% confidence, ", reps, reps == 1 ? "" : "s",
@@ -120,12 +122,13 @@ static void print_comment(FILE *f, const struct stat_view *v, const struct stat_
 	fprintf(f, " %-*s", n < METRIC_LEN - 1 ? METRIC_LEN - n - 1 : 0, v->derived.unit);
 }
 
-static void print_line(FILE *f, const struct stat_view *v, int uw, int reps,
+static void print_line(FILE *f, const char *prefix, const struct stat_view *v, int uw, int reps,
 		       const struct stat_numfmt *nf)
 {
 	const struct pmc_run_event *e = v->e;
 	char num[64];
 
+	fputs(prefix, f);
 	if (!v->counted) {
 		fprintf(f, "%18s %-*s %s", e->supported ? "<not counted>" : "<not supported>", uw,
 			v->unit, v->name);
@@ -229,6 +232,24 @@ static void print_footer(FILE *f, const struct stat_run *run, const struct stat_
 	fputc('\n', f);
 }
 
+void stat_print_events(FILE *f, const struct stat_run *run, const char *prefix,
+		       const struct pmc_run_event *events, size_t nr, double wall_ns,
+		       const struct stat_numfmt *nf)
+{
+	struct stat_view *v;
+	int uw;
+
+	if (stat_views__of(events, nr, wall_ns, &v)) {
+		fprintf(stderr, "pmc stat: cannot print: out of memory\n");
+		return;
+	}
+	uw = unit_width(v, nr);
+	for (size_t i = 0; i < nr; i++)
+		if (v[i].counted)
+			print_line(f, prefix, &v[i], uw, run->res->nr_reps, nf);
+	free(v);
+}
+
 void stat_print_summary(FILE *f, const struct stat_run *run, const struct stat_numfmt *nf)
 {
 	const struct pmc_run_results *res = run->res;
@@ -242,8 +263,9 @@ void stat_print_summary(FILE *f, const struct stat_run *run, const struct stat_n
 	uw = unit_width(v, res->nr_events);
 	stat_print_header(f, run);
 	stat_print_overhead(f, run);
+	stat_units__print(f, run, nf);
 	for (size_t i = 0; i < res->nr_events; i++)
-		print_line(f, &v[i], uw, res->nr_reps, nf);
+		print_line(f, "", &v[i], uw, res->nr_reps, nf);
 	print_details(f, run, v, nf);
 	stat_regions__print(f, run);
 	print_footer(f, run, nf);
