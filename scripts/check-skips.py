@@ -20,6 +20,8 @@ CAPABILITIES = {
     "has-pmu": "a hardware PMU is present (a test of the no-PMU path)",
     "no-hw-breakpoints": "debug registers missing, or their exceptions never delivered",
     "no-device": "no accelerator device lent to this machine",
+    "no-cgroup-v2": "no cgroup2 hierarchy this user can make a cgroup in (not root, or a "
+    "container that mounts it read-only)",
     "no-unprivileged-user": "no way to run as a user without CAP_PERFMON (root without setpriv "
     "or runuser, a build tree others cannot read, or a privileged non-root user)",
 }

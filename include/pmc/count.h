@@ -25,14 +25,17 @@ extern "C" {
  *		pmc_evlist__close(evlist);
  *	}
  *
- * For PMC_TARGET_SELF, PMC_TARGET_PID and PMC_TARGET_CPUS, pmc_evlist__start()
- * enables the counters and pmc_evlist__stop() disables them; there is nothing to wait for.
+ * For PMC_TARGET_SELF, PMC_TARGET_PID, PMC_TARGET_TID and PMC_TARGET_CPUS,
+ * pmc_evlist__start() enables the counters and pmc_evlist__stop() disables them; there is
+ * nothing to wait for. pmc_evlist__enable() enables them again, on every target (a COMMAND
+ * opened with start_disabled begins so).
  */
 enum pmc_target_kind {
 	PMC_TARGET_SELF,    /* the calling thread */
 	PMC_TARGET_COMMAND, /* a command started by pmc, counted from its exec on */
 	PMC_TARGET_PID,	    /* a running process, all of its threads */
 	PMC_TARGET_CPUS,    /* CPUs (system-wide when cpus is NULL) */
+	PMC_TARGET_TID,	    /* running threads (tids), each alone: not the rest of its process */
 };
 
 /* What to count or sample; an options struct (sz: see "Options structs" in pmc/common.h). */
@@ -48,6 +51,19 @@ struct pmc_target {
 	int child_fd;	   /* COMMAND: an fd the command inherits (-1 or 0: none) */
 	const char
 		*child_fd_env; /* COMMAND: env variable that tells the command child_fd's number */
+	const char *tids;      /* TID: thread ids, comma-separated ("1234,1240") */
+	/*
+	 * CPUS: count only the tasks of this cgroup (a path under the cgroup2 mount, with or
+	 * without a leading '/'); NULL: every task
+	 */
+	const char *cgroup;
+	/*
+	 * Values per thread (pmc_evlist__nr_units()): COMMAND, each thread of the command and
+	 * its children, found when each exits; CPUS with cpus NULL, each thread running when
+	 * the list opens, counted on every CPU (not per CPU). PID and TID are per thread anyway.
+	 */
+	bool per_thread;
+	bool start_disabled; /* COMMAND: the counters stay off at exec; pmc_evlist__enable() */
 };
 
 /*
@@ -85,10 +101,11 @@ PMC_API const char *pmc_evsel__resource(const struct pmc_evsel *evsel);
 
 /*
  * Checks target before any work, so that a run does not fail after it started: a CPUS
- * list must parse ("0,2-3": numbers, ranges, single commas) and name online CPUs; a PID
- * must name a running process; a COMMAND must name a program. Returns 0, or -EINVAL /
- * -ESRCH with why (may be NULL) saying what is wrong and what would be right ("CPU 99 is
- * not online (the online CPUs are 0-1)").
+ * list must parse ("0,2-3": numbers, ranges, single commas) and name online CPUs, and its
+ * cgroup must exist; a PID must name a running process, a TID list running threads; a
+ * COMMAND must name a program. Returns 0, or -EINVAL / -ESRCH / -ENOENT with why (may be
+ * NULL) saying what is wrong and what would be right ("CPU 99 is not online (the online
+ * CPUs are 0-1)").
  */
 PMC_API int pmc_target__check(const struct pmc_target *target, char *why, size_t len);
 
@@ -127,6 +144,21 @@ PMC_API int pmc_evlist__start(struct pmc_evlist *evlist);
 
 /* Disables the counters (they keep their values). */
 PMC_API int pmc_evlist__stop(struct pmc_evlist *evlist);
+
+/*
+ * Enables the counters of an open list on any target: after pmc_evlist__stop(), or a
+ * COMMAND opened with start_disabled once pmc_evlist__start() let it run. Returns 0,
+ * -EBADF when the list is not open, or -EOPNOTSUPP where the backend cannot switch
+ * counters while the target runs (see pmc_evlist__counts_live()).
+ */
+PMC_API int pmc_evlist__enable(struct pmc_evlist *evlist);
+
+/*
+ * Whether the list's backend reads, enables and disables counters while the target runs
+ * (perf: yes; vpmu: no, its counts arrive when the command ends). Intervals, delayed
+ * starts and control commands of the runner need it.
+ */
+PMC_API bool pmc_evlist__counts_live(const struct pmc_evlist *evlist);
 
 /* Sets the counters of the open events to zero. */
 PMC_API int pmc_evlist__reset(struct pmc_evlist *evlist);

@@ -192,6 +192,19 @@ PMC_API int pmc_evsel__encoding(const struct pmc_evsel *evsel, char *buf, size_t
 PMC_API int pmc_evsel__check(struct pmc_evsel *evsel, char *why, size_t len);
 
 /*
+ * Sets a tracepoint's filter (perf's --filter: "fd == 1 && count > 0", the kernel's
+ * ftrace filter syntax over the tracepoint's fields), applied to every counter of the event
+ * when the list opens; NULL removes it. The backend tries it first where it can, so that a
+ * filter the kernel rejects is said now: returns 0; -EINVAL with why when the event is not a
+ * tracepoint or the kernel rejects the filter (why names the fields' format file);
+ * -EOPNOTSUPP when the backend takes no filters; -ENOMEM. why may be NULL.
+ */
+PMC_API int pmc_evsel__set_filter(struct pmc_evsel *evsel, const char *filter, char *why,
+				  size_t len);
+/* The event's filter (pmc_evsel__set_filter()), or NULL. Valid until it changes. */
+PMC_API const char *pmc_evsel__filter(const struct pmc_evsel *evsel);
+
+/*
  * Walks the names pmc knows for the list's backend: generic, software and cache events,
  * the forms of breakpoints, PMU events from sysfs, tracepoints, CPU-specific names and PAPI
  * presets. fn is called once per name, with info and its strings valid during the call

@@ -32,6 +32,21 @@ struct pmc_run_progress {
 };
 
 struct pmc_run_event;
+struct pmc_run_interval;
+
+/*
+ * Values per unit (results->units): none (totals only), per CPU (perf -A), per physical core
+ * or per socket of the CPUs counted (from sysfs's topology), or per thread (perf
+ * --per-thread). CPU, CORE and SOCKET need a CPUS target; THREAD a target counted per
+ * thread (PID, TID, or COMMAND and CPUS with pmc_target.per_thread).
+ */
+enum pmc_run_aggr {
+	PMC_RUN_AGGR_GLOBAL,
+	PMC_RUN_AGGR_CPU,
+	PMC_RUN_AGGR_CORE,
+	PMC_RUN_AGGR_SOCKET,
+	PMC_RUN_AGGR_THREAD,
+};
 
 struct pmc_run_opts {
 	size_t sz;	     /* sizeof(struct pmc_run_opts) */
@@ -55,6 +70,38 @@ struct pmc_run_opts {
 	 * there: pmc_run__execute() returns -PMC_E_UNSUPPORTED, why_failed names the event.
 	 */
 	int (*on_refusal)(const struct pmc_run_event *e, void *arg);
+	/*
+	 * Live counting (docs/stat-output.md, "Intervals", "Control"): options that need a
+	 * backend that counts live (pmc_evlist__counts_live(); pmc_run__new() returns
+	 * -EOPNOTSUPP otherwise).
+	 *
+	 * interval_ms > 0: while a run counts, on_interval every interval_ms with what each
+	 * event counted since the last call, and once more when the run ends (last), so that
+	 * a run's intervals sum to its values.
+	 */
+	int interval_ms;
+	void (*on_interval)(const struct pmc_run_interval *iv, void *arg);
+	/*
+	 * delay_ms > 0: counting begins delay_ms after the run starts (the command's exec, or
+	 * the counters' start for other targets); -1: only on a control "enable".
+	 */
+	int delay_ms;
+	/*
+	 * ctl_fd > 0: perf's control protocol (docs/stat-output.md, "Control"): lines
+	 * "enable", "disable", "enable NAME", "disable NAME", "ping" read while a run counts;
+	 * each acknowledged with "ack\n" on ack_fd (> 0) once done. Non-blocking fds are best.
+	 */
+	int ctl_fd, ack_fd;
+	/* optional: counting was switched on or off (only: that event alone; NULL: all). */
+	void (*on_enable)(bool on, const struct pmc_evsel *only, void *arg);
+	/*
+	 * optional: called before each run (before its counters open) and after it (after they
+	 * close), with where the runner stands; non-zero stops the runner there
+	 * (pmc_run__execute() returns -ECANCELED, why_failed says which).
+	 */
+	int (*before_run)(const struct pmc_run_progress *p, void *arg);
+	int (*after_run)(const struct pmc_run_progress *p, void *arg);
+	enum pmc_run_aggr aggr; /* values per unit too (results->units) */
 };
 
 /* One event over the repetitions of its pass. */
@@ -77,6 +124,37 @@ struct pmc_run_cell {
 	double *entered; /* [nr]: entries in that run */
 	struct pmc_summary sum;
 	double per_entry; /* mean / mean entries */
+};
+
+/*
+ * One unit's values (aggr): a CPU ("CPU3"), a core ("S0-D0-C1", perf's label), a socket
+ * ("S0") or a thread ("name-tid"). events[i] is event i of the results counted on this unit
+ * alone, with its own values and summary; its evsel, supported and why are the total's.
+ */
+struct pmc_run_unit {
+	char label[48];
+	int cpu;     /* CPU: the CPU; CORE, SOCKET: the first CPU of the unit; THREAD: -1 */
+	int nr_cpus; /* CPUs in the unit (0 for a thread) */
+	int socket, die, core;	      /* from sysfs (-1 when unknown or not a CPU unit) */
+	pid_t pid, tid;		      /* THREAD: the thread and its process; else -1 */
+	struct pmc_run_event *events; /* [nr_events] */
+};
+
+/*
+ * What each event counted in one interval of a run (interval_ms): events[i].values[0] holds
+ * event i's count since the previous interval (nr 1), or nothing (nr 0) when it is not in
+ * this run's pass. units as results->units, for the units read live (CPUs, and the threads
+ * of PID and TID targets; the threads of a COMMAND are known only when each exits: none).
+ */
+struct pmc_run_interval {
+	int pass, rep; /* rep -1: the warm-up run */
+	double t_s;    /* seconds since the run started counting */
+	double span_s; /* the interval's length */
+	bool last;     /* the run's last interval: it ended (its length may be shorter) */
+	size_t nr_events;
+	const struct pmc_run_event *events;
+	size_t nr_units;
+	const struct pmc_run_unit *units;
 };
 
 struct pmc_run_region {
@@ -117,6 +195,9 @@ struct pmc_run_results {
 	int nr_region_reps;	/* the most of any region's cell */
 	uint64_t lost_records;	/* the command's region records that could not be read */
 	char why_failed[512]; /* when counting failed: which rule refused (pmc_evlist__explain()) */
+	size_t nr_units;      /* opts.aggr: the units, sorted (CPU, core, socket, thread id) */
+	struct pmc_run_unit *units;
+	uint64_t lost_threads; /* per-thread COMMAND: threads whose values could not be kept */
 	/*
 	 * Each counted run's wall time (perf's "seconds time elapsed" of one run) and, when pmc
 	 * started the command, its user and system CPU time (rusage): [nr_runs], pass by pass,

@@ -68,6 +68,7 @@ struct pmc_record;
 /*
  * Opens every event of evlist for sampling on target and creates the output's
  * temporary file. Returns 0, -PMC_E_UNSUPPORTED when the backend cannot sample,
+ * -EOPNOTSUPP for a TID target (sample the process),
  * -EACCES / -PMC_E_PARANOID when not permitted, or the first failing errno. A dry-run list
  * (struct pmc_evlist_opts) describes the calls instead, creates no file and sets *out to
  * NULL.

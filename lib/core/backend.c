@@ -53,6 +53,21 @@ bool pmc__backend_can_dry_run(const struct pmc_backend_ops *b)
 	return b->dry_run;
 }
 
+bool pmc__backend_live(const struct pmc_backend_ops *b)
+{
+	return b->live;
+}
+
+int pmc__backend_check_filter(const struct pmc_backend_ops *b, struct pmc_evsel *evsel,
+			      const char *filter, char *why, size_t len)
+{
+	if (b->check_filter)
+		return b->check_filter(evsel, filter, why, len);
+	if (why && len)
+		snprintf(why, len, "backend %s takes no tracepoint filters", b->name);
+	return -EOPNOTSUPP;
+}
+
 unsigned pmc__backend_issue_width(const struct pmc_backend_ops *b)
 {
 	return b->issue_width ? b->issue_width : 4;
@@ -154,6 +169,12 @@ int pmc__backend_stop(const struct pmc_backend_ops *b, struct pmc_counting *c)
 int pmc__backend_reset(const struct pmc_backend_ops *b, struct pmc_counting *c)
 {
 	return b->reset ? b->reset(c) : -EOPNOTSUPP;
+}
+
+int pmc__backend_set_enabled(const struct pmc_backend_ops *b, struct pmc_counting *c,
+			     const struct pmc_evsel *only, bool on)
+{
+	return b->set_enabled ? b->set_enabled(c, only, on) : -EOPNOTSUPP;
 }
 
 int pmc__backend_reap(const struct pmc_backend_ops *b, struct pmc_counting *c)

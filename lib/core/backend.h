@@ -68,6 +68,11 @@ struct pmc_backend_ops {
 	 */
 	bool dry_run;
 	/*
+	 * Counters can be read, enabled and disabled while the target runs (intervals, delays,
+	 * control commands); false: counts arrive when the command ends.
+	 */
+	bool live;
+	/*
 	 * Issue slots per cycle, for top-down metrics (#slots, docs/metrics.md); 0: not
 	 * declared, and then 4, the width Intel's level-1 formulas assume.
 	 */
@@ -95,6 +100,11 @@ struct pmc_backend_ops {
 	 */
 	int (*why_denied)(struct pmc_evlist *evlist, const struct pmc_target *target, char *why,
 			  size_t len);
+	/*
+	 * optional: whether the kernel takes filter for the tracepoint evsel (tried now, so that
+	 * a rejection is said before a run). 0, or -EINVAL with why.
+	 */
+	int (*check_filter)(struct pmc_evsel *evsel, const char *filter, char *why, size_t len);
 	/* Which counter resource the event takes. */
 	enum pmc_slot_class (*classify)(const struct pmc_evsel *evsel);
 	/* How many of a resource exist (INT_MAX for unlimited). */
@@ -116,6 +126,8 @@ struct pmc_backend_ops {
 	int (*start)(struct pmc_counting *c);
 	int (*stop)(struct pmc_counting *c);
 	int (*reset)(struct pmc_counting *c);
+	/* optional: switches counting on or off, of only that event (NULL: all), any target. */
+	int (*set_enabled)(struct pmc_counting *c, const struct pmc_evsel *only, bool on);
 	/* optional: called once the command has exited (collects results sent at exit). */
 	int (*reap)(struct pmc_counting *c);
 	/* Read every open event into the counting state's values. */
@@ -162,6 +174,7 @@ const char *pmc__backend_name(const struct pmc_backend_ops *b);
 bool pmc__backend_multiplexes(const struct pmc_backend_ops *b);
 bool pmc__backend_regions_reuse_counters(const struct pmc_backend_ops *b);
 bool pmc__backend_can_dry_run(const struct pmc_backend_ops *b);
+bool pmc__backend_live(const struct pmc_backend_ops *b);
 /* Issue slots per cycle: the backend's issue_width, 4 when it declares none. */
 unsigned pmc__backend_issue_width(const struct pmc_backend_ops *b);
 bool pmc__backend_spawns_for_sampling(const struct pmc_backend_ops *b);
@@ -183,6 +196,9 @@ struct pmc_cap_check *pmc__caps_add_check(struct pmc_backend_caps *out, const ch
 /* why_denied: -ENOENT (nothing to say) without the hook. */
 int pmc__backend_why_denied(const struct pmc_backend_ops *b, struct pmc_evlist *evlist,
 			    const struct pmc_target *target, char *why, size_t len);
+/* check_filter: -EOPNOTSUPP (no filters) without the hook. */
+int pmc__backend_check_filter(const struct pmc_backend_ops *b, struct pmc_evsel *evsel,
+			      const char *filter, char *why, size_t len);
 /* classify: PMC_SLOT_NONE (unlimited) without the hook. */
 enum pmc_slot_class pmc__backend_classify(const struct pmc_backend_ops *b,
 					  const struct pmc_evsel *evsel);
@@ -202,6 +218,8 @@ int pmc__backend_open(const struct pmc_backend_ops *b, struct pmc_evlist *evlist
 int pmc__backend_start(const struct pmc_backend_ops *b, struct pmc_counting *c);
 int pmc__backend_stop(const struct pmc_backend_ops *b, struct pmc_counting *c);
 int pmc__backend_reset(const struct pmc_backend_ops *b, struct pmc_counting *c);
+int pmc__backend_set_enabled(const struct pmc_backend_ops *b, struct pmc_counting *c,
+			     const struct pmc_evsel *only, bool on);
 int pmc__backend_reap(const struct pmc_backend_ops *b, struct pmc_counting *c);
 int pmc__backend_read(const struct pmc_backend_ops *b, struct pmc_counting *c);
 int pmc__backend_read_group(const struct pmc_backend_ops *b, struct pmc_counting *c,

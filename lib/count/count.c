@@ -37,6 +37,7 @@ void pmc__counting_fini(struct pmc_counting *c)
 	free(c->open);
 	c->values = NULL;
 	c->open = NULL;
+	pmc__counting_units(c, 0);
 }
 
 bool pmc__counting_selects(const struct pmc_counting *c, const struct pmc_evsel *evsel)
@@ -114,6 +115,26 @@ int pmc_evlist__stop(struct pmc_evlist *evlist)
 	if (!evlist->counting->end_ns)
 		evlist->counting->end_ns = now_ns();
 	return pmc__backend_stop(evlist->backend, evlist->counting);
+}
+
+int pmc_evlist__enable(struct pmc_evlist *evlist)
+{
+	OPEN_OR_FAIL(evlist);
+	return pmc__backend_set_enabled(evlist->backend, evlist->counting, NULL, true);
+}
+
+bool pmc_evlist__counts_live(const struct pmc_evlist *evlist)
+{
+	return evlist && pmc__backend_live(evlist->backend);
+}
+
+int pmc__evsel_set_enabled(struct pmc_evsel *evsel, bool on)
+{
+	struct pmc_counting *c = evsel->evlist->counting;
+
+	if (!c || !c->open[evsel->idx])
+		return -ENOENT;
+	return pmc__backend_set_enabled(c->ops, c, evsel, on);
 }
 
 int pmc_evlist__reset(struct pmc_evlist *evlist)

@@ -16,6 +16,13 @@ struct pmc_child;
  */
 #define PMC__DRY_RUN_CHILD_PID ((pid_t)-2)
 
+/* A unit with values of its own (pmc_target.per_thread, CPUS, PID, TID): a CPU or a thread. */
+struct pmc__unit {
+	int cpu;	/* -1: a thread, counted on every CPU */
+	pid_t pid, tid; /* -1: every task on the CPU */
+	char comm[16];	/* the thread's name when known, else "" */
+};
+
 struct pmc_counting {
 	const struct pmc_backend_ops *ops;
 	struct pmc_evlist *evlist;
@@ -25,6 +32,16 @@ struct pmc_counting {
 	struct pmc_count *values; /* [evlist->nr]: values at the last read */
 	bool *open;		  /* [evlist->nr]: the event is open in this pass */
 	bool started;
+	/*
+	 * Per unit, at the last read (kept by the backend where its units have values apart):
+	 * unit_values[u * evlist->nr + idx]. units_live: the same units at every read (a CPU or
+	 * thread counter each); false: found as threads ended (a COMMAND's threads).
+	 */
+	int nr_units;
+	struct pmc__unit *units;
+	struct pmc_count *unit_values;
+	bool units_live;
+	uint64_t lost_units; /* threads whose values the backend could not keep */
 	/* The tool events' sources: the run's wall clock and the command's rusage. */
 	uint64_t start_ns, end_ns; /* CLOCK_MONOTONIC at start and at the end (0: not yet) */
 };
@@ -36,6 +53,12 @@ struct pmc__run_times {
 	uint64_t user_ns, sys_ns;
 };
 
+/*
+ * Parses a TID target's list ("1234,1240": thread ids and single commas) into a new array
+ * (*out, the caller frees it). Returns the count, or -EINVAL with why (may be NULL), -ENOMEM.
+ */
+int pmc__tid_list(const char *list, pid_t **out, char *why, size_t len);
+
 /* Fills the generic part; allocates values and open. Returns 0 or -ENOMEM. */
 int pmc__counting_init(struct pmc_counting *c, struct pmc_evlist *evlist,
 		       const struct pmc_target *target, int pass);
@@ -44,6 +67,26 @@ void pmc__counting_fini(struct pmc_counting *c);
 /* Whether evsel belongs to the opened pass, is countable and is a backend's to open (no tool
  * event is). */
 bool pmc__counting_selects(const struct pmc_counting *c, const struct pmc_evsel *evsel);
+/*
+ * Makes room for nr units in c (units and unit_values, zeroed, replacing what was there).
+ * Returns 0 or -ENOMEM (c then has no units).
+ */
+int pmc__counting_units(struct pmc_counting *c, int nr);
+
+/*
+ * The units of evlist's open list at its last read: how many (0 when the backend keeps no
+ * values per unit, or the list is not open), unit i, and evsel's value on unit i (-ENOENT
+ * when the event is not open or i is out of range).
+ */
+int pmc__evlist_nr_units(const struct pmc_evlist *evlist);
+const struct pmc__unit *pmc__evlist_unit(const struct pmc_evlist *evlist, int i);
+int pmc__evsel_count_unit(const struct pmc_evsel *evsel, int i, struct pmc_count *out);
+/* Whether the units are read live (see struct pmc_counting); threads lost so far. */
+bool pmc__evlist_units_live(const struct pmc_evlist *evlist);
+uint64_t pmc__evlist_lost_units(const struct pmc_evlist *evlist);
+/* Switches counting of evsel alone on or off (control commands that name an event). */
+int pmc__evsel_set_enabled(struct pmc_evsel *evsel, bool on);
+
 /*
  * The times of evlist's open run, once it ended (the command reaped, or the counters
  * stopped). Returns 0, -EBADF when the list is not open, -EAGAIN when the run has not ended.

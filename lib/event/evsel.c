@@ -36,6 +36,7 @@ void pmc__evsel_delete(struct pmc_evsel *evsel)
 	free(evsel->check_note);
 	free(evsel->terms);
 	free(evsel->unit);
+	free(evsel->filter);
 	free(evsel->group_name);
 	free(evsel->cfg.branch_type);
 	free(evsel->cfg.metric_id);

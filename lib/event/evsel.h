@@ -107,6 +107,7 @@ struct pmc_evsel {
 	double scale;		    /* PMU alias .scale file, 0 when none */
 	char *unit;		    /* PMU alias .unit file, or NULL */
 	int tool;		    /* PMC_EV_TOOL: enum pmc_tool */
+	char *filter;		    /* tracepoints: pmc_evsel__set_filter()'s filter, or NULL */
 };
 
 /* The tool events (PMC_EV_TOOL), perf's enum perf_tool_event: what pmc measures itself. */

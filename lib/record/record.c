@@ -272,6 +272,8 @@ static void sample_params(struct pmc_record *rec, const struct pmc_target *t,
 	case PMC_TARGET_CPUS:
 		p->cpus = t->cpus;
 		break;
+	case PMC_TARGET_TID: /* refused by pmc_record__open() */
+		break;
 	}
 }
 
@@ -342,6 +344,11 @@ int pmc_record__open(struct pmc_evlist *evlist, const struct pmc_target *target,
 	if (ret) {
 		pmc_record__delete(rec);
 		return ret;
+	}
+	if (t.kind == PMC_TARGET_TID) {
+		pr_err("sampling threads by id is not supported: sample their process (-p)\n");
+		pmc_record__delete(rec);
+		return -EOPNOTSUPP;
 	}
 	rec->kind = t.kind;
 	rec->argv0 = t.argv && t.argv[0] ? t.argv[0] : "the command";

@@ -24,6 +24,12 @@ static json_t *signal_name(int sig)
 	return json_string(buf);
 }
 
+static const char *const aggr_names[] = {
+	[PMC_RUN_AGGR_GLOBAL] = "none",	  [PMC_RUN_AGGR_CPU] = "cpu",
+	[PMC_RUN_AGGR_CORE] = "core",	  [PMC_RUN_AGGR_SOCKET] = "socket",
+	[PMC_RUN_AGGR_THREAD] = "thread",
+};
+
 static json_t *command(const struct pmc_run *run)
 {
 	json_t *cmd = json_array();
@@ -50,6 +56,11 @@ static json_t *provenance(const struct pmc_run *run)
 		      "confidence", o->level, "warmup", !o->no_warmup, "multiplex", o->multiplex,
 		      "date", date, "interrupted", run->res.stop_signal != 0, "elapsed_s",
 		      run->res.elapsed_s);
+	if (j) {
+		json_object_set_new(j, "aggregation", json_string(aggr_names[o->aggr]));
+		json_object_set_new(j, "interval_ms", json_integer(o->interval_ms));
+		json_object_set_new(j, "delay_ms", json_integer(o->delay_ms));
+	}
 	if (j && run->res.stop_signal) {
 		json_object_set_new(j, "stopped_by", signal_name(run->res.stop_signal));
 		json_object_set_new(j, "stopped_in_warmup", json_boolean(run->res.in_warmup));
@@ -90,6 +101,8 @@ static json_t *event_json(const struct pmc_run_event *e)
 		json_object_set_new(j, "reason", pmc__json_bytes(e->why));
 	else if (pmc_evsel__note(e->evsel))
 		json_object_set_new(j, "note", pmc__json_bytes(pmc_evsel__note(e->evsel)));
+	if (pmc_evsel__filter(e->evsel))
+		json_object_set_new(j, "filter", pmc__json_bytes(pmc_evsel__filter(e->evsel)));
 	if (!e->nr)
 		return j;
 	set_summary(j, &e->sum);
@@ -146,6 +159,41 @@ static json_t *regions_json(const struct pmc_run *run)
 	return arr;
 }
 
+/* A unit's values of one event: its name, each repetition's value, their summary. */
+static json_t *unit_event_json(const struct pmc_run_event *e)
+{
+	json_t *values = json_array(), *j;
+
+	for (int r = 0; r < e->nr; r++)
+		json_array_append_new(values, json_real(e->values[r]));
+	j = json_pack("{s:o, s:o}", "name", pmc__json_bytes(pmc_evsel__name(e->evsel)), "values",
+		      values);
+	if (j && e->nr)
+		set_summary(j, &e->sum);
+	return j;
+}
+
+/* opts.aggr's units (docs/stat-output.md): where each is, and its events. */
+static json_t *units_json(const struct pmc_run *run)
+{
+	json_t *arr = json_array();
+
+	for (size_t u = 0; u < run->res.nr_units; u++) {
+		const struct pmc_run_unit *un = &run->res.units[u];
+		json_t *events = json_array(), *j;
+
+		for (size_t i = 0; i < run->res.nr_events; i++)
+			if (un->events[i].supported && un->events[i].nr)
+				json_array_append_new(events, unit_event_json(&un->events[i]));
+		j = json_pack("{s:o, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:o}", "label",
+			      pmc__json_bytes(un->label), "cpu", un->cpu, "nr_cpus", un->nr_cpus,
+			      "socket", un->socket, "die", un->die, "core", un->core, "pid",
+			      (int)un->pid, "tid", (int)un->tid, "events", events);
+		json_array_append_new(arr, j);
+	}
+	return arr;
+}
+
 /* {"subtracted": bool, "calibration": file, "calibrated": date, "what": ...}. */
 static json_t *overhead_json(const struct pmc_run *run)
 {
@@ -175,6 +223,11 @@ int pmc__run_write_json(const struct pmc_run *run, FILE *f)
 		json_object_set_new(root, "signal", signal_name(WTERMSIG(res->status)));
 	json_object_set_new(root, "overhead", overhead_json(run));
 	json_object_set_new(root, "regions", regions_json(run));
+	if (run->opts.aggr != PMC_RUN_AGGR_GLOBAL) {
+		json_object_set_new(root, "units", units_json(run));
+		json_object_set_new(root, "lost_threads",
+				    json_integer((json_int_t)res->lost_threads));
+	}
 	/* What the command's markers could not deliver: never silent (docs/regions.md). */
 	json_object_set_new(root, "region_problems",
 			    json_pack("{s:I, s:i, s:I, s:I}", "lost_records",

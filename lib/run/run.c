@@ -27,8 +27,28 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int check_opts(struct pmc_run_opts *o)
+/* Units need a target counted so: CPUs for CPU groups, threads for THREAD. */
+static bool aggr_fits(const struct pmc_run_opts *o, const struct pmc_target *t)
 {
+	switch (o->aggr) {
+	case PMC_RUN_AGGR_GLOBAL:
+		return true;
+	case PMC_RUN_AGGR_CPU:
+	case PMC_RUN_AGGR_CORE:
+	case PMC_RUN_AGGR_SOCKET:
+		return t->kind == PMC_TARGET_CPUS && !t->per_thread;
+	case PMC_RUN_AGGR_THREAD:
+		return t->kind == PMC_TARGET_PID || t->kind == PMC_TARGET_TID || t->per_thread;
+	default:
+		return false;
+	}
+}
+
+static int check_opts(struct pmc_run *run)
+{
+	struct pmc_run_opts *o = &run->opts;
+	bool live = o->interval_ms > 0 || o->delay_ms || o->ctl_fd > 0;
+
 	if (!o->repeat)
 		o->repeat = 1;
 	if (o->level == 0)
@@ -37,7 +57,10 @@ static int check_opts(struct pmc_run_opts *o)
 		o->priv = PMC_PRIV_USER;
 	if (!o->who)
 		o->who = "libpmc";
-	return o->repeat < 1 || o->repeat > PMC_RUN_MAX_REPEAT || !(o->level > 0 && o->level < 1)
+	if (live && !pmc_evlist__counts_live(run->evlist))
+		return -EOPNOTSUPP;
+	return o->repeat < 1 || o->repeat > PMC_RUN_MAX_REPEAT || !(o->level > 0 && o->level < 1) ||
+			       o->interval_ms < 0 || o->delay_ms < -1 || !aggr_fits(o, &run->target)
 		       ? -EINVAL
 		       : 0;
 }
@@ -73,7 +96,7 @@ int pmc_run__new(struct pmc_evlist *evlist, const struct pmc_target *target,
 	int err;
 
 	*out = NULL;
-	if (!evlist || !target || !opts || target->sz < sizeof(*target))
+	if (!evlist || !target || !opts)
 		return -EINVAL;
 	run = calloc(1, sizeof(*run));
 	if (!run)
@@ -84,12 +107,18 @@ int pmc_run__new(struct pmc_evlist *evlist, const struct pmc_target *target,
 		free(run);
 		return err;
 	}
-	run->target = *target;
+	/* The target's fields that an older caller lacks read as zero, as the options'. */
+	err = PMC_OPTS_COPY(pmc_target, &run->target, target, cpus);
 	run->evlist = evlist;
 	run->region_fd = -1;
-	err = check_opts(&run->opts);
+	if (!err)
+		err = check_opts(run);
 	if (!err)
 		err = pmc_evlist__plan(evlist, run->opts.multiplex, &run->res.nr_passes);
+	/* No event (perf stat --null): the command still runs, once per repetition, timed. */
+	run->null_run = !pmc_evlist__nr(evlist);
+	if (!err && run->null_run)
+		run->res.nr_passes = 1;
 	if (!err)
 		err = alloc_events(run);
 	if (err) {
@@ -109,6 +138,8 @@ void pmc_run__delete(struct pmc_run *run)
 		free(run->res.events[i].ratio);
 	}
 	pmc__run_regions_free(run);
+	pmc__run_units_free(run);
+	pmc__run_interval_free(run);
 	free(run->res.run_wall_s);
 	free(run->res.run_user_s);
 	free(run->res.run_sys_s);
@@ -126,51 +157,6 @@ void pmc_run__stop(struct pmc_run *run, int sig)
 const struct pmc_run_results *pmc_run__results(const struct pmc_run *run)
 {
 	return &run->res;
-}
-
-/* Waits for the command, passing the stop signal on to it once. */
-static int wait_command(struct pmc_run *run, int *status)
-{
-	bool forwarded = false;
-	int err;
-
-	while ((err = pmc_evlist__wait(run->evlist, status)) == -EINTR)
-		if (run->stop_sig && !forwarded) {
-			pmc_evlist__kill(run->evlist, run->stop_sig);
-			forwarded = true;
-		}
-	return err;
-}
-
-/* PID and CPUs: counts until the process ends, the command (if any) ends, or a stop. */
-static int wait_other(struct pmc_run *run, int *status, bool *have_status)
-{
-	char *const *argv = run->target.argv;
-	pid_t child = -1;
-	bool forwarded = false;
-
-	if (argv && *argv && posix_spawnp(&child, argv[0], NULL, NULL, argv, environ)) {
-		pmc__log(PMC_LOG_ERROR, "%s: cannot run '%s': %s\n", run->opts.who, argv[0],
-			 strerror(errno));
-		return -PMC_E_EXEC;
-	}
-	*have_status = child > 0;
-	for (;;) {
-		if (child > 0 && waitpid(child, status, 0) == child)
-			return 0;
-		if (run->stop_sig && child <= 0)
-			return 0;
-		if (run->stop_sig && !forwarded) {
-			kill(child, run->stop_sig);
-			forwarded = true;
-			continue;
-		}
-		if (run->target.kind == PMC_TARGET_PID && kill(run->target.pid, 0) &&
-		    errno == ESRCH)
-			return 0;
-		if (child <= 0)
-			usleep(50 * 1000);
-	}
 }
 
 static void store(struct pmc_run *run, int pass, int rep)
@@ -226,6 +212,8 @@ static void store_times(struct pmc_run *run, int pass, int rep)
 /* Whether any event is left in pass (a refusal at open takes an event's group out). */
 static bool pass_has_events(const struct pmc_run *run, int pass)
 {
+	if (run->null_run)
+		return true;
 	for (size_t i = 0; i < run->res.nr_events; i++)
 		if (pmc_evsel__pass(run->res.events[i].evsel) == pass)
 			return true;
@@ -271,6 +259,8 @@ static int open_pass(struct pmc_run *run, int pass, struct pmc_target *t)
 		if (!pass_has_events(run, pass))
 			return 1;
 		*t = run->target;
+		/* A delay holds a command's counters at its exec; they are enabled later. */
+		t->start_disabled = run->opts.delay_ms != 0;
 		err = pmc__run_regions_prepare(run, pass, t);
 		if (!err)
 			err = pmc_evlist__open(run->evlist, t, pass);
@@ -282,7 +272,7 @@ static int open_pass(struct pmc_run *run, int pass, struct pmc_target *t)
 	}
 }
 
-static int count_run(struct pmc_run *run, int pass, struct pmc_target *t, int *status,
+static int count_run(struct pmc_run *run, int pass, int rep, struct pmc_target *t, int *status,
 		     bool *have_status)
 {
 	int err = open_pass(run, pass, t);
@@ -293,18 +283,19 @@ static int count_run(struct pmc_run *run, int pass, struct pmc_target *t, int *s
 	if (err && err != -EMFILE && err != -PMC_E_UNSUPPORTED)
 		pmc_evlist__explain(run->evlist, t, err, run->res.why_failed,
 				    sizeof(run->res.why_failed));
-	if (!err)
+	/* Other targets start by enabling the counters: with a delay, the wait enables them. */
+	if (!err && (t->kind == PMC_TARGET_COMMAND || !run->opts.delay_ms))
 		err = pmc_evlist__start(run->evlist);
-	if (!err && t->kind == PMC_TARGET_COMMAND) {
-		err = wait_command(run, status);
-		*have_status = true;
-	} else if (!err) {
-		err = wait_other(run, status, have_status);
-	}
+	if (!err && run->opts.delay_ms && run->opts.on_enable)
+		run->opts.on_enable(false, NULL, run->opts.arg);
+	if (!err)
+		err = pmc__run_wait(run, t, pass, rep, status, have_status);
 	if (!err && t->kind != PMC_TARGET_COMMAND)
 		err = pmc_evlist__stop(run->evlist);
 	if (!err)
 		err = pmc_evlist__read(run->evlist);
+	if (!err && run->opts.interval_ms > 0)
+		pmc__run_interval(run, pass, rep, true);
 	return err;
 }
 
@@ -319,14 +310,17 @@ static int one_run(struct pmc_run *run, int pass, int rep)
 	bool have_status = false;
 	int err, status = 0;
 
-	err = count_run(run, pass, &t, &status, &have_status);
+	err = count_run(run, pass, rep, &t, &status, &have_status);
 	if (err == 1) /* nothing left to count in this pass: not run */
 		return 0;
 	if (!err) {
 		store(run, pass, rep < 0 ? 0 : rep);
 		store_times(run, pass, rep < 0 ? 0 : rep);
 	}
+	if (!err)
+		err = pmc__run_units_store(run, pass, rep);
 	run->res.in_warmup = rep < 0;
+	run->null_reps += run->null_run && !err && rep >= 0;
 	if (!err)
 		pmc__run_regions_collect(run, pass, rep);
 	pmc_evlist__close(run->evlist);
@@ -384,16 +378,39 @@ static bool replan_for_regions(struct pmc_run *run)
 	return true;
 }
 
-static void progress(const struct pmc_run *run, int pass, int rep, double t0)
+static struct pmc_run_progress where(const struct pmc_run *run, int pass, int rep, double t0)
 {
-	struct pmc_run_progress p = {.pass = pass,
-				     .nr_passes = run->res.nr_passes,
-				     .rep = rep,
-				     .repeat = run->opts.repeat,
-				     .elapsed_s = now_s() - t0};
+	return (struct pmc_run_progress){.pass = pass,
+					 .nr_passes = run->res.nr_passes,
+					 .rep = rep,
+					 .repeat = run->opts.repeat,
+					 .elapsed_s = now_s() - t0};
+}
+
+/*
+ * One run with the caller's hooks around it (perf stat's --pre and --post): before_run
+ * before the counters open, after_run after they close; either can stop the runner.
+ */
+static int hooked_run(struct pmc_run *run, int pass, int rep, double t0)
+{
+	struct pmc_run_progress p = where(run, pass, rep, t0);
+	int err;
 
 	if (run->opts.progress)
 		run->opts.progress(&p, run->opts.arg);
+	if (run->opts.before_run && run->opts.before_run(&p, run->opts.arg)) {
+		snprintf(run->res.why_failed, sizeof(run->res.why_failed),
+			 "stopped before a run by the caller's hook");
+		return -ECANCELED;
+	}
+	err = one_run(run, pass, rep);
+	p = where(run, pass, rep, t0);
+	if (!err && run->opts.after_run && run->opts.after_run(&p, run->opts.arg)) {
+		snprintf(run->res.why_failed, sizeof(run->res.why_failed),
+			 "stopped after a run by the caller's hook");
+		return -ECANCELED;
+	}
+	return err;
 }
 
 static void summarize(struct pmc_run *run)
@@ -415,6 +432,9 @@ static void summarize(struct pmc_run *run)
 		pmc_summarize(run->res.run_user_s, n, run->opts.level, &run->res.user);
 		pmc_summarize(run->res.run_sys_s, n, run->opts.level, &run->res.sys);
 	}
+	if (run->null_run)
+		run->res.nr_reps = run->null_reps;
+	pmc__run_units_summarize(run);
 }
 
 int pmc_run__execute(struct pmc_run *run)
@@ -423,7 +443,7 @@ int pmc_run__execute(struct pmc_run *run)
 	/* A process, or CPUs without a command, is counted once, until it ends or a signal:
 	 * there is nothing to warm up or repeat. */
 	bool once =
-		run->target.kind == PMC_TARGET_PID ||
+		run->target.kind == PMC_TARGET_PID || run->target.kind == PMC_TARGET_TID ||
 		(run->target.kind == PMC_TARGET_CPUS && !(run->target.argv && *run->target.argv));
 	bool warm = !run->opts.no_warmup && !once;
 	int err = 0;
@@ -432,8 +452,7 @@ int pmc_run__execute(struct pmc_run *run)
 		int first = warm && pass == 0 ? -1 : 0, reps = once ? 1 : run->opts.repeat;
 
 		for (int rep = first; rep < reps && !err && !must_stop(run); rep++) {
-			progress(run, pass, rep, t0);
-			err = one_run(run, pass, rep);
+			err = hooked_run(run, pass, rep, t0);
 			if (!err && run->res.regions_seen && !run->res.replanned &&
 			    replan_for_regions(run)) {
 				pass = -1; /* start over with the new plan, the warm-up done */

@@ -9,6 +9,15 @@
 #include "core/log.h"
 
 struct calib;
+struct pmc__topo;
+
+/* Units with values of their own (units.c): the results' units, or one interval's. */
+struct run_unit_set {
+	size_t nr, alloc;
+	struct pmc_run_unit *v;
+	int64_t *keys; /* [nr]: what units are told apart and sorted by */
+	int slots;     /* values per unit event: the repetitions, or 1 for an interval */
+};
 
 struct pmc_run {
 	struct pmc_run_opts opts; /* defaults filled in */
@@ -21,7 +30,55 @@ struct pmc_run {
 	size_t region_cap;
 	struct calib *calib; /* subtract_overhead */
 	bool *warned;	     /* [nr_events]: said that regions could not count it */
+	bool null_run;	     /* an empty list: the command runs, timed, nothing counted */
+	int null_reps;	     /* null_run: the repetitions run */
+	/* units.c */
+	struct run_unit_set units, iv_units;
+	struct pmc__topo *topo; /* [nr_topo], by CPU number, read on first use */
+	bool *topo_read;
+	int nr_topo;
+	double *iv_unit_prev; /* [nr_iv_prev]: each counting unit's values at the last interval */
+	size_t nr_iv_prev;
+	/* live.c: the interval's events (values[0] each) and each event's last total */
+	struct pmc_run_event *iv_events;
+	double *iv_prev;
+	double iv_t0, iv_last;
+	/* control.c: a command line read in part */
+	char ctl_line[64];
+	size_t ctl_len;
+	bool ctl_closed; /* the control descriptor reached its end: no longer polled */
 };
+
+/* units.c: values per unit (opts.aggr); see there. */
+int pmc__run_units_store(struct pmc_run *run, int pass, int rep);
+void pmc__run_units_summarize(struct pmc_run *run);
+int pmc__run_units_interval(struct pmc_run *run, int pass, bool first);
+void pmc__run_units_interval_view(struct pmc_run *run, size_t *nr, const struct pmc_run_unit **v);
+void pmc__run_units_free(struct pmc_run *run);
+
+/*
+ * live.c: how a run waits for its end. Plainly (waitpid, or a poll of a process or CPUs) or,
+ * with intervals, a delay or control commands, in a loop that wakes for each. Returns 0 or
+ * the error that stopped counting.
+ */
+int pmc__run_wait(struct pmc_run *run, struct pmc_target *t, int pass, int rep, int *status,
+		  bool *have_status);
+/* Whether the run needs the live loop (interval, delay or control). */
+bool pmc__run_live(const struct pmc_run *run);
+/*
+ * interval.c: at a run's start (t0, when it began counting), every last value set to 0; after
+ * each read, what each event (and unit) counted since the previous one, to on_interval
+ * (last: the run has ended, after its final read). 0 or -ENOMEM.
+ */
+int pmc__run_interval_begin(struct pmc_run *run, int pass, double t0);
+void pmc__run_interval(struct pmc_run *run, int pass, int rep, bool last);
+void pmc__run_interval_free(struct pmc_run *run);
+
+/*
+ * control.c: reads the control descriptor's pending lines and carries them out (docs/
+ * stat-output.md, "Control"); 0, or -1 once the descriptor is closed for good.
+ */
+int pmc__run_control(struct pmc_run *run);
 
 /* The runner's warnings, prefixed with opts.who ("pmc stat: ..."). */
 #define run_warn(run, fmt, ...) pmc__log(PMC_LOG_WARN, "%s: " fmt, (run)->opts.who, ##__VA_ARGS__)

@@ -101,7 +101,7 @@ expect_grep "csv: overlapping y" '^"y",all,"'$TP'",1,1,1,7\.000,' "$T/stat.csv"
 expect_grep "stat: missing end reported" "^  Region open, entered 3 times and exited 2 times" "$T/stat-missing"
 expect_grep "stat: missing end warning" "warning: entered 3 times but exited 2 times" "$T/stat-missing"
 
-"$PMC" stat -e $TP -r 3 --per-thread -o "$T/thr.json" --format json "$R" threads 4 50 2>"$T/thr"
+"$PMC" stat -e $TP -r 3 --region-per-thread -o "$T/thr.json" --format json "$R" threads 4 50 2>"$T/thr"
 expect_grep "stat threads: entered 200" "^  Region work, entered 200 times and exited 200 times:" "$T/thr"
 expect_eq "stat threads: per-thread values" "$(json "$T/thr.json" '[[int(v) for v in t["events"][0]["values"]] for t in j["regions"][0]["threads"]]')" \
 	"[[100, 100, 100], [100, 100, 100], [100, 100, 100], [100, 100, 100]]"

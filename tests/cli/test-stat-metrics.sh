@@ -151,7 +151,7 @@ expect_eq "CSV: the metric's row" "$(grep '^insn_per_cycle,' "$T/m.csv" | cut -d
 
 # Regions: a metric per region and per thread, each with its n.
 R="$PROGS/vpmu-region"
-"$PMC" stat --backend=vpmu -M 'ipb = instructions / branches' -r 2 --per-thread --format json \
+"$PMC" stat --backend=vpmu -M 'ipb = instructions / branches' -r 2 --region-per-thread --format json \
 	-o "$T/r.json" "$R" 10 1000 2>>"$T/err"
 expect_eq "region metric: the formula over the region's counts, n" \
 	"$(json "$T/r.json" '(lambda r, m: (m["value"] == r["events"][0]["mean"] / r["events"][1]["mean"], m["n"]))(j["regions"][0], j["regions"][0]["metrics"][0])')" \

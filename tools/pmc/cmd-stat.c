@@ -20,7 +20,6 @@ enum {
 	O_FORMAT,
 	O_CONFIG,
 	O_BACKEND,
-	O_PER_THREAD,
 	O_SUBTRACT,
 	O_CALIBRATION,
 	O_STRICT,
@@ -85,7 +84,43 @@ static const struct cli_opt options[] = {
 	{"cpu", 'C', "LIST", CLI_V_NONE, NULL, "count on these CPUs (\"0,2-3\")"},
 	{"no-inherit", 'i', NULL, CLI_V_NONE, NULL,
 	 "do not count the command's children and threads"},
-	{"per-thread", O_PER_THREAD, NULL, CLI_V_NONE, NULL, "regions: values per thread too"},
+	{"tid", 't', "TIDS", CLI_V_NONE, NULL,
+	 "count these running threads (comma-separated ids), each alone, until they end or "
+	 "Ctrl-C"},
+	{"cgroup", 'G', "CGROUP", CLI_V_NONE, NULL,
+	 "count only the tasks of CGROUP (its path under the cgroup2 mount) on the CPUs of -a or "
+	 "-C"},
+	{"per-thread", O_PER_THREAD, NULL, CLI_V_NONE, NULL,
+	 "values per thread too: of the command and its children (each found when it ends; "
+	 "with -r 1), of -p's process, of -t's threads, or of every thread running (-a)"},
+	{"no-aggr", 'A', NULL, CLI_V_NONE, NULL, "values per CPU too (with -a or -C)"},
+	{"per-core", O_PER_CORE, NULL, CLI_V_NONE, NULL,
+	 "values per physical core too, as sysfs's topology groups the CPUs (with -a or -C)"},
+	{"per-socket", O_PER_SOCKET, NULL, CLI_V_NONE, NULL,
+	 "values per socket too (with -a or -C)"},
+	{"region-per-thread", O_REGION_PER_THREAD, NULL, CLI_V_NONE, NULL,
+	 "regions: values per thread too (or PMC_PER_THREAD=1 in the environment)"},
+	{"interval-print", 'I', "MS", CLI_V_NONE, NULL,
+	 "print what each event counted every MS milliseconds while a run counts, and at its "
+	 "end: a run's intervals sum to its values (not with --backend=vpmu)"},
+	{"delay", 'D', "MS", CLI_V_NONE, NULL,
+	 "begin counting MS milliseconds after the command starts; -1: only when --control "
+	 "says 'enable'"},
+	{"control", O_CONTROL, "fifo:CTL[,ACK]", CLI_V_NONE, NULL,
+	 "read 'enable', 'disable', 'enable EVENT', 'disable EVENT' and 'ping' lines from the "
+	 "FIFO CTL while a run counts, and answer each with 'ack' on the FIFO ACK; fd:N[,M] "
+	 "reads descriptors N and M instead (perf's protocol)"},
+	{"filter", O_FILTER, "FILTER", CLI_V_NONE, NULL,
+	 "count only the hits of the tracepoint of the -e before it that FILTER keeps (the "
+	 "kernel's syntax over its fields: 'fd == 1')"},
+	{"detailed", 'd', NULL, CLI_V_NONE, NULL,
+	 "add perf's detailed events: L1 and last-level data cache; -dd also the instruction "
+	 "cache and TLBs; -ddd also L1 prefetches"},
+	{"null", 'n', NULL, CLI_V_NONE, NULL, "count nothing: run and time the command"},
+	{"pre", O_PRE, "CMD", CLI_V_NONE, NULL,
+	 "run the shell command CMD before each run, not counted; its failure stops pmc stat"},
+	{"post", O_POST, "CMD", CLI_V_NONE, NULL,
+	 "run the shell command CMD after each run, not counted; its failure stops pmc stat"},
 	{"subtract-overhead", O_SUBTRACT, NULL, CLI_V_NONE, NULL,
 	 "subtract the calibrated overhead (pmc calibrate): per run from whole-program counts, "
 	 "per region entry from region counts"},
@@ -100,7 +135,8 @@ static const struct cli_opt options[] = {
 const struct cli_cmd cmd_stat_doc = {
 	.name = "stat",
 	.summary = "count events while running a command, with repetitions and statistics",
-	.synopsis = "[options] [--] COMMAND [ARGS]\n[options] -p PID | -a | -C CPUS [COMMAND]",
+	.synopsis = "[options] [--] COMMAND [ARGS]\n[options] -p PID | -t TIDS | -a | -C CPUS "
+		    "[COMMAND]",
 	.about = "Counts events while COMMAND runs: a warm-up run, then -r repetitions of each "
 		 "pass; events that cannot be counted together run in separate passes, never "
 		 "scaled. Prints the mean of each event with its Student-t confidence interval.",
@@ -135,6 +171,7 @@ static int apply(struct stat_opts *o, int c, const char *arg, unsigned *priv_set
 {
 	long n;
 	char **ev;
+	int rc;
 
 	switch (c) {
 	case 'e':
@@ -241,9 +278,6 @@ static int apply(struct stat_opts *o, int c, const char *arg, unsigned *priv_set
 	case O_BACKEND:
 		o->backend = arg;
 		return 0;
-	case O_PER_THREAD:
-		o->per_thread = true;
-		return 0;
 	case O_SUBTRACT:
 		o->subtract_overhead = true;
 		return 0;
@@ -257,7 +291,8 @@ static int apply(struct stat_opts *o, int c, const char *arg, unsigned *priv_set
 	case O_CONFIG:
 		return 0; /* read before the other options */
 	default:
-		return 2;
+		rc = stat_args_apply(o, c, arg);
+		return rc == 1 ? 2 : rc;
 	}
 }
 
@@ -268,18 +303,12 @@ static int apply(struct stat_opts *o, int c, const char *arg, unsigned *priv_set
  */
 static int check_values(const struct stat_opts *o)
 {
-	struct pmc_target t = {.sz = sizeof(t), .kind = PMC_TARGET_COMMAND};
+	struct pmc_target t;
 	struct pmc_outfile *out;
-	char why[256];
+	char why[512];
 	int err;
 
-	if (o->pid) {
-		t.kind = PMC_TARGET_PID;
-		t.pid = o->pid;
-	} else if (o->system_wide || o->cpus) {
-		t.kind = PMC_TARGET_CPUS;
-		t.cpus = o->cpus;
-	}
+	stat_fill_target(o, &t);
 	if (t.kind != PMC_TARGET_COMMAND && pmc_target__check(&t, why, sizeof(why))) {
 		fprintf(stderr, "pmc stat: %s\n", why);
 		return 2;
@@ -335,21 +364,26 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 	o->argv = argv + optind;
 	o->default_events = !o->nr_events && !metric_opts__any(&o->metrics);
 	o->metrics.level = o->level;
-	if (!*o->argv && !o->pid && !o->system_wide && !o->cpus && !o->plan_only)
-		return bad_usage("%s", "no command to run (or -p PID, -a, -C CPUS)");
+	if (!*o->argv && !o->pid && !o->tids && !o->system_wide && !o->cpus && !o->plan_only)
+		return bad_usage("%s", "no command to run (or -p PID, -t TIDS, -a, -C CPUS)");
 	if (o->metrics.td_level && !o->metrics.topdown)
 		return bad_usage("%s", "--td-level is the level of --topdown: give --topdown too");
 	if (o->pid && (o->system_wide || o->cpus))
 		return bad_usage("%s", "-p cannot be combined with -a or -C");
-	rc = check_outputs(o);
+	rc = stat_args_check(o);
+	if (!rc)
+		rc = check_outputs(o);
 	if (rc)
 		return rc;
-	if (o->repeat > 1 && !*o->argv && (o->pid || o->system_wide || o->cpus))
+	if (o->repeat > 1 && !*o->argv && (o->pid || o->tids || o->system_wide || o->cpus))
 		fprintf(stderr,
 			"pmc stat: -r %d ignored: without a command, %s counted once, "
 			"until %s or Ctrl-C\n",
-			o->repeat, o->pid ? "a process is" : "CPUs are",
-			o->pid ? "it exits" : "a signal");
+			o->repeat,
+			o->pid	  ? "a process is"
+			: o->tids ? "threads are"
+				  : "CPUs are",
+			o->pid || o->tids ? "it ends" : "a signal");
 	return o->dry_run || o->plan_only ? 0 : check_values(o);
 }
 
@@ -376,6 +410,7 @@ int cmd_stat(int argc, char **argv)
 	rc = parse_args(cargc, cargv, &opts);
 	if (!rc)
 		rc = cmd_stat_run(&opts);
+	stat_args_free(&opts);
 	free(opts.events);
 	free(opts.metrics.select);
 	free(opts.metrics.files);

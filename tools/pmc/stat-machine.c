@@ -9,14 +9,24 @@
 #include "cli.h"
 #include "stat.h"
 
-/* perf's "run" field: the counter's running time in ns, one run's wall time times its share. */
-static unsigned long long runtime_ns(const struct stat_run *run, const struct stat_view *v)
-{
-	const struct pmc_run_results *res = run->res;
+/* What a line is of: the run's total, a unit's (-A, --per-*), an interval's (-I). */
+struct line_of {
+	double t_s;			 /* the interval's time, or < 0 */
+	const struct pmc_run_unit *unit; /* or NULL */
+	double wall_ns;			 /* the time it covers: one run's, the interval's */
+};
 
-	if (!v->counted || !res->nr_runs)
+/* perf's "run" field: the counter's running time in ns, the time covered times its share. */
+static unsigned long long runtime_ns(const struct line_of *l, const struct stat_view *v)
+{
+	if (!v->counted || l->wall_ns <= 0)
 		return 0;
-	return (unsigned long long)(res->wall.mean * 1e9 * v->running_pct / 100.0 + 0.5);
+	return (unsigned long long)(l->wall_ns * v->running_pct / 100.0 + 0.5);
+}
+
+static bool aggregated(const struct stat_run *run)
+{
+	return run->opts->aggr == PMC_RUN_AGGR_CORE || run->opts->aggr == PMC_RUN_AGGR_SOCKET;
 }
 
 /* A text field: as it is, unless it holds the separator, a quote or a line break (RFC 4180). */
@@ -32,12 +42,21 @@ static void put_field(FILE *f, const char *s, const char *sep)
 	fputc('"', f);
 }
 
-static void csv_line(FILE *f, const struct stat_run *run, const struct stat_view *v,
-		     const char *sep)
+static void csv_line(FILE *f, const struct stat_run *run, const struct line_of *l,
+		     const struct stat_view *v, const char *sep)
 {
 	const struct pmc_run_event *e = v->e;
 	const char *note = pmc_evsel__note(e->evsel);
 
+	/* perf's leading fields: the interval's time, the unit, the CPUs of a core or socket. */
+	if (l->t_s >= 0)
+		fprintf(f, "%.9f%s", l->t_s, sep);
+	if (l->unit) {
+		put_field(f, l->unit->label, sep);
+		fputs(sep, f);
+		if (aggregated(run))
+			fprintf(f, "%d%s", l->unit->nr_cpus, sep);
+	}
 	if (v->counted)
 		fprintf(f, v->scale != 1 ? "%.2f%s" : "%.0f%s", v->value, sep);
 	else
@@ -46,7 +65,7 @@ static void csv_line(FILE *f, const struct stat_run *run, const struct stat_view
 	put_field(f, v->name, sep);
 	if (run->res->nr_reps > 1)
 		fprintf(f, "%s%.2f%%", sep, v->counted ? e->sum.ci_pct : 0.0);
-	fprintf(f, "%s%llu%s%.2f%s", sep, runtime_ns(run, v), sep, v->running_pct, sep);
+	fprintf(f, "%s%llu%s%.2f%s", sep, runtime_ns(l, v), sep, v->running_pct, sep);
 	if (v->has_derived)
 		fprintf(f, "%.*f%s%s", v->derived.decimals, v->derived.value, sep, v->derived.unit);
 	else
@@ -80,7 +99,28 @@ static void json_key(FILE *f, const char *key, const char *val)
 	fputs(", ", f);
 }
 
-static void json_line(FILE *f, const struct stat_run *run, const struct stat_view *v)
+/* perf's keys of a unit: "cpu", "core" or "socket" with "aggregate-number", "thread". */
+static void json_unit(FILE *f, const struct stat_run *run, const struct pmc_run_unit *u)
+{
+	char cpu[16];
+
+	switch (run->opts->aggr) {
+	case PMC_RUN_AGGR_CPU:
+		snprintf(cpu, sizeof(cpu), "%d", u->cpu);
+		json_key(f, "cpu", cpu);
+		return;
+	case PMC_RUN_AGGR_CORE:
+	case PMC_RUN_AGGR_SOCKET:
+		json_key(f, run->opts->aggr == PMC_RUN_AGGR_CORE ? "core" : "socket", u->label);
+		fprintf(f, "\"aggregate-number\" : %d, ", u->nr_cpus);
+		return;
+	default:
+		json_key(f, "thread", u->label);
+	}
+}
+
+static void json_line(FILE *f, const struct stat_run *run, const struct line_of *l,
+		      const struct stat_view *v)
 {
 	const struct pmc_run_event *e = v->e;
 	const char *note = pmc_evsel__note(e->evsel);
@@ -88,6 +128,10 @@ static void json_line(FILE *f, const struct stat_run *run, const struct stat_vie
 
 	snprintf(num, sizeof(num), "%f", v->value);
 	fputc('{', f);
+	if (l->t_s >= 0)
+		fprintf(f, "\"interval\" : %.9f, ", l->t_s);
+	if (l->unit)
+		json_unit(f, run, l->unit);
 	json_key(f, "counter-value",
 		 v->counted	? num
 		 : e->supported ? "<not counted>"
@@ -96,7 +140,7 @@ static void json_line(FILE *f, const struct stat_run *run, const struct stat_vie
 	json_key(f, "event", v->name);
 	if (run->res->nr_reps > 1)
 		fprintf(f, "\"variance\" : %.2f, ", v->counted ? e->sum.ci_pct : 0.0);
-	fprintf(f, "\"event-runtime\" : %llu, \"pcnt-running\" : %.2f, ", runtime_ns(run, v),
+	fprintf(f, "\"event-runtime\" : %llu, \"pcnt-running\" : %.2f, ", runtime_ns(l, v),
 		v->running_pct);
 	fprintf(f, "\"metric-value\" : %f, ", v->has_derived ? v->derived.value : 0.0);
 	json_key(f, "metric-unit", v->has_derived ? v->derived.unit : "");
@@ -167,23 +211,59 @@ static void print_metrics(FILE *f, const struct stat_run *run, const char *sep)
 	}
 }
 
-void stat_print_machine(FILE *f, const struct stat_run *run, const char *sep)
+static void print_lines(FILE *f, const struct stat_run *run, const struct line_of *l,
+			const struct pmc_run_event *events, size_t nr, const char *sep)
 {
 	struct stat_view *v;
 
-	if (stat_views__new(run, &v)) {
+	if (stat_views__of(events, nr, l->wall_ns, &v)) {
 		fprintf(stderr, "pmc stat: cannot print the results: out of memory\n");
 		return;
 	}
-	if (sep)
-		csv_header(f, run);
-	for (size_t i = 0; i < run->res->nr_events; i++) {
+	for (size_t i = 0; i < nr; i++) {
+		/* an interval's or unit's line of an event not in its run is not printed */
+		if ((l->t_s >= 0 || l->unit) && !v[i].counted)
+			continue;
 		if (sep)
-			csv_line(f, run, &v[i], sep);
+			csv_line(f, run, l, &v[i], sep);
 		else
-			json_line(f, run, &v[i]);
+			json_line(f, run, l, &v[i]);
 	}
 	free(v);
+}
+
+/* A unit's lines in place of the totals (perf's -A, --per-core, ... -x and -j), or the totals. */
+static void print_all(FILE *f, const struct stat_run *run, struct line_of *l,
+		      const struct pmc_run_event *events, size_t nr,
+		      const struct pmc_run_unit *units, size_t nr_units, const char *sep)
+{
+	if (run->opts->aggr == PMC_RUN_AGGR_GLOBAL) {
+		print_lines(f, run, l, events, nr, sep);
+		return;
+	}
+	for (size_t u = 0; u < nr_units; u++) {
+		l->unit = &units[u];
+		print_lines(f, run, l, units[u].events, nr, sep);
+	}
+	l->unit = NULL;
+}
+
+void stat_print_machine(FILE *f, const struct stat_run *run, const char *sep)
+{
+	const struct pmc_run_results *res = run->res;
+	struct line_of l = {.t_s = -1, .wall_ns = res->nr_runs ? res->wall.mean * 1e9 : 0};
+
+	if (sep)
+		csv_header(f, run);
+	print_all(f, run, &l, res->events, res->nr_events, res->units, res->nr_units, sep);
 	if (run->metrics)
 		print_metrics(f, run, sep);
+}
+
+void stat_print_machine_interval(FILE *f, const struct stat_run *run,
+				 const struct pmc_run_interval *iv, const char *sep)
+{
+	struct line_of l = {.t_s = iv->t_s, .wall_ns = iv->span_s * 1e9};
+
+	print_all(f, run, &l, iv->events, iv->nr_events, iv->units, iv->nr_units, sep);
 }

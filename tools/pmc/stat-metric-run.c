@@ -90,7 +90,7 @@ static int regions(struct stat_run *run, struct metric_input *in, struct metric_
 
 		set_cells(run, in, r, -1);
 		rc = metric_rows__add(&run->rows, run->metrics, c, reg->name, -1);
-		for (int t = 0; run->opts->per_thread && t < reg->nr_threads && !rc; t++) {
+		for (int t = 0; run->opts->region_per_thread && t < reg->nr_threads && !rc; t++) {
 			set_cells(run, in, r, t);
 			rc = metric_rows__add(&run->rows, run->metrics, c, reg->name, t);
 		}

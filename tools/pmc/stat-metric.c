@@ -31,10 +31,18 @@ static void print_error(const char *cmd, const char *input, const struct pmc_met
 			int code)
 {
 	const char *text = err->text[0] ? err->text : input;
+	bool caret = err->parse.offset >= 0 && text && *text;
 
+	if (err->where[0] && !caret) {
+		fprintf(stderr, "%s: %s: %s\n", cmd, cli_show(err->where),
+			err->parse.msg[0] ? err->parse.msg : pmc_strerror(code));
+		for (int i = 0; i < err->parse.nr_suggest && i < 3; i++)
+			fprintf(stderr, "  did you mean '%s'?\n", cli_show(err->parse.suggest[i]));
+		return;
+	}
 	if (err->where[0])
 		fprintf(stderr, "%s: %s:\n", cmd, cli_show(err->where));
-	if (err->parse.offset >= 0 && text && *text) {
+	if (caret) {
 		cli_print_parse_error_hint(
 			cmd, text, &err->parse,
 			code == -PMC_E_UNKNOWN_METRIC

@@ -66,7 +66,7 @@ void stat_print_header(FILE *f, const struct stat_run *run)
 {
 	const struct stat_opts *o = run->opts;
 	const struct pmc_run_results *res = run->res;
-	int reps = 0;
+	int reps = res->nr_reps; /* --null: the runs, which no event counts */
 
 	for (size_t i = 0; i < res->nr_events; i++)
 		if (res->events[i].nr > reps)
@@ -77,6 +77,8 @@ void stat_print_header(FILE *f, const struct stat_run *run)
 			fprintf(f, "%s%s", a == o->argv ? "" : " ", cli_show(*a));
 	else if (o->pid)
 		fprintf(f, "process %d", (int)o->pid);
+	else if (o->tids)
+		fprintf(f, "threads %s", cli_show(o->tids));
 	else
 		fprintf(f, "CPUs %s", o->cpus ? o->cpus : "all");
 	fprintf(f, "' (%d repetition%s%s, %d pass%s, %g%% confidence, ", reps, reps == 1 ? "" : "s",
@@ -157,12 +159,14 @@ static void print_metric_lines(FILE *f, const struct stat_run *run, long idx, in
 	}
 }
 
-static void print_line(FILE *f, const struct stat_view *v, int uw, int reps,
+/* An event's line; metric: the row of the metric in its comment column, or -1. */
+static void print_line(FILE *f, const char *prefix, const struct stat_view *v, int uw, int reps,
 		       const struct stat_numfmt *nf, long metric, const struct stat_run *run)
 {
 	const struct pmc_run_event *e = v->e;
 	char num[64], buf[1024];
 
+	fputs(prefix, f);
 	if (!v->counted) {
 		fprintf(f, "%18s %-*s %s", e->supported ? "<not counted>" : "<not supported>", uw,
 			v->unit, v->name);
@@ -269,6 +273,24 @@ static void print_footer(FILE *f, const struct stat_run *run, const struct stat_
 	fputc('\n', f);
 }
 
+void stat_print_events(FILE *f, const struct stat_run *run, const char *prefix,
+		       const struct pmc_run_event *events, size_t nr, double wall_ns,
+		       const struct stat_numfmt *nf)
+{
+	struct stat_view *v;
+	int uw;
+
+	if (stat_views__of(events, nr, wall_ns, &v)) {
+		fprintf(stderr, "pmc stat: cannot print: out of memory\n");
+		return;
+	}
+	uw = unit_width(v, nr);
+	for (size_t i = 0; i < nr; i++)
+		if (v[i].counted)
+			print_line(f, prefix, &v[i], uw, run->res->nr_reps, nf, -1, run);
+	free(v);
+}
+
 void stat_print_summary(FILE *f, const struct stat_run *run, const struct stat_numfmt *nf)
 {
 	const struct pmc_run_results *res = run->res;
@@ -284,10 +306,11 @@ void stat_print_summary(FILE *f, const struct stat_run *run, const struct stat_n
 	uw = unit_width(v, res->nr_events);
 	stat_print_header(f, run);
 	stat_print_overhead(f, run);
+	stat_units__print(f, run, nf);
 	for (size_t i = 0; i < res->nr_events; i++) {
 		long m = v[i].counted ? metric_in_column(run, &v[i], i, printed) : -1;
 
-		print_line(f, &v[i], uw, res->nr_reps, nf, m, run);
+		print_line(f, "", &v[i], uw, res->nr_reps, nf, m, run);
 		print_metric_lines(f, run, (long)i, uw, printed);
 	}
 	print_metric_lines(f, run, -1, uw, printed);

@@ -18,6 +18,14 @@ static const char *const default_events[] = {
 	"cycles",     "instructions",	  "branches",	    "branch-misses",
 };
 
+/* perf stat -d, -dd, -ddd: perf's detailed events, each level adding to the one before. */
+static const char *const detailed_events[3][6] = {
+	{"L1-dcache-loads", "L1-dcache-load-misses", "LLC-loads", "LLC-load-misses"},
+	{"L1-icache-loads", "L1-icache-load-misses", "dTLB-loads", "dTLB-load-misses", "iTLB-loads",
+	 "iTLB-load-misses"},
+	{"L1-dcache-prefetches", "L1-dcache-prefetch-misses"},
+};
+
 static struct pmc_run *volatile running; /* the runner the signal handler stops */
 
 static void on_signal(int sig)
@@ -71,20 +79,43 @@ static bool default_counts(const struct pmc_evlist_opts *eo, const char *name)
 	return ok;
 }
 
+/* --filter after the -e of str: the last event str made is its tracepoint (perf's rule). */
+static int set_filter(struct stat_run *run, const char *str, const char *filter)
+{
+	size_t nr = pmc_evlist__nr(run->evlist);
+	char why[768];
+	int err;
+
+	if (!nr)
+		return 2;
+	err = pmc_evsel__set_filter(pmc_evlist__at(run->evlist, nr - 1), filter, why, sizeof(why));
+	if (!err)
+		return 0;
+	fprintf(stderr, "pmc stat: --filter '%s' after -e '%s': %s\n", cli_show(filter),
+		cli_show(str), why[0] ? why : pmc_strerror(err));
+	return 2;
+}
+
 static int parse_all(struct stat_run *run, const struct pmc_evlist_opts *eo)
 {
 	const struct stat_opts *o = run->opts;
 	size_t n = sizeof(default_events) / sizeof(default_events[0]);
 	int rc = 0;
 
-	if (!o->default_events) {
-		for (size_t i = 0; i < o->nr_events && !rc; i++)
-			rc = parse_one(run, o->events[i], true);
-		return rc;
+	if (o->null_run)
+		return 0;
+	for (size_t i = 0; i < o->nr_events && !rc; i++) {
+		rc = parse_one(run, o->events[i], true);
+		if (!rc && i < o->nr_filters && o->filters[i])
+			rc = set_filter(run, o->events[i], o->filters[i]);
 	}
-	for (size_t i = 0; i < n && !rc; i++)
+	for (size_t i = 0; o->default_events && i < n && !rc; i++)
 		if (default_counts(eo, default_events[i]))
 			rc = parse_one(run, default_events[i], false);
+	for (int d = 0; d < o->detailed && !rc; d++)
+		for (size_t i = 0; i < 6 && detailed_events[d][i] && !rc; i++)
+			if (default_counts(eo, detailed_events[d][i]))
+				rc = parse_one(run, detailed_events[d][i], false);
 	return rc;
 }
 
@@ -141,21 +172,31 @@ static void on_progress(const struct pmc_run_progress *p, void *arg)
 			p->nr_passes, p->rep + 1, p->repeat, p->elapsed_s, tty ? "\033[K\r" : "\n");
 }
 
-static void fill_target(struct stat_run *run)
+/*
+ * What the runner cannot do here, said before anything runs: counting live on a backend
+ * whose counts come at the end (vpmu), a command per thread over several passes.
+ */
+static int check_modes(const struct stat_run *run)
 {
 	const struct stat_opts *o = run->opts;
-	struct pmc_target *t = &run->target;
+	const char *what = o->interval_ms ? "-I" : o->delay_ms ? "-D" : "--control";
 
-	*t = (struct pmc_target){.sz = sizeof(*t), .no_inherit = o->no_inherit, .argv = o->argv};
-	if (o->pid) {
-		t->kind = PMC_TARGET_PID;
-		t->pid = o->pid;
-	} else if (o->system_wide || o->cpus) {
-		t->kind = PMC_TARGET_CPUS;
-		t->cpus = o->cpus;
-	} else {
-		t->kind = PMC_TARGET_COMMAND;
+	if ((o->interval_ms || o->delay_ms || o->control) &&
+	    !pmc_evlist__counts_live(run->evlist)) {
+		fprintf(stderr,
+			"pmc stat: %s: backend %s gives the counts when the command ends, not "
+			"while it runs; intervals, -D and --control need --backend=perf\n",
+			what, pmc_evlist__backend(run->evlist));
+		return 2;
 	}
+	if (run->target.kind == PMC_TARGET_COMMAND && o->per_thread && run->res->nr_passes > 1) {
+		fprintf(stderr,
+			"pmc stat: --per-thread: the events take %d passes, and each run of the "
+			"command has threads of its own; count fewer events, or --multiplex\n",
+			run->res->nr_passes);
+		return 2;
+	}
+	return 0;
 }
 
 static int new_runner(struct stat_run *run)
@@ -168,22 +209,34 @@ static int new_runner(struct stat_run *run)
 				  .level = o->level,
 				  .priv = o->priv,
 				  .backend = o->backend,
-				  .per_thread = o->per_thread,
+				  .per_thread = o->region_per_thread,
 				  .subtract_overhead = o->subtract_overhead,
 				  .calibration = o->calibration,
 				  .who = "pmc stat",
 				  .progress = o->verbose ? on_progress : NULL,
 				  .arg = run,
-				  .on_refusal = on_refusal};
+				  .on_refusal = on_refusal,
+				  .interval_ms = o->interval_ms,
+				  .on_interval = o->interval_ms ? stat_units__interval : NULL,
+				  .delay_ms = o->delay_ms,
+				  .ctl_fd = run->ctl_fd,
+				  .ack_fd = run->ack_fd,
+				  .aggr = o->aggr};
 	int err;
 
-	fill_target(run);
+	stat_fill_target(o, &run->target);
+	stat_live_hooks(run, &ro);
+	if ((o->interval_ms || o->delay_ms || o->control) && !pmc_evlist__counts_live(run->evlist))
+		ro.interval_ms = ro.delay_ms = ro.ctl_fd = 0; /* said by check_modes() */
 	err = pmc_run__new(run->evlist, &run->target, &ro, &run->runner);
 	if (err) {
 		fprintf(stderr, "pmc stat: cannot plan the passes: %s\n", pmc_strerror(err));
 		return 1;
 	}
 	run->res = pmc_run__results(run->runner);
+	err = check_modes(run);
+	if (err)
+		return err;
 	if (o->multiplex && !pmc_evlist__can_multiplex(run->evlist))
 		fprintf(stderr,
 			"pmc stat: backend %s cannot time-share counters: --multiplex is ignored, "
@@ -238,7 +291,7 @@ static int execute(struct stat_run *run)
 	running = NULL;
 	if (err == -EMFILE)
 		cli_say_nofile("pmc stat", run->res->nr_events);
-	if (run->strict_stop) /* said by on_refusal() */
+	if (run->strict_stop || run->hook_failed) /* said by on_refusal() or the hook */
 		return err;
 	if (err && err != -PMC_E_EXEC)
 		fprintf(stderr, "pmc stat: counting failed: %s\n", pmc_strerror(err));
@@ -299,8 +352,16 @@ static int dry_run(const struct stat_run *run)
 
 int cmd_stat_run(const struct stat_opts *opts)
 {
-	struct stat_run run = {.opts = opts};
-	int rc = build(&run), err;
+	struct stat_run run = {.opts = opts, .ctl_fd = -1, .ack_fd = -1, .iv_pass = -1};
+	int rc, err;
+
+	stat_numfmt__init(&run.nf, opts->big_num != 0);
+	rc = opts->dry_run || opts->plan_only ? 0 : stat_live_open(&run);
+	/* -I's lines go to --log-fd as they come, as the summary does at the end */
+	if (!rc && opts->interval_ms && opts->log_fd >= 0 && !opts->dry_run && !opts->plan_only)
+		rc = !(run.log = stat_log_open(opts));
+	if (!rc)
+		rc = build(&run);
 
 	if (!rc && opts->dry_run) {
 		rc = dry_run(&run);
@@ -309,7 +370,7 @@ int cmd_stat_run(const struct stat_opts *opts)
 		rc = fflush(stdout) || ferror(stdout) ? 1 : 0;
 	} else if (!rc) {
 		err = execute(&run);
-		if (run.strict_stop) {
+		if (run.strict_stop || run.hook_failed) {
 			rc = 1;
 		} else if (run.res->exec_failed) {
 			rc = 127;
@@ -326,5 +387,8 @@ int cmd_stat_run(const struct stat_opts *opts)
 	stat_metrics__delete(&run);
 	pmc_evlist__delete(run.evlist);
 	free(run.user_named);
+	stat_live_close(&run);
+	if (run.log && stat_log_close(run.log, opts) && !rc)
+		rc = 1;
 	return rc;
 }

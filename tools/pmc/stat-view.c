@@ -45,7 +45,13 @@ static double wall_ns(const struct pmc_run_results *res)
 int stat_views__new(const struct stat_run *run, struct stat_view **out)
 {
 	const struct pmc_run_results *res = run->res;
-	size_t nr = res->nr_events;
+
+	return stat_views__of(res->events, res->nr_events, wall_ns(res), out);
+}
+
+int stat_views__of(const struct pmc_run_event *events, size_t nr, double wall_ns,
+		   struct stat_view **out)
+{
 	struct stat_view *v = calloc(nr + 1, sizeof(*v));
 	struct stat_derived_event *d = calloc(nr + 1, sizeof(*d));
 
@@ -56,7 +62,7 @@ int stat_views__new(const struct stat_run *run, struct stat_view **out)
 		return -1;
 	}
 	for (size_t i = 0; i < nr; i++) {
-		const struct pmc_run_event *e = &res->events[i];
+		const struct pmc_run_event *e = &events[i];
 
 		v[i].e = e;
 		v[i].name = pmc_evsel__name(e->evsel);
@@ -71,7 +77,7 @@ int stat_views__new(const struct stat_run *run, struct stat_view **out)
 						   .mean = e->sum.mean};
 	}
 	for (size_t i = 0; i < nr; i++)
-		v[i].has_derived = stat_derived__compute(d, nr, i, wall_ns(res), &v[i].derived);
+		v[i].has_derived = stat_derived__compute(d, nr, i, wall_ns, &v[i].derived);
 	free(d);
 	*out = v;
 	return 0;

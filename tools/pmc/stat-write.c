@@ -137,8 +137,7 @@ static int write_output(const struct stat_run *run)
 	return 0;
 }
 
-/* The place of stderr's outputs: stderr, or a stream on a copy of --log-fd's descriptor. */
-static FILE *open_log(const struct stat_opts *o)
+FILE *stat_log_open(const struct stat_opts *o)
 {
 	int fd;
 	FILE *f;
@@ -156,7 +155,7 @@ static FILE *open_log(const struct stat_opts *o)
 	return f;
 }
 
-static int close_log(FILE *log, const struct stat_opts *o)
+int stat_log_close(FILE *log, const struct stat_opts *o)
 {
 	int bad = fflush(log) || ferror(log);
 
@@ -172,7 +171,7 @@ int stat_write(const struct stat_run *run)
 {
 	const struct stat_opts *o = run->opts;
 	bool machine = o->csv_sep || o->json_lines;
-	FILE *log = open_log(o);
+	FILE *log = stat_log_open(o);
 	struct stat_numfmt nf;
 	int rc = 0;
 
@@ -187,5 +186,5 @@ int stat_write(const struct stat_run *run)
 		rc = write_output(run);
 	else if (machine || o->format != FMT_TEXT)
 		rc = write_data(log, run) ? 1 : 0;
-	return close_log(log, o) || rc;
+	return stat_log_close(log, o) || rc;
 }

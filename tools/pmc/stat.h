@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 #include <pmc/pmc.h>
+#include "cli.h"
 #include "stat-derived.h"
 #include "stat-metric.h"
 #include "stat-num.h"
@@ -17,6 +18,21 @@
 _Static_assert(PMC_RUN_MAX_REPEAT == 1000000, "STAT_MAX_REPEAT_STR names the limit");
 
 enum stat_format { FMT_TEXT, FMT_CSV, FMT_JSON };
+
+/*
+ * The keys of the options of live counting and units (stat-args.c), past those of cmd-stat.c's
+ * own enum so that both can grow.
+ */
+enum stat_mode_key {
+	O_PER_THREAD = CLI_LONG_ONLY + 100,
+	O_REGION_PER_THREAD,
+	O_PER_CORE,
+	O_PER_SOCKET,
+	O_FILTER,
+	O_CONTROL,
+	O_PRE,
+	O_POST,
+};
 
 struct stat_opts {
 	char **events; /* -e strings, in order */
@@ -45,10 +61,23 @@ struct stat_opts {
 	bool system_wide; /* -a */
 	const char *cpus; /* -C */
 	bool no_inherit;
-	bool per_thread; /* regions: values per thread too */
+	bool region_per_thread; /* --region-per-thread (PMC_PER_THREAD=1): regions per thread */
 	bool subtract_overhead;
-	const char *calibration;    /* --calibration=FILE, NULL: this machine's default */
-	char **argv;		    /* the command */
+	const char *calibration; /* --calibration=FILE, NULL: this machine's default */
+	char **argv;		 /* the command */
+	/* live counting and units (stat-args.c) */
+	int interval_ms;	/* -I */
+	enum pmc_run_aggr aggr; /* -A, --per-core, --per-socket, --per-thread */
+	bool per_thread;	/* --per-thread: perf's, values per thread */
+	const char *tids;	/* -t */
+	const char *cgroup;	/* -G */
+	char **filters;		/* [nr_filters]: --filter after each -e (owned), or NULL */
+	size_t nr_filters;
+	bool null_run;		    /* --null */
+	int detailed;		    /* -d, -dd, -ddd */
+	int delay_ms;		    /* -D (-1: until a control "enable") */
+	const char *control;	    /* --control */
+	const char *pre, *post;	    /* --pre, --post */
 	struct metric_opts metrics; /* -M, --metrics-file, --topdown */
 };
 
@@ -61,7 +90,13 @@ struct stat_run {
 	struct pmc_target target;
 	struct pmc_run *runner;
 	const struct pmc_run_results *res;
-	bool strict_stop; /* --strict stopped the run at an event the kernel refused at open */
+	bool strict_stop;      /* --strict stopped the run at an event the kernel refused at open */
+	int ctl_fd, ack_fd;    /* --control's descriptors, -1 */
+	bool ctl_owned;	       /* opened from FIFOs: pmc stat closes them */
+	int iv_pass, iv_rep;   /* the run whose intervals were last printed */
+	bool hook_failed;      /* --pre or --post failed (said) */
+	struct stat_numfmt nf; /* how the interval lines write numbers */
+	FILE *log;	       /* -I with --log-fd: where the interval lines go, or NULL */
 	struct pmc_metrics *metrics;  /* the selected metrics, NULL when none */
 	struct metric_absent *absent; /* events of metrics that the backend does not know */
 	size_t nr_absent;
@@ -74,6 +109,36 @@ int stat_metrics__build(struct stat_run *run);
 int stat_metrics__compute(struct stat_run *run);
 void stat_metrics__delete(struct stat_run *run);
 
+/*
+ * stat-args.c: the options of live counting and units. stat_args_apply() takes option c
+ * (1 when it is not one of them, 0, or the exit status 2 for a bad value); stat_args_check()
+ * says which combinations cannot be (2) once all are read; stat_args_free() frees filters.
+ */
+int stat_args_apply(struct stat_opts *o, int c, const char *arg);
+int stat_args_check(struct stat_opts *o);
+void stat_args_free(struct stat_opts *o);
+/* The target of the options (stat-args.c): COMMAND, PID, TID or CPUS with its modes. */
+void stat_fill_target(const struct stat_opts *o, struct pmc_target *t);
+
+/*
+ * stat-live.c: --control's descriptors opened (0, or 1 said), and closed; the runner's hooks
+ * of --pre, --post and the messages when counting is switched on or off.
+ */
+int stat_live_open(struct stat_run *run);
+void stat_live_close(struct stat_run *run);
+void stat_live_hooks(struct stat_run *run, struct pmc_run_opts *ro);
+
+/* stat-units.c: rows per unit in the summary, and the interval lines as they come. */
+void stat_units__print(FILE *f, const struct stat_run *run, const struct stat_numfmt *nf);
+void stat_units__interval(const struct pmc_run_interval *iv, void *arg);
+/*
+ * stat-out.c: the lines of the counted ones of events[nr] (a unit's, an interval's), each
+ * after prefix (its label, its time), as the summary prints them; wall_ns is what "CPUs
+ * utilized" and rates divide by.
+ */
+void stat_print_events(FILE *f, const struct stat_run *run, const char *prefix,
+		       const struct pmc_run_event *events, size_t nr, double wall_ns,
+		       const struct stat_numfmt *nf);
 /* One event as every output prints it (stat-view.c). */
 struct stat_view {
 	const struct pmc_run_event *e;
@@ -90,6 +155,9 @@ struct stat_view {
 
 /* The views of run's events, [nr_events]; free() them. Returns 0 or -1 (no memory). */
 int stat_views__new(const struct stat_run *run, struct stat_view **out);
+/* The same of any events[nr] (a unit's, an interval's) over wall_ns of wall time. */
+int stat_views__of(const struct pmc_run_event *events, size_t nr, double wall_ns,
+		   struct stat_view **out);
 
 /* Builds the event list, runs every pass and repetition, prints; returns the exit status. */
 int cmd_stat_run(const struct stat_opts *opts);
@@ -105,6 +173,16 @@ void stat_print_summary(FILE *f, const struct stat_run *run, const struct stat_n
 void stat_print_header(FILE *f, const struct stat_run *run);
 /* perf's -x lines (sep) or -j lines (sep NULL) (stat-machine.c). */
 void stat_print_machine(FILE *f, const struct stat_run *run, const char *sep);
+/*
+ * stat-write.c: the place of stderr's outputs (stderr, or a stream on a copy of --log-fd's
+ * descriptor; NULL, said, when it cannot be had), and its closing: 1 when what was written
+ * to --log-fd did not all go (said), else 0.
+ */
+FILE *stat_log_open(const struct stat_opts *o);
+int stat_log_close(FILE *log, const struct stat_opts *o);
+/* The same lines of one interval (-I), each led by its time. */
+void stat_print_machine_interval(FILE *f, const struct stat_run *run,
+				 const struct pmc_run_interval *iv, const char *sep);
 /* The regions' terminal summary (stat-region-out.c). */
 void stat_regions__print(FILE *f, const struct stat_run *run);
 void stat_print_overhead(FILE *f, const struct stat_run *run);

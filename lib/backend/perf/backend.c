@@ -106,10 +106,29 @@ static int ioctl_all(struct pmc_counting *c, unsigned long req)
 		if (!c->open[i] || evlist->entries[i]->leader != evlist->entries[i])
 			continue;
 		for (int u = 0; u < pc->nr_units; u++)
-			if (ioctl(*perf_fd(pc, i, u), req, PERF_IOC_FLAG_GROUP) < 0)
+			if (*perf_fd(pc, i, u) >= 0 &&
+			    ioctl(*perf_fd(pc, i, u), req, PERF_IOC_FLAG_GROUP) < 0)
 				return -errno;
 	}
 	return 0;
+}
+
+/* Every counter of one event (a member alone, a leader with its group). */
+static int ioctl_one(struct perf_counting *pc, const struct pmc_evsel *ev, unsigned long req)
+{
+	for (int u = 0; u < pc->nr_units; u++)
+		if (*perf_fd(pc, ev->idx, u) >= 0 &&
+		    ioctl(*perf_fd(pc, ev->idx, u), req,
+			  ev->leader == ev ? PERF_IOC_FLAG_GROUP : 0))
+			return -errno;
+	return 0;
+}
+
+static int perf_set_enabled(struct pmc_counting *c, const struct pmc_evsel *only, bool on)
+{
+	unsigned long req = on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE;
+
+	return only ? ioctl_one(to_perf(c), only, req) : ioctl_all(c, req);
 }
 
 static int perf_start(struct pmc_counting *c)
@@ -134,9 +153,11 @@ const struct pmc_backend_ops pmc__perf_ops = {
 	.desc = "Linux perf_event_open(2): hardware PMU, software events, tracepoints, breakpoints",
 	.multiplex = true,
 	.dry_run = true,
+	.live = true,
 	.probe = perf_probe,
 	.resolve = pmc__pfm_resolve,
 	.check = pmc__perf_check,
+	.check_filter = pmc__perf_check_filter,
 	.probe_caps = pmc__perf_probe_caps,
 	.why_denied = perf_why_denied,
 	.classify = perf_classify,
@@ -146,6 +167,7 @@ const struct pmc_backend_ops pmc__perf_ops = {
 	.start = perf_start,
 	.stop = perf_stop,
 	.reset = perf_reset,
+	.set_enabled = perf_set_enabled,
 	.read = pmc__perf_read,
 	.read_group = pmc__perf_read_group,
 	.close = pmc__perf_close,

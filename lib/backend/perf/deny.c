@@ -287,6 +287,9 @@ int pmc__perf_why_denied(struct pmc_evsel *const *evs, size_t nr, const struct p
 	else if (t->kind == PMC_TARGET_PID && t->pid != getpid() &&
 		 denied(pmc__perf_probe_open(PERF_PROBE_USER, t->pid, -1)))
 		ret = say_process(&s, t->pid);
+	else if (t->kind == PMC_TARGET_TID && t->tids && atoi(t->tids) != getpid() &&
+		 denied(pmc__perf_probe_open(PERF_PROBE_USER, atoi(t->tids), -1)))
+		ret = say_process(&s, atoi(t->tids)); /* the first thread stands for the list */
 	if (k && denied(pmc__perf_probe_open(PERF_PROBE_KERNEL, 0, -1)))
 		ret = say_kernel(&s, k, pv);
 	return ret;

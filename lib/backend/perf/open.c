@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <pmc/caps.h>
 #include <pmc/error.h>
@@ -18,8 +19,11 @@
 /* The units counters attach to: one thread, the threads of a process, or CPUs. */
 static int setup_units(struct perf_counting *pc, const struct pmc_target *t)
 {
-	int n = 1;
+	int n = pmc__perf_units_setup(pc, t); /* the modes of units.c */
 
+	if (n)
+		return n < 0 ? n : 0;
+	n = 1;
 	switch (t->kind) {
 	case PMC_TARGET_CPUS:
 		n = pmc__cpu_list(t->cpus, &pc->cpus, NULL, 0);
@@ -71,10 +75,26 @@ static void setup_attr(struct perf_counting *pc, const struct pmc_evsel *ev,
 	a->disabled = leader;
 	a->inherit =
 		(t->kind == PMC_TARGET_COMMAND || t->kind == PMC_TARGET_SELF) && !t->no_inherit;
-	a->enable_on_exec = leader && t->kind == PMC_TARGET_COMMAND;
+	a->enable_on_exec = leader && t->kind == PMC_TARGET_COMMAND && !t->start_disabled;
 	/* Counting only: a sample period in the encoding is for pmc record. */
 	a->sample_period = 0;
 	a->freq = 0;
+	if (pc->threads)
+		pmc__perf_threads_attr(pc, ev, a);
+}
+
+/* A tracepoint's filter (pmc_evsel__set_filter(), tried then): fd, or -errno with fd closed. */
+static int set_filter(int fd, const struct pmc_evsel *ev)
+{
+	int err;
+
+	if (!ioctl(fd, PERF_EVENT_IOC_SET_FILTER, ev->filter))
+		return fd;
+	err = -errno;
+	pr_warn("the kernel refuses the filter '%s' of '%s': %s\n", ev->filter, ev->name,
+		strerror(-err));
+	close(fd);
+	return err;
 }
 
 static int open_one(struct perf_counting *pc, struct pmc_evsel *ev)
@@ -88,14 +108,22 @@ static int open_one(struct perf_counting *pc, struct pmc_evsel *ev)
 		int group_fd = ev->leader == ev ? -1 : *perf_fd(pc, ev->leader->idx, u);
 		int fd;
 
+		if (group_fd < 0 && ev->leader != ev)
+			continue; /* a thread that ended before its leader opened */
 		setup_attr(pc, ev, &a);
-		fd = pmc__perf_open_call(&pc->dry, &a, pc->pids[u], pc->cpus[u], group_fd, 0);
+		fd = pmc__perf_open_call(&pc->dry, &a, pc->pids[u], pc->cpus[u], group_fd,
+					 pc->open_flags);
 		if (fd == -EINVAL && (a.read_format & PERF_FORMAT_GROUP)) {
 			/* Older kernels refuse group reads of inherited events: read one by one. */
 			pc->grouped[ev->idx] = false;
 			setup_attr(pc, ev, &a);
-			fd = pmc__perf_event_open(&a, pc->pids[u], pc->cpus[u], group_fd, 0);
+			fd = pmc__perf_event_open(&a, pc->pids[u], pc->cpus[u], group_fd,
+						  pc->open_flags);
 		}
+		if (fd == -ESRCH && pc->skip_gone)
+			continue;
+		if (fd >= 0 && ev->filter && !pc->dry.fn && (fd = set_filter(fd, ev)) < 0)
+			return fd; /* judged when set: nothing to learn from a refusal here */
 		if (fd < 0) {
 			pr_debug("opening '%s' on pid %d cpu %d failed: %d\n", ev->name,
 				 (int)pc->pids[u], pc->cpus[u], fd);
@@ -138,7 +166,8 @@ static int alloc_state(struct perf_counting *pc, struct pmc_evlist *evlist)
 	for (size_t i = 0; i < evlist->nr; i++) {
 		const struct pmc_evsel *ev = evlist->entries[i];
 
-		pc->grouped[i] = ev->leader == ev && ev->nr_members > 1;
+		/* Per thread of a command, each event writes its own exit records: no groups. */
+		pc->grouped[i] = ev->leader == ev && ev->nr_members > 1 && !pc->threads;
 		if (pc->grouped[i] && 3 + ev->nr_members > pc->group_words)
 			pc->group_words = 3 + ev->nr_members;
 	}
@@ -179,10 +208,13 @@ int pmc__perf_open(struct pmc_evlist *evlist, const struct pmc_target *target, i
 	err = pmc__counting_init(&pc->base, evlist, target, pass);
 	if (!err && target->kind == PMC_TARGET_COMMAND && !pc->dry.fn)
 		err = spawn(pc, target);
+	pc->cgroup_fd = -1;
 	if (!err)
 		err = setup_units(pc, target);
 	if (!err)
 		err = alloc_state(pc, evlist);
+	if (!err && pmc__perf_units_kept(pc))
+		err = pmc__perf_units_describe(pc);
 	for (size_t i = 0; !err && i < evlist->nr; i++) {
 		struct pmc_evsel *ev = evlist->entries[i];
 
@@ -193,6 +225,8 @@ int pmc__perf_open(struct pmc_evlist *evlist, const struct pmc_target *target, i
 		if (!err)
 			map_page(pc, i);
 	}
+	if (!err && pc->threads && !pc->dry.fn)
+		err = pmc__perf_threads_open(pc);
 	if (err || pc->dry.fn) {
 		dry_run_forget(pc);
 		pmc__perf_close(&pc->base);
@@ -217,6 +251,8 @@ void pmc__perf_close(struct pmc_counting *c)
 	struct perf_counting *pc = to_perf(c);
 	size_t nr = c->evlist->nr;
 
+	pmc__perf_threads_close(pc); /* its buffers first: they map some of the fds */
+	pmc__perf_units_close(pc);
 	for (size_t i = 0; pc->fds && i < nr * (size_t)pc->nr_units; i++)
 		if (pc->fds[i] >= 0)
 			close(pc->fds[i]);

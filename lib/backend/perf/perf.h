@@ -46,6 +46,11 @@ struct perf_counting {
 	uint64_t *group_buf;
 	size_t group_words;
 	struct perf_dry_run dry; /* fds are placeholders when dry.fn is set */
+	/* units.c: how units were made (the target's modes) */
+	unsigned long open_flags;     /* PERF_FLAG_PID_CGROUP with a cgroup */
+	int cgroup_fd;		      /* the cgroup's folder (pids[] hold it), or -1 */
+	bool skip_gone;		      /* a thread that ended before its open is left out */
+	struct perf_threads *threads; /* threads.c: a COMMAND counted per thread, or NULL */
 };
 
 static inline struct perf_counting *to_perf(struct pmc_counting *c)
@@ -133,6 +138,8 @@ const struct perf_breakpoints *pmc__perf_breakpoints(void);
 /* caps.c: the backend described for pmc_caps() and pmc doctor. */
 void pmc__perf_probe_caps(const struct pmc_caps *machine, struct pmc_backend_caps *out);
 int pmc__perf_check(struct pmc_evsel *evsel, char *why, size_t len);
+/* filter.c: whether the kernel takes filter for the tracepoint evsel (tried on pmc). */
+int pmc__perf_check_filter(struct pmc_evsel *evsel, const char *filter, char *why, size_t len);
 int pmc__perf_open(struct pmc_evlist *evlist, const struct pmc_target *target, int pass,
 		   struct pmc_counting **out);
 int pmc__perf_read(struct pmc_counting *c);
@@ -150,5 +157,42 @@ int pmc__perf_read_group(struct pmc_counting *c, const struct pmc_evsel *leader,
 int pmc__perf_pin(__u32 type, __u64 config);
 /* The thread ids of a running process. Returns the count or -errno. */
 int pmc__perf_thread_list(pid_t pid, pid_t **out);
+/*
+ * Every thread of the system now ("/proc/N/task/M"): tids and their processes' pids,
+ * [count] each. Returns the count or -errno.
+ */
+int pmc__perf_all_threads(pid_t **tids, pid_t **pids);
+
+/*
+ * units.c: the units of the target's modes that open.c's default does not make: TID lists,
+ * CPUs of a cgroup, every thread of the system (CPUS with per_thread), a COMMAND per thread
+ * (one inherited counter per CPU). Fills pc's pids, cpus, nr_units and the generic units;
+ * returns 1 when it made them, 0 when the default applies, or -errno.
+ */
+int pmc__perf_units_setup(struct perf_counting *pc, const struct pmc_target *t);
+/* The generic units of a target counted per CPU or per thread fd (after setup_units). */
+int pmc__perf_units_describe(struct perf_counting *pc);
+/* Closes what units.c opened (the cgroup's folder). */
+void pmc__perf_units_close(struct perf_counting *pc);
+/* Whether the target's values are kept per fd unit (CPUs, PID and TID threads). */
+bool pmc__perf_units_kept(const struct perf_counting *pc);
+
+/*
+ * threads.c: a COMMAND counted per thread. The counters (one per event and CPU, inherited
+ * with inherit_stat) write a PERF_RECORD_READ with each thread's own values when the thread
+ * exits, into one ring buffer per CPU.
+ */
+struct perf_threads *pmc__perf_threads_new(void);
+/* The attr fields this mode needs for ev (the first event of the pass asks for COMM records). */
+void pmc__perf_threads_attr(const struct perf_counting *pc, const struct pmc_evsel *ev,
+			    struct perf_event_attr *a);
+/* After every event opened: the ring buffers, each CPU's events sent to one. 0 or -errno. */
+int pmc__perf_threads_open(struct perf_counting *pc);
+/*
+ * After the totals were read: drains the records and makes the generic units, each thread
+ * that ended with its values, and the command's main thread with what is left of the total.
+ */
+int pmc__perf_threads_read(struct perf_counting *pc);
+void pmc__perf_threads_close(struct perf_counting *pc);
 
 #endif /* PMC_LIB_BACKEND_PERF_PERF_H */

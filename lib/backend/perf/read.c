@@ -32,6 +32,17 @@ static void add(struct pmc_count *dst, uint64_t v, uint64_t ena, uint64_t run)
 	dst->time_running_ns += run;
 }
 
+/* Event idx's values on unit: into the total, and the unit's own where units are kept. */
+static void add_unit(struct perf_counting *pc, size_t idx, int unit, uint64_t v, uint64_t ena,
+		     uint64_t run)
+{
+	struct pmc_counting *c = &pc->base;
+
+	add(&c->values[idx], v, ena, run);
+	if (c->units_live && unit < c->nr_units)
+		add(&c->unit_values[(size_t)unit * c->evlist->nr + idx], v, ena, run);
+}
+
 static int read_leader(struct perf_counting *pc, size_t idx, int unit)
 {
 	struct pmc_evlist *evlist = pc->base.evlist;
@@ -40,11 +51,13 @@ static int read_leader(struct perf_counting *pc, size_t idx, int unit)
 	struct group_read *g = (struct group_read *)buf;
 	ssize_t n;
 
+	if (*perf_fd(pc, idx, unit) < 0)
+		return 0; /* a thread that ended before it could be opened (skip_gone) */
 	if (!pc->grouped[idx]) {
 		n = read_fd(*perf_fd(pc, idx, unit), buf, 3 * sizeof(uint64_t));
 		if (n < 0)
 			return (int)n;
-		add(&pc->base.values[idx], buf[0], buf[1], buf[2]);
+		add_unit(pc, idx, unit, buf[0], buf[1], buf[2]);
 		return 0;
 	}
 	n = read_fd(*perf_fd(pc, idx, unit), buf, pc->group_words * sizeof(*buf));
@@ -53,7 +66,7 @@ static int read_leader(struct perf_counting *pc, size_t idx, int unit)
 	if (g->nr != leader->nr_members || (size_t)n < (3 + g->nr) * sizeof(uint64_t))
 		return -EIO;
 	for (size_t m = 0; m < g->nr; m++)
-		add(&pc->base.values[idx + m], g->values[m], g->enabled, g->running);
+		add_unit(pc, idx + m, unit, g->values[m], g->enabled, g->running);
 	return 0;
 }
 
@@ -63,6 +76,9 @@ int pmc__perf_read(struct pmc_counting *c)
 	struct pmc_evlist *evlist = c->evlist;
 
 	memset(c->values, 0, evlist->nr * sizeof(*c->values));
+	if (c->units_live)
+		memset(c->unit_values, 0,
+		       (size_t)c->nr_units * evlist->nr * sizeof(*c->unit_values));
 	for (size_t i = 0; i < evlist->nr; i++) {
 		struct pmc_evsel *ev = evlist->entries[i];
 		/* Members of a grouped leader arrive with the leader's read. */
@@ -77,7 +93,7 @@ int pmc__perf_read(struct pmc_counting *c)
 				return err;
 		}
 	}
-	return 0;
+	return pc->threads ? pmc__perf_threads_read(pc) : 0;
 }
 
 #if defined(__x86_64__) || defined(__i386__)

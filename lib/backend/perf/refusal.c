@@ -38,6 +38,8 @@ static void where(const struct pmc_target *t, char *buf, size_t len)
 		snprintf(buf, len, " on the command");
 	else if (t->kind == PMC_TARGET_PID)
 		snprintf(buf, len, " on process %d", (int)t->pid);
+	else if (t->kind == PMC_TARGET_TID)
+		snprintf(buf, len, " on thread %s", t->tids ? t->tids : "?");
 	else
 		snprintf(buf, len, " on CPUs %s", t->cpus ? t->cpus : "(all)");
 }

@@ -57,3 +57,58 @@ int pmc__perf_thread_list(pid_t pid, pid_t **out)
 	*out = (pid_t *)v;
 	return n;
 }
+
+/* Threads and the processes they belong to, side by side. */
+struct thread_set {
+	int *tids, *pids, n, alloc;
+};
+
+static int add_thread(struct thread_set *s, pid_t tid, pid_t pid)
+{
+	if (s->n == s->alloc) {
+		int na = s->alloc ? 2 * s->alloc : 256;
+		int *t = realloc(s->tids, (size_t)na * sizeof(int));
+		int *p = t ? realloc(s->pids, (size_t)na * sizeof(int)) : NULL;
+
+		if (t)
+			s->tids = t;
+		if (!p)
+			return -ENOMEM;
+		s->pids = p;
+		s->alloc = na;
+	}
+	s->tids[s->n] = tid;
+	s->pids[s->n++] = pid;
+	return 0;
+}
+
+int pmc__perf_all_threads(pid_t **tids, pid_t **pids)
+{
+	struct thread_set s = {0};
+	struct dirent *d;
+	DIR *dir = opendir("/proc");
+	int err = 0;
+
+	if (!dir)
+		return -errno;
+	while (!err && (d = readdir(dir))) {
+		pid_t pid = atoi(d->d_name), *v;
+		int nt = d->d_name[0] >= '1' && d->d_name[0] <= '9'
+				 ? pmc__perf_thread_list(pid, &v)
+				 : 0; /* a process that ended since readdir has none */
+
+		for (int i = 0; i < nt && !err; i++)
+			err = add_thread(&s, v[i], pid);
+		if (nt > 0)
+			free(v);
+	}
+	closedir(dir);
+	if (err || !s.n) {
+		free(s.tids);
+		free(s.pids);
+		return err ? err : -ESRCH;
+	}
+	*tids = (pid_t *)s.tids;
+	*pids = (pid_t *)s.pids;
+	return s.n;
+}

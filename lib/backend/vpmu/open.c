@@ -89,6 +89,11 @@ static int open_target(struct vpmu_counting *vc)
 
 	switch (t->kind) {
 	case PMC_TARGET_COMMAND:
+		if (t->per_thread || t->start_disabled) {
+			pr_warn("vpmu: the model counts the command whole, from its exec: values "
+				"per thread and a delayed start are perf's\n");
+			return -EOPNOTSUPP;
+		}
 		if (!pmc__vpmu_machine()->ok) {
 			pr_warn("vpmu: %s\n", pmc__vpmu_machine()->why);
 			return -PMC_E_NOVPMU;
