@@ -110,6 +110,14 @@ expect_eq "unavailable: status of each" "$(json "$T/u.json" '[m["status"] for m 
 expect_grep "unavailable: a software event's reason" "<unavailable>  cpus_utilized  \(.*software events" "$T/u.txt"
 expect_grep "unavailable: an unknown event's reason" "<unavailable>  u  \(.*NO_SUCH_EVENT_Q" "$T/u.txt"
 
+# An input the backend refuses is not in the metric's group (a group counts whole or not):
+# cycles is counted, task-clock says why, the metric is unavailable.
+"$PMC" stat --backend=vpmu -M cycles_frequency --format json -o "$T/cf.json" "$L" loop 100 2>>"$T/err"
+expect_eq "refused input: alone, the other counted" \
+	"$(json "$T/cf.json" '[(e["name"], e["supported"], len(e["values"])) for e in j["events"]]')" \
+	"[('cycles', True, 1), ('task-clock', False, 0)]"
+expect_eq "refused input: the metric unavailable" "$(json "$T/cf.json" 'j["metrics"][0]["status"]')" unavailable
+
 # One pass (four general counters): per repetition; two passes (the Pentium model's two
 # counters split the weak group): the delta method, its interval recomputed here.
 DM='dm = duration_time / (instructions + branches + cycles)'

@@ -25,7 +25,7 @@ static int mark_added(struct stat_run *run, size_t before)
 	return 0;
 }
 
-int stat_metrics__build(struct stat_run *run)
+int stat_metrics__build(struct stat_run *run, const struct pmc_evlist_opts *eo)
 {
 	const struct stat_opts *o = run->opts;
 	struct metric_opts mo = o->metrics;
@@ -37,7 +37,7 @@ int stat_metrics__build(struct stat_run *run)
 	mo.backend = o->backend;
 	rc = metric_set__new(&mo, "pmc stat", &run->metrics);
 	if (!rc)
-		rc = metric_set__add_events(run->metrics, run->evlist, "pmc stat", &run->absent,
+		rc = metric_set__add_events(run->metrics, run->evlist, eo, "pmc stat", &run->absent,
 					    &run->nr_absent);
 	return rc ? rc : mark_added(run, before);
 }

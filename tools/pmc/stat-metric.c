@@ -135,8 +135,9 @@ struct adding {
 	struct pmc_evlist *evlist;
 	char *group; /* "a,b,c" of the counters */
 	size_t len, nr;
-	char **tools; /* tool events, added alone */
+	char **tools; /* tool events and counters this backend refuses, added alone */
 	size_t nr_tools;
+	struct pmc_evlist *scratch; /* where each counter event is tried first */
 	const char *cmd;
 	struct metric_absent **absent; /* events that do not parse here, with the reason */
 	size_t *nr_absent;
@@ -170,6 +171,22 @@ static bool in_group(const struct adding *a, const char *event)
 	return false;
 }
 
+/*
+ * Whether event parses and the backend accepts it alone: a group is counted whole or not at
+ * all, so an event it would refuse (a software event under vpmu, a hardware one without a
+ * PMU) goes alone, shown <not supported> with its reason, and does not take the metric's
+ * other events down with it.
+ */
+static bool countable(struct adding *a, const char *event)
+{
+	size_t before = pmc_evlist__nr(a->scratch);
+	bool ok = !pmc_evlist__parse(a->scratch, event, NULL);
+
+	for (size_t i = before; ok && i < pmc_evlist__nr(a->scratch); i++)
+		ok = pmc_evsel__check(pmc_evlist__at(a->scratch, i), NULL, 0) >= 0;
+	return ok;
+}
+
 static int add_one(const struct pmc_metric_event *ev, void *arg)
 {
 	struct adding *a = arg;
@@ -178,7 +195,7 @@ static int add_one(const struct pmc_metric_event *ev, void *arg)
 
 	if (listed(a->evlist, ev->event) || in_group(a, ev->event))
 		return 0;
-	if (ev->tool) {
+	if (ev->tool || !countable(a, ev->event)) {
 		char *t = strdup(ev->event);
 
 		if (!t || metric_opts__add(&a->tools, &a->nr_tools, t)) {
@@ -262,14 +279,16 @@ static int add_metric(struct adding *a, const struct pmc_metric *metric)
 	return rc;
 }
 
-int metric_set__add_events(struct pmc_metrics *m, struct pmc_evlist *evlist, const char *cmd,
+int metric_set__add_events(struct pmc_metrics *m, struct pmc_evlist *evlist,
+			   const struct pmc_evlist_opts *eo, const char *cmd,
 			   struct metric_absent **absent, size_t *nr_absent)
 {
 	struct adding a = {.evlist = evlist, .cmd = cmd, .absent = absent, .nr_absent = nr_absent};
-	int rc = 0;
+	int rc = pmc_evlist__new(eo, &a.scratch) ? 1 : 0;
 
 	for (size_t i = 0; i < pmc_metrics__nr_selected(m) && !rc; i++)
 		rc = add_metric(&a, pmc_metrics__selected(m, i));
+	pmc_evlist__delete(a.scratch);
 	if (rc)
 		fprintf(stderr, "%s: cannot add the metrics' events: out of memory\n", cmd);
 	return rc ? 1 : 0;

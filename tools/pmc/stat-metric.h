@@ -43,12 +43,14 @@ struct metric_absent {
 };
 
 /*
- * Adds the events the selected metrics need to evlist, each not already there: a metric's
- * counter events as one weak group ({...}:W, together in a pass when they fit), the tool
- * events alone. An event that does not parse on this backend is not added but appended to
- * *absent (free() it), and its metrics show unavailable. Returns 0, or 1 (no memory).
+ * Adds the events the selected metrics need to evlist (made with eo), each not already there:
+ * a metric's counter events as one weak group ({...}:W, together in a pass when they fit),
+ * the tool events and the counters the backend refuses alone. An event that does not parse
+ * on this backend is not added but appended to *absent (free() it), and its metrics show
+ * unavailable. Returns 0, or 1 (no memory).
  */
-int metric_set__add_events(struct pmc_metrics *m, struct pmc_evlist *evlist, const char *cmd,
+int metric_set__add_events(struct pmc_metrics *m, struct pmc_evlist *evlist,
+			   const struct pmc_evlist_opts *eo, const char *cmd,
 			   struct metric_absent **absent, size_t *nr_absent);
 
 /* One event's counts as the computations read them: of a run, a region cell, a saved file. */

@@ -263,7 +263,7 @@ static int build(struct stat_run *run)
 	}
 	err = parse_all(run, &eo);
 	if (!err)
-		err = stat_metrics__build(run);
+		err = stat_metrics__build(run, &eo);
 	return err ? err : new_runner(run);
 }
 

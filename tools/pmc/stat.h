@@ -104,7 +104,7 @@ struct stat_run {
 };
 
 /* The metric set of the options and its events in the list; 0 or an exit status. */
-int stat_metrics__build(struct stat_run *run);
+int stat_metrics__build(struct stat_run *run, const struct pmc_evlist_opts *eo);
 /* The metrics' rows from the results: whole program, regions, threads. 0 or -ENOMEM. */
 int stat_metrics__compute(struct stat_run *run);
 void stat_metrics__delete(struct stat_run *run);
