@@ -257,6 +257,9 @@ static int read_json(const char *path, json_t **root, struct pmc_metric_error *e
 {
 	json_error_t jerr;
 	struct stat st;
+	char *buf;
+	size_t n;
+	bool bad;
 	FILE *f;
 	int ret = pmc_fopen_input(path, &f);
 
@@ -265,13 +268,31 @@ static int read_json(const char *path, json_t **root, struct pmc_metric_error *e
 		pmc__metric_error(err, path, NULL, -1, "cannot open: %s", pmc_strerror(ret));
 		return ret;
 	}
-	if (fstat(fileno(f), &st) == 0 && st.st_size > MAX_FILE_BYTES) {
+	if (fstat(fileno(f), &st)) {
+		ret = -errno;
+		fclose(f);
+		pmc__metric_error(err, path, NULL, -1, "cannot read: %s", pmc_strerror(ret));
+		return ret;
+	}
+	if (st.st_size > MAX_FILE_BYTES) { /* a regular file (pmc_fopen_input()) */
 		fclose(f);
 		pmc__metric_error(err, path, NULL, -1, "larger than %d MiB", MAX_FILE_BYTES >> 20);
 		return -PMC_E_FORMAT;
 	}
-	*root = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
+	/* read whole, then parsed from memory: json_loadf() takes the file a byte at a time
+	 * through getc(), which was most of what loading the shipped files cost pmc stat -M */
+	buf = malloc((size_t)st.st_size + 1);
+	n = buf ? fread(buf, 1, (size_t)st.st_size + 1, f) : 0;
+	bad = !buf || ferror(f) || n > (size_t)st.st_size;
 	fclose(f);
+	if (bad) {
+		free(buf);
+		pmc__metric_error(err, path, NULL, -1, "cannot read: %s",
+				  buf ? "it changed while read" : pmc_strerror(-ENOMEM));
+		return buf ? -PMC_E_FORMAT : -ENOMEM;
+	}
+	*root = json_loadb(buf, n, JSON_REJECT_DUPLICATES, &jerr);
+	free(buf);
 	if (!*root) {
 		pmc__metric_error(err, path, NULL, -1, "line %d, column %d: %s", jerr.line,
 				  jerr.column, jerr.text);
