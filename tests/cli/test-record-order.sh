@@ -40,8 +40,11 @@ for i in 1 2 3; do
 done
 
 # System wide: the same workload while pmc samples every CPU.
-"$PMC" record -q -g -a -e $EV -F 4000 -o "$T/mta.data" 2>"$T/err" & rec=$!
-sleep 0.5
+# The workload starts once pmc says sampling began (-v): a fixed pause was too short for a
+# start-up that reads every process's maps on a loaded machine.
+"$PMC" record -v -g -a -e $EV -F 4000 -o "$T/mta.data" 2>"$T/err" & rec=$!
+for i in $(seq 600); do grep -q "sampling started" "$T/err" && break; sleep 0.1; done
+grep -q "sampling started" "$T/err" || fail "record -a: sampling did not start in 60 s"
 "$PROGS/sample-mt" 3 10 20 >/dev/null
 kill -INT $rec; wait $rec; rc=$?
 expect_eq "record -a stops on SIGINT with 0" "$rc" 0
