@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <pmc/error.h>
 #include <pmc/metric.h>
+#include <vpmu/protocol.h>
 #include "core/sysfile.h"
 
 #define SHIPPED PMC_TEST_DATA "/../../data/metrics"
@@ -347,6 +348,20 @@ static int no_input(const char *event, struct pmc_metric_input *in, char *why, s
 {
 	(void)event, (void)in, (void)why, (void)len, (void)arg;
 	return -ENOENT;
+}
+
+/* vpmu's #slots is the issue width its models declare, from the one place that declares it. */
+Test(metric_files, vpmu_slots_are_the_models_issue_width)
+{
+	struct pmc_metrics_opts o = {.sz = sizeof(o), .backend = "vpmu", .no_shipped = true};
+	struct pmc_metrics *m;
+	double x;
+
+	cr_assert_eq(pmc_metrics__new(&o, NULL, &m), 0);
+	cr_expect_eq(pmc_metrics__literal(m, "#slots", &x), 0);
+	cr_expect_eq(x, VPMU_ISSUE_WIDTH);
+	cr_expect_eq(x, 1, "docs/vpmu.md states W = 1");
+	pmc_metrics__delete(m);
 }
 
 Test(metric_files, literals_without_topology_have_no_value)

@@ -116,7 +116,8 @@ const struct pmc_backend_ops pmc__vpmu_ops = {
 	.name = "vpmu",
 	.desc = "the vpmu Valgrind tool: a modelled Core i7 or Pentium PMU, exact and "
 		"deterministic",
-	.regions_reuse_counters = true, /* self.c reuses what --ctrN programmed */
+	.regions_reuse_counters = true,	 /* self.c reuses what --ctrN programmed */
+	.issue_width = VPMU_ISSUE_WIDTH, /* the models' declaration (vpmu/protocol.h) */
 	.probe = vpmu_probe,
 	.resolve = pmc__vpmu_resolve,
 	.check = pmc__vpmu_check,
