@@ -8,6 +8,7 @@
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <pmc/error.h>
@@ -46,7 +47,10 @@ static void read_rows(struct rows *r)
 	cr_assert_gt(r->nr, 0);
 }
 
-/* Every event (not metric) a tree names, in every branch, parses for the list's backend. */
+/*
+ * Every event (not metric) a tree names, in every branch, parses for the list's backend.
+ * Returns the number of names, metrics included: 0 for a formula of constants.
+ */
 static int check_names(struct pmc_metrics *m, struct pmc_evlist *evlist, const char *metric,
 		       const struct pmc__expr *e)
 {
@@ -55,6 +59,7 @@ static int check_names(struct pmc_metrics *m, struct pmc_evlist *evlist, const c
 
 	if (!e)
 		return 0;
+	nr += e->kind == PMC_EXPR_ID && pmc_metrics__find(m, e->name);
 	if ((e->kind == PMC_EXPR_ID && !pmc_metrics__find(m, e->name)) ||
 	    e->kind == PMC_EXPR_SOURCE_COUNT) {
 		if (!pmc__metric_tool_event(e->event))
@@ -79,6 +84,11 @@ static void check_file(const struct rows *r, int row, const char *backend)
 	char path[512];
 	size_t nr = 0;
 
+	/* A vpmu row for one model is checked under that model (its event table). */
+	if (!strcmp(backend, "vpmu") && strcmp(r->model[row], "*"))
+		setenv("PMC_VPMU_MODEL", r->model[row], 1);
+	else
+		unsetenv("PMC_VPMU_MODEL");
 	cr_assert_eq(pmc_metrics__new(&o, &err, &m), 0);
 	/* What the file sees loaded beside it: the files for every model of its backend. */
 	for (int i = 0; i <= row; i++) {
@@ -99,6 +109,9 @@ static void check_file(const struct rows *r, int row, const char *backend)
 		cr_expect_gt(check_names(m, evlist, metric->info.name, metric->expr), 0,
 			     "%s: a formula of constants", metric->info.name);
 		check_names(m, evlist, metric->info.name, metric->threshold);
+		if (metric->exact)
+			cr_expect_gt(check_names(m, evlist, metric->info.name, metric->exact), 0,
+				     "%s: an exact value of constants", metric->info.name);
 		cr_expect_not_null(metric->info.brief, "%s has no BriefDescription",
 				   metric->info.name);
 	}
@@ -152,4 +165,26 @@ Test(metric_shipped, a_backends_set_holds_its_files)
 	cr_expect_not_null(pmc_metrics__find(m, "insn_per_cycle"));
 	cr_expect_not_null(pmc_metrics__find(m, "cpus_utilized"));
 	pmc_metrics__delete(m);
+}
+
+/* The vpmu set holds the file of the programming model it counts on, and not the other's. */
+Test(metric_shipped, vpmu_sets_follow_the_model)
+{
+	struct pmc_metrics_opts o = {.sz = sizeof(o), .dir = SHIPPED, .backend = "vpmu"};
+	struct pmc_metric_error err;
+	struct pmc_metrics *m;
+
+	setenv("PMC_VPMU_MODEL", "corei7", 1);
+	cr_assert_eq(pmc_metrics__new(&o, &err, &m), 0, "%s: %s", err.where, err.parse.msg);
+	cr_expect_not_null(pmc_metrics__find(m, "tma_retiring"));
+	cr_expect_not_null(pmc_metrics__find(m, "ca_counted_stall_cycles"));
+	cr_expect_null(pmc_metrics__find(m, "p5_cpi"));
+	cr_expect_not_null(pmc_metrics__find(m, "insn_per_cycle"), "and the generic file");
+	pmc_metrics__delete(m);
+	setenv("PMC_VPMU_MODEL", "pentium", 1);
+	cr_assert_eq(pmc_metrics__new(&o, &err, &m), 0, "%s: %s", err.where, err.parse.msg);
+	cr_expect_not_null(pmc_metrics__find(m, "p5_cpi"));
+	cr_expect_null(pmc_metrics__find(m, "tma_retiring"));
+	pmc_metrics__delete(m);
+	unsetenv("PMC_VPMU_MODEL");
 }
