@@ -14,6 +14,8 @@
 #include <pmc/error.h>
 #include <pmc/event.h>
 #include <pmc/metric.h>
+#include "backend/perf/perf.h"
+#include "core/sysfile.h"
 #include "metric/metric.h"
 
 #define SHIPPED PMC_TEST_DATA "/../../data/metrics"
@@ -84,11 +86,21 @@ static void check_file(const struct rows *r, int row, const char *backend)
 	char path[512];
 	size_t nr = 0;
 
-	/* A vpmu row for one model is checked under that model (its event table). */
+	/*
+	 * A vpmu row for one model is checked under that model (its event table); a perf row for
+	 * a real CPU against that CPU's core PMU, tests/data/sysfs/pmu-MODEL (its format fields and
+	 * topdown events as the kernel's arch/x86/events declare them).
+	 */
 	if (!strcmp(backend, "vpmu") && strcmp(r->model[row], "*"))
 		setenv("PMC_VPMU_MODEL", r->model[row], 1);
 	else
 		unsetenv("PMC_VPMU_MODEL");
+	if (!strcmp(backend, "perf") && strcmp(r->model[row], "*")) {
+		snprintf(path, sizeof(path), "%s/sysfs/pmu-%s", PMC_TEST_DATA, r->model[row]);
+		pmc__sysfs_set_root(path);
+	} else {
+		pmc__sysfs_set_root(NULL);
+	}
 	cr_assert_eq(pmc_metrics__new(&o, &err, &m), 0);
 	/* What the file sees loaded beside it: the files for every model of its backend. */
 	for (int i = 0; i <= row; i++) {
@@ -118,6 +130,7 @@ static void check_file(const struct rows *r, int row, const char *backend)
 	cr_expect_gt(nr, 0, "%s holds no metric", path);
 	pmc_evlist__delete(evlist);
 	pmc_metrics__delete(m);
+	pmc__sysfs_set_root(NULL);
 }
 
 Test(metric_shipped, every_file_loads_and_resolves_for_its_backends)
@@ -187,4 +200,40 @@ Test(metric_shipped, vpmu_sets_follow_the_model)
 	cr_expect_null(pmc_metrics__find(m, "tma_retiring"));
 	pmc_metrics__delete(m);
 	unsetenv("PMC_VPMU_MODEL");
+}
+
+/* The perf backend names the CPU from CPUID as perf's mapfile.csv rows do; NULL: no file. */
+Test(metric_shipped, real_cpus_by_cpuid)
+{
+	static const struct {
+		const char *vendor;
+		unsigned family, model;
+		const char *want;
+	} rows[] = {
+		{"GenuineIntel", 6, 0x55, "intel-skylake"}, /* Skylake-X, Cascade Lake */
+		{"GenuineIntel", 6, 0x9e, "intel-skylake"}, /* Kaby Lake, Coffee Lake */
+		{"GenuineIntel", 6, 0x6a, "intel-icelake"}, /* Ice Lake-X */
+		{"GenuineIntel", 6, 0x8d, "intel-icelake"}, /* Tiger Lake */
+		{"GenuineIntel", 6, 0x3c, NULL},	    /* Haswell: no file yet */
+		{"GenuineIntel", 6, 0x8f, NULL},	    /* Sapphire Rapids: no file yet */
+		{"AuthenticAMD", 0x19, 0x11, "amd-zen4"},   /* Genoa */
+		{"AuthenticAMD", 0x19, 0x61, "amd-zen4"},   /* Raphael */
+		{"AuthenticAMD", 0x19, 0x01, NULL},	    /* Milan: Zen 3 */
+		{"AuthenticAMD", 0x19, 0x50, NULL},	    /* Cezanne: Zen 3 */
+		{"AuthenticAMD", 0x1a, 0x02, NULL},	    /* Zen 5: 8 slots, no file yet */
+		{"HygonGenuine", 0x18, 0x00, NULL},
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const char *got =
+			pmc__perf_cpu_model_of(rows[i].vendor, rows[i].family, rows[i].model);
+
+		if (rows[i].want)
+			cr_expect(got && !strcmp(got, rows[i].want), "%s %#x %#x: %s",
+				  rows[i].vendor, rows[i].family, rows[i].model,
+				  got ? got : "NULL");
+		else
+			cr_expect_null(got, "%s %#x %#x: %s", rows[i].vendor, rows[i].family,
+				       rows[i].model, got);
+	}
 }
