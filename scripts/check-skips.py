@@ -20,6 +20,8 @@ CAPABILITIES = {
     "has-pmu": "a hardware PMU is present (a test of the no-PMU path)",
     "no-hw-breakpoints": "debug registers missing, or their exceptions never delivered",
     "no-device": "no accelerator device lent to this machine",
+    "no-real-cpu-recording": "no perf stat -j capture from a real CPU in tests/data/perf-stat/ "
+    "(recording one needs a machine with a hardware PMU)",
     "no-unprivileged-user": "no way to run as a user without CAP_PERFMON (root without setpriv "
     "or runuser, a build tree others cannot read, or a privileged non-root user)",
 }
