@@ -214,13 +214,18 @@ Test(metric_shipped, real_cpus_by_cpuid)
 		{"GenuineIntel", 6, 0x9e, "intel-skylake"}, /* Kaby Lake, Coffee Lake */
 		{"GenuineIntel", 6, 0x6a, "intel-icelake"}, /* Ice Lake-X */
 		{"GenuineIntel", 6, 0x8d, "intel-icelake"}, /* Tiger Lake */
-		{"GenuineIntel", 6, 0x3c, NULL},	    /* Haswell: no file yet */
-		{"GenuineIntel", 6, 0x8f, NULL},	    /* Sapphire Rapids: no file yet */
-		{"AuthenticAMD", 0x19, 0x11, "amd-zen4"},   /* Genoa */
-		{"AuthenticAMD", 0x19, 0x61, "amd-zen4"},   /* Raphael */
-		{"AuthenticAMD", 0x19, 0x01, NULL},	    /* Milan: Zen 3 */
-		{"AuthenticAMD", 0x19, 0x50, NULL},	    /* Cezanne: Zen 3 */
-		{"AuthenticAMD", 0x1a, 0x02, NULL},	    /* Zen 5: 8 slots, no file yet */
+		{"GenuineIntel", 6, 0x2a, "intel-sandybridge"},
+		{"GenuineIntel", 6, 0x3c, "intel-sandybridge"}, /* Haswell */
+		{"GenuineIntel", 6, 0x4f, "intel-sandybridge"}, /* Broadwell-X */
+		{"GenuineIntel", 6, 0x8f, "intel-sapphirerapids"},
+		{"GenuineIntel", 6, 0x97, NULL},	  /* Alder Lake (hybrid): no file yet */
+		{"GenuineIntel", 6, 0x1e, NULL},	  /* Nehalem: no top-down events */
+		{"AuthenticAMD", 0x19, 0x11, "amd-zen4"}, /* Genoa */
+		{"AuthenticAMD", 0x19, 0x61, "amd-zen4"}, /* Raphael */
+		{"AuthenticAMD", 0x19, 0x01, NULL},	  /* Milan: Zen 3 */
+		{"AuthenticAMD", 0x19, 0x50, NULL},	  /* Cezanne: Zen 3 */
+		{"AuthenticAMD", 0x1a, 0x02, "amd-zen5"},
+		{"AuthenticAMD", 0x17, 0x31, NULL}, /* Zen 2: no pipeline-utilization events */
 		{"HygonGenuine", 0x18, 0x00, NULL},
 	};
 

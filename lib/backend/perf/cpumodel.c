@@ -15,6 +15,21 @@ static const struct cpu_row {
 	unsigned family, first, last; /* models first to last */
 	const char *model;
 } rows[] = {
+	/*
+	 * perf 6.1 mapfile.csv: sandybridge (2A), jaketown (2D), ivybridge (3A), ivytown (3E),
+	 * haswell (3C|45|46), haswellx (3F), broadwell (3D|47), broadwellde (56), broadwellx (4F)
+	 */
+	{"GenuineIntel", 6, 0x2a, 0x2a, "intel-sandybridge"},
+	{"GenuineIntel", 6, 0x2d, 0x2d, "intel-sandybridge"},
+	{"GenuineIntel", 6, 0x3a, 0x3a, "intel-sandybridge"},
+	{"GenuineIntel", 6, 0x3e, 0x3e, "intel-sandybridge"},
+	{"GenuineIntel", 6, 0x3c, 0x3c, "intel-sandybridge"},
+	{"GenuineIntel", 6, 0x45, 0x46, "intel-sandybridge"},
+	{"GenuineIntel", 6, 0x3f, 0x3f, "intel-sandybridge"},
+	{"GenuineIntel", 6, 0x3d, 0x3d, "intel-sandybridge"},
+	{"GenuineIntel", 6, 0x47, 0x47, "intel-sandybridge"},
+	{"GenuineIntel", 6, 0x56, 0x56, "intel-sandybridge"},
+	{"GenuineIntel", 6, 0x4f, 0x4f, "intel-sandybridge"},
 	/* perf 6.1 mapfile.csv: skylake (4E|5E|8E|9E|A5|A6), skylakex and cascadelakex (55) */
 	{"GenuineIntel", 6, 0x4e, 0x4e, "intel-skylake"},
 	{"GenuineIntel", 6, 0x5e, 0x5e, "intel-skylake"},
@@ -28,9 +43,13 @@ static const struct cpu_row {
 	{"GenuineIntel", 6, 0x6a, 0x6a, "intel-icelake"},
 	{"GenuineIntel", 6, 0x6c, 0x6c, "intel-icelake"},
 	{"GenuineIntel", 6, 0x8c, 0x8d, "intel-icelake"},
+	/* sapphirerapids (8F) */
+	{"GenuineIntel", 6, 0x8f, 0x8f, "intel-sapphirerapids"},
 	/* amdzen4: family 25 (0x19) less amdzen3's models 0-F and 20-5F (mapfile.csv after 6.1) */
 	{"AuthenticAMD", 0x19, 0x10, 0x1f, "amd-zen4"},
 	{"AuthenticAMD", 0x19, 0x60, 0xff, "amd-zen4"},
+	/* amdzen5: family 26 (0x1a), every model */
+	{"AuthenticAMD", 0x1a, 0x00, 0xff, "amd-zen5"},
 };
 
 const char *pmc__perf_cpu_model_of(const char *vendor, unsigned family, unsigned model)

@@ -120,8 +120,8 @@ struct perf_machine {
 const struct perf_machine *pmc__perf_machine(void);
 
 /*
- * cpumodel.c: the CPU model of the metric files' index ("intel-skylake", "intel-icelake",
- * "amd-zen4") for a CPUID vendor, family and model, or NULL; and this machine's.
+ * cpumodel.c: the CPU model of the metric files' index ("intel-skylake", "amd-zen4", ...) for a
+ * CPUID vendor, family and model, or NULL; and this machine's.
  */
 const char *pmc__perf_cpu_model_of(const char *vendor, unsigned family, unsigned model);
 const char *pmc__perf_cpu_model(void);
