@@ -91,14 +91,15 @@ struct work {
 	struct counts c;
 };
 
-/* Counts what the selection of the shipped vpmu Core i7 metrics needs on metric-work. */
-static void measure(struct work *w, const char *select, const char *mode, const char *n)
+/* Counts what the selection of the shipped metrics of a vpmu model needs on metric-work. */
+static void measure_on(struct work *w, const char *model, const char *select, const char *mode,
+		       const char *n)
 {
 	struct pmc_metrics_opts o = {.sz = sizeof(o), .dir = SHIPPED, .backend = "vpmu"};
 	struct pmc_evlist_opts eo = {.sz = sizeof(eo), .backend = "vpmu"};
 	struct pmc_metric_error err;
 
-	setenv("PMC_VPMU_MODEL", "corei7", 1);
+	setenv("PMC_VPMU_MODEL", model, 1);
 	if (!pmc_caps__backend(pmc_caps(), "vpmu")->usable)
 		cr_skip_test("vpmu tool not available: %s",
 			     pmc_caps__backend(pmc_caps(), "vpmu")->why);
@@ -108,6 +109,11 @@ static void measure(struct work *w, const char *select, const char *mode, const 
 	cr_assert_eq(pmc_evlist__new(&eo, &w->c.l), 0);
 	cr_assert_eq(pmc_metrics__for_each_event(w->m, add_event, &w->c), 0);
 	run(&w->c, mode, n);
+}
+
+static void measure(struct work *w, const char *select, const char *mode, const char *n)
+{
+	measure_on(w, "corei7", select, mode, n);
 }
 
 static void done(struct work *w)
@@ -209,5 +215,23 @@ Test(metric_vpmu, independent_adds_retire, .timeout = 120)
 	measure(&w, "TopdownL1", "alu", "1000000");
 	cr_expect_gt(get(&w, "tma_retiring", false), 60);
 	check_level1(&w);
+	done(&w);
+}
+
+/*
+ * The Pentium model's file: independent adds run at about one clock each; the random branch
+ * of every other branch is mispredicted half the time, so a quarter of all branches flush.
+ */
+Test(metric_vpmu, pentium_cpi_and_flush_rate, .timeout = 120)
+{
+	struct work w;
+
+	measure_on(&w, "pentium", "p5_cpi,p5_pipeline_flush_rate", "alu", "1000000");
+	cr_expect_lt(get(&w, "p5_cpi", false), 1.1);
+	cr_expect_geq(get(&w, "p5_cpi", false), 1);
+	done(&w);
+	measure_on(&w, "pentium", "p5_cpi,p5_pipeline_flush_rate", "branches", "200000");
+	cr_expect_gt(get(&w, "p5_pipeline_flush_rate", false), 20);
+	cr_expect_lt(get(&w, "p5_pipeline_flush_rate", false), 30);
 	done(&w);
 }
