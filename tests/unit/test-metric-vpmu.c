@@ -5,7 +5,8 @@
  * chase over 64 MiB is back-end bound, unpredictable branches are bad speculation, independent
  * adds retire; level 1 sums to 100 %; cycles = active + stall at issue, execution and
  * retirement; the decomposition plus the unaccounted rest is the stall cycles; the formulas'
- * estimates beside the model's exact attribution (docs/metrics.md, "Ground truth").
+ * estimates beside the model's exact attribution (docs/metrics.md, "Ground truth"); the Pentium
+ * model's clocks per instruction and flush rate.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
