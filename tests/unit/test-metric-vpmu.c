@@ -30,6 +30,7 @@ struct counts {
 	const char *name[MAX_EVENTS]; /* owned by the walk's strings: copied */
 	size_t idx[MAX_EVENTS];	      /* in l */
 	uint64_t value[MAX_EVENTS];
+	char why[MAX_EVENTS][160]; /* the backend's reason for an event it cannot count, or "" */
 	size_t nr;
 };
 
@@ -42,6 +43,7 @@ static int add_event(const struct pmc_metric_event *ev, void *arg)
 	cr_assert_lt(c->nr, MAX_EVENTS);
 	c->idx[c->nr] = pmc_evlist__nr(c->l);
 	cr_assert_eq(pmc_evlist__parse(c->l, ev->event, &perr), 0, "%s: %s", ev->event, perr.msg);
+	pmc_evsel__check(pmc_evlist__at(c->l, c->idx[c->nr]), c->why[c->nr], sizeof(c->why[0]));
 	c->name[c->nr++] = strdup(ev->event);
 	return 0;
 }
@@ -78,11 +80,16 @@ static int input(const char *event, struct pmc_metric_input *in, char *why, size
 {
 	struct counts *c = arg;
 
-	for (size_t i = 0; i < c->nr; i++)
-		if (!strcmp(c->name[i], event)) {
-			in->value = (double)c->value[i];
-			return 0;
+	for (size_t i = 0; i < c->nr; i++) {
+		if (strcmp(c->name[i], event))
+			continue;
+		if (c->why[i][0]) {
+			snprintf(why, len, "%s", c->why[i]);
+			return -PMC_E_UNSUPPORTED;
 		}
+		in->value = (double)c->value[i];
+		return 0;
+	}
 	snprintf(why, len, "which the test did not count");
 	return -ENOENT;
 }
@@ -234,5 +241,47 @@ Test(metric_vpmu, pentium_cpi_and_flush_rate, .timeout = 120)
 	measure_on(&w, "pentium", "p5_cpi,p5_pipeline_flush_rate", "branches", "200000");
 	cr_expect_gt(get(&w, "p5_pipeline_flush_rate", false), 20);
 	cr_expect_lt(get(&w, "p5_pipeline_flush_rate", false), 30);
+	done(&w);
+}
+
+/*
+ * Every metric of the Core i7 file has a value on a short run, but those that need an event
+ * the model lacks (the guide's rows it cannot count): they are unavailable, with the model's
+ * reason for that event.
+ */
+Test(metric_vpmu, every_corei7_metric_has_a_value_or_the_models_reason, .timeout = 240)
+{
+	struct pmc_metric_eval_opts o = {.sz = sizeof(o), .input = input};
+	size_t nr_ok = 0, nr_lacking = 0, nr_file = 0;
+	struct work w;
+
+	measure(&w,
+		"cycle_accounting,TopdownL1,General_Exploration,Branch_Analysis,Cycles_and_Uops,"
+		"Memory_Access,FE_Investigation,Working_Set",
+		"alu", "1000");
+	o.arg = &w.c;
+	for (size_t i = 0; i < pmc_metrics__nr_selected(w.m); i++) {
+		struct pmc_metric *metric = pmc_metrics__selected(w.m, i);
+		struct pmc_metric_value v = {.sz = sizeof(v)};
+
+		cr_assert_eq(pmc_metric__eval(metric, &o, &v), 0);
+		if (v.status == PMC_METRIC_OK) {
+			nr_ok++;
+			continue;
+		}
+		cr_expect_eq(v.status, PMC_METRIC_UNAVAILABLE, "%s: %s",
+			     pmc_metric__info(metric)->name, v.why);
+		cr_expect(strstr(v.why, "the model has no") || strstr(v.why, "single-"), "%s: %s",
+			  pmc_metric__info(metric)->name, v.why);
+		nr_lacking++;
+	}
+	for (size_t i = 0; i < pmc_metrics__nr(w.m); i++) {
+		const char *file = pmc_metric__info(pmc_metrics__at(w.m, i))->file;
+
+		nr_file += file && strstr(file, "/vpmu-corei7.json");
+	}
+	cr_expect_eq(nr_ok + nr_lacking, nr_file, "the groups select every metric of the file");
+	cr_expect_gt(nr_ok, 60, "%zu metrics with a value", nr_ok);
+	cr_expect_gt(nr_lacking, 5, "%zu metrics unavailable", nr_lacking);
 	done(&w);
 }
