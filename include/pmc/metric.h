@@ -187,9 +187,9 @@ typedef int (*pmc_metric_event_fn)(const struct pmc_metric_event *ev, void *arg)
 /*
  * Walks the events the metric needs, through the metrics it refers to and its threshold, then
  * those its exact value alone needs (marked exact), each once, in the order the formulas name
- * them. An 'A if COND else B' whose COND needs no
- * event ('#smt_on') contributes the branch COND takes on this machine only. A non-zero
- * return of fn stops the walk and is returned; else 0, or -PMC_E_METRIC_CYCLE, -ENOMEM.
+ * them. An 'A if COND else B' whose COND needs no event ('#smt_on') contributes the branch
+ * COND takes on this machine only. A non-zero return of fn stops the walk and is returned;
+ * else 0, or -PMC_E_METRIC_CYCLE, -ENOMEM.
  */
 PMC_API int pmc_metric__for_each_event(const struct pmc_metric *metric, pmc_metric_event_fn fn,
 				       void *arg);

@@ -248,7 +248,7 @@ int pmc_metric__eval(const struct pmc_metric *metric, const struct pmc_metric_ev
 				 metric->info.scale);
 	}
 	ev.why = NULL; /* a threshold without a value says nothing of the metric's */
-	if (metric->threshold)
+	if (metric->threshold && (metric->exact || !o.exact))
 		v.flagged = pmc__metric_threshold(&ev, metric, &t) == PMC_METRIC_OK ? t != 0 : -1;
 	if (v.status != PMC_METRIC_OK)
 		v.value = v.raw = NAN;

@@ -389,7 +389,8 @@ Test(metric_files, exact_values_beside_estimates)
 		"\"PmcExactExpr\": \"stalls_exact\", \"MetricThreshold\": \"stall > 99\"},"
 		" {\"MetricName\": \"share\", \"MetricExpr\": \"stall / cycles\", "
 		"\"PmcExactExpr\": \"stall / cycles\", \"ScaleUnit\": \"100%\"},"
-		" {\"MetricName\": \"plain\", \"MetricExpr\": \"cycles\"}]";
+		" {\"MetricName\": \"plain\", \"MetricExpr\": \"cycles\", "
+		"\"MetricThreshold\": \"plain > 1\"}]";
 	struct pmc_metric_eval_opts e = {.sz = sizeof(e), .input = exact_input};
 	struct pmc_metric_value est = {.sz = sizeof(est)}, ex = {.sz = sizeof(ex)};
 	struct pmc_metrics *m = empty_set();
@@ -422,6 +423,7 @@ Test(metric_files, exact_values_beside_estimates)
 	cr_assert_eq(pmc_metric__eval(pmc_metrics__find(m, "plain"), &e, &ex), 0);
 	cr_expect_eq(ex.status, PMC_METRIC_UNAVAILABLE);
 	cr_expect(strstr(ex.why, "metric 'plain' has no exact value"), "%s", ex.why);
+	cr_expect_eq(ex.flagged, -1, "no exact value, no verdict on it");
 	pmc_metrics__delete(m);
 }
 
