@@ -22,6 +22,8 @@ CAPABILITIES = {
     "no-device": "no accelerator device lent to this machine",
     "no-cgroup-v2": "no cgroup2 hierarchy this user can make a cgroup in (not root, or a "
     "container that mounts it read-only)",
+    "no-real-cpu-recording": "no perf stat -j capture from a real CPU in tests/data/perf-stat/ "
+    "(recording one needs a machine with a hardware PMU)",
     "no-unprivileged-user": "no way to run as a user without CAP_PERFMON (root without setpriv "
     "or runuser, a build tree others cannot read, or a privileged non-root user)",
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * libFuzzer harness: metric files in perf's schema (docs/metrics.md, "Files") through
- * pmc_metrics__load(), then a selection of all, its events and every value.
+ * pmc_metrics__load(), then a selection of all, its events and every value, the formulas'
+ * and the exact ones (PmcExactExpr).
  */
 #include <errno.h>
 #include <math.h>
@@ -49,10 +50,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort(); /* every refusal says why, and adds nothing */
 	} else if (pmc_metrics__select(m, "all", &err) == 0) {
 		pmc_metrics__for_each_event(m, event, NULL);
-		for (size_t i = 0; i < pmc_metrics__nr_selected(m); i++)
-			if (pmc_metric__eval(pmc_metrics__selected(m, i), &e, &v) ||
-			    (v.status == PMC_METRIC_OK && !isfinite(v.value)))
-				abort();
+		for (int exact = 0; exact < 2; exact++) /* the formulas, then PmcExactExpr */
+			for (size_t i = 0; i < pmc_metrics__nr_selected(m); i++) {
+				e.exact = exact;
+				if (pmc_metric__eval(pmc_metrics__selected(m, i), &e, &v) ||
+				    (v.status == PMC_METRIC_OK && !isfinite(v.value)))
+					abort();
+			}
 	}
 	pmc_metrics__delete(m);
 	return 0;

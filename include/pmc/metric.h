@@ -155,6 +155,12 @@ struct pmc_metric_info {
 	const char *constraint; /* MetricConstraint ("NO_NMI_WATCHDOG"), or NULL */
 	const char *file;	/* the file it was loaded from; NULL for pmc_metrics__define() */
 	bool selected;
+	/*
+	 * PmcExactExpr (pmc's key; docs/metrics.md, "Ground truth"): the same quantity from the
+	 * model's exact attribution (vpmu's VPMU_STALLS.*), which pmc_metric__eval() gives with
+	 * pmc_metric_eval_opts.exact; NULL when the metric has none.
+	 */
+	const char *exact;
 };
 
 /* The metric's definition; owned by the metric, fields appended in later versions. */
@@ -170,14 +176,20 @@ struct pmc_metric_event {
 	 */
 	bool tool;
 	const struct pmc_metric *metric; /* the (first) selected metric that needs it */
+	/*
+	 * Only the exact value (PmcExactExpr) needs it, not the formula or its threshold: a
+	 * caller that will not show the ground truth may leave it uncounted.
+	 */
+	bool exact;
 };
 typedef int (*pmc_metric_event_fn)(const struct pmc_metric_event *ev, void *arg);
 
 /*
- * Walks the events the metric needs, through the metrics it refers to and its threshold,
- * each once, in the order the formulas name them. An 'A if COND else B' whose COND needs no
- * event ('#smt_on') contributes the branch COND takes on this machine only. A non-zero
- * return of fn stops the walk and is returned; else 0, or -PMC_E_METRIC_CYCLE, -ENOMEM.
+ * Walks the events the metric needs, through the metrics it refers to and its threshold, then
+ * those its exact value alone needs (marked exact), each once, in the order the formulas name
+ * them. An 'A if COND else B' whose COND needs no event ('#smt_on') contributes the branch
+ * COND takes on this machine only. A non-zero return of fn stops the walk and is returned;
+ * else 0, or -PMC_E_METRIC_CYCLE, -ENOMEM.
  */
 PMC_API int pmc_metric__for_each_event(const struct pmc_metric *metric, pmc_metric_event_fn fn,
 				       void *arg);
@@ -211,6 +223,12 @@ struct pmc_metric_eval_opts {
 	pmc_metric_input_fn input;     /* required */
 	pmc_metric_literal_fn literal; /* optional */
 	void *arg;		       /* passed to both */
+	/*
+	 * Evaluate the metric's exact value (its PmcExactExpr) instead of its formula: the metrics
+	 * it refers to give their exact values where they have one, their formulas' otherwise.
+	 * A metric without PmcExactExpr is then PMC_METRIC_UNAVAILABLE with the reason.
+	 */
+	bool exact;
 };
 
 enum pmc_metric_status {
@@ -240,7 +258,9 @@ struct pmc_metric_value {
  * applied, and the threshold's verdict (a threshold reads the metrics' unscaled values).
  * A division by zero (but d_ratio(a, 0), which is 0) or a result that is not a finite number
  * is NA with the reason, never an infinity; only the branch an 'if' takes is evaluated.
- * Returns 0 with *out filled; -EINVAL (no input function, a bad sz); -ENOMEM.
+ * With opts->exact, the same for the metric's exact value (the ground truth under vpmu: the
+ * estimate minus it is the formula's error). Returns 0 with *out filled; -EINVAL (no input
+ * function, a bad sz); -ENOMEM.
  */
 PMC_API int pmc_metric__eval(const struct pmc_metric *metric,
 			     const struct pmc_metric_eval_opts *opts, struct pmc_metric_value *out);

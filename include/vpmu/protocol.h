@@ -36,6 +36,14 @@ enum vpmu_model {
 	VPMU_MODEL_PENTIUM = 2, /* CESR layout, 2 counters of 40 bits */
 };
 
+/*
+ * The models' issue width W: uops (one per instruction) issued and retired per cycle at most.
+ * The timing model lays each instruction out as its penalty cycles and one retire cycle
+ * (docs/vpmu.md, "Timing model"), so W is 1. The only source of the width: the tool asserts
+ * its timing model against it, and libpmc's #slots for vpmu is W (docs/metrics.md).
+ */
+#define VPMU_ISSUE_WIDTH 1
+
 #define VPMU_MAX_COUNTERS 8
 #define VPMU_COREI7_NR_GP 4
 #define VPMU_COREI7_NR_FIXED 3

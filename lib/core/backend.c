@@ -150,6 +150,11 @@ const char *pmc__backend_preset_model(const struct pmc_backend_ops *b)
 	return b->preset_model ? b->preset_model() : NULL;
 }
 
+const char *pmc__backend_cpu_model(const struct pmc_backend_ops *b)
+{
+	return b->cpu_model ? b->cpu_model() : pmc__backend_preset_model(b);
+}
+
 int pmc__backend_open(const struct pmc_backend_ops *b, struct pmc_evlist *evlist,
 		      const struct pmc_target *target, int pass, struct pmc_counting **out)
 {

@@ -117,6 +117,12 @@ struct pmc_backend_ops {
 	 */
 	const char *(*preset_model)(void);
 	/*
+	 * optional: the CPU model the backend counts on now, as the model column of the shipped
+	 * metric files' index names it (data/metrics/index.tsv: "corei7", "pentium", ...), or
+	 * NULL when no row is for it. Without the hook, preset_model's answer.
+	 */
+	const char *(*cpu_model)(void);
+	/*
 	 * Open the events of evlist whose pass is pass (all countable ones when -1) on
 	 * target. Allocates the backend's counting state (which embeds struct
 	 * pmc_counting first) and returns it in *out.
@@ -208,6 +214,8 @@ int pmc__backend_budget(const struct pmc_backend_ops *b, enum pmc_slot_class cls
 int pmc__backend_for_each_known(const struct pmc_backend_ops *b, pmc_event_fn fn, void *arg);
 /* preset_model: NULL (the generic column only) without the hook. */
 const char *pmc__backend_preset_model(const struct pmc_backend_ops *b);
+/* cpu_model: preset_model's answer without the hook. */
+const char *pmc__backend_cpu_model(const struct pmc_backend_ops *b);
 
 /*
  * Counting, on the state b opened (b is that state's ops): -EOPNOTSUPP without the hook,

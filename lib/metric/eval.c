@@ -52,6 +52,17 @@ static struct quote quote(const struct pmc__eval *ev, const struct pmc__expr *e)
 	return q;
 }
 
+struct pmc__expr *pmc__metric_expr(const struct pmc__eval *ev, const struct pmc_metric *m,
+				   const char **text)
+{
+	if (ev->exact && m->exact) {
+		*text = m->info.exact;
+		return m->exact;
+	}
+	*text = m->info.expr;
+	return m->expr;
+}
+
 struct pmc_metric *pmc__expr_ref(const struct pmc__eval *ev, struct pmc__expr *e)
 {
 	struct pmc_metrics *set = ev->root->set;
@@ -117,8 +128,7 @@ static enum pmc_metric_status reference(struct pmc__eval *ev, const struct pmc_m
 		return why(ev, PMC_METRIC_NA, "metrics refer to metrics deeper than %d",
 			   PMC_METRIC_MAX_DEPTH);
 	ev->stack[ev->depth++] = m;
-	ev->text = m->info.expr;
-	st = eval(ev, m->expr, out);
+	st = eval(ev, pmc__metric_expr(ev, m, &ev->text), out);
 	ev->text = text;
 	ev->depth--;
 	return st;

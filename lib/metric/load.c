@@ -25,6 +25,7 @@
 static const char *const metric_keys[] = {
 	"MetricName",	   "MetricExpr",       "MetricGroup",	    "ScaleUnit",
 	"MetricThreshold", "BriefDescription", "PublicDescription", "MetricConstraint",
+	"PmcExactExpr", /* pmc's: the model's exact value (docs/metrics.md, "Ground truth") */
 };
 static const char other_keys[] =
 	" AggregationMode AnyThread ArchStdEvent CollectPEBSRecord Compat ConfigCode Counter "
@@ -198,6 +199,7 @@ static int metric_fields(struct load *l, json_t *obj, struct pmc_metric *metric)
 	    (ret = string(l, obj, "PublicDescription", false, (char **)&i->desc)) ||
 	    (ret = string(l, obj, "MetricThreshold", false, (char **)&i->threshold)) ||
 	    (ret = string(l, obj, "MetricConstraint", false, (char **)&i->constraint)) ||
+	    (ret = string(l, obj, "PmcExactExpr", false, (char **)&i->exact)) ||
 	    (ret = string(l, obj, "ScaleUnit", false, &scale_unit)))
 		return ret;
 	ret = check_fields(l, i, scale_unit);
@@ -206,6 +208,8 @@ static int metric_fields(struct load *l, json_t *obj, struct pmc_metric *metric)
 		ret = expression(l, "MetricExpr", i->expr, &metric->expr);
 	if (!ret && i->threshold)
 		ret = expression(l, "MetricThreshold", i->threshold, &metric->threshold);
+	if (!ret && i->exact)
+		ret = expression(l, "PmcExactExpr", i->exact, &metric->exact);
 	return ret;
 }
 

@@ -56,6 +56,7 @@ struct pmc_metric {
 	struct pmc_metric_info info; /* the strings are owned */
 	struct pmc_metrics *set;
 	struct pmc__expr *expr, *threshold;
+	struct pmc__expr *exact; /* PmcExactExpr, or NULL */
 };
 
 /* The machine's '#' literals, read on first use (literal.c). */
@@ -144,6 +145,7 @@ struct pmc__eval {
 	const char *text;				      /* of the expression walked */
 	const struct pmc_metric *stack[PMC_METRIC_MAX_DEPTH]; /* the metrics entered */
 	int depth;
+	bool exact; /* metrics give their PmcExactExpr where they have one */
 };
 /*
  * eval.c: the value of a metric, of its threshold, of a node of the expression ev->text:
@@ -153,6 +155,9 @@ enum pmc_metric_status pmc__metric_value(struct pmc__eval *ev, const struct pmc_
 					 double *out);
 enum pmc_metric_status pmc__metric_threshold(struct pmc__eval *ev, const struct pmc_metric *metric,
 					     double *out);
+/* eval.c and walk.c: the tree and text a walk reads for m: its exact ones in an exact walk. */
+struct pmc__expr *pmc__metric_expr(const struct pmc__eval *ev, const struct pmc_metric *m,
+				   const char **text);
 enum pmc_metric_status pmc__expr_eval(struct pmc__eval *ev, struct pmc__expr *e, double *out);
 /* eval.c: the metric an ID node names in ev->root's set, or NULL for an event. */
 struct pmc_metric *pmc__expr_ref(const struct pmc__eval *ev, struct pmc__expr *e);

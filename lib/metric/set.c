@@ -65,9 +65,11 @@ void pmc__metric_free(struct pmc_metric *metric)
 	free((char *)i->unit);
 	free((char *)i->threshold);
 	free((char *)i->constraint);
+	free((char *)i->exact);
 	free((char *)i->file);
 	pmc__expr_free(metric->expr);
 	pmc__expr_free(metric->threshold);
+	pmc__expr_free(metric->exact);
 	free(metric);
 }
 
@@ -228,7 +230,15 @@ int pmc_metric__eval(const struct pmc_metric *metric, const struct pmc_metric_ev
 	if (!out || out->sz < offsetofend(struct pmc_metric_value, why) ||
 	    PMC_OPTS_COPY(pmc_metric_eval_opts, &o, opts, arg) || !o.input)
 		return -EINVAL;
-	v.status = pmc__metric_value(&ev, metric, &v.raw);
+	ev.exact = o.exact;
+	if (o.exact && !metric->exact) {
+		v.status = PMC_METRIC_UNAVAILABLE;
+		snprintf(v.why, sizeof(v.why),
+			 "metric '%s' has no exact value: its file gives it no PmcExactExpr",
+			 metric->info.name);
+	} else {
+		v.status = pmc__metric_value(&ev, metric, &v.raw);
+	}
 	if (v.status == PMC_METRIC_OK) {
 		v.value = v.raw * metric->info.scale;
 		if (!isfinite(v.value))
@@ -238,7 +248,7 @@ int pmc_metric__eval(const struct pmc_metric *metric, const struct pmc_metric_ev
 				 metric->info.scale);
 	}
 	ev.why = NULL; /* a threshold without a value says nothing of the metric's */
-	if (metric->threshold)
+	if (metric->threshold && (metric->exact || !o.exact))
 		v.flagged = pmc__metric_threshold(&ev, metric, &t) == PMC_METRIC_OK ? t != 0 : -1;
 	if (v.status != PMC_METRIC_OK)
 		v.value = v.raw = NAN;

@@ -160,7 +160,7 @@ static int load_row(const char *file, const char *backends, const char *model, c
 	if (!pmc__in_list(backends, ',', s->set->opts.backend, strlen(s->set->opts.backend)))
 		return 0;
 	/* The model is asked for only when a row names one: it may probe the machine. */
-	if (strcmp(model, "*") && (!(mine = pmc__backend_preset_model(s->set->backend)) ||
+	if (strcmp(model, "*") && (!(mine = pmc__backend_cpu_model(s->set->backend)) ||
 				   !pmc__in_list(model, ',', mine, strlen(mine))))
 		return 0;
 	snprintf(path, sizeof(path), "%s/%s", s->dir, file);

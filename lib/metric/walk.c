@@ -33,6 +33,7 @@ static int event(struct walk *w, const char *name)
 	if (added < 0)
 		return added;
 	ev.tool = pmc__metric_tool_event(name);
+	ev.exact = w->ev.exact;
 	return w->fn(&ev, w->arg);
 }
 
@@ -62,8 +63,7 @@ static int walk_metric(struct walk *w, const struct pmc_metric *m)
 		return -PMC_E_METRIC_CYCLE;
 	}
 	w->ev.stack[w->ev.depth++] = m;
-	w->ev.text = m->info.expr;
-	err = walk_expr(w, m->expr);
+	err = walk_expr(w, pmc__metric_expr(&w->ev, m, &w->ev.text));
 	w->ev.text = text;
 	w->ev.depth--;
 	return err;
@@ -94,18 +94,23 @@ static int walk_expr(struct walk *w, struct pmc__expr *e)
 	return err;
 }
 
-/* The metric's expression, then its threshold's. */
+/* The metric's expression and its threshold's, as the formula reads them and, when the metric
+ * has an exact value, as the exact value reads them. */
 static int walk(struct walk *w, const struct pmc_metric *metric)
 {
-	int err;
+	int err = 0;
 
 	w->ev.root = w->top = metric;
-	w->ev.depth = 0;
-	err = walk_metric(w, metric);
-	if (!err && metric->threshold) {
-		w->ev.text = metric->info.threshold;
-		err = walk_expr(w, metric->threshold);
+	for (int pass = 0; pass < (metric->exact ? 2 : 1) && !err; pass++) {
+		w->ev.exact = pass == 1;
+		w->ev.depth = 0;
+		err = walk_metric(w, metric);
+		if (!err && metric->threshold) {
+			w->ev.text = metric->info.threshold;
+			err = walk_expr(w, metric->threshold);
+		}
 	}
+	w->ev.exact = false;
 	return err;
 }
 

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <pmc/error.h>
 #include <pmc/metric.h>
+#include <vpmu/protocol.h>
 #include "core/sysfile.h"
 
 #define SHIPPED PMC_TEST_DATA "/../../data/metrics"
@@ -80,6 +81,8 @@ static const struct bad bad[] = {
 	{M("\"MetricExpr\": \"1 +* 2\""), -PMC_E_EXPR, "(metric 'm'): MetricExpr",
 	 "expected an operand", 3},
 	{M("\"MetricExpr\": \"1\", \"MetricThreshold\": \"m >\""), -PMC_E_EXPR, ": MetricThreshold",
+	 "found the end", 3},
+	{M("\"MetricExpr\": \"1\", \"PmcExactExpr\": \"m >\""), -PMC_E_EXPR, ": PmcExactExpr",
 	 "found the end", 3},
 	{M("\"MetricExpr\": \"#smt_o\""), -PMC_E_EXPR, ": MetricExpr", "unknown literal", 0,
 	 "#smt_on"},
@@ -347,6 +350,95 @@ static int no_input(const char *event, struct pmc_metric_input *in, char *why, s
 {
 	(void)event, (void)in, (void)why, (void)len, (void)arg;
 	return -ENOENT;
+}
+
+/* The counts of the ground-truth test: a model's exact stall cycles beside what made them. */
+static int exact_input(const char *event, struct pmc_metric_input *in, char *why, size_t len,
+		       void *arg)
+{
+	static const struct {
+		const char *event;
+		double value;
+	} c[] = {{"l2_hits", 10}, {"misps", 2}, {"stalls_exact", 100}, {"cycles", 1000}};
+
+	(void)arg;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		if (!strcmp(event, c[i].event)) {
+			in->value = c[i].value;
+			return 0;
+		}
+	snprintf(why, len, "which the backend lacks");
+	return -PMC_E_UNSUPPORTED;
+}
+
+static int list_event(const struct pmc_metric_event *ev, void *arg)
+{
+	char *out = arg;
+
+	strcat(out, ev->event);
+	strcat(out, ev->exact ? "(exact) " : " ");
+	return 0;
+}
+
+/* PmcExactExpr: loaded, walked after the formula, evaluated with opts.exact; a metric it
+ * refers to gives its own exact value; a metric without one is unavailable, saying why. */
+Test(metric_files, exact_values_beside_estimates)
+{
+	const char *text =
+		"[{\"MetricName\": \"stall\", \"MetricExpr\": \"6 * l2_hits + 17 * misps\", "
+		"\"PmcExactExpr\": \"stalls_exact\", \"MetricThreshold\": \"stall > 99\"},"
+		" {\"MetricName\": \"share\", \"MetricExpr\": \"stall / cycles\", "
+		"\"PmcExactExpr\": \"stall / cycles\", \"ScaleUnit\": \"100%\"},"
+		" {\"MetricName\": \"plain\", \"MetricExpr\": \"cycles\", "
+		"\"MetricThreshold\": \"plain > 1\"}]";
+	struct pmc_metric_eval_opts e = {.sz = sizeof(e), .input = exact_input};
+	struct pmc_metric_value est = {.sz = sizeof(est)}, ex = {.sz = sizeof(ex)};
+	struct pmc_metrics *m = empty_set();
+	struct pmc_metric_error err;
+	char events[256] = "";
+
+	cr_assert_eq(pmc_metrics__load(m, write_file(text), &err), 0, "%s", err.parse.msg);
+	cr_expect_str_eq(pmc_metric__info(pmc_metrics__find(m, "stall"))->exact, "stalls_exact");
+	cr_expect_null(pmc_metric__info(pmc_metrics__find(m, "plain"))->exact);
+	cr_assert_eq(pmc_metrics__select(m, "share,plain", &err), 0);
+	cr_assert_eq(pmc_metrics__for_each_event(m, list_event, events), 0);
+	cr_expect_str_eq(events, "l2_hits misps cycles stalls_exact(exact) ");
+
+	cr_assert_eq(pmc_metric__eval(pmc_metrics__find(m, "stall"), &e, &est), 0);
+	e.exact = true;
+	cr_assert_eq(pmc_metric__eval(pmc_metrics__find(m, "stall"), &e, &ex), 0);
+	cr_expect_eq(est.raw, 94);
+	cr_expect_eq(est.flagged, 0);
+	cr_expect_eq(ex.raw, 100, "the exact value, not the formula's");
+	cr_expect_eq(ex.flagged, 1, "the threshold reads the exact value");
+
+	cr_assert_eq(pmc_metric__eval(pmc_metrics__find(m, "share"), &e, &ex), 0);
+	cr_expect_eq(ex.status, PMC_METRIC_OK);
+	cr_expect_float_eq(ex.value, 10, 1e-9, "100 / 1000 in %%: 'stall' gives its exact value");
+	e.exact = false;
+	cr_assert_eq(pmc_metric__eval(pmc_metrics__find(m, "share"), &e, &est), 0);
+	cr_expect_float_eq(est.value, 9.4, 1e-9);
+
+	e.exact = true;
+	cr_assert_eq(pmc_metric__eval(pmc_metrics__find(m, "plain"), &e, &ex), 0);
+	cr_expect_eq(ex.status, PMC_METRIC_UNAVAILABLE);
+	cr_expect(strstr(ex.why, "metric 'plain' has no exact value"), "%s", ex.why);
+	cr_expect_eq(ex.flagged, -1, "no exact value, no verdict on it");
+	pmc_metrics__delete(m);
+}
+
+/* vpmu's #slots is the issue width its models declare, from the one place that declares it. */
+Test(metric_files, vpmu_slots_are_the_models_issue_width)
+{
+	struct pmc_metrics_opts o = {.sz = sizeof(o), .backend = "vpmu", .no_shipped = true};
+	struct pmc_metrics *m;
+	double x;
+
+	cr_assert_eq(pmc_metrics__new(&o, NULL, &m), 0);
+	cr_expect_eq(pmc_metrics__literal(m, "#slots", &x), 0);
+	cr_expect_eq(x, VPMU_ISSUE_WIDTH);
+	cr_expect_eq(x, 1, "docs/vpmu.md states W = 1");
+	pmc_metrics__delete(m);
 }
 
 Test(metric_files, literals_without_topology_have_no_value)

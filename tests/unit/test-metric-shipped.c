@@ -8,11 +8,14 @@
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <pmc/error.h>
 #include <pmc/event.h>
 #include <pmc/metric.h>
+#include "backend/perf/perf.h"
+#include "core/sysfile.h"
 #include "metric/metric.h"
 
 #define SHIPPED PMC_TEST_DATA "/../../data/metrics"
@@ -46,7 +49,10 @@ static void read_rows(struct rows *r)
 	cr_assert_gt(r->nr, 0);
 }
 
-/* Every event (not metric) a tree names, in every branch, parses for the list's backend. */
+/*
+ * Every event (not metric) a tree names, in every branch, parses for the list's backend.
+ * Returns the number of names, metrics included: 0 for a formula of constants.
+ */
 static int check_names(struct pmc_metrics *m, struct pmc_evlist *evlist, const char *metric,
 		       const struct pmc__expr *e)
 {
@@ -55,6 +61,7 @@ static int check_names(struct pmc_metrics *m, struct pmc_evlist *evlist, const c
 
 	if (!e)
 		return 0;
+	nr += e->kind == PMC_EXPR_ID && pmc_metrics__find(m, e->name);
 	if ((e->kind == PMC_EXPR_ID && !pmc_metrics__find(m, e->name)) ||
 	    e->kind == PMC_EXPR_SOURCE_COUNT) {
 		if (!pmc__metric_tool_event(e->event))
@@ -79,6 +86,21 @@ static void check_file(const struct rows *r, int row, const char *backend)
 	char path[512];
 	size_t nr = 0;
 
+	/*
+	 * A vpmu row for one model is checked under that model (its event table); a perf row for
+	 * a real CPU against that CPU's core PMU, tests/data/sysfs/pmu-MODEL (its format fields and
+	 * topdown events as the kernel's arch/x86/events declare them).
+	 */
+	if (!strcmp(backend, "vpmu") && strcmp(r->model[row], "*"))
+		setenv("PMC_VPMU_MODEL", r->model[row], 1);
+	else
+		unsetenv("PMC_VPMU_MODEL");
+	if (!strcmp(backend, "perf") && strcmp(r->model[row], "*")) {
+		snprintf(path, sizeof(path), "%s/sysfs/pmu-%s", PMC_TEST_DATA, r->model[row]);
+		pmc__sysfs_set_root(path);
+	} else {
+		pmc__sysfs_set_root(NULL);
+	}
 	cr_assert_eq(pmc_metrics__new(&o, &err, &m), 0);
 	/* What the file sees loaded beside it: the files for every model of its backend. */
 	for (int i = 0; i <= row; i++) {
@@ -99,12 +121,16 @@ static void check_file(const struct rows *r, int row, const char *backend)
 		cr_expect_gt(check_names(m, evlist, metric->info.name, metric->expr), 0,
 			     "%s: a formula of constants", metric->info.name);
 		check_names(m, evlist, metric->info.name, metric->threshold);
+		if (metric->exact)
+			cr_expect_gt(check_names(m, evlist, metric->info.name, metric->exact), 0,
+				     "%s: an exact value of constants", metric->info.name);
 		cr_expect_not_null(metric->info.brief, "%s has no BriefDescription",
 				   metric->info.name);
 	}
 	cr_expect_gt(nr, 0, "%s holds no metric", path);
 	pmc_evlist__delete(evlist);
 	pmc_metrics__delete(m);
+	pmc__sysfs_set_root(NULL);
 }
 
 Test(metric_shipped, every_file_loads_and_resolves_for_its_backends)
@@ -152,4 +178,67 @@ Test(metric_shipped, a_backends_set_holds_its_files)
 	cr_expect_not_null(pmc_metrics__find(m, "insn_per_cycle"));
 	cr_expect_not_null(pmc_metrics__find(m, "cpus_utilized"));
 	pmc_metrics__delete(m);
+}
+
+/* The vpmu set holds the file of the programming model it counts on, and not the other's. */
+Test(metric_shipped, vpmu_sets_follow_the_model)
+{
+	struct pmc_metrics_opts o = {.sz = sizeof(o), .dir = SHIPPED, .backend = "vpmu"};
+	struct pmc_metric_error err;
+	struct pmc_metrics *m;
+
+	setenv("PMC_VPMU_MODEL", "corei7", 1);
+	cr_assert_eq(pmc_metrics__new(&o, &err, &m), 0, "%s: %s", err.where, err.parse.msg);
+	cr_expect_not_null(pmc_metrics__find(m, "tma_retiring"));
+	cr_expect_not_null(pmc_metrics__find(m, "ca_counted_stall_cycles"));
+	cr_expect_null(pmc_metrics__find(m, "p5_cpi"));
+	cr_expect_not_null(pmc_metrics__find(m, "insn_per_cycle"), "and the generic file");
+	pmc_metrics__delete(m);
+	setenv("PMC_VPMU_MODEL", "pentium", 1);
+	cr_assert_eq(pmc_metrics__new(&o, &err, &m), 0, "%s: %s", err.where, err.parse.msg);
+	cr_expect_not_null(pmc_metrics__find(m, "p5_cpi"));
+	cr_expect_null(pmc_metrics__find(m, "tma_retiring"));
+	pmc_metrics__delete(m);
+	unsetenv("PMC_VPMU_MODEL");
+}
+
+/* The perf backend names the CPU from CPUID as perf's mapfile.csv rows do; NULL: no file. */
+Test(metric_shipped, real_cpus_by_cpuid)
+{
+	static const struct {
+		const char *vendor;
+		unsigned family, model;
+		const char *want;
+	} rows[] = {
+		{"GenuineIntel", 6, 0x55, "intel-skylake"}, /* Skylake-X, Cascade Lake */
+		{"GenuineIntel", 6, 0x9e, "intel-skylake"}, /* Kaby Lake, Coffee Lake */
+		{"GenuineIntel", 6, 0x6a, "intel-icelake"}, /* Ice Lake-X */
+		{"GenuineIntel", 6, 0x8d, "intel-icelake"}, /* Tiger Lake */
+		{"GenuineIntel", 6, 0x2a, "intel-sandybridge"},
+		{"GenuineIntel", 6, 0x3c, "intel-sandybridge"}, /* Haswell */
+		{"GenuineIntel", 6, 0x4f, "intel-sandybridge"}, /* Broadwell-X */
+		{"GenuineIntel", 6, 0x8f, "intel-sapphirerapids"},
+		{"GenuineIntel", 6, 0x97, NULL},	  /* Alder Lake (hybrid): no file yet */
+		{"GenuineIntel", 6, 0x1e, NULL},	  /* Nehalem: no top-down events */
+		{"AuthenticAMD", 0x19, 0x11, "amd-zen4"}, /* Genoa */
+		{"AuthenticAMD", 0x19, 0x61, "amd-zen4"}, /* Raphael */
+		{"AuthenticAMD", 0x19, 0x01, NULL},	  /* Milan: Zen 3 */
+		{"AuthenticAMD", 0x19, 0x50, NULL},	  /* Cezanne: Zen 3 */
+		{"AuthenticAMD", 0x1a, 0x02, "amd-zen5"},
+		{"AuthenticAMD", 0x17, 0x31, NULL}, /* Zen 2: no pipeline-utilization events */
+		{"HygonGenuine", 0x18, 0x00, NULL},
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const char *got =
+			pmc__perf_cpu_model_of(rows[i].vendor, rows[i].family, rows[i].model);
+
+		if (rows[i].want)
+			cr_expect(got && !strcmp(got, rows[i].want), "%s %#x %#x: %s",
+				  rows[i].vendor, rows[i].family, rows[i].model,
+				  got ? got : "NULL");
+		else
+			cr_expect_null(got, "%s %#x %#x: %s", rows[i].vendor, rows[i].family,
+				       rows[i].model, got);
+	}
 }

@@ -195,7 +195,9 @@ static void cond_cycles(struct vp_thread *t, UInt k, ULong v, ULong ncyc)
 
 /* Closes the instruction that just completed: its penalty cycles, cause by cause in signal
  * order, each carrying value 1 for the counters whose mask holds that cause, then one retire
- * cycle carrying the instruction's other signal increments. */
+ * cycle carrying the instruction's other signal increments. One instruction per retire cycle
+ * is the issue width the protocol declares (libpmc's #slots reads it). */
+_Static_assert(VPMU_ISSUE_WIDTH == 1, "the timing model retires one instruction per cycle");
 void vp_cycle_close(void)
 {
 	struct vp_thread *t = vp_cur;

@@ -163,6 +163,7 @@ const struct pmc_backend_ops pmc__perf_ops = {
 	.classify = perf_classify,
 	.budget = perf_budget,
 	.for_each_known = pmc__pfm_for_each,
+	.cpu_model = pmc__perf_cpu_model,
 	.open = pmc__perf_open,
 	.start = perf_start,
 	.stop = perf_stop,

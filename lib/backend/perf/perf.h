@@ -125,6 +125,13 @@ struct perf_machine {
 const struct perf_machine *pmc__perf_machine(void);
 
 /*
+ * cpumodel.c: the CPU model of the metric files' index ("intel-skylake", "amd-zen4", ...) for a
+ * CPUID vendor, family and model, or NULL; and this machine's.
+ */
+const char *pmc__perf_cpu_model_of(const char *vendor, unsigned family, unsigned model);
+const char *pmc__perf_cpu_model(void);
+
+/*
  * Debug registers, probed apart (on first use: a breakpoint event planned, or pmc doctor)
  * because the probe opens breakpoints and takes debug exceptions, which every pmc stat
  * would otherwise pay for.

@@ -112,11 +112,18 @@ static const char *vpmu_preset_model(void)
 	return pmc__vpmu_model() == VPMU_MODEL_COREI7 ? "corei7" : NULL;
 }
 
+/* The metric files have a row for each programming model. */
+static const char *vpmu_cpu_model(void)
+{
+	return pmc__vpmu_model() == VPMU_MODEL_COREI7 ? "corei7" : "pentium";
+}
+
 const struct pmc_backend_ops pmc__vpmu_ops = {
 	.name = "vpmu",
 	.desc = "the vpmu Valgrind tool: a modelled Core i7 or Pentium PMU, exact and "
 		"deterministic",
-	.regions_reuse_counters = true, /* self.c reuses what --ctrN programmed */
+	.regions_reuse_counters = true,	 /* self.c reuses what --ctrN programmed */
+	.issue_width = VPMU_ISSUE_WIDTH, /* the models' declaration (vpmu/protocol.h) */
 	.probe = vpmu_probe,
 	.resolve = pmc__vpmu_resolve,
 	.check = pmc__vpmu_check,
@@ -125,6 +132,7 @@ const struct pmc_backend_ops pmc__vpmu_ops = {
 	.budget = vpmu_budget,
 	.for_each_known = pmc__vpmu_for_each,
 	.preset_model = vpmu_preset_model,
+	.cpu_model = vpmu_cpu_model,
 	.open = pmc__vpmu_open,
 	.start = pmc__vpmu_start,
 	.stop = vpmu_stop,
