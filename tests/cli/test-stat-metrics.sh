@@ -146,14 +146,18 @@ expect_eq "--topdown: threshold verdicts" "$(awk -F, '/^fx_/ { print $1 "=" $10 
 expect_grep "--topdown: <== on the metric over its threshold" "# +[0-9.]+ %  fx_retiring  <==$" "$T/td1.txt"
 "$PMC" stat --backend=vpmu --metrics-file "$FIX" --topdown --td-level 2 -x, "$L" loop 1000 2>"$T/td2"
 expect_eq "--td-level 2: level 2's metric" "$(grep -o '^fx_[a-z]*' "$T/td2")" fx_branchy
-"$PMC" stat --backend=vpmu --topdown "$L" loop 10 2>"$T/tdn"
+# A folder of shipped files with the generic file alone: no top-down group for vpmu.
+mkdir "$T/md"
+cp "$SRC/data/metrics/generic.json" "$T/md/"
+grep -E '^#|^generic\.json' "$SRC/data/metrics/index.tsv" >"$T/md/index.tsv"
+PMC_METRICS_DIR="$T/md" "$PMC" stat --backend=vpmu --topdown "$L" loop 10 2>"$T/tdn"
 expect_eq "--topdown without a file for it: exit 2" $? 2
 expect_grep "--topdown without a file: why" "no metric of group TopdownL1 .*backend vpmu" "$T/tdn"
 
 # CSV: the metrics' table after the events'.
 "$PMC" stat --backend=vpmu -M insn_per_cycle -r 2 --format csv -o "$T/m.csv" "$L" loop 100 2>>"$T/err"
 expect_eq "CSV: the metrics' header" "$(grep '^metric,' "$T/m.csv")" \
-	"metric,region,thread,n,value,ci,ci_pct,unit,method,flagged,threshold,formula,inputs,status,reason"
+	"metric,region,thread,n,value,ci,ci_pct,unit,method,flagged,threshold,formula,inputs,status,reason,exact,exact_difference"
 expect_eq "CSV: the metric's row" "$(grep '^insn_per_cycle,' "$T/m.csv" | cut -d, -f1-4,6-9,12-14)" \
 	"insn_per_cycle,,,2,0,0,insn per cycle,per-repetition,instructions / cycles,instructions;cycles,ok"
 
@@ -198,6 +202,22 @@ for bad in '{"schema":"pmc-stat/1","events":[{"name":"a","values":["x"]}],"metri
 done
 "$PMC" metrics -M insn_per_cycl "$T/p1.json" 2>"$T/unk2"
 expect_eq "pmc metrics: an unknown metric, exit 2" $? 2
+
+# Ground truth under vpmu: beside a formula the model can answer exactly (PmcExactExpr), its
+# exact value and the difference, in the summary and the JSON; none beside the others.
+"$PMC" stat --backend=vpmu -M cycle_accounting --format json -o "$T/ca.json" "$L" loop 100000 \
+	2>"$T/ca.txt"
+ca() { json "$T/ca.json" "(lambda m, e: $1)({m['name']: m for m in j['metrics']}, {x['name']: x['mean'] for x in j['events']})"; }
+expect_eq "exact: the branch stalls' exact value is the model's own count" \
+	"$(ca 'm["ca_stall_branch_misp"]["exact"] == e["VPMU_STALLS.BRANCH:W"]')" True
+expect_eq "exact: difference = formula - exact, for every metric that has one" \
+	"$(ca 'all(abs(x["value"] - x["exact"] - x["exact_difference"]) < 1e-6 for x in m.values() if x.get("exact") is not None and x["value"] is not None)')" True
+expect_eq "exact: the unaccounted rest is exactly 0, its formula the whole rest" \
+	"$(ca '(m["ca_unaccounted_stall_cycles"]["exact"], m["ca_unaccounted_stall_cycles"]["exact_difference"] == m["ca_unaccounted_stall_cycles"]["value"])')" \
+	"(0.0, True)"
+expect_eq "exact: a metric without one has no such field" "$(ca '"exact" in m["ca_cpi"]')" False
+expect_grep "exact: printed beside the estimate" \
+	"# +[0-9.]+  ca_stall_loads  \[exact [0-9.]+, difference [+-][0-9.]+\]" "$T/ca.txt"
 
 [ "$FAILS" = 0 ] || exit 1
 echo "all $PASSES passed"

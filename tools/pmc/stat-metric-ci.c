@@ -56,7 +56,8 @@ static int walk_one(const struct pmc_metric_event *ev, void *arg)
 {
 	struct inputs *p = arg;
 
-	if (p->nr == sizeof(p->idx) / sizeof(p->idx[0]))
+	/* an event the exact value alone reads is no input of the estimate */
+	if (ev->exact || p->nr == sizeof(p->idx) / sizeof(p->idx[0]))
 		return 0;
 	p->idx[p->nr] = find(p->c, ev->event);
 	p->name[p->nr] = strdup(ev->event);
@@ -81,12 +82,18 @@ static void set_means(struct inputs *p)
 		p->x[i] = mean_of(&p->c->in[i]);
 }
 
-static int eval(const struct pmc_metric *metric, struct inputs *p, struct pmc_metric_value *v)
+static int eval_as(const struct pmc_metric *metric, struct inputs *p, bool exact,
+		   struct pmc_metric_value *v)
 {
-	struct pmc_metric_eval_opts o = {.sz = sizeof(o), .input = input, .arg = p};
+	struct pmc_metric_eval_opts o = {.sz = sizeof(o), .input = input, .arg = p, .exact = exact};
 
 	*v = (struct pmc_metric_value){.sz = sizeof(*v)};
 	return pmc_metric__eval(metric, &o, v);
+}
+
+static int eval(const struct pmc_metric *metric, struct inputs *p, struct pmc_metric_value *v)
+{
+	return eval_as(metric, p, false, v);
 }
 
 /* The fewest repetitions of the inputs, and whether they are of one pass and unscaled. */
@@ -250,7 +257,13 @@ static int compute(const struct pmc_metric *metric, struct inputs *p, struct met
 	out->n = n;
 	out->method = n < 2 ? METRIC_ONE_RUN : one_pass ? METRIC_PER_REP : METRIC_DELTA;
 	set_means(p);
-	rc = eval(metric, p, &out->v);
+	/* the model's exact answer (PmcExactExpr) from the same means, beside the estimate */
+	if (pmc_metric__info(metric)->exact) {
+		rc = eval_as(metric, p, true, &out->exact);
+		out->has_exact = !rc;
+	}
+	if (!rc)
+		rc = eval(metric, p, &out->v);
 	if (rc || out->v.status != PMC_METRIC_OK)
 		return rc;
 	if (out->method == METRIC_PER_REP) {

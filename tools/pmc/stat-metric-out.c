@@ -46,6 +46,11 @@ char *metric_comment(char *buf, size_t len, const struct metric_result *r)
 	else if (n < len && r->method != METRIC_ONE_RUN)
 		n += (size_t)snprintf(buf + n, len - n, "  ( +- %.*f, %s )", decimals(r->ci), r->ci,
 				      metric_method__name(r->method));
+	if (n < len && r->has_exact && r->exact.status == PMC_METRIC_OK)
+		n += (size_t)snprintf(buf + n, len - n, "  [exact %.*f%s%s, difference %+.*f]",
+				      decimals(r->exact.value), r->exact.value,
+				      *r->v.unit ? " " : "", r->v.unit, decimals(r->exact.value),
+				      r->v.value - r->exact.value);
 	if (n < len && r->v.flagged == 1)
 		snprintf(buf + n, len - n, "  <==");
 	return buf;
@@ -96,6 +101,17 @@ json_t *metric_json(const struct metric_result *r)
 			    info->threshold ? json_string(info->threshold) : json_null());
 	json_object_set_new(j, "flagged",
 			    r->v.flagged < 0 ? json_null() : json_boolean(r->v.flagged == 1));
+	if (r->has_exact) {
+		bool ok = r->exact.status == PMC_METRIC_OK && isfinite(r->exact.value);
+
+		json_object_set_new(j, "exact", ok ? json_real(r->exact.value) : json_null());
+		json_object_set_new(j, "exact_difference",
+				    ok && r->v.status == PMC_METRIC_OK
+					    ? json_real(r->v.value - r->exact.value)
+					    : json_null());
+		if (!ok)
+			json_object_set_new(j, "exact_reason", json_string(r->exact.why));
+	}
 	json_object_set_new(j, "status", json_string(status_name(r->v.status)));
 	if (r->v.status != PMC_METRIC_OK)
 		json_object_set_new(j, "reason", json_string(r->v.why));
@@ -117,9 +133,10 @@ static void put(FILE *f, const char *s, const char *sep)
 
 void metric_csv_header(FILE *f, const char *sep)
 {
-	static const char *const fields[] = {"metric",	  "region",  "thread", "n",	 "value",
-					     "ci",	  "ci_pct",  "unit",   "method", "flagged",
-					     "threshold", "formula", "inputs", "status", "reason"};
+	static const char *const fields[] = {
+		"metric", "region", "thread", "n",	 "value",	    "ci",
+		"ci_pct", "unit",   "method", "flagged", "threshold",	    "formula",
+		"inputs", "status", "reason", "exact",	 "exact_difference"};
 
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
 		fprintf(f, "%s%s", i ? sep : "", fields[i]);
@@ -160,6 +177,14 @@ void metric_csv(FILE *f, const struct metric_result *r, const char *sep, const c
 	put(f, inputs, sep);
 	fprintf(f, "%s%s%s", sep, status_name(r->v.status), sep);
 	put(f, ok ? "" : r->v.why, sep);
+	fputs(sep, f);
+	if (r->has_exact && r->exact.status == PMC_METRIC_OK) {
+		fprintf(f, "%.17g%s", r->exact.value, sep);
+		if (ok)
+			fprintf(f, "%.17g", r->v.value - r->exact.value);
+	} else {
+		fputs(sep, f);
+	}
 	fputc('\n', f);
 }
 

@@ -85,6 +85,10 @@ struct metric_result {
 	int n;		  /* the repetitions it comes from */
 	long first;	  /* the input printed first: its index in counts, -1 when none */
 	char inputs[512]; /* the events it reads, ", "-separated, as the formula names them */
+	/* The model's exact answer (PmcExactExpr, under vpmu) at the inputs' means, when the
+	 * metric has one: its value (status OK) or why it has none. */
+	bool has_exact;
+	struct pmc_metric_value exact;
 };
 
 /* Computes metric over c into *out. Returns 0 or -ENOMEM. */
