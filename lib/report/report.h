@@ -28,6 +28,8 @@ enum rkey {
 };
 #define MAX_KEYS 8
 #define MAX_FRAMES 256
+/* The level of the intervals a report prints (docs/accuracy.md, "Sampling intervals"). */
+#define REPORT_LEVEL 0.95
 
 struct fcache;
 
