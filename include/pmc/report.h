@@ -35,6 +35,7 @@ struct pmc_report_opts {
 	size_t max_entries;   /* show at most this many entries per event; 0: all */
 	const char *kallsyms; /* kernel symbols; NULL: /proc/kallsyms */
 	bool folded;	      /* also collect whole stacks, for PMC_REPORT_FOLDED */
+	bool keep_samples;    /* keep each sample's ip and function in order (pmc_report__skid) */
 };
 
 enum pmc_report_format {
@@ -107,6 +108,26 @@ PMC_API int pmc_report__entry_estimate(struct pmc_report *r, size_t idx, double 
  * 0, -ERANGE or -EINVAL. */
 PMC_API int pmc_report__event_estimate(struct pmc_report *r, size_t event_idx, double level,
 				       struct pmc_count_estimate *e);
+
+/*
+ * Skid, measured exactly under vpmu: two recordings of one run with the same event, period
+ * and seed, one precise (:p) and one imprecise (--skid=N instructions from PMC_VPMU_ARGS),
+ * sample the same events in the same order, so their samples pair up one to one; the
+ * imprecise sample of a pair is where the skid took it.
+ */
+struct pmc_skid {
+	uint64_t pairs;	       /* samples paired, in order */
+	uint64_t unpaired;     /* samples of the longer recording left over (0 when alike) */
+	uint64_t moved;	       /* pairs at different instructions */
+	uint64_t other_symbol; /* pairs in different functions: attributed elsewhere by skid */
+	double mean_bytes;     /* mean |ip difference| of the moved pairs */
+};
+/*
+ * Pairs event event_idx's samples of two reports loaded with opts.keep_samples. Returns 0,
+ * -EINVAL when a report kept no samples, -ERANGE for an event either file lacks.
+ */
+PMC_API int pmc_report__skid(const struct pmc_report *precise, const struct pmc_report *imprecise,
+			     size_t event_idx, struct pmc_skid *out);
 
 /*
  * Validation's sampling mode: one estimate against the count a counting run gave (or a count

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * Counts estimated from samples, with their intervals (docs/accuracy.md, "Sampling
- * intervals"), and the comparisons of such estimates with counted values that validation's
- * sampling mode makes: the error of one estimate, and over many the coverage of the
- * intervals and the bias of the period.
+ * intervals"), and the comparisons that validation's sampling mode makes: of estimates with
+ * counted values (the error of one, and over many the coverage of the intervals and the bias
+ * of the period), and of precise with imprecise samples (skid).
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <pmc/report.h>
 #include <pmc/stat.h>
 #include "report/report.h"
@@ -116,4 +117,52 @@ int pmc_report__event_estimate(struct pmc_report *r, size_t event_idx, double le
 		return -ERANGE;
 	return pmc_count_estimate(r->total_samples[event_idx], r->total_period[event_idx], level,
 				  e);
+}
+
+/* Two reports resolve symbols apart: the same function has the same name in both. */
+static bool same_function(const struct pmc__sym *a, const struct pmc__sym *b)
+{
+	return a == b || (a && b && !strcmp(a->name, b->name));
+}
+
+/* The i-th kept sample of event ai, walking from *pos (samples of all events interleave). */
+static const struct rsample *next_of(const struct pmc_report *r, size_t ai, size_t *pos)
+{
+	while (*pos < r->nr_seq && r->seq[*pos].attr_idx != ai)
+		(*pos)++;
+	return *pos < r->nr_seq ? &r->seq[(*pos)++] : NULL;
+}
+
+int pmc_report__skid(const struct pmc_report *precise, const struct pmc_report *imprecise,
+		     size_t event_idx, struct pmc_skid *out)
+{
+	const struct rsample *a, *b;
+	size_t pa = 0, pb = 0;
+	double bytes = 0;
+
+	if (!precise || !imprecise || !out || !precise->opts.keep_samples ||
+	    !imprecise->opts.keep_samples)
+		return -EINVAL;
+	if (event_idx >= precise->nr_attrs || event_idx >= imprecise->nr_attrs)
+		return -ERANGE;
+	*out = (struct pmc_skid){0};
+	for (;;) {
+		a = next_of(precise, event_idx, &pa);
+		b = next_of(imprecise, event_idx, &pb);
+		if (!a || !b)
+			break;
+		out->pairs++;
+		if (a->ip == b->ip)
+			continue;
+		out->moved++;
+		out->other_symbol += !same_function(a->sym, b->sym);
+		bytes += a->ip > b->ip ? (double)(a->ip - b->ip) : (double)(b->ip - a->ip);
+	}
+	while (a && next_of(precise, event_idx, &pa))
+		out->unpaired++;
+	while (b && next_of(imprecise, event_idx, &pb))
+		out->unpaired++;
+	out->unpaired += (a != NULL) + (b != NULL);
+	out->mean_bytes = out->moved ? bytes / (double)out->moved : 0;
+	return 0;
 }

@@ -127,6 +127,12 @@ struct pmc_report {
 	bool ordered; /* some event has times: replay through q */
 	struct rqueue q;
 	uint64_t nr_samples, nr_lost, nr_reconstructed, nr_unwound;
+	struct rsample { /* opts.keep_samples: every sample in replay order */
+		uint64_t ip;
+		const struct pmc__sym *sym; /* NULL outside every symbol */
+		size_t attr_idx;
+	} * seq;
+	size_t nr_seq, alloc_seq;
 	char *path;
 };
 
