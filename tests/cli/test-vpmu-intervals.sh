@@ -82,6 +82,10 @@ expect_eq "jittered periods: both instructions of the loop" \
 expect_eq "perf backend: --period-jitter refused" $? 1
 expect_grep "perf backend: the reason" "no period randomisation for most PMUs" "$T/perf.err"
 expect_eq "perf backend: no file" "$([ -e "$T/perf.data" ] && echo written)" ""
+"$PMC" record --dry-run -e cpu-clock --period-jitter true >/dev/null 2>"$T/dry.err"
+expect_eq "perf backend, --dry-run: --period-jitter refused" $? 1
+expect_grep "perf backend, --dry-run: the reason" "no period randomisation" "$T/dry.err"
+expect_no_grep "perf backend, --dry-run: no other reason" "cannot describe its calls" "$T/dry.err"
 # Usage errors.
 "$PMC" record --backend=vpmu --period-jitter=91 true 2>"$T/u.err"
 expect_eq "--period-jitter=91: usage error" $? 2

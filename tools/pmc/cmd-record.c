@@ -156,7 +156,7 @@ static int run(struct record_cli *c, struct pmc_evlist *el)
 		cli_say_nofile("pmc record", pmc_evlist__nr(el));
 	if (!err && c->dry_run) /* the calls are described; nothing is open */
 		return fflush(stdout) || ferror(stdout) ? 1 : 0;
-	if (err == -EOPNOTSUPP && c->dry_run) {
+	if (err == -EOPNOTSUPP && c->dry_run && !c->ro.period_jitter) {
 		fprintf(stderr,
 			"pmc record: --dry-run: backend %s cannot describe its calls; only perf "
 			"can\n",
