@@ -35,6 +35,7 @@ struct pmc_report_opts {
 	size_t max_entries;   /* show at most this many entries per event; 0: all */
 	const char *kallsyms; /* kernel symbols; NULL: /proc/kallsyms */
 	bool folded;	      /* also collect whole stacks, for PMC_REPORT_FOLDED */
+	bool keep_samples;    /* keep each sample's ip and function in order (pmc_report__skid) */
 };
 
 enum pmc_report_format {
@@ -80,6 +81,83 @@ PMC_API uint64_t pmc_report__nr_reconstructed(const struct pmc_report *r);
 PMC_API int pmc_report__annotate(struct pmc_report *r, const char *symbol, const char *dso,
 				 FILE *out);
 PMC_API void pmc_report__delete(struct pmc_report *r);
+
+/*
+ * A count estimated from samples (docs/accuracy.md, "Sampling intervals"): k samples whose
+ * periods sum to estimate (k·S at a fixed period S), and the interval [lo, hi] that holds the
+ * true count with probability level when k is Poisson (a binomial with many events, each
+ * sampled with probability 1/S, independently: jittered periods make it so). The interval is
+ * the Poisson score interval of k, times the mean period estimate/k.
+ */
+struct pmc_count_estimate {
+	uint64_t samples;
+	uint64_t estimate;
+	double lo, hi; /* 0, 0 when samples is 0 */
+	double level;
+};
+
+/* Fills e for samples whose periods sum to period_sum, at level (0: 0.95). Returns 0, or
+ * -EINVAL for a level outside (0, 1). */
+PMC_API int pmc_count_estimate(uint64_t samples, uint64_t period_sum, double level,
+			       struct pmc_count_estimate *e);
+/* The estimate of the idx-th entry (in output order) as pmc_report__entry() lists it, its
+ * self samples and period. Returns 0, -ERANGE or -EINVAL. */
+PMC_API int pmc_report__entry_estimate(struct pmc_report *r, size_t idx, double level,
+				       struct pmc_count_estimate *e);
+/* The estimate of a whole event of the file (event_idx as in struct pmc_report_entry). Returns
+ * 0, -ERANGE or -EINVAL. */
+PMC_API int pmc_report__event_estimate(struct pmc_report *r, size_t event_idx, double level,
+				       struct pmc_count_estimate *e);
+
+/*
+ * Skid, measured exactly under vpmu: two recordings of one run with the same event, period
+ * and seed, one precise (:p) and one imprecise (--skid=N instructions from PMC_VPMU_ARGS),
+ * sample the same events in the same order, so their samples pair up one to one; the
+ * imprecise sample of a pair is where the skid took it.
+ */
+struct pmc_skid {
+	uint64_t pairs;	       /* samples paired, in order */
+	uint64_t unpaired;     /* samples of the longer recording left over (0 when alike) */
+	uint64_t moved;	       /* pairs at different instructions */
+	uint64_t other_symbol; /* pairs in different functions: attributed elsewhere by skid */
+	double mean_bytes;     /* mean |ip difference| of the moved pairs */
+};
+/*
+ * Pairs event event_idx's samples of two reports loaded with opts.keep_samples. Returns 0,
+ * -EINVAL when a report kept no samples, -ERANGE for an event either file lacks.
+ */
+PMC_API int pmc_report__skid(const struct pmc_report *precise, const struct pmc_report *imprecise,
+			     size_t event_idx, struct pmc_skid *out);
+
+/*
+ * Validation's sampling mode: one estimate against the count a counting run gave (or a count
+ * known from construction).
+ */
+struct pmc_sampling_check {
+	double error;	  /* estimate - counted, in events */
+	double rel_error; /* error / counted; 0 when counted is 0 */
+	double z;     /* error in standard errors (estimate / sqrt(samples)); 0 without samples */
+	bool covered; /* lo <= counted <= hi (without samples: counted == 0) */
+};
+/* Returns 0 or -EINVAL. */
+PMC_API int pmc_sampling_check(const struct pmc_count_estimate *e, uint64_t counted,
+			       struct pmc_sampling_check *out);
+
+/*
+ * Many checks of one event at one period (runs with different seeds): how often the intervals
+ * held the counted value, and the period's bias, the mean relative error, with its Student-t
+ * interval at level (0: 0.95; 0 when n < 2).
+ */
+struct pmc_sampling_summary {
+	size_t n, covered;
+	double coverage;      /* covered / n: near the estimates' level when they are right */
+	double bias;	      /* mean rel_error */
+	double bias_ci;	      /* half-width of bias's interval */
+	double rms_rel_error; /* root mean square of rel_error: bias and spread together */
+};
+/* Returns 0, -EINVAL (n == 0, a level outside (0, 1)) or -ENOMEM. */
+PMC_API int pmc_sampling_summarize(const struct pmc_sampling_check *v, size_t n, double level,
+				   struct pmc_sampling_summary *out);
 
 #ifdef __cplusplus
 }

@@ -46,6 +46,14 @@ struct pmc_record_opts {
 	size_t mmap_pages;    /* ring-buffer data pages per CPU, a power of 2 (256 when 0) */
 	int argc;	      /* the command line stored in the file, or 0 */
 	char *const *argv;
+	/*
+	 * Randomised periods: each period drawn uniformly within period_jitter percent (1 to
+	 * 90) of the mean period, from a generator seeded by seed (0: 1), so that equal seeds
+	 * give identical files. 0: fixed periods. Backends that cannot vary the period refuse
+	 * it with -EOPNOTSUPP (perf: the kernel has no period randomisation for most PMUs).
+	 */
+	unsigned period_jitter;
+	uint64_t seed;
 };
 
 /*

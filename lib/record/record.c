@@ -247,7 +247,9 @@ static void sample_params(struct pmc_record *rec, const struct pmc_target *t,
 					 .pid = -1,
 					 .wake_fd = rec->pidfd,
 					 .mmap_pages = pages,
-					 .keep_fd = -1};
+					 .keep_fd = -1,
+					 .period_jitter = rec->opts.period_jitter,
+					 .seed = rec->opts.seed ? rec->opts.seed : 1};
 	switch (t->kind) {
 	case PMC_TARGET_COMMAND:
 		p->pid = rec->child ? rec->child->pid : 0;

@@ -38,6 +38,8 @@ struct pmc__sample_params {
 	int keep_fd;
 	const char *keep_fd_env;
 	struct pmc_child **child;
+	unsigned period_jitter; /* percent of the mean period; 0: fixed periods */
+	uint64_t seed;		/* of the jitter's generator (never 0) */
 };
 
 /* Embedded first in each backend's sampling state. */

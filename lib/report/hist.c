@@ -144,6 +144,21 @@ static int count_ip(struct pmc_report *r, const struct rframe *f)
 	return 0;
 }
 
+static int keep_sample(struct pmc_report *r, size_t attr_idx, uint64_t ip, const struct rframe *f)
+{
+	if (r->nr_seq == r->alloc_seq) {
+		size_t n = r->alloc_seq * 2 + 1024;
+		struct rsample *v = realloc(r->seq, n * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		r->seq = v;
+		r->alloc_seq = n;
+	}
+	r->seq[r->nr_seq++] = (struct rsample){ip, f->res ? f->res->sym : NULL, attr_idx};
+	return 0;
+}
+
 int pmc__report_add(struct pmc_report *r, size_t attr_idx, const struct pmc__sample *s,
 		    struct rframe *frames, size_t nr_frames, const struct rctx *base)
 {
@@ -159,6 +174,8 @@ int pmc__report_add(struct pmc_report *r, size_t attr_idx, const struct pmc__sam
 		return -ENOMEM;
 	e->samples++;
 	e->period += period;
+	if (r->opts.keep_samples && keep_sample(r, attr_idx, s->ip, &frames[0]))
+		return -ENOMEM;
 	if (count_ip(r, &frames[0]))
 		return -ENOMEM;
 	e->nr_reconstructed += c.reconstructed;

@@ -5,6 +5,15 @@
 #include "core/jsonstr.h"
 #include "report/report.h"
 
+/* {"lo": ..., "hi": ..., "level": 0.95}: the interval of an estimated count. */
+static json_t *interval_json(uint64_t samples, uint64_t period)
+{
+	struct pmc_count_estimate est;
+
+	pmc_count_estimate(samples, period, REPORT_LEVEL, &est);
+	return json_pack("{s:f, s:f, s:f}", "lo", est.lo, "hi", est.hi, "level", est.level);
+}
+
 static json_t *entry_json(struct pmc_report *r, struct hent *e)
 {
 	double t = (double)(r->total_period[e->attr_idx] ? r->total_period[e->attr_idx] : 1);
@@ -29,6 +38,7 @@ static json_t *entry_json(struct pmc_report *r, struct hent *e)
 		json_object_set_new(o, "children", json_real(100.0 * (double)e->children / t));
 	json_object_set_new(o, "samples", json_integer((json_int_t)e->samples));
 	json_object_set_new(o, "period", json_integer((json_int_t)e->period));
+	json_object_set_new(o, "interval", interval_json(e->samples, e->period));
 	json_object_set_new(o, "reconstructed", json_integer((json_int_t)e->nr_reconstructed));
 	json_object_set_new(o, "keys", keys);
 	json_object_set_new(o, "callers", callers);
@@ -42,6 +52,8 @@ static json_t *event_json(struct pmc_report *r, size_t ai)
 	json_object_set_new(ev, "name", pmc__json_bytes(r->names[ai]));
 	json_object_set_new(ev, "samples", json_integer((json_int_t)r->total_samples[ai]));
 	json_object_set_new(ev, "estimated_count", json_integer((json_int_t)r->total_period[ai]));
+	json_object_set_new(ev, "interval",
+			    interval_json(r->total_samples[ai], r->total_period[ai]));
 	json_object_set_new(ev, "precise_ip", json_integer(r->attrs[ai].precise_ip));
 	for (size_t i = 0; i < r->nr_ents; i++)
 		if (r->ents[i]->attr_idx == ai && pmc__report_visible(r, r->ents[i]))

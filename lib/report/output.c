@@ -2,6 +2,7 @@
 /* Writing a report: text (perf report's layout), CSV, folded stacks; JSON is in json.c. */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <pmc/bytes.h>
@@ -13,6 +14,16 @@ static double pct(uint64_t v, uint64_t total)
 	return total ? 100.0 * (double)v / (double)total : 0.0;
 }
 
+/* An estimate's interval at the report's level, widened to whole events: "[lo, hi]". */
+static const char *interval_text(uint64_t samples, uint64_t period, char *buf, size_t len)
+{
+	struct pmc_count_estimate e;
+
+	pmc_count_estimate(samples, period, REPORT_LEVEL, &e);
+	snprintf(buf, len, "[%.0f, %.0f]", floor(e.lo), ceil(e.hi));
+	return buf;
+}
+
 static bool is_imprecise(const struct perf_event_attr *a)
 {
 	/* Timer-based software samples land on the interrupted instruction: no skid to note. */
@@ -22,18 +33,22 @@ static bool is_imprecise(const struct perf_event_attr *a)
 
 static void text_header(struct pmc_report *r, size_t ai, FILE *out)
 {
+	char iv[64];
+
 	fprintf(out,
 		"# event '%s': %" PRIu64 " samples, estimated count %" PRIu64
-		" (sum of sample periods, k·S)\n",
-		r->names[ai], r->total_samples[ai], r->total_period[ai]);
+		" (sum of sample periods, k·S), 95%% interval %s\n",
+		r->names[ai], r->total_samples[ai], r->total_period[ai],
+		interval_text(r->total_samples[ai], r->total_period[ai], iv, sizeof(iv)));
 	if (is_imprecise(&r->attrs[ai]))
 		fprintf(out,
 			"# note: samples of '%s' are imprecise (no :p modifier): the sampled "
 			"ip may be several instructions after the one that caused the "
 			"event (skid)\n",
 			r->names[ai]);
-	fprintf(out, "#\n# %s%9s %10s %14s  ", r->opts.children ? "Children      Self" : "Overhead",
-		"", "Samples", "Est. count");
+	fprintf(out, "#\n# %s%9s %10s %14s  %-25s  ",
+		r->opts.children ? "Children      Self" : "Overhead", "", "Samples", "Est. count",
+		"95% interval");
 	for (size_t k = 0; k < r->nr_keys; k++)
 		fprintf(out, "%s%s", k ? "  " : "", pmc__report_key_name(r->keys[k]));
 	fprintf(out, "\n#\n");
@@ -58,6 +73,7 @@ static void text_callers(struct pmc_report *r, const struct hent *e, FILE *out)
 static void write_text(struct pmc_report *r, FILE *out)
 {
 	size_t shown = 0, ai = SIZE_MAX;
+	char iv[64];
 
 	fprintf(out, "# pmc report of ");
 	pmc_fput_printable(out, r->path);
@@ -85,7 +101,8 @@ static void write_text(struct pmc_report *r, FILE *out)
 		else
 			fprintf(out, "%8.2f%%", pct(e->period, t));
 		/* Names are bytes: control characters never reach a terminal raw. */
-		fprintf(out, " %10" PRIu64 " %14" PRIu64 "  ", e->samples, e->period);
+		fprintf(out, " %10" PRIu64 " %14" PRIu64 "  %-25s  ", e->samples, e->period,
+			interval_text(e->samples, e->period, iv, sizeof(iv)));
 		pmc_fput_printable(out, pmc__report_entry_text(r, e));
 		fputc('\n', out);
 		if (!r->opts.no_callers && e->nr_callers)
@@ -95,12 +112,13 @@ static void write_text(struct pmc_report *r, FILE *out)
 
 static void write_csv(struct pmc_report *r, FILE *out)
 {
+	struct pmc_count_estimate est;
 	char buf[1024];
 
 	fprintf(out, "event,overhead,children,samples,period");
 	for (size_t k = 0; k < r->nr_keys; k++)
 		fprintf(out, ",%s", pmc__report_key_name(r->keys[k]));
-	fputc('\n', out);
+	fprintf(out, ",interval_lo,interval_hi\n");
 	for (size_t i = 0; i < r->nr_ents; i++) {
 		struct hent *e = r->ents[i];
 		uint64_t t = r->total_period[e->attr_idx];
@@ -120,7 +138,8 @@ static void write_csv(struct pmc_report *r, FILE *out)
 			fputc(',', out);
 			pmc__csv_field(out, buf);
 		}
-		fputc('\n', out);
+		pmc_count_estimate(e->samples, e->period, REPORT_LEVEL, &est);
+		fprintf(out, ",%.0f,%.0f\n", floor(est.lo), ceil(est.hi));
 	}
 }
 

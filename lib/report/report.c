@@ -539,6 +539,7 @@ void pmc_report__delete(struct pmc_report *r)
 	pmc__addrmap_free(&r->hmap);
 	pmc__addrmap_free(&r->folded);
 	free(r->ents);
+	free(r->seq);
 	free(r->names);
 	free(r->attrs);
 	free(r->total_period);

@@ -28,6 +28,8 @@ enum rkey {
 };
 #define MAX_KEYS 8
 #define MAX_FRAMES 256
+/* The level of the intervals a report prints (docs/accuracy.md, "Sampling intervals"). */
+#define REPORT_LEVEL 0.95
 
 struct fcache;
 
@@ -125,6 +127,12 @@ struct pmc_report {
 	bool ordered; /* some event has times: replay through q */
 	struct rqueue q;
 	uint64_t nr_samples, nr_lost, nr_reconstructed, nr_unwound;
+	struct rsample { /* opts.keep_samples: every sample in replay order */
+		uint64_t ip;
+		const struct pmc__sym *sym; /* NULL outside every symbol */
+		size_t attr_idx;
+	} * seq;
+	size_t nr_seq, alloc_seq;
 	char *path;
 };
 

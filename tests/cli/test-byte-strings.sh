@@ -16,7 +16,7 @@ expect_eq "the JSON parses and keeps the name, escaped" \
 	"['split\\\\xff\"q,']"
 "$PMC" report -i "$T/r.data" -s comm -F csv >"$T/r.csv"
 expect_eq "CSV: the name is one quoted field" \
-	"$(python3 -c 'import csv,sys; print(sorted({r[-1].encode("latin-1") for r in csv.reader(open(sys.argv[1], encoding="latin-1")) if r and r[0] != "event"}))' "$T/r.csv")" \
+	"$(python3 -c 'import csv,sys; print(sorted({r[5].encode("latin-1") for r in csv.reader(open(sys.argv[1], encoding="latin-1")) if r and r[0] != "event"}))' "$T/r.csv")" \
 	"[b'split\\xff\"q,']"
 
 # pmc stat: the command's name and arguments are bytes too; the JSON keeps every one, the

@@ -42,7 +42,7 @@ for c in "${cmds[@]}"; do
 	for o in "${opts[@]}"; do
 		o=${o%=}
 		grep -qE -- "(^|[ ,\[])$o([ =,]|$)" "$T/pmc-$c.txt" || missing_page+=" $o"
-		grep -qE -- "(^|[ ,\[])$o([ =,]|$)" "$T/help-$c" || missing_help+=" $o"
+		grep -qE -- "(^|[ ,\[])$o([ =,[]|$)" "$T/help-$c" || missing_help+=" $o"
 		case $o in --*) ;; *) continue ;; esac
 		kind=$("$PMC" __complete "pmc $c $o=" | head -1)
 		[ "$kind" = choices ] || continue

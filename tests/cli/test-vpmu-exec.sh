@@ -58,8 +58,8 @@ expect_eq "repeatable" "$(count -- "$EXEC" 100000 "$LOOP" loop 100000)" "$t11"
 	"$EXEC" 1000000 "$LOOP" loop 1000000 >"$T/rec" 2>&1
 expect_eq "pmc record of a program that execs" $? 0
 "$PMC" report -i "$T/x.data" --sort comm >"$T/x.rep" 2>&1
-expect_grep "samples before the exec" "^ +[0-9.]+% +[0-9]+ +[0-9]+ +vpmu-exec$" "$T/x.rep"
-expect_grep "samples after the exec" "^ +[0-9.]+% +[0-9]+ +[0-9]+ +vpmu-loop$" "$T/x.rep"
+expect_grep "samples before the exec" "^ +[0-9.]+% +[0-9]+ +[0-9]+ +\[[0-9]+, [0-9]+\] +vpmu-exec$" "$T/x.rep"
+expect_grep "samples after the exec" "^ +[0-9.]+% +[0-9]+ +[0-9]+ +\[[0-9]+, [0-9]+\] +vpmu-loop$" "$T/x.rep"
 
 # A program that writes junk to every descriptor from 3 up and closes each: the stream's
 # descriptor is above the program's limit and the number it was given is closed, so the

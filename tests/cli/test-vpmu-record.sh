@@ -28,7 +28,7 @@ expect_eq "record exits 0" $? 0
 n=$(nr_samples "$T/loop.data")
 expect_eq "about 12 M instructions / 100000 samples" "$([ "${n:-0}" -ge 115 ] && [ "$n" -le 130 ] && echo yes)" yes
 "$PMC" report -i "$T/loop.data" >"$T/loop.rep" 2>&1
-expect_grep "pmc report: the hot function" "^ +9[0-9]\.[0-9]+% +[0-9]+ +[0-9]+ +\[\.\] loop$" "$T/loop.rep"
+expect_grep "pmc report: the hot function" "^ +9[0-9]\.[0-9]+% +[0-9]+ +[0-9]+ +\[[0-9]+, [0-9]+\] +\[\.\] loop$" "$T/loop.rep"
 if command -v perf >/dev/null; then
 	perf script -i "$T/loop.data" >"$T/loop.script" 2>"$T/perf.err"
 	expect_eq "perf script reads the file" $? 0
@@ -42,12 +42,12 @@ fi
 EV=MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD
 record "$T/p.data" -e $EV:pp -c 1009 -d -W --data-src --intr-regs=ax,di,ip -b "$L" 1
 "$PMC" report -i "$T/p.data" --sort ip >"$T/p.ip" 2>&1
-expect_grep "precise: the load's ip" "^ +[0-9.]+% +[0-9]+ +[0-9]+ +vpmu_walk\+0x0 \(vpmu-load\)" "$T/p.ip"
+expect_grep "precise: the load's ip" "^ +[0-9.]+% +[0-9]+ +[0-9]+ +\[[0-9]+, [0-9]+\] +vpmu_walk\+0x0 \(vpmu-load\)" "$T/p.ip"
 expect_no_grep "precise: no other ip in vpmu_walk" "vpmu_walk\+0x[1-9a-f]" "$T/p.ip"
 "$PMC" report -i "$T/p.data" --sort dsrc,weight >"$T/p.mem" 2>&1
 expect_grep "data source and weight: loads from memory" "^ +[5-9][0-9]\.[0-9]+% .* Local RAM hit +200$" "$T/p.mem"
 "$PMC" report -i "$T/p.data" --sort daddr >"$T/p.daddr" 2>&1
-expect_grep "data addresses in the report" "^ +[0-9.]+% +[0-9]+ +[0-9]+ +0x[0-9a-f]{16}$" "$T/p.daddr"
+expect_grep "data addresses in the report" "^ +[0-9.]+% +[0-9]+ +[0-9]+ +\[[0-9]+, [0-9]+\] +0x[0-9a-f]{16}$" "$T/p.daddr"
 if command -v perf >/dev/null && command -v nm >/dev/null; then
 	perf script -i "$T/p.data" -F ip,sym,addr,iregs >"$T/p.script" 2>>"$T/perf.err"
 	expect_eq "perf script: same number of samples" "$(wc -l <"$T/p.script")" "$(nr_samples "$T/p.data")"
@@ -73,7 +73,7 @@ fi
 # Imprecise samples land --skid instructions after the load (mov, add, dec: +0x7).
 PMC_VPMU_ARGS=--skid=2 record "$T/i.data" -e $EV -c 1009 "$L" 1
 "$PMC" report -i "$T/i.data" --sort ip >"$T/i.ip" 2>&1
-expect_grep "imprecise: two instructions later" "^ +[0-9.]+% +[0-9]+ +[0-9]+ +vpmu_walk\+0x7 \(vpmu-load\)" "$T/i.ip"
+expect_grep "imprecise: two instructions later" "^ +[0-9.]+% +[0-9]+ +[0-9]+ +\[[0-9]+, [0-9]+\] +vpmu_walk\+0x7 \(vpmu-load\)" "$T/i.ip"
 expect_no_grep "imprecise: not at the load" "vpmu_walk\+0x0 " "$T/i.ip"
 
 # Only a command pmc starts can be sampled; call chains are refused with the reason.

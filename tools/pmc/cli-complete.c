@@ -143,6 +143,7 @@ static void value(FILE *f, const struct line *l, const struct cli_opt *o, const 
 		}
 		return;
 	case CLI_V_NONE:
+	case CLI_V_OPTIONAL:
 		break;
 	}
 	say(f, "none", word);

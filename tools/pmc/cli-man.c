@@ -29,9 +29,9 @@ static void option(FILE *f, const struct cli_opt *o)
 		fprintf(f, "*");
 	}
 	if (o->arg) {
-		fprintf(f, "%s_", o->name ? "=" : " ");
+		fprintf(f, "%s%s_", o->value == CLI_V_OPTIONAL ? "[" : "", o->name ? "=" : " ");
 		text(f, o->arg);
-		fprintf(f, "_");
+		fprintf(f, "_%s", o->value == CLI_V_OPTIONAL ? "]" : "");
 	}
 	fprintf(f, "\n\t");
 	text(f, o->help);

@@ -32,7 +32,8 @@ bool cli_takes_next(const struct cli_cmd *cmd, const char *word)
 	const struct cli_opt *o;
 
 	if (!strncmp(word, "--", 2))
-		return word[2] && !strchr(word, '=') && (o = cli_find_opt(cmd, word + 2)) && o->arg;
+		return word[2] && !strchr(word, '=') && (o = cli_find_opt(cmd, word + 2)) &&
+		       o->arg && o->value != CLI_V_OPTIONAL;
 	if (word[0] != '-' || !word[1])
 		return false;
 	/* "-vvo FILE": the last letter of a cluster decides, unless a value is attached */
@@ -57,7 +58,10 @@ static void tables(const struct cli_cmd *cmd, struct option *lo, char *so, size_
 	so[s++] = ':';
 	for (const struct cli_opt *o = cmd->opts; o->key && n < MAX_OPTS; o++) {
 		if (o->name)
-			lo[n++] = (struct option){o->name, o->arg ? required_argument : no_argument,
+			lo[n++] = (struct option){o->name,
+						  o->value == CLI_V_OPTIONAL ? optional_argument
+						  : o->arg		     ? required_argument
+									     : no_argument,
 						  NULL, o->key};
 		if (o->key < CLI_LONG_ONLY && s + 3 < so_len) {
 			so[s++] = (char)o->key;
@@ -159,8 +163,9 @@ void cli_usage(const struct cli_cmd *cmd, FILE *f)
 		if (o->key < CLI_LONG_ONLY)
 			snprintf(sh, sizeof(sh), "-%c%s", o->key, o->name ? ", " : "");
 		if (o->name)
-			len = snprintf(head, sizeof(head), "  %s--%s%s%s", sh, o->name,
-				       o->arg ? "=" : "", o->arg ? o->arg : "");
+			len = snprintf(head, sizeof(head), "  %s--%s%s%s%s%s", sh, o->name,
+				       o->value == CLI_V_OPTIONAL ? "[" : "", o->arg ? "=" : "",
+				       o->arg ? o->arg : "", o->value == CLI_V_OPTIONAL ? "]" : "");
 		else
 			len = snprintf(head, sizeof(head), "  %s%s%s", sh, o->arg ? " " : "",
 				       o->arg ? o->arg : "");

@@ -43,12 +43,13 @@ int cli_config_merge(const char *path, const struct cli_cmd *cmd, int argc, char
  * (pmc __man) and bash completion (pmc __complete) are all made from it (docs/man/).
  */
 enum cli_value {
-	CLI_V_NONE,    /* a switch, or a value nothing can suggest (a number, a CPU list) */
-	CLI_V_EVENTS,  /* event names, comma-separated */
-	CLI_V_FILE,    /* a path */
-	CLI_V_PROGRAM, /* a program on PATH */
-	CLI_V_PID,     /* a running process */
-	CLI_V_CHOICES, /* one of cli_opt.choices */
+	CLI_V_NONE,	/* a switch, or a value nothing can suggest (a number, a CPU list) */
+	CLI_V_EVENTS,	/* event names, comma-separated */
+	CLI_V_FILE,	/* a path */
+	CLI_V_PROGRAM,	/* a program on PATH */
+	CLI_V_PID,	/* a running process */
+	CLI_V_CHOICES,	/* one of cli_opt.choices */
+	CLI_V_OPTIONAL, /* a value that may be left out: --name or --name=VALUE, long only */
 };
 
 struct cli_opt {

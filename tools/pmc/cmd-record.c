@@ -12,6 +12,9 @@
 #include "cmd.h"
 #include "record.h"
 
+/* The seed of --period-jitter when --seed is not given (as vpmu's own default). */
+#define DEFAULT_SEED 1
+
 static volatile sig_atomic_t got_signal;
 static struct pmc_record *active;
 
@@ -135,7 +138,7 @@ static int record_open_error(const struct record_cli *c, struct pmc_evlist *el, 
 	fprintf(stderr, "pmc record: cannot start sampling: %s\n", pmc_strerror(err));
 	if (!pmc_evlist__explain(el, &c->t, err, why, sizeof(why)))
 		fprintf(stderr, "pmc record: %s; see 'pmc doctor'\n", why);
-	if (err == -EOPNOTSUPP)
+	if (err == -EOPNOTSUPP && !c->ro.period_jitter) /* else the backend said why */
 		fprintf(stderr, "pmc record: a requested sample field (branch stack, precise ip, "
 				"...) is not supported by this event here\n");
 	return 1;
@@ -153,7 +156,7 @@ static int run(struct record_cli *c, struct pmc_evlist *el)
 		cli_say_nofile("pmc record", pmc_evlist__nr(el));
 	if (!err && c->dry_run) /* the calls are described; nothing is open */
 		return fflush(stdout) || ferror(stdout) ? 1 : 0;
-	if (err == -EOPNOTSUPP && c->dry_run) {
+	if (err == -EOPNOTSUPP && c->dry_run && !c->ro.period_jitter) {
 		fprintf(stderr,
 			"pmc record: --dry-run: backend %s cannot describe its calls; only perf "
 			"can\n",
@@ -225,17 +228,49 @@ static int cmd_record_run(struct record_cli *c)
 	return rc;
 }
 
+/*
+ * Jittered periods depend on the seed: the file's command line names it even when it was left
+ * to its default, so that the recording says how to repeat it. *stored is NULL or the argv
+ * made (its strings but the seed's are argv's).
+ */
+static int provenance(struct record_cli *c, int argc, char **argv, char ***stored)
+{
+	char **v;
+
+	*stored = NULL;
+	if (!c->ro.period_jitter || c->ro.seed)
+		return 0;
+	c->ro.seed = DEFAULT_SEED;
+	v = calloc((size_t)argc + 2, sizeof(*v));
+	if (!v || asprintf(&v[1], "--seed=%d", DEFAULT_SEED) < 0) {
+		free(v);
+		return 1;
+	}
+	v[0] = argv[0];
+	memcpy(v + 2, argv + 1, (size_t)(argc - 1) * sizeof(*v));
+	c->ro.argc = argc + 1;
+	c->ro.argv = v;
+	*stored = v;
+	return 0;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct record_cli c = {
 		.ro = {.sz = sizeof(c.ro), .argc = argc, .argv = argv},
 		.t = {.sz = sizeof(c.t), .kind = PMC_TARGET_COMMAND, .child_fd = -1},
 	};
+	char **stored = NULL;
 	int rc = record_parse_args(&c, argc, argv);
 
+	if (!rc)
+		rc = provenance(&c, argc, argv, &stored);
 	/* record_parse_args() may have taken events before a later value was refused. */
 	if (!rc)
 		rc = cmd_record_run(&c);
+	if (stored)
+		free(stored[1]);
+	free(stored);
 	free(c.events);
 	return rc < 0 ? 0 : rc;
 }

@@ -70,6 +70,8 @@ static int line_to_option(char *line, const struct cli_cmd *cmd, char **opt,
 			 key, val);
 		return -PMC_E_CONFIG;
 	}
+	if (!*val && o->value == CLI_V_OPTIONAL)
+		return asprintf(opt, "--%s", key) < 0 ? -ENOMEM : 0;
 	if (!*val) {
 		snprintf(err->msg, sizeof(err->msg), "'%s' needs a value", key);
 		return -PMC_E_CONFIG;

@@ -9,6 +9,9 @@
 #include "cli.h"
 #include "record.h"
 
+/* --period-jitter without a value: periods from half to one and a half times the mean. */
+#define DEFAULT_JITTER_PCT 50
+
 enum {
 	O_CALLGRAPH = CLI_LONG_ONLY,
 	O_UREGS,
@@ -19,7 +22,9 @@ enum {
 	O_USER,
 	O_KERNEL,
 	O_BACKEND,
-	O_DRY_RUN
+	O_DRY_RUN,
+	O_JITTER,
+	O_SEED
 };
 
 static const struct cli_opt options[] = {
@@ -55,6 +60,13 @@ static const struct cli_opt options[] = {
 	 "sample kernel level for events without :u/:k (with --user: both)"},
 	{"mmap-pages", 'm', "N", CLI_V_NONE, NULL, "ring-buffer pages per CPU, a power of 2"},
 	{"output", 'o', "FILE", CLI_V_FILE, NULL, "output file (default perf.data)"},
+	{"period-jitter", O_JITTER, "PCT", CLI_V_OPTIONAL, NULL,
+	 "draw each sampling period uniformly within PCT percent of the mean period (1 to 90, "
+	 "default 50), so that samples do not alias with loops and pmc report's intervals hold; "
+	 "vpmu only (the kernel offers no period randomisation for most PMUs)"},
+	{"seed", O_SEED, "N", CLI_V_NONE, NULL,
+	 "seed of --period-jitter's generator (default 1, recorded in the file's command line): "
+	 "equal seeds give identical files"},
 	{"backend", O_BACKEND, "NAME", CLI_V_CHOICES, "perf vpmu", "perf (default) or vpmu"},
 	{"dry-run", O_DRY_RUN, NULL, CLI_V_NONE, NULL,
 	 "print each perf_event_open call instead of making it; run nothing, write no file "
@@ -241,6 +253,22 @@ static int apply2(struct record_cli *c, int opt, char *arg)
 	case O_BACKEND:
 		c->backend = arg;
 		return 0;
+	case O_JITTER:
+		if (!arg) {
+			c->ro.period_jitter = DEFAULT_JITTER_PCT;
+			return 0;
+		}
+		if (cli_parse_u64(arg, 1, 90, &n)) {
+			fprintf(stderr,
+				"pmc record: --period-jitter is a percentage from 1 "
+				"to 90, not '%s'\n",
+				cli_show(arg));
+			return 2;
+		}
+		c->ro.period_jitter = (unsigned)n;
+		return 0;
+	case O_SEED:
+		return parse_u64("--seed", arg, &c->ro.seed);
 	case 'q':
 		c->quiet = true;
 		return 0;
@@ -317,6 +345,10 @@ int record_parse_args(struct record_cli *c, int argc, char **argv)
 	}
 	if (c->t.kind == PMC_TARGET_PID && optind < argc) {
 		fprintf(stderr, "pmc record: a command cannot be combined with -p\n");
+		return 2;
+	}
+	if (c->ro.seed && !c->ro.period_jitter) {
+		fprintf(stderr, "pmc record: --seed seeds --period-jitter; give both\n");
 		return 2;
 	}
 	if (c->ro.period && c->ro.freq) {

@@ -84,7 +84,7 @@ struct vp_thread *vp_thread_get(ThreadId tid)
 		t->used = True;
 		t->skid_at = ~0ULL;
 		for (i = 0; i < VPMU_MAX_COUNTERS; i++)
-			t->next_ovf[i] = vp_ctr[i].period;
+			vp_period_restart(t, i);
 	}
 	return t;
 }
@@ -171,7 +171,7 @@ static void reset_one(struct vp_thread *t, UInt k)
 {
 	t->acc[k] = 0;
 	t->base[k] = vp_sig_sum(sig_of(t), vp_ctr[k].mask);
-	t->next_ovf[k] = vp_ctr[k].period;
+	vp_period_restart(t, k);
 	t->cond_prev[k] = False;
 }
 

@@ -228,6 +228,7 @@ static Bool process_more(const HChar *arg)
 	    opt_range(arg, "--div-penalty", 0, 1000000, &vp_clo.div_penalty) ||
 	    opt_range(arg, "--misp-penalty", 0, 1000000, &vp_clo.misp_penalty) ||
 	    opt_range(arg, "--skid", 0, 4096, &vp_clo.skid) ||
+	    opt_range(arg, "--period-jitter", 0, 90, &vp_clo.period_jitter) ||
 	    opt_range(arg, "--ld-lat", 1, 65535, &vp_clo.ld_lat) ||
 	    opt_range(arg, "--lbr-select", 0, 0x1ff, &vp_clo.lbr_select) ||
 	    opt_range(arg, "--sample-buffer", 1, 1u << 20, &vp_clo.sample_buf))
@@ -283,6 +284,7 @@ Bool vp_process_option(const HChar *arg)
 			VG_(fmsg_bad_option)
 		(arg, "a period is at least 1 (leave it out to count "
 		      "without sampling)\n");
+	} else if (opt_num(arg, "--seed", &vp_clo.seed)) {
 	} else if (opt_num(arg, "--period", &clo_period_all)) {
 		if (!clo_period_all)
 			VG_(fmsg_bad_option)
@@ -306,6 +308,8 @@ void vp_print_usage(void)
 		"    --precise=yes|no          PEBS-like samples, or --skid=N instructions late "
 		"[yes]\n"
 		"    --skid=N                  skid of imprecise samples in instructions [0]\n"
+		"    --period-jitter=PCT       each period drawn uniformly within PCT %% of P [0]\n"
+		"    --seed=N                  seed of the period jitter [1]\n"
 		"    --lbr=yes|no --lbr-select=BITS  last-branch record and Table 7 filter\n"
 		"    --ld-lat=N                latency threshold of the latency event (MSR 0x3f6) "
 		"[3]\n"
@@ -378,6 +382,7 @@ void vp_options_init(void)
 	vp_clo.host_vector = True;
 	vp_clo.ld_lat = 3;
 	vp_clo.sample_buf = 1024;
+	vp_clo.seed = 1;
 }
 
 /* After the options, before the models are sized: --model overrides the preset's model. */

@@ -25,6 +25,45 @@ ULong vp_samples_lost(void)
 	return lost;
 }
 
+/* ---- periods (docs/vpmu.md, "Sampling": --period-jitter and --seed) ---- */
+
+/* splitmix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators",
+ * OOPSLA 2014): one 64-bit state, every seed a full-period sequence. */
+static ULong splitmix64(ULong *state)
+{
+	ULong z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* The next period of counter k: the programmed one, or with --period-jitter=J a uniform
+ * integer in [P - P*J/100, P + P*J/100] (mean P exactly), never below 1. */
+static ULong next_period(struct vp_thread *t, UInt k)
+{
+	ULong p = vp_ctr[k].period,
+	      half = p / 100 * vp_clo.period_jitter + p % 100 * vp_clo.period_jitter / 100;
+	ULong d;
+
+	if (!half)
+		return p;
+	d = splitmix64(&t->rng[k]) % (2 * half + 1);
+	return p - half + d < 1 ? 1 : p - half + d;
+}
+
+/* Counter k of thread t starts counting periods afresh (a new thread, PROGRAM or RESET): its
+ * generator restarts from the seed, the thread's slot and the counter, so that a run depends
+ * on --seed alone and a reset replays the same periods. */
+void vp_period_restart(struct vp_thread *t, UInt k)
+{
+	ULong st = vp_clo.seed ^ ((ULong)(t - vp_threads) << 8 | k) * 0xd1b54a32d192ed03ULL;
+
+	t->rng[k] = splitmix64(&st);
+	t->cur_period[k] = next_period(t, k);
+	t->next_ovf[k] = t->cur_period[k];
+}
+
 static const ULong *cur_sig(void)
 {
 	return vp_sig;
@@ -73,8 +112,8 @@ static void ring_put(const struct vpmu_rec_sample *s)
 	ring_nr++;
 }
 
-static void take_sample(UInt k, Addr ip, Addr event_ip, ULong value, const struct vp_mem_info *mi,
-			Bool precise)
+static void take_sample(UInt k, Addr ip, Addr event_ip, ULong value, ULong period,
+			const struct vp_mem_info *mi, Bool precise)
 {
 	struct vpmu_rec_sample s;
 
@@ -87,7 +126,7 @@ static void take_sample(UInt k, Addr ip, Addr event_ip, ULong value, const struc
 	s.ip = ip;
 	s.event_ip = event_ip;
 	s.time = vp_sig_sum(vp_sig, VP_CYCLES_MASK);
-	s.period = vp_ctr[k].period;
+	s.period = period;
 	s.counter_value = value;
 	fill_regs(&s);
 	s.regs[VPMU_REG_RIP] = ip;
@@ -132,10 +171,12 @@ static void overflow(UInt k, Addr imark, ULong value, const struct vp_mem_info *
 			vp_cur->skid_left = vp_clo.skid;
 			vp_cur->skid_ctr = k;
 			vp_cur->skid_event_ip = imark;
+			vp_cur->skid_period = vp_cur->cur_period[k];
 		}
 		return;
 	}
-	take_sample(k, imark, imark, value, mi, !(vp_ctr[k].flags & VPMU_PROG_IMPRECISE));
+	take_sample(k, imark, imark, value, vp_cur->cur_period[k], mi,
+		    !(vp_ctr[k].flags & VPMU_PROG_IMPRECISE));
 }
 
 /* extra_insn: instructions of the current segment not yet added to vp_sig[INSN]. */
@@ -156,7 +197,8 @@ void vp_overflow_check(Addr imark, const struct vp_mem_info *mi, ULong extra_ins
 		val[k] = eval(k) + ((c->mask & VP_BIT(VP_SIG_INSN)) ? extra_insn : 0);
 		while (val[k] >= vp_cur->next_ovf[k]) {
 			overflow(k, imark, val[k], mi);
-			vp_cur->next_ovf[k] += c->period;
+			vp_cur->cur_period[k] = next_period(vp_cur, k);
+			vp_cur->next_ovf[k] += vp_cur->cur_period[k];
 		}
 	}
 	recompute_fire_at(insn_now, val);
@@ -174,7 +216,7 @@ VG_REGPARM(2) void vp_h_insn_tick(Addr imark, ULong extra_insn)
 		UInt k = t->skid_ctr;
 
 		t->skid_at = ~0ULL;
-		take_sample(k, imark, t->skid_event_ip, eval(k), NULL, False);
+		take_sample(k, imark, t->skid_event_ip, eval(k), t->skid_period, NULL, False);
 	}
 	vp_overflow_check(imark, NULL, extra_insn);
 }

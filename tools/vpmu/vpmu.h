@@ -43,8 +43,10 @@ struct vp_config {
 	UInt btb_entries, btb_ways, ghist_bits, ras_depth;
 	Bool p5_errata;
 	UInt skid;
-	UInt ld_lat;	 /* MSR 0x3f6 */
-	UInt lbr_select; /* MSR 0x1c8 */
+	UInt period_jitter; /* percent of the period a period may move by, 0 to 90 */
+	ULong seed;	    /* seeds the jitter's generator: equal seeds, equal samples */
+	UInt ld_lat;	    /* MSR 0x3f6 */
+	UInt lbr_select;    /* MSR 0x1c8 */
 	Bool lbr_on;
 	Int out_fd;
 	UInt sample_buf;
@@ -74,12 +76,15 @@ struct vp_thread {
 	ULong acc[VPMU_MAX_COUNTERS];
 	ULong base[VPMU_MAX_COUNTERS];
 	ULong next_ovf[VPMU_MAX_COUNTERS];
-	Bool cond_prev[VPMU_MAX_COUNTERS]; /* edge detection: condition in the last cycle */
-	ULong cyc_snap[VP_SIG_NR];	   /* cmask: signals at the previous instruction boundary */
-	ULong skid_at;			   /* 0 while a skidded sample is pending, else ~0 */
-	UInt skid_left;			   /* instructions still to retire before it is taken */
+	ULong cur_period[VPMU_MAX_COUNTERS]; /* the period that ends at next_ovf */
+	ULong rng[VPMU_MAX_COUNTERS];	     /* the jitter's generator state */
+	Bool cond_prev[VPMU_MAX_COUNTERS];   /* edge detection: condition in the last cycle */
+	ULong cyc_snap[VP_SIG_NR]; /* cmask: signals at the previous instruction boundary */
+	ULong skid_at;		   /* 0 while a skidded sample is pending, else ~0 */
+	UInt skid_left;		   /* instructions still to retire before it is taken */
 	UInt skid_ctr;
 	Addr skid_event_ip;
+	ULong skid_period; /* the period that ended at the skidded sample's event */
 	struct vpmu_lbr_entry lbr[VPMU_LBR_DEPTH];
 	UInt lbr_top, lbr_nr;
 };
@@ -129,6 +134,7 @@ void vp_counters_stop(UInt mask);
 void vp_counters_reset(UInt mask);
 ULong vp_counter_read(struct vp_thread *t, UInt idx);
 ULong vp_counter_total(UInt idx);
+void vp_period_restart(struct vp_thread *t, UInt k);
 void vp_compute_needs(void);
 void vp_thread_switch(ThreadId tid);
 struct vp_thread *vp_thread_get(ThreadId tid);

@@ -137,6 +137,13 @@ int pmc__perf_sample_open(struct pmc_evlist *evlist, const struct pmc__sample_pa
 
 	if (!ps)
 		return -ENOMEM;
+	if (p->period_jitter) {
+		pr_warn("perf: cannot randomise sampling periods: the kernel loads each counter "
+			"with the same period (no period randomisation for most PMUs); use "
+			"--backend=vpmu\n");
+		free(ps);
+		return -EOPNOTSUPP;
+	}
 	pmc__perf_dry_run_init(&ps->dry, evlist);
 	ret = alloc_state(ps, evlist, p);
 	if (!ret)

@@ -192,8 +192,8 @@ static int program(struct vpmu_sampling *vs, struct pmc_evlist *evlist)
 
 static int spawn(struct vpmu_sampling *vs, const struct pmc__sample_params *p)
 {
-	char sel[32];
-	const char *extra[3] = {vs->precise ? "--precise=yes" : "--precise=no"};
+	char sel[32], jit[32], seed[40];
+	const char *extra[5] = {vs->precise ? "--precise=yes" : "--precise=no"};
 	struct vpmu_cmdline cl = {.used = vs->used,
 				  .config = vs->config,
 				  .period = vs->period,
@@ -208,6 +208,12 @@ static int spawn(struct vpmu_sampling *vs, const struct pmc__sample_params *p)
 		snprintf(sel, sizeof(sel), "--lbr-select=%u", vs->lbr_select);
 		extra[cl.nr_extra++] = "--lbr=yes";
 		extra[cl.nr_extra++] = sel;
+	}
+	if (p->period_jitter) {
+		snprintf(jit, sizeof(jit), "--period-jitter=%u", p->period_jitter);
+		snprintf(seed, sizeof(seed), "--seed=%llu", (unsigned long long)p->seed);
+		extra[cl.nr_extra++] = jit;
+		extra[cl.nr_extra++] = seed;
 	}
 	err = pmc__vpmu_spawn(&cl, &vs->rd_fd, p->child);
 	if (err)
