@@ -144,6 +144,10 @@ int pmc_report__write(struct pmc_report *r, enum pmc_report_format fmt, FILE *ou
 	case PMC_REPORT_FOLDED:
 		write_folded(r, out);
 		break;
+	case PMC_REPORT_HTML:
+		if (!r->opts.html)
+			return -EINVAL;
+		return pmc__report_write_html(r, out);
 	case PMC_REPORT_JSON:
 		if (pmc__report_write_json(r, out))
 			return -ENOMEM;

@@ -1,0 +1,2 @@
+// SPDX-License-Identifier: MIT
+pmc.app.appendChild(pmc.el("p", {}, "stat"));
