@@ -24,9 +24,10 @@ static int write_data(FILE *f, const struct stat_run *run)
 		return ferror(f) ? -EIO : 0;
 	}
 	return pmc_run__write(run->runner, f,
-			      o->format == FMT_JSON  ? PMC_RUN_FORMAT_JSON
-			      : o->format == FMT_CSV ? PMC_RUN_FORMAT_CSV
-						     : PMC_RUN_FORMAT_TEXT,
+			      o->format == FMT_JSON   ? PMC_RUN_FORMAT_JSON
+			      : o->format == FMT_HTML ? PMC_RUN_FORMAT_HTML
+			      : o->format == FMT_CSV  ? PMC_RUN_FORMAT_CSV
+						      : PMC_RUN_FORMAT_TEXT,
 			      o->all_results ? PMC_RUN_ALL_RESULTS : 0);
 }
 
