@@ -3,6 +3,15 @@
 // with callers and callees, data-address views; source-line heat of the hottest functions.
 (function () {
 	var D = pmc.data, el = pmc.el, names = D.names, cur = 0;
+	// The view a link asks for: #event=N&search=REGEX&zoom=NAME&icicle=1 (each optional).
+	var want = {};
+	location.hash.replace(/^#/, "").split("&").forEach(function (kv) {
+		var i = kv.indexOf("=");
+		if (i > 0)
+			want[kv.slice(0, i)] = decodeURIComponent(kv.slice(i + 1));
+	});
+	if (want.event >= 0 && want.event < D.events.length)
+		cur = Number(want.event);
 
 	// The tree of event ev's stacks: {name, value, kids: {name index: node}}.
 	function tree(ev) {
@@ -38,6 +47,19 @@
 			id: "search"});
 		var found = el("span", {id: "found"});
 		var depthOf = function (n) { var d = 0; for (; n.parent; n = n.parent) d++; return d; };
+		// The widest frame named name, for a link's zoom.
+		function find(n, name) {
+			var best = n.name === name ? n : null;
+			for (var k in n.kids) {
+				var f = find(n.kids[k], name);
+				if (f && (!best || f.value > best.value))
+					best = f;
+			}
+			return best;
+		}
+		search.value = want.search || "";
+		icicle = want.icicle === "1";
+		shown = (want.zoom && find(root, want.zoom)) || root;
 
 		function maxDepth(n) {
 			var d = 0;
@@ -98,7 +120,7 @@
 		search.oninput = draw;
 		var tools = el("div", {class: "tools"},
 			el("button", {id: "reset"}, "reset zoom"),
-			el("button", {id: "icicle"}, "icicle view"), search, found);
+			el("button", {id: "icicle"}, icicle ? "flame view" : "icicle view"), search, found);
 		tools.children[0].onclick = function () { shown = root; draw(); };
 		tools.children[1].onclick = function () {
 			icicle = !icicle;

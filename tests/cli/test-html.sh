@@ -136,6 +136,37 @@ expect_eq "cold's frame spans 25 % +- 5 (got $(width split cold))" \
 expect_grep "the top table lists hot with its share" \
 	"<td>$(printf %.2f "$hot")%</td>.*<td class=\"name\">\[\.\] hot</td>" "$T/split.dom"
 expect_grep "source-line heat shows hot's loop" '<td class="text">.*sink \+= i \* 7;</td>' "$T/split.dom"
+# The flame graph's tools, as a link sets them: search with the share it matched, the icicle
+# view (the root on top: hot two rows down), zoom (hot then spans the whole width).
+browse search "$T/split.html#search=^hot%24&icicle=1" --dump-dom
+expect_grep "search: hot marked" '<div class="frame match" data-name="hot"' "$T/search.dom"
+expect_grep "search: the share matched is hot's" "<span id=\"found\">matched: $(printf %.2f "$hot")%</span>" "$T/search.dom"
+expect_grep "icicle: hot two rows below the root" 'data-name="hot"[^>]* style="[^"]*top: 34px' "$T/search.dom"
+browse zoom "$T/split.html#zoom=hot" --dump-dom
+expect_eq "zoom: hot spans the whole width" "$(width zoom hot)" 100.00
+expect_eq "zoom: cold is not drawn" "$(width zoom cold)" 0.00
+expect_no_grep "zoom: no console message" "CONSOLE" "$T/zoom.err"
+
+# Data addresses (precise loads with addresses, latency and data source, under vpmu).
+"$PMC" record --backend=vpmu -e MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD:pp -c 1009 -d -W \
+	--data-src -o "$T/d.data" "$PROGS/vpmu-load" 1 >/dev/null 2>"$T/rec.err" ||
+	fail "pmc record -d: $(cat "$T/rec.err")"
+# The text report's share of loads from RAM and their mean latency (from -s dsrc,weight).
+ram=$("$PMC" report -i "$T/d.data" -s dsrc,weight -F csv | python3 -c '
+import csv, sys
+rows = [r for r in csv.DictReader(sys.stdin) if r["dsrc"] == "Local RAM hit"]
+n = sum(int(r["samples"]) for r in rows)
+print("%.3f %d %.1f" % (sum(float(r["overhead"]) for r in rows), n,
+                        sum(int(r["samples"]) * int(r["weight"]) for r in rows) / n))')
+"$PMC" report -i "$T/d.data" -F html -o "$T/d.html"
+browse data "$T/d.html" --dump-dom
+expect_grep "data: a view by cache line" '<h3>By cache line</h3>' "$T/data.dom"
+got=$(sed -n 's|.*<td>\([0-9.]*\)%</td><td>\([0-9]*\)</td><td>\([0-9.]*\)</td><td class="name">Local RAM hit</td>.*|\1 \2 \3|p' "$T/data.dom")
+# (The page rounds a share half up, printf half to even: they may differ in the last digit.)
+expect_eq "data: by data source, the text report's share, samples and mean latency ($got; $ram)" \
+	"$(python3 -c 'import sys; a, b = sys.argv[1].split(), sys.argv[2].split(); print(len(a) == 3 and abs(float(a[0]) - float(b[0])) < 0.011 and a[1:] == b[1:])' "$got" "$ram")" True
+expect_no_grep "data: no console message" "CONSOLE" "$T/data.err"
+
 browse shot "$T/split.html" --screenshot="$SHOTS/report.png"
 expect_eq "a screenshot for a person ($SHOTS/report.png)" \
 	"$([ "$(stat -c %s "$SHOTS/report.png" 2>/dev/null || echo 0)" -gt 10000 ] && echo yes)" yes
