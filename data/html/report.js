@@ -239,7 +239,8 @@
 		body.textContent = "";
 		body.appendChild(el("p", {class: "meta"}, "event " + ev.name + ": " +
 			pmc.num(ev.samples) + " samples, estimated count " + pmc.num(ev.period) +
-			(ev.precise ? "" : " (imprecise: samples may skid past the instruction)")));
+			(ev.imprecise ? " (imprecise: samples may land instructions after the one " +
+			"that caused the event: skid)" : "")));
 		body.appendChild(el("h2", {}, "Flame graph"));
 		var fg = flame(ev);
 		body.appendChild(fg.node);

@@ -96,10 +96,10 @@ static json_t *dview_json(struct pmc_report *r, size_t ai, enum rkey kind)
 
 static json_t *event_json(struct pmc_report *r, size_t ai, struct pmc__addrmap *idx, json_t *names)
 {
-	json_t *ev =
-		json_pack("{s:o, s:I, s:I, s:b}", "name", pmc__json_bytes(r->names[ai]), "samples",
-			  (json_int_t)r->total_samples[ai], "period",
-			  (json_int_t)r->total_period[ai], "precise", r->attrs[ai].precise_ip != 0);
+	json_t *ev = json_pack("{s:o, s:I, s:I, s:b}", "name", pmc__json_bytes(r->names[ai]),
+			       "samples", (json_int_t)r->total_samples[ai], "period",
+			       (json_int_t)r->total_period[ai], "imprecise",
+			       pmc__report_imprecise(&r->attrs[ai]));
 
 	if (!ev)
 		return NULL;

@@ -13,7 +13,7 @@ static double pct(uint64_t v, uint64_t total)
 	return total ? 100.0 * (double)v / (double)total : 0.0;
 }
 
-static bool is_imprecise(const struct perf_event_attr *a)
+bool pmc__report_imprecise(const struct perf_event_attr *a)
 {
 	/* Timer-based software samples land on the interrupted instruction: no skid to note. */
 	return a->precise_ip == 0 && a->type != PERF_TYPE_SOFTWARE &&
@@ -26,7 +26,7 @@ static void text_header(struct pmc_report *r, size_t ai, FILE *out)
 		"# event '%s': %" PRIu64 " samples, estimated count %" PRIu64
 		" (sum of sample periods, k·S)\n",
 		r->names[ai], r->total_samples[ai], r->total_period[ai]);
-	if (is_imprecise(&r->attrs[ai]))
+	if (pmc__report_imprecise(&r->attrs[ai]))
 		fprintf(out,
 			"# note: samples of '%s' are imprecise (no :p modifier): the sampled "
 			"ip may be several instructions after the one that caused the "

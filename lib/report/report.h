@@ -163,6 +163,8 @@ int pmc__report_add(struct pmc_report *r, size_t attr_idx, const struct pmc__sam
 void pmc__report_sort(struct pmc_report *r);
 void pmc__report_folded_free(struct folded *f);
 bool pmc__report_visible(const struct pmc_report *r, const struct hent *e);
+/* output.c: whether samples of the event may skid past the instruction that caused them. */
+bool pmc__report_imprecise(const struct perf_event_attr *a);
 /* json.c */
 int pmc__report_write_json(struct pmc_report *r, FILE *out);
 /* dview.c: the HTML page's data-address views */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <pmc/infile.h>
 #include "core/jsonstr.h"
 #include "report/report.h"
 
@@ -107,13 +108,14 @@ static json_t *read_lines(const char *path, int first, int last, const char **wh
 	FILE *f;
 	int no = 0;
 
-	if (stat(path, &st) || !S_ISREG(st.st_mode) || st.st_size > SRC_MAX_FILE) {
-		*why = "the source file cannot be read here, or is not a regular file under 8 MiB";
+	/* A FIFO or a device planted under the name is refused, not read (docs/security.md). */
+	if (pmc_fopen_input(path, &f)) {
+		*why = "the source file cannot be read here, or is not a regular file";
 		return NULL;
 	}
-	f = fopen(path, "r");
-	if (!f) {
-		*why = "the source file cannot be opened";
+	if (fstat(fileno(f), &st) || st.st_size > SRC_MAX_FILE) {
+		fclose(f);
+		*why = "the source file is larger than 8 MiB: not embedded";
 		return NULL;
 	}
 	text = json_array();
