@@ -57,69 +57,14 @@ PY
 # The 75/25 workload under vpmu: instruction samples split as the loops' iterations.
 "$PMC" record --backend=vpmu -e instructions -c 100000 -o "$T/split.data" \
 	"$PROGS/sample-split" 4 >/dev/null 2>"$T/rec.err" || fail "pmc record: $(cat "$T/rec.err")"
-# pmc stat's page: the pmc-stat/1 model in an island; its charts drawn from it.
-# island FILE EXPR: EXPR with j = the page's data (its JSON island).
-island() {
-	python3 -c "import json,re,sys; j=json.loads(re.search(r'id=\"pmc-data\">(.*?)</script>', open(sys.argv[1]).read(), re.S).group(1)); print($2)" "$1"
-}
-# attrs NAME SELECTOR-TAG CLASS: the data-* attributes of each such element in the DOM, one
-# line each, in order, as "chart-name data-value" or "chart-name data-lo data-hi".
-attrs() {
-	python3 - "$T/$1.dom" "$2" "$3" <<'PY'
-import html.parser, sys
-class P(html.parser.HTMLParser):
-    chart = None
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "svg":
-            P.chart = a.get("data-name")
-        if tag == sys.argv[2] and a.get("class") == sys.argv[3]:
-            print(P.chart, *[v for k, v in attrs if k in ("data-value", "data-lo", "data-hi")])
-P().feed(open(sys.argv[1]).read())
-PY
-}
-R="$PROGS/vpmu-region"
-"$PMC" stat --backend=vpmu -e instructions,branches -r 3 --format html -o "$T/stat.html" \
-	"$R" 10 1000 2>"$T/stat.err"
-expect_eq "stat --format=html -o exits 0" $? 0
-"$PMC" stat --backend=vpmu -e instructions,branches -r 3 --format json -o "$T/stat.json" \
-	"$R" 10 1000 2>>"$T/stat.err"
-# (Region counts are exact under vpmu; a whole run's may differ by a few dozen instructions.)
-expect_eq "stat: the page's model is the JSON file's" \
-	"$(island "$T/stat.html" 'j["schema"], sorted(j), [e["name"] for e in j["events"]], [[e["values"] for e in r["events"]] for r in j["regions"]]')" \
-	"$(json "$T/stat.json" 'j["schema"], sorted(j), [e["name"] for e in j["events"]], [[e["values"] for e in r["events"]] for r in j["regions"]]')"
-browse stat "$T/stat.html" --dump-dom
-expect_grep "stat: the page's script ran to its end" '<body data-ready="1">' "$T/stat.dom"
-expect_no_grep "stat: no console message" "CONSOLE" "$T/stat.err"
-expect_eq "stat: no request left the page" "$(page_requests stat)" ""
-expect_eq "stat: each run a dot at its count, events then the region's" \
-	"$(attrs stat circle rep | grep '^instructions' | tr '\n' ' ')" \
-	"$(island "$T/stat.html" '" ".join("instructions %d" % v for v in j["events"][0]["values"] + j["regions"][0]["events"][0]["values"])') "
-expect_eq "stat: the region's dots at its exact count (10 entries)" \
-	"$(attrs stat circle rep | grep -c "^instructions $(json "$T/stat.json" 'int(j["regions"][0]["events"][0]["values"][0])')$")" 3
-expect_grep "stat: a chart per region" '<h2 class="region">Region loop</h2>' "$T/stat.dom"
-browse stat-shot "$T/stat.html" --screenshot="$SHOTS/stat.png"
-expect_eq "a screenshot of pmc stat's page ($SHOTS/stat.png)" \
-	"$([ "$(stat -c %s "$SHOTS/stat.png" 2>/dev/null || echo 0)" -gt 5000 ] && echo yes)" yes
-
-# Runs that differ: the error bar spans the model's mean -+ interval; a command argument
-# holding markup stays text.
-"$PMC" stat -e task-clock -r 5 --format html -o "$T/tc.html" -- "$PROGS/exit-with" exit 0 \
-	'</script><b id=pwn5>' 2>>"$T/stat.err"
-expect_eq "stat (task-clock, 5 runs) exits 0" $? 0
-browse tc "$T/tc.html" --dump-dom
-expect_eq "stat: the error bar spans mean -+ interval" "$(attrs tc line ci)" \
-	"$(island "$T/tc.html" '"task-clock %r %r" % (j["events"][0]["mean"] - j["events"][0]["ci"], j["events"][0]["mean"] + j["events"][0]["ci"])')"
-expect_eq "stat: five dots" "$(attrs tc circle rep | wc -l)" 5
-expect_no_grep "stat: the argument's markup is no element" '<b id="?pwn' "$T/tc.dom"
-expect_grep "stat: the argument shown as text" 'exit 0 &lt;/script&gt;&lt;b id=pwn5&gt;</p>' "$T/tc.dom"
-expect_no_grep "stat (hostile argument): no console message" "CONSOLE" "$T/tc.err"
-
 "$PMC" report -i "$T/split.data" -F html -o "$T/split.html" 2>"$T/rep.err"
 expect_eq "report --format=html -o exits 0" $? 0
 expect_eq "nothing on stdout or stderr" "$(cat "$T/rep.err")" ""
 expect_eq "the page names nothing outside itself" \
 	"$(grep -oE '(src|href|action)="[^"]*"' "$T/split.html" | sort -u | tr '\n' ' ')" 'href="data:," '
+expect_eq "the page's data carries the schema docs/versioning.md lists" \
+	"$(python3 -c "import json,re,sys; print(json.loads(re.search(r'id=\"pmc-data\">(.*?)</script>', open(sys.argv[1]).read(), re.S).group(1))['schema'])" "$T/split.html")" \
+	"$(grep -o '| `pmc-report-html/[0-9]*`' "$SRC/docs/versioning.md" | tr -d '|` ')"
 expect_grep "the page forbids every fetch (CSP)" "Content-Security-Policy\" content=\"default-src 'none'" "$T/split.html"
 hot=$("$PMC" report -i "$T/split.data" -F csv | awk -F, '$6 == "\"[.] hot\"" { print $2 }')
 browse split "$T/split.html" --dump-dom
