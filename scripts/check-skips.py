@@ -20,6 +20,7 @@ CAPABILITIES = {
     "has-pmu": "a hardware PMU is present (a test of the no-PMU path)",
     "no-hw-breakpoints": "debug registers missing, or their exceptions never delivered",
     "no-device": "no accelerator device lent to this machine",
+    "no-chromium": "no chromium to open the HTML pages in (scripts/setup.sh --test installs it)",
     "no-cgroup-v2": "no cgroup2 hierarchy this user can make a cgroup in (not root, or a "
     "container that mounts it read-only)",
     "no-real-cpu-recording": "no perf stat -j capture from a real CPU in tests/data/perf-stat/ "

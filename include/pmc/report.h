@@ -16,7 +16,7 @@ extern "C" {
  *
  *	pmc_report__new(&opts, &r);                       // sort keys checked here
  *	pmc_report__load(r, "perf.data", &err);           // reads, symbolizes, aggregates
- *	pmc_report__write(r, PMC_REPORT_TEXT, stdout);    // or CSV, JSON, folded stacks
+ *	pmc_report__write(r, PMC_REPORT_TEXT, stdout);    // or CSV, JSON, folded stacks, HTML
  *	pmc_report__delete(r);
  *
  * Sort keys (comma-separated, grouped in that order): symbol (sym), dso, srcline,
@@ -36,6 +36,8 @@ struct pmc_report_opts {
 	const char *kallsyms; /* kernel symbols; NULL: /proc/kallsyms */
 	bool folded;	      /* also collect whole stacks, for PMC_REPORT_FOLDED */
 	bool keep_samples;    /* keep each sample's ip and function in order (pmc_report__skid) */
+	bool html;	      /* also collect what PMC_REPORT_HTML shows: stacks per event, */
+			      /* source lines, data addresses */
 };
 
 enum pmc_report_format {
@@ -43,6 +45,7 @@ enum pmc_report_format {
 	PMC_REPORT_CSV,
 	PMC_REPORT_JSON,
 	PMC_REPORT_FOLDED, /* "comm;caller;...;leaf count" lines for flame-graph tools */
+	PMC_REPORT_HTML,   /* one self-contained page (opts.html): flame graphs, tables */
 };
 
 /* One row of a report, for callers that format it themselves. */
@@ -64,7 +67,10 @@ PMC_API int pmc_report__new(const struct pmc_report_opts *opts, struct pmc_repor
  * -PMC_E_TRUNCATED / -PMC_E_VERSION with err naming the offset, or a negative errno.
  */
 PMC_API int pmc_report__load(struct pmc_report *r, const char *path, struct pmc_file_error *err);
-/* Writes the report to out. Returns 0 or -EIO. */
+/*
+ * Writes the report to out. Returns 0, -EIO, -ENOMEM, or -EINVAL for PMC_REPORT_HTML when the
+ * report was made without opts.html.
+ */
 PMC_API int pmc_report__write(struct pmc_report *r, enum pmc_report_format fmt, FILE *out);
 PMC_API size_t pmc_report__nr_entries(const struct pmc_report *r);
 /* Fills e with the idx-th entry (in output order). Returns 0 or -ERANGE. */

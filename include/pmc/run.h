@@ -250,6 +250,7 @@ enum pmc_run_format {
 	PMC_RUN_FORMAT_TEXT, /* the results file of run_p5mon (docs/stat-output.md) */
 	PMC_RUN_FORMAT_CSV,
 	PMC_RUN_FORMAT_JSON, /* schema "pmc-stat/1" */
+	PMC_RUN_FORMAT_HTML, /* one self-contained page drawing the pmc-stat/1 model */
 };
 
 #define PMC_RUN_ALL_RESULTS 0x1u /* every repetition's value, not only summaries */

@@ -178,7 +178,7 @@ static int data_text(enum rkey k, const struct rctx *c, char *buf, size_t len)
 	}
 }
 
-static int one_text(enum rkey k, const struct rctx *c, char *buf, size_t len)
+int pmc__report_one_text(enum rkey k, const struct rctx *c, char *buf, size_t len)
 {
 	const struct pmc__symres *res = c->frame.res;
 
@@ -216,7 +216,7 @@ int pmc__report_key_text(const struct pmc_report *r, const struct hent *e, char 
 		if (i)
 			n += (size_t)snprintf(buf + n, len - n, "  ");
 		if (n < len)
-			n += (size_t)one_text(r->keys[i], &e->rep, buf + n, len - n);
+			n += (size_t)pmc__report_one_text(r->keys[i], &e->rep, buf + n, len - n);
 	}
 	return (int)n;
 }

@@ -24,7 +24,7 @@ static const char *interval_text(uint64_t samples, uint64_t period, char *buf, s
 	return buf;
 }
 
-static bool is_imprecise(const struct perf_event_attr *a)
+bool pmc__report_imprecise(const struct perf_event_attr *a)
 {
 	/* Timer-based software samples land on the interrupted instruction: no skid to note. */
 	return a->precise_ip == 0 && a->type != PERF_TYPE_SOFTWARE &&
@@ -40,7 +40,7 @@ static void text_header(struct pmc_report *r, size_t ai, FILE *out)
 		" (sum of sample periods, k·S), 95%% interval %s\n",
 		r->names[ai], r->total_samples[ai], r->total_period[ai],
 		interval_text(r->total_samples[ai], r->total_period[ai], iv, sizeof(iv)));
-	if (is_imprecise(&r->attrs[ai]))
+	if (pmc__report_imprecise(&r->attrs[ai]))
 		fprintf(out,
 			"# note: samples of '%s' are imprecise (no :p modifier): the sampled "
 			"ip may be several instructions after the one that caused the "
@@ -163,6 +163,10 @@ int pmc_report__write(struct pmc_report *r, enum pmc_report_format fmt, FILE *ou
 	case PMC_REPORT_FOLDED:
 		write_folded(r, out);
 		break;
+	case PMC_REPORT_HTML:
+		if (!r->opts.html)
+			return -EINVAL;
+		return pmc__report_write_html(r, out);
 	case PMC_REPORT_JSON:
 		if (pmc__report_write_json(r, out))
 			return -ENOMEM;

@@ -23,6 +23,9 @@ int pmc_report__new(const struct pmc_report_opts *opts, struct pmc_report **out)
 	ret = PMC_OPTS_COPY(pmc_report_opts, &r->opts, opts, sz);
 	if (!ret)
 		ret = pmc__report_parse_keys(r, r->opts.sort);
+	/* The HTML page shows source lines and data addresses whatever the sort keys. */
+	if (!ret && r->opts.html)
+		r->want_srclines = r->want_data = true;
 	so.srclines = r->want_srclines;
 	so.kallsyms = r->opts.kallsyms;
 	if (!ret)
@@ -524,7 +527,7 @@ void pmc_report__delete(struct pmc_report *r)
 		struct folded *f = r->folded.vals[i];
 		while (f) {
 			struct folded *next = f->next;
-			free(f);
+			pmc__report_folded_free(f);
 			f = next;
 		}
 	}
@@ -538,6 +541,7 @@ void pmc_report__delete(struct pmc_report *r)
 	queue_free(r);
 	pmc__addrmap_free(&r->hmap);
 	pmc__addrmap_free(&r->folded);
+	pmc__report_dview_free(r);
 	free(r->ents);
 	free(r->seq);
 	free(r->names);

@@ -3,6 +3,7 @@
 #ifndef PMC_LIB_REPORT_REPORT_H
 #define PMC_LIB_REPORT_REPORT_H
 
+#include <jansson.h>
 #include <pmc/report.h>
 #include "perfdata/perfdata.h"
 #include "symbol/machine.h"
@@ -72,9 +73,22 @@ struct ip_count {
 	uint64_t samples;
 };
 
+/* One row of the HTML page's data views (dview.c): samples by one data key. */
+struct dent {
+	struct dent *next; /* chain of equal hashes */
+	enum rkey kind;	   /* K_DCACHELINE, K_DSYM or K_DSRC */
+	size_t attr_idx;
+	uint64_t key;
+	struct rctx rep; /* a representative sample, for the row's text */
+	uint64_t samples, period, weight;
+};
+
 struct folded {
 	struct folded *next;
-	uint64_t count;
+	uint64_t count;	     /* samples of every event: the folded format's count */
+	uint64_t *period;    /* [nr_attrs] each event's period (opts.html), else NULL */
+	const char **frames; /* [nr_frames] the comm, then the root down to the leaf (opts.html) */
+	size_t nr_frames;
 	char s[];
 };
 
@@ -119,6 +133,9 @@ struct pmc_report {
 	size_t nr_ents, alloc_ents;
 	bool sorted;
 	struct pmc__addrmap folded; /* string hash → chain of struct folded */
+	struct pmc__addrmap dview; /* (kind, event, key) hash → chain of struct dent (opts.html) */
+	struct dent **dents;	   /* [nr_dents] in the order they were made */
+	size_t nr_dents;
 	size_t nr_attrs;
 	char **names;				/* [nr_attrs] */
 	struct perf_event_attr *attrs;		/* [nr_attrs] */
@@ -145,14 +162,27 @@ void pmc__report_frames_free(struct pmc_report *r);
 int pmc__report_parse_keys(struct pmc_report *r, const char *sort);
 uint64_t pmc__report_key(const struct pmc_report *r, enum rkey k, const struct rctx *c);
 int pmc__report_key_text(const struct pmc_report *r, const struct hent *e, char *buf, size_t len);
+/* One key's text for c, as a report column shows it. */
+int pmc__report_one_text(enum rkey k, const struct rctx *c, char *buf, size_t len);
 const char *pmc__report_key_name(enum rkey k);
 /* hist.c */
 int pmc__report_add(struct pmc_report *r, size_t attr_idx, const struct pmc__sample *s,
 		    struct rframe *frames, size_t nr_frames, const struct rctx *base);
 void pmc__report_sort(struct pmc_report *r);
+void pmc__report_folded_free(struct folded *f);
 bool pmc__report_visible(const struct pmc_report *r, const struct hent *e);
+/* output.c: whether samples of the event may skid past the instruction that caused them. */
+bool pmc__report_imprecise(const struct perf_event_attr *a);
 /* json.c */
 int pmc__report_write_json(struct pmc_report *r, FILE *out);
+/* dview.c: the HTML page's data-address views */
+int pmc__report_dview_add(struct pmc_report *r, size_t attr_idx, const struct rctx *c,
+			  uint64_t period);
+void pmc__report_dview_free(struct pmc_report *r);
+/* source.c: source-line heat of the hottest functions, for the HTML page */
+json_t *pmc__report_source_json(struct pmc_report *r);
+/* html.c */
+int pmc__report_write_html(struct pmc_report *r, FILE *out);
 /* daddr.c: the Pentium 4 paper's data-address profile from sampled registers. */
 bool pmc__daddr_reconstruct(struct pmc__dso *dso, uint64_t vaddr, const struct pmc__sample *s,
 			    uint64_t *daddr);

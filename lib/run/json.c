@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
-/* The runner's results as JSON, schema "pmc-stat/1" (docs/stat-output.md). */
+/* The runner's results as JSON, schema "pmc-stat/1" (docs/stat-output.md), and as HTML. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <sys/wait.h>
 #include <jansson.h>
+#include "core/html.h"
 #include "core/jsonstr.h"
 #include "run/output.h"
 
@@ -205,18 +206,17 @@ static json_t *overhead_json(const struct pmc_run *run)
 			 "per run from whole-program values, per entry from region values");
 }
 
-int pmc__run_write_json(const struct pmc_run *run, FILE *f)
+json_t *pmc__run_json(const struct pmc_run *run)
 {
 	const struct pmc_run_results *res = &run->res;
 	json_t *events = json_array(), *root;
-	int err;
 
 	for (size_t i = 0; i < res->nr_events; i++)
 		json_array_append_new(events, event_json(&res->events[i]));
 	root = json_pack("{s:s, s:o, s:o}", "schema", "pmc-stat/1", "provenance", provenance(run),
 			 "events", events);
 	if (!root)
-		return -ENOMEM;
+		return NULL;
 	if (res->have_status && WIFEXITED(res->status))
 		json_object_set_new(root, "exit_code", json_integer(WEXITSTATUS(res->status)));
 	if (res->have_status && WIFSIGNALED(res->status))
@@ -234,8 +234,34 @@ int pmc__run_write_json(const struct pmc_run *run, FILE *f)
 				      (json_int_t)res->lost_records, "unreadable_runs",
 				      res->bad_runs, "unknown_ids", (json_int_t)res->bad_ids,
 				      "failed_reads", (json_int_t)res->failed_reads));
+	return root;
+}
+
+int pmc__run_write_json(const struct pmc_run *run, FILE *f)
+{
+	json_t *root = pmc__run_json(run);
+	int err;
+
+	if (!root)
+		return -ENOMEM;
 	err = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
 	fputc('\n', f);
 	json_decref(root);
 	return err ? -EIO : 0;
+}
+
+/*
+ * pmc stat's picture (docs/stat-output.md, "HTML"): the same results model as the JSON file,
+ * drawn by data/html/stat.js, so the page and the file never disagree.
+ */
+int pmc__run_write_html(const struct pmc_run *run, FILE *f)
+{
+	json_t *root = pmc__run_json(run);
+	int err;
+
+	if (!root)
+		return -ENOMEM;
+	err = pmc__html_write(f, PMC__HTML_STAT, "pmc stat", root);
+	json_decref(root);
+	return err;
 }

@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* The runner's results files: pmc-stat/1 JSON (json.c), CSV and text (text.c). */
+/* The runner's results files: pmc-stat/1 JSON and HTML (json.c), CSV and text (text.c). */
 #ifndef PMC_LIB_RUN_OUTPUT_H
 #define PMC_LIB_RUN_OUTPUT_H
 
 #include <stdio.h>
 #include "run/runner.h"
 
+#include <jansson.h>
+
+/* The results as the pmc-stat/1 JSON model: the JSON file's and the HTML page's one source. */
+json_t *pmc__run_json(const struct pmc_run *run);
 int pmc__run_write_json(const struct pmc_run *run, FILE *f);
+int pmc__run_write_html(const struct pmc_run *run, FILE *f);
 int pmc__run_write_csv(const struct pmc_run *run, FILE *f);
 int pmc__run_write_text(const struct pmc_run *run, FILE *f, unsigned flags);
 

@@ -475,6 +475,9 @@ int pmc_run__write(const struct pmc_run *run, FILE *f, enum pmc_run_format fmt, 
 	case PMC_RUN_FORMAT_JSON:
 		err = pmc__run_write_json(run, f);
 		break;
+	case PMC_RUN_FORMAT_HTML:
+		err = pmc__run_write_html(run, f);
+		break;
 	case PMC_RUN_FORMAT_CSV:
 		err = pmc__run_write_csv(run, f);
 		break;

@@ -79,7 +79,7 @@ cd "$T" && touch results.json results.csv
 expect_eq "commands" "$(complete_line 'pmc st')" stat
 expect_eq "pmc's options" "$(complete_line 'pmc --v')" --version
 expect_eq "a long option" "$(complete_line 'pmc stat --for')" --format=
-expect_eq "a value after =" "$(complete_line 'pmc stat --format=' | sort | tr '\n' ' ')" "csv json text "
+expect_eq "a value after =" "$(complete_line 'pmc stat --format=' | sort | tr '\n' ' ')" "csv html json text "
 expect_eq "a value as the next word" "$(complete_line 'pmc report -F f')" folded
 expect_eq "an event" "$(complete_line 'pmc stat -e task-cl')" task-clock
 expect_eq "an event after a comma" "$(complete_line 'pmc stat -e task-clock,page-fa')" task-clock,page-faults

@@ -11,6 +11,8 @@
 
 enum { O_CHILDREN = CLI_LONG_ONLY, O_NOCALLERS, O_PCT, O_KALLSYMS, O_NORECON, O_STDIO };
 
+static const char *const format_names[] = {"text", "csv", "json", "folded", "html"};
+
 static const struct cli_opt options[] = {
 	{"input", 'i', "FILE", CLI_V_FILE, NULL,
 	 "sample file (default perf.data); pmc's or perf's"},
@@ -20,8 +22,11 @@ static const struct cli_opt options[] = {
 	{"children", O_CHILDREN, NULL, CLI_V_NONE, NULL,
 	 "sort by the period including callees (call chains)"},
 	{"no-callers", O_NOCALLERS, NULL, CLI_V_NONE, NULL, "do not list each entry's callers"},
-	{"format", 'F', "FMT", CLI_V_CHOICES, "text csv json folded",
-	 "text (default), csv, json, or folded (flame-graph stacks)"},
+	{"format", 'F', "FMT", CLI_V_CHOICES, "text csv json folded html",
+	 "text (default), csv, json, folded (flame-graph stacks), or html (one self-contained "
+	 "page: flame graphs, tables, source lines)"},
+	{"output", 'o', "FILE", CLI_V_FILE, NULL,
+	 "write the report to FILE (whole or not at all) instead of stdout"},
 	{"percent-limit", O_PCT, "P", CLI_V_NONE, NULL, "hide entries under P percent"},
 	{"max-entries", 'n', "N", CLI_V_NONE, NULL, "show at most N entries per event (0: all)"},
 	{"kallsyms", O_KALLSYMS, "FILE", CLI_V_FILE, NULL,
@@ -46,14 +51,12 @@ const struct cli_cmd cmd_report_doc = {
 
 static int parse_format(const char *s, enum pmc_report_format *f)
 {
-	static const char *const names[] = {"text", "csv", "json", "folded"};
-
-	for (int i = 0; i < 4; i++)
-		if (!strcmp(s, names[i])) {
+	for (size_t i = 0; i < sizeof(format_names) / sizeof(format_names[0]); i++)
+		if (!strcmp(s, format_names[i])) {
 			*f = (enum pmc_report_format)i;
 			return 0;
 		}
-	fprintf(stderr, "pmc report: --format is text, csv, json or folded, not '%s'\n",
+	fprintf(stderr, "pmc report: --format is text, csv, json, folded or html, not '%s'\n",
 		cli_show(s));
 	return 2;
 }
@@ -65,7 +68,7 @@ static int bad_value(const char *opt, const char *val, const char *want)
 }
 
 static int parse_args(int argc, char **argv, struct pmc_report_opts *o, const char **input,
-		      enum pmc_report_format *fmt)
+		      const char **output, enum pmc_report_format *fmt)
 {
 	int c;
 
@@ -74,6 +77,9 @@ static int parse_args(int argc, char **argv, struct pmc_report_opts *o, const ch
 		switch (c) {
 		case 'i':
 			*input = optarg;
+			break;
+		case 'o':
+			*output = optarg;
 			break;
 		case 's':
 			o->sort = optarg;
@@ -122,6 +128,44 @@ static int parse_args(int argc, char **argv, struct pmc_report_opts *o, const ch
 		return 2;
 	}
 	o->folded = *fmt == PMC_REPORT_FOLDED;
+	o->html = *fmt == PMC_REPORT_HTML;
+	return 0;
+}
+
+static int write_stdout(struct pmc_report *r, enum pmc_report_format fmt)
+{
+	int err = pmc_report__write(r, fmt, stdout);
+
+	if (!err && fflush(stdout))
+		err = -errno;
+	if (err || ferror(stdout)) {
+		fprintf(stderr, "pmc report: cannot write the report to stdout: %s\n",
+			pmc_strerror(err ? err : -EIO));
+		return 1;
+	}
+	return 0;
+}
+
+/* -o FILE: written to a temporary name and renamed, so a failure leaves no half a report. */
+static int write_file(struct pmc_report *r, enum pmc_report_format fmt, const char *path)
+{
+	struct pmc_outfile *out;
+	FILE *f;
+	int err = pmc_outfile__open(path, &out);
+
+	if (!err) {
+		f = pmc_outfile__stream(out);
+		err = f ? pmc_report__write(r, fmt, f) : -EIO;
+		if (err)
+			pmc_outfile__abort(out);
+		else
+			err = pmc_outfile__commit(out);
+	}
+	if (err) {
+		fprintf(stderr, "pmc report: cannot write %s: %s\n", cli_show(path),
+			pmc_strerror(err));
+		return 1;
+	}
 	return 0;
 }
 
@@ -129,10 +173,10 @@ int cmd_report(int argc, char **argv)
 {
 	struct pmc_report_opts o = {.sz = sizeof(o)};
 	enum pmc_report_format fmt = PMC_REPORT_TEXT;
-	const char *input = "perf.data";
+	const char *input = "perf.data", *output = NULL;
 	struct pmc_file_error ferr = {0};
 	struct pmc_report *r;
-	int rc = parse_args(argc, argv, &o, &input, &fmt), err;
+	int rc = parse_args(argc, argv, &o, &input, &output, &fmt), err;
 
 	if (rc)
 		return rc < 0 ? 0 : rc;
@@ -155,14 +199,7 @@ int cmd_report(int argc, char **argv)
 		pmc_report__delete(r);
 		return 1;
 	}
-	err = pmc_report__write(r, fmt, stdout);
+	rc = output ? write_file(r, fmt, output) : write_stdout(r, fmt);
 	pmc_report__delete(r);
-	if (!err && fflush(stdout))
-		err = -errno;
-	if (err || ferror(stdout)) {
-		fprintf(stderr, "pmc report: cannot write the report to stdout: %s\n",
-			pmc_strerror(err ? err : -EIO));
-		return 1;
-	}
-	return 0;
+	return rc;
 }

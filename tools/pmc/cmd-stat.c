@@ -62,8 +62,9 @@ static const struct cli_opt options[] = {
 	 "an event named with -e that cannot be counted here is an error (default: shown as "
 	 "<not supported>, the rest counted)"},
 	{"output", 'o', "FILE", CLI_V_FILE, NULL, "write the results to FILE (- for stdout)"},
-	{"format", O_FORMAT, "FMT", CLI_V_CHOICES, "text csv json",
-	 "the results file: text (run_p5mon's), csv or json; without -o, on stderr"},
+	{"format", O_FORMAT, "FMT", CLI_V_CHOICES, "text csv json html",
+	 "the results file: text (run_p5mon's), csv, json or html (one self-contained page); "
+	 "without -o, on stderr"},
 	{"field-separator", 'x', "SEP", CLI_V_NONE, NULL,
 	 "print perf stat's CSV lines, fields separated by SEP (\\t: a tab), instead of the "
 	 "summary"},
@@ -161,6 +162,8 @@ static int set_format(struct stat_opts *o, const char *v)
 		o->format = FMT_CSV;
 	else if (!strcmp(v, "json"))
 		o->format = FMT_JSON;
+	else if (!strcmp(v, "html"))
+		o->format = FMT_HTML;
 	else
 		return -EINVAL;
 	return 0;
@@ -210,7 +213,7 @@ static int apply(struct stat_opts *o, int c, const char *arg, unsigned *priv_set
 	case O_FORMAT:
 		o->format_set = true;
 		return set_format(o, arg)
-			       ? bad_usage("--format is text, csv or json, not '%s'", arg)
+			       ? bad_usage("--format is text, csv, json or html, not '%s'", arg)
 			       : 0;
 	case 'x':
 		if (!*arg)

@@ -65,9 +65,10 @@ static int write_data(FILE *f, const struct stat_run *run)
 	if (run->metrics && o->format == FMT_JSON)
 		return write_json_metrics(f, run, flags);
 	err = pmc_run__write(run->runner, f,
-			     o->format == FMT_JSON  ? PMC_RUN_FORMAT_JSON
-			     : o->format == FMT_CSV ? PMC_RUN_FORMAT_CSV
-						    : PMC_RUN_FORMAT_TEXT,
+			     o->format == FMT_JSON   ? PMC_RUN_FORMAT_JSON
+			     : o->format == FMT_HTML ? PMC_RUN_FORMAT_HTML
+			     : o->format == FMT_CSV  ? PMC_RUN_FORMAT_CSV
+						     : PMC_RUN_FORMAT_TEXT,
 			     flags);
 	if (!err && run->metrics && o->format == FMT_CSV) {
 		/* The metrics' table after a blank line, as the regions' (docs/stat-output.md). */

@@ -17,7 +17,7 @@
 #define STAT_MAX_REPEAT_STR "1000000"
 _Static_assert(PMC_RUN_MAX_REPEAT == 1000000, "STAT_MAX_REPEAT_STR names the limit");
 
-enum stat_format { FMT_TEXT, FMT_CSV, FMT_JSON };
+enum stat_format { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_HTML };
 
 /*
  * The keys of the options of live counting and units (stat-args.c), past those of cmd-stat.c's

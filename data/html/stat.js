@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+// pmc stat's page: each event (and each metric, when the results have them) with its mean,
+// its confidence interval as an error bar and each repetition as a dot; the same per region.
+(function () {
+	var D = pmc.data, el = pmc.el, P = D.provenance || {};
+	var W = 520, H = 46, PAD = 14;
+
+	// One chart: the repetitions' values as dots, mean and interval on one linear scale.
+	function chart(s) {
+		var vals = (s.values || []).filter(function (v) { return typeof v === "number"; });
+		var svg = pmc.svg("svg", {width: W, height: H, class: "chart",
+			"data-name": s.name, "data-n": String(vals.length)});
+		if (!vals.length || typeof s.mean !== "number")
+			return svg;
+		var ci = typeof s.ci === "number" ? s.ci : 0, lo = s.mean - ci, hi = s.mean + ci;
+		var min = Math.min(lo, Math.min.apply(null, vals));
+		var max = Math.max(hi, Math.max.apply(null, vals));
+		if (max === min) {
+			var d = Math.abs(max) * 0.01 || 1;
+			min -= d;
+			max += d;
+		}
+		var x = function (v) { return PAD + (W - 2 * PAD) * (v - min) / (max - min); };
+		svg.appendChild(pmc.svg("line", {x1: PAD, x2: W - PAD, y1: H - 12, y2: H - 12,
+			stroke: "#bbb"}));
+		var bar = pmc.svg("line", {class: "ci", x1: x(lo), x2: x(hi), y1: 16, y2: 16,
+			stroke: "#c33", "stroke-width": 2, "data-lo": String(lo), "data-hi": String(hi)});
+		svg.appendChild(bar);
+		[lo, hi].forEach(function (v) {
+			svg.appendChild(pmc.svg("line", {x1: x(v), x2: x(v), y1: 10, y2: 22,
+				stroke: "#c33", "stroke-width": 2}));
+		});
+		svg.appendChild(pmc.svg("rect", {class: "mean", x: x(s.mean) - 1.5, y: 6, width: 3,
+			height: 20, fill: "#222", "data-value": String(s.mean)}));
+		vals.forEach(function (v, i) {
+			svg.appendChild(pmc.svg("circle", {class: "rep", cx: x(v),
+				cy: 30 + (i % 3) * 2, r: 3, fill: "rgba(30,90,200,0.6)",
+				"data-value": String(v)}));
+		});
+		[[min, "start"], [max, "end"]].forEach(function (a) {
+			var t = pmc.svg("text", {x: a[1] === "start" ? PAD : W - PAD, y: H - 1,
+				"text-anchor": a[1]});
+			t.textContent = pmc.num(a[0]);
+			svg.appendChild(t);
+		});
+		return svg;
+	}
+
+	function stats(list, label) {
+		var t = el("table", {class: "stats"});
+		t.appendChild(el("tr", {}, el("th", {}, label), el("th", {}, "Mean"),
+			el("th", {}, "\u00b1 interval"), el("th", {}, "Runs"),
+			el("th", {}, "Mean, interval (bar) and each run (dots)")));
+		list.forEach(function (s) {
+			var why = s.supported === false ? (s.reason || "not supported") : null;
+			t.appendChild(el("tr", {},
+				el("td", {class: "name"}, s.name),
+				el("td", {}, why ? "" : pmc.num(s.mean)),
+				el("td", {}, why || typeof s.ci !== "number" ? "" : pmc.num(s.ci) +
+					" (" + (s.ci_pct || 0).toFixed(2) + "%)"),
+				el("td", {}, String((s.values || []).length)),
+				el("td", {}, why ? el("span", {class: "note"}, why) : chart(s))));
+		});
+		return t;
+	}
+
+	document.title = "pmc stat of " + (P.command || []).join(" ");
+	pmc.app.appendChild(el("h1", {}, "pmc stat"));
+	pmc.app.appendChild(el("p", {class: "meta"}, (P.command || []).join(" ")));
+	pmc.app.appendChild(el("p", {class: "meta"}, "backend " + P.backend + ", " +
+		P.repetitions + " runs, " + Math.round(100 * (P.confidence || 0)) +
+		" % confidence intervals (Student's t), " + (P.cpu_model || "") + ", pmc " +
+		P.pmc_version));
+	pmc.app.appendChild(el("h2", {}, "Events"));
+	pmc.app.appendChild(stats(D.events || [], "Event"));
+	if (Array.isArray(D.metrics) && D.metrics.length) {
+		pmc.app.appendChild(el("h2", {}, "Metrics"));
+		pmc.app.appendChild(stats(D.metrics, "Metric"));
+	}
+	(D.regions || []).forEach(function (r) {
+		pmc.app.appendChild(el("h2", {class: "region"}, "Region " + r.name));
+		pmc.app.appendChild(el("p", {class: "meta"}, "entered " + pmc.num(r.entered) +
+			" times, exited " + pmc.num(r.exited) + " times"));
+		pmc.app.appendChild(stats(r.events || [], "Event"));
+	});
+	document.body.setAttribute("data-ready", "1");
+})();
