@@ -34,7 +34,8 @@ struct pmc_report_opts {
 	double min_percent;   /* hide entries under this share of their event */
 	size_t max_entries;   /* show at most this many entries per event; 0: all */
 	const char *kallsyms; /* kernel symbols; NULL: /proc/kallsyms */
-	bool folded;	      /* also collect whole stacks, for PMC_REPORT_FOLDED */
+	bool folded;	      /* also collect whole stacks, for the formats from FOLDED on */
+	bool srclines;	      /* resolve source lines and inlines whatever the sort keys */
 };
 
 enum pmc_report_format {
@@ -42,6 +43,10 @@ enum pmc_report_format {
 	PMC_REPORT_CSV,
 	PMC_REPORT_JSON,
 	PMC_REPORT_FOLDED, /* "comm;caller;...;leaf count" lines for flame-graph tools */
+	/* The exports below need opts.folded, and want opts.srclines (docs/report.md). */
+	PMC_REPORT_PPROF,      /* gzip-compressed profile.proto (pprof, Parca, Pyroscope) */
+	PMC_REPORT_SPEEDSCOPE, /* speedscope's JSON file format, one profile per event */
+	PMC_REPORT_CALLGRIND,  /* callgrind's format (KCachegrind, callgrind_annotate) */
 };
 
 /* One row of a report, for callers that format it themselves. */
@@ -63,7 +68,10 @@ PMC_API int pmc_report__new(const struct pmc_report_opts *opts, struct pmc_repor
  * -PMC_E_TRUNCATED / -PMC_E_VERSION with err naming the offset, or a negative errno.
  */
 PMC_API int pmc_report__load(struct pmc_report *r, const char *path, struct pmc_file_error *err);
-/* Writes the report to out. Returns 0 or -EIO. */
+/*
+ * Writes the report to out. Returns 0, -EIO, -ENOMEM, or -EINVAL for a stack format of a
+ * report whose opts.folded was not set.
+ */
 PMC_API int pmc_report__write(struct pmc_report *r, enum pmc_report_format fmt, FILE *out);
 PMC_API size_t pmc_report__nr_entries(const struct pmc_report *r);
 /* Fills e with the idx-th entry (in output order). Returns 0 or -ERANGE. */

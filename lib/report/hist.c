@@ -71,37 +71,6 @@ static int add_caller(struct hent *e, const struct pmc__sym *sym, uint64_t perio
 	return 0;
 }
 
-static int add_folded(struct pmc_report *r, const struct rctx *c, struct rframe *frames, size_t n)
-{
-	char buf[8192];
-	size_t len = (size_t)snprintf(buf, sizeof(buf), "%s", c->comm);
-	uint64_t h = 1469598103934665603ull;
-	struct folded *head, *f;
-
-	for (size_t i = n; i-- > 0 && len < sizeof(buf);) {
-		const struct pmc__symres *res = frames[i].res;
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, ";%s",
-					res->inlined ? res->inlined : res->sym->name);
-	}
-	if (len >= sizeof(buf))
-		len = sizeof(buf) - 1;
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)buf[i]) * 1099511628211ull;
-	head = pmc__addrmap_get(&r->folded, h);
-	for (f = head; f; f = f->next)
-		if (!strcmp(f->s, buf)) {
-			f->count++;
-			return 0;
-		}
-	f = malloc(sizeof(*f) + len + 1);
-	if (!f)
-		return -ENOMEM;
-	memcpy(f->s, buf, len + 1);
-	f->count = 1;
-	f->next = head;
-	return pmc__addrmap_put(&r->folded, h, f);
-}
-
 static int add_children(struct pmc_report *r, size_t attr_idx, struct rframe *frames, size_t n,
 			const struct rctx *base, uint64_t period)
 {
@@ -164,7 +133,7 @@ int pmc__report_add(struct pmc_report *r, size_t attr_idx, const struct pmc__sam
 	e->nr_reconstructed += c.reconstructed;
 	if (nr_frames > 1 && !r->opts.no_callers && add_caller(e, frames[1].res->sym, period))
 		return -ENOMEM;
-	if (r->opts.folded && add_folded(r, base, frames, nr_frames))
+	if (r->opts.folded && pmc__report_add_stack(r, attr_idx, base, frames, nr_frames, period))
 		return -ENOMEM;
 	/* Children cost a lookup per frame; they are only computed when asked for. */
 	if (nr_frames <= 1 || !r->opts.children) {

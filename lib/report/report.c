@@ -23,7 +23,7 @@ int pmc_report__new(const struct pmc_report_opts *opts, struct pmc_report **out)
 	ret = PMC_OPTS_COPY(pmc_report_opts, &r->opts, opts, sz);
 	if (!ret)
 		ret = pmc__report_parse_keys(r, r->opts.sort);
-	so.srclines = r->want_srclines;
+	so.srclines = r->want_srclines || r->opts.srclines;
 	so.kallsyms = r->opts.kallsyms;
 	if (!ret)
 		ret = pmc__symtab_new(&so, &r->st);
@@ -520,14 +520,7 @@ void pmc_report__delete(struct pmc_report *r)
 		free(r->ents[i]->text);
 		free(r->ents[i]);
 	}
-	for (size_t i = 0; i < r->folded.cap; i++) {
-		struct folded *f = r->folded.vals[i];
-		while (f) {
-			struct folded *next = f->next;
-			free(f);
-			f = next;
-		}
-	}
+	pmc__report_stacks_free(r);
 	for (size_t i = 0; r->names && i < r->nr_attrs; i++)
 		free(r->names[i]);
 	for (size_t i = 0; i < r->ip_hist.cap; i++)
@@ -537,7 +530,6 @@ void pmc_report__delete(struct pmc_report *r)
 	pmc__report_frames_free(r);
 	queue_free(r);
 	pmc__addrmap_free(&r->hmap);
-	pmc__addrmap_free(&r->folded);
 	free(r->ents);
 	free(r->names);
 	free(r->attrs);

@@ -20,8 +20,10 @@ static const struct cli_opt options[] = {
 	{"children", O_CHILDREN, NULL, CLI_V_NONE, NULL,
 	 "sort by the period including callees (call chains)"},
 	{"no-callers", O_NOCALLERS, NULL, CLI_V_NONE, NULL, "do not list each entry's callers"},
-	{"format", 'F', "FMT", CLI_V_CHOICES, "text csv json folded",
-	 "text (default), csv, json, or folded (flame-graph stacks)"},
+	{"format", 'F', "FMT", CLI_V_CHOICES, "text csv json folded pprof speedscope callgrind",
+	 "text (default), csv, json, folded (flame-graph stacks), pprof, speedscope or callgrind"},
+	{"output", 'o', "FILE", CLI_V_NONE, NULL,
+	 "write the report to FILE (written whole or not at all) instead of stdout"},
 	{"percent-limit", O_PCT, "P", CLI_V_NONE, NULL, "hide entries under P percent"},
 	{"max-entries", 'n', "N", CLI_V_NONE, NULL, "show at most N entries per event (0: all)"},
 	{"kallsyms", O_KALLSYMS, "FILE", CLI_V_FILE, NULL,
@@ -46,14 +48,17 @@ const struct cli_cmd cmd_report_doc = {
 
 static int parse_format(const char *s, enum pmc_report_format *f)
 {
-	static const char *const names[] = {"text", "csv", "json", "folded"};
+	static const char *const names[] = {"text",  "csv",	   "json",     "folded",
+					    "pprof", "speedscope", "callgrind"};
 
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++)
 		if (!strcmp(s, names[i])) {
 			*f = (enum pmc_report_format)i;
 			return 0;
 		}
-	fprintf(stderr, "pmc report: --format is text, csv, json or folded, not '%s'\n",
+	fprintf(stderr,
+		"pmc report: --format is text, csv, json, folded, pprof, speedscope or callgrind, "
+		"not '%s'\n",
 		cli_show(s));
 	return 2;
 }
@@ -65,7 +70,7 @@ static int bad_value(const char *opt, const char *val, const char *want)
 }
 
 static int parse_args(int argc, char **argv, struct pmc_report_opts *o, const char **input,
-		      enum pmc_report_format *fmt)
+		      const char **output, enum pmc_report_format *fmt)
 {
 	int c;
 
@@ -74,6 +79,9 @@ static int parse_args(int argc, char **argv, struct pmc_report_opts *o, const ch
 		switch (c) {
 		case 'i':
 			*input = optarg;
+			break;
+		case 'o':
+			*output = optarg;
 			break;
 		case 's':
 			o->sort = optarg;
@@ -121,7 +129,38 @@ static int parse_args(int argc, char **argv, struct pmc_report_opts *o, const ch
 			cli_show(argv[optind]));
 		return 2;
 	}
-	o->folded = *fmt == PMC_REPORT_FOLDED;
+	/* The stack formats need whole chains; pprof and callgrind give costs per source line. */
+	o->folded = *fmt >= PMC_REPORT_FOLDED;
+	o->srclines = *fmt == PMC_REPORT_PPROF || *fmt == PMC_REPORT_CALLGRIND;
+	return 0;
+}
+
+/* Writes the report to output ("-": stdout), whole or not at all; frees r. */
+static int write_report(struct pmc_report *r, enum pmc_report_format fmt, const char *output)
+{
+	struct pmc_outfile *of;
+	FILE *f;
+	int err = pmc_outfile__open(output, &of);
+
+	if (err) {
+		fprintf(stderr, "pmc report: cannot write %s: %s\n", cli_show(output),
+			pmc_strerror(err));
+		pmc_report__delete(r);
+		return 1;
+	}
+	f = pmc_outfile__stream(of);
+	err = f ? pmc_report__write(r, fmt, f) : -ENOMEM;
+	pmc_report__delete(r);
+	if (err) {
+		pmc_outfile__abort(of);
+	} else {
+		err = pmc_outfile__commit(of);
+	}
+	if (err) {
+		fprintf(stderr, "pmc report: cannot write the report to %s: %s\n",
+			strcmp(output, "-") ? cli_show(output) : "stdout", pmc_strerror(err));
+		return 1;
+	}
 	return 0;
 }
 
@@ -129,10 +168,10 @@ int cmd_report(int argc, char **argv)
 {
 	struct pmc_report_opts o = {.sz = sizeof(o)};
 	enum pmc_report_format fmt = PMC_REPORT_TEXT;
-	const char *input = "perf.data";
+	const char *input = "perf.data", *output = "-";
 	struct pmc_file_error ferr = {0};
 	struct pmc_report *r;
-	int rc = parse_args(argc, argv, &o, &input, &fmt), err;
+	int rc = parse_args(argc, argv, &o, &input, &output, &fmt), err;
 
 	if (rc)
 		return rc < 0 ? 0 : rc;
@@ -155,14 +194,5 @@ int cmd_report(int argc, char **argv)
 		pmc_report__delete(r);
 		return 1;
 	}
-	err = pmc_report__write(r, fmt, stdout);
-	pmc_report__delete(r);
-	if (!err && fflush(stdout))
-		err = -errno;
-	if (err || ferror(stdout)) {
-		fprintf(stderr, "pmc report: cannot write the report to stdout: %s\n",
-			pmc_strerror(err ? err : -EIO));
-		return 1;
-	}
-	return 0;
+	return write_report(r, fmt, output);
 }
