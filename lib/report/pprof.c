@@ -8,8 +8,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 #include <pmc/bytes.h>
+#include "core/log.h"
+#include "report/pprof-api.h"
 #include "report/profile.pb-c.h"
 #include "report/report.h"
 
@@ -204,23 +205,24 @@ static void free_pp(struct pp *p, Sample *samples, Label *labels)
 /* Writes buf[0, len) gzip-compressed to out. */
 static int gzip_to(const uint8_t *buf, size_t len, FILE *out)
 {
+	const struct pmc__z_api *zl = pmc__z_api();
 	z_stream z = {0};
 	uint8_t chunk[65536];
 	int zr;
 
 	/* windowBits 15 + 16: a gzip header and trailer around the deflate stream. */
-	if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
-	    Z_OK)
+	if (zl->deflate_init2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
+			      ZLIB_VERSION, (int)sizeof(z)) != Z_OK)
 		return -ENOMEM;
 	z.next_in = (Bytef *)buf;
 	z.avail_in = (uInt)len;
 	do {
 		z.next_out = chunk;
 		z.avail_out = sizeof(chunk);
-		zr = deflate(&z, Z_FINISH);
+		zr = zl->deflate(&z, Z_FINISH);
 		fwrite(chunk, 1, sizeof(chunk) - z.avail_out, out);
 	} while (zr == Z_OK);
-	deflateEnd(&z);
+	zl->deflate_end(&z);
 	return zr == Z_STREAM_END ? 0 : -EIO;
 }
 
@@ -343,8 +345,18 @@ int pmc__report_write_pprof(struct pmc_report *r, FILE *out)
 	Label **lp = calloc(r->nr_stacks + 1, sizeof(*lp));
 	uint64_t *ids = NULL;
 	int64_t *values = NULL;
-	int err = -ENOMEM;
+	const char *why;
+	int err = pmc__pprof_api_load(&why);
 
+	if (err) {
+		pr_warn("cannot write pprof: %s; install libprotobuf-c1 and zlib1g\n", why);
+		free(samples);
+		free(sp);
+		free(labels);
+		free(lp);
+		return err;
+	}
+	err = -ENOMEM;
 	for (size_t i = 0; i < r->nr_stacks; i++)
 		nr_frames += r->stack_list[i]->nr;
 	ids = calloc(nr_frames + 1, sizeof(*ids));
