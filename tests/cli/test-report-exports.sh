@@ -52,6 +52,14 @@ pprof_top "$T/s.pb.gz" >"$T/pprof.top"
 expect_eq "pprof: go tool pprof -top's first entries are pmc report's" "$(cat "$T/pprof.top")" "$(cat "$T/pmc.top")"
 expect_grep "pprof: the hot function first" "^hot " "$T/pprof.top"
 
+# Inlined frames: pprof shows spin() as inlined into outer(), from the location's two lines.
+"$PMC" record -q -F 2000 -g -o "$T/i.data" -- "$PROGS/sample-inline" 300 >/dev/null 2>"$T/err" ||
+	fail "pmc record: $(cat "$T/err")"
+"$PMC" report -i "$T/i.data" -F pprof -o "$T/i.pb.gz"
+go tool pprof -top "$T/i.pb.gz" >"$T/i.top" 2>&1
+expect_grep "pprof: the inlined function, as pprof names inlines" " spin \(inline\)$" "$T/i.top"
+expect_grep "pprof: the function it was inlined into" "^ +0 +0% .* outer$" "$T/i.top"
+
 # speedscope
 "$PMC" report -i "$T/s.data" -F speedscope -o "$T/s.json"
 expect_eq "speedscope: exit status" "$?" 0
