@@ -156,7 +156,7 @@ static char *parse_line(char *p, char *end, struct ksym *k, bool *ok)
 		addr = addr << 4 | (uint64_t)d;
 		p++;
 	}
-	if (p + 3 > end || p[0] != ' ' || p[2] != ' ') {
+	if (end - p < 3 || p[0] != ' ' || p[2] != ' ') {
 		p = memchr(p, '\n', (size_t)(end - p));
 		return p ? p + 1 : end;
 	}
