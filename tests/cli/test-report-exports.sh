@@ -14,7 +14,7 @@ for tool in protoc go callgrind_annotate; do
 done
 [ -f "$PROTO_DIR/profile.proto" ] || fail "pprof's profile.proto is missing: scripts/setup.sh --test"
 python3 -c 'import jsonschema' 2>/dev/null || fail "python3-jsonschema is missing: scripts/setup.sh --test"
-export HOME="$T" GOCACHE="$T/go-cache" GOFLAGS=-mod=mod PPROF_TMPDIR="$T"
+export HOME="$T" GOCACHE="$T/go-cache" PPROF_TMPDIR="$T"
 
 # decode FILE: the profile as protoc's text format.
 decode() { zcat "$1" | protoc --decode=perftools.profiles.Profile --proto_path="$PROTO_DIR" profile.proto; }
@@ -94,16 +94,22 @@ expect_grep "callgrind: the program total is the event's count" \
 hot_period=$("$PMC" report -i "$T/s.data" --no-callers | awk '$NF == "hot" { print $3 }')
 expect_grep "callgrind: hot's self cost is pmc report's" \
 	"^ *$(group "$hot_period") .*sample-split.c:hot " "$T/s.ann"
+# main's inclusive cost: the period of every chain through main (speedscope's stacks).
+through_main=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1])); names = [f["name"] for f in d["shared"]["frames"]]
+p = d["profiles"][0]
+print(sum(w for s, w in zip(p["samples"], p["weights"]) if "main" in (names[i] for i in s)))' "$T/s.json")
 callgrind_annotate --inclusive=yes "$T/s.cg" >"$T/s.inc" 2>&1
 expect_grep "callgrind: main's inclusive cost holds its calls" \
-	"^ *$(group "$total") .*sample-split.c:main " "$T/s.inc"
+	"^ *$(group "$through_main") .*sample-split.c:main " "$T/s.inc"
 
 # folded: -s keys, one line per distinct text
 "$PMC" report -i "$T/s.data" -F folded >"$T/f.sym"
 expect_grep "folded: by symbol" "^sample-split;.*;main;hot [0-9]+$" "$T/f.sym"
 expect_eq "folded: one line per stack text" "$(cut -d' ' -f1 "$T/f.sym" | sort | uniq -d)" ""
 "$PMC" report -i "$T/s.data" -F folded -s dso >"$T/f.dso"
-expect_grep "folded -s dso: DSO frames" "^sample-split;libc\.so\.6;sample-split;sample-split [0-9]+$" "$T/f.dso"
+expect_grep "folded -s dso: DSO frames" "^sample-split;(.*;)?sample-split;sample-split [0-9]+$" "$T/f.dso"
 "$PMC" report -i "$T/s.data" -F folded -s sym,srcline >"$T/f.line"
 expect_grep "folded -s sym,srcline: name and line" ";main sample-split\.c:[0-9]+;hot sample-split\.c:[0-9]+ [0-9]+$" "$T/f.line"
 sum() { awk '{ n += $NF } END { print n }' "$1"; }
@@ -138,7 +144,7 @@ for fmt in folded pprof speedscope callgrind; do
 done
 expect_no_grep "hostile names: no raw escape byte in folded" $'\x1b' "$T/k.folded"
 expect_grep "folded: ';' escaped, versions dropped, control bytes as \\\\x" \
-	'^getppid-loop;.*\(9\)a\\x3bb<i>&"'"'"'\\x1b\[31mc\\x01_do_syscall_64[; ]' "$T/k.folded"
+	'^getppid-loop;.*\(9\)a\\x3bb<i>&"'"'"'\\x1b\[31mc\\x01_[A-Za-z0-9_.]+[; ]' "$T/k.folded"
 expect_no_grep "folded: no symbol version" "@@GLIBC" "$T/k.folded"
 expect_eq "folded: every line is frames and a count" "$(grep -cvE '^[^ ].* [0-9]+$' "$T/k.folded")" 0
 decode "$T/k.pprof" >"$T/k.txt" 2>"$T/err"
