@@ -34,10 +34,11 @@ struct pmc_report_opts {
 	double min_percent;   /* hide entries under this share of their event */
 	size_t max_entries;   /* show at most this many entries per event; 0: all */
 	const char *kallsyms; /* kernel symbols; NULL: /proc/kallsyms */
-	bool folded;	      /* also collect whole stacks, for PMC_REPORT_FOLDED */
+	bool folded;	      /* also collect whole stacks, for the formats from FOLDED on */
 	bool keep_samples;    /* keep each sample's ip and function in order (pmc_report__skid) */
 	bool html;	      /* also collect what PMC_REPORT_HTML shows: stacks per event, */
-			      /* source lines, data addresses */
+	/* source lines, data addresses */
+	bool srclines; /* resolve source lines and inlines whatever the sort keys */
 };
 
 enum pmc_report_format {
@@ -46,6 +47,10 @@ enum pmc_report_format {
 	PMC_REPORT_JSON,
 	PMC_REPORT_FOLDED, /* "comm;caller;...;leaf count" lines for flame-graph tools */
 	PMC_REPORT_HTML,   /* one self-contained page (opts.html): flame graphs, tables */
+	/* The exports below need opts.folded, and want opts.srclines (docs/report.md). */
+	PMC_REPORT_PPROF,      /* gzip-compressed profile.proto (pprof, Parca, Pyroscope) */
+	PMC_REPORT_SPEEDSCOPE, /* speedscope's JSON file format, one profile per event */
+	PMC_REPORT_CALLGRIND,  /* callgrind's format (KCachegrind, callgrind_annotate) */
 };
 
 /* One row of a report, for callers that format it themselves. */
@@ -69,7 +74,8 @@ PMC_API int pmc_report__new(const struct pmc_report_opts *opts, struct pmc_repor
 PMC_API int pmc_report__load(struct pmc_report *r, const char *path, struct pmc_file_error *err);
 /*
  * Writes the report to out. Returns 0, -EIO, -ENOMEM, or -EINVAL for PMC_REPORT_HTML when the
- * report was made without opts.html.
+ * report was made without opts.html, or for a stack format of a report whose opts.folded was
+ * not set.
  */
 PMC_API int pmc_report__write(struct pmc_report *r, enum pmc_report_format fmt, FILE *out);
 PMC_API size_t pmc_report__nr_entries(const struct pmc_report *r);

@@ -71,75 +71,6 @@ static int add_caller(struct hent *e, const struct pmc__sym *sym, uint64_t perio
 	return 0;
 }
 
-void pmc__report_folded_free(struct folded *f)
-{
-	if (!f)
-		return;
-	free(f->period);
-	free(f->frames);
-	free(f);
-}
-
-/*
- * The HTML report's view of a stack: each event's period and the frames' names one by one,
- * so that a name holding ';' is still one frame.
- */
-static int stack_frames(struct pmc_report *r, struct folded *f, const struct rctx *c,
-			const struct rframe *frames, size_t n)
-{
-	f->period = calloc(r->nr_attrs, sizeof(*f->period));
-	f->frames = calloc(n + 1, sizeof(*f->frames));
-	if (!f->period || !f->frames)
-		return -ENOMEM;
-	f->frames[0] = c->comm;
-	for (size_t i = 0; i < n; i++) {
-		const struct pmc__symres *res = frames[n - 1 - i].res;
-		f->frames[i + 1] = res->inlined ? res->inlined : res->sym->name;
-	}
-	f->nr_frames = n + 1;
-	return 0;
-}
-
-static int add_folded(struct pmc_report *r, size_t attr_idx, uint64_t period, const struct rctx *c,
-		      struct rframe *frames, size_t n)
-{
-	char buf[8192];
-	size_t len = (size_t)snprintf(buf, sizeof(buf), "%s", c->comm);
-	uint64_t h = 1469598103934665603ull;
-	struct folded *head, *f;
-
-	for (size_t i = n; i-- > 0 && len < sizeof(buf);) {
-		const struct pmc__symres *res = frames[i].res;
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, ";%s",
-					res->inlined ? res->inlined : res->sym->name);
-	}
-	if (len >= sizeof(buf))
-		len = sizeof(buf) - 1;
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)buf[i]) * 1099511628211ull;
-	head = pmc__addrmap_get(&r->folded, h);
-	for (f = head; f; f = f->next)
-		if (!strcmp(f->s, buf) && (!f->frames || f->nr_frames == n + 1))
-			break;
-	if (!f) {
-		f = calloc(1, sizeof(*f) + len + 1);
-		if (!f || (r->opts.html && stack_frames(r, f, c, frames, n))) {
-			pmc__report_folded_free(f);
-			return -ENOMEM;
-		}
-		memcpy(f->s, buf, len + 1);
-		f->next = head;
-		if (pmc__addrmap_put(&r->folded, h, f)) {
-			pmc__report_folded_free(f);
-			return -ENOMEM;
-		}
-	}
-	f->count++;
-	if (f->period)
-		f->period[attr_idx] += period;
-	return 0;
-}
-
 static int add_children(struct pmc_report *r, size_t attr_idx, struct rframe *frames, size_t n,
 			const struct rctx *base, uint64_t period)
 {
@@ -222,7 +153,7 @@ int pmc__report_add(struct pmc_report *r, size_t attr_idx, const struct pmc__sam
 	if (nr_frames > 1 && !r->opts.no_callers && add_caller(e, frames[1].res->sym, period))
 		return -ENOMEM;
 	if ((r->opts.folded || r->opts.html) &&
-	    add_folded(r, attr_idx, period, base, frames, nr_frames))
+	    pmc__report_add_stack(r, attr_idx, base, frames, nr_frames, period))
 		return -ENOMEM;
 	/* Children cost a lookup per frame; they are only computed when asked for. */
 	if (nr_frames <= 1 || !r->opts.children) {

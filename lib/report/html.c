@@ -33,18 +33,21 @@ static json_t *stacks_json(struct pmc_report *r, size_t ai, struct pmc__addrmap 
 {
 	json_t *stacks = json_array();
 
-	for (size_t i = 0; i < r->folded.cap; i++)
-		for (struct folded *f = r->folded.vals[i]; f; f = f->next) {
-			json_t *s;
-			if (!f->period || !f->period[ai])
-				continue;
-			s = json_array();
-			json_array_append_new(s, json_integer((json_int_t)f->period[ai]));
-			for (size_t k = 0; k < f->nr_frames; k++)
-				json_array_append_new(
-					s, json_integer(name_idx(idx, names, f->frames[k])));
-			json_array_append_new(stacks, s);
-		}
+	for (size_t i = 0; i < r->nr_stacks; i++) {
+		const struct rstack *st = r->stack_list[i];
+		json_t *s;
+
+		if (!st->period[ai])
+			continue;
+		s = json_array();
+		json_array_append_new(s, json_integer((json_int_t)st->period[ai]));
+		json_array_append_new(s, json_integer(name_idx(idx, names, st->comm)));
+		for (size_t k = st->nr; k-- > 0;) /* frames are leaf first */
+			json_array_append_new(
+				s, json_integer(name_idx(idx, names,
+							 pmc__report_frame_func(&st->frames[k]))));
+		json_array_append_new(stacks, s);
+	}
 	return stacks;
 }
 

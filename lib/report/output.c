@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Writing a report: text (perf report's layout), CSV, folded stacks; JSON is in json.c. */
+/* Writing a report: text (perf report's layout), CSV; JSON, stacks and exports in their files. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -143,15 +143,27 @@ static void write_csv(struct pmc_report *r, FILE *out)
 	}
 }
 
-static void write_folded(struct pmc_report *r, FILE *out)
+/* The formats written from whole call chains, which the report keeps only when asked to. */
+static int write_stacks(struct pmc_report *r, enum pmc_report_format fmt, FILE *out)
 {
-	for (size_t i = 0; i < r->folded.cap; i++)
-		for (struct folded *f = r->folded.vals[i]; f; f = f->next)
-			fprintf(out, "%s %" PRIu64 "\n", f->s, f->count);
+	if (!r->opts.folded && r->nr_samples)
+		return -EINVAL;
+	switch (fmt) {
+	case PMC_REPORT_PPROF:
+		return pmc__report_write_pprof(r, out);
+	case PMC_REPORT_SPEEDSCOPE:
+		return pmc__report_write_speedscope(r, out);
+	case PMC_REPORT_CALLGRIND:
+		return pmc__report_write_callgrind(r, out);
+	default:
+		return pmc__report_write_folded(r, out);
+	}
 }
 
 int pmc_report__write(struct pmc_report *r, enum pmc_report_format fmt, FILE *out)
 {
+	int err;
+
 	pmc__report_sort(r);
 	switch (fmt) {
 	case PMC_REPORT_TEXT:
@@ -160,9 +172,6 @@ int pmc_report__write(struct pmc_report *r, enum pmc_report_format fmt, FILE *ou
 	case PMC_REPORT_CSV:
 		write_csv(r, out);
 		break;
-	case PMC_REPORT_FOLDED:
-		write_folded(r, out);
-		break;
 	case PMC_REPORT_HTML:
 		if (!r->opts.html)
 			return -EINVAL;
@@ -170,6 +179,14 @@ int pmc_report__write(struct pmc_report *r, enum pmc_report_format fmt, FILE *ou
 	case PMC_REPORT_JSON:
 		if (pmc__report_write_json(r, out))
 			return -ENOMEM;
+		break;
+	case PMC_REPORT_FOLDED:
+	case PMC_REPORT_PPROF:
+	case PMC_REPORT_SPEEDSCOPE:
+	case PMC_REPORT_CALLGRIND:
+		err = write_stacks(r, fmt, out);
+		if (err)
+			return err;
 		break;
 	default:
 		return -EINVAL;

@@ -26,7 +26,7 @@ int pmc_report__new(const struct pmc_report_opts *opts, struct pmc_report **out)
 	/* The HTML page shows source lines and data addresses whatever the sort keys. */
 	if (!ret && r->opts.html)
 		r->want_srclines = r->want_data = true;
-	so.srclines = r->want_srclines;
+	so.srclines = r->want_srclines || r->opts.srclines;
 	so.kallsyms = r->opts.kallsyms;
 	if (!ret)
 		ret = pmc__symtab_new(&so, &r->st);
@@ -523,14 +523,7 @@ void pmc_report__delete(struct pmc_report *r)
 		free(r->ents[i]->text);
 		free(r->ents[i]);
 	}
-	for (size_t i = 0; i < r->folded.cap; i++) {
-		struct folded *f = r->folded.vals[i];
-		while (f) {
-			struct folded *next = f->next;
-			pmc__report_folded_free(f);
-			f = next;
-		}
-	}
+	pmc__report_stacks_free(r);
 	for (size_t i = 0; r->names && i < r->nr_attrs; i++)
 		free(r->names[i]);
 	for (size_t i = 0; i < r->ip_hist.cap; i++)
@@ -540,7 +533,6 @@ void pmc_report__delete(struct pmc_report *r)
 	pmc__report_frames_free(r);
 	queue_free(r);
 	pmc__addrmap_free(&r->hmap);
-	pmc__addrmap_free(&r->folded);
 	pmc__report_dview_free(r);
 	free(r->ents);
 	free(r->seq);

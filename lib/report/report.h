@@ -83,13 +83,18 @@ struct dent {
 	uint64_t samples, period, weight;
 };
 
-struct folded {
-	struct folded *next;
-	uint64_t count;	     /* samples of every event: the folded format's count */
-	uint64_t *period;    /* [nr_attrs] each event's period (opts.html), else NULL */
-	const char **frames; /* [nr_frames] the comm, then the root down to the leaf (opts.html) */
-	size_t nr_frames;
-	char s[];
+/*
+ * One distinct call chain (stacks.c): the thread's name and its frames, leaf first, with
+ * the samples and period of each event that ended on it. The exports (folded, pprof,
+ * speedscope, callgrind) are all written from these.
+ */
+struct rstack {
+	struct rstack *next; /* chain of equal hashes */
+	uint64_t hash;
+	const char *comm;	    /* interned */
+	uint64_t *samples, *period; /* [nr_attrs], in the same allocation */
+	size_t nr;
+	struct rframe frames[];
 };
 
 /* A queued record: where it is in the file, and the time it is replayed at. */
@@ -132,10 +137,12 @@ struct pmc_report {
 	struct hent **ents;
 	size_t nr_ents, alloc_ents;
 	bool sorted;
-	struct pmc__addrmap folded; /* string hash → chain of struct folded */
 	struct pmc__addrmap dview; /* (kind, event, key) hash → chain of struct dent (opts.html) */
 	struct dent **dents;	   /* [nr_dents] in the order they were made */
 	size_t nr_dents;
+	struct pmc__addrmap stacks; /* hash → chain of struct rstack (opts.folded) */
+	struct rstack **stack_list; /* in the order first seen: the exports are reproducible */
+	size_t nr_stacks, alloc_stacks;
 	size_t nr_attrs;
 	char **names;				/* [nr_attrs] */
 	struct perf_event_attr *attrs;		/* [nr_attrs] */
@@ -169,10 +176,20 @@ const char *pmc__report_key_name(enum rkey k);
 int pmc__report_add(struct pmc_report *r, size_t attr_idx, const struct pmc__sample *s,
 		    struct rframe *frames, size_t nr_frames, const struct rctx *base);
 void pmc__report_sort(struct pmc_report *r);
-void pmc__report_folded_free(struct folded *f);
 bool pmc__report_visible(const struct pmc_report *r, const struct hent *e);
 /* output.c: whether samples of the event may skid past the instruction that caused them. */
 bool pmc__report_imprecise(const struct perf_event_attr *a);
+/* stacks.c */
+int pmc__report_add_stack(struct pmc_report *r, size_t attr_idx, const struct rctx *c,
+			  const struct rframe *frames, size_t n, uint64_t period);
+void pmc__report_stacks_free(struct pmc_report *r);
+/* A frame's function name: the innermost inlined function at its address, else its symbol. */
+const char *pmc__report_frame_func(const struct rframe *f);
+int pmc__report_write_folded(struct pmc_report *r, FILE *out);
+/* pprof.c, speedscope.c, callgrind.c */
+int pmc__report_write_pprof(struct pmc_report *r, FILE *out);
+int pmc__report_write_speedscope(struct pmc_report *r, FILE *out);
+int pmc__report_write_callgrind(struct pmc_report *r, FILE *out);
 /* json.c */
 int pmc__report_write_json(struct pmc_report *r, FILE *out);
 /* dview.c: the HTML page's data-address views */

@@ -222,6 +222,21 @@ void *pmc__dso_elf(struct pmc__dso *d)
 	return im ? im->elf : NULL;
 }
 
+size_t pmc__dso_build_id(struct pmc__dso *d, char *buf, size_t len)
+{
+	struct dso_impl *im = dso_open(d);
+	const unsigned char *bits;
+	GElf_Addr at;
+	int n;
+
+	buf[0] = 0;
+	if (!im || !im->mod || (n = im->dw->dwfl_module_build_id(im->mod, &bits, &at)) <= 0)
+		return 0;
+	for (int i = 0; i < n && 2 * (size_t)i + 2 < len; i++)
+		snprintf(buf + 2 * i, len - 2 * (size_t)i, "%02x", bits[i]);
+	return strlen(buf);
+}
+
 size_t pmc__dso_read(struct pmc__dso *d, uint64_t vaddr, void *buf, size_t len)
 {
 	struct dso_impl *im = dso_open(d);

@@ -26,6 +26,7 @@
 	X(dwfl_lineinfo)                \
 	X(dwfl_module_addrdie)          \
 	X(dwfl_module_addrinfo)         \
+	X(dwfl_module_build_id)         \
 	X(dwfl_module_getelf)           \
 	X(dwfl_module_getsrc)           \
 	X(dwfl_module_getsym_info)      \

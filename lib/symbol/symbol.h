@@ -64,6 +64,11 @@ const struct pmc__symres *pmc__dso_resolve(struct pmc__dso *dso, uint64_t vaddr)
 /* The ELF file of an opened DSO (libelf Elf *), for disassembly; NULL if none. */
 void *pmc__dso_elf(struct pmc__dso *dso);
 /*
+ * The DSO's GNU build id as lower-case hex in buf (len bytes, NUL-terminated); returns its
+ * length, 0 when the object has none or cannot be opened.
+ */
+size_t pmc__dso_build_id(struct pmc__dso *dso, char *buf, size_t len);
+/*
  * Copies up to len bytes of the DSO's code at file virtual address vaddr into buf.
  * Returns the number copied (0 when unavailable).
  */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <pmc/error.h>
 #include <pmc/infile.h>
 #include "core/log.h"
@@ -101,24 +102,105 @@ static int cmp_ksym(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+/* The whole file in one buffer (NUL-terminated), read with large read(2)s: /proc files have no
+ * size. */
+static char *read_all(int fd, size_t *len)
+{
+	size_t cap = 1 << 22, n = 0;
+	char *buf = malloc(cap + 1), *v;
+	ssize_t got;
+
+	while (buf) {
+		if (n == cap) {
+			v = realloc(buf, (cap *= 2) + 1);
+			if (!v)
+				break;
+			buf = v;
+		}
+		got = read(fd, buf + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			if (got < 0)
+				break;
+			buf[n] = 0;
+			*len = n;
+			return buf;
+		}
+		n += (size_t)got;
+	}
+	free(buf);
+	return NULL;
+}
+
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/*
+ * One line of kallsyms, "ADDR TYPE NAME[\t[MODULE]]": a text symbol (t, T, w, W) with a
+ * non-zero address is stored, its name NUL-terminated in place. Returns the next line.
+ */
+static char *parse_line(char *p, char *end, struct ksym *k, bool *ok)
+{
+	uint64_t addr = 0;
+	int d, nd = 0;
+	char type, *name;
+
+	*ok = false;
+	while (p < end && (d = hex_digit(*p)) >= 0 && nd++ < 16) {
+		addr = addr << 4 | (uint64_t)d;
+		p++;
+	}
+	if (end - p < 3 || p[0] != ' ' || p[2] != ' ') {
+		p = memchr(p, '\n', (size_t)(end - p));
+		return p ? p + 1 : end;
+	}
+	type = p[1];
+	name = p + 3;
+	for (p = name; p < end && *p != '\n' && *p != ' ' && *p != '\t'; p++)
+		;
+	*ok = addr && p > name && (type == 't' || type == 'T' || type == 'w' || type == 'W');
+	if (*ok)
+		*k = (struct ksym){addr, name, NULL};
+	if (p < end && *p != '\n')
+		p = memchr(p, '\n', (size_t)(end - p));
+	if (p && p < end)
+		*p++ = 0;
+	return p ? p : end;
+}
+
+/*
+ * Kernel symbols, read on the first kernel address that needs a name: the file whole in
+ * one buffer that the names point into (nothing is interned until a symbol is hit), parsed
+ * by hand, and sorted only if the file was not (/proc/kallsyms is, by address).
+ */
 static void kallsyms_load(struct pmc__symtab *st)
 {
 	const char *path = st->opts.kallsyms ? st->opts.kallsyms : "/proc/kallsyms";
-	char line[512], name[256], type;
-	uint64_t addr;
-	size_t cap = 0;
-	FILE *f;
-	int err = pmc_fopen_input(path, &f);
+	size_t len = 0, cap = 0;
+	bool sorted = true, ok;
+	char *p, *end, cache[4096] = "";
+	int cfd = st->opts.kallsyms ? -ENOENT : pmc__kcache_open(cache, sizeof(cache));
+	int fd = cfd >= 0 ? cfd : pmc_open_input(path);
 
 	st->ksyms_tried = true;
-	if (err && st->opts.kallsyms) /* the user named it: say why it was not read */
-		pr_warn("cannot read kernel symbols from %s: %s\n", path, pmc_strerror(err));
-	if (err)
+	if (fd < 0 && st->opts.kallsyms) /* the user named it: say why it was not read */
+		pr_warn("cannot read kernel symbols from %s: %s\n", path, pmc_strerror(fd));
+	if (fd < 0)
 		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%" SCNx64 " %c %255s", &addr, &type, name) != 3 || !addr)
-			continue;
-		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+	st->kbuf = read_all(fd, &len);
+	close(fd);
+	if (!st->kbuf)
+		return;
+	for (p = st->kbuf, end = p + len; p < end;) {
+		struct ksym k;
+		p = parse_line(p, end, &k, &ok);
+		if (!ok)
 			continue;
 		if (st->nr_ksyms == cap) {
 			struct ksym *v = realloc(st->ksyms, (cap = cap * 2 + 4096) * sizeof(*v));
@@ -126,11 +208,14 @@ static void kallsyms_load(struct pmc__symtab *st)
 				break;
 			st->ksyms = v;
 		}
-		st->ksyms[st->nr_ksyms++] = (struct ksym){addr, pmc__symtab_intern(st, name), NULL};
+		sorted &= !st->nr_ksyms || st->ksyms[st->nr_ksyms - 1].addr <= k.addr;
+		st->ksyms[st->nr_ksyms++] = k;
 	}
-	fclose(f);
-	if (st->nr_ksyms)
+	if (st->nr_ksyms && !sorted)
 		qsort(st->ksyms, st->nr_ksyms, sizeof(*st->ksyms), cmp_ksym);
+	/* /proc/kallsyms read whole (its addresses visible to this user): cached for this boot. */
+	if (cfd == -ENOENT && !st->opts.kallsyms && st->nr_ksyms && cache[0])
+		pmc__kcache_write(st, cache);
 }
 
 struct pmc__sym *pmc__kallsyms_find(struct pmc__symtab *st, struct pmc__dso *kdso, uint64_t addr)
@@ -161,6 +246,8 @@ struct pmc__sym *pmc__kallsyms_find(struct pmc__symtab *st, struct pmc__dso *kds
 static void kallsyms_free(struct pmc__symtab *st)
 {
 	free(st->ksyms);
+	free(st->kbuf);
+	st->kbuf = NULL;
 	st->ksyms = NULL;
 	st->nr_ksyms = 0;
 }

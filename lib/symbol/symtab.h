@@ -8,7 +8,7 @@
 
 struct ksym {
 	uint64_t addr;
-	const char *name;     /* interned */
+	const char *name;     /* in kbuf */
 	struct pmc__sym *sym; /* created on first hit */
 };
 
@@ -18,11 +18,19 @@ struct pmc__symtab {
 	struct pmc__addrmap dsos;    /* interned path → struct pmc__dso */
 	struct ksym *ksyms;	     /* sorted by address; loaded on the first kernel address */
 	size_t nr_ksyms;
+	char *kbuf; /* the kernel symbol file, names NUL-terminated in place */
 	bool ksyms_tried;
 	uint64_t nr_lookups;
 };
 
 void pmc__dso_free(struct pmc__dso *dso);
+/*
+ * kcache.c: the kernel symbol cache of this boot. pmc__kcache_open() fills path with its
+ * name and returns a descriptor of the cache, or a negative errno when there is none (yet);
+ * pmc__kcache_write() writes the table's symbols there (failures are only logged).
+ */
+int pmc__kcache_open(char *path, size_t len);
+void pmc__kcache_write(const struct pmc__symtab *st, const char *path);
 /* Resolves a kernel address with /proc/kallsyms (symtab.c). */
 struct pmc__sym *pmc__kallsyms_find(struct pmc__symtab *st, struct pmc__dso *kdso, uint64_t addr);
 /* The interned symbol object of the kernel pseudo-DSO at start (dso.c). */

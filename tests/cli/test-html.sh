@@ -195,5 +195,5 @@ expect_no_grep "stat (hostile argument): no console message" "CONSOLE" "$T/tc.er
 
 "$PMC" report -i "$T/split.data" -F htm >/dev/null 2>"$T/bad"
 expect_eq "an unknown format is a usage error" $? 2
-expect_grep "the formats are named" "text, csv, json, folded or html" "$T/bad"
+expect_grep "the formats are named" "text, csv, json, folded, html, pprof, speedscope or callgrind" "$T/bad"
 finish

@@ -11,7 +11,9 @@
 
 enum { O_CHILDREN = CLI_LONG_ONLY, O_NOCALLERS, O_PCT, O_KALLSYMS, O_NORECON, O_STDIO };
 
-static const char *const format_names[] = {"text", "csv", "json", "folded", "html"};
+/* In enum pmc_report_format's order. */
+static const char *const format_names[] = {"text", "csv",   "json",	  "folded",
+					   "html", "pprof", "speedscope", "callgrind"};
 
 static const struct cli_opt options[] = {
 	{"input", 'i', "FILE", CLI_V_FILE, NULL,
@@ -22,11 +24,12 @@ static const struct cli_opt options[] = {
 	{"children", O_CHILDREN, NULL, CLI_V_NONE, NULL,
 	 "sort by the period including callees (call chains)"},
 	{"no-callers", O_NOCALLERS, NULL, CLI_V_NONE, NULL, "do not list each entry's callers"},
-	{"format", 'F', "FMT", CLI_V_CHOICES, "text csv json folded html",
-	 "text (default), csv, json, folded (flame-graph stacks), or html (one self-contained "
-	 "page: flame graphs, tables, source lines)"},
+	{"format", 'F', "FMT", CLI_V_CHOICES,
+	 "text csv json folded html pprof speedscope callgrind",
+	 "text (default), csv, json, folded (flame-graph stacks), html (one self-contained page: "
+	 "flame graphs, tables, source lines), pprof, speedscope or callgrind"},
 	{"output", 'o', "FILE", CLI_V_FILE, NULL,
-	 "write the report to FILE (whole or not at all) instead of stdout"},
+	 "write the report to FILE (written whole or not at all) instead of stdout"},
 	{"percent-limit", O_PCT, "P", CLI_V_NONE, NULL, "hide entries under P percent"},
 	{"max-entries", 'n', "N", CLI_V_NONE, NULL, "show at most N entries per event (0: all)"},
 	{"kallsyms", O_KALLSYMS, "FILE", CLI_V_FILE, NULL,
@@ -56,7 +59,9 @@ static int parse_format(const char *s, enum pmc_report_format *f)
 			*f = (enum pmc_report_format)i;
 			return 0;
 		}
-	fprintf(stderr, "pmc report: --format is text, csv, json, folded or html, not '%s'\n",
+	fprintf(stderr,
+		"pmc report: --format is text, csv, json, folded, html, pprof, speedscope or "
+		"callgrind, not '%s'\n",
 		cli_show(s));
 	return 2;
 }
@@ -127,43 +132,37 @@ static int parse_args(int argc, char **argv, struct pmc_report_opts *o, const ch
 			cli_show(argv[optind]));
 		return 2;
 	}
-	o->folded = *fmt == PMC_REPORT_FOLDED;
+	/* The stack formats need whole chains; pprof and callgrind give costs per source line. */
+	o->folded = *fmt >= PMC_REPORT_FOLDED && *fmt != PMC_REPORT_HTML;
 	o->html = *fmt == PMC_REPORT_HTML;
+	o->srclines = *fmt == PMC_REPORT_PPROF || *fmt == PMC_REPORT_CALLGRIND;
 	return 0;
 }
 
-static int write_stdout(struct pmc_report *r, enum pmc_report_format fmt)
+/* Writes the report to output ("-": stdout), whole or not at all; frees r. */
+static int write_report(struct pmc_report *r, enum pmc_report_format fmt, const char *output)
 {
-	int err = pmc_report__write(r, fmt, stdout);
+	struct pmc_outfile *of;
+	FILE *f;
+	int err = pmc_outfile__open(output, &of);
 
-	if (!err && fflush(stdout))
-		err = -errno;
-	if (err || ferror(stdout)) {
-		fprintf(stderr, "pmc report: cannot write the report to stdout: %s\n",
-			pmc_strerror(err ? err : -EIO));
+	if (err) {
+		fprintf(stderr, "pmc report: cannot write %s: %s\n", cli_show(output),
+			pmc_strerror(err));
+		pmc_report__delete(r);
 		return 1;
 	}
-	return 0;
-}
-
-/* -o FILE: written to a temporary name and renamed, so a failure leaves no half a report. */
-static int write_file(struct pmc_report *r, enum pmc_report_format fmt, const char *path)
-{
-	struct pmc_outfile *out;
-	FILE *f;
-	int err = pmc_outfile__open(path, &out);
-
-	if (!err) {
-		f = pmc_outfile__stream(out);
-		err = f ? pmc_report__write(r, fmt, f) : -EIO;
-		if (err)
-			pmc_outfile__abort(out);
-		else
-			err = pmc_outfile__commit(out);
+	f = pmc_outfile__stream(of);
+	err = f ? pmc_report__write(r, fmt, f) : -ENOMEM;
+	pmc_report__delete(r);
+	if (err) {
+		pmc_outfile__abort(of);
+	} else {
+		err = pmc_outfile__commit(of);
 	}
 	if (err) {
-		fprintf(stderr, "pmc report: cannot write %s: %s\n", cli_show(path),
-			pmc_strerror(err));
+		fprintf(stderr, "pmc report: cannot write the report to %s: %s\n",
+			strcmp(output, "-") ? cli_show(output) : "stdout", pmc_strerror(err));
 		return 1;
 	}
 	return 0;
@@ -173,7 +172,7 @@ int cmd_report(int argc, char **argv)
 {
 	struct pmc_report_opts o = {.sz = sizeof(o)};
 	enum pmc_report_format fmt = PMC_REPORT_TEXT;
-	const char *input = "perf.data", *output = NULL;
+	const char *input = "perf.data", *output = "-";
 	struct pmc_file_error ferr = {0};
 	struct pmc_report *r;
 	int rc = parse_args(argc, argv, &o, &input, &output, &fmt), err;
@@ -199,7 +198,5 @@ int cmd_report(int argc, char **argv)
 		pmc_report__delete(r);
 		return 1;
 	}
-	rc = output ? write_file(r, fmt, output) : write_stdout(r, fmt);
-	pmc_report__delete(r);
-	return rc;
+	return write_report(r, fmt, output);
 }
