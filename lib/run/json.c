@@ -211,8 +211,14 @@ int pmc__run_write_json(const struct pmc_run *run, FILE *f)
 	json_t *events = json_array(), *root;
 	int err;
 
-	for (size_t i = 0; i < res->nr_events; i++)
-		json_array_append_new(events, event_json(&res->events[i]));
+	for (size_t i = 0; i < res->nr_events; i++) {
+		json_t *e = event_json(&res->events[i]);
+
+		if (e && res->trust &&
+		    res->trust[i]) /* pmc validate's verdict (docs/accuracy.md) */
+			json_object_set_new(e, "trust", json_string(res->trust[i]));
+		json_array_append_new(events, e);
+	}
 	root = json_pack("{s:s, s:o, s:o}", "schema", "pmc-stat/1", "provenance", provenance(run),
 			 "events", events);
 	if (!root)
@@ -222,6 +228,11 @@ int pmc__run_write_json(const struct pmc_run *run, FILE *f)
 	if (res->have_status && WIFSIGNALED(res->status))
 		json_object_set_new(root, "signal", signal_name(WTERMSIG(res->status)));
 	json_object_set_new(root, "overhead", overhead_json(run));
+	if (res->trust_file || res->trust_note)
+		json_object_set_new(root, "trust",
+				    res->trust_file ? json_pack("{s:o}", "file",
+								pmc__json_bytes(res->trust_file))
+						    : json_pack("{s:s}", "note", res->trust_note));
 	json_object_set_new(root, "regions", regions_json(run));
 	if (run->opts.aggr != PMC_RUN_AGGR_GLOBAL) {
 		json_object_set_new(root, "units", units_json(run));

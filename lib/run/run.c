@@ -140,6 +140,7 @@ void pmc_run__delete(struct pmc_run *run)
 	pmc__run_regions_free(run);
 	pmc__run_units_free(run);
 	pmc__run_interval_free(run);
+	pmc__run_trust_free(run);
 	free(run->res.run_wall_s);
 	free(run->res.run_user_s);
 	free(run->res.run_sys_s);
@@ -417,6 +418,7 @@ static void summarize(struct pmc_run *run)
 {
 	run->res.nr_reps = run->res.nr_region_reps = 0;
 	pmc__run_regions_summarize(run); /* first: it may subtract overhead from the values */
+	pmc__run_trust(run);
 	for (size_t i = 0; i < run->res.nr_events; i++) {
 		struct pmc_run_event *e = &run->res.events[i];
 

@@ -13,7 +13,7 @@
 #include "cli.h"
 #include "validate.h"
 
-enum { O_BACKEND = CLI_LONG_ONLY, O_KERNEL, O_QUICK, O_FORMAT };
+enum { O_BACKEND = CLI_LONG_ONLY, O_KERNEL, O_QUICK, O_FORMAT, O_TRUST };
 
 static const struct cli_opt options[] = {
 	{"backend", O_BACKEND, "NAME", CLI_V_CHOICES, "perf vpmu", "perf (default) or vpmu"},
@@ -28,6 +28,9 @@ static const struct cli_opt options[] = {
 	{"output", 'o', "FILE", CLI_V_FILE, NULL, "write the results to FILE, whole or not at all"},
 	{"format", O_FORMAT, "FORMAT", CLI_V_CHOICES, "text csv json",
 	 "text (a table, the default), csv or json (schema pmc-validate/1)"},
+	{"trust", O_TRUST, "FILE", CLI_V_FILE, NULL,
+	 "merge the verdicts into this trust file, which pmc stat reads (default: this "
+	 "machine's; 'none': no file)"},
 	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text"},
 	{0},
 };
@@ -83,6 +86,9 @@ static int apply(struct validate_opts *o, int c, char *arg)
 		return 0;
 	case 'o':
 		o->output = arg;
+		return 0;
+	case O_TRUST:
+		o->trust = arg;
 		return 0;
 	case O_FORMAT:
 		o->fmt = !strcmp(arg, "csv")	? VALIDATE_CSV
@@ -241,6 +247,8 @@ int cmd_validate(int argc, char **argv)
 	}
 	if (!out && !rc && (fflush(stdout) || ferror(stdout)))
 		rc = 1;
+	if (!rc)
+		rc = validate_save_trust(&o, &plan);
 	json_decref(prov);
 	validate_free(&plan);
 	free(o.events);

@@ -176,6 +176,7 @@ static int run_size(const struct validate_opts *o, const char *prog, struct kern
 				  .repeat = o->repeat,
 				  .no_warmup = true,
 				  .level = k->plan->level,
+				  .priv = VALIDATE_PRIV,
 				  .backend = o->backend,
 				  .who = "pmc validate"};
 	const struct pmc_run_results *res;

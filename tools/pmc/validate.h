@@ -9,6 +9,8 @@
 #include <pmc/pmc.h>
 
 #define VALIDATE_MAX_SIZES 8
+/* What events without :u/:k count: the kernel's work on a kernel's behalf shows. */
+#define VALIDATE_PRIV (PMC_PRIV_USER | PMC_PRIV_KERNEL)
 
 /* The verdicts of docs/accuracy.md, "Classes". */
 enum vclass {
@@ -49,6 +51,7 @@ enum { VALIDATE_TEXT, VALIDATE_CSV, VALIDATE_JSON };
 
 struct validate_opts {
 	const char *backend, *output, *kernels_arg;
+	const char *trust; /* --trust: NULL this machine's file, "none" none */
 	char **events;
 	size_t nr_events;
 	bool quick;
@@ -63,6 +66,9 @@ struct validate_opts {
  */
 int validate_run_kernel(const struct validate_opts *o, const char *prog, struct vplan *plan,
 			size_t first, size_t end, json_t **provenance);
+
+/* Merges the verdicts into the trust file (o->trust). Returns 0, or 1 with a message. */
+int validate_save_trust(const struct validate_opts *o, const struct vplan *plan);
 
 /* The kernels program: $PMC_KERNELS, else the install tree's, else the build tree's. */
 const char *validate_kernels_path(void);
