@@ -6,6 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 KERNELS=$(dirname "$PMC")/libexec/pmc/pmc-kernels
+export PMC_TRUST=$T/trust.json # never this user's own trust file
 [ -x "$KERNELS" ] || fail "the kernels program is not built at $KERNELS"
 # class KERNEL EVENT FILE: the class of a row of a --format json results file.
 class() { json "$3" "[r['class'] for r in j['results'] if r['kernel'] == '$1' and r['event'] == '$2'][0]"; }
@@ -57,6 +58,47 @@ if have_breakpoints; then
 else
 	skip_part no-hw-breakpoints "this VM's hardware breakpoints do not fire"
 fi
+
+# --- the trust file: written by validate, read back by pmc stat ---
+expect_eq "trust file schema" "$(json "$T/trust.json" 'j["schema"]')" pmc-trust/1
+expect_eq "trust file: the syscall kernel's perf verdict" \
+	"$(json "$T/trust.json" "[e['class'] for e in j['entries'] if e['backend'] == 'perf' and e['event'] == 'syscalls:sys_enter_getppid'][0]")" exact
+"$PMC" stat --user --kernel -e syscalls:sys_enter_getppid "$KERNELS" syscall 10 >/dev/null 2>"$T/s1"
+expect_grep "pmc stat marks an exact count" 'syscalls:sys_enter_getppid +\[exact\]$' "$T/s1"
+"$PMC" stat --user --kernel -e syscalls:sys_enter_getppid,page-faults -o "$T/s1.json" --format json "$KERNELS" syscall 10 2>/dev/null
+expect_eq "and in its JSON" "$(json "$T/s1.json" '[e.get("trust") for e in j["events"]]')" "['exact', 'not validated here']"
+expect_eq "the file it read" "$(json "$T/s1.json" 'j["trust"]["file"]')" "$T/trust.json"
+# validated counting user and kernel level: a count of user level alone is not validated
+"$PMC" stat -e syscalls:sys_enter_getppid "$KERNELS" syscall 10 >/dev/null 2>"$T/s2"
+expect_grep "another privilege level is not validated" 'sys_enter_getppid +\[not validated here\]$' "$T/s2"
+if have_breakpoints; then
+	"$PMC" stat --user --kernel -e "$BP,$BP:u" "$KERNELS" breakpoint 10 >/dev/null 2>"$T/s3"
+	expect_grep "pmc stat marks the bias" "$BP +\\[bias \\+$extra per run\\]$" "$T/s3"
+	expect_grep "and :u exact" "$BP:u +\\[exact\\]$" "$T/s3"
+fi
+"$PMC" stat --trust=none --user --kernel -e syscalls:sys_enter_getppid "$KERNELS" syscall 10 >/dev/null 2>"$T/s4"
+expect_no_grep "--trust=none: no marks" '\[exact\]' "$T/s4"
+# a file from another kernel is ignored, with a note
+python3 -c "import json,sys; j=json.load(open(sys.argv[1])); j['machine']['kernel']='2.6.32'; json.dump(j, open(sys.argv[2], 'w'))" "$T/trust.json" "$T/stale.json"
+"$PMC" stat --trust="$T/stale.json" --user --kernel -e syscalls:sys_enter_getppid "$KERNELS" syscall 10 >/dev/null 2>"$T/s5"
+expect_grep "a stale file is said" "trust file .*stale.json is not used: it was made under another kernel \\(2\\.6\\.32\\)" "$T/s5"
+expect_no_grep "and not used" '\[exact\]' "$T/s5"
+# bad rows: each refused with what is wrong, and the counts are printed unmarked
+bad() { # NAME JSON PATTERN
+	printf '%s' "$2" >"$T/bad.json"
+	"$PMC" stat --trust="$T/bad.json" -e syscalls:sys_enter_getppid "$KERNELS" syscall 3 >/dev/null 2>"$T/b"
+	expect_eq "bad trust file ($1): pmc stat still counts" "$?" 0
+	expect_grep "bad trust file ($1): said" "$3" "$T/b"
+}
+M='"machine": {"cpu_model": "x", "kernel": "y"}'
+bad "not JSON" '{"schema": ' 'is not used: line 1'
+bad "other schema" '{"schema": "pmc-stat/1"}' 'not a trust file'
+bad "newer version" '{"schema": "pmc-trust/2"}' 'its schema is pmc-trust/2; this pmc reads pmc-trust/1'
+bad "no entries" '{"schema": "pmc-trust/1", '"$M"'}' 'no "entries" array'
+bad "unknown class" '{"schema": "pmc-trust/1", '"$M"', "entries": [{"backend": "perf", "kernel": "k", "event": "e", "priv": 3, "class": "great"}]}' 'entries\[0\] \(e\): "class" is none of'
+bad "bad priv" '{"schema": "pmc-trust/1", '"$M"', "entries": [{"backend": "perf", "kernel": "k", "event": "e", "priv": 9, "class": "exact"}]}' '"priv" is not a privilege mask'
+bad "huge bias" '{"schema": "pmc-trust/1", '"$M"', "entries": [{"backend": "perf", "kernel": "k", "event": "e", "priv": 3, "class": "bias", "bias": 1e300}]}' 'bias is not a number from'
+bad "no event" '{"schema": "pmc-trust/1", '"$M"', "entries": [{"backend": "perf", "kernel": "k", "priv": 3, "class": "exact"}]}' 'entries\[0\]: no "event" string'
 
 # --- a kernel that crashes: its rows say so, the other kernels run ---
 cat >"$T/crashing" <<EOS
