@@ -224,7 +224,16 @@ struct pmc_run_results {
 	const char *trust_file;
 	char **trust;
 	const char *trust_note;
+	/*
+	 * subtract_overhead: what each event's whole-program values had subtracted
+	 * ([nr_events]): PMC_RUN_OVERHEAD_NONE, _CALIBRATED (the calibration file's empty
+	 * program) or _VALIDATED (the trust file's per-run bias, preferred where the event has
+	 * one). Region values always have the calibrated per-entry overhead subtracted.
+	 */
+	unsigned char *overhead_from;
 };
+
+enum { PMC_RUN_OVERHEAD_NONE, PMC_RUN_OVERHEAD_CALIBRATED, PMC_RUN_OVERHEAD_VALIDATED };
 
 struct pmc_run;
 

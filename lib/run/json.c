@@ -214,9 +214,15 @@ int pmc__run_write_json(const struct pmc_run *run, FILE *f)
 	for (size_t i = 0; i < res->nr_events; i++) {
 		json_t *e = event_json(&res->events[i]);
 
-		if (e && res->trust &&
-		    res->trust[i]) /* pmc validate's verdict (docs/accuracy.md) */
+		/* pmc validate's verdict, and what --subtract-overhead took (docs/accuracy.md) */
+		if (e && res->trust && res->trust[i])
 			json_object_set_new(e, "trust", json_string(res->trust[i]));
+		if (e && res->overhead_from[i])
+			json_object_set_new(
+				e, "overhead_from",
+				json_string(res->overhead_from[i] == PMC_RUN_OVERHEAD_VALIDATED
+						    ? "validated bias"
+						    : "calibration"));
 		json_array_append_new(events, e);
 	}
 	root = json_pack("{s:s, s:o, s:o}", "schema", "pmc-stat/1", "provenance", provenance(run),

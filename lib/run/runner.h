@@ -30,6 +30,7 @@ struct pmc_run {
 	size_t region_cap;
 	struct calib *calib; /* subtract_overhead */
 	struct trust *trust; /* opts.trust (trust.c) */
+	double *trust_bias;  /* [nr_events]: each event's validated per-run bias, or NAN */
 	char trust_note[400];
 	bool *warned;  /* [nr_events]: said that regions could not count it */
 	bool null_run; /* an empty list: the command runs, timed, nothing counted */
@@ -54,6 +55,8 @@ struct pmc_run {
 /* trust.c: each event's verdict from opts.trust (results->trust), and its release. */
 void pmc__run_trust(struct pmc_run *run);
 void pmc__run_trust_free(struct pmc_run *run);
+/* Event idx's validated per-run bias (a "bias" verdict): true with *bias, else false. */
+bool pmc__run_trust_bias(const struct pmc_run *run, size_t idx, double *bias);
 
 /* units.c: values per unit (opts.aggr); see there. */
 int pmc__run_units_store(struct pmc_run *run, int pass, int rep);

@@ -260,7 +260,8 @@ void pmc__run_trust(struct pmc_run *run)
 		return;
 	}
 	res->trust = calloc(res->nr_events ? res->nr_events : 1, sizeof(*res->trust));
-	for (size_t i = 0; res->trust && i < res->nr_events; i++) {
+	run->trust_bias = calloc(res->nr_events ? res->nr_events : 1, sizeof(*run->trust_bias));
+	for (size_t i = 0; res->trust && run->trust_bias && i < res->nr_events; i++) {
 		char mark[64];
 
 		pmc__trust_mark(run->trust, pmc_evlist__backend(run->evlist),
@@ -268,8 +269,17 @@ void pmc__run_trust(struct pmc_run *run)
 				run->opts.priv ? run->opts.priv : PMC_PRIV_USER, mark, sizeof(mark),
 				&bias);
 		res->trust[i] = strdup(mark);
+		run->trust_bias[i] = strncmp(mark, "bias ", 5) ? NAN : bias;
 	}
 	res->trust_file = pmc__trust_path(run->trust);
+}
+
+bool pmc__run_trust_bias(const struct pmc_run *run, size_t idx, double *bias)
+{
+	if (!run->trust_bias || isnan(run->trust_bias[idx]))
+		return false;
+	*bias = run->trust_bias[idx];
+	return true;
 }
 
 void pmc__run_trust_free(struct pmc_run *run)
@@ -279,6 +289,8 @@ void pmc__run_trust_free(struct pmc_run *run)
 	for (size_t i = 0; res->trust && i < res->nr_events; i++)
 		free(res->trust[i]);
 	free(res->trust);
+	free(run->trust_bias);
+	run->trust_bias = NULL;
 	res->trust = NULL;
 	res->trust_file = res->trust_note = NULL;
 	pmc__trust_free(run->trust);

@@ -75,6 +75,11 @@ if have_breakpoints; then
 	"$PMC" stat --user --kernel -e "$BP,$BP:u" "$KERNELS" breakpoint 10 >/dev/null 2>"$T/s3"
 	expect_grep "pmc stat marks the bias" "$BP +\\[bias \\+$extra per run\\]$" "$T/s3"
 	expect_grep "and :u exact" "$BP:u +\\[exact\\]$" "$T/s3"
+	# --subtract-overhead takes the validated bias for whole-program counts, and says so
+	"$PMC" stat --user --kernel --subtract-overhead -e "$BP" "$KERNELS" breakpoint 10 >/dev/null 2>"$T/s6"
+	expect_grep "the validated bias is subtracted" "^ +10 +$BP +\\[bias \\+$extra per run, subtracted\\]$" "$T/s6"
+	"$PMC" stat --user --kernel --subtract-overhead -e "$BP" -o "$T/s6.json" --format json "$KERNELS" breakpoint 10 2>/dev/null
+	expect_eq "JSON: which overhead was subtracted" "$(json "$T/s6.json" '(j["events"][0]["mean"], j["events"][0]["overhead_from"])')" "(10.0, 'validated bias')"
 fi
 "$PMC" stat --trust=none --user --kernel -e syscalls:sys_enter_getppid "$KERNELS" syscall 10 >/dev/null 2>"$T/s4"
 expect_no_grep "--trust=none: no marks" '\[exact\]' "$T/s4"

@@ -147,7 +147,7 @@ static void print_line(FILE *f, const char *prefix, const struct stat_view *v, i
 	if (pmc_evsel__note(e->evsel))
 		fprintf(f, "   (%s)", pmc_evsel__note(e->evsel));
 	if (v->trust)
-		fprintf(f, "   [%s]", v->trust);
+		fprintf(f, "   [%s%s]", v->trust, v->bias_subtracted ? ", subtracted" : "");
 	fputc('\n', f);
 }
 

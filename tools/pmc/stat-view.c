@@ -47,8 +47,10 @@ int stat_views__new(const struct stat_run *run, struct stat_view **out)
 	const struct pmc_run_results *res = run->res;
 	int err = stat_views__of(res->events, res->nr_events, wall_ns(res), out);
 
-	for (size_t i = 0; !err && res->trust && i < res->nr_events; i++)
+	for (size_t i = 0; !err && res->trust && i < res->nr_events; i++) {
 		(*out)[i].trust = res->trust[i];
+		(*out)[i].bias_subtracted = res->overhead_from[i] == PMC_RUN_OVERHEAD_VALIDATED;
+	}
 	return err;
 }
 

@@ -141,6 +141,7 @@ struct stat_view {
 	bool has_derived;
 	struct stat_derived derived; /* the comment column */
 	const char *trust;	     /* pmc validate's verdict (results->trust), or NULL */
+	bool bias_subtracted;	     /* its validated bias was subtracted (--subtract-overhead) */
 };
 
 /* The views of run's events, [nr_events]; free() them. Returns 0 or -1 (no memory). */
