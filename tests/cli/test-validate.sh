@@ -131,6 +131,34 @@ PMC_KERNELS=/nonexistent/pmc-kernels "$PMC" validate >"$T/o" 2>"$T/e"
 expect_eq "no kernels program exits 1" "$?" 1
 expect_grep "says what to do" 'set PMC_KERNELS' "$T/e"
 
+# --- the other classes, from kernels that do not do what they predict ---
+# twice the calls predicted: multiplicative, factor 2; noise around N: random
+cat >"$T/twice" <<EOS
+#!/bin/sh
+[ "\$1" = syscall ] && exec "$KERNELS" syscall \$((\$2 * 2))
+exec "$KERNELS" "\$@"
+EOS
+# (noise of mean 0 from a fixed sequence, so that the verdict is the same on every run)
+echo 0 >"$T/k"
+cat >"$T/noisy" <<EOS
+#!/bin/bash
+[ "\$1" = syscall ] || exec "$KERNELS" "\$@"
+k=\$((\$(cat "$T/k") + 1)); echo \$k >"$T/k"
+exec "$KERNELS" syscall \$((\$2 + (k * 7919) % 201 - 100))
+EOS
+chmod +x "$T/twice" "$T/noisy"
+PMC_KERNELS=$T/twice "$PMC" validate --trust=none --kernel syscall -e syscalls:sys_enter_getppid --format json -o "$T/m.json" 2>/dev/null
+expect_eq "twice the calls: multiplicative" "$(class syscall syscalls:sys_enter_getppid "$T/m.json")" multiplicative
+expect_eq "its factor" "$(json "$T/m.json" 'j["results"][0]["factor"]')" 2.0
+PMC_KERNELS=$T/noisy "$PMC" validate --trust=none --kernel syscall -e syscalls:sys_enter_getppid -r 5 --format json -o "$T/r.json" 2>/dev/null
+expect_eq "noise around N: random" "$(class syscall syscalls:sys_enter_getppid "$T/r.json")" random
+expect_eq "with residuals" "$(json "$T/r.json" 'j["results"][0]["residual_sd"] > 10')" True
+
+# --- --trust=none writes no trust file ---
+PMC_TRUST=$T/none-trust.json "$PMC" validate --quick --kernel syscall --trust=none >/dev/null 2>&1
+expect_eq "--trust=none exits 0" "$?" 0
+[ ! -e "$T/none-trust.json" ] && ok "--trust=none: no trust file" || fail "--trust=none wrote a trust file"
+
 # --- results files whole or absent ---
 "$PMC" validate --quick --kernel syscall --format csv -o "$T/v.csv" 2>/dev/null
 expect_eq "csv header" "$(head -1 "$T/v.csv" | cut -d, -f1-3)" "event,kernel,per_size"

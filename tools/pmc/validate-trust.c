@@ -86,7 +86,7 @@ int validate_save_trust(const struct validate_opts *o, const struct vplan *plan)
 	const char *path = o->trust ? o->trust : def;
 	const struct pmc_caps *caps = pmc_caps();
 	struct pmc_outfile *out;
-	json_t *entries = json_array(), *machine, *root;
+	json_t *entries, *machine, *root;
 	time_t t = time(NULL);
 	int err;
 
@@ -94,6 +94,7 @@ int validate_save_trust(const struct validate_opts *o, const struct vplan *plan)
 		return 0;
 	if (!path)
 		return 1;
+	entries = json_array();
 	gethostname(host, sizeof(host) - 1);
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
 	for (size_t i = 0; i < plan->nr_rows; i++)
