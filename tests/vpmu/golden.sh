@@ -86,6 +86,14 @@ C
 
 # A fixed environment and a temporary folder whose name has a fixed length: the client's
 # stack holds argv, the environment and LD_PRELOAD's path, and its layout changes counts.
+# The dynamic loader runs before main and leaves the modelled caches and branch predictor
+# in the state main starts from; looking libc up in /etc/ld.so.cache made that state, and
+# so main's counts, depend on every library installed on the machine (installing a package
+# changed 9 of the misc group's counts). LD_LIBRARY_PATH names libc's folder, which the
+# loader searches before the cache, so it never reads the cache.
+libdir=$(ldd "$guest" | awk '$1 == "libc.so.6" {print $3}')
+libdir=${libdir%/*}
+[ -n "$libdir" ] || { echo "golden.sh: ldd does not say where libc.so.6 is" >&2; exit 2; }
 work=$(mktemp -d /tmp/vpmu-golden.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 ln -s "$(cd "$vglib" && pwd)" "$work/vglib"
@@ -94,7 +102,7 @@ cp "$guest" "$work/t-work"
 run_group() {
 	configs "$group" | while read -r name opts; do
 		# shellcheck disable=SC2086 # extra and opts are lists of options
-		(cd "$work" && env -i PATH=/usr/bin:/bin VALGRIND_LIB="$work/vglib" \
+		(cd "$work" && env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH="$libdir" VALGRIND_LIB="$work/vglib" \
 			valgrind --tool=vpmu $extra $opts ./t-work 2>&1 >/dev/null) |
 			sed -n "s/^==[0-9]*== vpmu: /$group $name /p"
 	done

@@ -15,6 +15,9 @@
  * caret under err->offset, and "did you mean" lines for err->suggest.
  */
 void cli_print_parse_error(const char *cmd, const char *input, const struct pmc_parse_error *err);
+/* The same, with hint in place of "run 'pmc list' ..." when there is no closest name. */
+void cli_print_parse_error_hint(const char *cmd, const char *input,
+				const struct pmc_parse_error *err, const char *hint);
 
 struct cli_cmd;
 

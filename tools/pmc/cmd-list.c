@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <jansson.h>
 #include "cli.h"
+#include "stat-metric.h"
 
 #define NAME_COLUMN_MAX 40
 #define DEFAULT_WIDTH 100
@@ -395,7 +396,7 @@ static const struct cli_opt options[] = {
 const struct cli_cmd cmd_list_doc = {
 	.name = "list",
 	.summary = "list the events pmc knows and whether they can be counted here",
-	.synopsis = "[options] [KIND|PATTERN|WORD]",
+	.synopsis = "[options] [KIND|PATTERN|WORD]\n[options] metrics [WORD]",
 	.about = "Lists every event pmc knows, by kind and sorted by name, with its description, "
 		 "whether it can be counted on this machine and, if not, why; aliases share a "
 		 "line (context-switches OR cs) and a PAPI preset shows the event it stands for "
@@ -403,7 +404,11 @@ const struct cli_cmd cmd_list_doc = {
 		 "all for one reason, takes one line that says why.\n\nKIND is one of hardware, "
 		 "software, cache, breakpoint, pmu, tracepoint, cpu, preset; PATTERN a shell "
 		 "glob over the names; any other WORD lists the events whose name, description "
-		 "or preset event contains it; PATTERN and WORD match without regard to case.",
+		 "or preset event contains it; PATTERN and WORD match without regard to case."
+		 "\n\n'pmc list metrics [WORD]' lists the metric groups and the metrics of the "
+		 "backend's shipped files (docs/metrics.md), each with its description, formula, "
+		 "unit and threshold; WORD keeps those whose name, groups or description contain "
+		 "it.",
 	.opts = options,
 	.operands = CLI_V_EVENTS,
 };
@@ -459,6 +464,8 @@ int cmd_list(int argc, char **argv)
 			return 2;
 	}
 	ctx.pattern = optind < argc ? argv[optind] : NULL;
+	if (ctx.pattern && !strcmp(ctx.pattern, "metrics"))
+		return list_metrics(eo.backend, optind + 1 < argc ? argv[optind + 1] : NULL, json);
 	ctx.by_kind = ctx.pattern && is_kind(ctx.pattern);
 	ret = list(&ctx, json);
 	free_entries(&ctx);

@@ -27,11 +27,23 @@ enum {
 	O_NO_BIG_NUM,
 	O_APPEND_OUT,
 	O_LOG_FD,
+	O_METRICS_FILE,
+	O_TOPDOWN,
+	O_TD_LEVEL,
 };
 
 static const struct cli_opt options[] = {
 	{"event", 'e', "EVENTS", CLI_V_EVENTS, NULL,
 	 "events to count, comma-separated (pmc list; docs/events.md); repeatable"},
+	{"metrics", 'M', "METRICS", CLI_V_NONE, NULL,
+	 "metrics and metric groups to compute, comma-separated (pmc list metrics), or one "
+	 "defined as 'name = expression'; their events are counted too; repeatable"},
+	{"metrics-file", O_METRICS_FILE, "FILE", CLI_V_FILE, NULL,
+	 "metric definitions in perf's JSON schema (docs/metrics.md); repeatable"},
+	{"topdown", O_TOPDOWN, NULL, CLI_V_NONE, NULL,
+	 "the top-down metrics of level 1 (group TopdownL1), or of --td-level"},
+	{"td-level", O_TD_LEVEL, "N", CLI_V_NONE, NULL,
+	 "the top-down level of --topdown (1 to 6; group TopdownLN)"},
 	{"repeat", 'r', "N", CLI_V_NONE, NULL, "repetitions per pass (default 1)"},
 	{"no-warmup", O_NO_WARMUP, NULL, CLI_V_NONE, NULL, "skip the warm-up run"},
 	{"plan", O_PLAN, NULL, CLI_V_NONE, NULL, "print the pass plan and exit"},
@@ -172,6 +184,19 @@ static int apply(struct stat_opts *o, int c, const char *arg, unsigned *priv_set
 			return 1;
 		o->events = ev;
 		o->events[o->nr_events++] = (char *)arg;
+		return 0;
+	case 'M':
+		return metric_opts__add(&o->metrics.select, &o->metrics.nr_select, arg) ? 1 : 0;
+	case O_METRICS_FILE:
+		return metric_opts__add(&o->metrics.files, &o->metrics.nr_files, arg) ? 1 : 0;
+	case O_TOPDOWN:
+		o->metrics.topdown = true;
+		return 0;
+	case O_TD_LEVEL:
+		if (cli_parse_long(arg, 1, 6, &n))
+			return bad_usage("--td-level takes a top-down level, 1 to 6, not '%s'",
+					 arg);
+		o->metrics.td_level = (int)n;
 		return 0;
 	case 'r':
 		if (cli_parse_long(arg, 1, STAT_MAX_REPEAT, &n))
@@ -344,9 +369,12 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 	}
 	o->priv = priv ? priv : PMC_PRIV_USER;
 	o->argv = argv + optind;
-	o->default_events = !o->nr_events;
+	o->default_events = !o->nr_events && !metric_opts__any(&o->metrics);
+	o->metrics.level = o->level;
 	if (!*o->argv && !o->pid && !o->tids && !o->system_wide && !o->cpus && !o->plan_only)
 		return bad_usage("%s", "no command to run (or -p PID, -t TIDS, -a, -C CPUS)");
+	if (o->metrics.td_level && !o->metrics.topdown)
+		return bad_usage("%s", "--td-level is the level of --topdown: give --topdown too");
 	if (o->pid && (o->system_wide || o->cpus))
 		return bad_usage("%s", "-p cannot be combined with -a or -C");
 	rc = stat_args_check(o);
@@ -391,6 +419,8 @@ int cmd_stat(int argc, char **argv)
 		rc = cmd_stat_run(&opts);
 	stat_args_free(&opts);
 	free(opts.events);
+	free(opts.metrics.select);
+	free(opts.metrics.files);
 	if (cargv != argv) {
 		for (int i = 1; i < cargc - (argc - 1); i++)
 			free(cargv[i]);

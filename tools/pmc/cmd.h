@@ -20,6 +20,7 @@ PMC_CMD(report)
 PMC_CMD(annotate)
 PMC_CMD(calibrate)
 PMC_CMD(validate)
+PMC_CMD(metrics)
 PMC_CMD(doctor)
 #undef PMC_CMD
 

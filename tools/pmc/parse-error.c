@@ -10,6 +10,12 @@
 
 void cli_print_parse_error(const char *cmd, const char *input, const struct pmc_parse_error *err)
 {
+	cli_print_parse_error_hint(cmd, input, err, "run 'pmc list' for the events known here");
+}
+
+void cli_print_parse_error_hint(const char *cmd, const char *input,
+				const struct pmc_parse_error *err, const char *hint)
+{
 	int len = (int)strlen(input), off = err->offset, start = 0, shown;
 	char *before, *after;
 
@@ -37,5 +43,5 @@ void cli_print_parse_error(const char *cmd, const char *input, const struct pmc_
 	for (int i = 0; i < err->nr_suggest && i < 3; i++)
 		fprintf(stderr, "  did you mean '%s'?\n", cli_show(err->suggest[i]));
 	if (!err->nr_suggest)
-		fprintf(stderr, "  run 'pmc list' for the events known here\n");
+		fprintf(stderr, "  %s\n", hint);
 }

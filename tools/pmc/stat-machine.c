@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <jansson.h>
 #include "cli.h"
 #include "stat.h"
 
@@ -181,6 +182,35 @@ static void csv_header(FILE *f, const struct stat_run *run)
 	free(text);
 }
 
+/*
+ * The metrics after the events: with -x a '#' line naming the fields, then one line per metric
+ * (whole program, regions, threads); with -j one object per metric.
+ */
+static void print_metrics(FILE *f, const struct stat_run *run, const char *sep)
+{
+	if (sep) {
+		fputs("# ", f);
+		metric_rows__csv(f, &run->rows, sep);
+		return;
+	}
+	for (size_t i = 0; i < run->rows.nr; i++) {
+		const struct metric_row *row = &run->rows.v[i];
+		json_t *j = metric_json(&row->r);
+		char *s;
+
+		if (j && row->region) {
+			json_object_set_new(j, "region", json_string(row->region));
+			if (row->thread >= 0)
+				json_object_set_new(j, "thread", json_integer(row->thread));
+		}
+		s = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
+		if (s)
+			fprintf(f, "%s\n", s);
+		free(s);
+		json_decref(j);
+	}
+}
+
 static void print_lines(FILE *f, const struct stat_run *run, const struct line_of *l,
 			const struct pmc_run_event *events, size_t nr, const char *sep)
 {
@@ -226,6 +256,8 @@ void stat_print_machine(FILE *f, const struct stat_run *run, const char *sep)
 	if (sep)
 		csv_header(f, run);
 	print_all(f, run, &l, res->events, res->nr_events, res->units, res->nr_units, sep);
+	if (run->metrics)
+		print_metrics(f, run, sep);
 }
 
 void stat_print_machine_interval(FILE *f, const struct stat_run *run,

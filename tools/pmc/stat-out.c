@@ -122,11 +122,49 @@ static void print_comment(FILE *f, const struct stat_view *v, const struct stat_
 	fprintf(f, " %-*s", n < METRIC_LEN - 1 ? METRIC_LEN - n - 1 : 0, v->derived.unit);
 }
 
+/*
+ * The metrics that read event idx first (perf's layout): the first in its comment column when
+ * the event has no comment of its own (returned, and marked printed), or -1.
+ */
+static long metric_in_column(const struct stat_run *run, const struct stat_view *v, size_t idx,
+			     bool *printed)
+{
+	for (size_t i = 0; !v->has_derived && i < run->rows.nr; i++) {
+		const struct metric_row *row = &run->rows.v[i];
+
+		if (!row->region && row->r.first == (long)idx && !printed[i]) {
+			printed[i] = true;
+			return (long)i;
+		}
+	}
+	return -1;
+}
+
+/*
+ * The metrics of event idx that its line had no room for, each on a line of its own; idx -1:
+ * every metric not printed yet (of inputs that are no event of the list).
+ */
+static void print_metric_lines(FILE *f, const struct stat_run *run, long idx, int uw, bool *printed)
+{
+	char buf[1024];
+
+	for (size_t i = 0; i < run->rows.nr; i++) {
+		const struct metric_row *row = &run->rows.v[i];
+
+		if (row->region || (idx >= 0 && row->r.first != idx) || printed[i])
+			continue;
+		printed[i] = true;
+		fprintf(f, "%18s %-*s %-32s %s\n", "", uw, "", "",
+			metric_comment(buf, sizeof(buf), &row->r));
+	}
+}
+
+/* An event's line; metric: the row of the metric in its comment column, or -1. */
 static void print_line(FILE *f, const char *prefix, const struct stat_view *v, int uw, int reps,
-		       const struct stat_numfmt *nf)
+		       const struct stat_numfmt *nf, long metric, const struct stat_run *run)
 {
 	const struct pmc_run_event *e = v->e;
-	char num[64];
+	char num[64], buf[1024];
 
 	fputs(prefix, f);
 	if (!v->counted) {
@@ -139,7 +177,10 @@ static void print_line(FILE *f, const char *prefix, const struct stat_view *v, i
 	}
 	stat_num(num, sizeof(num), v->value, decimals(v), nf);
 	fprintf(f, "%18s %-*s %-32s", num, uw, v->unit, v->name);
-	print_comment(f, v, nf);
+	if (metric >= 0)
+		fprintf(f, " %s", metric_comment(buf, sizeof(buf), &run->rows.v[metric].r));
+	else
+		print_comment(f, v, nf);
 	if (reps > 1 && e->sum.ci_pct != 0)
 		fprintf(f, "  ( +-%6.2f%% )", e->sum.ci_pct);
 	if (e->scaled)
@@ -248,26 +289,34 @@ void stat_print_events(FILE *f, const struct stat_run *run, const char *prefix,
 	uw = unit_width(v, nr);
 	for (size_t i = 0; i < nr; i++)
 		if (v[i].counted)
-			print_line(f, prefix, &v[i], uw, run->res->nr_reps, nf);
+			print_line(f, prefix, &v[i], uw, run->res->nr_reps, nf, -1, run);
 	free(v);
 }
 
 void stat_print_summary(FILE *f, const struct stat_run *run, const struct stat_numfmt *nf)
 {
 	const struct pmc_run_results *res = run->res;
+	bool *printed = calloc(run->rows.nr + 1, sizeof(*printed));
 	struct stat_view *v;
 	int uw;
 
-	if (stat_views__new(run, &v)) {
+	if (!printed || stat_views__new(run, &v)) {
 		fprintf(stderr, "pmc stat: cannot print the summary: out of memory\n");
+		free(printed);
 		return;
 	}
 	uw = unit_width(v, res->nr_events);
 	stat_print_header(f, run);
 	stat_print_overhead(f, run);
 	stat_units__print(f, run, nf);
-	for (size_t i = 0; i < res->nr_events; i++)
-		print_line(f, "", &v[i], uw, res->nr_reps, nf);
+	for (size_t i = 0; i < res->nr_events; i++) {
+		long m = v[i].counted ? metric_in_column(run, &v[i], i, printed) : -1;
+
+		print_line(f, "", &v[i], uw, res->nr_reps, nf, m, run);
+		print_metric_lines(f, run, (long)i, uw, printed);
+	}
+	print_metric_lines(f, run, -1, uw, printed);
+	free(printed);
 	print_details(f, run, v, nf);
 	stat_regions__print(f, run);
 	print_footer(f, run, nf);

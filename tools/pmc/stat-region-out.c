@@ -64,8 +64,9 @@ void stat_regions__print(FILE *f, const struct stat_run *run)
 			cli_show(r->name), r->entered, r->entered == 1 ? "" : "s", r->exited,
 			r->exited == 1 ? "" : "s");
 		print_cells(f, run, i, -1, "    ");
+		metric_rows__print(f, &run->rows, r->name, -1, "    ", NULL);
 		print_warnings(f, r);
-		for (int t = 0; run->opts->per_thread && t < r->nr_threads; t++) {
+		for (int t = 0; run->opts->region_per_thread && t < r->nr_threads; t++) {
 			const struct pmc_run_cell *c = NULL;
 
 			for (size_t e = 0; e < res->nr_events && !(c && c->nr); e++)
@@ -75,6 +76,7 @@ void stat_regions__print(FILE *f, const struct stat_run *run)
 			fprintf(f, "    thread %d, entered %.0f time%s:\n", t, n,
 				n == 1 ? "" : "s");
 			print_cells(f, run, i, t, "      ");
+			metric_rows__print(f, &run->rows, r->name, t, "      ", NULL);
 		}
 	}
 	if (res->bad_ids)

@@ -265,6 +265,8 @@ static int build(struct stat_run *run)
 		return err == -PMC_E_NOBACKEND ? 2 : 1;
 	}
 	err = parse_all(run, &eo);
+	if (!err)
+		err = stat_metrics__build(run, &eo);
 	return err ? err : new_runner(run);
 }
 
@@ -377,6 +379,9 @@ int cmd_stat_run(const struct stat_opts *opts)
 			rc = 1;
 		} else if (run.res->exec_failed) {
 			rc = 127;
+		} else if (stat_metrics__compute(&run)) {
+			fprintf(stderr, "pmc stat: cannot compute the metrics: out of memory\n");
+			rc = 1;
 		} else {
 			rc = stat_write(&run) ? 1 : exit_status(&run);
 			if (err && !rc)
@@ -384,6 +389,7 @@ int cmd_stat_run(const struct stat_opts *opts)
 		}
 	}
 	pmc_run__delete(run.runner);
+	stat_metrics__delete(&run);
 	pmc_evlist__delete(run.evlist);
 	free(run.user_named);
 	stat_live_close(&run);

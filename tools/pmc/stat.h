@@ -9,6 +9,7 @@
 #include <pmc/pmc.h>
 #include "cli.h"
 #include "stat-derived.h"
+#include "stat-metric.h"
 #include "stat-num.h"
 
 /* The limit of -r, PMC_RUN_MAX_REPEAT as a string for messages. */
@@ -73,11 +74,12 @@ struct stat_opts {
 	const char *cgroup;	/* -G */
 	char **filters;		/* [nr_filters]: --filter after each -e (owned), or NULL */
 	size_t nr_filters;
-	bool null_run;		/* --null */
-	int detailed;		/* -d, -dd, -ddd */
-	int delay_ms;		/* -D (-1: until a control "enable") */
-	const char *control;	/* --control */
-	const char *pre, *post; /* --pre, --post */
+	bool null_run;		    /* --null */
+	int detailed;		    /* -d, -dd, -ddd */
+	int delay_ms;		    /* -D (-1: until a control "enable") */
+	const char *control;	    /* --control */
+	const char *pre, *post;	    /* --pre, --post */
+	struct metric_opts metrics; /* -M, --metrics-file, --topdown */
 };
 
 /* pmc stat's state: the options, the event list, and the library's runner over it. */
@@ -96,7 +98,17 @@ struct stat_run {
 	bool hook_failed;      /* --pre or --post failed (said) */
 	struct stat_numfmt nf; /* how the interval lines write numbers */
 	FILE *log;	       /* -I with --log-fd: where the interval lines go, or NULL */
+	struct pmc_metrics *metrics;  /* the selected metrics, NULL when none */
+	struct metric_absent *absent; /* events of metrics that the backend does not know */
+	size_t nr_absent;
+	struct metric_rows rows; /* every metric of the run, after it (stat_metrics__compute()) */
 };
+
+/* The metric set of the options and its events in the list; 0 or an exit status. */
+int stat_metrics__build(struct stat_run *run, const struct pmc_evlist_opts *eo);
+/* The metrics' rows from the results: whole program, regions, threads. 0 or -ENOMEM. */
+int stat_metrics__compute(struct stat_run *run);
+void stat_metrics__delete(struct stat_run *run);
 
 /*
  * stat-args.c: the options of live counting and units. stat_args_apply() takes option c

@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# pmc stat -M, --metrics-file and --topdown (docs/metrics.md, "In pmc stat"): values equal to
+# the formula over the counts printed, one-off definitions, unknown names, n/a, unavailable
+# inputs, the per-repetition interval and the delta method each where it belongs, with the
+# Student-t and delta-method intervals recomputed here from the raw values; the JSON and CSV
+# fields; metrics per region and thread.
+. "$(dirname "$0")/lib.sh"
+
+FIX="$SRC/tests/data/metrics/topdown-fixture.json"
+# t(0.975) of 4 and 2 degrees of freedom (any Student-t table).
+T4=2.7764451051977987
+T2=4.302652729911275
+
+# --- perf backend, software metrics: task-clock / duration_time, five repetitions ------------
+"$PMC" stat -M cpus_utilized -r 5 --format json -o "$T/cu.json" true 2>"$T/cu.err"
+expect_eq "cpus_utilized: runs" $? 0
+# The value is the formula at the means; the interval the repetitions' metric values' t interval.
+check_cu=$(json "$T/cu.json" "(lambda ev, m: (
+	abs(m['value'] - sum(ev['task-clock'])/sum(ev['duration_time'])) < 1e-12 * m['value'],
+	m['method'], m['n'],
+	(lambda r: abs(m['ci'] - $T4 * (sum((x - sum(r)/5)**2 for x in r)/4)**0.5 / 5**0.5)
+		< 1e-6 * m['ci'])([a/b for a, b in zip(ev['task-clock'], ev['duration_time'])])))(
+	{e['name']: e['values'] for e in j['events']}, j['metrics'][0])")
+expect_eq "cpus_utilized: value of the means, per-repetition t interval" "$check_cu" \
+	"(True, 'per-repetition', 5, True)"
+expect_eq "cpus_utilized: JSON fields" "$(json "$T/cu.json" 'sorted(j["metrics"][0])')" \
+	"['ci', 'ci_pct', 'flagged', 'formula', 'inputs', 'method', 'n', 'name', 'status', 'threshold', 'unit', 'value']"
+expect_eq "cpus_utilized: formula, inputs, unit" \
+	"$(json "$T/cu.json" '[j["metrics"][0][k] for k in ("formula", "inputs", "unit", "flagged")]')" \
+	"['task\\\\-clock / duration_time', ['task-clock', 'duration_time'], 'CPUs', None]"
+# The summary: on task-clock's line (which has perf's comment) the metric takes a line of its own.
+"$PMC" stat -M cpus_utilized -r 3 true 2>"$T/cu.txt"
+expect_grep "summary: own line, with its interval and method" \
+	"^ {50,}# +[0-9.]+ CPUs  cpus_utilized  \( \+- [0-9.]+%, per-repetition \)$" "$T/cu.txt"
+"$PMC" stat -M cpus_utilized true 2>"$T/cu1.txt"
+expect_no_grep "one run: no interval" "cpus_utilized .*\+-" "$T/cu1.txt"
+
+# --strict is for -e's events: a metric's input this machine lacks (no PMU) leaves it unavailable.
+"$PMC" stat --strict -M insn_per_cycle,cpus_utilized true 2>"$T/strict"
+expect_eq "--strict: the metrics' events are not -e's" $? 0
+expect_grep "--strict: the metric printed" "#.*  insn_per_cycle( |$)" "$T/strict"
+
+# Unknown names: a usage error with the closest names; a definition that does not parse too.
+"$PMC" stat -M insn_per_cycl true 2>"$T/unk"
+expect_eq "unknown metric: exit 2" $? 2
+expect_grep "unknown metric: the closest name" "did you mean 'insn_per_cycle'" "$T/unk"
+"$PMC" stat -M 'x = instructions +' true 2>"$T/bad"
+expect_eq "bad definition: exit 2" $? 2
+expect_grep "bad definition: a caret" "^ +\^$" "$T/bad"
+"$PMC" stat --td-level 2 true 2>"$T/td"
+expect_eq "--td-level without --topdown: exit 2" $? 2
+
+# pmc list metrics: groups and metrics with their descriptions; a word filters.
+"$PMC" list metrics >"$T/list"
+expect_grep "list: a group and its metrics" "^  Software: cpus_utilized page_faults_per_second$" "$T/list"
+expect_grep "list: a metric with its groups" "^  branch_miss_rate  \[Summary;Branches\]$" "$T/list"
+expect_grep "list: its formula, unit and threshold" \
+	"^      = branch\\\\-misses / branches  \(unit: 100%\)  \(threshold: branch_miss_rate > 0.05\)$" "$T/list"
+expect_eq "list: a word filters (names, groups, descriptions)" \
+	"$("$PMC" list metrics tlb --json | json /dev/stdin '[m["name"] for m in j["metrics"]]')" \
+	"['dtlb_load_miss_rate', 'itlb_load_miss_rate']"
+expect_eq "list --json: the groups" \
+	"$("$PMC" list metrics --json | json /dev/stdin '[g["metrics"] for g in j["groups"] if g["name"] == "Software"]')" \
+	"[['cpus_utilized', 'page_faults_per_second']]"
+
+"$PMC" doctor >"$T/doctor" 2>&1
+grep -qE '^ *\[ok\] vpmu' "$T/doctor" || skip "the vpmu tool is not available: $(grep vpmu "$T/doctor")"
+L="$PROGS/vpmu-loop"
+
+# --- vpmu: exact counts ---------------------------------------------------------------------
+# The value by hand from the counts the summary prints; instructions' line has perf's comment,
+# so the metric is on a line of its own under it.
+"$PMC" stat --backend=vpmu -M insn_per_cycle "$L" loop 1000 2>"$T/ipc.txt"
+ins=$(awk '$2 == "instructions:W" { print $1 }' "$T/ipc.txt")
+cyc=$(awk '$2 == "cycles:W" { print $1 }' "$T/ipc.txt")
+expect_eq "insn_per_cycle under instructions' line, value by hand" \
+	"$(grep -A1 " instructions:W " "$T/ipc.txt" | tail -1 | sed 's/^ *//')" \
+	"# $(awk -v a="$ins" -v b="$cyc" 'BEGIN { printf "%9.3f", a / b }') insn per cycle  insn_per_cycle"
+# Where the first input's line has no comment, the metric is in its comment column.
+"$PMC" stat --backend=vpmu -M 'cpb = cycles / branches' "$L" loop 1000 2>"$T/cpb.txt"
+cyc=$(awk '$2 == "cycles:W" { print $1 }' "$T/cpb.txt")
+br=$(awk '$2 == "branches:W" { print $1 }' "$T/cpb.txt")
+expect_grep "cpb in cycles' comment column, value by hand" \
+	"^ +$cyc +cycles:W +# +$(awk -v a="$cyc" -v b="$br" 'BEGIN { printf "%.2f", a / b }')  cpb$" "$T/cpb.txt"
+# One-off definitions: K iterations of the loop add 4K instructions and K branches.
+for k in 100000 200000; do
+	"$PMC" stat --backend=vpmu -M 'ipb = instructions / branches' -e instructions,branches \
+		--format json -o "$T/k$k.json" "$L" loop $k 2>>"$T/err"
+done
+expect_eq "one-off: the formula over the counts" \
+	"$(json "$T/k100000.json" 'j["metrics"][0]["value"] == j["events"][0]["mean"] / j["events"][1]["mean"]')" True
+expect_eq "one-off: inputs counted by -e are not added again" \
+	"$(json "$T/k100000.json" '[e["name"] for e in j["events"]]')" "['instructions', 'branches']"
+expect_eq "one-off: 4 instructions per branch in the limit" \
+	"$(python3 -c "import json; a, b = (json.load(open('$T/k%d.json' % k))['events'] for k in (100000, 200000)); print((b[0]['mean'] - a[0]['mean']) / (b[1]['mean'] - a[1]['mean']))")" 4.0
+# Division by zero: n/a with the reason, the rest counted.
+"$PMC" stat --backend=vpmu -M 'z = instructions / (branches - branches)' -M insn_per_cycle \
+	--format json -o "$T/z.json" "$L" loop 100 2>"$T/z.txt"
+expect_grep "division by zero: n/a with the reason" "# +n/a  z  \(division by zero" "$T/z.txt"
+expect_eq "division by zero: JSON" "$(json "$T/z.json" '[(m["status"], m["value"]) for m in j["metrics"]][0]')" \
+	"('n/a', None)"
+expect_eq "the other metric has its value" "$(json "$T/z.json" 'j["metrics"][1]["status"]')" ok
+# Inputs this backend lacks: unavailable with the reason; the other metrics counted.
+"$PMC" stat --backend=vpmu -M cpus_utilized,insn_per_cycle -M 'u = NO_SUCH_EVENT_Q / instructions' \
+	--format json -o "$T/u.json" "$L" loop 100 2>"$T/u.txt"
+expect_eq "unavailable inputs: runs" $? 0
+expect_eq "unavailable: status of each" "$(json "$T/u.json" '[m["status"] for m in j["metrics"]]')" \
+	"['unavailable', 'ok', 'unavailable']"
+expect_grep "unavailable: a software event's reason" "<unavailable>  cpus_utilized  \(.*software events" "$T/u.txt"
+expect_grep "unavailable: an unknown event's reason" "<unavailable>  u  \(.*NO_SUCH_EVENT_Q" "$T/u.txt"
+
+# An input the backend refuses is not in the metric's group (a group counts whole or not):
+# cycles is counted, task-clock says why, the metric is unavailable.
+"$PMC" stat --backend=vpmu -M cycles_frequency --format json -o "$T/cf.json" "$L" loop 100 2>>"$T/err"
+expect_eq "refused input: alone, the other counted" \
+	"$(json "$T/cf.json" '[(e["name"], e["supported"], len(e["values"])) for e in j["events"]]')" \
+	"[('cycles', True, 1), ('task-clock', False, 0)]"
+expect_eq "refused input: the metric unavailable" "$(json "$T/cf.json" 'j["metrics"][0]["status"]')" unavailable
+
+# One pass (four general counters): per repetition; two passes (the Pentium model's two
+# counters split the weak group): the delta method, its interval recomputed here.
+DM='dm = duration_time / (instructions + branches + cycles)'
+"$PMC" stat --backend=vpmu -M "$DM" -r 3 --plan "$L" loop 100 >"$T/plan1" 2>&1
+expect_grep "one pass: the metric's events grouped" "^# pass plan: 1 pass$" "$T/plan1"
+"$PMC" stat --backend=vpmu -M "$DM" -r 3 --format json -o "$T/p1.json" "$L" loop 100 2>>"$T/err"
+expect_eq "one pass: per-repetition" "$(json "$T/p1.json" 'j["metrics"][0]["method"]')" per-repetition
+PMC_VPMU_MODEL=pentium "$PMC" stat --backend=vpmu -M "$DM" -r 3 --format json -o "$T/p2.json" \
+	"$L" loop 100 2>>"$T/err"
+expect_eq "two passes" "$(json "$T/p2.json" 'len(set(e["pass"] for e in j["events"]))')" 2
+check_dm=$(json "$T/p2.json" "(lambda ev, m: (m['method'], m['n'],
+	(lambda d, s: abs(m['ci'] - $T2 * (sum((x - sum(d)/3)**2 for x in d)/2)**0.5 / 3**0.5 / s)
+		< 1e-6 * m['ci'])(ev['duration_time'],
+		sum(sum(ev[k])/3 for k in ('instructions:W', 'branches:W', 'cycles:W')))))(
+	{e['name']: e['values'] for e in j['events']}, j['metrics'][0])")
+expect_eq "two passes: the delta method's interval" "$check_dm" "('delta method', 3, True)"
+PMC_VPMU_MODEL=pentium "$PMC" stat --backend=vpmu -M "$DM" -r 3 "$L" loop 100 2>"$T/p2.txt"
+expect_grep "two passes: the summary says so" "dm  \( \+- [0-9.]+%, delta method \)" "$T/p2.txt"
+
+# --topdown: a fixture file's TopdownL1 (with toplev's marker) and TopdownL2 groups.
+"$PMC" stat --backend=vpmu --metrics-file "$FIX" --topdown -x, "$L" loop 1000 2>"$T/td1"
+expect_eq "--topdown: level 1's metrics" "$(grep -c '^fx_' "$T/td1")" 2
+expect_eq "--topdown: threshold verdicts" "$(awk -F, '/^fx_/ { print $1 "=" $10 }' "$T/td1" | tr '\n' ' ')" \
+	"fx_retiring=yes fx_rest=no "
+"$PMC" stat --backend=vpmu --metrics-file "$FIX" --topdown "$L" loop 1000 2>"$T/td1.txt"
+expect_grep "--topdown: <== on the metric over its threshold" "# +[0-9.]+ %  fx_retiring  <==$" "$T/td1.txt"
+"$PMC" stat --backend=vpmu --metrics-file "$FIX" --topdown --td-level 2 -x, "$L" loop 1000 2>"$T/td2"
+expect_eq "--td-level 2: level 2's metric" "$(grep -o '^fx_[a-z]*' "$T/td2")" fx_branchy
+"$PMC" stat --backend=vpmu --topdown "$L" loop 10 2>"$T/tdn"
+expect_eq "--topdown without a file for it: exit 2" $? 2
+expect_grep "--topdown without a file: why" "no metric of group TopdownL1 .*backend vpmu" "$T/tdn"
+
+# CSV: the metrics' table after the events'.
+"$PMC" stat --backend=vpmu -M insn_per_cycle -r 2 --format csv -o "$T/m.csv" "$L" loop 100 2>>"$T/err"
+expect_eq "CSV: the metrics' header" "$(grep '^metric,' "$T/m.csv")" \
+	"metric,region,thread,n,value,ci,ci_pct,unit,method,flagged,threshold,formula,inputs,status,reason"
+expect_eq "CSV: the metric's row" "$(grep '^insn_per_cycle,' "$T/m.csv" | cut -d, -f1-4,6-9,12-14)" \
+	"insn_per_cycle,,,2,0,0,insn per cycle,per-repetition,instructions / cycles,instructions;cycles,ok"
+
+# Regions: a metric per region and per thread, each with its n.
+R="$PROGS/vpmu-region"
+"$PMC" stat --backend=vpmu -M 'ipb = instructions / branches' -r 2 --region-per-thread --format json \
+	-o "$T/r.json" "$R" 10 1000 2>>"$T/err"
+expect_eq "region metric: the formula over the region's counts, n" \
+	"$(json "$T/r.json" '(lambda r, m: (m["value"] == r["events"][0]["mean"] / r["events"][1]["mean"], m["n"]))(j["regions"][0], j["regions"][0]["metrics"][0])')" \
+	"(True, 2)"
+expect_eq "thread metric, n" \
+	"$(json "$T/r.json" '[(m["name"], m["n"]) for m in j["regions"][0]["threads"][0]["metrics"]]')" \
+	"[('ipb', 2)]"
+
+# pmc metrics: the saved file's metrics computed again, to the last digit: per repetition,
+# by the delta method, per region and per thread; another metric of the saved counts.
+same() { python3 -c "import json, sys; a, b = (json.load(open(f)) for f in sys.argv[1:3]); print(a['metrics'] == b['metrics'] and [(r['metrics'], [t['metrics'] for t in r['threads']]) for r in a['regions']] == [(r['metrics'], [t['metrics'] for t in r['threads']]) for r in b['regions']])" "$1" "$2"; }
+for f in cu p1 p2 r z; do
+	"$PMC" metrics --format json "$T/$f.json" >"$T/$f.again.json" 2>>"$T/err"
+	expect_eq "pmc metrics reproduces $f.json" "$(same "$T/$f.json" "$T/$f.again.json")" True
+done
+"$PMC" metrics -M 'bpi = branches / instructions' --format json "$T/k100000.json" >"$T/bpi.json"
+expect_eq "pmc metrics -M: a one-off over saved counts" \
+	"$(json "$T/bpi.json" 'j["metrics"][0]["value"]')" \
+	"$(json "$T/k100000.json" 'j["events"][1]["mean"] / j["events"][0]["mean"]')"
+"$PMC" metrics "$T/p2.json" >"$T/p2.txt"
+expect_grep "pmc metrics: the summary's metric line" "^  # +[0-9.]+  dm  \( \+- [0-9.]+%, delta method \)$" "$T/p2.txt"
+"$PMC" metrics "$T/list" 2>"$T/notjson"
+expect_eq "pmc metrics: a file that is not JSON, exit 2" $? 2
+echo '{"schema": "pmc-list/1", "events": []}' >"$T/other.json"
+"$PMC" metrics "$T/other.json" 2>"$T/other"
+expect_grep "pmc metrics: another schema refused" "is not a pmc stat results file" "$T/other"
+# Hostile files: counts that are not numbers, names that are not strings: exit 2, no crash.
+for bad in '{"schema":"pmc-stat/1","events":[{"name":"a","values":["x"]}],"metrics":[{"name":"m","formula":"a"}]}' \
+	'{"schema":"pmc-stat/1","events":[{"name":"a","values":[1]}],"regions":[{"name":5}],"metrics":[{"name":"m","formula":"a"}]}' \
+	'{"schema":"pmc-stat/1","events":[{"values":[1]}],"metrics":[{"name":"m","formula":"a"}]}' \
+	'{"schema":"pmc-stat/1","events":[{"name":"a","values":[1]}],"metrics":[{"name":"m","formula":"a +"}]}'; do
+	echo "$bad" >"$T/bad.json"
+	"$PMC" metrics "$T/bad.json" 2>"$T/bad.err"
+	rc=$?
+	expect_eq "pmc metrics: a malformed file, exit 2 ($(head -c 60 "$T/bad.err"))" $rc 2
+done
+"$PMC" metrics -M insn_per_cycl "$T/p1.json" 2>"$T/unk2"
+expect_eq "pmc metrics: an unknown metric, exit 2" $? 2
+
+[ "$FAILS" = 0 ] || exit 1
+echo "all $PASSES passed"
