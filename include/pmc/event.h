@@ -231,6 +231,15 @@ struct pmc_event_info {
 typedef int (*pmc_event_fn)(const struct pmc_event_info *info, void *arg);
 PMC_API int pmc_evlist__for_each_known(const struct pmc_evlist *evlist, pmc_event_fn fn, void *arg);
 
+/*
+ * "Did you mean" for names of the caller's own (pmc validate's kernels, ...): sets
+ * err->suggest to the (at most 3) names of cands[0..nr) closest to name, best first, and
+ * err->nr_suggest to how many; the rest of err is left as it was. Case-insensitive; names
+ * further than a third of name's length (at least 2 edits) are not offered.
+ */
+PMC_API void pmc_suggest_names(struct pmc_parse_error *err, const char *name,
+			       const char *const *cands, size_t nr);
+
 #ifdef __cplusplus
 }
 #endif

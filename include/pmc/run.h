@@ -102,6 +102,13 @@ struct pmc_run_opts {
 	int (*before_run)(const struct pmc_run_progress *p, void *arg);
 	int (*after_run)(const struct pmc_run_progress *p, void *arg);
 	enum pmc_run_aggr aggr; /* values per unit too (results->units) */
+	/*
+	 * The trust file of pmc validate (docs/accuracy.md, "The trust file"): NULL, none; ""
+	 * this machine's (pmc_trust_default_path()), used when it exists; else that file. Each
+	 * event's verdict is then in results->trust. One made on another CPU or kernel is
+	 * ignored, and results->trust_note says why.
+	 */
+	const char *trust;
 };
 
 /* One event over the repetitions of its pass. */
@@ -209,7 +216,24 @@ struct pmc_run_results {
 	double *run_wall_s, *run_user_s, *run_sys_s;
 	bool have_rusage;
 	struct pmc_summary wall, user, sys;
+	/*
+	 * opts.trust: the file read (NULL: none was), each event's verdict in it ([nr_events]:
+	 * "exact", "bias +4 per run", "factor 1.02", "random" or "not validated here"), or why
+	 * it was not used (NULL: nothing to say).
+	 */
+	const char *trust_file;
+	char **trust;
+	const char *trust_note;
+	/*
+	 * subtract_overhead: what each event's whole-program values had subtracted
+	 * ([nr_events]): PMC_RUN_OVERHEAD_NONE, _CALIBRATED (the calibration file's empty
+	 * program) or _VALIDATED (the trust file's per-run bias, preferred where the event has
+	 * one). Region values always have the calibrated per-entry overhead subtracted.
+	 */
+	unsigned char *overhead_from;
 };
+
+enum { PMC_RUN_OVERHEAD_NONE, PMC_RUN_OVERHEAD_CALIBRATED, PMC_RUN_OVERHEAD_VALIDATED };
 
 struct pmc_run;
 
@@ -269,6 +293,13 @@ PMC_API int pmc_run__write(const struct pmc_run *run, FILE *f, enum pmc_run_form
  * when out of memory.
  */
 PMC_API char *pmc_calibration_default_path(void);
+
+/*
+ * This machine's trust file (pmc validate's verdicts): $PMC_TRUST, else
+ * ${XDG_DATA_HOME:-~/.local/share}/pmc/trust-<hostname>.json. Caller frees; NULL when out of
+ * memory.
+ */
+PMC_API char *pmc_trust_default_path(void);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <pmc/pmc.h>
 #include "core/suggest.h"
 
 #define MAX_NAME 128
@@ -75,4 +76,14 @@ void pmc__suggest_add(struct pmc_parse_error *err, int *dist, const char *name, 
 	dist[pos] = d;
 	if (err->nr_suggest < 3)
 		err->nr_suggest++;
+}
+
+void pmc_suggest_names(struct pmc_parse_error *err, const char *name, const char *const *cands,
+		       size_t nr)
+{
+	int dist[3] = {0};
+
+	err->nr_suggest = 0;
+	for (size_t i = 0; i < nr; i++)
+		pmc__suggest_add(err, dist, name, cands[i]);
 }

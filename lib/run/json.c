@@ -211,8 +211,20 @@ json_t *pmc__run_json(const struct pmc_run *run)
 	const struct pmc_run_results *res = &run->res;
 	json_t *events = json_array(), *root;
 
-	for (size_t i = 0; i < res->nr_events; i++)
-		json_array_append_new(events, event_json(&res->events[i]));
+	for (size_t i = 0; i < res->nr_events; i++) {
+		json_t *e = event_json(&res->events[i]);
+
+		/* pmc validate's verdict, and what --subtract-overhead took (docs/accuracy.md) */
+		if (e && res->trust && res->trust[i])
+			json_object_set_new(e, "trust", json_string(res->trust[i]));
+		if (e && res->overhead_from[i])
+			json_object_set_new(
+				e, "overhead_from",
+				json_string(res->overhead_from[i] == PMC_RUN_OVERHEAD_VALIDATED
+						    ? "validated bias"
+						    : "calibration"));
+		json_array_append_new(events, e);
+	}
 	root = json_pack("{s:s, s:o, s:o}", "schema", "pmc-stat/1", "provenance", provenance(run),
 			 "events", events);
 	if (!root)
@@ -222,6 +234,11 @@ json_t *pmc__run_json(const struct pmc_run *run)
 	if (res->have_status && WIFSIGNALED(res->status))
 		json_object_set_new(root, "signal", signal_name(WTERMSIG(res->status)));
 	json_object_set_new(root, "overhead", overhead_json(run));
+	if (res->trust_file || res->trust_note)
+		json_object_set_new(root, "trust",
+				    res->trust_file ? json_pack("{s:o}", "file",
+								pmc__json_bytes(res->trust_file))
+						    : json_pack("{s:s}", "note", res->trust_note));
 	json_object_set_new(root, "regions", regions_json(run));
 	if (run->opts.aggr != PMC_RUN_AGGR_GLOBAL) {
 		json_object_set_new(root, "units", units_json(run));

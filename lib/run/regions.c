@@ -311,36 +311,59 @@ void pmc__run_regions_collect(struct pmc_run *run, int pass, int rep)
 	pmc_region_data__delete(d);
 }
 
-/* Loads the calibration and subtracts per run from the whole-program values. */
+/*
+ * What is subtracted per run from event i's whole-program values: the trust file's validated
+ * bias where the event has one (measured against a known count, not an empty program), else
+ * the calibrated empty program's median. Returns false when neither is known.
+ */
+static bool per_run_overhead(struct pmc_run *run, size_t i, const char *backend, double *out)
+{
+	const char *name = pmc_evsel__name(run->res.events[i].evsel);
+
+	run->res.overhead_from[i] = PMC_RUN_OVERHEAD_NONE;
+	if (pmc__run_trust_bias(run, i, out) && *out >= 0) {
+		run->res.overhead_from[i] = PMC_RUN_OVERHEAD_VALIDATED;
+		return true;
+	}
+	if (run->calib && pmc__calib_per_run(run->calib, backend, name, run->opts.priv, out)) {
+		run->res.overhead_from[i] = PMC_RUN_OVERHEAD_CALIBRATED;
+		return true;
+	}
+	*out = 0;
+	return false;
+}
+
+/*
+ * Loads the calibration and subtracts per run from the whole-program values (a validated
+ * bias first, see per_run_overhead()); regions get the calibrated per-entry overhead.
+ */
 static void subtract_runs(struct pmc_run *run)
 {
 	const char *backend = pmc_evlist__backend(run->evlist);
 	char why[256];
 	int err = pmc__calib_load(run->opts.calibration, &run->calib, why, sizeof(why));
 
-	if (err == -ENOENT) {
+	if (err == -ENOENT)
 		run_warn(run,
 			 "--subtract-overhead: no calibration (%s); run 'pmc calibrate' first\n",
 			 pmc_strerror(err));
-		return;
-	}
-	if (err) {
+	else if (err)
 		run_warn(run, "--subtract-overhead: cannot use the calibration file %s: %s\n",
 			 run->opts.calibration ? run->opts.calibration : "(this machine's default)",
 			 why);
-		return;
+	if (run->calib) {
+		run->res.calibration = pmc__calib_path(run->calib);
+		run->res.calibration_date = pmc__calib_date(run->calib);
 	}
-	run->res.calibration = pmc__calib_path(run->calib);
-	run->res.calibration_date = pmc__calib_date(run->calib);
 	for (size_t i = 0; i < run->res.nr_events; i++) {
 		struct pmc_run_event *e = &run->res.events[i];
 		const char *name = pmc_evsel__name(e->evsel);
-		bool entry = pmc__calib_per_entry(run->calib, backend, name, run->opts.priv,
+		bool entry = run->calib &&
+			     pmc__calib_per_entry(run->calib, backend, name, run->opts.priv,
 						  &run->res.overhead_entry[i]);
-		bool per_run =
-			pmc__calib_per_run(run->calib, backend, name, run->opts.priv, &e->overhead);
+		bool per_run = per_run_overhead(run, i, backend, &e->overhead);
 
-		if (!entry || !per_run)
+		if (run->calib && (!entry || !per_run))
 			run_warn(
 				run,
 				"--subtract-overhead: '%s' is not calibrated%s; run 'pmc calibrate "

@@ -74,7 +74,8 @@ static int alloc_events(struct pmc_run *run)
 	run->res.events = calloc(nr + 1, sizeof(*run->res.events));
 	run->warned = calloc(nr + 1, sizeof(bool));
 	run->res.overhead_entry = calloc(nr + 1, sizeof(double));
-	if (!run->res.events || !run->warned || !run->res.overhead_entry)
+	run->res.overhead_from = calloc(nr + 1, 1);
+	if (!run->res.events || !run->warned || !run->res.overhead_entry || !run->res.overhead_from)
 		return -ENOMEM;
 	for (size_t i = 0; i < nr; i++) {
 		struct pmc_run_event *e = &run->res.events[i];
@@ -140,11 +141,13 @@ void pmc_run__delete(struct pmc_run *run)
 	pmc__run_regions_free(run);
 	pmc__run_units_free(run);
 	pmc__run_interval_free(run);
+	pmc__run_trust_free(run);
 	free(run->res.run_wall_s);
 	free(run->res.run_user_s);
 	free(run->res.run_sys_s);
 	free(run->res.events);
 	free(run->res.overhead_entry);
+	free(run->res.overhead_from);
 	free(run->warned);
 	free(run);
 }
@@ -416,7 +419,8 @@ static int hooked_run(struct pmc_run *run, int pass, int rep, double t0)
 static void summarize(struct pmc_run *run)
 {
 	run->res.nr_reps = run->res.nr_region_reps = 0;
-	pmc__run_regions_summarize(run); /* first: it may subtract overhead from the values */
+	pmc__run_trust(run);		 /* first: a validated bias may be subtracted */
+	pmc__run_regions_summarize(run); /* then: it may subtract overhead from the values */
 	for (size_t i = 0; i < run->res.nr_events; i++) {
 		struct pmc_run_event *e = &run->res.events[i];
 

@@ -29,9 +29,12 @@ struct pmc_run {
 	int region_fd; /* the memfd handed to the command, -1 */
 	size_t region_cap;
 	struct calib *calib; /* subtract_overhead */
-	bool *warned;	     /* [nr_events]: said that regions could not count it */
-	bool null_run;	     /* an empty list: the command runs, timed, nothing counted */
-	int null_reps;	     /* null_run: the repetitions run */
+	struct trust *trust; /* opts.trust (trust.c) */
+	double *trust_bias;  /* [nr_events]: each event's validated per-run bias, or NAN */
+	char trust_note[400];
+	bool *warned;  /* [nr_events]: said that regions could not count it */
+	bool null_run; /* an empty list: the command runs, timed, nothing counted */
+	int null_reps; /* null_run: the repetitions run */
 	/* units.c */
 	struct run_unit_set units, iv_units;
 	struct pmc__topo *topo; /* [nr_topo], by CPU number, read on first use */
@@ -48,6 +51,12 @@ struct pmc_run {
 	size_t ctl_len;
 	bool ctl_closed; /* the control descriptor reached its end: no longer polled */
 };
+
+/* trust.c: each event's verdict from opts.trust (results->trust), and its release. */
+void pmc__run_trust(struct pmc_run *run);
+void pmc__run_trust_free(struct pmc_run *run);
+/* Event idx's validated per-run bias (a "bias" verdict): true with *bias, else false. */
+bool pmc__run_trust_bias(const struct pmc_run *run, size_t idx, double *bias);
 
 /* units.c: values per unit (opts.aggr); see there. */
 int pmc__run_units_store(struct pmc_run *run, int pass, int rep);

@@ -22,6 +22,7 @@ enum {
 	O_BACKEND,
 	O_SUBTRACT,
 	O_CALIBRATION,
+	O_TRUST,
 	O_STRICT,
 	O_NO_BIG_NUM,
 	O_APPEND_OUT,
@@ -127,6 +128,9 @@ static const struct cli_opt options[] = {
 	 "per region entry from region counts"},
 	{"calibration", O_CALIBRATION, "FILE", CLI_V_FILE, NULL,
 	 "the calibration file (default: this machine's)"},
+	{"trust", O_TRUST, "FILE", CLI_V_FILE, NULL,
+	 "pmc validate's trust file, whose verdict marks each count (default: this machine's, "
+	 "when there is one; 'none': no marks)"},
 	{"backend", O_BACKEND, "NAME", CLI_V_CHOICES, "perf vpmu", "perf (default) or vpmu"},
 	{"verbose", 'v', NULL, CLI_V_NONE, NULL, "progress on stderr (repeat for more)"},
 	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text"},
@@ -286,6 +290,9 @@ static int apply(struct stat_opts *o, int c, const char *arg, unsigned *priv_set
 		return 0;
 	case O_CALIBRATION:
 		o->calibration = arg;
+		return 0;
+	case O_TRUST:
+		o->trust = arg;
 		return 0;
 	case 'v':
 		o->verbose++;

@@ -187,6 +187,8 @@ static void print_line(FILE *f, const char *prefix, const struct stat_view *v, i
 		fprintf(f, "  (%.2f%%)", v->running_pct);
 	if (pmc_evsel__note(e->evsel))
 		fprintf(f, "   (%s)", pmc_evsel__note(e->evsel));
+	if (v->trust)
+		fprintf(f, "   [%s%s]", v->trust, v->bias_subtracted ? ", subtracted" : "");
 	fputc('\n', f);
 }
 

@@ -212,6 +212,9 @@ static int new_runner(struct stat_run *run)
 				  .per_thread = o->region_per_thread,
 				  .subtract_overhead = o->subtract_overhead,
 				  .calibration = o->calibration,
+				  .trust = !o->trust		      ? ""
+					   : strcmp(o->trust, "none") ? o->trust
+								      : NULL,
 				  .who = "pmc stat",
 				  .progress = o->verbose ? on_progress : NULL,
 				  .arg = run,
@@ -291,6 +294,8 @@ static int execute(struct stat_run *run)
 	running = NULL;
 	if (err == -EMFILE)
 		cli_say_nofile("pmc stat", run->res->nr_events);
+	if (run->res->trust_note)
+		fprintf(stderr, "pmc stat: %s\n", run->res->trust_note);
 	if (run->strict_stop || run->hook_failed) /* said by on_refusal() or the hook */
 		return err;
 	if (err && err != -PMC_E_EXEC)

@@ -45,8 +45,13 @@ static double wall_ns(const struct pmc_run_results *res)
 int stat_views__new(const struct stat_run *run, struct stat_view **out)
 {
 	const struct pmc_run_results *res = run->res;
+	int err = stat_views__of(res->events, res->nr_events, wall_ns(res), out);
 
-	return stat_views__of(res->events, res->nr_events, wall_ns(res), out);
+	for (size_t i = 0; !err && res->trust && i < res->nr_events; i++) {
+		(*out)[i].trust = res->trust[i];
+		(*out)[i].bias_subtracted = res->overhead_from[i] == PMC_RUN_OVERHEAD_VALIDATED;
+	}
+	return err;
 }
 
 int stat_views__of(const struct pmc_run_event *events, size_t nr, double wall_ns,

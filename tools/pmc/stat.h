@@ -64,6 +64,7 @@ struct stat_opts {
 	bool region_per_thread; /* --region-per-thread (PMC_PER_THREAD=1): regions per thread */
 	bool subtract_overhead;
 	const char *calibration; /* --calibration=FILE, NULL: this machine's default */
+	const char *trust;	 /* --trust=FILE, NULL: this machine's default, "none": none */
 	char **argv;		 /* the command */
 	/* live counting and units (stat-args.c) */
 	int interval_ms;	/* -I */
@@ -151,6 +152,8 @@ struct stat_view {
 	double running_pct; /* mean share of its enabled time it counted */
 	bool has_derived;
 	struct stat_derived derived; /* the comment column */
+	const char *trust;	     /* pmc validate's verdict (results->trust), or NULL */
+	bool bias_subtracted;	     /* its validated bias was subtracted (--subtract-overhead) */
 };
 
 /* The views of run's events, [nr_events]; free() them. Returns 0 or -1 (no memory). */

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pmc validate: the accuracy method of docs/accuracy.md as a command. Each kernel of
+ * pmc-kernels runs at several sizes and repetitions through the library's runner, counting
+ * the events it predicts; each event's counts are fitted against the predictions and
+ * classified (exact, bias, multiplicative, random, unknown, unsupported).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include "cli.h"
+#include "validate.h"
+
+enum { O_BACKEND = CLI_LONG_ONLY, O_KERNEL, O_QUICK, O_FORMAT, O_TRUST };
+
+static const struct cli_opt options[] = {
+	{"backend", O_BACKEND, "NAME", CLI_V_CHOICES, "perf vpmu", "perf (default) or vpmu"},
+	{"event", 'e', "EVENTS", CLI_V_EVENTS, NULL,
+	 "only these of the kernels' events, comma-separated (default: every event a kernel "
+	 "predicts); repeatable"},
+	{"kernel", O_KERNEL, "K,...", CLI_V_NONE, NULL,
+	 "only these kernels: loop, inline, rep, fp, syscall, breakpoint (default: all)"},
+	{"quick", O_QUICK, NULL, CLI_V_NONE, NULL,
+	 "the quick plan: fewer sizes, one repetition (docs/accuracy.md)"},
+	{"repeat", 'r', "N", CLI_V_NONE, NULL, "repetitions at each size (default 3, --quick 1)"},
+	{"output", 'o', "FILE", CLI_V_FILE, NULL, "write the results to FILE, whole or not at all"},
+	{"format", O_FORMAT, "FORMAT", CLI_V_CHOICES, "text csv json",
+	 "text (a table, the default), csv or json (schema pmc-validate/1)"},
+	{"trust", O_TRUST, "FILE", CLI_V_FILE, NULL,
+	 "merge the verdicts into this trust file, which pmc stat reads (default: this "
+	 "machine's; 'none': no file)"},
+	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text"},
+	{0},
+};
+
+const struct cli_cmd cmd_validate_doc = {
+	.name = "validate",
+	.summary = "check what the counters report against kernels with known counts",
+	.synopsis = "[options]",
+	.about = "Runs validation kernels whose counts follow from their construction (a loop, "
+		 "straight-line code, a REP string instruction, floating point, system calls, "
+		 "writes to a watched variable) at several sizes, counts the events each predicts "
+		 "on the chosen backend, fits reported = factor x predicted + overhead, and gives "
+		 "each event a class: exact, bias, multiplicative, random, unknown or "
+		 "unsupported (docs/accuracy.md).",
+	.opts = options,
+	.operands = CLI_V_NONE,
+};
+
+static int bad_usage(const char *what, const char *arg)
+{
+	fprintf(stderr, "pmc validate: %s, not '%s'\nsee 'pmc validate --help'\n", what,
+		cli_show(arg));
+	return 2;
+}
+
+static int apply(struct validate_opts *o, int c, char *arg)
+{
+	char *end, **ev;
+	long n;
+
+	switch (c) {
+	case O_BACKEND:
+		o->backend = arg;
+		return 0;
+	case 'e':
+		ev = realloc(o->events, (o->nr_events + 1) * sizeof(*ev));
+		if (!ev)
+			return 1;
+		o->events = ev;
+		o->events[o->nr_events++] = arg;
+		return 0;
+	case O_KERNEL:
+		o->kernels_arg = arg;
+		return 0;
+	case O_QUICK:
+		o->quick = true;
+		return 0;
+	case 'r':
+		n = strtol(arg, &end, 10);
+		if (*end || n < 1 || n > 1000)
+			return bad_usage("-r wants a number from 1 to 1000", arg);
+		o->repeat = (int)n;
+		return 0;
+	case 'o':
+		o->output = arg;
+		return 0;
+	case O_TRUST:
+		o->trust = arg;
+		return 0;
+	case O_FORMAT:
+		o->fmt = !strcmp(arg, "csv")	? VALIDATE_CSV
+			 : !strcmp(arg, "json") ? VALIDATE_JSON
+						: VALIDATE_TEXT;
+		return 0;
+	default:
+		return 2;
+	}
+}
+
+static int parse_args(int argc, char **argv, struct validate_opts *o)
+{
+	int c, rc;
+
+	*o = (struct validate_opts){0};
+	optind = 0;
+	while ((c = cli_getopt(&cmd_validate_doc, argc, argv)) != -1) {
+		if (c == 'h') {
+			cli_usage(&cmd_validate_doc, stdout);
+			return -1;
+		}
+		if (c == '?')
+			return 2;
+		rc = apply(o, c, optarg);
+		if (rc)
+			return rc;
+	}
+	if (optind < argc)
+		return bad_usage("takes no operands", argv[optind]);
+	if (!o->repeat)
+		o->repeat = o->quick ? 1 : 3;
+	return 0;
+}
+
+/* Is name one of the comma-separated words of list? (list is not changed) */
+static bool in_list(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, name, len) && (p[len] == ',' || !p[len]))
+			return true;
+	return false;
+}
+
+/* Each word of list must name a known kernel (kinds 'k') or event ('e'), else exit 2. */
+static int check_names(const struct vplan *plan, const char *list, bool kernels)
+{
+	const char *cands[256];
+	size_t nr = 0;
+	char *copy = strdup(list), *save = NULL;
+	int rc = 0;
+
+	for (size_t i = 0; i < plan->nr_rows && nr < 256; i++) {
+		const char *n = kernels ? plan->rows[i].kernel : plan->rows[i].event;
+		bool seen = false;
+
+		for (size_t k = 0; k < nr; k++)
+			seen |= !strcmp(cands[k], n);
+		if (!seen)
+			cands[nr++] = n;
+	}
+	for (char *w = strtok_r(copy, ",", &save); w && !rc; w = strtok_r(NULL, ",", &save)) {
+		struct pmc_parse_error err = {0};
+		bool known = false;
+
+		for (size_t k = 0; k < nr; k++)
+			known |= !strcmp(cands[k], w);
+		if (known)
+			continue;
+		pmc_suggest_names(&err, w, cands, nr);
+		fprintf(stderr, "pmc validate: no %s '%s' in the validation kernels\n",
+			kernels ? "kernel" : "event predicted by", cli_show(w));
+		for (int s = 0; s < err.nr_suggest; s++)
+			fprintf(stderr, "  did you mean '%s'?\n", cli_show(err.suggest[s]));
+		fprintf(stderr, "the %s: ", kernels ? "kernels" : "events");
+		for (size_t k = 0; k < nr; k++)
+			fprintf(stderr, "%s%s", k ? ", " : "", cands[k]);
+		fputc('\n', stderr);
+		rc = 2;
+	}
+	free(copy);
+	return rc;
+}
+
+/* Keeps the rows of the kernels and events asked for. */
+static int select_rows(struct vplan *plan, const struct validate_opts *o)
+{
+	size_t kept = 0;
+	int rc = o->kernels_arg ? check_names(plan, o->kernels_arg, true) : 0;
+
+	for (size_t i = 0; !rc && i < o->nr_events; i++)
+		rc = check_names(plan, o->events[i], false);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < plan->nr_rows; i++) {
+		struct vrow *r = &plan->rows[i];
+		bool keep = !o->kernels_arg || in_list(o->kernels_arg, r->kernel);
+		bool ev = !o->nr_events;
+
+		for (size_t k = 0; k < o->nr_events; k++)
+			ev |= in_list(o->events[k], r->event);
+		if (keep && ev) {
+			plan->rows[kept++] = *r;
+		} else {
+			free(r->kernel);
+			free(r->event);
+		}
+	}
+	plan->nr_rows = kept;
+	return 0;
+}
+
+int cmd_validate(int argc, char **argv)
+{
+	struct validate_opts o;
+	struct vplan plan = {.level = 0.95};
+	const char *prog = validate_kernels_path();
+	struct pmc_outfile *out = NULL;
+	json_t *prov = NULL;
+	FILE *f = stdout;
+	int rc = parse_args(argc, argv, &o);
+
+	if (!rc)
+		rc = validate_load(prog, &plan);
+	if (!rc)
+		rc = select_rows(&plan, &o);
+	if (!rc && o.output && strcmp(o.output, "-")) {
+		int err = pmc_outfile__open(o.output, &out);
+
+		if (err) {
+			fprintf(stderr, "pmc validate: cannot write %s: %s\n", o.output,
+				pmc_strerror(err));
+			rc = 1;
+		} else {
+			f = pmc_outfile__stream(out);
+		}
+	}
+	/* One kernel at a time: the rows of a kernel are consecutive in pmc-kernels --list. */
+	for (size_t i = 0, j; !rc && i < plan.nr_rows; i = j) {
+		for (j = i; j < plan.nr_rows && !strcmp(plan.rows[j].kernel, plan.rows[i].kernel);
+		     j++)
+			;
+		rc = validate_run_kernel(&o, prog, &plan, i, j, &prov);
+	}
+	for (size_t i = 0; !rc && i < plan.nr_rows; i++)
+		validate_fit(&plan.rows[i], plan.level);
+	if (!rc && validate_write(f, &plan, o.fmt, prov))
+		rc = 1;
+	if (out && !rc && pmc_outfile__commit(out)) {
+		fprintf(stderr, "pmc validate: cannot write %s\n", o.output);
+		rc = 1;
+	} else if (out && rc) {
+		pmc_outfile__abort(out);
+	}
+	if (!out && !rc && (fflush(stdout) || ferror(stdout)))
+		rc = 1;
+	if (!rc)
+		rc = validate_save_trust(&o, &plan);
+	json_decref(prov);
+	validate_free(&plan);
+	free(o.events);
+	return rc < 0 ? 0 : rc;
+}

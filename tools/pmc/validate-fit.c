@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pmc validate's verdict (docs/accuracy.md, "Classes"): the least-squares fit of
+ * reported = factor x predicted + overhead over every size and repetition, its residuals and
+ * Student-t intervals, and the class that follows from them.
+ */
+#include <math.h>
+#include <stdio.h>
+#include "validate.h"
+
+static const char *const names[] = {
+	[VCLASS_EXACT] = "exact",
+	[VCLASS_BIAS] = "bias",
+	[VCLASS_MULTIPLICATIVE] = "multiplicative",
+	[VCLASS_RANDOM] = "random",
+	[VCLASS_UNKNOWN] = "unknown",
+	[VCLASS_UNSUPPORTED] = "unsupported",
+};
+
+const char *vclass_name(enum vclass c)
+{
+	return names[c];
+}
+
+static double t_of(double level, int dof)
+{
+	return dof > 0 ? pmc_t_quantile(0.5 + level / 2, dof) : 0;
+}
+
+/*
+ * Pearson's r between the residuals and the page faults counted alongside: the paper's known
+ * source of overcounts. 0 when either does not vary.
+ */
+static double correlation(const double *a, const double *b, int n)
+{
+	double ma = 0, mb = 0, sab = 0, saa = 0, sbb = 0;
+
+	for (int i = 0; i < n; i++)
+		ma += a[i] / n, mb += b[i] / n;
+	for (int i = 0; i < n; i++) {
+		sab += (a[i] - ma) * (b[i] - mb);
+		saa += (a[i] - ma) * (a[i] - ma);
+		sbb += (b[i] - mb) * (b[i] - mb);
+	}
+	return saa > 0 && sbb > 0 ? sab / sqrt(saa * sbb) : 0;
+}
+
+/* The largest size's points: the "reported" column. */
+static void largest(struct vrow *r, double level)
+{
+	double sum = 0, ss = 0;
+	int n = 0;
+
+	r->big_x = -1;
+	for (int i = 0; i < r->nr; i++)
+		r->big_x = r->x[i] > r->big_x ? r->x[i] : r->big_x;
+	for (int i = 0; i < r->nr; i++)
+		if (r->x[i] == r->big_x)
+			sum += r->y[i], n++;
+	r->big_mean = sum / n;
+	for (int i = 0; i < r->nr; i++)
+		if (r->x[i] == r->big_x)
+			ss += (r->y[i] - r->big_mean) * (r->y[i] - r->big_mean);
+	r->big_ci = n > 1 ? t_of(level, n - 1) * sqrt(ss / (n - 1) / n) : 0;
+}
+
+/*
+ * Nothing predicted to grow with the size (per_size 0): the count must stay as it is; its
+ * level is the overhead and there is no factor.
+ */
+static void fit_flat(struct vrow *r, double level)
+{
+	double ss = 0;
+
+	r->factor = NAN;
+	r->factor_ci = NAN;
+	r->overhead = 0;
+	for (int i = 0; i < r->nr; i++)
+		r->overhead += r->y[i] / r->nr;
+	for (int i = 0; i < r->nr; i++)
+		ss += (r->y[i] - r->overhead) * (r->y[i] - r->overhead);
+	r->resid_sd = r->nr > 1 ? sqrt(ss / (r->nr - 1)) : 0;
+	r->overhead_ci = r->nr > 1 ? t_of(level, r->nr - 1) * r->resid_sd / sqrt(r->nr) : 0;
+}
+
+/* Returns the largest |residual|, or -1 when fewer than two sizes were counted. */
+static double fit_line(struct vrow *r, double level)
+{
+	double mx = 0, my = 0, sxx = 0, sxy = 0, ssr = 0, rmax = 0, t;
+	int dof = r->nr - 2;
+
+	for (int i = 0; i < r->nr; i++)
+		mx += r->x[i] / r->nr, my += r->y[i] / r->nr;
+	for (int i = 0; i < r->nr; i++) {
+		sxx += (r->x[i] - mx) * (r->x[i] - mx);
+		sxy += (r->x[i] - mx) * (r->y[i] - my);
+	}
+	if (sxx <= 0)
+		return -1;
+	r->factor = sxy / sxx;
+	r->overhead = my - r->factor * mx;
+	for (int i = 0; i < r->nr; i++) {
+		double res = r->y[i] - (r->factor * r->x[i] + r->overhead);
+
+		ssr += res * res;
+		rmax = fabs(res) > rmax ? fabs(res) : rmax;
+	}
+	r->resid_sd = dof > 0 ? sqrt(ssr / dof) : 0;
+	t = t_of(level, dof);
+	r->factor_ci = t * r->resid_sd / sqrt(sxx);
+	r->overhead_ci = t * r->resid_sd * sqrt(1.0 / r->nr + mx * mx / sxx);
+	return rmax;
+}
+
+static void note_page_faults(struct vrow *r)
+{
+	double res[r->nr], c;
+
+	if (!r->pf || r->resid_sd == 0)
+		return;
+	for (int i = 0; i < r->nr; i++)
+		res[i] = r->y[i] - (isnan(r->factor) ? 0 : r->factor * r->x[i]) - r->overhead;
+	c = correlation(res, r->pf, r->nr);
+	if (fabs(c) >= 0.7)
+		snprintf(r->why, sizeof(r->why),
+			 "the residuals follow the page faults counted alongside (r = %.2f)", c);
+}
+
+/*
+ * Counts are integers: a residual under half a count is no residual, and a factor that moves
+ * the largest prediction by less than half a count is 1. Deterministic points (no residual)
+ * are exact, bias or multiplicative; noisy ones are multiplicative when the factor's interval
+ * leaves out 1, bias when the overhead's leaves out the start-up, else random.
+ */
+void validate_fit(struct vrow *r, double level)
+{
+	double rmax = 0, xmax = 0;
+	bool factor_one, quiet;
+
+	if (r->cls == VCLASS_UNSUPPORTED || r->cls == VCLASS_UNKNOWN)
+		return;
+	if (!r->nr) {
+		r->cls = VCLASS_UNKNOWN;
+		snprintf(r->why, sizeof(r->why), "nothing was counted");
+		return;
+	}
+	largest(r, level);
+	if (r->per_size == 0) {
+		fit_flat(r, level);
+		for (int i = 0; i < r->nr; i++)
+			rmax = fmax(rmax, fabs(r->y[i] - r->overhead));
+	} else if ((rmax = fit_line(r, level)) < 0) {
+		r->cls = VCLASS_UNKNOWN;
+		snprintf(r->why, sizeof(r->why), "fewer than two sizes were counted: no fit");
+		return;
+	}
+	for (int i = 0; i < r->nr; i++)
+		xmax = fmax(xmax, r->x[i]);
+	quiet = rmax < 0.5;
+	factor_one = isnan(r->factor) || fabs(r->factor - 1) * xmax < 0.5 ||
+		     (!quiet && fabs(r->factor - 1) <= r->factor_ci);
+	r->bias = isnan(r->startup) ? NAN : r->overhead - r->startup;
+	if (!factor_one)
+		r->cls = VCLASS_MULTIPLICATIVE;
+	else if (!isnan(r->bias) && fabs(r->bias) >= 0.5 &&
+		 (quiet || fabs(r->bias) > r->overhead_ci))
+		r->cls = VCLASS_BIAS;
+	else
+		r->cls = quiet ? VCLASS_EXACT : VCLASS_RANDOM;
+	note_page_faults(r);
+}

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: MIT
+/* pmc validate's output: the table, CSV and JSON ("pmc-validate/1") of docs/accuracy.md. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "validate.h"
+
+/* The class with its value: "exact", "bias +4", "factor 1.02", "random (sd 3.1)". */
+static void verdict(const struct vrow *r, char *buf, size_t len)
+{
+	switch (r->cls) {
+	case VCLASS_BIAS:
+		snprintf(buf, len, "bias %+.6g", r->bias);
+		break;
+	case VCLASS_MULTIPLICATIVE:
+		snprintf(buf, len, "factor %.6g", r->factor);
+		break;
+	case VCLASS_RANDOM:
+		snprintf(buf, len, "random (sd %.3g)", r->resid_sd);
+		break;
+	default:
+		snprintf(buf, len, "%s", vclass_name(r->cls));
+	}
+}
+
+static bool counted(const struct vrow *r)
+{
+	return r->cls != VCLASS_UNSUPPORTED && r->nr > 0 && r->big_x >= 0;
+}
+
+static void text_row(FILE *f, const struct vrow *r)
+{
+	char pred[48], rep[64], fac[40], ovh[40], v[64];
+
+	snprintf(pred, sizeof(pred), "%.6g x N", r->per_size);
+	if (counted(r)) {
+		snprintf(rep, sizeof(rep), "%.0f +- %.3g", r->big_mean, r->big_ci);
+		snprintf(fac, sizeof(fac), isnan(r->factor) ? "-" : "%.6f", r->factor);
+		snprintf(ovh, sizeof(ovh), "%.1f", r->overhead);
+	} else {
+		strcpy(rep, "-");
+		strcpy(fac, "-");
+		strcpy(ovh, "-");
+	}
+	verdict(r, v, sizeof(v));
+	fprintf(f, "%-32s %-10s %-12s %-22s %-10s %-12s %s\n", r->event, r->kernel, pred, rep, fac,
+		ovh, v);
+	if (*r->why)
+		fprintf(f, "    %s\n", r->why);
+}
+
+static void csv_field(FILE *f, const char *s, bool last)
+{
+	bool quote = strpbrk(s, ",\"\n") != NULL;
+
+	if (quote) {
+		fputc('"', f);
+		for (; *s; s++)
+			fprintf(f, *s == '"' ? "\"\"" : "%c", *s);
+		fputc('"', f);
+	} else {
+		fputs(s, f);
+	}
+	fputc(last ? '\n' : ',', f);
+}
+
+static void csv_num(FILE *f, double v)
+{
+	if (isnan(v))
+		fputc(',', f);
+	else
+		fprintf(f, "%.17g,", v);
+}
+
+static void csv_row(FILE *f, const struct vrow *r)
+{
+	bool c = counted(r);
+
+	csv_field(f, r->event, false);
+	csv_field(f, r->kernel, false);
+	csv_num(f, r->per_size);
+	csv_num(f, r->startup);
+	csv_num(f, c ? r->big_x : NAN);
+	csv_num(f, c ? r->big_mean : NAN);
+	csv_num(f, c ? r->big_ci : NAN);
+	csv_num(f, c ? r->factor : NAN);
+	csv_num(f, c ? r->factor_ci : NAN);
+	csv_num(f, c ? r->overhead : NAN);
+	csv_num(f, c ? r->overhead_ci : NAN);
+	csv_num(f, c ? r->resid_sd : NAN);
+	csv_field(f, vclass_name(r->cls), false);
+	csv_num(f, r->cls == VCLASS_BIAS ? r->bias : NAN);
+	csv_field(f, r->why, true);
+}
+
+static json_t *num_or_null(double v)
+{
+	return isnan(v) ? json_null() : json_real(v);
+}
+
+static json_t *json_row(const struct vrow *r)
+{
+	json_t *pts = json_array(), *j;
+	bool c = counted(r);
+
+	for (int i = 0; i < r->nr; i++)
+		json_array_append_new(
+			pts, json_pack("{s:f, s:f}", "predicted", r->x[i], "reported", r->y[i]));
+	j = json_pack("{s:s, s:s, s:f, s:o, s:o, s:s}", "event", r->event, "kernel", r->kernel,
+		      "per_size", r->per_size, "startup", num_or_null(r->startup), "points", pts,
+		      "class", vclass_name(r->cls));
+	if (j && c) {
+		json_object_set_new(j, "factor", num_or_null(r->factor));
+		json_object_set_new(j, "factor_ci", num_or_null(r->factor_ci));
+		json_object_set_new(j, "overhead", json_real(r->overhead));
+		json_object_set_new(j, "overhead_ci", json_real(r->overhead_ci));
+		json_object_set_new(j, "residual_sd", json_real(r->resid_sd));
+		json_object_set_new(j, "reported_mean", json_real(r->big_mean));
+		json_object_set_new(j, "reported_ci", json_real(r->big_ci));
+		json_object_set_new(j, "predicted", json_real(r->big_x));
+	}
+	if (j && r->cls == VCLASS_BIAS)
+		json_object_set_new(j, "bias", json_real(r->bias));
+	if (j && *r->why)
+		json_object_set_new(j, r->cls >= VCLASS_UNKNOWN ? "why" : "note",
+				    json_string(r->why));
+	return j;
+}
+
+int validate_write(FILE *f, const struct vplan *plan, int fmt, json_t *provenance)
+{
+	json_t *root, *rows;
+
+	if (fmt == VALIDATE_TEXT) {
+		fprintf(f,
+			"# pmc validate: reported = factor x predicted + overhead, %.0f%% "
+			"intervals\n",
+			plan->level * 100);
+		fprintf(f, "%-32s %-10s %-12s %-22s %-10s %-12s %s\n", "event", "kernel",
+			"predicted", "reported (largest N)", "factor", "overhead", "class");
+		for (size_t i = 0; i < plan->nr_rows; i++)
+			text_row(f, &plan->rows[i]);
+		return 0;
+	}
+	if (fmt == VALIDATE_CSV) {
+		fputs("event,kernel,per_size,startup,predicted,reported_mean,reported_ci,factor,"
+		      "factor_ci,overhead,overhead_ci,residual_sd,class,bias,why\n",
+		      f);
+		for (size_t i = 0; i < plan->nr_rows; i++)
+			csv_row(f, &plan->rows[i]);
+		return 0;
+	}
+	rows = json_array();
+	for (size_t i = 0; i < plan->nr_rows; i++)
+		json_array_append_new(rows, json_row(&plan->rows[i]));
+	root = json_pack("{s:s, s:O, s:f, s:o}", "schema", "pmc-validate/1", "provenance",
+			 provenance ? provenance : json_null(), "confidence", plan->level,
+			 "results", rows);
+	if (!root || json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17))) {
+		json_decref(root);
+		return -1;
+	}
+	fputc('\n', f);
+	json_decref(root);
+	return 0;
+}

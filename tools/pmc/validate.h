@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/* pmc validate: the kernels' predictions, the fit of what was counted, and its verdict. */
+#ifndef PMC_TOOLS_VALIDATE_H
+#define PMC_TOOLS_VALIDATE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <jansson.h>
+#include <pmc/pmc.h>
+
+#define VALIDATE_MAX_SIZES 8
+/* What events without :u/:k count: the kernel's work on a kernel's behalf shows. */
+#define VALIDATE_PRIV (PMC_PRIV_USER | PMC_PRIV_KERNEL)
+
+/* The verdicts of docs/accuracy.md, "Classes". */
+enum vclass {
+	VCLASS_EXACT,
+	VCLASS_BIAS,
+	VCLASS_MULTIPLICATIVE,
+	VCLASS_RANDOM,
+	VCLASS_UNKNOWN,
+	VCLASS_UNSUPPORTED,
+};
+
+/* One prediction of one kernel (a row of pmc-kernels --list) and what was made of it. */
+struct vrow {
+	char *kernel, *event;
+	double per_size; /* predicted count per unit of the size */
+	double startup;	 /* what the start-up adds; NAN: an unknown constant */
+	long sizes[VALIDATE_MAX_SIZES], quick[VALIDATE_MAX_SIZES];
+	int nr_sizes, nr_quick;
+	/* filled by the run: one point per size and repetition */
+	int nr;
+	double *x, *y; /* predicted, reported */
+	double *pf;    /* page-faults counted alongside ([nr]), or NULL */
+	/* filled by validate_fit() */
+	enum vclass cls;
+	char why[320]; /* unsupported or unknown: why; else a note (may be empty) */
+	double factor, factor_ci, overhead, overhead_ci, resid_sd;
+	double bias;			/* overhead - startup (NAN when the start-up is unknown) */
+	double big_x, big_mean, big_ci; /* the largest size's prediction and reported mean */
+};
+
+struct vplan {
+	struct vrow *rows;
+	size_t nr_rows;
+	double level;
+};
+
+enum { VALIDATE_TEXT, VALIDATE_CSV, VALIDATE_JSON };
+
+struct validate_opts {
+	const char *backend, *output, *kernels_arg;
+	const char *trust; /* --trust: NULL this machine's file, "none" none */
+	char **events;
+	size_t nr_events;
+	bool quick;
+	int repeat, fmt; /* fmt: VALIDATE_* */
+};
+
+/*
+ * Runs plan->rows[first..end) (one kernel's) at each size through the library's runner and
+ * stores their points; a row the backend refuses becomes unsupported, a kernel that cannot
+ * start or crashes makes its rows unknown with why. *provenance: pmc stat's, from the first
+ * run that counted. Returns 0, or 1 when nothing can go on.
+ */
+int validate_run_kernel(const struct validate_opts *o, const char *prog, struct vplan *plan,
+			size_t first, size_t end, json_t **provenance);
+
+/* Merges the verdicts into the trust file (o->trust). Returns 0, or 1 with a message. */
+int validate_save_trust(const struct validate_opts *o, const struct vplan *plan);
+
+/* The kernels program: $PMC_KERNELS, else the install tree's, else the build tree's. */
+const char *validate_kernels_path(void);
+/* Reads pmc-kernels --list into plan->rows. Returns 0 or 1 with a message on stderr. */
+int validate_load(const char *prog, struct vplan *plan);
+void validate_free(struct vplan *plan);
+
+/* Fits reported = factor x predicted + overhead over r's points and classifies them. */
+void validate_fit(struct vrow *r, double level);
+const char *vclass_name(enum vclass c);
+
+/* The results as a table, CSV or JSON ("pmc-validate/1"; provenance is pmc stat's). */
+int validate_write(FILE *f, const struct vplan *plan, int fmt, json_t *provenance);
+
+#endif
