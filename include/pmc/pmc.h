@@ -18,5 +18,6 @@
 #include <pmc/report.h>
 #include <pmc/run.h>
 #include <pmc/metric.h>
+#include <pmc/launcher.h>
 
 #endif /* PMC_PMC_H */

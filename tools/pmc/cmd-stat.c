@@ -345,6 +345,8 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 	rc = stat_args_check(o);
 	if (!rc)
 		rc = check_outputs(o);
+	if (!rc && !o->dry_run && !o->plan_only)
+		rc = stat_mpi_apply(o);
 	if (rc)
 		return rc;
 	if (o->repeat > 1 && !*o->argv && (o->pid || o->tids || o->system_wide || o->cpus))
