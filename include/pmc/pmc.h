@@ -19,5 +19,6 @@
 #include <pmc/run.h>
 #include <pmc/metric.h>
 #include <pmc/launcher.h>
+#include <pmc/merge.h>
 
 #endif /* PMC_PMC_H */

@@ -21,6 +21,7 @@ PMC_CMD(annotate)
 PMC_CMD(calibrate)
 PMC_CMD(validate)
 PMC_CMD(doctor)
+PMC_CMD(merge)
 #undef PMC_CMD
 
 #endif /* PMC_TOOLS_CMD_H */
