@@ -49,7 +49,10 @@ static const struct cli_opt options[] = {
 	{"strict", O_STRICT, NULL, CLI_V_NONE, NULL,
 	 "an event named with -e that cannot be counted here is an error (default: shown as "
 	 "<not supported>, the rest counted)"},
-	{"output", 'o', "FILE", CLI_V_FILE, NULL, "write the results to FILE (- for stdout)"},
+	{"output", 'o', "FILE", CLI_V_FILE, NULL,
+	 "write the results to FILE (- for stdout); under an MPI launcher, %r in FILE is the rank, "
+	 "%h the host, %p the pid, and a FILE without them is written as FILE.rank-%r "
+	 "(docs/mpi.md)"},
 	{"format", O_FORMAT, "FMT", CLI_V_CHOICES, "text csv json",
 	 "the results file: text (run_p5mon's), csv or json; without -o, on stderr"},
 	{"field-separator", 'x', "SEP", CLI_V_NONE, NULL,
