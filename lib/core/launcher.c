@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <pmc/launcher.h>
+#include "core/jsonstr.h"
+#include "core/launcher.h"
 
 /*
  * Each launcher's variables, in the order they are looked for: Open MPI sets PMIX_RANK too
@@ -146,4 +147,28 @@ int pmc_launcher_expand(const struct pmc_launcher *l, const char *pattern, int p
 		err = put(buf, sz, &len, s);
 	}
 	return err;
+}
+
+int pmc_launcher_path(const struct pmc_launcher *l, const char *path, int pid, char *buf, size_t sz)
+{
+	char pattern[4096];
+
+	if (l->rank < 0) {
+		if (snprintf(buf, sz, "%s", path) >= (int)sz)
+			return -ENAMETOOLONG;
+		return 0;
+	}
+	if (snprintf(pattern, sizeof(pattern), strchr(path, '%') ? "%s" : "%s.rank-%%r", path) >=
+	    (int)sizeof(pattern))
+		return -ENAMETOOLONG;
+	return pmc_launcher_expand(l, pattern, pid, buf, sz);
+}
+
+json_t *pmc__launcher_json(const struct pmc_launcher *l)
+{
+	if (l->rank < 0)
+		return NULL;
+	return json_pack("{s:s, s:i, s:i, s:i, s:o, s:s}", "launcher", l->name, "rank", l->rank,
+			 "size", l->size, "local_rank", l->local_rank, "host",
+			 pmc__json_bytes(l->host), "cpus", l->cpus);
 }

@@ -108,6 +108,13 @@ static double entry_value(const json_t *e)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+/* An event's name: pmc-stat/1 lists objects with a name, pmc-regions/1 the names. */
+static const char *event_name(const json_t *e)
+{
+	return json_is_string(e) ? json_string_value(e)
+				 : json_string_value(json_object_get(e, "name"));
+}
+
 /* Whether the file's event list is the first file's, name by name. */
 static int check_events(struct pmc_merge *m, const json_t *events, const char *name, char *why,
 			size_t len)
@@ -118,7 +125,7 @@ static int check_events(struct pmc_merge *m, const json_t *events, const char *n
 	if (!m->nr_files) {
 		json_array_foreach(events, i, e)
 		{
-			const char *n = json_string_value(json_object_get(e, "name"));
+			const char *n = event_name(e);
 
 			if (!n || (size_t)pmc__merge_name(&m->events, n) != i)
 				return n ? -ENOMEM : -PMC_E_FORMAT;
@@ -132,7 +139,7 @@ static int check_events(struct pmc_merge *m, const json_t *events, const char *n
 			      name, json_array_size(events), m->files[0].path, m->events.nr);
 	json_array_foreach(events, i, e)
 	{
-		const char *n = json_string_value(json_object_get(e, "name"));
+		const char *n = event_name(e);
 
 		if (!n)
 			return -PMC_E_FORMAT;
@@ -287,12 +294,14 @@ static int read_file(struct pmc_merge *m, struct merge_file *f, const json_t *ro
 	const json_t *prov = json_object_get(root, "provenance");
 	const json_t *events = json_object_get(root, "events");
 	const char *first = m->nr_files ? m->files[0].path : "";
+	const char *schema = json_string_value(json_object_get(root, "schema"));
 	size_t i;
 	json_t *e;
 	int err;
 
-	if (!json_is_object(root) ||
-	    strcmp(json_string_value(json_object_get(root, "schema")) ?: "", "pmc-stat/1") ||
+	/* pmc stat's results, or a program's own regions (PMC_OUTPUT, libpmc-mpi) */
+	if (!json_is_object(root) || !schema ||
+	    (strcmp(schema, "pmc-stat/1") && strcmp(schema, "pmc-regions/1")) ||
 	    !json_is_object(prov) || !json_is_array(events))
 		return -PMC_E_FORMAT;
 	err = check_same(&m->version, json_string_value(json_object_get(prov, "pmc_version")),
@@ -359,7 +368,7 @@ int pmc_merge__add(struct pmc_merge *m, const char *name, const char *buf, size_
 	if (err == -PMC_E_FORMAT && why && why_len && !why[0])
 		snprintf(why, why_len,
 			 "%s: not a pmc stat results file in JSON (pmc stat "
-			 "--format json)%s%s",
+			 "--format json) nor a program's regions (PMC_OUTPUT)%s%s",
 			 name, root ? "" : ": ", root ? "" : jerr.text);
 	if (err) {
 		file_free(&f);

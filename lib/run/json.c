@@ -6,8 +6,8 @@
 #include <time.h>
 #include <sys/wait.h>
 #include <jansson.h>
-#include <pmc/launcher.h>
 #include "core/jsonstr.h"
+#include "core/launcher.h"
 #include "run/output.h"
 
 /* "SIGSEGV" for 11; NULL for no signal. */
@@ -40,24 +40,13 @@ static json_t *command(const struct pmc_run *run)
 	return cmd;
 }
 
-/* The rank's tags under an MPI launcher (docs/mpi.md); NULL outside one. */
-static json_t *launcher_json(void)
-{
-	struct pmc_launcher l;
-
-	if (pmc_launcher_detect(&l) != 1)
-		return NULL;
-	return json_pack("{s:s, s:i, s:i, s:i, s:o, s:s}", "launcher", l.name, "rank", l.rank,
-			 "size", l.size, "local_rank", l.local_rank, "host",
-			 pmc__json_bytes(l.host), "cpus", l.cpus);
-}
-
 static json_t *provenance(const struct pmc_run *run)
 {
 	const struct pmc_caps *caps = pmc_caps();
 	const struct pmc_run_opts *o = &run->opts;
 	char date[64];
 	time_t t = time(NULL);
+	struct pmc_launcher l;
 	json_t *j, *mpi;
 
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
@@ -73,7 +62,8 @@ static json_t *provenance(const struct pmc_run *run)
 		json_object_set_new(j, "aggregation", json_string(aggr_names[o->aggr]));
 		json_object_set_new(j, "interval_ms", json_integer(o->interval_ms));
 		json_object_set_new(j, "delay_ms", json_integer(o->delay_ms));
-		if ((mpi = launcher_json()))
+		pmc_launcher_detect(&l);
+		if ((mpi = pmc__launcher_json(&l)))
 			json_object_set_new(j, "mpi", mpi);
 	}
 	if (j && run->res.stop_signal) {

@@ -127,4 +127,40 @@ expect_grep "killed rank: merge names it missing" "^# missing ranks: 3$" "$T/k.t
 expect_grep "killed rank: merge names the ranks stopped early" \
 	"^# stopped early: rank 0 \(SIGTERM\), rank 1 \(SIGTERM\), rank 2 \(SIGTERM\)$" "$T/k.txt"
 expect_grep "killed rank: the rest merged exactly" "^work $TP 6000 1000 0 3000 2 2000 " "$T/k.txt"
+# ---- libpmc-mpi ----
+if [ ! -x "$PROGS/mpi-ranks" ]; then
+	skip_part no-openmpi "libpmc-mpi not built (mpi.h not found)"
+	finish
+	exit
+fi
+# Open MPI's own allocations outlive MPI_Finalize: LeakSanitizer would report them as ours.
+MPIENV=(-x ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0 -x PMC_EVENTS=$TP)
+# Alone (PMC_EVENTS, PMC_OUTPUT): each rank's own file, and rank 0's gather merged.
+mpi "${MPIENV[@]}" -x PMC_OUTPUT="$T/lib.json" "$PROGS/mpi-ranks" >"$T/lib.out" 2>&1
+expect_eq "libpmc-mpi: the job ends well" $? 0
+expect_eq "libpmc-mpi: each rank's file and the merged one" "$(cd "$T" && ls lib.json.* | tr '\n' ' ')" \
+	"lib.json.merged lib.json.rank-0 lib.json.rank-1 lib.json.rank-2 lib.json.rank-3 "
+expect_eq "libpmc-mpi: 7 MPI_Allreduce in each rank, counted exactly" \
+	"$(for r in 0 1 2 3; do json "$T/lib.json.rank-$r" '[(x["name"], x["entered"], x["exited"]) for x in j["regions"] if x["name"].startswith("MPI_")]'; done | sort -u)" \
+	"[('MPI_Allreduce', 7, 7)]"
+reg='[e for e in j["regions"] if e["name"] == "work"][0]["events"][0]'
+expect_eq "libpmc-mpi: rank 0's gather, region work exact" \
+	"$(json "$T/lib.json.merged" "j['nr_ranks'], $reg['sum'], $reg['min'], $reg['min_rank'], $reg['max'], $reg['max_rank'], $reg['mean']")" \
+	"4 10000.0 1000.0 0 4000.0 3 2500.0"
+"$PMC" merge "$T"/lib.json.rank-* >"$T/lib-merge.txt"
+expect_grep "libpmc-mpi: pmc merge of the ranks' own files, exact" "^work $TP 10000 1000 0 4000 3 2500 " "$T/lib-merge.txt"
+# Preloaded into a program that does not link it.
+mpi "${MPIENV[@]}" -x PMC_OUTPUT="$T/pre.json" -x LD_PRELOAD="$BUILD/mpi/libpmc-mpi.so" \
+	"$PROGS/mpi-ranks-plain" >"$T/pre.out" 2>&1
+expect_eq "LD_PRELOAD: 7 MPI_Allreduce" "$(json "$T/pre.json.rank-3" '[(x["name"], x["entered"]) for x in j["regions"] if x["name"].startswith("MPI_")]')" \
+	"[('MPI_Allreduce', 7)]"
+# Under pmc stat: MPI calls are regions beside the program's own.
+mpi -x ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0 \
+	"$PMC" stat -e $TP --format json -o "$T/st.json" -- "$PROGS/mpi-ranks" 2>"$T/st.err"
+expect_eq "under pmc stat: MPI_Allreduce and work regions" \
+	"$(json "$T/st.json.rank-1" 'sorted((x["name"], x["entered"], x["events"][0]["mean"]) for x in j["regions"])')" \
+	"[('MPI_Allreduce', 7, 0.0), ('work', 1, 2000.0)]"
+expect_eq "pkg-config --libs libpmc-mpi" \
+	"$(PKG_CONFIG_PATH="$BUILD/mpi:$BUILD/lib" pkg-config --libs libpmc-mpi | grep -o -- '-lpmc[-a-z]*' | tr '\n' ' ')" \
+	"-lpmc-mpi -lpmc "
 finish

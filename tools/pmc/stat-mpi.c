@@ -21,22 +21,15 @@ static void where(const struct stat_opts *o, char *buf, size_t sz)
 		snprintf(buf, sz, "under an MPI launcher (%s: rank %d)", l->name, l->rank);
 }
 
-/* -o NAME without a % sequence becomes NAME.rank-%r, so that no rank's file is another's. */
+/* -o's file named for this rank (pmc_launcher_path()), so that no rank's file is another's. */
 static int rank_output(struct stat_opts *o)
 {
-	const char *pattern = o->output;
-	char *with_rank = NULL, buf[4096];
+	char buf[4096];
 	int err;
 
-	if (!pattern || !strcmp(pattern, "-"))
+	if (!o->output || !strcmp(o->output, "-"))
 		return 0;
-	if (!strchr(pattern, '%')) {
-		if (asprintf(&with_rank, "%s.rank-%%r", pattern) < 0)
-			return 1;
-		pattern = with_rank;
-	}
-	err = pmc_launcher_expand(&o->launcher, pattern, (int)getpid(), buf, sizeof(buf));
-	free(with_rank);
+	err = pmc_launcher_path(&o->launcher, o->output, (int)getpid(), buf, sizeof(buf));
 	if (err) {
 		fprintf(stderr,
 			"pmc stat: -o %s: %s; %%r is the rank, %%h the host, %%p the pid, %%%% a "
