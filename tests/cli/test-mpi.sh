@@ -57,6 +57,12 @@ env "${LVARS[@]}" PMI_RANK=0 "$PMC" stat -e $TP -o "$T/bad-%q" -- true 2>"$T/q.e
 expect_eq "-o with %q: usage error" $? 2
 expect_grep "-o's sequences named" "%r is the rank, %h the host, %p the pid" "$T/q.err"
 
+# pmc record in a rank: its own perf.data, named as pmc stat's files are.
+(cd "$T" && env "${LVARS[@]}" PMI_RANK=1 PMI_SIZE=2 "$PMC" record -q -e task-clock -- "$PROGS/getppid-loop" 10 2>/dev/null)
+expect_eq "pmc record: perf.data named for the rank" "$(cd "$T" && ls perf.data*)" "perf.data.rank-1"
+env "${LVARS[@]}" SLURM_PROCID=12 SLURM_NTASKS=16 "$PMC" record -q -e task-clock -o "$T/rec-%r.data" -- "$PROGS/getppid-loop" 10 2>/dev/null
+expect_eq "pmc record: -o with %r" "$(cd "$T" && ls rec-*)" "rec-12.data"
+
 # ---- pmc merge over files made here (no launcher needed) ----
 for r in 0 1; do
 	env "${LVARS[@]}" OMPI_COMM_WORLD_RANK=$r OMPI_COMM_WORLD_SIZE=3 \
