@@ -3,16 +3,19 @@
 # What libpmc-mpi adds to an 8-byte MPI_Allreduce on 4 local ranks: the same program without
 # it, with it and no events (markers off: a load and a branch), and with it counting
 # task-clock in every call (two counter reads per call). Variants interleaved, 5 times each.
-# Usage: bench/mpi/run.sh BUILD_DIR
+# Usage: bench/mpi/run.sh BUILD_DIR [ROUNDS CALLS]   (9 rounds of 20000 calls)
 set -euo pipefail
-B=${1:?usage: bench/mpi/run.sh BUILD_DIR}
+B=${1:?usage: bench/mpi/run.sh BUILD_DIR [ROUNDS CALLS]}
+ARGS="${2:-9} ${3:-20000}"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+D=$(mktemp -d)
+trap 'rm -rf "$D"' EXIT
 run() { timeout 300 mpirun -n 4 --oversubscribe "$@"; }
 declare -A t
 for _ in 1 2 3 4 5; do
-	t[plain]+="$(run "$B/bench/bench-allreduce-plain") "
-	t[off]+="$(run "$B/bench/bench-allreduce") "
-	t[on]+="$(run -x PMC_EVENTS=task-clock -x PMC_OUTPUT=/dev/null "$B/bench/bench-allreduce") "
+	t[plain]+="$(run "$B/bench/bench-allreduce-plain" $ARGS) "
+	t[off]+="$(run "$B/bench/bench-allreduce" $ARGS) "
+	t[on]+="$(run -x PMC_EVENTS=task-clock -x PMC_OUTPUT="$D/ar.json" "$B/bench/bench-allreduce" $ARGS) "
 done
 med() { printf '%s\n' $1 | sort -n | sed -n 3p; }
 p=$(med "${t[plain]}")

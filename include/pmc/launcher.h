@@ -43,9 +43,10 @@ PMC_API int pmc_launcher_expand(const struct pmc_launcher *l, const char *patter
 				char *buf, size_t sz);
 
 /*
- * A results file's name for this rank: outside a launcher (l->rank < 0) path as it is; under
- * one, path expanded by pmc_launcher_expand(), and a path without a % sequence written as
- * PATH.rank-%r, so that no rank's file is another's. Returns as pmc_launcher_expand().
+ * A results file's name for this rank: outside a launcher (l->rank < 0), or when path is a
+ * device or a FIFO (/dev/null), path as it is; under one, path expanded by
+ * pmc_launcher_expand(), and a path without a % sequence written as PATH.rank-%r, so that no
+ * rank's file is another's. Returns as pmc_launcher_expand().
  */
 PMC_API int pmc_launcher_path(const struct pmc_launcher *l, const char *path, int pid, char *buf,
 			      size_t sz);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "core/jsonstr.h"
 #include "core/launcher.h"
 
@@ -152,8 +153,10 @@ int pmc_launcher_expand(const struct pmc_launcher *l, const char *pattern, int p
 int pmc_launcher_path(const struct pmc_launcher *l, const char *path, int pid, char *buf, size_t sz)
 {
 	char pattern[4096];
+	struct stat st;
 
-	if (l->rank < 0) {
+	/* /dev/null, a FIFO, a terminal: written in place, as pmc_outfile__open() does */
+	if (l->rank < 0 || (!stat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))) {
 		if (snprintf(buf, sz, "%s", path) >= (int)sz)
 			return -ENAMETOOLONG;
 		return 0;

@@ -46,6 +46,8 @@ expect_grep "text: the tags' line" "^# rank 1 of 2 \(openmpi\), local rank -1, h
 env "${LVARS[@]}" "$PMC" stat -e $TP --format json -o "$T/plain.json" -- "$PROGS/getppid-loop" 10 2>/dev/null
 expect_eq "outside a launcher: no tags, -o as given" "$(json "$T/plain.json" '"mpi" in j["provenance"]')" False
 
+env "${LVARS[@]}" PMI_RANK=1 PMI_SIZE=2 "$PMC" stat -e $TP -o /dev/null -- true 2>"$T/null.err"
+expect_eq "-o /dev/null stays /dev/null" "$?:$(ls /dev/null.rank-* 2>/dev/null)" "0:"
 env "${LVARS[@]}" PMI_RANK=0 PMI_SIZE=2 "$PMC" stat -r 3 -e $TP -- true 2>"$T/r.err"
 expect_eq "-r 3 under a launcher: usage error" $? 2
 expect_grep "-r refused with the alternatives" "runs once.*run mpirun 3 times and merge the files \(pmc merge\), or drop -r" "$T/r.err"
@@ -95,7 +97,7 @@ command -v mpirun >/dev/null ||
 	{ skip_part no-openmpi "mpirun not found (scripts/setup.sh --test installs Open MPI)"; finish; exit; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 # A hung job fails the test instead of hanging it: every mpirun is bounded.
-mpi() { timeout -k 5 60 mpirun -n 4 --oversubscribe "$@"; }
+mpi() { timeout -k 5 "${MPI_LIMIT_S:-60}" mpirun -n 4 --oversubscribe "$@"; }
 
 # Exactness: rank r makes (r+1)*1000 getppid calls in region "work".
 mpi "$PMC" stat -e $TP --format json -o "$T/ex.json" -- "$PROGS/region-ranks" 2>"$T/ex.err"
@@ -118,7 +120,11 @@ expect_eq "JSON: job and ranks" "$(json "$T/ex-merged.json" 'j["launcher"], j["s
 
 # Rank 3 dies (its pmc stat SIGKILLed) once the others have counted: Open MPI stops them with
 # SIGTERM, each still writes its file, marked stopped early, and merge names rank 3 missing.
-mpi "$PMC" stat -e $TP --format json -o "$T/k.json" -- "$PROGS/region-ranks" 1000 3 "$T/mark" \
+# Open MPI sends SIGKILL 1 s after its SIGTERM (odls_base_sigkill_timeout, which it waits out
+# whole): a loaded machine (sanitizers, parallel suites) may take longer to write, so the test
+# gives it 10 s, and the job 120 s.
+OMPI_MCA_odls_base_sigkill_timeout=10 MPI_LIMIT_S=120 \
+	mpi "$PMC" stat -e $TP --format json -o "$T/k.json" -- "$PROGS/region-ranks" 1000 3 "$T/mark" \
 	>/dev/null 2>"$T/k.err"
 rc=$?
 [ $rc -ne 0 ] && [ $rc -ne 124 ] && ok "killed rank: mpirun fails, not hangs ($rc)" ||
