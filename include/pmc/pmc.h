@@ -18,5 +18,7 @@
 #include <pmc/report.h>
 #include <pmc/run.h>
 #include <pmc/metric.h>
+#include <pmc/launcher.h>
+#include <pmc/merge.h>
 
 #endif /* PMC_PMC_H */

@@ -89,8 +89,13 @@ void pmc__region_thread_settle(struct region_thread *t);
 int pmc__region_record(const struct region_session *s, struct region_thread *threads, char **buf,
 		       size_t *len);
 
-/* report.c: the standalone outputs, from parsed data. */
+/*
+ * report.c: the standalone outputs, from parsed data. Under an MPI launcher the JSON file's
+ * path takes %r, %h and %p, and a path without them is written as PATH.rank-%r
+ * (docs/mpi.md); backend names the counters' backend in its provenance (NULL: perf).
+ */
 int pmc__region_report_text(FILE *f, const struct pmc_region_data *data, bool per_thread);
-int pmc__region_report_json(const char *path, const struct pmc_region_data *data);
+int pmc__region_report_json(const char *path, const char *backend,
+			    const struct pmc_region_data *data);
 
 #endif /* PMC_LIB_REGION_REGION_H */

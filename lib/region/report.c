@@ -12,6 +12,7 @@
 #include <pmc/bytes.h>
 #include <pmc/outfile.h>
 #include "core/jsonstr.h"
+#include "core/launcher.h"
 #include "region/region.h"
 
 static double per_entry(uint64_t v, uint64_t entered)
@@ -127,19 +128,32 @@ static json_t *json_region(const struct pmc_region_data *d, size_t r)
 	return j;
 }
 
-int pmc__region_report_json(const char *path, const struct pmc_region_data *d)
+int pmc__region_report_json(const char *path, const char *backend, const struct pmc_region_data *d)
 {
-	json_t *regions = json_array(), *events = json_array(), *root;
+	json_t *regions = json_array(), *events = json_array(), *root, *prov, *mpi;
 	struct pmc_outfile *out = NULL;
-	int err = 0;
+	struct pmc_launcher l;
+	char where[4096];
+	int err;
+
+	pmc_launcher_detect(&l);
+	err = pmc_launcher_path(&l, path, (int)getpid(), where, sizeof(where));
+	mpi = pmc__launcher_json(&l);
 
 	for (size_t e = 0; e < pmc_region_data__nr_events(d); e++)
 		json_array_append_new(events, pmc__json_bytes(pmc_region_data__event(d, e)));
 	for (size_t r = 0; r < pmc_region_data__nr_regions(d); r++)
 		json_array_append_new(regions, json_region(d, r));
-	root = json_pack("{s:s, s:i, s:o, s:o}", "schema", "pmc-regions/1", "pid", (int)getpid(),
-			 "events", events, "regions", regions);
-	err = root ? pmc_outfile__open(path, &out) : -ENOMEM;
+	prov = json_pack("{s:s, s:s}", "pmc_version", pmc_version(), "backend",
+			 backend ? backend : "perf");
+	if (prov && mpi)
+		json_object_set_new(prov, "mpi", mpi);
+	else
+		json_decref(mpi);
+	root = json_pack("{s:s, s:i, s:o, s:o, s:o*}", "schema", "pmc-regions/1", "pid",
+			 (int)getpid(), "events", events, "regions", regions, "provenance", prov);
+	if (!err)
+		err = root ? pmc_outfile__open(where, &out) : -ENOMEM;
 	if (!err &&
 	    json_dumpf(root, pmc_outfile__stream(out), JSON_INDENT(2) | JSON_REAL_PRECISION(17))) {
 		pmc_outfile__abort(out);

@@ -305,7 +305,7 @@ static int report(const char *buf, size_t len)
 		err = pmc_region_data__parse(data, buf, len);
 	if (err >= 0) {
 		if (s->sink == PMC_REGION_SINK_JSON)
-			err = pmc__region_report_json(s->output, data);
+			err = pmc__region_report_json(s->output, s->cfg.backend, data);
 		else
 			err = pmc__region_report_text(stderr, data, s->per_thread);
 	}

@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include "core/html.h"
 #include "core/jsonstr.h"
+#include "core/launcher.h"
 #include "run/output.h"
 
 /* "SIGSEGV" for 11; NULL for no signal. */
@@ -46,7 +47,8 @@ static json_t *provenance(const struct pmc_run *run)
 	const struct pmc_run_opts *o = &run->opts;
 	char date[64];
 	time_t t = time(NULL);
-	json_t *j;
+	struct pmc_launcher l;
+	json_t *j, *mpi;
 
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
 	j = json_pack("{s:s, s:s, s:o, s:o, s:i, s:o, s:i, s:i, s:f, s:b, s:b, s:s, s:b, s:f}",
@@ -61,6 +63,9 @@ static json_t *provenance(const struct pmc_run *run)
 		json_object_set_new(j, "aggregation", json_string(aggr_names[o->aggr]));
 		json_object_set_new(j, "interval_ms", json_integer(o->interval_ms));
 		json_object_set_new(j, "delay_ms", json_integer(o->delay_ms));
+		pmc_launcher_detect(&l);
+		if ((mpi = pmc__launcher_json(&l)))
+			json_object_set_new(j, "mpi", mpi);
 	}
 	if (j && run->res.stop_signal) {
 		json_object_set_new(j, "stopped_by", signal_name(run->res.stop_signal));

@@ -6,6 +6,7 @@
  */
 #include <inttypes.h>
 #include <string.h>
+#include <pmc/launcher.h>
 #include "core/field.h"
 #include "run/output.h"
 
@@ -66,8 +67,15 @@ static void text_regions(FILE *f, const struct pmc_run *run, unsigned flags)
 int pmc__run_write_text(const struct pmc_run *run, FILE *f, unsigned flags)
 {
 	const struct pmc_run_results *res = &run->res;
+	struct pmc_launcher l;
 
 	fprintf(f, "# pmc stat results file\n");
+	if (pmc_launcher_detect(&l) == 1) {
+		fprintf(f, "# rank %d of %d (%s), local rank %d, host ", l.rank, l.size, l.name,
+			l.local_rank);
+		pmc__pct_field(f, l.host);
+		fprintf(f, ", CPUs %s\n", l.cpus[0] ? l.cpus : "unknown");
+	}
 	fprintf(f, "# Results (%d repetitions, %g%% confidence level):\n", res->nr_reps,
 		run->opts.level * 100);
 	if (res->stop_signal && res->in_warmup)
@@ -159,7 +167,15 @@ static void csv_regions(FILE *f, const struct pmc_run *run)
 int pmc__run_write_csv(const struct pmc_run *run, FILE *f)
 {
 	const struct pmc_run_results *res = &run->res;
+	struct pmc_launcher l;
 
+	/* Under a launcher, the rank's tags come first, as a table of their own. */
+	if (pmc_launcher_detect(&l) == 1) {
+		fprintf(f, "launcher,rank,size,local_rank,host,cpus\n%s,%d,%d,%d,", l.name, l.rank,
+			l.size, l.local_rank);
+		pmc__csv_field(f, l.host);
+		fprintf(f, ",\"%s\"\n\n", l.cpus);
+	}
 	fprintf(f, "event,supported,pass,n,mean,stddev,median,min,max,ci,ci_pct,scaled,values,"
 		   "overhead_subtracted\n");
 	for (size_t i = 0; i < res->nr_events; i++) {

@@ -62,7 +62,10 @@ static const struct cli_opt options[] = {
 	{"strict", O_STRICT, NULL, CLI_V_NONE, NULL,
 	 "an event named with -e that cannot be counted here is an error (default: shown as "
 	 "<not supported>, the rest counted)"},
-	{"output", 'o', "FILE", CLI_V_FILE, NULL, "write the results to FILE (- for stdout)"},
+	{"output", 'o', "FILE", CLI_V_FILE, NULL,
+	 "write the results to FILE (- for stdout); under an MPI launcher, %r in FILE is the rank, "
+	 "%h the host, %p the pid, and a FILE without them is written as FILE.rank-%r "
+	 "(docs/mpi.md)"},
 	{"format", O_FORMAT, "FMT", CLI_V_CHOICES, "text csv json html",
 	 "the results file: text (run_p5mon's), csv, json or html (one self-contained page); "
 	 "without -o, on stderr"},
@@ -383,6 +386,8 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 	rc = stat_args_check(o);
 	if (!rc)
 		rc = check_outputs(o);
+	if (!rc && !o->dry_run && !o->plan_only)
+		rc = stat_mpi_apply(o);
 	if (rc)
 		return rc;
 	if (o->repeat > 1 && !*o->argv && (o->pid || o->tids || o->system_wide || o->cpus))

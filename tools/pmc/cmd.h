@@ -22,6 +22,7 @@ PMC_CMD(calibrate)
 PMC_CMD(validate)
 PMC_CMD(metrics)
 PMC_CMD(doctor)
+PMC_CMD(merge)
 #undef PMC_CMD
 
 #endif /* PMC_TOOLS_CMD_H */

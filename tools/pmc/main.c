@@ -15,7 +15,7 @@
 
 const struct cli_command cli_commands[] = {
 	COMMAND(list),	    COMMAND(stat),     COMMAND(record),	 COMMAND(report), COMMAND(annotate),
-	COMMAND(calibrate), COMMAND(validate), COMMAND(metrics), COMMAND(doctor),
+	COMMAND(calibrate), COMMAND(validate), COMMAND(metrics), COMMAND(doctor), COMMAND(merge),
 };
 const size_t cli_nr_commands = sizeof(cli_commands) / sizeof(cli_commands[0]);
 

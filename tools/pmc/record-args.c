@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <pmc/pmc.h>
 #include "cli.h"
 #include "record.h"
@@ -59,7 +60,9 @@ static const struct cli_opt options[] = {
 	{"kernel", O_KERNEL, NULL, CLI_V_NONE, NULL,
 	 "sample kernel level for events without :u/:k (with --user: both)"},
 	{"mmap-pages", 'm', "N", CLI_V_NONE, NULL, "ring-buffer pages per CPU, a power of 2"},
-	{"output", 'o', "FILE", CLI_V_FILE, NULL, "output file (default perf.data)"},
+	{"output", 'o', "FILE", CLI_V_FILE, NULL,
+	 "output file (default perf.data); under an MPI launcher named per rank as pmc stat -o "
+	 "names it (docs/mpi.md)"},
 	{"period-jitter", O_JITTER, "PCT", CLI_V_OPTIONAL, NULL,
 	 "draw each sampling period uniformly within PCT percent of the mean period (1 to 90, "
 	 "default 50), so that samples do not alias with loops and pmc report's intervals hold; "
@@ -147,6 +150,32 @@ static int check_output(const char *path)
 }
 
 /*
+ * The output file (perf.data by default), named for this rank under an MPI launcher as pmc
+ * stat's -o is (pmc_launcher_path(), docs/mpi.md), so that no rank's file is another's.
+ */
+static int rank_output(struct record_cli *c)
+{
+	const char *path = c->ro.output ? c->ro.output : "perf.data";
+	struct pmc_launcher l;
+	int err;
+
+	if (pmc_launcher_detect(&l) != 1) {
+		c->ro.output = path;
+		return 0;
+	}
+	err = pmc_launcher_path(&l, path, (int)getpid(), c->rank_output, sizeof(c->rank_output));
+	if (err) {
+		fprintf(stderr,
+			"pmc record: -o %s: %s; %%r is the rank, %%h the host, %%p the pid, %%%% a "
+			"%%\n",
+			path, pmc_strerror(err));
+		return 2;
+	}
+	c->ro.output = c->rank_output;
+	return 0;
+}
+
+/*
  * Values checked before anything runs: -F against the kernel's maximum sample rate (the
  * perf backend; perf_event_open would refuse it with EINVAL), and the target (-p, -C).
  */
@@ -175,7 +204,7 @@ static int check_values(struct record_cli *c)
 		fprintf(stderr, "pmc record: %s\n", why);
 		return 2;
 	}
-	return c->dry_run ? 0 : check_output(c->ro.output ? c->ro.output : "perf.data");
+	return c->dry_run ? 0 : rank_output(c) ?: check_output(c->ro.output);
 }
 
 static int parse_call_graph(struct record_cli *c, const char *arg)

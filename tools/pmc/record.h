@@ -16,6 +16,7 @@ struct record_cli {
 	const char *backend;
 	bool quiet, system_wide, dry_run;
 	int verbose;
+	char rank_output[4096]; /* under an MPI launcher: -o's file named for this rank */
 };
 
 /*

@@ -132,6 +132,8 @@ void stat_args_free(struct stat_opts *o)
 		free(o->filters[i]);
 	free(o->filters);
 	o->filters = NULL;
+	free(o->output_owned);
+	o->output_owned = NULL;
 }
 
 /* Values per CPU, core or socket, or of a cgroup: perf's system-wide modes. */

@@ -238,6 +238,8 @@ static int new_runner(struct stat_run *run)
 	}
 	run->res = pmc_run__results(run->runner);
 	err = check_modes(run);
+	if (!err)
+		err = stat_mpi_check_passes(o, run->res->nr_passes);
 	if (err)
 		return err;
 	if (o->multiplex && !pmc_evlist__can_multiplex(run->evlist))

@@ -80,6 +80,10 @@ struct stat_opts {
 	const char *control;	    /* --control */
 	const char *pre, *post;	    /* --pre, --post */
 	struct metric_opts metrics; /* -M, --metrics-file, --topdown */
+	/* under an MPI launcher (stat-mpi.c) */
+	bool under_launcher;
+	struct pmc_launcher launcher;
+	char *output_owned; /* -o with its %r, %h, %p expanded (output points to it) */
 };
 
 /* pmc stat's state: the options, the event list, and the library's runner over it. */
@@ -118,6 +122,13 @@ void stat_metrics__delete(struct stat_run *run);
 int stat_args_apply(struct stat_opts *o, int c, const char *arg);
 int stat_args_check(struct stat_opts *o);
 void stat_args_free(struct stat_opts *o);
+/*
+ * stat-mpi.c: under an MPI launcher, stat_mpi_apply() refuses -r above 1, drops the warm-up
+ * and names -o's file per rank; stat_mpi_check_passes() refuses a plan of several passes.
+ * Each returns 0, or the exit status (said).
+ */
+int stat_mpi_apply(struct stat_opts *o);
+int stat_mpi_check_passes(const struct stat_opts *o, int nr_passes);
 /* The target of the options (stat-args.c): COMMAND, PID, TID or CPUS with its modes. */
 void stat_fill_target(const struct stat_opts *o, struct pmc_target *t);
 

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/* pmc_merge's state: each rank's values by event, metric and region, and their statistics. */
+#ifndef PMC_LIB_MERGE_MERGE_H
+#define PMC_LIB_MERGE_MERGE_H
+
+#include <stdbool.h>
+#include <jansson.h>
+#include <pmc/merge.h>
+
+/* Names in the order first seen (events in the first file's order). */
+struct merge_names {
+	size_t nr, cap;
+	char **names;
+};
+
+/* One rank's file: its values, NAN where it counted nothing. */
+struct merge_file {
+	char *path;
+	int rank;
+	bool stopped_early;
+	char stopped_by[32]; /* "SIGTERM", or "" */
+	json_t *provenance;  /* the file's own (owned) */
+	double *events;	     /* [m->events.nr] */
+	double *metrics;     /* [nr_metrics] by m->metrics's index */
+	size_t nr_metrics;
+	double **regions; /* [nr_regions] by m->regions's index: [m->events.nr] or NULL */
+	size_t nr_regions;
+};
+
+struct pmc_merge {
+	size_t nr_files, cap_files;
+	struct merge_file *files; /* sorted by rank at write time */
+	char *version, *backend, *launcher;
+	bool tagged; /* the files carry MPI tags (all or none) */
+	int size;    /* the job's size, -1 when unknown */
+	struct merge_names events, metrics, regions;
+};
+
+/* The statistics of one series over the ranks that have a value. */
+#define MERGE_NR_PCT 5
+extern const double pmc__merge_pct[MERGE_NR_PCT]; /* 10, 25, 50, 75, 90 */
+
+struct merge_stat {
+	size_t n;
+	double sum, min, max, mean, stddev, cv, imbalance, load_balance;
+	int min_rank, max_rank;
+	double pct[MERGE_NR_PCT];
+};
+
+/*
+ * stats.c: the statistics of values[i] of rank ranks[i] (NAN: none), n of them, with
+ * scratch[n] to sort in. Returns s->n, the values counted.
+ */
+size_t pmc__merge_stat(const double *values, const int *ranks, size_t n, double *scratch,
+		       struct merge_stat *s);
+
+/* The index of name in names, added when absent; -1 when out of memory. */
+long pmc__merge_name(struct merge_names *names, const char *name);
+
+/* One series over the ranks: the values in rank order (NAN: none), and their statistics. */
+struct series {
+	double *values, *scratch;
+	int *ranks;
+	struct merge_stat st;
+};
+
+/*
+ * write.c: fn called for every series in order (events, metrics, each region's events; kind
+ * 'e', 'm', 'r', r the region, idx the event or metric), with the files sorted by rank; and
+ * for every missing rank (below the job's size, in no file). Returns 0 or -ENOMEM.
+ */
+typedef void (*pmc__merge_series_fn)(const struct pmc_merge *m, char kind, size_t r, size_t idx,
+				     const struct series *s, void *arg);
+int pmc__merge_for_series(const struct pmc_merge *m, pmc__merge_series_fn fn, void *arg);
+void pmc__merge_for_missing(const struct pmc_merge *m, void (*fn)(int rank, void *arg), void *arg);
+
+/* The three formats (write.c, json.c). */
+int pmc__merge_write_text(struct pmc_merge *m, FILE *f);
+int pmc__merge_write_csv(struct pmc_merge *m, FILE *f);
+int pmc__merge_write_json(struct pmc_merge *m, FILE *f);
+
+/*
+ * The value of series idx of file i: kind 'e' event idx, 'm' metric idx, 'r' region r's
+ * event idx; NAN when the file has none.
+ */
+double pmc__merge_value(const struct merge_file *f, char kind, size_t r, size_t idx);
+
+#endif /* PMC_LIB_MERGE_MERGE_H */

@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pmc merge's reader: one rank's pmc-stat/1 results file (docs/stat-output.md) into its
+ * values per event, metric and region, checked against the files before it (docs/mpi.md).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pmc/error.h>
+#include <pmc/infile.h>
+#include "merge/merge.h"
+
+int pmc_merge__new(struct pmc_merge **out)
+{
+	struct pmc_merge *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return -ENOMEM;
+	m->size = -1;
+	*out = m;
+	return 0;
+}
+
+static void names_free(struct merge_names *n)
+{
+	for (size_t i = 0; i < n->nr; i++)
+		free(n->names[i]);
+	free(n->names);
+}
+
+static void file_free(struct merge_file *f)
+{
+	free(f->path);
+	json_decref(f->provenance);
+	free(f->events);
+	free(f->metrics);
+	for (size_t r = 0; r < f->nr_regions; r++)
+		free(f->regions[r]);
+	free(f->regions);
+}
+
+void pmc_merge__delete(struct pmc_merge *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->nr_files; i++)
+		file_free(&m->files[i]);
+	free(m->files);
+	free(m->version);
+	free(m->backend);
+	free(m->launcher);
+	names_free(&m->events);
+	names_free(&m->metrics);
+	names_free(&m->regions);
+	free(m);
+}
+
+long pmc__merge_name(struct merge_names *names, const char *name)
+{
+	char **grown;
+
+	for (size_t i = 0; i < names->nr; i++)
+		if (!strcmp(names->names[i], name))
+			return (long)i;
+	if (names->nr == names->cap) {
+		size_t cap = names->cap ? names->cap * 2 : 16;
+
+		grown = realloc(names->names, cap * sizeof(*grown));
+		if (!grown)
+			return -1;
+		names->names = grown;
+		names->cap = cap;
+	}
+	names->names[names->nr] = strdup(name);
+	return names->names[names->nr] ? (long)names->nr++ : -1;
+}
+
+double pmc__merge_value(const struct merge_file *f, char kind, size_t r, size_t idx)
+{
+	if (kind == 'e')
+		return f->events[idx];
+	if (kind == 'm')
+		return idx < f->nr_metrics ? f->metrics[idx] : NAN;
+	return r < f->nr_regions && f->regions[r] ? f->regions[r][idx] : NAN;
+}
+
+static int refuse(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (why && len)
+		vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* An entry's value: its "mean" (a rank runs once: its one value), NAN when it has none. */
+static double entry_value(const json_t *e)
+{
+	const json_t *v = json_object_get(e, "mean");
+
+	if (!v)
+		v = json_object_get(e, "value");
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* An event's name: pmc-stat/1 lists objects with a name, pmc-regions/1 the names. */
+static const char *event_name(const json_t *e)
+{
+	return json_is_string(e) ? json_string_value(e)
+				 : json_string_value(json_object_get(e, "name"));
+}
+
+/* Whether the file's event list is the first file's, name by name. */
+static int check_events(struct pmc_merge *m, const json_t *events, const char *name, char *why,
+			size_t len)
+{
+	size_t i;
+	json_t *e;
+
+	if (!m->nr_files) {
+		json_array_foreach(events, i, e)
+		{
+			const char *n = event_name(e);
+
+			if (!n || (size_t)pmc__merge_name(&m->events, n) != i)
+				return n ? -ENOMEM : -PMC_E_FORMAT;
+		}
+		return 0;
+	}
+	if (json_array_size(events) != m->events.nr)
+		return refuse(why, len,
+			      "%s counts %zu events, %s counts %zu: merge the files of one "
+			      "command line",
+			      name, json_array_size(events), m->files[0].path, m->events.nr);
+	json_array_foreach(events, i, e)
+	{
+		const char *n = event_name(e);
+
+		if (!n)
+			return -PMC_E_FORMAT;
+		if (strcmp(n, m->events.names[i]))
+			return refuse(why, len,
+				      "%s counts '%s' where %s counts '%s': merge the "
+				      "files of one command line",
+				      name, n, m->files[0].path, m->events.names[i]);
+	}
+	return 0;
+}
+
+/* The file's pmc version and backend against the first file's. */
+static int check_same(char **first, const char *mine, const char *what, const char *name,
+		      const char *first_name, char *why, size_t len)
+{
+	if (!mine)
+		return -PMC_E_FORMAT;
+	if (!*first)
+		return (*first = strdup(mine)) ? 0 : -ENOMEM;
+	if (strcmp(*first, mine))
+		return refuse(why, len,
+			      "%s was written by %s %s, %s by %s %s: merge files of one "
+			      "%s",
+			      name, what, mine, first_name, what, *first, what);
+	return 0;
+}
+
+/* The file's rank (provenance.mpi, or its order), against the files before it. */
+static int check_rank(struct pmc_merge *m, struct merge_file *f, const json_t *prov, char *why,
+		      size_t len)
+{
+	const json_t *mpi = json_object_get(prov, "mpi");
+	json_int_t rank = json_integer_value(json_object_get(mpi, "rank"));
+	json_int_t size = json_integer_value(json_object_get(mpi, "size"));
+
+	if (m->nr_files && m->tagged != (mpi != NULL))
+		return refuse(why, len, "%s %s MPI tags and %s %s: merge the files of one job",
+			      f->path, mpi ? "has" : "has no", m->files[0].path,
+			      m->tagged ? "has" : "has not");
+	m->tagged = mpi != NULL;
+	if (!mpi) {
+		f->rank = (int)m->nr_files;
+		return 0;
+	}
+	if (!json_is_integer(json_object_get(mpi, "rank")) || rank < 0 || rank > 1 << 30 ||
+	    size < -1 || size > 1 << 30)
+		return -PMC_E_FORMAT;
+	if (!m->nr_files) {
+		const char *l = json_string_value(json_object_get(mpi, "launcher"));
+
+		m->size = (int)size;
+		if (l && !(m->launcher = strdup(l)))
+			return -ENOMEM;
+	} else if (m->size != (int)size) {
+		return refuse(why, len, "%s is a rank of %d, %s of %d: merge the files of one job",
+			      f->path, (int)size, m->files[0].path, m->size);
+	}
+	for (size_t i = 0; i < m->nr_files; i++)
+		if (m->files[i].rank == rank)
+			return refuse(why, len,
+				      "%s and %s are both rank %d: merge the files of one "
+				      "job",
+				      m->files[i].path, f->path, (int)rank);
+	f->rank = (int)rank;
+	return 0;
+}
+
+/* Each region's event values, by the name of the region and of the event. */
+static int read_regions(struct pmc_merge *m, struct merge_file *f, const json_t *regions)
+{
+	size_t i, k;
+	json_t *r, *e;
+
+	json_array_foreach(regions, i, r)
+	{
+		const char *name = json_string_value(json_object_get(r, "name"));
+		long idx = name ? pmc__merge_name(&m->regions, name) : -2;
+
+		if (idx < 0)
+			return idx == -1 ? -ENOMEM : -PMC_E_FORMAT;
+		if ((size_t)idx >= f->nr_regions) {
+			double **grown = realloc(f->regions, (size_t)(idx + 1) * sizeof(*grown));
+
+			if (!grown)
+				return -ENOMEM;
+			for (size_t z = f->nr_regions; z <= (size_t)idx; z++)
+				grown[z] = NULL;
+			f->regions = grown;
+			f->nr_regions = (size_t)idx + 1;
+		}
+		if (f->regions[idx])
+			return -PMC_E_FORMAT; /* a region twice */
+		f->regions[idx] = malloc((m->events.nr ? m->events.nr : 1) * sizeof(double));
+		if (!f->regions[idx])
+			return -ENOMEM;
+		for (size_t z = 0; z < m->events.nr; z++)
+			f->regions[idx][z] = NAN;
+		json_array_foreach(json_object_get(r, "events"), k, e)
+		{
+			const char *ev = json_string_value(json_object_get(e, "name"));
+
+			for (size_t z = 0; ev && z < m->events.nr; z++)
+				if (!strcmp(ev, m->events.names[z]))
+					f->regions[idx][z] = entry_value(e);
+		}
+	}
+	return 0;
+}
+
+/* The metrics a file carries ("metrics": [{"name", "mean" or "value"}]), when it has any. */
+static int read_metrics(struct pmc_merge *m, struct merge_file *f, const json_t *metrics)
+{
+	size_t i;
+	json_t *e;
+
+	json_array_foreach(metrics, i, e)
+	{
+		const char *name = json_string_value(json_object_get(e, "name"));
+		long idx = name ? pmc__merge_name(&m->metrics, name) : -2;
+
+		if (idx < 0)
+			return idx == -1 ? -ENOMEM : -PMC_E_FORMAT;
+		if ((size_t)idx >= f->nr_metrics) {
+			double *grown = realloc(f->metrics, (size_t)(idx + 1) * sizeof(*grown));
+
+			if (!grown)
+				return -ENOMEM;
+			for (size_t z = f->nr_metrics; z <= (size_t)idx; z++)
+				grown[z] = NAN;
+			f->metrics = grown;
+			f->nr_metrics = (size_t)idx + 1;
+		}
+		f->metrics[idx] = entry_value(e);
+	}
+	return 0;
+}
+
+/* Whether the rank stopped before its command ended: a signal stopped pmc, or killed it. */
+static void read_stop(struct merge_file *f, const json_t *root, const json_t *prov)
+{
+	const char *by = json_string_value(json_object_get(prov, "stopped_by"));
+	const char *sig = json_string_value(json_object_get(root, "signal"));
+
+	f->stopped_early = json_is_true(json_object_get(prov, "interrupted")) || sig;
+	snprintf(f->stopped_by, sizeof(f->stopped_by), "%s", by ? by : sig ? sig : "");
+}
+
+static int read_file(struct pmc_merge *m, struct merge_file *f, const json_t *root, char *why,
+		     size_t len)
+{
+	const json_t *prov = json_object_get(root, "provenance");
+	const json_t *events = json_object_get(root, "events");
+	const char *first = m->nr_files ? m->files[0].path : "";
+	const char *schema = json_string_value(json_object_get(root, "schema"));
+	size_t i;
+	json_t *e;
+	int err;
+
+	/* pmc stat's results, or a program's own regions (PMC_OUTPUT, libpmc-mpi) */
+	if (!json_is_object(root) || !schema ||
+	    (strcmp(schema, "pmc-stat/1") && strcmp(schema, "pmc-regions/1")) ||
+	    !json_is_object(prov) || !json_is_array(events))
+		return -PMC_E_FORMAT;
+	err = check_same(&m->version, json_string_value(json_object_get(prov, "pmc_version")),
+			 "pmc", f->path, first, why, len);
+	if (!err)
+		err = check_same(&m->backend, json_string_value(json_object_get(prov, "backend")),
+				 "backend", f->path, first, why, len);
+	if (!err)
+		err = check_events(m, events, f->path, why, len);
+	if (!err)
+		err = check_rank(m, f, prov, why, len);
+	if (err)
+		return err;
+	f->events = malloc((m->events.nr ? m->events.nr : 1) * sizeof(double));
+	if (!f->events)
+		return -ENOMEM;
+	json_array_foreach(events, i, e) f->events[i] = entry_value(e);
+	read_stop(f, root, prov);
+	f->provenance = json_incref((json_t *)prov);
+	err = read_regions(m, f, json_object_get(root, "regions"));
+	return err ? err : read_metrics(m, f, json_object_get(root, "metrics"));
+}
+
+/* A first file refused leaves nothing behind that the next first file would be held to. */
+static void forget_first(struct pmc_merge *m)
+{
+	names_free(&m->events);
+	names_free(&m->metrics);
+	names_free(&m->regions);
+	m->events = m->metrics = m->regions = (struct merge_names){0};
+	free(m->version);
+	free(m->backend);
+	free(m->launcher);
+	m->version = m->backend = m->launcher = NULL;
+	m->tagged = false;
+	m->size = -1;
+}
+
+int pmc_merge__add(struct pmc_merge *m, const char *name, const char *buf, size_t len, char *why,
+		   size_t why_len)
+{
+	struct merge_file f = {0};
+	json_error_t jerr;
+	json_t *root;
+	int err;
+
+	if (why && why_len)
+		why[0] = '\0';
+	if (m->nr_files == m->cap_files) {
+		size_t cap = m->cap_files ? m->cap_files * 2 : 16;
+		struct merge_file *grown = realloc(m->files, cap * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		m->files = grown;
+		m->cap_files = cap;
+	}
+	f.path = strdup(name);
+	if (!f.path)
+		return -ENOMEM;
+	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+	err = root ? read_file(m, &f, root, why, why_len) : -PMC_E_FORMAT;
+	json_decref(root);
+	if (err == -PMC_E_FORMAT && why && why_len && !why[0])
+		snprintf(why, why_len,
+			 "%s: not a pmc stat results file in JSON (pmc stat "
+			 "--format json) nor a program's regions (PMC_OUTPUT)%s%s",
+			 name, root ? "" : ": ", root ? "" : jerr.text);
+	if (err) {
+		file_free(&f);
+		if (!m->nr_files)
+			forget_first(m);
+		return err;
+	}
+	m->files[m->nr_files++] = f;
+	return 0;
+}
+
+int pmc_merge__add_file(struct pmc_merge *m, const char *path, char *why, size_t why_len)
+{
+	FILE *in;
+	char *buf = NULL;
+	size_t len = 0;
+	int err = pmc_fopen_input(path, &in);
+
+	if (!err) {
+		FILE *mem = open_memstream(&buf, &len);
+		char chunk[65536];
+		size_t n;
+
+		if (!mem)
+			err = -ENOMEM;
+		while (mem && (n = fread(chunk, 1, sizeof(chunk), in)) > 0)
+			if (fwrite(chunk, 1, n, mem) != n)
+				err = -ENOMEM;
+		if (ferror(in))
+			err = -EIO;
+		if (mem && fclose(mem))
+			err = -ENOMEM;
+		fclose(in);
+	}
+	if (err) {
+		if (why && why_len)
+			snprintf(why, why_len, "cannot read %s: %s", path, pmc_strerror(err));
+		free(buf);
+		return err;
+	}
+	err = pmc_merge__add(m, path, buf, len, why, why_len);
+	free(buf);
+	return err;
+}

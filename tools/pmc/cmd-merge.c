@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+/* pmc merge: the results files of an MPI job's ranks, merged into statistics over the ranks. */
+#include <errno.h>
+#include <string.h>
+#include "cli.h"
+
+enum { O_FORMAT = CLI_LONG_ONLY };
+
+static const struct cli_opt options[] = {
+	{"output", 'o', "FILE", CLI_V_FILE, NULL,
+	 "write the merged results to FILE (- for stdout)"},
+	{"format", O_FORMAT, "FMT", CLI_V_CHOICES, "text csv json",
+	 "text (default), csv, or json (schema pmc-merge/1, with every rank's values and "
+	 "provenance)"},
+	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text"},
+	{0},
+};
+
+const struct cli_cmd cmd_merge_doc = {
+	.name = "merge",
+	.summary = "merge the results files of many ranks into statistics over the ranks",
+	.synopsis = "[options] FILE...",
+	.about = "Reads the results files that pmc stat --format json wrote in each rank of an "
+		 "MPI job (one per rank, named by -o's %r) and prints, per event, per metric and "
+		 "per region, the sum, the minimum and the maximum with the rank that has each, "
+		 "the mean, the standard deviation, the coefficient of variation, the imbalance "
+		 "(max / mean), the load balance (mean / max) and percentiles. Ranks below the "
+		 "job's size that no file has are named as missing; ranks stopped early are named "
+		 "and merged. Files of different events, pmc versions, backends or jobs are "
+		 "refused.",
+	.opts = options,
+	.operands = CLI_V_FILE,
+};
+
+static int usage_error(const char *msg)
+{
+	fprintf(stderr, "pmc merge: %s; see pmc merge --help\n", msg);
+	return 2;
+}
+
+static int parse(int argc, char **argv, const char **output, enum pmc_merge_format *fmt)
+{
+	int c;
+
+	while ((c = cli_getopt(&cmd_merge_doc, argc, argv)) != -1) {
+		if (c == 'h') {
+			cli_usage(&cmd_merge_doc, stdout);
+			return -1;
+		}
+		if (c == 'o') {
+			*output = optarg;
+		} else if (c == O_FORMAT) {
+			if (!strcmp(optarg, "text"))
+				*fmt = PMC_MERGE_FORMAT_TEXT;
+			else if (!strcmp(optarg, "csv"))
+				*fmt = PMC_MERGE_FORMAT_CSV;
+			else if (!strcmp(optarg, "json"))
+				*fmt = PMC_MERGE_FORMAT_JSON;
+			else
+				return usage_error("--format is text, csv or json");
+		} else {
+			return 2;
+		}
+	}
+	if (optind >= argc)
+		return usage_error("no results files to merge (pmc stat --format json -o "
+				   "NAME.rank-%r in each rank writes them)");
+	return 0;
+}
+
+static int write_out(struct pmc_merge *m, const char *output, enum pmc_merge_format fmt)
+{
+	const char *name = output && strcmp(output, "-") ? output : "stdout";
+	struct pmc_outfile *out = NULL;
+	FILE *f = stdout;
+	int err = 0;
+
+	if (output)
+		err = pmc_outfile__open(output, &out);
+	if (!err && out)
+		f = pmc_outfile__stream(out);
+	if (!err && !f)
+		err = -EIO;
+	if (!err)
+		err = pmc_merge__write(m, f, fmt);
+	if (err) {
+		fprintf(stderr, "pmc merge: cannot write %s: %s\n", name, pmc_strerror(err));
+		pmc_outfile__abort(out);
+		return 1;
+	}
+	err = out ? pmc_outfile__commit(out) : fflush(stdout) || ferror(stdout) ? -EIO : 0;
+	if (err) {
+		fprintf(stderr, "pmc merge: cannot write %s: %s\n", name, pmc_strerror(err));
+		return 1;
+	}
+	return 0;
+}
+
+int cmd_merge(int argc, char **argv)
+{
+	enum pmc_merge_format fmt = PMC_MERGE_FORMAT_TEXT;
+	const char *output = NULL;
+	struct pmc_merge *m;
+	char why[1024];
+	int rc = parse(argc, argv, &output, &fmt), err;
+
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (pmc_merge__new(&m)) {
+		fprintf(stderr, "pmc merge: out of memory\n");
+		return 1;
+	}
+	for (int i = optind; i < argc && !rc; i++) {
+		err = pmc_merge__add_file(m, argv[i], why, sizeof(why));
+		if (err) {
+			fprintf(stderr, "pmc merge: %s\n", why[0] ? why : pmc_strerror(err));
+			rc = 1;
+		}
+	}
+	if (!rc)
+		rc = write_out(m, output, fmt);
+	pmc_merge__delete(m);
+	return rc;
+}
