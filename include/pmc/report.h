@@ -35,6 +35,7 @@ struct pmc_report_opts {
 	size_t max_entries;   /* show at most this many entries per event; 0: all */
 	const char *kallsyms; /* kernel symbols; NULL: /proc/kallsyms */
 	bool folded;	      /* also collect whole stacks, for PMC_REPORT_FOLDED */
+	bool no_demangle;     /* show C++ and Rust symbols as the object spells them */
 };
 
 enum pmc_report_format {

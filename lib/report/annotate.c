@@ -9,13 +9,18 @@
 #include "report/capstone-api.h"
 #include "report/report.h"
 
-/* The sampled DSO holding symbol (in a DSO whose path contains dso_filter, if given). */
+/*
+ * The sampled DSO holding symbol (in a DSO whose path contains dso_filter, if given); symbol
+ * is a name as the report shows it, or as the object spells it (demangled here to compare).
+ */
 static struct pmc__dso *find_dso(struct pmc_report *r, const char *symbol, const char *dso_filter,
 				 const struct pmc__sym **sym)
 {
-	for (size_t i = 0; i < r->ip_hist.cap; i++) {
+	const char *shown = pmc__symtab_demangle(r->st, symbol);
+
+	for (size_t i = 0; shown && i < r->ip_hist.cap; i++) {
 		const struct ip_count *ic = r->ip_hist.vals[i];
-		if (!ic || strcmp(ic->res->sym->name, symbol))
+		if (!ic || ic->res->sym->name != shown)
 			continue;
 		if (dso_filter && !strstr(ic->dso->path, dso_filter))
 			continue;
@@ -82,8 +87,8 @@ int pmc_report__annotate(struct pmc_report *r, const char *symbol, const char *d
 	n = cs->disasm(h, code, len, start, 0, &insn);
 	for (size_t i = 0; i < n; i++)
 		total += samples_at(r, dso, insn[i].address);
-	fprintf(out, "# %s (%s): %" PRIu64 " samples, %" PRIu64 " bytes at 0x%" PRIx64 "\n", symbol,
-		dso->path, total, size, start);
+	fprintf(out, "# %s (%s): %" PRIu64 " samples, %" PRIu64 " bytes at 0x%" PRIx64 "\n",
+		sym->name, dso->path, total, size, start);
 	fprintf(out, "# Percent  Samples   Address   Instruction\n");
 	print_insns(r, dso, insn, n, total, out);
 	if (insn)

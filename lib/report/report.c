@@ -25,6 +25,7 @@ int pmc_report__new(const struct pmc_report_opts *opts, struct pmc_report **out)
 		ret = pmc__report_parse_keys(r, r->opts.sort);
 	so.srclines = r->want_srclines;
 	so.kallsyms = r->opts.kallsyms;
+	so.no_demangle = r->opts.no_demangle;
 	if (!ret)
 		ret = pmc__symtab_new(&so, &r->st);
 	if (!ret)

@@ -112,7 +112,10 @@ static struct pmc__sym *get_sym(struct pmc__dso *d, struct dso_impl *im, const c
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;
-	*s = (struct pmc__sym){d, pmc__symtab_intern(d->st, name), start, size};
+	/* The kernel's names are never demangled (perf neither: its Rust code's _R names). */
+	*s = (struct pmc__sym){
+		d, d->kernel ? pmc__symtab_intern(d->st, name) : pmc__symtab_demangle(d->st, name),
+		start, size};
 	if (!s->name || pmc__addrmap_put(&im->syms, start, s)) {
 		free(s);
 		return NULL;
@@ -253,7 +256,12 @@ int pmc__dso_find_symbol(struct pmc__dso *d, const char *name, uint64_t *start, 
 		GElf_Addr addr;
 		const char *s =
 			im->dw->dwfl_module_getsym_info(im->mod, i, &sym, &addr, NULL, NULL, NULL);
-		if (s && !strcmp(s, name) && GELF_ST_TYPE(sym.st_info) == STT_FUNC) {
+		const char *shown;
+		if (!s || GELF_ST_TYPE(sym.st_info) != STT_FUNC)
+			continue;
+		/* The name as the object spells it, or as the report shows it. */
+		shown = strcmp(s, name) ? pmc__symtab_demangle(d->st, s) : s;
+		if (shown && !strcmp(shown, name)) {
 			*start = addr - im->bias;
 			*size = sym.st_size;
 			return 0;

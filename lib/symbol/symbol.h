@@ -41,12 +41,18 @@ struct pmc__dso {
 struct pmc__symtab_opts {
 	bool srclines;	      /* resolve source lines and inlines (costlier) */
 	const char *kallsyms; /* kernel symbol file; NULL: /proc/kallsyms */
+	bool no_demangle;     /* keep C++ and Rust names as the object spells them */
 };
 
 int pmc__symtab_new(const struct pmc__symtab_opts *opts, struct pmc__symtab **out);
 void pmc__symtab_delete(struct pmc__symtab *st);
 /* Interns a string in the table's pool; the pointer identifies the string. NULL on ENOMEM. */
 const char *pmc__symtab_intern(struct pmc__symtab *st, const char *s);
+/*
+ * The name of a symbol as people read it: C++ and Rust names demangled (unless
+ * opts.no_demangle), interned. NULL on ENOMEM.
+ */
+const char *pmc__symtab_demangle(struct pmc__symtab *st, const char *name);
 /* The DSO for path (created on first use; opened lazily). NULL on ENOMEM. */
 struct pmc__dso *pmc__symtab_dso(struct pmc__symtab *st, const char *path);
 /* The kernel pseudo-DSO. */

@@ -9,7 +9,15 @@
 #include "cli.h"
 #include "cmd.h"
 
-enum { O_CHILDREN = CLI_LONG_ONLY, O_NOCALLERS, O_PCT, O_KALLSYMS, O_NORECON, O_STDIO };
+enum {
+	O_CHILDREN = CLI_LONG_ONLY,
+	O_NOCALLERS,
+	O_PCT,
+	O_KALLSYMS,
+	O_NORECON,
+	O_STDIO,
+	O_NODEMANGLE
+};
 
 static const struct cli_opt options[] = {
 	{"input", 'i', "FILE", CLI_V_FILE, NULL,
@@ -28,6 +36,8 @@ static const struct cli_opt options[] = {
 	 "kernel symbols (default /proc/kallsyms)"},
 	{"no-reconstruct", O_NORECON, NULL, CLI_V_NONE, NULL,
 	 "do not reconstruct data addresses from registers"},
+	{"no-demangle", O_NODEMANGLE, NULL, CLI_V_NONE, NULL,
+	 "show C++ and Rust symbols as the object spells them (_ZN...)"},
 	{"stdio", O_STDIO, NULL, CLI_V_NONE, NULL,
 	 "accepted for perf compatibility (text is the default)"},
 	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text"},
@@ -106,6 +116,9 @@ static int parse_args(int argc, char **argv, struct pmc_report_opts *o, const ch
 			break;
 		case O_NORECON:
 			o->no_reconstruct = true;
+			break;
+		case O_NODEMANGLE:
+			o->no_demangle = true;
 			break;
 		case O_STDIO:
 			break;
