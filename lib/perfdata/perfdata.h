@@ -33,6 +33,7 @@ enum {
 	PERFDATA_RECORD_HEADER_ATTR = 64,
 	PERFDATA_RECORD_FINISHED_ROUND = 68,
 	PERFDATA_RECORD_COMPRESSED = 81,
+	PERFDATA_RECORD_COMPRESSED2 = 83, /* perf 6.8: a u64 data_size before the zstd bytes */
 };
 
 struct perfdata_section {

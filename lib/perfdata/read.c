@@ -346,6 +346,8 @@ static int do_open(struct pmc__perfdata *f, struct pmc_file_error *err)
 		ret = read_features(f, err);
 	f->pos = f->h.data.offset;
 	f->data_end = f->h.data.offset + f->h.data.size;
+	if (!ret)
+		ret = pmc__perfdata_inflate(f, err);
 	return ret;
 }
 
@@ -420,6 +422,9 @@ void pmc__perfdata_close(struct pmc__perfdata *f)
 	free(f->names);
 	free(f->attrs);
 	free(f->idmap);
+	free(f->inflated);
+	if (f->inflated)
+		f->buf = f->file_buf, f->len = f->file_len;
 	if (f->mapped)
 		munmap((void *)f->buf, f->len);
 	free(f);
