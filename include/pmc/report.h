@@ -36,6 +36,7 @@ struct pmc_report_opts {
 	const char *kallsyms; /* kernel symbols; NULL: /proc/kallsyms */
 	bool folded;	      /* also collect whole stacks, for PMC_REPORT_FOLDED */
 	bool no_demangle;     /* show C++ and Rust symbols as the object spells them */
+	bool hide_unresolved; /* leave out samples and callers that no symbol holds */
 };
 
 enum pmc_report_format {

@@ -59,7 +59,7 @@ static void data_address(struct pmc_report *r, const struct pmc__sample *s, stru
 	c->dres = pmc__dso_resolve(
 		map->dso, pmc__dso_offset_to_vaddr(map->dso, c->daddr - map->start + map->pgoff));
 	/* An address outside any named object groups under its mapping instead. */
-	if (c->dres && c->dres->sym->size == 1 && !strncmp(c->dres->sym->name, "0x", 2))
+	if (c->dres && c->dres->sym->unnamed)
 		c->dres = NULL;
 }
 
@@ -81,6 +81,11 @@ static int on_sample(struct pmc_report *r, const struct pmc__perfdata_event *ev,
 	n = pmc__report_frames(r, &s, frames);
 	if (!c.thread || !n)
 		return -ENOMEM;
+	/* perf report --hide-unresolved: a sample no symbol holds is left out of the report. */
+	if (r->opts.hide_unresolved && frames[0].res->sym->unnamed) {
+		r->nr_hidden++;
+		return 0;
+	}
 	/* A later COMM renames the thread; this sample keeps the name it ran under. */
 	c.comm = c.thread->comm;
 	c.frame = frames[0];

@@ -110,6 +110,8 @@ struct pmc_report {
 	struct pmc__addrmap fcaches;	 /* pid → struct fcache (frames.c) */
 	struct fcache *last_fc;		 /* the last sample's, most often the next one's too */
 	struct pmc__dso *unknown_dso;	 /* "[unknown]": addresses outside every map */
+	struct pmc__sym unknown_sym;	 /* "[unknown]": a caller outside every map (frames.c) */
+	struct pmc__symres unknown_res;	 /* its resolution: every such caller is this one */
 	struct pmc__thread *last_thread; /* the last sample's (threads are never freed early) */
 	struct pmc__addrmap ip_hist;	 /* struct pmc__symres * → struct ip_count (annotate) */
 	struct pmc__addrmap hmap;	 /* key hash → chain of struct hent */
@@ -125,6 +127,7 @@ struct pmc_report {
 	bool ordered; /* some event has times: replay through q */
 	struct rqueue q;
 	uint64_t nr_samples, nr_lost, nr_reconstructed, nr_unwound;
+	uint64_t nr_hidden; /* samples left out by opts.hide_unresolved */
 	char *path;
 };
 

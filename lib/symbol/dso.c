@@ -113,9 +113,11 @@ static struct pmc__sym *get_sym(struct pmc__dso *d, struct dso_impl *im, const c
 	if (!s)
 		return NULL;
 	/* The kernel's names are never demangled (perf neither: its Rust code's _R names). */
-	*s = (struct pmc__sym){
-		d, d->kernel ? pmc__symtab_intern(d->st, name) : pmc__symtab_demangle(d->st, name),
-		start, size};
+	*s = (struct pmc__sym){.dso = d,
+			       .name = d->kernel ? pmc__symtab_intern(d->st, name)
+						 : pmc__symtab_demangle(d->st, name),
+			       .start = start,
+			       .size = size};
 	if (!s->name || pmc__addrmap_put(&im->syms, start, s)) {
 		free(s);
 		return NULL;
@@ -183,6 +185,8 @@ static void resolve_elf(struct pmc__dso *d, struct dso_impl *im, struct pmc__sym
 	}
 	snprintf(buf, sizeof(buf), "0x%016" PRIx64, r->addr);
 	r->sym = get_sym(d, im, buf, r->addr, 1);
+	if (r->sym)
+		r->sym->unnamed = true;
 }
 
 const struct pmc__symres *pmc__dso_resolve(struct pmc__dso *d, uint64_t vaddr)

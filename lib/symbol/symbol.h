@@ -17,6 +17,7 @@ struct pmc__sym {
 	const char *name; /* interned; "0x..." for an address without a symbol */
 	uint64_t start;	  /* file virtual address of the symbol (or of the address) */
 	uint64_t size;
+	bool unnamed; /* no symbol holds the address: name is the address (or "[unknown]") */
 };
 
 /* What one address resolves to; computed once per (DSO, address) and cached. */

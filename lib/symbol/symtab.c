@@ -149,8 +149,12 @@ struct pmc__sym *pmc__kallsyms_find(struct pmc__symtab *st, struct pmc__dso *kds
 			hi = mid;
 	}
 	if (lo == 0 || !st->ksyms[lo - 1].name) {
+		struct pmc__sym *sym;
 		snprintf(buf, sizeof(buf), "0x%016" PRIx64, addr);
-		return pmc__dso_kernel_sym(kdso, buf, addr);
+		sym = pmc__dso_kernel_sym(kdso, buf, addr);
+		if (sym)
+			sym->unnamed = true;
+		return sym;
 	}
 	struct ksym *k = &st->ksyms[lo - 1];
 	if (!k->sym)

@@ -16,7 +16,8 @@ enum {
 	O_KALLSYMS,
 	O_NORECON,
 	O_STDIO,
-	O_NODEMANGLE
+	O_NODEMANGLE,
+	O_HIDEUNRES
 };
 
 static const struct cli_opt options[] = {
@@ -38,6 +39,8 @@ static const struct cli_opt options[] = {
 	 "do not reconstruct data addresses from registers"},
 	{"no-demangle", O_NODEMANGLE, NULL, CLI_V_NONE, NULL,
 	 "show C++ and Rust symbols as the object spells them (_ZN...)"},
+	{"hide-unresolved", O_HIDEUNRES, NULL, CLI_V_NONE, NULL,
+	 "leave out samples and callers that no symbol holds"},
 	{"stdio", O_STDIO, NULL, CLI_V_NONE, NULL,
 	 "accepted for perf compatibility (text is the default)"},
 	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text"},
@@ -119,6 +122,9 @@ static int parse_args(int argc, char **argv, struct pmc_report_opts *o, const ch
 			break;
 		case O_NODEMANGLE:
 			o->no_demangle = true;
+			break;
+		case O_HIDEUNRES:
+			o->hide_unresolved = true;
 			break;
 		case O_STDIO:
 			break;
