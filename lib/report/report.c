@@ -151,6 +151,13 @@ static uint64_t rec_time(struct pmc_report *r, const struct pmc__perfdata_event 
 	return id.time;
 }
 
+/* Memory no file backs, as perf's is_anon_memory() names it. */
+static bool is_anon_path(const char *path)
+{
+	return !strncmp(path, "//anon", 6) || !strncmp(path, "/dev/zero", 9) ||
+	       !strncmp(path, "/anon_hugepage", 14);
+}
+
 static int on_mmap(struct pmc_report *r, const struct pmc__perfdata_event *ev, bool v2)
 {
 	const struct perf_event_header *h = ev->hdr;
@@ -168,6 +175,12 @@ static int on_mmap(struct pmc_report *r, const struct pmc__perfdata_event *ev, b
 	/* Kernel addresses are resolved with kallsyms, not through maps. */
 	if (b.pid == UINT32_MAX || is_kernel_path(path))
 		return 0;
+	/* Anonymous code is a JIT's: named by its /tmp/perf-PID.map, at absolute addresses
+	 * (perf's map__new does the same). */
+	if (!(h->misc & PERF_RECORD_MISC_MMAP_DATA) && is_anon_path(path)) {
+		snprintf(path, sizeof(path), "/tmp/perf-%u.map", b.pid);
+		b.pgoff = b.start;
+	}
 	return pmc__machine_mmap(r->m, b.pid, b.start, b.len, b.pgoff, path, rec_time(r, ev));
 }
 

@@ -35,6 +35,7 @@ struct pmc__dso {
 	const char *path;	/* interned */
 	const char *short_name; /* basename, interned */
 	bool kernel;		/* [kernel.kallsyms] */
+	bool jitmap;		/* /tmp/perf-PID.map: a JIT's symbols (perfmap.h) */
 	bool tried, usable;	/* opened yet; opened successfully */
 	struct dso_impl *impl;	/* libdwfl state (dso.c) */
 };

@@ -60,6 +60,14 @@ int pmc__symtab_new(const struct pmc__symtab_opts *opts, struct pmc__symtab **ou
 	return 0;
 }
 
+/* "/tmp/perf-PID.map", the name of a JIT's symbol file (perf's jit-interface.txt). */
+static bool is_perfmap_path(const char *p)
+{
+	size_t n = strspn(p + (strncmp(p, "/tmp/perf-", 10) ? 0 : 10), "0123456789");
+
+	return !strncmp(p, "/tmp/perf-", 10) && n && !strcmp(p + 10 + n, ".map");
+}
+
 struct pmc__dso *pmc__symtab_dso(struct pmc__symtab *st, const char *path)
 {
 	const char *p = pmc__symtab_intern(st, path), *slash;
@@ -75,6 +83,7 @@ struct pmc__dso *pmc__symtab_dso(struct pmc__symtab *st, const char *path)
 	slash = strrchr(p, '/');
 	d->short_name = slash ? pmc__symtab_intern(st, slash + 1) : p;
 	d->kernel = !strncmp(p, "[kernel.kallsyms]", 17);
+	d->jitmap = is_perfmap_path(p);
 	if (pmc__addrmap_put(&st->dsos, (uintptr_t)p, d)) {
 		free(d);
 		return NULL;
