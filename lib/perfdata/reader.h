@@ -30,6 +30,7 @@ struct pmc__perfdata {
 	size_t nr_idmap;
 	int id_pos; /* u64 index of the id in a sample body; -1 when samples have none */
 	char *feat_str[PERFDATA_NR_STR_FEATS];
+	char vdso_build_id[41]; /* hex, from the BUILD_ID feature's [vdso] entry; or "" */
 	uint64_t pos, data_end;
 	/* A misaligned record is copied here so that decoders see 8-byte aligned arrays. */
 	uint64_t scratch[65536 / 8];

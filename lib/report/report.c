@@ -7,10 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <pmc/error.h>
 #include "core/log.h"
 #include "core/opts.h"
 #include "report/report.h"
+#include "symbol/vdso.h"
 
 int pmc_report__new(const struct pmc_report_opts *opts, struct pmc_report **out)
 {
@@ -151,6 +153,17 @@ static uint64_t rec_time(struct pmc_report *r, const struct pmc__perfdata_event 
 	return id.time;
 }
 
+/* path becomes the saved vDSO image's (symbol/vdso.h), when there is one. */
+static void vdso_path(struct pmc_report *r, char *path, size_t len)
+{
+	const char *id = pmc__perfdata_vdso_build_id(r->f);
+	char buf[4096];
+
+	if (id && !pmc__vdso_cache_path(id, buf, sizeof(buf)) && !access(buf, R_OK) &&
+	    strlen(buf) < len)
+		strcpy(path, buf);
+}
+
 /* Memory no file backs, as perf's is_anon_memory() names it. */
 static bool is_anon_path(const char *path)
 {
@@ -175,6 +188,9 @@ static int on_mmap(struct pmc_report *r, const struct pmc__perfdata_event *ev, b
 	/* Kernel addresses are resolved with kallsyms, not through maps. */
 	if (b.pid == UINT32_MAX || is_kernel_path(path))
 		return 0;
+	/* The vDSO: the image pmc record saved, found by the build id the file names. */
+	if (!strcmp(path, "[vdso]"))
+		vdso_path(r, path, sizeof(path));
 	/* Anonymous code is a JIT's: named by its /tmp/perf-PID.map, at absolute addresses
 	 * (perf's map__new does the same). */
 	if (!(h->misc & PERF_RECORD_MISC_MMAP_DATA) && is_anon_path(path)) {
