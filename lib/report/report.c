@@ -40,9 +40,35 @@ int pmc_report__new(const struct pmc_report_opts *opts, struct pmc_report **out)
 	return 0;
 }
 
+/*
+ * An object's zero-initialised globals (.bss) past its file's last page are mapped
+ * anonymously, right after the object's own data mapping: an address there is named from
+ * that object's symbols (a global), when its segment's tail holds it. True when named.
+ */
+static bool bss_symbol(struct pmc_report *r, uint32_t pid, const struct pmc__map *anon,
+		       struct rctx *c)
+{
+	/* As it was when the anonymous map was made: a later mprotect (RELRO) may have
+	 * replaced the data mapping's record by one of its first pages. */
+	const struct pmc__map *prev = pmc__machine_find(r->m, pid, anon->start - 1, anon->born);
+	const struct pmc__symres *res;
+	uint64_t vaddr;
+
+	if (!prev || prev->end != anon->start || prev->dso->path[0] != '/' ||
+	    pmc__dso_bss_vaddr(prev->dso, prev->pgoff + (c->daddr - prev->start), &vaddr))
+		return false;
+	res = pmc__dso_resolve(prev->dso, vaddr);
+	if (!res || res->sym->unnamed)
+		return false;
+	c->ddso = prev->dso;
+	c->dres = res;
+	return true;
+}
+
 static void data_address(struct pmc_report *r, const struct pmc__sample *s, struct rctx *c)
 {
 	const struct pmc__map *map;
+	uint64_t off, vaddr;
 
 	c->data_src = s->data_src;
 	c->weight = s->weight;
@@ -58,8 +84,13 @@ static void data_address(struct pmc_report *r, const struct pmc__sample *s, stru
 	if (!c->has_daddr || !(map = pmc__machine_find(r->m, s->pid, c->daddr, s->time)))
 		return;
 	c->ddso = map->dso;
-	c->dres = pmc__dso_resolve(
-		map->dso, pmc__dso_offset_to_vaddr(map->dso, c->daddr - map->start + map->pgoff));
+	if (!strcmp(map->dso->path, "//anon") && bss_symbol(r, s->pid, map, c))
+		return;
+	off = c->daddr - map->start + map->pgoff;
+	/* Past the file's bytes in a data segment's last page: a global in .bss. */
+	if (pmc__dso_bss_vaddr(map->dso, off, &vaddr))
+		vaddr = pmc__dso_offset_to_vaddr(map->dso, off);
+	c->dres = pmc__dso_resolve(map->dso, vaddr);
 	/* An address outside any named object groups under its mapping instead. */
 	if (c->dres && c->dres->sym->unnamed)
 		c->dres = NULL;

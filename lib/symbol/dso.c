@@ -15,7 +15,7 @@
 #include "symbol/symtab.h"
 
 struct load {
-	uint64_t offset, vaddr, filesz;
+	uint64_t offset, vaddr, filesz, memsz;
 };
 
 struct dso_impl {
@@ -44,7 +44,7 @@ static void read_loads(struct dso_impl *im)
 		GElf_Phdr ph;
 		if (im->dw->gelf_getphdr(im->elf, (int)i, &ph) && ph.p_type == PT_LOAD)
 			im->loads[im->nr_loads++] =
-				(struct load){ph.p_offset, ph.p_vaddr, ph.p_filesz};
+				(struct load){ph.p_offset, ph.p_vaddr, ph.p_filesz, ph.p_memsz};
 	}
 }
 
@@ -103,6 +103,20 @@ uint64_t pmc__dso_offset_to_vaddr(struct pmc__dso *d, uint64_t off)
 			return off - l->offset + l->vaddr;
 	}
 	return off;
+}
+
+int pmc__dso_bss_vaddr(struct pmc__dso *d, uint64_t off, uint64_t *vaddr)
+{
+	struct dso_impl *im = dso_open(d);
+
+	for (size_t i = 0; im && i < im->nr_loads; i++) {
+		const struct load *l = &im->loads[i];
+		if (off >= l->offset + l->filesz && off - l->offset < l->memsz) {
+			*vaddr = l->vaddr + (off - l->offset);
+			return 0;
+		}
+	}
+	return -ENOENT;
 }
 
 static struct pmc__sym *get_sym(struct pmc__dso *d, struct dso_impl *im, const char *name,

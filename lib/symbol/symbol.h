@@ -67,6 +67,12 @@ uint64_t pmc__symtab_nr_lookups(const struct pmc__symtab *st);
  * off itself when the DSO cannot be opened.
  */
 uint64_t pmc__dso_offset_to_vaddr(struct pmc__dso *dso, uint64_t off);
+/*
+ * The file virtual address of what would be file offset off, where that lies past a
+ * segment's file bytes in its zero-filled tail (.bss, mapped anonymously or in the last
+ * file page beyond the file's bytes). 0, or -ENOENT.
+ */
+int pmc__dso_bss_vaddr(struct pmc__dso *dso, uint64_t off, uint64_t *vaddr);
 /* Resolves vaddr (a file virtual address; kernel: a kernel address). Never NULL but on ENOMEM. */
 const struct pmc__symres *pmc__dso_resolve(struct pmc__dso *dso, uint64_t vaddr);
 /* The ELF file of an opened DSO (libelf Elf *), for disassembly; NULL if none. */
