@@ -38,10 +38,32 @@ static uint64_t samples_at(struct pmc_report *r, struct pmc__dso *dso, uint64_t 
 	return ic ? ic->samples : 0;
 }
 
+/*
+ * " <sym+0xoff>" for a direct jump or call whose target a symbol of the DSO holds (as
+ * objdump and perf annotate show it), else "".
+ */
+static void branch_target(struct pmc__dso *dso, const cs_insn *in, char *buf, size_t len)
+{
+	const struct pmc__symres *res;
+	char *end;
+	uint64_t t;
+
+	buf[0] = 0;
+	if ((in->mnemonic[0] != 'j' && strncmp(in->mnemonic, "call", 4) &&
+	     strncmp(in->mnemonic, "loop", 4)) ||
+	    strncmp(in->op_str, "0x", 2))
+		return;
+	t = strtoull(in->op_str, &end, 16);
+	if (*end || !(res = pmc__dso_resolve(dso, t)) || res->sym->unnamed)
+		return;
+	snprintf(buf, len, " <%s+0x%" PRIx64 ">", res->sym->name, t - res->sym->start);
+}
+
 static void print_insns(struct pmc_report *r, struct pmc__dso *dso, const cs_insn *insn, size_t n,
 			uint64_t total, FILE *out)
 {
 	const char *last_line = NULL;
+	char target[512];
 
 	for (size_t i = 0; i < n; i++) {
 		const struct pmc__symres *res = pmc__dso_resolve(dso, insn[i].address);
@@ -54,9 +76,10 @@ static void print_insns(struct pmc_report *r, struct pmc__dso *dso, const cs_ins
 				fputs(")\n", out);
 			last_line = res->srcline;
 		}
-		fprintf(out, "%7.2f%% %8" PRIu64 "  %8" PRIx64 ":  %-8s %s\n",
+		branch_target(dso, &insn[i], target, sizeof(target));
+		fprintf(out, "%7.2f%% %8" PRIu64 "  %8" PRIx64 ":  %-8s %s%s\n",
 			total ? 100.0 * (double)k / (double)total : 0.0, k, insn[i].address,
-			insn[i].mnemonic, insn[i].op_str);
+			insn[i].mnemonic, insn[i].op_str, target);
 	}
 }
 

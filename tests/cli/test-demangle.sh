@@ -45,4 +45,10 @@ for name in 'shapes::Square::area' _ZNK6shapes6Square4areaEv; do
 	expect_eq "pmc annotate $name: exit status" "$?" 0
 	expect_grep "pmc annotate $name: the header names it" '^# shapes::Square::area \(' "$T/ann"
 done
+# Jump and call targets as <sym+off>, with demangled names (objdump's and perf annotate's
+# form): area()'s loop branches back into itself, and it calls shapes::done().
+"$PMC" annotate -i "$T/cxx.data" 'shapes::Square::area' > "$T/ann"
+expect_grep "the call's target is named" 'call +0x[0-9a-f]+ <shapes::done\+0x0>$' "$T/ann"
+expect_grep "the loop's branch target is named" \
+	'j[a-z]+ +0x[0-9a-f]+ <shapes::Square::area\+0x[0-9a-f]+>$' "$T/ann"
 finish
