@@ -5,8 +5,8 @@
 #   scripts/setup.sh --test   also what the tests, fuzzers and benchmarks use
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libpfm4-dev libdw-dev libelf-dev libcapstone-dev
-      libjansson-dev valgrind python3 scdoc protobuf-c-compiler libprotobuf-c-dev zlib1g-dev
-      golang-github-google-pprof-dev)
+      libjansson-dev libiberty-dev libzstd-dev valgrind python3 scdoc protobuf-c-compiler
+      libprotobuf-c-dev zlib1g-dev golang-github-google-pprof-dev)
 if [ "${1:-}" = "--test" ]; then
 	pkgs+=(libcriterion-dev clang libclang-rt-14-dev linux-perf libpapi-dev hyperfine
 	       binutils abigail-tools clang-format man-db groff-base bsdextrautils locales

@@ -38,7 +38,9 @@ struct pmc_report_opts {
 	bool keep_samples;    /* keep each sample's ip and function in order (pmc_report__skid) */
 	bool html;	      /* also collect what PMC_REPORT_HTML shows: stacks per event, */
 	/* source lines, data addresses */
-	bool srclines; /* resolve source lines and inlines whatever the sort keys */
+	bool srclines;	      /* resolve source lines and inlines whatever the sort keys */
+	bool no_demangle;     /* show C++ and Rust symbols as the object spells them */
+	bool hide_unresolved; /* leave out samples and callers that no symbol holds */
 };
 
 enum pmc_report_format {

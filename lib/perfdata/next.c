@@ -80,10 +80,9 @@ int pmc__perfdata_next(struct pmc__perfdata *f, struct pmc__perfdata_event *ev,
 					  "record of type %u declares %u bytes but the data "
 					  "section has %llu left",
 					  h.type, h.size, (unsigned long long)left);
-	if (h.type == PERFDATA_RECORD_COMPRESSED)
+	if (h.type == PERFDATA_RECORD_COMPRESSED || h.type == PERFDATA_RECORD_COMPRESSED2)
 		return pmc__perfdata_fail(err, -PMC_E_FORMAT, f->pos,
-					  "compressed records (perf record -z) are not "
-					  "supported; record without -z");
+					  "a compressed record inside compressed data");
 	if ((uintptr_t)p % 8) {
 		memcpy(f->scratch, p, h.size);
 		p = (const uint8_t *)f->scratch;

@@ -18,6 +18,7 @@
 
 /* Feature sections pmc writes or reads (perf's HEADER_* numbers). */
 enum perfdata_feat {
+	PERFDATA_FEAT_BUILD_ID = 2,
 	PERFDATA_FEAT_HOSTNAME = 3,
 	PERFDATA_FEAT_OSRELEASE = 4,
 	PERFDATA_FEAT_VERSION = 5,
@@ -33,6 +34,7 @@ enum {
 	PERFDATA_RECORD_HEADER_ATTR = 64,
 	PERFDATA_RECORD_FINISHED_ROUND = 68,
 	PERFDATA_RECORD_COMPRESSED = 81,
+	PERFDATA_RECORD_COMPRESSED2 = 83, /* perf 6.8: a u64 data_size before the zstd bytes */
 };
 
 struct perfdata_section {
@@ -147,6 +149,8 @@ const struct perf_event_attr *pmc__perfdata_attr(const struct pmc__perfdata *f, 
 /* The event's name from the EVENT_DESC feature, or NULL. */
 const char *pmc__perfdata_attr_name(const struct pmc__perfdata *f, size_t idx);
 /* Feature strings (HOSTNAME, ARCH, ...) when present, else NULL. */
+/* The [vdso] build id (hex) of the BUILD_ID feature, or NULL. */
+const char *pmc__perfdata_vdso_build_id(const struct pmc__perfdata *f);
 const char *pmc__perfdata_feat_string(const struct pmc__perfdata *f, enum perfdata_feat feat);
 /* True when the header's data size was 0 and the rest of the file was taken as data. */
 bool pmc__perfdata_was_interrupted(const struct pmc__perfdata *f);
@@ -197,6 +201,11 @@ int pmc__perfdata_writer_begin(struct pmc__perfdata_writer *w);
 int pmc__perfdata_writer_write(struct pmc__perfdata_writer *w, const void *rec, size_t len);
 int pmc__perfdata_writer_write_sample(struct pmc__perfdata_writer *w, size_t attr_idx,
 				      const struct pmc__sample *s);
+/*
+ * The build id (hex) of the vDSO image the recording's processes mapped, written as the
+ * [vdso] entry of the BUILD_ID feature (as perf does); symbol/vdso.h keeps the image.
+ */
+int pmc__perfdata_writer_set_vdso(struct pmc__perfdata_writer *w, const char *build_id);
 /* Bytes of data written so far. */
 uint64_t pmc__perfdata_writer_data_size(const struct pmc__perfdata_writer *w);
 int pmc__perfdata_writer_finish(struct pmc__perfdata_writer *w);

@@ -290,11 +290,41 @@ static int read_event_desc(struct pmc__perfdata *f, uint64_t off, uint64_t end,
 	return 0;
 }
 
+/*
+ * The BUILD_ID feature's entries (perf_record_header_build_id: header, pid, 24 bytes of id,
+ * the name): the [vdso] entry's id is kept. A malformed entry ends the walk; the feature is
+ * informative, so it is no error.
+ */
+static void read_build_ids(struct pmc__perfdata *f, uint64_t off, uint64_t end)
+{
+	struct perf_event_header h;
+	uint8_t id[24];
+
+	while (end - off >= sizeof(h) + 4 + sizeof(id)) {
+		const char *name = (const char *)f->buf + off + sizeof(h) + 4 + sizeof(id);
+		size_t n;
+		memcpy(&h, f->buf + off, sizeof(h));
+		if (h.size < sizeof(h) + 4 + sizeof(id) || h.size > end - off)
+			return;
+		memcpy(id, f->buf + off + sizeof(h) + 4, sizeof(id));
+		n = h.misc & 1u << 15 ? id[20] : 20; /* PERF_RECORD_MISC_BUILD_ID_SIZE */
+		if (h.size - (sizeof(h) + 4 + sizeof(id)) >= 7 && !memcmp(name, "[vdso]", 7) && n &&
+		    n <= 20)
+			for (size_t i = 0; i < n; i++)
+				snprintf(f->vdso_build_id + 2 * i, 3, "%02x", id[i]);
+		off += h.size;
+	}
+}
+
 static int read_feature(struct pmc__perfdata *f, int bit, const struct perfdata_section *s,
 			struct pmc_file_error *err)
 {
 	uint64_t off = s->offset, end = s->offset + s->size;
 
+	if (bit == PERFDATA_FEAT_BUILD_ID) {
+		read_build_ids(f, off, end);
+		return 0;
+	}
 	if (bit == PERFDATA_FEAT_EVENT_DESC)
 		return read_event_desc(f, off, end, err);
 	/* HOSTNAME, OSRELEASE, VERSION, ARCH, CPUDESC and CPUID are single strings. */
@@ -346,6 +376,8 @@ static int do_open(struct pmc__perfdata *f, struct pmc_file_error *err)
 		ret = read_features(f, err);
 	f->pos = f->h.data.offset;
 	f->data_end = f->h.data.offset + f->h.data.size;
+	if (!ret)
+		ret = pmc__perfdata_inflate(f, err);
 	return ret;
 }
 
@@ -420,6 +452,9 @@ void pmc__perfdata_close(struct pmc__perfdata *f)
 	free(f->names);
 	free(f->attrs);
 	free(f->idmap);
+	free(f->inflated);
+	if (f->inflated)
+		f->buf = f->file_buf, f->len = f->file_len;
 	if (f->mapped)
 		munmap((void *)f->buf, f->len);
 	free(f);
@@ -443,6 +478,11 @@ const char *pmc__perfdata_attr_name(const struct pmc__perfdata *f, size_t idx)
 const char *pmc__perfdata_feat_string(const struct pmc__perfdata *f, enum perfdata_feat feat)
 {
 	return (size_t)feat < PERFDATA_NR_STR_FEATS ? f->feat_str[feat] : NULL;
+}
+
+const char *pmc__perfdata_vdso_build_id(const struct pmc__perfdata *f)
+{
+	return f->vdso_build_id[0] ? f->vdso_build_id : NULL;
 }
 
 bool pmc__perfdata_was_interrupted(const struct pmc__perfdata *f)

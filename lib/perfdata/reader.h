@@ -17,6 +17,10 @@ struct pmc__perfdata {
 	const uint8_t *buf;
 	size_t len;
 	bool mapped;
+	/* perf record -z: buf is inflated (compressed.c); the file's own bytes are file_buf */
+	uint8_t *inflated;
+	const uint8_t *file_buf;
+	size_t file_len;
 	bool interrupted;
 	struct perfdata_file_header h;
 	size_t nr_attrs;
@@ -26,6 +30,7 @@ struct pmc__perfdata {
 	size_t nr_idmap;
 	int id_pos; /* u64 index of the id in a sample body; -1 when samples have none */
 	char *feat_str[PERFDATA_NR_STR_FEATS];
+	char vdso_build_id[41]; /* hex, from the BUILD_ID feature's [vdso] entry; or "" */
 	uint64_t pos, data_end;
 	/* A misaligned record is copied here so that decoders see 8-byte aligned arrays. */
 	uint64_t scratch[65536 / 8];
@@ -33,6 +38,13 @@ struct pmc__perfdata {
 
 int pmc__perfdata_fail(struct pmc_file_error *err, int code, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/*
+ * compressed.c: a data section with compressed records (perf record -z) is replaced by
+ * their inflated records. 0 (also when there are none), or an error naming the record.
+ */
+#define PERFDATA_INFLATE_RATIO 256
+#define PERFDATA_INFLATE_SLACK ((size_t)64 << 20)
+int pmc__perfdata_inflate(struct pmc__perfdata *f, struct pmc_file_error *err);
 bool pmc__perfdata_in_file(const struct pmc__perfdata *f, uint64_t off, uint64_t size);
 
 #endif /* PMC_LIB_PERFDATA_READER_H */

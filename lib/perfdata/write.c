@@ -119,6 +119,29 @@ static void feat_cmdline(struct pmc__perfdata_writer *w, struct fbuf *b)
 		fput_string(b, w->cmdline[i]);
 }
 
+/*
+ * perf's build-id event (perf_record_header_build_id): header, pid (-1: the host), 24 bytes
+ * of id of which byte 20 is the id's length (misc bit 15, PERF_RECORD_MISC_BUILD_ID_SIZE),
+ * the file's name padded to 64 bytes. The one entry is the vDSO's.
+ */
+static void feat_build_id(struct pmc__perfdata_writer *w, struct fbuf *b)
+{
+	static const char name[64] = "[vdso]";
+	uint8_t id[24] = {0};
+	size_t n = strlen(w->vdso_build_id) / 2;
+	struct perf_event_header h = {0, PERF_RECORD_MISC_USER | 1u << 15,
+				      (uint16_t)(sizeof(h) + 4 + sizeof(id) + sizeof(name))};
+	int32_t pid = -1;
+
+	for (size_t i = 0; i < n && i < 20; i++)
+		sscanf(w->vdso_build_id + 2 * i, "%2hhx", &id[i]);
+	id[20] = (uint8_t)n;
+	fput(b, &h, sizeof(h));
+	fput(b, &pid, 4);
+	fput(b, id, sizeof(id));
+	fput(b, name, sizeof(name));
+}
+
 static void build_feature(struct pmc__perfdata_writer *w, int feat, struct fbuf *b)
 {
 	struct utsname u;
@@ -126,6 +149,9 @@ static void build_feature(struct pmc__perfdata_writer *w, int feat, struct fbuf 
 
 	uname(&u);
 	switch (feat) {
+	case PERFDATA_FEAT_BUILD_ID:
+		feat_build_id(w, b);
+		break;
 	case PERFDATA_FEAT_HOSTNAME:
 		fput_string(b, u.nodename);
 		break;
@@ -152,9 +178,9 @@ static void build_feature(struct pmc__perfdata_writer *w, int feat, struct fbuf 
 }
 
 static const int feats[] = {
-	PERFDATA_FEAT_HOSTNAME,	  PERFDATA_FEAT_OSRELEASE, PERFDATA_FEAT_VERSION,
-	PERFDATA_FEAT_ARCH,	  PERFDATA_FEAT_NRCPUS,	   PERFDATA_FEAT_CMDLINE,
-	PERFDATA_FEAT_EVENT_DESC,
+	PERFDATA_FEAT_BUILD_ID, PERFDATA_FEAT_HOSTNAME,	  PERFDATA_FEAT_OSRELEASE,
+	PERFDATA_FEAT_VERSION,	PERFDATA_FEAT_ARCH,	  PERFDATA_FEAT_NRCPUS,
+	PERFDATA_FEAT_CMDLINE,	PERFDATA_FEAT_EVENT_DESC,
 };
 #define NR_FEATS (sizeof(feats) / sizeof(feats[0]))
 
@@ -171,6 +197,8 @@ static int write_features(struct pmc__perfdata_writer *w)
 	for (size_t i = 0; i < NR_FEATS; i++) {
 		size_t start = b.len;
 		if (feats[i] == PERFDATA_FEAT_CMDLINE && !w->cmdline_argc)
+			continue;
+		if (feats[i] == PERFDATA_FEAT_BUILD_ID && !w->vdso_build_id[0])
 			continue;
 		build_feature(w, feats[i], &b);
 		bits[feats[i] / 64] |= 1ull << (feats[i] % 64);
@@ -257,6 +285,16 @@ int pmc__perfdata_writer_add_attr(struct pmc__perfdata_writer *w,
 		memcpy(a->ids, ids, nr_ids * 8);
 	a->nr_ids = nr_ids;
 	w->nr_attrs++;
+	return 0;
+}
+
+int pmc__perfdata_writer_set_vdso(struct pmc__perfdata_writer *w, const char *build_id)
+{
+	size_t n = strlen(build_id);
+
+	if (n > 40 || n % 2 || strspn(build_id, "0123456789abcdef") != n)
+		return -EINVAL;
+	memcpy(w->vdso_build_id, build_id, n + 1);
 	return 0;
 }
 

@@ -21,6 +21,7 @@ struct pmc__perfdata_writer {
 	size_t nr_attrs;
 	char **cmdline;
 	int cmdline_argc;
+	char vdso_build_id[41]; /* hex; "" when not known */
 	uint64_t attrs_offset, data_offset, data_size;
 	bool begun, finished;
 	char *buf; /* records not yet written; the last buf_len bytes of data_size */

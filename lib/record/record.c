@@ -15,6 +15,7 @@
 #include "event/evsel.h"
 #include "perfdata/synth.h"
 #include "record/record.h"
+#include "symbol/vdso.h"
 
 /* The sink that counts and writes one drained record. */
 static int record_sink(const void *p, size_t len, void *arg)
@@ -219,6 +220,18 @@ static int open_writer(struct pmc_record *rec)
 						    s->nr_ids[i]);
 	if (!ret && rec->opts.argc)
 		ret = pmc__perfdata_writer_set_cmdline(rec->w, rec->opts.argc, rec->opts.argv);
+	/* The vDSO's image, for its samples' names (symbol/vdso.h); without it they stay
+	 * addresses, so a failure is said and the recording goes on. */
+	if (!ret) {
+		char id[PMC_BUILD_ID_HEX];
+		int err = pmc__vdso_save(id);
+		if (!err)
+			err = pmc__perfdata_writer_set_vdso(rec->w, id);
+		else if (err != -ENOENT)
+			pr_warn("cannot save the vDSO image (%s): its samples will stay "
+				"unnamed\n",
+				pmc_strerror(err));
+	}
 	if (!ret)
 		ret = pmc__perfdata_writer_begin(rec->w);
 	return ret;

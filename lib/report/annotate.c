@@ -9,13 +9,18 @@
 #include "report/capstone-api.h"
 #include "report/report.h"
 
-/* The sampled DSO holding symbol (in a DSO whose path contains dso_filter, if given). */
+/*
+ * The sampled DSO holding symbol (in a DSO whose path contains dso_filter, if given); symbol
+ * is a name as the report shows it, or as the object spells it (demangled here to compare).
+ */
 static struct pmc__dso *find_dso(struct pmc_report *r, const char *symbol, const char *dso_filter,
 				 const struct pmc__sym **sym)
 {
-	for (size_t i = 0; i < r->ip_hist.cap; i++) {
+	const char *shown = pmc__symtab_demangle(r->st, symbol);
+
+	for (size_t i = 0; shown && i < r->ip_hist.cap; i++) {
 		const struct ip_count *ic = r->ip_hist.vals[i];
-		if (!ic || strcmp(ic->res->sym->name, symbol))
+		if (!ic || ic->res->sym->name != shown)
 			continue;
 		if (dso_filter && !strstr(ic->dso->path, dso_filter))
 			continue;
@@ -33,10 +38,32 @@ static uint64_t samples_at(struct pmc_report *r, struct pmc__dso *dso, uint64_t 
 	return ic ? ic->samples : 0;
 }
 
+/*
+ * " <sym+0xoff>" for a direct jump or call whose target a symbol of the DSO holds (as
+ * objdump and perf annotate show it), else "".
+ */
+static void branch_target(struct pmc__dso *dso, const cs_insn *in, char *buf, size_t len)
+{
+	const struct pmc__symres *res;
+	char *end;
+	uint64_t t;
+
+	buf[0] = 0;
+	if ((in->mnemonic[0] != 'j' && strncmp(in->mnemonic, "call", 4) &&
+	     strncmp(in->mnemonic, "loop", 4)) ||
+	    strncmp(in->op_str, "0x", 2))
+		return;
+	t = strtoull(in->op_str, &end, 16);
+	if (*end || !(res = pmc__dso_resolve(dso, t)) || res->sym->unnamed)
+		return;
+	snprintf(buf, len, " <%s+0x%" PRIx64 ">", res->sym->name, t - res->sym->start);
+}
+
 static void print_insns(struct pmc_report *r, struct pmc__dso *dso, const cs_insn *insn, size_t n,
 			uint64_t total, FILE *out)
 {
 	const char *last_line = NULL;
+	char target[512];
 
 	for (size_t i = 0; i < n; i++) {
 		const struct pmc__symres *res = pmc__dso_resolve(dso, insn[i].address);
@@ -49,9 +76,10 @@ static void print_insns(struct pmc_report *r, struct pmc__dso *dso, const cs_ins
 				fputs(")\n", out);
 			last_line = res->srcline;
 		}
-		fprintf(out, "%7.2f%% %8" PRIu64 "  %8" PRIx64 ":  %-8s %s\n",
+		branch_target(dso, &insn[i], target, sizeof(target));
+		fprintf(out, "%7.2f%% %8" PRIu64 "  %8" PRIx64 ":  %-8s %s%s\n",
 			total ? 100.0 * (double)k / (double)total : 0.0, k, insn[i].address,
-			insn[i].mnemonic, insn[i].op_str);
+			insn[i].mnemonic, insn[i].op_str, target);
 	}
 }
 
@@ -82,8 +110,8 @@ int pmc_report__annotate(struct pmc_report *r, const char *symbol, const char *d
 	n = cs->disasm(h, code, len, start, 0, &insn);
 	for (size_t i = 0; i < n; i++)
 		total += samples_at(r, dso, insn[i].address);
-	fprintf(out, "# %s (%s): %" PRIu64 " samples, %" PRIu64 " bytes at 0x%" PRIx64 "\n", symbol,
-		dso->path, total, size, start);
+	fprintf(out, "# %s (%s): %" PRIu64 " samples, %" PRIu64 " bytes at 0x%" PRIx64 "\n",
+		sym->name, dso->path, total, size, start);
 	fprintf(out, "# Percent  Samples   Address   Instruction\n");
 	print_insns(r, dso, insn, n, total, out);
 	if (insn)

@@ -157,6 +157,49 @@ static bool is_kernel_mode(uint16_t misc)
 	return m == PERF_RECORD_MISC_KERNEL || m == PERF_RECORD_MISC_GUEST_KERNEL;
 }
 
+/*
+ * x86-64's canonical addresses: bits 63 to 47 all equal. A frame-pointer walk through code
+ * built without frame pointers reads saved registers and data as return addresses
+ * (0x8348e5894854ffff is code bytes); the first address no process can hold ends the chain.
+ */
+static bool canonical(uint64_t addr)
+{
+	int64_t top = (int64_t)addr >> 47;
+
+	return top == 0 || top == -1;
+}
+
+/* The one "[unknown]" frame that stands for callers outside every map. */
+static const struct pmc__symres *unknown_res(struct pmc_report *r)
+{
+	if (!r->unknown_sym.name) {
+		r->unknown_sym = (struct pmc__sym){.dso = r->unknown_dso,
+						   .name = pmc__symtab_intern(r->st, "[unknown]"),
+						   .unnamed = true};
+		r->unknown_res = (struct pmc__symres){.sym = &r->unknown_sym};
+	}
+	return r->unknown_sym.name ? &r->unknown_res : NULL;
+}
+
+/*
+ * Keeps the caller just resolved into fr[n] (returns 1) or not (0), as perf does: a caller
+ * outside every map is "[unknown]", and a run of them one frame; with --hide-unresolved
+ * no caller without a symbol is kept. The sampled address (fr[0]) keeps its own name.
+ */
+static size_t keep_caller(struct pmc_report *r, struct rframe *fr, size_t n)
+{
+	struct rframe *f = &fr[n];
+
+	if (r->opts.hide_unresolved && f->res->sym->unnamed)
+		return 0;
+	if (f->kernel || f->dso != r->unknown_dso)
+		return 1;
+	if (n && fr[n - 1].res == &r->unknown_res)
+		return 0;
+	f->res = unknown_res(r);
+	return f->res != NULL;
+}
+
 /* User frames unwound from the sample's stack copy, appended after the n frames in fr. */
 static size_t unwound_frames(struct pmc_report *r, struct fcache *fc, const struct pmc__sample *s,
 			     struct rframe *fr, size_t n)
@@ -167,7 +210,8 @@ static size_t unwound_frames(struct pmc_report *r, struct fcache *fc, const stru
 	size_t skip = !is_kernel_mode(s->misc) && nu && n == 1 ? 1 : 0;
 
 	for (size_t i = skip; i < nu; i++) {
-		n += resolve(r, fc, i ? pcs[i] - 1 : pcs[i], false, s->time, &fr[n]);
+		if (resolve(r, fc, i ? pcs[i] - 1 : pcs[i], false, s->time, &fr[n]))
+			n += n ? keep_caller(r, fr, n) : 1;
 	}
 	r->nr_unwound += nu > 1;
 	return n;
@@ -189,8 +233,12 @@ size_t pmc__report_frames(struct pmc_report *r, const struct pmc__sample *s, str
 		}
 		if (!ip)
 			continue; /* where a frame-pointer walk ran off the stack: no frame */
+		if (!canonical(ip))
+			break;
 		/* Return addresses point after the call; the call itself is one byte back. */
-		n += resolve(r, fc, real++ ? ip - 1 : ip, kernel, s->time, &fr[n]);
+		if (resolve(r, fc, real ? ip - 1 : ip, kernel, s->time, &fr[n]))
+			n += real ? keep_caller(r, fr, n) : 1;
+		real++;
 	}
 	if (!n)
 		n = resolve(r, fc, s->ip, is_kernel_mode(s->misc), s->time, &fr[0]);

@@ -163,6 +163,9 @@ static int data_text(enum rkey k, const struct rctx *c, char *buf, size_t len)
 		if (c->dres)
 			return snprintf(buf, len, "%s (%s)", c->dres->sym->name,
 					c->ddso->short_name);
+		/* [heap] and [stack] are named so by the kernel already; //anon is [anon]. */
+		if (c->ddso && c->ddso->short_name[0] == '[')
+			return snprintf(buf, len, "%s", c->ddso->short_name);
 		return snprintf(buf, len, "[%s]", c->ddso ? c->ddso->short_name : "unknown");
 	case K_DCACHELINE:
 		return snprintf(buf, len, "0x%016" PRIx64, c->daddr & ~(uint64_t)63);

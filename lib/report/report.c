@@ -7,10 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <pmc/error.h>
 #include "core/log.h"
 #include "core/opts.h"
 #include "report/report.h"
+#include "symbol/vdso.h"
 
 int pmc_report__new(const struct pmc_report_opts *opts, struct pmc_report **out)
 {
@@ -28,6 +30,7 @@ int pmc_report__new(const struct pmc_report_opts *opts, struct pmc_report **out)
 		r->want_srclines = r->want_data = true;
 	so.srclines = r->want_srclines || r->opts.srclines;
 	so.kallsyms = r->opts.kallsyms;
+	so.no_demangle = r->opts.no_demangle;
 	if (!ret)
 		ret = pmc__symtab_new(&so, &r->st);
 	if (!ret)
@@ -40,9 +43,35 @@ int pmc_report__new(const struct pmc_report_opts *opts, struct pmc_report **out)
 	return 0;
 }
 
+/*
+ * An object's zero-initialised globals (.bss) past its file's last page are mapped
+ * anonymously, right after the object's own data mapping: an address there is named from
+ * that object's symbols (a global), when its segment's tail holds it. True when named.
+ */
+static bool bss_symbol(struct pmc_report *r, uint32_t pid, const struct pmc__map *anon,
+		       struct rctx *c)
+{
+	/* As it was when the anonymous map was made: a later mprotect (RELRO) may have
+	 * replaced the data mapping's record by one of its first pages. */
+	const struct pmc__map *prev = pmc__machine_find(r->m, pid, anon->start - 1, anon->born);
+	const struct pmc__symres *res;
+	uint64_t vaddr;
+
+	if (!prev || prev->end != anon->start || prev->dso->path[0] != '/' ||
+	    pmc__dso_bss_vaddr(prev->dso, prev->pgoff + (c->daddr - prev->start), &vaddr))
+		return false;
+	res = pmc__dso_resolve(prev->dso, vaddr);
+	if (!res || res->sym->unnamed)
+		return false;
+	c->ddso = prev->dso;
+	c->dres = res;
+	return true;
+}
+
 static void data_address(struct pmc_report *r, const struct pmc__sample *s, struct rctx *c)
 {
 	const struct pmc__map *map;
+	uint64_t off, vaddr;
 
 	c->data_src = s->data_src;
 	c->weight = s->weight;
@@ -58,10 +87,15 @@ static void data_address(struct pmc_report *r, const struct pmc__sample *s, stru
 	if (!c->has_daddr || !(map = pmc__machine_find(r->m, s->pid, c->daddr, s->time)))
 		return;
 	c->ddso = map->dso;
-	c->dres = pmc__dso_resolve(
-		map->dso, pmc__dso_offset_to_vaddr(map->dso, c->daddr - map->start + map->pgoff));
+	if (!strcmp(map->dso->path, "//anon") && bss_symbol(r, s->pid, map, c))
+		return;
+	off = c->daddr - map->start + map->pgoff;
+	/* Past the file's bytes in a data segment's last page: a global in .bss. */
+	if (pmc__dso_bss_vaddr(map->dso, off, &vaddr))
+		vaddr = pmc__dso_offset_to_vaddr(map->dso, off);
+	c->dres = pmc__dso_resolve(map->dso, vaddr);
 	/* An address outside any named object groups under its mapping instead. */
-	if (c->dres && c->dres->sym->size == 1 && !strncmp(c->dres->sym->name, "0x", 2))
+	if (c->dres && c->dres->sym->unnamed)
 		c->dres = NULL;
 }
 
@@ -83,6 +117,11 @@ static int on_sample(struct pmc_report *r, const struct pmc__perfdata_event *ev,
 	n = pmc__report_frames(r, &s, frames);
 	if (!c.thread || !n)
 		return -ENOMEM;
+	/* perf report --hide-unresolved: a sample no symbol holds is left out of the report. */
+	if (r->opts.hide_unresolved && frames[0].res->sym->unnamed) {
+		r->nr_hidden++;
+		return 0;
+	}
 	/* A later COMM renames the thread; this sample keeps the name it ran under. */
 	c.comm = c.thread->comm;
 	c.frame = frames[0];
@@ -148,6 +187,24 @@ static uint64_t rec_time(struct pmc_report *r, const struct pmc__perfdata_event 
 	return id.time;
 }
 
+/* path becomes the saved vDSO image's (symbol/vdso.h), when there is one. */
+static void vdso_path(struct pmc_report *r, char *path, size_t len)
+{
+	const char *id = pmc__perfdata_vdso_build_id(r->f);
+	char buf[4096];
+
+	if (id && !pmc__vdso_cache_path(id, buf, sizeof(buf)) && !access(buf, R_OK) &&
+	    strlen(buf) < len)
+		strcpy(path, buf);
+}
+
+/* Memory no file backs, as perf's is_anon_memory() names it. */
+static bool is_anon_path(const char *path)
+{
+	return !strncmp(path, "//anon", 6) || !strncmp(path, "/dev/zero", 9) ||
+	       !strncmp(path, "/anon_hugepage", 14);
+}
+
 static int on_mmap(struct pmc_report *r, const struct pmc__perfdata_event *ev, bool v2)
 {
 	const struct perf_event_header *h = ev->hdr;
@@ -165,6 +222,15 @@ static int on_mmap(struct pmc_report *r, const struct pmc__perfdata_event *ev, b
 	/* Kernel addresses are resolved with kallsyms, not through maps. */
 	if (b.pid == UINT32_MAX || is_kernel_path(path))
 		return 0;
+	/* The vDSO: the image pmc record saved, found by the build id the file names. */
+	if (!strcmp(path, "[vdso]"))
+		vdso_path(r, path, sizeof(path));
+	/* Anonymous code is a JIT's: named by its /tmp/perf-PID.map, at absolute addresses
+	 * (perf's map__new does the same). */
+	if (!(h->misc & PERF_RECORD_MISC_MMAP_DATA) && is_anon_path(path)) {
+		snprintf(path, sizeof(path), "/tmp/perf-%u.map", b.pid);
+		b.pgoff = b.start;
+	}
 	return pmc__machine_mmap(r->m, b.pid, b.start, b.len, b.pgoff, path, rec_time(r, ev));
 }
 

@@ -131,6 +131,8 @@ struct pmc_report {
 	struct pmc__addrmap fcaches;	 /* pid → struct fcache (frames.c) */
 	struct fcache *last_fc;		 /* the last sample's, most often the next one's too */
 	struct pmc__dso *unknown_dso;	 /* "[unknown]": addresses outside every map */
+	struct pmc__sym unknown_sym;	 /* "[unknown]": a caller outside every map (frames.c) */
+	struct pmc__symres unknown_res;	 /* its resolution: every such caller is this one */
 	struct pmc__thread *last_thread; /* the last sample's (threads are never freed early) */
 	struct pmc__addrmap ip_hist;	 /* struct pmc__symres * → struct ip_count (annotate) */
 	struct pmc__addrmap hmap;	 /* key hash → chain of struct hent */
@@ -157,6 +159,7 @@ struct pmc_report {
 		size_t attr_idx;
 	} * seq;
 	size_t nr_seq, alloc_seq;
+	uint64_t nr_hidden; /* samples left out by opts.hide_unresolved */
 	char *path;
 };
 

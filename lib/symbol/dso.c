@@ -11,10 +11,11 @@
 #include <pmc/infile.h>
 #include "core/log.h"
 #include "symbol/dw-api.h"
+#include "symbol/perfmap.h"
 #include "symbol/symtab.h"
 
 struct load {
-	uint64_t offset, vaddr, filesz;
+	uint64_t offset, vaddr, filesz, memsz;
 };
 
 struct dso_impl {
@@ -28,6 +29,8 @@ struct dso_impl {
 	size_t nr_loads;
 	struct pmc__addrmap cache; /* vaddr → struct pmc__symres */
 	struct pmc__addrmap syms;  /* start → struct pmc__sym */
+	struct pmc__perfmap *jit;  /* a JIT's map (dso->jitmap), read on the first address */
+	bool jit_tried;
 };
 
 static void read_loads(struct dso_impl *im)
@@ -41,7 +44,7 @@ static void read_loads(struct dso_impl *im)
 		GElf_Phdr ph;
 		if (im->dw->gelf_getphdr(im->elf, (int)i, &ph) && ph.p_type == PT_LOAD)
 			im->loads[im->nr_loads++] =
-				(struct load){ph.p_offset, ph.p_vaddr, ph.p_filesz};
+				(struct load){ph.p_offset, ph.p_vaddr, ph.p_filesz, ph.p_memsz};
 	}
 }
 
@@ -58,7 +61,7 @@ static struct dso_impl *dso_open(struct pmc__dso *d)
 	if (!im)
 		return NULL;
 	im->fd = -1;
-	if (d->kernel)
+	if (d->kernel || d->jitmap)
 		return im;
 	im->dw = pmc__dw_api(); /* the first DSO opened loads libdw */
 	if (!im->dw)
@@ -102,6 +105,20 @@ uint64_t pmc__dso_offset_to_vaddr(struct pmc__dso *d, uint64_t off)
 	return off;
 }
 
+int pmc__dso_bss_vaddr(struct pmc__dso *d, uint64_t off, uint64_t *vaddr)
+{
+	struct dso_impl *im = dso_open(d);
+
+	for (size_t i = 0; im && i < im->nr_loads; i++) {
+		const struct load *l = &im->loads[i];
+		if (off >= l->offset + l->filesz && off - l->offset < l->memsz) {
+			*vaddr = l->vaddr + (off - l->offset);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
 static struct pmc__sym *get_sym(struct pmc__dso *d, struct dso_impl *im, const char *name,
 				uint64_t start, uint64_t size)
 {
@@ -112,7 +129,12 @@ static struct pmc__sym *get_sym(struct pmc__dso *d, struct dso_impl *im, const c
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;
-	*s = (struct pmc__sym){d, pmc__symtab_intern(d->st, name), start, size};
+	/* The kernel's names are never demangled (perf neither: its Rust code's _R names). */
+	*s = (struct pmc__sym){.dso = d,
+			       .name = d->kernel ? pmc__symtab_intern(d->st, name)
+						 : pmc__symtab_demangle(d->st, name),
+			       .start = start,
+			       .size = size};
 	if (!s->name || pmc__addrmap_put(&im->syms, start, s)) {
 		free(s);
 		return NULL;
@@ -162,12 +184,22 @@ static void resolve_line(struct pmc__dso *d, struct dso_impl *im, struct pmc__sy
 	r->inlined = inlined_at(d, im, r->addr);
 }
 
+/* An address no symbol holds: named by itself. */
+static void unnamed(struct pmc__dso *d, struct dso_impl *im, struct pmc__symres *r)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "0x%016" PRIx64, r->addr);
+	r->sym = get_sym(d, im, buf, r->addr, 1);
+	if (r->sym)
+		r->sym->unnamed = true;
+}
+
 static void resolve_elf(struct pmc__dso *d, struct dso_impl *im, struct pmc__symres *r)
 {
 	GElf_Off off = 0;
 	GElf_Sym sym;
 	const char *name = NULL;
-	char buf[32];
 
 	if (im->mod)
 		name = im->dw->dwfl_module_addrinfo(im->mod, r->addr + im->bias, &off, &sym, NULL,
@@ -178,8 +210,41 @@ static void resolve_elf(struct pmc__dso *d, struct dso_impl *im, struct pmc__sym
 			resolve_line(d, im, r);
 		return;
 	}
-	snprintf(buf, sizeof(buf), "0x%016" PRIx64, r->addr);
-	r->sym = get_sym(d, im, buf, r->addr, 1);
+	unnamed(d, im, r);
+}
+
+/* Why a JIT's map was not read, for a warning (perfmap.h says which codes). */
+static const char *perfmap_refusal(int err)
+{
+	switch (err) {
+	case -ELOOP:
+		return "it is a symbolic link, which pmc does not follow in a shared folder";
+	case -EPERM:
+		return "it is owned by neither this user nor root, so anyone could have written it";
+	case -EFBIG:
+		return "it is larger than 256 MiB";
+	default:
+		return pmc_strerror(err);
+	}
+}
+
+/* A JIT-compiled address: named by the JIT's /tmp/perf-PID.map, read on first use. */
+static void resolve_jit(struct pmc__dso *d, struct dso_impl *im, struct pmc__symres *r)
+{
+	const char *name;
+	uint64_t start, size;
+
+	if (!im->jit_tried) {
+		int err = pmc__perfmap_load(d->st, d->path, &im->jit);
+		im->jit_tried = true;
+		if (err && err != -ENOENT)
+			pr_warn("%s not read: %s; the JIT code's samples stay unnamed\n", d->path,
+				perfmap_refusal(err));
+	}
+	if (im->jit && !pmc__perfmap_find(im->jit, r->addr, &name, &start, &size))
+		r->sym = get_sym(d, im, name, start, size);
+	else
+		unnamed(d, im, r);
 }
 
 const struct pmc__symres *pmc__dso_resolve(struct pmc__dso *d, uint64_t vaddr)
@@ -199,6 +264,8 @@ const struct pmc__symres *pmc__dso_resolve(struct pmc__dso *d, uint64_t vaddr)
 	d->st->nr_lookups++;
 	if (d->kernel)
 		r->sym = pmc__kallsyms_find(d->st, d, vaddr);
+	else if (d->jitmap)
+		resolve_jit(d, im, r);
 	else
 		resolve_elf(d, im, r);
 	if (!r->sym || pmc__addrmap_put(&im->cache, vaddr, r)) {
@@ -268,7 +335,12 @@ int pmc__dso_find_symbol(struct pmc__dso *d, const char *name, uint64_t *start, 
 		GElf_Addr addr;
 		const char *s =
 			im->dw->dwfl_module_getsym_info(im->mod, i, &sym, &addr, NULL, NULL, NULL);
-		if (s && !strcmp(s, name) && GELF_ST_TYPE(sym.st_info) == STT_FUNC) {
+		const char *shown;
+		if (!s || GELF_ST_TYPE(sym.st_info) != STT_FUNC)
+			continue;
+		/* The name as the object spells it, or as the report shows it. */
+		shown = strcmp(s, name) ? pmc__symtab_demangle(d->st, s) : s;
+		if (shown && !strcmp(shown, name)) {
 			*start = addr - im->bias;
 			*size = sym.st_size;
 			return 0;
@@ -288,6 +360,7 @@ void pmc__dso_free(struct pmc__dso *d)
 			free(im->syms.vals[i]);
 		pmc__addrmap_free(&im->cache);
 		pmc__addrmap_free(&im->syms);
+		pmc__perfmap_free(im->jit);
 		if (im->dwfl)
 			im->dw->dwfl_end(im->dwfl);
 		free(im->loads);

@@ -80,14 +80,30 @@ int pmc__machine_mmap(struct pmc__machine *m, uint32_t pid, uint64_t start, uint
 
 	if (!p || !(map.dso = pmc__symtab_dso(m->st, path)))
 		return -ENOMEM;
-	/* An earlier map of the same range is replaced from now on. */
-	for (size_t i = 0; i < p->nr; i++)
-		if (p->maps[i].died == UINT64_MAX && p->maps[i].start < map.end &&
-		    map.start < p->maps[i].end && p->maps[i].born <= time) {
-			p->maps[i].died = time;
-			p->gen += p->maps[i].dso->path[0] == '/';
-			p->version++;
-		}
+	/*
+	 * An earlier map of the same range is replaced from now on; what it held outside the
+	 * new range lives on as maps of its own (perf splits them too): an mprotect of a
+	 * data segment's first page (RELRO) leaves the rest of the segment mapped.
+	 */
+	size_t nr = p->nr;
+	for (size_t i = 0; i < nr; i++) {
+		struct pmc__map old = p->maps[i];
+		if (old.died != UINT64_MAX || old.start >= map.end || map.start >= old.end ||
+		    old.born > time)
+			continue;
+		p->maps[i].died = time;
+		p->gen += old.dso->path[0] == '/';
+		p->version++;
+		if (old.start < map.start &&
+		    add_map(p, &(struct pmc__map){old.start, map.start, old.pgoff, old.dso, time,
+						  UINT64_MAX}))
+			return -ENOMEM;
+		if (map.end < old.end &&
+		    add_map(p,
+			    &(struct pmc__map){map.end, old.end, old.pgoff + (map.end - old.start),
+					       old.dso, time, UINT64_MAX}))
+			return -ENOMEM;
+	}
 	/* Anonymous maps (mmap_data) come by the thousand and hold no code to unwind through. */
 	p->gen += path[0] == '/';
 	return add_map(p, &map);

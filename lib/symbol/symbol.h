@@ -17,6 +17,7 @@ struct pmc__sym {
 	const char *name; /* interned; "0x..." for an address without a symbol */
 	uint64_t start;	  /* file virtual address of the symbol (or of the address) */
 	uint64_t size;
+	bool unnamed; /* no symbol holds the address: name is the address (or "[unknown]") */
 };
 
 /* What one address resolves to; computed once per (DSO, address) and cached. */
@@ -34,6 +35,7 @@ struct pmc__dso {
 	const char *path;	/* interned */
 	const char *short_name; /* basename, interned */
 	bool kernel;		/* [kernel.kallsyms] */
+	bool jitmap;		/* /tmp/perf-PID.map: a JIT's symbols (perfmap.h) */
 	bool tried, usable;	/* opened yet; opened successfully */
 	struct dso_impl *impl;	/* libdwfl state (dso.c) */
 };
@@ -41,12 +43,18 @@ struct pmc__dso {
 struct pmc__symtab_opts {
 	bool srclines;	      /* resolve source lines and inlines (costlier) */
 	const char *kallsyms; /* kernel symbol file; NULL: /proc/kallsyms */
+	bool no_demangle;     /* keep C++ and Rust names as the object spells them */
 };
 
 int pmc__symtab_new(const struct pmc__symtab_opts *opts, struct pmc__symtab **out);
 void pmc__symtab_delete(struct pmc__symtab *st);
 /* Interns a string in the table's pool; the pointer identifies the string. NULL on ENOMEM. */
 const char *pmc__symtab_intern(struct pmc__symtab *st, const char *s);
+/*
+ * The name of a symbol as people read it: C++ and Rust names demangled (unless
+ * opts.no_demangle), interned. NULL on ENOMEM.
+ */
+const char *pmc__symtab_demangle(struct pmc__symtab *st, const char *name);
 /* The DSO for path (created on first use; opened lazily). NULL on ENOMEM. */
 struct pmc__dso *pmc__symtab_dso(struct pmc__symtab *st, const char *path);
 /* The kernel pseudo-DSO. */
@@ -59,6 +67,12 @@ uint64_t pmc__symtab_nr_lookups(const struct pmc__symtab *st);
  * off itself when the DSO cannot be opened.
  */
 uint64_t pmc__dso_offset_to_vaddr(struct pmc__dso *dso, uint64_t off);
+/*
+ * The file virtual address of what would be file offset off, where that lies past a
+ * segment's file bytes in its zero-filled tail (.bss, mapped anonymously or in the last
+ * file page beyond the file's bytes). 0, or -ENOENT.
+ */
+int pmc__dso_bss_vaddr(struct pmc__dso *dso, uint64_t off, uint64_t *vaddr);
 /* Resolves vaddr (a file virtual address; kernel: a kernel address). Never NULL but on ENOMEM. */
 const struct pmc__symres *pmc__dso_resolve(struct pmc__dso *dso, uint64_t vaddr);
 /* The ELF file of an opened DSO (libelf Elf *), for disassembly; NULL if none. */

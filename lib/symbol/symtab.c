@@ -61,6 +61,14 @@ int pmc__symtab_new(const struct pmc__symtab_opts *opts, struct pmc__symtab **ou
 	return 0;
 }
 
+/* "/tmp/perf-PID.map", the name of a JIT's symbol file (perf's jit-interface.txt). */
+static bool is_perfmap_path(const char *p)
+{
+	size_t n = strspn(p + (strncmp(p, "/tmp/perf-", 10) ? 0 : 10), "0123456789");
+
+	return !strncmp(p, "/tmp/perf-", 10) && n && !strcmp(p + 10 + n, ".map");
+}
+
 struct pmc__dso *pmc__symtab_dso(struct pmc__symtab *st, const char *path)
 {
 	const char *p = pmc__symtab_intern(st, path), *slash;
@@ -76,6 +84,7 @@ struct pmc__dso *pmc__symtab_dso(struct pmc__symtab *st, const char *path)
 	slash = strrchr(p, '/');
 	d->short_name = slash ? pmc__symtab_intern(st, slash + 1) : p;
 	d->kernel = !strncmp(p, "[kernel.kallsyms]", 17);
+	d->jitmap = is_perfmap_path(p);
 	if (pmc__addrmap_put(&st->dsos, (uintptr_t)p, d)) {
 		free(d);
 		return NULL;
@@ -234,8 +243,12 @@ struct pmc__sym *pmc__kallsyms_find(struct pmc__symtab *st, struct pmc__dso *kds
 			hi = mid;
 	}
 	if (lo == 0 || !st->ksyms[lo - 1].name) {
+		struct pmc__sym *sym;
 		snprintf(buf, sizeof(buf), "0x%016" PRIx64, addr);
-		return pmc__dso_kernel_sym(kdso, buf, addr);
+		sym = pmc__dso_kernel_sym(kdso, buf, addr);
+		if (sym)
+			sym->unnamed = true;
+		return sym;
 	}
 	struct ksym *k = &st->ksyms[lo - 1];
 	if (!k->sym)

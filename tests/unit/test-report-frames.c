@@ -183,3 +183,103 @@ Test(report_frames, late_sample_resolves_at_its_time)
 	cr_assert_eq(pmc_report__nr_entries(r), 2);
 	pmc_report__delete(r);
 }
+
+/* A user sample in hot() whose frame-pointer chain goes on with callers (leaf first). */
+static void sample_chain(uint64_t ip, const uint64_t *callers, size_t nr, uint64_t time)
+{
+	uint64_t chain[16] = {PERF_CONTEXT_USER, ip};
+	struct pmc__sample s = {.misc = PERF_RECORD_MISC_USER,
+				.ip = ip,
+				.pid = PID,
+				.tid = PID,
+				.time = time,
+				.period = 1000,
+				.nr_callchain = 2 + nr,
+				.callchain = chain};
+
+	cr_assert_leq(nr, 14);
+	memcpy(chain + 2, callers, nr * sizeof(*callers));
+	cr_assert_eq(pmc__perfdata_writer_write_sample(w, 0, &s), 0);
+}
+
+/* The report's folded stacks (comm;outermost;...;leaf count), and its number of samples. */
+static char *folded(bool hide_unresolved, uint64_t *nr_samples)
+{
+	struct pmc_report_opts o = {
+		.sz = sizeof(o), .folded = true, .hide_unresolved = hide_unresolved};
+	struct pmc_report *r;
+	struct pmc_file_error err;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	cr_assert_not_null(out);
+	cr_assert_eq(pmc_report__new(&o, &r), 0);
+	cr_assert_eq(pmc_report__load(r, path, &err), 0, "%s", err.msg);
+	cr_assert_eq(pmc_report__write(r, PMC_REPORT_FOLDED, out), 0);
+	*nr_samples = 0;
+	for (size_t i = 0; i < pmc_report__nr_entries(r); i++) {
+		struct pmc_report_entry e;
+		cr_assert_eq(pmc_report__entry(r, i, &e), 0);
+		*nr_samples += e.samples;
+	}
+	pmc_report__delete(r);
+	fclose(out);
+	return text;
+}
+
+static void write_broken_chains(void)
+{
+	uint64_t main_ret = BASE + fixture_symbol_offset(PROG, "main") + 5;
+	/* Code bytes read as a return address (push %rbp; mov %rsp,%rbp; ...), then a
+	 * mapped address that must not be reached. */
+	uint64_t bytes[] = {main_ret, 0x8348e5894854ffffull, main_ret};
+	/* Three callers outside every map, then main. */
+	uint64_t unmapped[] = {0x1000, 0x2000, 0x3000, main_ret};
+
+	begin();
+	mmap_rec(PROG, 100);
+	sample_chain(hot_ip, bytes, 3, 200);
+	sample_chain(hot_ip, unmapped, 4, 210);
+	sample_chain(0x5000, unmapped + 3, 1, 220); /* the sampled address itself unmapped */
+	round_rec();
+	cr_assert_eq(pmc__perfdata_writer_finish(w), 0);
+	pmc__perfdata_writer_delete(w);
+}
+
+/*
+ * A chain ends at its first non-canonical address; a run of callers outside every map is
+ * one "[unknown]"; the sampled address keeps its own (unmapped) name.
+ */
+Test(report_frames, broken_frame_pointer_chains)
+{
+	uint64_t nr;
+	char *text;
+
+	write_broken_chains();
+	text = folded(false, &nr);
+	unlink(path);
+	cr_expect_eq(nr, 3);
+	cr_expect(strstr(text, ";main;hot 1\n"), "the chain stops at 0x8348e5894854ffff:\n%s",
+		  text);
+	cr_expect(strstr(text, ";main;[unknown];hot 1\n"), "one [unknown] for three:\n%s", text);
+	cr_expect(strstr(text, ";main;0x0000000000005000 1\n"), "unmapped leaf:\n%s", text);
+	cr_expect(!strstr(text, "0x8348e5894854ffff") && !strstr(text, "[unknown];[unknown]"), "%s",
+		  text);
+	free(text);
+}
+
+/* perf report --hide-unresolved: no unnamed caller, and no sample whose address is unnamed. */
+Test(report_frames, hide_unresolved)
+{
+	uint64_t nr;
+	char *text;
+
+	write_broken_chains();
+	text = folded(true, &nr);
+	unlink(path);
+	cr_expect_eq(nr, 2);
+	cr_expect(strstr(text, ";main;hot 2\n"), "%s", text);
+	cr_expect(!strstr(text, "unknown") && !strstr(text, "0x"), "%s", text);
+	free(text);
+}

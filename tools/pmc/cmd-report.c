@@ -9,7 +9,16 @@
 #include "cli.h"
 #include "cmd.h"
 
-enum { O_CHILDREN = CLI_LONG_ONLY, O_NOCALLERS, O_PCT, O_KALLSYMS, O_NORECON, O_STDIO };
+enum {
+	O_CHILDREN = CLI_LONG_ONLY,
+	O_NOCALLERS,
+	O_PCT,
+	O_KALLSYMS,
+	O_NORECON,
+	O_STDIO,
+	O_NODEMANGLE,
+	O_HIDEUNRES
+};
 
 /* In enum pmc_report_format's order. */
 static const char *const format_names[] = {"text", "csv",   "json",	  "folded",
@@ -36,6 +45,10 @@ static const struct cli_opt options[] = {
 	 "kernel symbols (default /proc/kallsyms)"},
 	{"no-reconstruct", O_NORECON, NULL, CLI_V_NONE, NULL,
 	 "do not reconstruct data addresses from registers"},
+	{"no-demangle", O_NODEMANGLE, NULL, CLI_V_NONE, NULL,
+	 "show C++ and Rust symbols as the object spells them (_ZN...)"},
+	{"hide-unresolved", O_HIDEUNRES, NULL, CLI_V_NONE, NULL,
+	 "leave out samples and callers that no symbol holds"},
 	{"stdio", O_STDIO, NULL, CLI_V_NONE, NULL,
 	 "accepted for perf compatibility (text is the default)"},
 	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text"},
@@ -117,6 +130,12 @@ static int parse_args(int argc, char **argv, struct pmc_report_opts *o, const ch
 			break;
 		case O_NORECON:
 			o->no_reconstruct = true;
+			break;
+		case O_NODEMANGLE:
+			o->no_demangle = true;
+			break;
+		case O_HIDEUNRES:
+			o->hide_unresolved = true;
 			break;
 		case O_STDIO:
 			break;

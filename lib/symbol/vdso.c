@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The vDSO image kept for reports, as perf keeps it in its build-id cache
+ * (~/.debug/[vdso]/ID/vdso): pmc record copies its own process's vDSO (the kernel maps the
+ * same image into every process) to $XDG_CACHE_HOME/pmc/vdso/ID/[vdso] and names the build
+ * id in the sample file (the BUILD_ID feature, as perf does); pmc report maps the
+ * recording's [vdso] to that file.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <pmc/outfile.h>
+#include "symbol/vdso.h"
+
+int pmc__vdso_cache_path(const char *build_id, char *buf, size_t len)
+{
+	const char *xdg = secure_getenv("XDG_CACHE_HOME"), *home = secure_getenv("HOME");
+	int n;
+
+	if (xdg && *xdg)
+		n = snprintf(buf, len, "%s/pmc/vdso/%s/[vdso]", xdg, build_id);
+	else if (home && *home)
+		n = snprintf(buf, len, "%s/.cache/pmc/vdso/%s/[vdso]", home, build_id);
+	else
+		return -ENOENT;
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/* The size of the [vdso] mapping at base, from /proc/self/maps; 0 if not found. */
+static size_t vdso_size(uintptr_t base)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[512];
+	size_t size = 0;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi;
+		if (strstr(line, "[vdso]") && sscanf(line, "%lx-%lx", &lo, &hi) == 2 && lo == base)
+			size = hi - lo;
+	}
+	if (f)
+		fclose(f);
+	return size;
+}
+
+/* The GNU build id in the image's PT_NOTE segments, in hex; 0 or -ENOENT. */
+static int build_id_of(const uint8_t *img, size_t size, char hex[PMC_BUILD_ID_HEX])
+{
+	const Elf64_Ehdr *eh = (const void *)img;
+
+	if (size < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_phentsize != sizeof(Elf64_Phdr) ||
+	    eh->e_phoff > size || eh->e_phnum > (size - eh->e_phoff) / sizeof(Elf64_Phdr))
+		return -ENOENT;
+	for (unsigned i = 0; i < eh->e_phnum; i++) {
+		const Elf64_Phdr *ph = (const void *)(img + eh->e_phoff + i * sizeof(*ph));
+		size_t off = ph->p_offset, end = off + ph->p_filesz;
+		if (ph->p_type != PT_NOTE || off > size || ph->p_filesz > size - off)
+			continue;
+		while (end - off >= sizeof(Elf64_Nhdr)) {
+			Elf64_Nhdr nh;
+			size_t name, desc;
+			memcpy(&nh, img + off, sizeof(nh));
+			name = (nh.n_namesz + 3u) & ~3u;
+			desc = (nh.n_descsz + 3u) & ~3u;
+			off += sizeof(nh);
+			if (name > end - off || desc > end - off - name)
+				break;
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    !memcmp(img + off, "GNU", 4) && nh.n_descsz && nh.n_descsz <= 20) {
+				for (unsigned j = 0; j < nh.n_descsz; j++)
+					sprintf(hex + 2 * j, "%02x", img[off + name + j]);
+				return 0;
+			}
+			off += name + desc;
+		}
+	}
+	return -ENOENT;
+}
+
+/* mkdir -p of path's folders (not its last component), private to the user. */
+static int make_folders(char *path)
+{
+	for (char *s = strchr(path + 1, '/'); s; s = strchr(s + 1, '/')) {
+		*s = 0;
+		int ret = mkdir(path, 0700) && errno != EEXIST ? -errno : 0;
+		*s = '/';
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int pmc__vdso_save(char build_id[PMC_BUILD_ID_HEX])
+{
+	uintptr_t base = (uintptr_t)getauxval(AT_SYSINFO_EHDR);
+	size_t size = base ? vdso_size(base) : 0;
+	char path[4096];
+	struct pmc_outfile *o;
+	struct stat sb;
+	int ret;
+
+	if (!size || build_id_of((const uint8_t *)base, size, build_id))
+		return -ENOENT;
+	ret = pmc__vdso_cache_path(build_id, path, sizeof(path));
+	if (ret || !stat(path, &sb))
+		return ret;
+	ret = make_folders(path);
+	if (!ret)
+		ret = pmc_outfile__open(path, &o);
+	if (ret)
+		return ret;
+	if (write(pmc_outfile__fd(o), (const void *)base, size) != (ssize_t)size) {
+		pmc_outfile__abort(o);
+		return -EIO;
+	}
+	return pmc_outfile__commit(o);
+}
