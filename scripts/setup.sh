@@ -8,7 +8,7 @@ pkgs=(build-essential cmake pkg-config libpfm4-dev libdw-dev libelf-dev libcapst
       libjansson-dev valgrind python3 scdoc)
 if [ "${1:-}" = "--test" ]; then
 	pkgs+=(libcriterion-dev clang libclang-rt-14-dev linux-perf libpapi-dev hyperfine
-	       binutils abigail-tools clang-format man-db groff-base bsdextrautils locales)
+	       binutils abigail-tools clang-format man-db groff-base bsdextrautils locales likwid)
 fi
 missing=()
 for p in "${pkgs[@]}"; do
