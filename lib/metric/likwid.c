@@ -6,6 +6,7 @@
  * what they stand for), one metric per line, all selected.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +56,7 @@ struct group {
 	char *name, *brief, *desc;
 	size_t desc_len;
 	struct counter ctr[MAX_COUNTERS];
-	size_t nr_ctr;
+	size_t nr_ctr, nr_mapped; /* counters, those of them whose event is mapped */
 	struct pmc_metric **metrics;
 	size_t nr, cap;
 	int line;
@@ -154,6 +155,9 @@ static int map_events(struct group *g)
 {
 	int ret;
 
+	if (g->nr_mapped == g->nr_ctr)
+		return 0;
+	g->nr_mapped = g->nr_ctr;
 	for (size_t i = 0; i < g->nr_ctr; i++)
 		for (size_t j = 0; j < sizeof(renamed) / sizeof(renamed[0]) && !g->ctr[i].as; j++)
 			if (!strcmp(g->ctr[i].event, renamed[j].likwid) &&
@@ -166,7 +170,7 @@ static int map_events(struct group *g)
 	return ret;
 }
 
-/* Appends s (len bytes) to the buffer *buf of *len bytes used, within cap. */
+/* Appends n bytes of s to buf, of which *len bytes are used, within cap bytes. */
 static bool append(char *buf, size_t *len, size_t cap, const char *s, size_t n)
 {
 	if (*len + n >= cap)
@@ -303,7 +307,7 @@ static int metrics_line(struct group *g, char *line)
 			return fault(g, -PMC_E_FORMAT, "metric '%s' is given twice", line);
 	if (!g->nr_ctr)
 		return fault(g, -PMC_E_FORMAT, "METRICS before the EVENTSET");
-	if (!g->metrics && (ret = map_events(g)))
+	if ((ret = map_events(g)))
 		return ret;
 	if ((ret = translate(g, formula, expr, sizeof(expr))))
 		return ret;

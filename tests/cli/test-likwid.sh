@@ -77,6 +77,15 @@ expect_eq "unknown NAME: usage error" $? 2
 expect_grep "unknown NAME: the file looked for" "$T/groups/nehalem/NOPE.txt: cannot open" \
 	"$T/nope.err"
 
+# a second EVENTSET after METRICS: its counters are mapped too
+printf 'EVENTSET\nPMC0 L1D_REPL\nMETRICS\nx PMC0\nEVENTSET\nPMC1 INSTR_RETIRED_ANY\nMETRICS\ny PMC1*2\n' \
+	>"$T/two.txt"
+"$PMC" stat --backend=vpmu --likwid-group "$T/two.txt" --format json -o "$T/two.json" true \
+	2>/dev/null
+expect_eq "two EVENTSETs: each counter's event" \
+	"$(json "$T/two.json" '[m["formula"] for m in j["metrics"]]')" \
+	"['L1D.REPL', 'INST_RETIRED.ANY*2']"
+
 # --- faults in a file: the line and what is wrong, exit 2 ---
 bad() { # name, file text, expected message
 	printf "$2" >"$T/bad.txt"
