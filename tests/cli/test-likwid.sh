@@ -61,6 +61,16 @@ expect_eq "BRANCH: mispredictions of random branches" \
 	"$(json "$T/br.json" '[m["value"] * [e["mean"] for e in j["events"] if e["name"].startswith("INST_RETIRED.ANY")][0] > 9000 for m in j["metrics"] if m["name"] == "Branch misprediction rate"]')" \
 	"[True]"
 
+# pmc metrics computes them again from the saved counts, given the group
+"$PMC" metrics --likwid-group BRANCH --format json "$T/br.json" >"$T/br-again.json"
+expect_eq "pmc metrics --likwid-group: the same values" \
+	"$(json "$T/br-again.json" '[m["value"] for m in j["metrics"]]')" \
+	"$(json "$T/br.json" '[m["value"] for m in j["metrics"]]')"
+"$PMC" metrics "$T/br.json" >/dev/null 2>"$T/again.err"
+expect_eq "pmc metrics without the group: usage error" $? 2
+expect_grep "pmc metrics without the group: says to give it" "give its group with --likwid-group" \
+	"$T/again.err"
+
 # --- NAME in $PMC_LIKWID_GROUPS_DIR/<family>/; a name not there is an error naming the file ---
 mkdir -p "$T/groups/nehalem"
 printf 'SHORT mine\n\nEVENTSET\nFIXC0 INSTR_RETIRED_ANY\nPMC0 L1D_REPL\n\nMETRICS\nRepl per insn [1]  2*PMC0/FIXC0\n' \
