@@ -10,7 +10,8 @@ pkgs=(build-essential cmake pkg-config libpfm4-dev libdw-dev libelf-dev libcapst
 if [ "${1:-}" = "--test" ]; then
 	pkgs+=(libcriterion-dev clang libclang-rt-14-dev linux-perf libpapi-dev hyperfine
 	       binutils abigail-tools clang-format man-db groff-base bsdextrautils locales
-	       chromium protobuf-compiler golang-go python3-jsonschema openmpi-bin libopenmpi-dev)
+	       chromium protobuf-compiler golang-go python3-jsonschema openmpi-bin libopenmpi-dev
+	       likwid)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

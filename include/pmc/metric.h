@@ -102,6 +102,24 @@ PMC_API int pmc_metrics__load(struct pmc_metrics *m, const char *path,
 			      struct pmc_metric_error *err);
 
 /*
+ * Adds the metrics of a LIKWID performance group and selects them (docs/metrics.md, "LIKWID
+ * groups"): group is the group's file (a path, holding '/' or ".txt"), or a group NAME looked
+ * up in $PMC_LIKWID_GROUPS_DIR (default /usr/share/likwid/perfgroups), in the folder of the
+ * backend's CPU family (nehalem for vpmu's Core i7 model). Each METRICS line becomes a metric
+ * named as the line names it, in a group named as the file, its formula in the engine's
+ * grammar: each counter (PMC0, FIXC1) as its EVENTSET event under the backend's name for it
+ * (LIKWID's name where the backend has none: the metric is then unavailable with that name),
+ * time as duration_time in seconds, inverseClock as 1 / #system_tsc_freq (on vpmu, whose
+ * model has no clock, as the name inverseClock: unavailable). A metric of a name the set has
+ * replaces it. Returns 0; -errno (-ENOENT, -EACCES) for the file, or -ENOENT for a NAME when
+ * no LIKWID CPU family is known for the backend's CPU; -PMC_E_FORMAT with err naming the
+ * file and line for a fault in the file, a formula that does not translate or parse
+ * included; -ENOMEM. On failure the set is as it was.
+ */
+PMC_API int pmc_metrics__load_likwid(struct pmc_metrics *m, const char *group,
+				     struct pmc_metric_error *err);
+
+/*
  * Defines a one-off metric from "name = expression" (pmc stat -M 'name = expression') and
  * selects it. The name is a letter or '_' then letters, digits, '_' or '.', and replaces a
  * metric of that name. Returns 0; -PMC_E_EXPR with err's offset into def (a name that is

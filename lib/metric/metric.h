@@ -101,6 +101,9 @@ void pmc__metric_free(struct pmc_metric *metric);
  * one of its name. Returns 0 or -ENOMEM, which frees them.
  */
 int pmc__metrics_add(struct pmc_metrics *m, struct pmc_metric **metrics, size_t nr);
+/* select.c: selects a metric of the set (at the end of the selection) unless it is. 0 or
+ * -ENOMEM. */
+int pmc__metrics_select_one(struct pmc_metrics *m, struct pmc_metric *metric);
 /* set.c: the metric of a name, without regard to case, or NULL. */
 struct pmc_metric *pmc__metrics_lookup(const struct pmc_metrics *m, const char *name);
 

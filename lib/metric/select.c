@@ -126,10 +126,13 @@ int pmc_metrics__select(struct pmc_metrics *m, const char *list, struct pmc_metr
 	return ret;
 }
 
-static int select_one(struct pmc_metrics *m, struct pmc_metric *metric)
+int pmc__metrics_select_one(struct pmc_metrics *m, struct pmc_metric *metric)
 {
-	struct pmc_metric **sel = realloc(m->selected, (m->nr_selected + 1) * sizeof(*sel));
+	struct pmc_metric **sel;
 
+	if (metric->info.selected)
+		return 0;
+	sel = realloc(m->selected, (m->nr_selected + 1) * sizeof(*sel));
 	if (!sel)
 		return -ENOMEM;
 	m->selected = sel;
@@ -215,5 +218,5 @@ int pmc_metrics__define(struct pmc_metrics *m, const char *def, struct pmc_metri
 	ret = pmc__metrics_add(m, &metric, 1);
 	if (ret)
 		return ret;
-	return metric->info.selected ? 0 : select_one(m, metric);
+	return metric->info.selected ? 0 : pmc__metrics_select_one(m, metric);
 }

@@ -13,7 +13,7 @@
 #include "cli.h"
 #include "stat-metric.h"
 
-enum { O_METRICS_FILE = CLI_LONG_ONLY, O_FORMAT };
+enum { O_METRICS_FILE = CLI_LONG_ONLY, O_FORMAT, O_LIKWID_GROUP };
 
 static const struct cli_opt options[] = {
 	{"metrics", 'M', "METRICS", CLI_V_NONE, NULL,
@@ -21,6 +21,8 @@ static const struct cli_opt options[] = {
 	 "expression'; repeatable (default: the metrics the file holds)"},
 	{"metrics-file", O_METRICS_FILE, "FILE", CLI_V_FILE, NULL,
 	 "metric definitions in perf's JSON schema (docs/metrics.md); repeatable"},
+	{"likwid-group", O_LIKWID_GROUP, "FILE|NAME", CLI_V_NONE, NULL,
+	 "the metrics of a LIKWID performance group, as pmc stat --likwid-group; repeatable"},
 	{"format", O_FORMAT, "FMT", CLI_V_CHOICES, "text csv json",
 	 "text (the summary's metric lines, the default), csv or json"},
 	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text"},
@@ -189,7 +191,9 @@ static int select_saved(struct pmc_metrics *m, json_t *root)
 		free(def);
 	}
 	if (rc)
-		fprintf(stderr, "pmc metrics: a metric the file holds does not load: %s\n",
+		fprintf(stderr,
+			"pmc metrics: a metric the file holds does not load: %s (a LIKWID group's "
+			"metric: give its group with --likwid-group)\n",
 			err.parse.msg);
 	return rc;
 }
@@ -323,6 +327,8 @@ int cmd_metrics(int argc, char **argv)
 			rc = metric_opts__add(&o.select, &o.nr_select, optarg);
 		} else if (ch == O_METRICS_FILE) {
 			rc = metric_opts__add(&o.files, &o.nr_files, optarg);
+		} else if (ch == O_LIKWID_GROUP) {
+			rc = metric_opts__add(&o.likwid, &o.nr_likwid, optarg);
 		} else if (ch == O_FORMAT && (!strcmp(optarg, "text") || !strcmp(optarg, "csv") ||
 					      !strcmp(optarg, "json"))) {
 			format = optarg;
@@ -344,5 +350,6 @@ int cmd_metrics(int argc, char **argv)
 out:
 	free(o.select);
 	free(o.files);
+	free(o.likwid);
 	return rc;
 }

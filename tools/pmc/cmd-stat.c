@@ -30,6 +30,7 @@ enum {
 	O_METRICS_FILE,
 	O_TOPDOWN,
 	O_TD_LEVEL,
+	O_LIKWID_GROUP,
 };
 
 static const struct cli_opt options[] = {
@@ -40,6 +41,9 @@ static const struct cli_opt options[] = {
 	 "defined as 'name = expression'; their events are counted too; repeatable"},
 	{"metrics-file", O_METRICS_FILE, "FILE", CLI_V_FILE, NULL,
 	 "metric definitions in perf's JSON schema (docs/metrics.md); repeatable"},
+	{"likwid-group", O_LIKWID_GROUP, "FILE|NAME", CLI_V_NONE, NULL,
+	 "the metrics of a LIKWID performance group: its file, or its name in the installed "
+	 "likwid's folder of this CPU's family (docs/metrics.md); repeatable"},
 	{"topdown", O_TOPDOWN, NULL, CLI_V_NONE, NULL,
 	 "the top-down metrics of level 1 (group TopdownL1), or of --td-level"},
 	{"td-level", O_TD_LEVEL, "N", CLI_V_NONE, NULL,
@@ -195,6 +199,8 @@ static int apply(struct stat_opts *o, int c, const char *arg, unsigned *priv_set
 		return metric_opts__add(&o->metrics.select, &o->metrics.nr_select, arg) ? 1 : 0;
 	case O_METRICS_FILE:
 		return metric_opts__add(&o->metrics.files, &o->metrics.nr_files, arg) ? 1 : 0;
+	case O_LIKWID_GROUP:
+		return metric_opts__add(&o->metrics.likwid, &o->metrics.nr_likwid, arg) ? 1 : 0;
 	case O_TOPDOWN:
 		o->metrics.topdown = true;
 		return 0;
@@ -429,6 +435,7 @@ int cmd_stat(int argc, char **argv)
 	free(opts.events);
 	free(opts.metrics.select);
 	free(opts.metrics.files);
+	free(opts.metrics.likwid);
 	if (cargv != argv) {
 		for (int i = 1; i < cargc - (argc - 1); i++)
 			free(cargv[i]);

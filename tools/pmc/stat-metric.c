@@ -12,7 +12,7 @@
 
 bool metric_opts__any(const struct metric_opts *o)
 {
-	return o->nr_select || o->topdown;
+	return o->nr_select || o->nr_likwid || o->topdown;
 }
 
 int metric_opts__add(char ***list, size_t *nr, const char *arg)
@@ -91,6 +91,13 @@ static int build(struct pmc_metrics *m, const struct metric_opts *o, const char 
 		rc = pmc_metrics__load(m, o->files[i], &err);
 		if (rc && !err.where[0])
 			snprintf(err.where, sizeof(err.where), "%s", o->files[i]);
+		if (rc)
+			print_error(cmd, NULL, &err, rc);
+	}
+	for (size_t i = 0; i < o->nr_likwid && !rc; i++) {
+		rc = pmc_metrics__load_likwid(m, o->likwid[i], &err);
+		if (rc && !err.where[0])
+			snprintf(err.where, sizeof(err.where), "--likwid-group %s", o->likwid[i]);
 		if (rc)
 			print_error(cmd, NULL, &err, rc);
 	}

@@ -12,12 +12,14 @@
 #include <stdio.h>
 #include <pmc/pmc.h>
 
-/* What -M, --metrics-file and --topdown said, in order given. */
+/* What -M, --metrics-file, --likwid-group and --topdown said, in order given. */
 struct metric_opts {
 	char **select; /* -M strings: "name = expr" defines, else names and groups */
 	size_t nr_select;
 	char **files; /* --metrics-file */
 	size_t nr_files;
+	char **likwid; /* --likwid-group */
+	size_t nr_likwid;
 	bool topdown; /* --topdown */
 	int td_level; /* --td-level: its level, 0 for 1 */
 	const char *backend;
