@@ -209,6 +209,14 @@ struct pmc_run_results {
 	double *run_wall_s, *run_user_s, *run_sys_s;
 	bool have_rusage;
 	struct pmc_summary wall, user, sys;
+	/*
+	 * With a calibration: [nr_events], the count subtracted from a run's first region entry
+	 * (a process's first entry pays lazy binding) instead of overhead_entry; equal to
+	 * overhead_entry where the calibration has no first_entry. It is charged to
+	 * first_entry_region, the region registered first (NULL: no regions or no calibration).
+	 */
+	double *overhead_first_entry;
+	const char *first_entry_region;
 };
 
 struct pmc_run;
