@@ -14,7 +14,7 @@ EMPTY="$BUILD/examples/empty"
 # ---- pmc calibrate ----
 "$PMC" calibrate -e $TP,task-clock -n 300 -r 5 --empty="$EMPTY" -o "$T/cal.json" >"$T/cal.txt" 2>"$T/cal.err"
 expect_eq "calibrate exit status" $? 0
-expect_eq "schema" "$(json "$T/cal.json" 'j["schema"]')" "pmc-calibrate/1"
+expect_eq "schema" "$(json "$T/cal.json" 'j["schema"]')" "pmc-calibrate/2"
 expect_eq "one entry per event" "$(json "$T/cal.json" '[e["event"] for e in j["entries"]]')" "['$TP', 'task-clock']"
 expect_eq "distributions" "$(json "$T/cal.json" 'sorted(k for k in ["median","p90","p99","max","histogram"] if k not in j["entries"][0]["region_pair"]["ns"])')" "[]"
 expect_eq "read and start/stop measured" "$(json "$T/cal.json" '[e["read"]["ns"]["n"] for e in j["entries"]] + [e["start_stop"]["ns"]["n"] for e in j["entries"]]')" \
@@ -23,6 +23,7 @@ expect_eq "read and start/stop measured" "$(json "$T/cal.json" '[e["read"]["ns"]
 expect_eq "empty region adds no getppid" "$(json "$T/cal.json" 'j["entries"][0]["region_pair"]["counts"]["max"]')" "0.0"
 expect_eq "empty program adds no getppid" "$(json "$T/cal.json" 'j["entries"][0]["empty_program"]["values"]')" \
 	"[0.0, 0.0, 0.0, 0.0, 0.0]"
+expect_eq "first entry adds no getppid" "$(json "$T/cal.json" 'j["entries"][0]["first_entry"]["counts"]["max"]')" "0.0"
 expect_grep "task-clock pair costs time" "\"median\": [1-9]" "$T/cal.json"
 expect_grep "terminal summary" "^  empty region, ns per pair: +median [0-9]+" "$T/cal.txt"
 
