@@ -38,7 +38,8 @@ static const struct cli_opt options[] = {
 	 "events to calibrate (default: pmc stat's defaults that can be counted here); "
 	 "repeatable"},
 	{"samples", 'n', "N", CLI_V_NONE, NULL, "timed samples per distribution (default 2000)"},
-	{"runs", 'r', "N", CLI_V_NONE, NULL, "runs of the empty program (default 20)"},
+	{"runs", 'r', "N", CLI_V_NONE, NULL,
+	 "runs of the empty program and of the empty-region program (default 20)"},
 	{"empty", O_EMPTY, "PROGRAM", CLI_V_PROGRAM, NULL, "the empty program (default: true)"},
 	{"user", O_USER, NULL, CLI_V_NONE, NULL,
 	 "count user level for events without :u/:k (the default)"},
@@ -56,7 +57,8 @@ const struct cli_cmd cmd_calibrate_doc = {
 	.summary = "measure what measuring costs on this machine",
 	.synopsis = "[options]",
 	.about = "Measures what measuring costs, per event: an empty region (begin/end pair) in "
-		 "counts and nanoseconds, a counter read, a start/stop, and the counts an empty "
+		 "counts and nanoseconds, a process's first region entry, a counter read, a "
+		 "start/stop, and the counts an empty "
 		 "program adds under pmc stat. Writes this machine's calibration file, used by "
 		 "'pmc stat --subtract-overhead'.",
 	.opts = options,
@@ -255,6 +257,28 @@ int calib_check_output(const char *path);
 int calib_save(const char *path, json_t *entries, const struct calib_params *p);
 void calib_print(FILE *f, json_t *entries, const struct calib_params *p);
 
+/*
+ * event's region measurements: in a child of this process where the backend counts it (with
+ * times), and in pmc-calibrate-regions under the runner (the first entry; every entry under
+ * vpmu). NULL when either failed, said.
+ */
+static json_t *measure_event(const struct calib_params *p, const char *event)
+{
+	json_t *r = calib_regions(p, event), *e;
+
+	e = r && p->in_process ? measure_child(p, event) : json_object();
+	if (!e || !r) {
+		json_decref(e);
+		json_decref(r);
+		return NULL;
+	}
+	if (!json_object_get(e, "region_pair"))
+		json_object_set(e, "region_pair", json_object_get(r, "region_pair"));
+	json_object_set(e, "first_entry", json_object_get(r, "first_entry"));
+	json_decref(r);
+	return e;
+}
+
 int cmd_calibrate(int argc, char **argv)
 {
 	struct calib_opts o;
@@ -277,26 +301,18 @@ int cmd_calibrate(int argc, char **argv)
 		rc = 1;
 	for (size_t i = 0; !rc && i < pmc_evlist__nr(l); i++) {
 		const char *name = pmc_evsel__name(pmc_evlist__at(l, i));
-		json_t *e, *r;
+		json_t *e;
 
 		if (!json_object_get(empty, name))
 			continue; /* not countable here: said so while running the empty program */
-		r = calib_regions(&o.p, name);
-		e = r && o.p.in_process ? measure_child(&o.p, name) : json_object();
-		if (!e || !r) {
-			json_decref(e);
-			json_decref(r);
+		e = measure_event(&o.p, name);
+		if (!e) {
 			rc = 1;
 			break;
 		}
-		/* Measured in this process where it can be, with its times; else the program's. */
-		if (!json_object_get(e, "region_pair"))
-			json_object_set(e, "region_pair", json_object_get(r, "region_pair"));
-		json_object_set(e, "first_entry", json_object_get(r, "first_entry"));
 		json_object_set_new(e, "backend", json_string(pmc_evlist__backend(l)));
 		json_object_set_new(e, "event", json_string(name));
 		json_object_set_new(e, "priv", json_integer(o.p.priv));
-		json_decref(r);
 		json_object_set(e, "empty_program", json_object_get(empty, name));
 		json_array_append_new(entries, e);
 	}
