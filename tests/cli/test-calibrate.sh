@@ -60,6 +60,12 @@ expect_grep "csv says so" "overhead_subtracted" "$T/sub.csv"
 "$PMC" stat -e $TP --subtract-overhead --calibration "$T/missing.json" "$PROGS/getppid-loop" 5 2>"$T/nocal"
 expect_grep "no calibration: explained" "no calibration .*pmc calibrate" "$T/nocal"
 
+# A first entry that is no count is refused, naming the entry and the field.
+sed 's|"pmc-calibrate/1"|"pmc-calibrate/2"|; s|"region_pair": { "counts": { "median": 3 } }|&, "first_entry": { "counts": { "median": -1 } }|' \
+	"$T/known.json" >"$T/bad-first.json"
+"$PMC" stat -e $TP --subtract-overhead --calibration "$T/bad-first.json" "$PROGS/getppid-loop" 1 2>"$T/bad-first"
+expect_grep "bad first entry refused" "entries\[0\] \($TP, backend perf\): first_entry.counts.median is out of range" "$T/bad-first"
+
 # -o in a folder that does not exist: refused before measuring, and no folder is made.
 "$PMC" calibrate -o "$T/no/such/dir/c.json" 2>"$T/nodir"
 expect_eq "calibrate -o in a missing folder fails" $? 1
