@@ -35,6 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < 2 * sizeof(events) / sizeof(events[0]); i++) {
 		for (unsigned priv = 1; priv <= 3; priv++) {
 			pmc__calib_per_entry(c, backends[i % 2], events[i / 2], priv, &v);
+			pmc__calib_first_entry(c, backends[i % 2], events[i / 2], priv, &v);
 			pmc__calib_per_run(c, backends[i % 2], events[i / 2], priv, &v);
 		}
 	}

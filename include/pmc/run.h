@@ -231,6 +231,14 @@ struct pmc_run_results {
 	 * one). Region values always have the calibrated per-entry overhead subtracted.
 	 */
 	unsigned char *overhead_from;
+	/*
+	 * With a calibration: [nr_events], the count subtracted from a run's first region entry
+	 * (a process's first entry pays lazy binding) instead of overhead_entry; equal to
+	 * overhead_entry where the calibration has no first_entry. It is charged to
+	 * first_entry_region, the region registered first (NULL: no regions or no calibration).
+	 */
+	double *overhead_first_entry;
+	const char *first_entry_region;
 };
 
 enum { PMC_RUN_OVERHEAD_NONE, PMC_RUN_OVERHEAD_CALIBRATED, PMC_RUN_OVERHEAD_VALIDATED };

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* Reading the calibration file that pmc calibrate writes (schema "pmc-calibrate/1"). */
+/*
+ * Reading the calibration file that pmc calibrate writes (schemas "pmc-calibrate/2", which
+ * adds an entry's first_entry, and "pmc-calibrate/1").
+ */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -71,6 +74,13 @@ static int check_entries(json_t *root, char *why, size_t len)
 				   json_object_get(pair, "median"), why, len);
 		if (!err)
 			err = check_median(
+				e, i, "first_entry.counts.median",
+				json_object_get(json_object_get(json_object_get(e, "first_entry"),
+								"counts"),
+						"median"),
+				why, len);
+		if (!err)
+			err = check_median(
 				e, i, "empty_program.median",
 				json_object_get(json_object_get(e, "empty_program"), "median"), why,
 				len);
@@ -81,7 +91,7 @@ static int check_entries(json_t *root, char *why, size_t len)
 }
 
 /* The versions of the file this pmc reads (docs/versioning.md). */
-static const char *const versions[] = {"pmc-calibrate/1"};
+static const char *const versions[] = {"pmc-calibrate/2", "pmc-calibrate/1"};
 
 static int check_schema(json_t *root, char *why, size_t len)
 {
@@ -95,7 +105,7 @@ static int check_schema(json_t *root, char *why, size_t len)
 		if (!strcmp(schema, versions[i]))
 			return 0;
 	snprintf(why, len,
-		 "its schema is %.40s; this pmc reads pmc-calibrate/1 (run 'pmc calibrate' "
+		 "its schema is %.40s; this pmc reads pmc-calibrate/1 and /2 (run 'pmc calibrate' "
 		 "with this pmc)",
 		 schema);
 	return -PMC_E_VERSION;
@@ -194,6 +204,17 @@ bool pmc__calib_per_entry(const struct calib *c, const char *backend, const char
 
 	return e &&
 	       number(json_object_get(json_object_get(json_object_get(e, "region_pair"), "counts"),
+				      "median"),
+		      out);
+}
+
+bool pmc__calib_first_entry(const struct calib *c, const char *backend, const char *event,
+			    unsigned priv, double *out)
+{
+	json_t *e = entry(c, backend, event, priv);
+
+	return e &&
+	       number(json_object_get(json_object_get(json_object_get(e, "first_entry"), "counts"),
 				      "median"),
 		      out);
 }

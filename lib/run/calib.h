@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The calibration file of pmc calibrate (schema "pmc-calibrate/1"), read by the runner's
+/* The calibration file of pmc calibrate (schemas "pmc-calibrate/1" and /2), read by the runner's
  * subtract_overhead. */
 #ifndef PMC_LIB_RUN_CALIB_H
 #define PMC_LIB_RUN_CALIB_H
@@ -27,6 +27,9 @@ const char *pmc__calib_date(const struct calib *c);
  */
 bool pmc__calib_per_entry(const struct calib *c, const char *backend, const char *event,
 			  unsigned priv, double *out);
+/* The median of a process's first region entry (schema 2 on); false where not calibrated. */
+bool pmc__calib_first_entry(const struct calib *c, const char *backend, const char *event,
+			    unsigned priv, double *out);
 bool pmc__calib_per_run(const struct calib *c, const char *backend, const char *event,
 			unsigned priv, double *out);
 

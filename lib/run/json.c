@@ -136,6 +136,9 @@ static json_t *cells_json(const struct pmc_run *run, size_t ri, int t)
 			      pmc__json_bytes(pmc_evsel__name(run->res.events[e].evsel)), "values",
 			      values, "entered", entered, "per_entry", c->per_entry,
 			      "overhead_per_entry", run->res.overhead_entry[e]);
+		if (j && run->res.first_entry_region && ri == 0 && t < 1)
+			json_object_set_new(j, "overhead_first_entry",
+					    json_real(run->res.overhead_first_entry[e]));
 		if (j)
 			set_summary(j, &c->sum);
 		json_array_append_new(events, j);
@@ -205,10 +208,14 @@ static json_t *overhead_json(const struct pmc_run *run)
 {
 	if (!run->res.calibration)
 		return json_pack("{s:b}", "subtracted", false);
-	return json_pack("{s:b, s:o, s:o, s:s}", "subtracted", true, "calibration",
+	return json_pack("{s:b, s:o, s:o, s:s, s:o}", "subtracted", true, "calibration",
 			 pmc__json_bytes(run->res.calibration), "calibrated",
 			 pmc__json_bytes(run->res.calibration_date), "what",
-			 "per run from whole-program values, per entry from region values");
+			 "per run from whole-program values, per entry from region values, the "
+			 "first-entry cost from a run's first entry",
+			 "first_entry_region",
+			 run->res.first_entry_region ? pmc__json_bytes(run->res.first_entry_region)
+						     : json_null());
 }
 
 json_t *pmc__run_json(const struct pmc_run *run)

@@ -363,6 +363,20 @@ static void subtract_runs(struct pmc_run *run)
 						  &run->res.overhead_entry[i]);
 		bool per_run = per_run_overhead(run, i, backend, &e->overhead);
 
+		if (!run->calib ||
+		    !pmc__calib_first_entry(run->calib, backend, name, run->opts.priv,
+					    &run->res.overhead_first_entry[i])) {
+			run->res.overhead_first_entry[i] = run->res.overhead_entry[i];
+			if (entry && run->res.nr_regions)
+				run_warn(
+					run,
+					"--subtract-overhead: '%s' has no first-entry calibration; "
+					"its per-entry cost is subtracted from the first entry "
+					"too; "
+					"run 'pmc calibrate -e %s'\n",
+					name, name);
+		}
+
 		if (run->calib && (!entry || !per_run))
 			run_warn(
 				run,
@@ -378,12 +392,18 @@ static void subtract_runs(struct pmc_run *run)
 	}
 }
 
-static void summarize_cell(const struct pmc_run *run, struct pmc_run_cell *c, double oh)
+/*
+ * Subtracts oh per entry of each run; first (>= 0: the cell holds the run's first entry) in
+ * place of oh for one entry of each run that entered it.
+ */
+static void summarize_cell(const struct pmc_run *run, struct pmc_run_cell *c, double oh,
+			   double first)
 {
 	double entered = 0;
 
 	for (int r = 0; r < c->nr; r++) {
-		double sub = oh * c->entered[r];
+		double sub =
+			oh * c->entered[r] + (first >= 0 && c->entered[r] >= 1 ? first - oh : 0);
 
 		c->values[r] = c->values[r] > sub ? c->values[r] - sub : 0; /* never negative */
 		entered += c->entered[r];
@@ -399,13 +419,22 @@ void pmc__run_regions_summarize(struct pmc_run *run)
 
 	if (run->opts.subtract_overhead)
 		subtract_runs(run);
+	/*
+	 * A process's first entry is charged to the region registered first (regions are listed
+	 * in the order of their ids), in all threads and in the first thread.
+	 */
+	if (run->res.calibration && run->res.nr_regions)
+		run->res.first_entry_region = run->res.regions[0].name;
 	for (size_t i = 0; i < run->res.nr_regions; i++) {
 		struct pmc_run_region *r = &run->res.regions[i];
 
 		for (size_t c = 0; c < r->nr_slots * nr_ev; c++) {
+			bool first = run->res.first_entry_region && i == 0 && c < 2 * nr_ev;
+
 			if (!r->cells[c].nr)
 				continue;
-			summarize_cell(run, &r->cells[c], run->res.overhead_entry[c % nr_ev]);
+			summarize_cell(run, &r->cells[c], run->res.overhead_entry[c % nr_ev],
+				       first ? run->res.overhead_first_entry[c % nr_ev] : -1);
 			if (r->cells[c].nr > run->res.nr_region_reps)
 				run->res.nr_region_reps = r->cells[c].nr;
 		}
@@ -440,4 +469,5 @@ void pmc__run_regions_free(struct pmc_run *run)
 	pmc__calib_free(run->calib);
 	run->calib = NULL;
 	res->calibration = res->calibration_date = NULL;
+	res->first_entry_region = NULL;
 }

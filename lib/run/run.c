@@ -75,7 +75,9 @@ static int alloc_events(struct pmc_run *run)
 	run->warned = calloc(nr + 1, sizeof(bool));
 	run->res.overhead_entry = calloc(nr + 1, sizeof(double));
 	run->res.overhead_from = calloc(nr + 1, 1);
-	if (!run->res.events || !run->warned || !run->res.overhead_entry || !run->res.overhead_from)
+	run->res.overhead_first_entry = calloc(nr + 1, sizeof(double));
+	if (!run->res.events || !run->warned || !run->res.overhead_entry ||
+	    !run->res.overhead_from || !run->res.overhead_first_entry)
 		return -ENOMEM;
 	for (size_t i = 0; i < nr; i++) {
 		struct pmc_run_event *e = &run->res.events[i];
@@ -148,6 +150,7 @@ void pmc_run__delete(struct pmc_run *run)
 	free(run->res.events);
 	free(run->res.overhead_entry);
 	free(run->res.overhead_from);
+	free(run->res.overhead_first_entry);
 	free(run->warned);
 	free(run);
 }

@@ -52,6 +52,11 @@ static void text_regions(FILE *f, const struct pmc_run *run, unsigned flags)
 		pmc__pct_field(f, res->calibration);
 		fputc('\n', f);
 	}
+	if (res->first_entry_region) {
+		fprintf(f, "# first-entry cost subtracted from each run's first entry, in region ");
+		pmc__pct_field(f, res->first_entry_region);
+		fputc('\n', f);
+	}
 	fprintf(f, "# Region Event Repetition Value [conf.int] [percentage] [per entry]\n");
 	for (size_t i = 0; i < res->nr_regions; i++) {
 		const struct pmc_run_region *r = &res->regions[i];

@@ -14,7 +14,7 @@ EMPTY="$BUILD/examples/empty"
 # ---- pmc calibrate ----
 "$PMC" calibrate -e $TP,task-clock -n 300 -r 5 --empty="$EMPTY" -o "$T/cal.json" >"$T/cal.txt" 2>"$T/cal.err"
 expect_eq "calibrate exit status" $? 0
-expect_eq "schema" "$(json "$T/cal.json" 'j["schema"]')" "pmc-calibrate/1"
+expect_eq "schema" "$(json "$T/cal.json" 'j["schema"]')" "pmc-calibrate/2"
 expect_eq "one entry per event" "$(json "$T/cal.json" '[e["event"] for e in j["entries"]]')" "['$TP', 'task-clock']"
 expect_eq "distributions" "$(json "$T/cal.json" 'sorted(k for k in ["median","p90","p99","max","histogram"] if k not in j["entries"][0]["region_pair"]["ns"])')" "[]"
 expect_eq "read and start/stop measured" "$(json "$T/cal.json" '[e["read"]["ns"]["n"] for e in j["entries"]] + [e["start_stop"]["ns"]["n"] for e in j["entries"]]')" \
@@ -23,6 +23,7 @@ expect_eq "read and start/stop measured" "$(json "$T/cal.json" '[e["read"]["ns"]
 expect_eq "empty region adds no getppid" "$(json "$T/cal.json" 'j["entries"][0]["region_pair"]["counts"]["max"]')" "0.0"
 expect_eq "empty program adds no getppid" "$(json "$T/cal.json" 'j["entries"][0]["empty_program"]["values"]')" \
 	"[0.0, 0.0, 0.0, 0.0, 0.0]"
+expect_eq "first entry adds no getppid" "$(json "$T/cal.json" 'j["entries"][0]["first_entry"]["counts"]["max"]')" "0.0"
 expect_grep "task-clock pair costs time" "\"median\": [1-9]" "$T/cal.json"
 expect_grep "terminal summary" "^  empty region, ns per pair: +median [0-9]+" "$T/cal.txt"
 
@@ -58,6 +59,12 @@ expect_grep "results file says so" "^# overhead subtracted" "$T/sub.txt"
 expect_grep "csv says so" "overhead_subtracted" "$T/sub.csv"
 "$PMC" stat -e $TP --subtract-overhead --calibration "$T/missing.json" "$PROGS/getppid-loop" 5 2>"$T/nocal"
 expect_grep "no calibration: explained" "no calibration .*pmc calibrate" "$T/nocal"
+
+# A first entry that is no count is refused, naming the entry and the field.
+sed 's|"pmc-calibrate/1"|"pmc-calibrate/2"|; s|"region_pair": { "counts": { "median": 3 } }|&, "first_entry": { "counts": { "median": -1 } }|' \
+	"$T/known.json" >"$T/bad-first.json"
+"$PMC" stat -e $TP --subtract-overhead --calibration "$T/bad-first.json" "$PROGS/getppid-loop" 1 2>"$T/bad-first"
+expect_grep "bad first entry refused" "entries\[0\] \($TP, backend perf\): first_entry.counts.median is out of range" "$T/bad-first"
 
 # -o in a folder that does not exist: refused before measuring, and no folder is made.
 "$PMC" calibrate -o "$T/no/such/dir/c.json" 2>"$T/nodir"

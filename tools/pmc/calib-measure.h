@@ -13,7 +13,9 @@ struct calib_params {
 	int runs;	/* runs of the empty program */
 	const char *backend;
 	unsigned priv;
-	char **empty_argv; /* the empty program */
+	char **empty_argv;   /* the empty program */
+	char **regions_argv; /* pmc-calibrate-regions N */
+	bool in_process;     /* the backend counts this process (not vpmu) */
 };
 
 /* Sorts v[0..n) and returns {n, min, median, p90, p99, max, histogram{edges, counts}}. */

@@ -15,6 +15,7 @@
 #include "cli.h"
 
 int calib_empty_program(const struct calib_params *p, struct pmc_evlist *l, json_t **out);
+json_t *calib_regions(const struct calib_params *p, const char *event);
 int calib_check_output(const char *path);
 int calib_save(const char *path, json_t *entries, const struct calib_params *p);
 void calib_print(FILE *f, json_t *entries, const struct calib_params *p);
@@ -31,43 +32,111 @@ static json_t *summary(const struct pmc_run_event *e)
 }
 
 /*
- * The empty program under the library's runner, as pmc stat runs a command: a warm-up run,
- * then p->runs repetitions of each pass; {event: summary} for each event counted.
+ * argv under the library's runner, as pmc stat runs a command: a warm-up run, then p->runs
+ * repetitions of each pass. Events that cannot be counted here are said once (quiet: not
+ * again). Returns 0 with *out to delete, or an error already printed.
  */
-int calib_empty_program(const struct calib_params *p, struct pmc_evlist *l, json_t **out)
+static int run_command(const struct calib_params *p, struct pmc_evlist *l, char **argv, bool quiet,
+		       struct pmc_run **out)
 {
-	struct pmc_target t = {.sz = sizeof(t), .kind = PMC_TARGET_COMMAND, .argv = p->empty_argv};
+	struct pmc_target t = {.sz = sizeof(t), .kind = PMC_TARGET_COMMAND, .argv = argv};
 	struct pmc_run_opts ro = {.sz = sizeof(ro),
 				  .repeat = p->runs,
 				  .priv = p->priv,
 				  .backend = p->backend,
 				  .who = "pmc calibrate"};
 	const struct pmc_run_results *res;
-	struct pmc_run *run;
-	int err = pmc_run__new(l, &t, &ro, &run);
+	int err = pmc_run__new(l, &t, &ro, out);
 
-	*out = json_object();
 	if (err) {
 		fprintf(stderr, "pmc calibrate: cannot plan the passes: %s\n", pmc_strerror(err));
 		return err;
 	}
-	res = pmc_run__results(run);
-	for (size_t i = 0; i < res->nr_events; i++)
+	res = pmc_run__results(*out);
+	for (size_t i = 0; !quiet && i < res->nr_events; i++)
 		if (!res->events[i].supported)
 			fprintf(stderr, "pmc calibrate: skipping '%s': %s\n",
 				pmc_evsel__name(res->events[i].evsel), res->events[i].why);
-	err = pmc_run__execute(run);
+	err = pmc_run__execute(*out);
 	if (!err && res->have_status && !(WIFEXITED(res->status) && !WEXITSTATUS(res->status)))
 		err = -PMC_E_EXEC;
-	for (size_t i = 0; !err && i < res->nr_events; i++)
+	if (err) {
+		fprintf(stderr, "pmc calibrate: running '%s': %s\n", argv[0], pmc_strerror(err));
+		pmc_run__delete(*out);
+		*out = NULL;
+	}
+	return err;
+}
+
+/* {event: summary} for each event the empty program counted. */
+int calib_empty_program(const struct calib_params *p, struct pmc_evlist *l, json_t **out)
+{
+	const struct pmc_run_results *res;
+	struct pmc_run *run;
+	int err = run_command(p, l, p->empty_argv, false, &run);
+
+	*out = json_object();
+	if (err)
+		return err;
+	res = pmc_run__results(run);
+	for (size_t i = 0; i < res->nr_events; i++)
 		if (res->events[i].nr)
 			json_object_set_new(*out, pmc_evsel__name(res->events[i].evsel),
 					    summary(&res->events[i]));
-	if (err)
-		fprintf(stderr, "pmc calibrate: running '%s': %s\n", p->empty_argv[0],
-			pmc_strerror(err));
 	pmc_run__delete(run);
-	return err;
+	return 0;
+}
+
+/* The distribution over runs of region name's count per entry of event idx; NULL if none. */
+static json_t *per_entry(struct pmc_run *run, const char *name, size_t idx)
+{
+	const struct pmc_run_results *res = pmc_run__results(run);
+	const struct pmc_run_cell *c = NULL;
+	double v[4096];
+	size_t n = 0;
+
+	for (size_t r = 0; r < res->nr_regions && !c; r++)
+		if (!strcmp(res->regions[r].name, name))
+			c = pmc_run__cell(run, r, -1, idx);
+	for (int i = 0; c && i < c->nr && n < sizeof(v) / sizeof(*v); i++)
+		if (c->entered[i] > 0)
+			v[n++] = c->values[i] / c->entered[i];
+	return n ? json_pack("{s:o}", "counts", calib_distribution(v, n)) : NULL;
+}
+
+/*
+ * The empty regions of pmc-calibrate-regions (p->regions_argv) under the runner, counting
+ * event alone (a region's cost grows with the events it reads, and the in-process
+ * measurement reads one): {"first_entry": {"counts"}, "region_pair": {"counts"}},
+ * distributions over the runs of the process's first entry and of the later entries' count
+ * per entry. NULL, said, when either was not counted.
+ */
+json_t *calib_regions(const struct calib_params *p, const char *event)
+{
+	struct pmc_evlist_opts eo = {.sz = sizeof(eo), .backend = p->backend, .priv = p->priv};
+	struct pmc_evlist *l = NULL;
+	struct pmc_run *run = NULL;
+	json_t *first = NULL, *next = NULL;
+	int err = pmc_evlist__new(&eo, &l);
+
+	if (!err)
+		err = pmc_evlist__parse(l, event, NULL);
+	if (!err)
+		err = run_command(p, l, p->regions_argv, true, &run);
+	if (!err) {
+		first = per_entry(run, "first", 0);
+		next = per_entry(run, "next", 0);
+	}
+	if (!err && (!first || !next))
+		fprintf(stderr, "pmc calibrate: '%s': no empty region was counted\n",
+			cli_show(event));
+	pmc_run__delete(run);
+	pmc_evlist__delete(l);
+	if (!first || !next) {
+		json_decref(first ? first : next);
+		return NULL;
+	}
+	return json_pack("{s:o, s:o}", "first_entry", first, "region_pair", next);
 }
 
 static double num(json_t *j, const char *a, const char *b, const char *c)
@@ -75,6 +144,28 @@ static double num(json_t *j, const char *a, const char *b, const char *c)
 	j = json_object_get(j, a);
 	j = b ? json_object_get(j, b) : j;
 	return json_number_value(c ? json_object_get(j, c) : j);
+}
+
+/* An empty region's time, a read's and a start/stop's, where measured in this process. */
+static void print_times(FILE *f, json_t *e)
+{
+	json_t *pair = json_object_get(e, "region_pair");
+
+	fprintf(f,
+		"  empty region, ns per pair:      median %.0f  p90 %.0f  p99 %.0f  max "
+		"%.0f\n",
+		num(pair, "ns", "median", NULL), num(pair, "ns", "p90", NULL),
+		num(pair, "ns", "p99", NULL), num(pair, "ns", "max", NULL));
+	fprintf(f,
+		"  read, ns:                       median %.0f  p90 %.0f  p99 %.0f  max "
+		"%.0f\n",
+		num(e, "read", "ns", "median"), num(e, "read", "ns", "p90"),
+		num(e, "read", "ns", "p99"), num(e, "read", "ns", "max"));
+	fprintf(f,
+		"  start+stop, ns:                 median %.0f  p90 %.0f  p99 %.0f  max "
+		"%.0f\n",
+		num(e, "start_stop", "ns", "median"), num(e, "start_stop", "ns", "p90"),
+		num(e, "start_stop", "ns", "p99"), num(e, "start_stop", "ns", "max"));
 }
 
 void calib_print(FILE *f, json_t *entries, const struct calib_params *p)
@@ -97,25 +188,24 @@ void calib_print(FILE *f, json_t *entries, const struct calib_params *p)
 			num(pair, "counts", "median", NULL), num(pair, "counts", "p90", NULL),
 			num(pair, "counts", "p99", NULL), num(pair, "counts", "max", NULL));
 		fprintf(f,
-			"  empty region, ns per pair:      median %.0f  p90 %.0f  p99 %.0f  max "
-			"%.0f\n",
-			num(pair, "ns", "median", NULL), num(pair, "ns", "p90", NULL),
-			num(pair, "ns", "p99", NULL), num(pair, "ns", "max", NULL));
-		fprintf(f,
-			"  read, ns:                       median %.0f  p90 %.0f  p99 %.0f  max "
-			"%.0f\n",
-			num(e, "read", "ns", "median"), num(e, "read", "ns", "p90"),
-			num(e, "read", "ns", "p99"), num(e, "read", "ns", "max"));
-		fprintf(f,
-			"  start+stop, ns:                 median %.0f  p90 %.0f  p99 %.0f  max "
-			"%.0f\n",
-			num(e, "start_stop", "ns", "median"), num(e, "start_stop", "ns", "p90"),
-			num(e, "start_stop", "ns", "p99"), num(e, "start_stop", "ns", "max"));
+			"  first region entry, counts:     median %.1f  (the process's first "
+			"entry: "
+			"lazy binding)\n",
+			num(e, "first_entry", "counts", "median"));
+		if (!json_object_get(pair, "ns"))
+			fprintf(f,
+				"  times:                          not measured (%s counts only "
+				"a program under the runner)\n",
+				json_string_value(json_object_get(e, "backend")));
+		else
+			print_times(f, e);
 		fprintf(f,
 			"  empty program under pmc stat:   %.1f +/- %.1f (%.3f%%)  [median %.1f]\n",
 			num(e, "empty_program", "mean", NULL), num(e, "empty_program", "ci", NULL),
 			num(e, "empty_program", "ci_pct", NULL),
 			num(e, "empty_program", "median", NULL));
+		if (!hist)
+			continue;
 		fprintf(f, "  histogram, ns per pair:        ");
 		for (size_t b = 0; b < json_array_size(json_object_get(hist, "counts")); b++)
 			fprintf(f, " %s%.0f:%lld", b == 8 ? ">" : "",
@@ -204,7 +294,7 @@ int calib_save(const char *path, json_t *entries, const struct calib_params *p)
 	if (!path)
 		make_default_folder(target);
 	root = json_pack("{s:s, s:{s:s, s:s, s:s, s:s, s:s, s:s}, s:o}", "schema",
-			 "pmc-calibrate/1", "machine", "hostname", host, "cpu_model",
+			 "pmc-calibrate/2", "machine", "hostname", host, "cpu_model",
 			 caps->cpu_model, "kernel", caps->kernel, "date", date, "pmc_version",
 			 pmc_version(), "empty_program", p->empty_argv[0], "entries",
 			 strcmp(target, "-") ? merged(target, entries) : json_copy(entries));

@@ -24,7 +24,12 @@ struct calib_opts {
 	size_t nr_events;
 	const char *output;
 	char *empty_argv[2];
+	char *regions_argv[3];
+	char *helper;
 };
+
+/* Empty regions entered after the first one, in each run of pmc-calibrate-regions. */
+#define REGION_ENTRIES "100"
 
 enum { O_EMPTY = CLI_LONG_ONLY, O_USER, O_KERNEL, O_BACKEND };
 
@@ -33,7 +38,8 @@ static const struct cli_opt options[] = {
 	 "events to calibrate (default: pmc stat's defaults that can be counted here); "
 	 "repeatable"},
 	{"samples", 'n', "N", CLI_V_NONE, NULL, "timed samples per distribution (default 2000)"},
-	{"runs", 'r', "N", CLI_V_NONE, NULL, "runs of the empty program (default 20)"},
+	{"runs", 'r', "N", CLI_V_NONE, NULL,
+	 "runs of the empty program and of the empty-region program (default 20)"},
 	{"empty", O_EMPTY, "PROGRAM", CLI_V_PROGRAM, NULL, "the empty program (default: true)"},
 	{"user", O_USER, NULL, CLI_V_NONE, NULL,
 	 "count user level for events without :u/:k (the default)"},
@@ -51,7 +57,8 @@ const struct cli_cmd cmd_calibrate_doc = {
 	.summary = "measure what measuring costs on this machine",
 	.synopsis = "[options]",
 	.about = "Measures what measuring costs, per event: an empty region (begin/end pair) in "
-		 "counts and nanoseconds, a counter read, a start/stop, and the counts an empty "
+		 "counts and nanoseconds, a process's first region entry, a counter read, a "
+		 "start/stop, and the counts an empty "
 		 "program adds under pmc stat. Writes this machine's calibration file, used by "
 		 "'pmc stat --subtract-overhead'.",
 	.opts = options,
@@ -160,6 +167,39 @@ static int build(const struct calib_opts *o, struct pmc_evlist **out)
 	return 0;
 }
 
+#ifndef PMC_CALIB_HELPER_BUILD
+#define PMC_CALIB_HELPER_BUILD ""
+#define PMC_CALIB_HELPER_FROM_BINDIR ""
+#endif
+
+/*
+ * pmc-calibrate-regions: in the install tree, relative to this program's folder (any prefix,
+ * a moved tree), else in the build tree. NULL with a message when neither has it.
+ */
+static char *find_helper(void)
+{
+	char self[4096], *slash, *path = NULL;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n > 0 && *PMC_CALIB_HELPER_FROM_BINDIR) {
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+		if (slash)
+			*slash = '\0';
+		if (asprintf(&path, "%s/%s", self, PMC_CALIB_HELPER_FROM_BINDIR) < 0)
+			path = NULL;
+		if (path && access(path, X_OK) == 0)
+			return path;
+		free(path);
+	}
+	if (*PMC_CALIB_HELPER_BUILD && access(PMC_CALIB_HELPER_BUILD, X_OK) == 0)
+		return strdup(PMC_CALIB_HELPER_BUILD);
+	fprintf(stderr, "pmc calibrate: pmc-calibrate-regions, the program empty regions are "
+			"measured in, is not installed beside this pmc (libexec/pmc) nor built; "
+			"reinstall pmc\n");
+	return NULL;
+}
+
 /* Runs the in-process measurements of event in a child and returns its JSON. */
 static json_t *measure_child(const struct calib_params *p, const char *event)
 {
@@ -212,9 +252,32 @@ static json_t *measure_child(const struct calib_params *p, const char *event)
 }
 
 int calib_empty_program(const struct calib_params *p, struct pmc_evlist *l, json_t **out);
+json_t *calib_regions(const struct calib_params *p, const char *event);
 int calib_check_output(const char *path);
 int calib_save(const char *path, json_t *entries, const struct calib_params *p);
 void calib_print(FILE *f, json_t *entries, const struct calib_params *p);
+
+/*
+ * event's region measurements: in a child of this process where the backend counts it (with
+ * times), and in pmc-calibrate-regions under the runner (the first entry; every entry under
+ * vpmu). NULL when either failed, said.
+ */
+static json_t *measure_event(const struct calib_params *p, const char *event)
+{
+	json_t *r = calib_regions(p, event), *e;
+
+	e = r && p->in_process ? measure_child(p, event) : json_object();
+	if (!e || !r) {
+		json_decref(e);
+		json_decref(r);
+		return NULL;
+	}
+	if (!json_object_get(e, "region_pair"))
+		json_object_set(e, "region_pair", json_object_get(r, "region_pair"));
+	json_object_set(e, "first_entry", json_object_get(r, "first_entry"));
+	json_decref(r);
+	return e;
+}
 
 int cmd_calibrate(int argc, char **argv)
 {
@@ -227,16 +290,22 @@ int cmd_calibrate(int argc, char **argv)
 		rc = calib_check_output(o.output);
 	if (!rc)
 		rc = build(&o, &l);
+	if (!rc && !(o.helper = find_helper()))
+		rc = 1;
+	o.regions_argv[0] = o.helper;
+	o.regions_argv[1] = REGION_ENTRIES;
+	o.p.regions_argv = o.regions_argv;
+	/* A backend that counts live counts this process; vpmu counts only under Valgrind. */
+	o.p.in_process = !rc && pmc_evlist__counts_live(l);
 	if (!rc && calib_empty_program(&o.p, l, &empty))
 		rc = 1;
 	for (size_t i = 0; !rc && i < pmc_evlist__nr(l); i++) {
-		struct pmc_evsel *ev = pmc_evlist__at(l, i);
-		const char *name = pmc_evsel__name(ev);
+		const char *name = pmc_evsel__name(pmc_evlist__at(l, i));
 		json_t *e;
 
 		if (!json_object_get(empty, name))
 			continue; /* not countable here: said so while running the empty program */
-		e = measure_child(&o.p, name);
+		e = measure_event(&o.p, name);
 		if (!e) {
 			rc = 1;
 			break;
@@ -255,5 +324,6 @@ int cmd_calibrate(int argc, char **argv)
 	json_decref(empty);
 	pmc_evlist__delete(l);
 	free(o.events);
+	free(o.helper);
 	return rc < 0 ? 0 : rc;
 }

@@ -105,4 +105,9 @@ void stat_print_overhead(FILE *f, const struct stat_run *run)
 			"overhead subtracted (calibration %s of %s): per run from whole-program "
 			"values, per entry from region values; never below 0\n",
 			res->calibration, res->calibration_date);
+	if (res->first_entry_region)
+		fprintf(f,
+			"  a run's first region entry (charged to '%s', the region registered "
+			"first): the first-entry cost, the later entries: the per-entry cost\n",
+			res->first_entry_region);
 }
