@@ -233,7 +233,6 @@ void pmc__trust_mark(const struct trust *t, const char *backend, const char *eve
 void pmc__run_trust(struct pmc_run *run)
 {
 	const char *path = run->opts.trust;
-	const struct pmc_caps *caps = pmc_caps();
 	struct pmc_run_results *res = &run->res;
 	char why[320];
 	double bias;
@@ -245,7 +244,10 @@ void pmc__run_trust(struct pmc_run *run)
 	err = pmc__trust_load(*path ? path : NULL, &run->trust, why, sizeof(why));
 	if (err == -ENOENT && !*path)
 		return;
-	if (!err && pmc__trust_stale(run->trust, caps->cpu_model, caps->kernel, why, sizeof(why)))
+	/* the machine is probed only when there is a file to check it against: pmc_caps() reads
+	 * /proc/cpuinfo and asks every backend, 0.3 ms after each pmc stat otherwise */
+	if (!err && pmc__trust_stale(run->trust, pmc_caps()->cpu_model, pmc_caps()->kernel, why,
+				     sizeof(why)))
 		err = -ESTALE;
 	if (err) {
 		snprintf(run->trust_note, sizeof(run->trust_note),

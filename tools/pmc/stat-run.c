@@ -362,7 +362,8 @@ int cmd_stat_run(const struct stat_opts *opts)
 	struct stat_run run = {.opts = opts, .ctl_fd = -1, .ack_fd = -1, .iv_pass = -1};
 	int rc, err;
 
-	stat_numfmt__init(&run.nf, opts->big_num != 0);
+	if (opts->interval_ms) /* the summary's numbers are set up when it is printed */
+		stat_numfmt__init(&run.nf, opts->big_num != 0);
 	rc = opts->dry_run || opts->plan_only ? 0 : stat_live_open(&run);
 	/* -I's lines go to --log-fd as they come, as the summary does at the end */
 	if (!rc && opts->interval_ms && opts->log_fd >= 0 && !opts->dry_run && !opts->plan_only)
