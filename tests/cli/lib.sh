@@ -38,6 +38,16 @@ have_breakpoints() {
 	[ "$("$PMC" doctor --json | json /dev/stdin '[c["ok"] for c in j["checks"] if c["check"] == "hardware breakpoints"][0]')" = True ]
 }
 
+# require_vpmu: the vpmu tool is part of the build, so a test that needs it fails (never skips)
+# when pmc doctor does not find it usable, saying what doctor said.
+require_vpmu() {
+	"$PMC" doctor >"$T/doctor" 2>&1
+	grep -qE '^ *\[ok\] vpmu' "$T/doctor" && return 0
+	fail "the vpmu tool is not available (it is part of the build): $(grep vpmu "$T/doctor")"
+	finish
+	exit 1
+}
+
 # use_unprivileged [FILE...]: defines as_user CMD... (CMD as an unprivileged user, from /, with
 # nobody's ids when we are root). When that user cannot run the build tree's pmc (a private
 # checkout), pmc, libpmc and each FILE are copied to $T/bin, which UBIN then names (else it is

@@ -5,8 +5,7 @@
 # pmc stat --subtract-overhead takes each off exactly, an empty region's count left at 0.
 . "$(dirname "$0")/lib.sh"
 
-"$PMC" doctor >"$T/doctor" 2>&1
-grep -qE '^ *\[ok\] vpmu' "$T/doctor" || skip "the vpmu tool is not available: $(grep vpmu "$T/doctor")"
+require_vpmu
 HELPER="$BUILD/libexec/pmc-calibrate-regions"
 EMPTY="$BUILD/examples/empty"
 [ -x "$EMPTY" ] || EMPTY=true

@@ -8,8 +8,7 @@
 # plan; per-event period, freq, call-graph and time in pmc record's file.
 . "$(dirname "$0")/lib.sh"
 
-"$PMC" doctor >"$T/doctor" 2>&1
-grep -qE '^ *\[ok\] vpmu' "$T/doctor" || fail "the vpmu tool is not available: $(grep vpmu "$T/doctor")"
+require_vpmu
 
 value() { awk -F, -v e="\"$1\"" '$1 == e { split($13, v, ";"); print v[1] }' "$2"; }
 passes() { sed -n 's/^# pass plan: \([0-9]*\) pass.*/\1/p' "$1"; }

@@ -10,8 +10,7 @@
 
 command -v chromium >/dev/null ||
 	skip_cap no-chromium "chromium is not installed (scripts/setup.sh --test installs it)"
-"$PMC" doctor >"$T/doctor" 2>&1
-grep -qE '^ *\[ok\] vpmu' "$T/doctor" || skip "the vpmu tool is not available: $(grep vpmu "$T/doctor")"
+require_vpmu
 SHOTS=$BUILD/test-html
 mkdir -p "$SHOTS"
 

@@ -5,8 +5,7 @@
 # event on the backend refused with the reason.
 . "$(dirname "$0")/lib.sh"
 
-"$PMC" doctor >"$T/doctor" 2>&1
-grep -qE '^ *\[ok\] vpmu' "$T/doctor" || fail "the vpmu tool is not available: $(grep vpmu "$T/doctor")"
+require_vpmu
 
 value() { awk -F, -v e="\"$1\"" '$1 == e { split($13, v, ";"); print v[1] }' "$2"; }
 stat_csv() { local out=$1; shift; "$PMC" stat --backend=vpmu --format csv -o "$out" "$@" 2>>"$T/err"; }

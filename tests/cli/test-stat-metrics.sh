@@ -64,8 +64,7 @@ expect_eq "list --json: the groups" \
 	"$("$PMC" list metrics --json | json /dev/stdin '[g["metrics"] for g in j["groups"] if g["name"] == "Software"]')" \
 	"[['cpus_utilized', 'page_faults_per_second']]"
 
-"$PMC" doctor >"$T/doctor" 2>&1
-grep -qE '^ *\[ok\] vpmu' "$T/doctor" || skip "the vpmu tool is not available: $(grep vpmu "$T/doctor")"
+require_vpmu
 L="$PROGS/vpmu-loop"
 
 # --- vpmu: exact counts ---------------------------------------------------------------------

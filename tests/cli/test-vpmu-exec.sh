@@ -6,8 +6,7 @@
 # closes every descriptor it did not open leaves the tool's stream whole and its counts exact.
 . "$(dirname "$0")/lib.sh"
 
-"$PMC" doctor >"$T/doctor" 2>&1
-grep -qE '^ *\[ok\] vpmu' "$T/doctor" || skip "the vpmu tool is not available: $(grep vpmu "$T/doctor")"
+require_vpmu
 
 # count ARGS...: the instructions pmc stat --backend=vpmu counts for a command (empty if it fails).
 # pmc runs with no descriptor of the harness's past stderr (vpmu-fd-hostile writes to all it

@@ -7,8 +7,7 @@
 # aliasing of a period that is a multiple of a loop's length; the perf backend refuses it.
 . "$(dirname "$0")/lib.sh"
 
-"$PMC" doctor >"$T/doctor" 2>&1
-grep -qE '^ *\[ok\] vpmu' "$T/doctor" || skip "the vpmu tool is not available: $(grep vpmu "$T/doctor")"
+require_vpmu
 B="$PROGS/vpmu-bare"
 [ -x "$B" ] || skip "the vpmu workloads are not built"
 

@@ -6,8 +6,7 @@
 # last-branch record reach the file.
 . "$(dirname "$0")/lib.sh"
 
-"$PMC" doctor >"$T/doctor" 2>&1
-grep -qE '^ *\[ok\] vpmu' "$T/doctor" || skip "the vpmu tool is not available: $(grep vpmu "$T/doctor")"
+require_vpmu
 L="$PROGS/vpmu-load"
 [ -x "$L" ] && [ -x "$PROGS/vpmu-loop" ] || skip "the vpmu workloads are not built"
 

@@ -5,8 +5,7 @@
 # entry of a region around a loop of N x 4 instructions and N branches is exact.
 . "$(dirname "$0")/lib.sh"
 
-"$PMC" doctor >"$T/doctor" 2>&1
-grep -qE '^ *\[ok\] vpmu' "$T/doctor" || skip "the vpmu tool is not available: $(grep vpmu "$T/doctor")"
+require_vpmu
 R="$PROGS/vpmu-region"
 [ -x "$R" ] || skip "$R is not built"
 

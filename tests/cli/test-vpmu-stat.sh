@@ -4,8 +4,7 @@
 # determinism, passes, Pentium model, unsupported events with their reasons.
 . "$(dirname "$0")/lib.sh"
 
-"$PMC" doctor >"$T/doctor" 2>&1
-grep -qE '^ *\[ok\] vpmu' "$T/doctor" || skip "the vpmu tool is not available: $(grep vpmu "$T/doctor")"
+require_vpmu
 
 # value EVENT CSV: the first repetition's value of EVENT in a --format csv results file.
 value() { awk -F, -v e="\"$1\"" '$1 == e { split($13, v, ";"); print v[1] }' "$2"; }
