@@ -8,7 +8,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include "calib-measure.h"
@@ -245,21 +244,6 @@ static json_t *merged(const char *path, json_t *entries)
 	return all;
 }
 
-/*
- * The default file's folder, pmc/ in the XDG data folder, is made when missing (mode 0700, as
- * XDG asks); folders on the way of a path given with -o never are.
- */
-static void make_default_folder(const char *path)
-{
-	char *d = strdup(path), *slash = d ? strrchr(d, '/') : NULL;
-
-	if (slash && slash != d) {
-		*slash = '\0';
-		mkdir(d, 0700);
-	}
-	free(d);
-}
-
 /* -o checked before anything is measured: opened and dropped. */
 int calib_check_output(const char *path)
 {
@@ -292,7 +276,7 @@ int calib_save(const char *path, json_t *entries, const struct calib_params *p)
 	if (!target)
 		return -ENOMEM;
 	if (!path)
-		make_default_folder(target);
+		cli_make_data_folder(target);
 	root = json_pack("{s:s, s:{s:s, s:s, s:s, s:s, s:s, s:s}, s:o}", "schema",
 			 "pmc-calibrate/2", "machine", "hostname", host, "cpu_model",
 			 caps->cpu_model, "kernel", caps->kernel, "date", date, "pmc_version",

@@ -9,7 +9,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/stat.h>
 #include "cli.h"
 #include "validate.h"
 
@@ -69,17 +68,6 @@ static json_t *merged(const char *path, json_t *entries, json_t *machine)
 	return all;
 }
 
-static void make_default_folder(const char *path)
-{
-	char *d = strdup(path), *slash = d ? strrchr(d, '/') : NULL;
-
-	if (slash && slash != d) {
-		*slash = '\0';
-		mkdir(d, 0700);
-	}
-	free(d);
-}
-
 int validate_save_trust(const struct validate_opts *o, const struct vplan *plan)
 {
 	char *def = o->trust ? NULL : pmc_trust_default_path(), host[256] = "", date[64];
@@ -104,7 +92,7 @@ int validate_save_trust(const struct validate_opts *o, const struct vplan *plan)
 			    caps->cpu_model, "kernel", caps->kernel, "date", date, "pmc_version",
 			    pmc_version());
 	if (!o->trust)
-		make_default_folder(path);
+		cli_make_data_folder(path);
 	root = json_pack("{s:s, s:O, s:o}", "schema", "pmc-trust/1", "machine", machine, "entries",
 			 merged(path, entries, machine));
 	json_decref(machine);
