@@ -11,6 +11,7 @@
 #include <pmc/error.h>
 #include "core/backend.h"
 #include "event/parse.h"
+#include "event/pmu.h"
 
 int pmc__parse_push(struct pmc_parser *p, struct pmc_evsel *evsel)
 {
@@ -156,4 +157,22 @@ void pmc__parse_discard(struct pmc_parser *p)
 	free(p->out);
 	p->out = NULL;
 	p->nr = p->alloc = 0;
+}
+
+/*
+ * perf's group names are its lexer's plain names: not an event keyword, a PMU's event,
+ * modifier letters or a raw code, and no '-'.
+ */
+bool pmc__group_name_ok(const struct pmc_tok *t)
+{
+	uint64_t config;
+
+	if (t->quoted)
+		return true;
+	return !memchr(t->text, '-', t->text_len) &&
+	       !pmc__event_find_generic(t->text, t->text_len) &&
+	       !pmc__event_find_tool(t->text, t->text_len) &&
+	       pmc__event_find_cache(t->text, t->text_len, &config) == -PMC_E_UNKNOWN_EVENT &&
+	       !pmc__lex_mod_letters(t->text, t->text_len) && t->raw != 1 &&
+	       !pmc__pmu_alias_exists(t->text, t->text_len);
 }

@@ -64,24 +64,6 @@ static int parse_list(struct pmc_parser *p)
 	}
 }
 
-/*
- * perf's group names are its lexer's plain names: not an event keyword, a PMU's event,
- * modifier letters or a raw code, and no '-'.
- */
-static bool group_name_ok(const struct pmc_tok *t)
-{
-	uint64_t config;
-
-	if (t->quoted)
-		return true;
-	return !memchr(t->text, '-', t->text_len) &&
-	       !pmc__event_find_generic(t->text, t->text_len) &&
-	       !pmc__event_find_tool(t->text, t->text_len) &&
-	       pmc__event_find_cache(t->text, t->text_len, &config) == -PMC_E_UNKNOWN_EVENT &&
-	       !pmc__lex_mod_letters(t->text, t->text_len) && t->raw != 1 &&
-	       !pmc__pmu_alias_exists(t->text, t->text_len);
-}
-
 /* The modifiers after a group's "}:" (perf's group: group_def ':' PE_MODIFIER_EVENT). */
 static int group_mods(struct pmc_parser *p, struct pmc_mods *m)
 {
@@ -106,7 +88,7 @@ static int parse_group(struct pmc_parser *p, const struct pmc_tok *name)
 	struct pmc_tok t;
 	int ret, mods_off;
 
-	if (name && !group_name_ok(name))
+	if (name && !pmc__group_name_ok(name))
 		return pmc__parse_fail(p, -PMC_E_PARSE, name->off,
 				       "'%.*s' cannot name a group: a group's name is a plain word "
 				       "that names no event and holds no '-'",

@@ -53,6 +53,8 @@ struct pmc_tok {
 void pmc__lex(const char *s, int pos, enum pmc_lex_mode mode, struct pmc_tok *t);
 /* Whether word t reads as a CPU name: upper case, '.' or "::" (INST_RETIRED.ANY, pmu::EV). */
 bool pmc__tok_cpu_name(const struct pmc_tok *t);
+/* group.c: whether t may name a group (NAME{...}), as perf's lexer reads plain names. */
+bool pmc__group_name_ok(const struct pmc_tok *t);
 /* Whether s[0..len) is perf's modifier letters only ([ukhpPGHSDIWeb]+, modifier_event). */
 bool pmc__lex_mod_letters(const char *s, int len);
 /* Whether t is the punctuation or unquoted word given. */
