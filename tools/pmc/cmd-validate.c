@@ -21,7 +21,9 @@ static const struct cli_opt options[] = {
 	 "only these of the kernels' events, comma-separated (default: every event a kernel "
 	 "predicts); repeatable"},
 	{"kernel", O_KERNEL, "K,...", CLI_V_NONE, NULL,
-	 "only these kernels: loop, inline, rep, fp, syscall, breakpoint (default: all)"},
+	 "only these kernels: loop, inline, rep, fp, syscall, breakpoint, array-l1, array-l2, "
+	 "array-llc, array-mem (vpmu), chase-l1, chase-l2, chase-llc, chase-mem (perf) "
+	 "(default: all of the backend's)"},
 	{"quick", O_QUICK, NULL, CLI_V_NONE, NULL,
 	 "the quick plan: fewer sizes, one repetition (docs/accuracy.md)"},
 	{"repeat", 'r', "N", CLI_V_NONE, NULL, "repetitions at each size (default 3, --quick 1)"},
@@ -175,7 +177,30 @@ static int check_names(const struct vplan *plan, const char *list, bool kernels)
 	return rc;
 }
 
-/* Keeps the rows of the kernels and events asked for. */
+/* A kernel asked for that is another backend's (array-* under vpmu, chase-* on perf): exit 2. */
+static int other_backend(const struct vplan *plan, const struct validate_opts *o)
+{
+	char *copy = strdup(o->kernels_arg), *save = NULL;
+	int rc = copy ? 0 : 1;
+
+	for (char *w = strtok_r(copy, ",", &save); w && !rc; w = strtok_r(NULL, ",", &save)) {
+		bool kept = false;
+
+		for (size_t i = 0; i < plan->nr_rows; i++)
+			kept |= !strcmp(plan->rows[i].kernel, w);
+		if (!kept) {
+			fprintf(stderr,
+				"pmc validate: kernel '%s' is not for the %s backend (array-* are "
+				"vpmu's, chase-* perf's)\nsee 'pmc validate --help'\n",
+				cli_show(w), o->backend ? o->backend : "perf");
+			rc = 2;
+		}
+	}
+	free(copy);
+	return rc;
+}
+
+/* Keeps the rows of the kernels and events asked for, for the backend in use. */
 static int select_rows(struct vplan *plan, const struct validate_opts *o)
 {
 	size_t kept = 0;
@@ -187,7 +212,9 @@ static int select_rows(struct vplan *plan, const struct validate_opts *o)
 		return rc;
 	for (size_t i = 0; i < plan->nr_rows; i++) {
 		struct vrow *r = &plan->rows[i];
-		bool keep = !o->kernels_arg || in_list(o->kernels_arg, r->kernel);
+		bool keep = (!o->kernels_arg || in_list(o->kernels_arg, r->kernel)) &&
+			    (!strcmp(r->backend, "any") ||
+			     !strcmp(r->backend, o->backend ? o->backend : "perf"));
 		bool ev = !o->nr_events;
 
 		for (size_t k = 0; k < o->nr_events; k++)
@@ -200,7 +227,7 @@ static int select_rows(struct vplan *plan, const struct validate_opts *o)
 		}
 	}
 	plan->nr_rows = kept;
-	return 0;
+	return o->kernels_arg ? other_backend(plan, o) : 0;
 }
 
 int cmd_validate(int argc, char **argv)

@@ -145,6 +145,13 @@ void validate_fit(struct vrow *r, double level)
 		return;
 	}
 	largest(r, level);
+	if (isnan(r->per_size)) {
+		r->factor = r->factor_ci = r->overhead = r->overhead_ci = r->resid_sd = NAN;
+		snprintf(r->why, sizeof(r->why),
+			 "nothing is predicted between the cache levels: reported, not classified");
+		r->cls = VCLASS_UNKNOWN;
+		return;
+	}
 	if (r->per_size == 0) {
 		fit_flat(r, level);
 		for (int i = 0; i < r->nr; i++)

@@ -52,12 +52,12 @@ static int parse_sizes(const char *s, long *out, int *nr)
 	return *nr >= 2 ? 0 : -1;
 }
 
-/* kernel, event, per_size, startup, sizes, quick: tab-separated. */
+/* kernel, event, per_size, startup, sizes, quick, backend: tab-separated. */
 static int parse_row(char *line, struct vrow *r)
 {
-	char *f[6], *end;
+	char *f[7], *end;
 
-	for (int i = 0; i < 6; i++) {
+	for (int i = 0; i < 7; i++) {
 		f[i] = strsep(&line, "\t");
 		if (!f[i] || !*f[i])
 			return -1;
@@ -65,9 +65,12 @@ static int parse_row(char *line, struct vrow *r)
 	if (line)
 		return -1;
 	*r = (struct vrow){0};
-	r->per_size = strtod(f[2], &end);
-	if (*end || !isfinite(r->per_size))
+	r->per_size = strcmp(f[2], "-") ? strtod(f[2], &end) : NAN;
+	if (!isnan(r->per_size) && (*end || !isfinite(r->per_size)))
 		return -1;
+	if (strcmp(f[6], "any") && strcmp(f[6], "perf") && strcmp(f[6], "vpmu"))
+		return -1;
+	snprintf(r->backend, sizeof(r->backend), "%s", f[6]);
 	r->startup = strcmp(f[3], "-") ? strtod(f[3], &end) : NAN;
 	if (!isnan(r->startup) && *end)
 		return -1;

@@ -33,11 +33,11 @@ static void text_row(FILE *f, const struct vrow *r)
 {
 	char pred[48], rep[64], fac[40], ovh[40], v[64];
 
-	snprintf(pred, sizeof(pred), "%.6g x N", r->per_size);
+	snprintf(pred, sizeof(pred), isnan(r->per_size) ? "-" : "%.10g x N", r->per_size);
 	if (counted(r)) {
 		snprintf(rep, sizeof(rep), "%.0f +- %.3g", r->big_mean, r->big_ci);
 		snprintf(fac, sizeof(fac), isnan(r->factor) ? "-" : "%.6f", r->factor);
-		snprintf(ovh, sizeof(ovh), "%.1f", r->overhead);
+		snprintf(ovh, sizeof(ovh), isnan(r->overhead) ? "-" : "%.1f", r->overhead);
 	} else {
 		strcpy(rep, "-");
 		strcpy(fac, "-");
@@ -81,7 +81,7 @@ static void csv_row(FILE *f, const struct vrow *r)
 	csv_field(f, r->kernel, false);
 	csv_num(f, r->per_size);
 	csv_num(f, r->startup);
-	csv_num(f, c ? r->big_x : NAN);
+	csv_num(f, c && !isnan(r->per_size) ? r->big_x : NAN);
 	csv_num(f, c ? r->big_mean : NAN);
 	csv_num(f, c ? r->big_ci : NAN);
 	csv_num(f, c ? r->factor : NAN);
@@ -104,21 +104,24 @@ static json_t *json_row(const struct vrow *r)
 	json_t *pts = json_array(), *j;
 	bool c = counted(r);
 
+	/* a row with no prediction keeps the size where the prediction would be */
 	for (int i = 0; i < r->nr; i++)
-		json_array_append_new(
-			pts, json_pack("{s:f, s:f}", "predicted", r->x[i], "reported", r->y[i]));
-	j = json_pack("{s:s, s:s, s:f, s:o, s:o, s:s}", "event", r->event, "kernel", r->kernel,
-		      "per_size", r->per_size, "startup", num_or_null(r->startup), "points", pts,
-		      "class", vclass_name(r->cls));
+		json_array_append_new(pts, json_pack("{s:f, s:f}",
+						     isnan(r->per_size) ? "size" : "predicted",
+						     r->x[i], "reported", r->y[i]));
+	j = json_pack("{s:s, s:s, s:o, s:o, s:o, s:s}", "event", r->event, "kernel", r->kernel,
+		      "per_size", num_or_null(r->per_size), "startup", num_or_null(r->startup),
+		      "points", pts, "class", vclass_name(r->cls));
 	if (j && c) {
 		json_object_set_new(j, "factor", num_or_null(r->factor));
 		json_object_set_new(j, "factor_ci", num_or_null(r->factor_ci));
-		json_object_set_new(j, "overhead", json_real(r->overhead));
-		json_object_set_new(j, "overhead_ci", json_real(r->overhead_ci));
-		json_object_set_new(j, "residual_sd", json_real(r->resid_sd));
+		json_object_set_new(j, "overhead", num_or_null(r->overhead));
+		json_object_set_new(j, "overhead_ci", num_or_null(r->overhead_ci));
+		json_object_set_new(j, "residual_sd", num_or_null(r->resid_sd));
 		json_object_set_new(j, "reported_mean", json_real(r->big_mean));
 		json_object_set_new(j, "reported_ci", json_real(r->big_ci));
-		json_object_set_new(j, "predicted", json_real(r->big_x));
+		json_object_set_new(j, "predicted",
+				    isnan(r->per_size) ? json_null() : json_real(r->big_x));
 	}
 	if (j && r->cls == VCLASS_BIAS)
 		json_object_set_new(j, "bias", json_real(r->bias));

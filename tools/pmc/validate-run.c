@@ -134,7 +134,8 @@ static int add_points(struct kernel_run *k, const struct pmc_run_results *res, l
 		}
 		r->pf = p;
 		for (int v = 0; v < e->nr; v++) {
-			r->x[r->nr + v] = r->per_size * (double)n;
+			/* no prediction: the size, so that the largest is still found */
+			r->x[r->nr + v] = isnan(r->per_size) ? (double)n : r->per_size * (double)n;
 			r->y[r->nr + v] = e->values[v];
 			if (p)
 				p[r->nr + v] = pf->values[v];

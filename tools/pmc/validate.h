@@ -25,7 +25,8 @@ enum vclass {
 /* One prediction of one kernel (a row of pmc-kernels --list) and what was made of it. */
 struct vrow {
 	char *kernel, *event;
-	double per_size; /* predicted count per unit of the size */
+	char backend[8]; /* the backend the row is for: any, perf or vpmu */
+	double per_size; /* predicted count per unit of the size; NAN: reported, not predicted */
 	double startup;	 /* what the start-up adds; NAN: an unknown constant */
 	long sizes[VALIDATE_MAX_SIZES], quick[VALIDATE_MAX_SIZES];
 	int nr_sizes, nr_quick;

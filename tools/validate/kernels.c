@@ -5,9 +5,11 @@
  *
  *   pmc-kernels KERNEL N   runs KERNEL at size N and exits 0
  *   pmc-kernels --list     prints each prediction, one a line, tab-separated:
- *                          kernel, event, per-size count, start-up (a count, or '-' when
- *                          the program's own start-up and exit add an unknown constant),
- *                          the default sizes and the quick sizes (comma-separated)
+ *                          kernel, event, per-size count (or '-': reported, not
+ *                          predicted), start-up (a count, or '-' when the program's own
+ *                          start-up and exit add an unknown constant), the default sizes
+ *                          and the quick sizes (comma-separated), and the backend the row
+ *                          is for (any, perf or vpmu)
  *
  * This file is the one source of the predictions: each kernel's code and what it predicts
  * sit side by side. Counts are per unit of N; the program's start-up and exit are the same at
@@ -16,15 +18,19 @@
  * as the overhead. Where the start-up provably adds nothing (no getppid call, no write to the
  * watched variable before main), the start-up column is 0 and an overhead is a bias.
  *
+ * The memory kernels (array-*, chase-*) are in array.c.
+ *
  * Built static and without PIE, so that the watched variable's address is fixed and known before
  * the run
  * ("%BP%" in an event names it).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include "kernels.h"
 
 /* The variable the breakpoint kernel writes; its address is fixed (no PIE). */
 volatile long pmc_kernels_watched;
@@ -157,25 +163,30 @@ static const struct kernel kernels[] = {
 
 #define NR_KERNELS (sizeof(kernels) / sizeof(kernels[0]))
 
-static void print_event(const char *ev)
+void kernels_print(const char *kernel, const char *event, double per_size, const char *startup,
+		   const char *sizes, const char *quick, const char *backend)
 {
-	const char *bp = strstr(ev, "%BP%");
+	const char *bp = strstr(event, "%BP%");
 
+	printf("%s\t", kernel);
 	if (bp)
-		printf("%.*s%p%s", (int)(bp - ev), ev, (void *)&pmc_kernels_watched, bp + 4);
+		printf("%.*s%p%s", (int)(bp - event), event, (void *)&pmc_kernels_watched, bp + 4);
 	else
-		fputs(ev, stdout);
+		fputs(event, stdout);
+	if (isnan(per_size))
+		printf("\t-");
+	else
+		printf("\t%.17g", per_size);
+	printf("\t%s\t%s\t%s\t%s\n", startup, sizes, quick, backend);
 }
 
 static int list(void)
 {
 	for (size_t k = 0; k < NR_KERNELS; k++)
-		for (const struct prediction *p = kernels[k].p; p->event; p++) {
-			printf("%s\t", kernels[k].name);
-			print_event(p->event);
-			printf("\t%g\t%s\t%s\t%s\n", p->per_size, p->startup, kernels[k].sizes,
-			       kernels[k].quick);
-		}
+		for (const struct prediction *p = kernels[k].p; p->event; p++)
+			kernels_print(kernels[k].name, p->event, p->per_size, p->startup,
+				      kernels[k].sizes, kernels[k].quick, "any");
+	array_list();
 	return fflush(stdout) || ferror(stdout) ? 1 : 0;
 }
 
@@ -183,6 +194,7 @@ int main(int argc, char **argv)
 {
 	char *end;
 	long n;
+	int rc;
 
 	if (argc == 2 && !strcmp(argv[1], "--list"))
 		return list();
@@ -200,6 +212,9 @@ int main(int argc, char **argv)
 			kernels[k].run(n);
 			return 0;
 		}
+	rc = array_run(argv[1], n);
+	if (rc >= 0)
+		return rc;
 	fprintf(stderr, "pmc-kernels: no kernel '%s' (pmc-kernels --list)\n", argv[1]);
 	return 2;
 }
