@@ -13,7 +13,7 @@
 #include "cli.h"
 #include "validate.h"
 
-enum { O_BACKEND = CLI_LONG_ONLY, O_KERNEL, O_QUICK, O_FORMAT, O_TRUST };
+enum { O_BACKEND = CLI_LONG_ONLY, O_KERNEL, O_QUICK, O_FORMAT, O_TRUST, O_MODE, O_SEEDS, O_SKID };
 
 static const struct cli_opt options[] = {
 	{"backend", O_BACKEND, "NAME", CLI_V_CHOICES, "perf vpmu", "perf (default) or vpmu"},
@@ -33,6 +33,13 @@ static const struct cli_opt options[] = {
 	{"trust", O_TRUST, "FILE", CLI_V_FILE, NULL,
 	 "merge the verdicts into this trust file, which pmc stat reads (default: this "
 	 "machine's; 'none': no file)"},
+	{"mode", O_MODE, "MODE", CLI_V_CHOICES, "counting sampling",
+	 "counting (the default) or sampling: k*S estimates at several periods against the "
+	 "count (default kernel: loop)"},
+	{"seeds", O_SEEDS, "N", CLI_V_NONE, NULL,
+	 "sampling: runs a period, seeds 1 to N under vpmu (default 10, --quick 3)"},
+	{"skid", O_SKID, "N", CLI_V_NONE, NULL,
+	 "sampling under vpmu: the imprecise run's skid in instructions (default 3)"},
 	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text"},
 	{0},
 };
@@ -46,7 +53,8 @@ const struct cli_cmd cmd_validate_doc = {
 		 "writes to a watched variable) at several sizes, counts the events each predicts "
 		 "on the chosen backend, fits reported = factor x predicted + overhead, and gives "
 		 "each event a class: exact, bias, multiplicative, random, unknown or "
-		 "unsupported (docs/accuracy.md).",
+		 "unsupported (docs/accuracy.md). With --mode=sampling, it compares k*S "
+		 "estimates at several periods with the counted value instead.",
 	.opts = options,
 	.operands = CLI_V_NONE,
 };
@@ -92,6 +100,24 @@ static int apply(struct validate_opts *o, int c, char *arg)
 	case O_TRUST:
 		o->trust = arg;
 		return 0;
+	case O_MODE:
+		if (strcmp(arg, "counting") && strcmp(arg, "sampling"))
+			return bad_usage("--mode is counting or sampling", arg);
+		o->sampling = !strcmp(arg, "sampling");
+		return 0;
+	case O_SEEDS:
+		n = strtol(arg, &end, 10);
+		if (*end || n < 1 || n > 1000)
+			return bad_usage("--seeds wants a number from 1 to 1000", arg);
+		o->seeds = (int)n;
+		return 0;
+	case O_SKID:
+		n = strtol(arg, &end, 10);
+		if (*end || n < 1 || n > 4096)
+			return bad_usage("--skid wants a number of instructions from 1 to 4096",
+					 arg);
+		o->skid = (int)n;
+		return 0;
 	case O_FORMAT:
 		o->fmt = !strcmp(arg, "csv")	? VALIDATE_CSV
 			 : !strcmp(arg, "json") ? VALIDATE_JSON
@@ -123,6 +149,12 @@ static int parse_args(int argc, char **argv, struct validate_opts *o)
 		return bad_usage("takes no operands", argv[optind]);
 	if (!o->repeat)
 		o->repeat = o->quick ? 1 : 3;
+	if (!o->seeds)
+		o->seeds = o->quick ? 3 : 10;
+	if (!o->skid)
+		o->skid = 3;
+	if (o->sampling && !o->kernels_arg)
+		o->kernels_arg = "loop";
 	return 0;
 }
 
@@ -237,6 +269,7 @@ int cmd_validate(int argc, char **argv)
 	const char *prog = validate_kernels_path();
 	struct pmc_outfile *out = NULL;
 	json_t *prov = NULL;
+	struct vsampling *samp = NULL;
 	FILE *f = stdout;
 	int rc = parse_args(argc, argv, &o);
 
@@ -255,16 +288,21 @@ int cmd_validate(int argc, char **argv)
 			f = pmc_outfile__stream(out);
 		}
 	}
+	if (!rc && o.sampling) {
+		rc = validate_sampling(&o, &plan, &samp, &prov);
+		if (!rc && validate_sampling_write(f, &o, &plan, samp, prov))
+			rc = 1;
+	}
 	/* One kernel at a time: the rows of a kernel are consecutive in pmc-kernels --list. */
-	for (size_t i = 0, j; !rc && i < plan.nr_rows; i = j) {
+	for (size_t i = 0, j; !rc && !o.sampling && i < plan.nr_rows; i = j) {
 		for (j = i; j < plan.nr_rows && !strcmp(plan.rows[j].kernel, plan.rows[i].kernel);
 		     j++)
 			;
 		rc = validate_run_kernel(&o, prog, &plan, i, j, &prov);
 	}
-	for (size_t i = 0; !rc && i < plan.nr_rows; i++)
+	for (size_t i = 0; !rc && !o.sampling && i < plan.nr_rows; i++)
 		validate_fit(&plan.rows[i], plan.level);
-	if (!rc && validate_write(f, &plan, o.fmt, prov))
+	if (!rc && !o.sampling && validate_write(f, &plan, o.fmt, prov))
 		rc = 1;
 	if (out && !rc && pmc_outfile__commit(out)) {
 		fprintf(stderr, "pmc validate: cannot write %s\n", o.output);
@@ -274,9 +312,10 @@ int cmd_validate(int argc, char **argv)
 	}
 	if (!out && !rc && (fflush(stdout) || ferror(stdout)))
 		rc = 1;
-	if (!rc)
+	if (!rc && !o.sampling)
 		rc = validate_save_trust(&o, &plan);
 	json_decref(prov);
+	validate_sampling_free(samp, plan.nr_rows);
 	validate_free(&plan);
 	free(o.events);
 	return rc < 0 ? 0 : rc;

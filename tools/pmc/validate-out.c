@@ -50,7 +50,7 @@ static void text_row(FILE *f, const struct vrow *r)
 		fprintf(f, "    %s\n", r->why);
 }
 
-static void csv_field(FILE *f, const char *s, bool last)
+void validate_csv_field(FILE *f, const char *s, bool last)
 {
 	bool quote = strpbrk(s, ",\"\n") != NULL;
 
@@ -65,7 +65,7 @@ static void csv_field(FILE *f, const char *s, bool last)
 	fputc(last ? '\n' : ',', f);
 }
 
-static void csv_num(FILE *f, double v)
+void validate_csv_num(FILE *f, double v)
 {
 	if (isnan(v))
 		fputc(',', f);
@@ -77,24 +77,24 @@ static void csv_row(FILE *f, const struct vrow *r)
 {
 	bool c = counted(r);
 
-	csv_field(f, r->event, false);
-	csv_field(f, r->kernel, false);
-	csv_num(f, r->per_size);
-	csv_num(f, r->startup);
-	csv_num(f, c && !isnan(r->per_size) ? r->big_x : NAN);
-	csv_num(f, c ? r->big_mean : NAN);
-	csv_num(f, c ? r->big_ci : NAN);
-	csv_num(f, c ? r->factor : NAN);
-	csv_num(f, c ? r->factor_ci : NAN);
-	csv_num(f, c ? r->overhead : NAN);
-	csv_num(f, c ? r->overhead_ci : NAN);
-	csv_num(f, c ? r->resid_sd : NAN);
-	csv_field(f, vclass_name(r->cls), false);
-	csv_num(f, r->cls == VCLASS_BIAS ? r->bias : NAN);
-	csv_field(f, r->why, true);
+	validate_csv_field(f, r->event, false);
+	validate_csv_field(f, r->kernel, false);
+	validate_csv_num(f, r->per_size);
+	validate_csv_num(f, r->startup);
+	validate_csv_num(f, c && !isnan(r->per_size) ? r->big_x : NAN);
+	validate_csv_num(f, c ? r->big_mean : NAN);
+	validate_csv_num(f, c ? r->big_ci : NAN);
+	validate_csv_num(f, c ? r->factor : NAN);
+	validate_csv_num(f, c ? r->factor_ci : NAN);
+	validate_csv_num(f, c ? r->overhead : NAN);
+	validate_csv_num(f, c ? r->overhead_ci : NAN);
+	validate_csv_num(f, c ? r->resid_sd : NAN);
+	validate_csv_field(f, vclass_name(r->cls), false);
+	validate_csv_num(f, r->cls == VCLASS_BIAS ? r->bias : NAN);
+	validate_csv_field(f, r->why, true);
 }
 
-static json_t *num_or_null(double v)
+json_t *validate_json_num(double v)
 {
 	return isnan(v) ? json_null() : json_real(v);
 }
@@ -110,14 +110,14 @@ static json_t *json_row(const struct vrow *r)
 						     isnan(r->per_size) ? "size" : "predicted",
 						     r->x[i], "reported", r->y[i]));
 	j = json_pack("{s:s, s:s, s:o, s:o, s:o, s:s}", "event", r->event, "kernel", r->kernel,
-		      "per_size", num_or_null(r->per_size), "startup", num_or_null(r->startup),
-		      "points", pts, "class", vclass_name(r->cls));
+		      "per_size", validate_json_num(r->per_size), "startup",
+		      validate_json_num(r->startup), "points", pts, "class", vclass_name(r->cls));
 	if (j && c) {
-		json_object_set_new(j, "factor", num_or_null(r->factor));
-		json_object_set_new(j, "factor_ci", num_or_null(r->factor_ci));
-		json_object_set_new(j, "overhead", num_or_null(r->overhead));
-		json_object_set_new(j, "overhead_ci", num_or_null(r->overhead_ci));
-		json_object_set_new(j, "residual_sd", num_or_null(r->resid_sd));
+		json_object_set_new(j, "factor", validate_json_num(r->factor));
+		json_object_set_new(j, "factor_ci", validate_json_num(r->factor_ci));
+		json_object_set_new(j, "overhead", validate_json_num(r->overhead));
+		json_object_set_new(j, "overhead_ci", validate_json_num(r->overhead_ci));
+		json_object_set_new(j, "residual_sd", validate_json_num(r->resid_sd));
 		json_object_set_new(j, "reported_mean", json_real(r->big_mean));
 		json_object_set_new(j, "reported_ci", json_real(r->big_ci));
 		json_object_set_new(j, "predicted",

@@ -12,19 +12,14 @@
 #include "cli.h"
 #include "validate.h"
 
-static json_t *num_or_null(double v)
-{
-	return isnan(v) ? json_null() : json_real(v);
-}
-
 static json_t *entry(const struct vrow *r, const char *backend)
 {
 	return json_pack("{s:s, s:s, s:s, s:i, s:s, s:o, s:o, s:o}", "backend", backend, "kernel",
 			 r->kernel, "event", r->event, "priv", VALIDATE_PRIV, "class",
 			 vclass_name(r->cls), "factor",
-			 num_or_null(r->cls <= VCLASS_RANDOM ? r->factor : NAN), "overhead",
-			 num_or_null(r->cls <= VCLASS_RANDOM ? r->overhead : NAN), "bias",
-			 num_or_null(r->cls == VCLASS_BIAS ? r->bias : NAN));
+			 validate_json_num(r->cls <= VCLASS_RANDOM ? r->factor : NAN), "overhead",
+			 validate_json_num(r->cls <= VCLASS_RANDOM ? r->overhead : NAN), "bias",
+			 validate_json_num(r->cls == VCLASS_BIAS ? r->bias : NAN));
 }
 
 static bool same_key(json_t *a, json_t *b)
