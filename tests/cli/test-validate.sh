@@ -197,6 +197,25 @@ expect_eq "no prediction: unknown" "$(class mid syscalls:sys_enter_getppid "$T/m
 expect_eq "with its counts" "$(json "$T/mid.json" '(j["results"][0]["reported_mean"] - 2000 in (0, 1), j["results"][0]["reported_mean"] == j["results"][0]["points"][1]["reported"], j["results"][0]["predicted"], j["results"][0]["points"][0]["size"])')" "(True, True, None, 1000.0)"
 expect_eq "and why" "$(json "$T/mid.json" 'j["results"][0]["why"]')" "nothing is predicted between the cache levels: reported, not classified"
 
+# --- interrupts counted alongside, and residuals that follow them ---
+expect_eq "perf: interrupts from the tracepoints" "$(json "$T/p.json" 'j["interrupts"]')" \
+	"irq:irq_handler_entry + irq_vectors:local_timer_entry"
+expect_eq "perf: each point's interrupts" "$(json "$T/p.json" 'all("interrupts" in p and "page_faults" in p for r in j["results"] if r["class"] != "unsupported" for p in r["points"])')" True
+expect_eq "vpmu: no interrupts in the model" "$(json "$T/v.json" 'j["interrupts"]')" None
+# a kernel whose count is the timer's own interrupts, spinning longer at each run: its
+# residuals follow the interrupts counted alongside
+echo 0 >"$T/spin"
+cat >"$T/spinning" <<EOS
+#!/bin/bash
+[ "\$1" = --list ] && { printf 'spin\tirq_vectors:local_timer_entry\t0\t-\t1,2\t1,2\tperf\n'; exit 0; }
+k=\$((\$(cat "$T/spin") + 1)); echo \$k >"$T/spin"
+exec "$KERNELS" loop \$((k * 200000000))
+EOS
+chmod +x "$T/spinning"
+PMC_KERNELS=$T/spinning "$PMC" validate --trust=none --kernel spin -r 2 --format json -o "$T/irq.json" 2>/dev/null
+expect_eq "spinning: the residuals follow the interrupts" "$(json "$T/irq.json" 'j["results"][0]["interrupts_r"] > 0.9')" True
+expect_grep "and the row says so" '"note": "the residuals follow (the page faults \(r = -?[01]\.[0-9]+\) and )?the interrupts, irq:irq_handler_entry \+ irq_vectors:local_timer_entry \(r = [01]\.[0-9]+\) counted alongside"' "$T/irq.json"
+
 # --- --trust=none writes no trust file ---
 PMC_TRUST=$T/none-trust.json "$PMC" validate --quick --kernel syscall --trust=none >/dev/null 2>&1
 expect_eq "--trust=none exits 0" "$?" 0

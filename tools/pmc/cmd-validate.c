@@ -301,7 +301,7 @@ int cmd_validate(int argc, char **argv)
 		rc = validate_run_kernel(&o, prog, &plan, i, j, &prov);
 	}
 	for (size_t i = 0; !rc && !o.sampling && i < plan.nr_rows; i++)
-		validate_fit(&plan.rows[i], plan.level);
+		validate_fit(&plan.rows[i], plan.level, plan.irq_source);
 	if (!rc && !o.sampling && validate_write(f, &plan, o.fmt, prov))
 		rc = 1;
 	if (out && !rc && pmc_outfile__commit(out)) {

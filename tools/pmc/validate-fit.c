@@ -28,8 +28,8 @@ static double t_of(double level, int dof)
 }
 
 /*
- * Pearson's r between the residuals and the page faults counted alongside: the paper's known
- * source of overcounts. 0 when either does not vary.
+ * Pearson's r between the residuals and the page faults or interrupts counted alongside: the
+ * known sources of overcounts. 0 when either does not vary.
  */
 static double correlation(const double *a, const double *b, int n)
 {
@@ -112,18 +112,32 @@ static double fit_line(struct vrow *r, double level)
 	return rmax;
 }
 
-static void note_page_faults(struct vrow *r)
+/*
+ * The residuals' correlation with the page faults and the interrupts counted alongside (NAN
+ * where either was not counted or the residuals are 0), and a note where one follows them.
+ */
+static void note_alongside(struct vrow *r, const char *irq_source)
 {
-	double res[r->nr], c;
+	double res[r->nr > 0 ? r->nr : 1];
+	char note[2][160] = {"", ""};
 
-	if (!r->pf || r->resid_sd == 0)
+	r->pf_r = r->irq_r = NAN;
+	if (r->resid_sd == 0)
 		return;
 	for (int i = 0; i < r->nr; i++)
 		res[i] = r->y[i] - (isnan(r->factor) ? 0 : r->factor * r->x[i]) - r->overhead;
-	c = correlation(res, r->pf, r->nr);
-	if (fabs(c) >= 0.7)
-		snprintf(r->why, sizeof(r->why),
-			 "the residuals follow the page faults counted alongside (r = %.2f)", c);
+	if (r->pf)
+		r->pf_r = correlation(res, r->pf, r->nr);
+	if (r->irq)
+		r->irq_r = correlation(res, r->irq, r->nr);
+	if (fabs(r->pf_r) >= 0.7)
+		snprintf(note[0], sizeof(note[0]), "the page faults (r = %.2f)", r->pf_r);
+	if (fabs(r->irq_r) >= 0.7)
+		snprintf(note[1], sizeof(note[1]), "the interrupts, %s (r = %.2f)", irq_source,
+			 r->irq_r);
+	if (*note[0] || *note[1])
+		snprintf(r->why, sizeof(r->why), "the residuals follow %s%s%s counted alongside",
+			 note[0], *note[0] && *note[1] ? " and " : "", note[1]);
 }
 
 /*
@@ -132,11 +146,12 @@ static void note_page_faults(struct vrow *r)
  * are exact, bias or multiplicative; noisy ones are multiplicative when the factor's interval
  * leaves out 1, bias when the overhead's leaves out the start-up, else random.
  */
-void validate_fit(struct vrow *r, double level)
+void validate_fit(struct vrow *r, double level, const char *irq_source)
 {
 	double rmax = 0, xmax = 0;
 	bool factor_one, quiet;
 
+	r->pf_r = r->irq_r = NAN;
 	if (r->cls == VCLASS_UNSUPPORTED || r->cls == VCLASS_UNKNOWN)
 		return;
 	if (!r->nr) {
@@ -174,5 +189,5 @@ void validate_fit(struct vrow *r, double level)
 		r->cls = VCLASS_BIAS;
 	else
 		r->cls = quiet ? VCLASS_EXACT : VCLASS_RANDOM;
-	note_page_faults(r);
+	note_alongside(r, irq_source);
 }

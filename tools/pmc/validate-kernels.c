@@ -153,6 +153,7 @@ void validate_free(struct vplan *plan)
 		free(plan->rows[i].x);
 		free(plan->rows[i].y);
 		free(plan->rows[i].pf);
+		free(plan->rows[i].irq);
 	}
 	free(plan->rows);
 }

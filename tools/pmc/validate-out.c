@@ -91,7 +91,9 @@ static void csv_row(FILE *f, const struct vrow *r)
 	validate_csv_num(f, c ? r->resid_sd : NAN);
 	validate_csv_field(f, vclass_name(r->cls), false);
 	validate_csv_num(f, r->cls == VCLASS_BIAS ? r->bias : NAN);
-	validate_csv_field(f, r->why, true);
+	validate_csv_field(f, r->why, false);
+	validate_csv_num(f, c ? r->pf_r : NAN);
+	fprintf(f, c && !isnan(r->irq_r) ? "%.17g\n" : "\n", r->irq_r);
 }
 
 json_t *validate_json_num(double v)
@@ -105,10 +107,16 @@ static json_t *json_row(const struct vrow *r)
 	bool c = counted(r);
 
 	/* a row with no prediction keeps the size where the prediction would be */
-	for (int i = 0; i < r->nr; i++)
-		json_array_append_new(pts, json_pack("{s:f, s:f}",
-						     isnan(r->per_size) ? "size" : "predicted",
-						     r->x[i], "reported", r->y[i]));
+	for (int i = 0; i < r->nr; i++) {
+		json_t *pt = json_pack("{s:f, s:f}", isnan(r->per_size) ? "size" : "predicted",
+				       r->x[i], "reported", r->y[i]);
+
+		if (pt && r->pf)
+			json_object_set_new(pt, "page_faults", json_real(r->pf[i]));
+		if (pt && r->irq)
+			json_object_set_new(pt, "interrupts", json_real(r->irq[i]));
+		json_array_append_new(pts, pt);
+	}
 	j = json_pack("{s:s, s:s, s:o, s:o, s:o, s:s}", "event", r->event, "kernel", r->kernel,
 		      "per_size", validate_json_num(r->per_size), "startup",
 		      validate_json_num(r->startup), "points", pts, "class", vclass_name(r->cls));
@@ -122,6 +130,8 @@ static json_t *json_row(const struct vrow *r)
 		json_object_set_new(j, "reported_ci", json_real(r->big_ci));
 		json_object_set_new(j, "predicted",
 				    isnan(r->per_size) ? json_null() : json_real(r->big_x));
+		json_object_set_new(j, "page_faults_r", validate_json_num(r->pf_r));
+		json_object_set_new(j, "interrupts_r", validate_json_num(r->irq_r));
 	}
 	if (j && r->cls == VCLASS_BIAS)
 		json_object_set_new(j, "bias", json_real(r->bias));
@@ -140,6 +150,8 @@ int validate_write(FILE *f, const struct vplan *plan, int fmt, json_t *provenanc
 			"# pmc validate: reported = factor x predicted + overhead, %.0f%% "
 			"intervals\n",
 			plan->level * 100);
+		if (plan->irq_source)
+			fprintf(f, "# interrupts counted alongside: %s\n", plan->irq_source);
 		fprintf(f, "%-32s %-10s %-12s %-22s %-10s %-12s %s\n", "event", "kernel",
 			"predicted", "reported (largest N)", "factor", "overhead", "class");
 		for (size_t i = 0; i < plan->nr_rows; i++)
@@ -148,7 +160,8 @@ int validate_write(FILE *f, const struct vplan *plan, int fmt, json_t *provenanc
 	}
 	if (fmt == VALIDATE_CSV) {
 		fputs("event,kernel,per_size,startup,predicted,reported_mean,reported_ci,factor,"
-		      "factor_ci,overhead,overhead_ci,residual_sd,class,bias,why\n",
+		      "factor_ci,overhead,overhead_ci,residual_sd,class,bias,why,page_faults_r,"
+		      "interrupts_r\n",
 		      f);
 		for (size_t i = 0; i < plan->nr_rows; i++)
 			csv_row(f, &plan->rows[i]);
@@ -157,9 +170,9 @@ int validate_write(FILE *f, const struct vplan *plan, int fmt, json_t *provenanc
 	rows = json_array();
 	for (size_t i = 0; i < plan->nr_rows; i++)
 		json_array_append_new(rows, json_row(&plan->rows[i]));
-	root = json_pack("{s:s, s:O, s:f, s:o}", "schema", "pmc-validate/1", "provenance",
+	root = json_pack("{s:s, s:O, s:f, s:s?, s:o}", "schema", "pmc-validate/1", "provenance",
 			 provenance ? provenance : json_null(), "confidence", plan->level,
-			 "results", rows);
+			 "interrupts", plan->irq_source, "results", rows);
 	if (!root || json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17))) {
 		json_decref(root);
 		return -1;

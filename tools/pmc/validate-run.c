@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * pmc validate's runs: one kernel's events counted at each size by the library's runner (the
- * runner of pmc stat), with page-faults alongside where the backend counts them.
+ * runner of pmc stat), with page-faults and interrupts alongside where the backend counts them
+ * (the known sources of overcounts, which validate_fit() correlates with the residuals).
  */
 #include <errno.h>
 #include <math.h>
@@ -15,9 +16,47 @@
 struct kernel_run {
 	struct vplan *plan;
 	size_t first, end;
-	size_t idx[64]; /* each row's event in the list; SIZE_MAX: refused while parsing */
-	size_t pf_idx;	/* page-faults, or SIZE_MAX */
+	size_t idx[64];	   /* each row's event in the list; SIZE_MAX: refused while parsing */
+	size_t pf_idx;	   /* page-faults, or SIZE_MAX */
+	size_t irq_idx[2]; /* VALIDATE_IRQ_EVENTS, or SIZE_MAX */
+	enum { IRQ_NONE, IRQ_TP, IRQ_PROC } irq;
 };
+
+/*
+ * The interrupts of every CPU so far, from /proc/interrupts: each line's per-CPU columns
+ * (ERR and MIS, which count errors, left out). NAN when it cannot be read.
+ */
+static double proc_interrupts(void)
+{
+	FILE *f = fopen("/proc/interrupts", "r");
+	char *line = NULL, *p, *end;
+	size_t cap = 0;
+	double sum = 0;
+	int cpus = 0;
+
+	if (!f)
+		return NAN;
+	if (getline(&line, &cap, f) > 0)
+		for (p = strstr(line, "CPU"); p; p = strstr(p + 3, "CPU"))
+			cpus++;
+	while (cpus && getline(&line, &cap, f) > 0) {
+		p = strchr(line, ':');
+		if (!p || !strncmp(line + strspn(line, " "), "ERR:", 4) ||
+		    !strncmp(line + strspn(line, " "), "MIS:", 4))
+			continue;
+		p++;
+		for (int c = 0; c < cpus; c++, p = end) {
+			double v = strtod(p, &end);
+
+			if (end == p)
+				break;
+			sum += v;
+		}
+	}
+	free(line);
+	fclose(f);
+	return cpus ? sum : NAN;
+}
 
 static void row_says(struct vrow *r, enum vclass c, const char *why)
 {
@@ -57,7 +96,34 @@ static int build(const struct validate_opts *o, struct kernel_run *k, struct pmc
 	k->pf_idx = pmc_evlist__nr(*out);
 	if (pmc_evlist__parse(*out, "page-faults", NULL))
 		k->pf_idx = SIZE_MAX;
+	for (size_t i = 0; i < 2; i++) {
+		static const char *const irq[] = {VALIDATE_IRQ_EVENTS};
+
+		k->irq_idx[i] = pmc_evlist__nr(*out);
+		if (pmc_evlist__parse(*out, irq[i], NULL))
+			k->irq_idx[i] = SIZE_MAX;
+	}
 	return 0;
+}
+
+/*
+ * How interrupts are counted, from the runner's check of a run planned: the tracepoints where
+ * either opens; else, on perf, /proc/interrupts around each repetition (one run each); under
+ * vpmu none (the model has no interrupts).
+ */
+static void decide_irq(const struct validate_opts *o, struct kernel_run *k,
+		       const struct pmc_run_results *res)
+{
+	k->irq = IRQ_NONE;
+	for (size_t i = 0; i < 2; i++)
+		if (k->irq_idx[i] != SIZE_MAX && res->events[k->irq_idx[i]].supported)
+			k->irq = IRQ_TP;
+	if (k->irq == IRQ_NONE && (!o->backend || !strcmp(o->backend, "perf")) &&
+	    !isnan(proc_interrupts()))
+		k->irq = IRQ_PROC;
+	k->plan->irq_source = k->irq == IRQ_TP	   ? VALIDATE_IRQ_TP
+			      : k->irq == IRQ_PROC ? VALIDATE_IRQ_PROC
+						   : k->plan->irq_source;
 }
 
 /* Rows whose events the runner's check refused; false when no row is left to count. */
@@ -105,7 +171,57 @@ static bool kernel_ok(struct kernel_run *k, int err, const struct pmc_run_result
 	return false;
 }
 
-static int add_points(struct kernel_run *k, const struct pmc_run_results *res, long n)
+/* Appends add values to *a (nr so far), or drops *a when this run has none: NULL, -ENOMEM. */
+static int append(double **a, int nr, int add, bool have, const double *v, double same)
+{
+	double *p;
+
+	if (!have || (nr && !*a)) {
+		free(*a);
+		*a = NULL;
+		return 0;
+	}
+	p = realloc(*a, (size_t)(nr + add) * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	*a = p;
+	for (int i = 0; i < add; i++)
+		p[nr + i] = v ? v[i] : same;
+	return 0;
+}
+
+/* The interrupt event i of res, when it counted nr values. */
+static const struct pmc_run_event *irq_event(const struct kernel_run *k,
+					     const struct pmc_run_results *res, size_t i, int nr)
+{
+	const struct pmc_run_event *e =
+		k->irq_idx[i] != SIZE_MAX ? &res->events[k->irq_idx[i]] : NULL;
+
+	return e && e->supported && e->nr == nr ? e : NULL;
+}
+
+/*
+ * The interrupts of each of nr repetitions into out (when not NULL): the tracepoints' sum, or
+ * irq (/proc/interrupts). false when there are none.
+ */
+static bool irq_values(const struct kernel_run *k, const struct pmc_run_results *res, int nr,
+		       double irq, double *out)
+{
+	bool any = k->irq == IRQ_PROC && !isnan(irq);
+
+	for (int v = 0; out && v < nr; v++)
+		out[v] = k->irq == IRQ_PROC ? irq : 0;
+	for (size_t i = 0; k->irq == IRQ_TP && i < 2; i++) {
+		const struct pmc_run_event *e = irq_event(k, res, i, nr);
+
+		any |= e != NULL;
+		for (int v = 0; e && out && v < nr; v++)
+			out[v] += e->values[v];
+	}
+	return any;
+}
+
+static int add_points(struct kernel_run *k, const struct pmc_run_results *res, long n, double irq)
 {
 	const struct pmc_run_event *pf = k->pf_idx != SIZE_MAX && res->events[k->pf_idx].supported
 						 ? &res->events[k->pf_idx]
@@ -115,7 +231,7 @@ static int add_points(struct kernel_run *k, const struct pmc_run_results *res, l
 		struct vrow *r = &k->plan->rows[i];
 		const struct pmc_run_event *e;
 		size_t idx = k->idx[i - k->first];
-		double *x, *y, *p;
+		double *x, *y;
 
 		if (idx == SIZE_MAX || r->cls == VCLASS_UNSUPPORTED || r->cls == VCLASS_UNKNOWN)
 			continue;
@@ -124,21 +240,17 @@ static int add_points(struct kernel_run *k, const struct pmc_run_results *res, l
 		r->x = x ? x : r->x;
 		y = x ? realloc(r->y, (r->nr + e->nr) * sizeof(*y)) : NULL;
 		r->y = y ? y : r->y;
-		p = y && pf && pf->nr == e->nr ? realloc(r->pf, (r->nr + e->nr) * sizeof(*p))
-					       : NULL;
-		if (!x || !y)
+		if (!x || !y ||
+		    append(&r->pf, r->nr, e->nr, pf && pf->nr == e->nr, pf ? pf->values : NULL,
+			   0) ||
+		    append(&r->irq, r->nr, e->nr, irq_values(k, res, e->nr, irq, NULL), NULL, 0))
 			return -ENOMEM;
-		if (!p) {
-			free(r->pf);
-			r->pf = NULL;
-		}
-		r->pf = p;
+		if (r->irq)
+			irq_values(k, res, e->nr, irq, r->irq + r->nr);
 		for (int v = 0; v < e->nr; v++) {
 			/* no prediction: the size, so that the largest is still found */
 			r->x[r->nr + v] = isnan(r->per_size) ? (double)n : r->per_size * (double)n;
 			r->y[r->nr + v] = e->values[v];
-			if (p)
-				p[r->nr + v] = pf->values[v];
 		}
 		r->nr += e->nr;
 	}
@@ -168,37 +280,64 @@ static json_t *provenance_of(const struct pmc_run *run, const char *prog)
 	return p;
 }
 
-static int run_size(const struct validate_opts *o, const char *prog, struct kernel_run *k,
-		    struct pmc_evlist *l, long n, json_t **provenance)
+/* The kernel at size n, as the runner runs it repeat times (argv's strings live in c). */
+struct kernel_cmd {
+	char size[32];
+	char *argv[4];
+	struct pmc_target t;
+	struct pmc_run_opts ro;
+};
+
+static int plan_run(const struct validate_opts *o, const char *prog, struct kernel_run *k,
+		    struct pmc_evlist *l, long n, int repeat, struct kernel_cmd *c,
+		    struct pmc_run **run)
 {
-	char size[32], *argv[4] = {(char *)prog, k->plan->rows[k->first].kernel, size, NULL};
-	struct pmc_target t = {.sz = sizeof(t), .kind = PMC_TARGET_COMMAND, .argv = argv};
-	struct pmc_run_opts ro = {.sz = sizeof(ro),
-				  .repeat = o->repeat,
-				  .no_warmup = true,
-				  .level = k->plan->level,
-				  .priv = VALIDATE_PRIV,
-				  .backend = o->backend,
-				  .who = "pmc validate"};
-	const struct pmc_run_results *res;
-	struct pmc_run *run;
 	int err;
 
-	snprintf(size, sizeof(size), "%ld", n);
-	err = pmc_run__new(l, &t, &ro, &run);
-	if (err) {
+	snprintf(c->size, sizeof(c->size), "%ld", n);
+	c->argv[0] = (char *)prog;
+	c->argv[1] = k->plan->rows[k->first].kernel;
+	c->argv[2] = c->size;
+	c->argv[3] = NULL;
+	c->t = (struct pmc_target){.sz = sizeof(c->t), .kind = PMC_TARGET_COMMAND, .argv = c->argv};
+	c->ro = (struct pmc_run_opts){.sz = sizeof(c->ro),
+				      .repeat = repeat,
+				      .no_warmup = true,
+				      .level = k->plan->level,
+				      .priv = VALIDATE_PRIV,
+				      .backend = o->backend,
+				      .who = "pmc validate"};
+	err = pmc_run__new(l, &c->t, &c->ro, run);
+	if (err)
 		fprintf(stderr, "pmc validate: cannot plan the passes: %s\n", pmc_strerror(err));
+	return err ? 1 : 0;
+}
+
+/* One run of the runner, repeat times (1 when /proc/interrupts is read around each). */
+static int run_once(const struct validate_opts *o, const char *prog, struct kernel_run *k,
+		    struct pmc_evlist *l, long n, int repeat, json_t **provenance)
+{
+	const struct pmc_run_results *res;
+	struct kernel_cmd c;
+	struct pmc_run *run;
+	double irq0 = NAN;
+	int err;
+
+	if (plan_run(o, prog, k, l, n, repeat, &c, &run))
 		return 1;
-	}
 	res = pmc_run__results(run);
 	if (!refusals(k, res)) {
 		pmc_run__delete(run);
 		return -1; /* nothing of this kernel can be counted here */
 	}
+	if (k->irq == IRQ_PROC)
+		irq0 = proc_interrupts();
 	err = pmc_run__execute(run);
+	if (k->irq == IRQ_PROC)
+		irq0 = proc_interrupts() - irq0;
 	if (kernel_ok(k, err, res, n)) {
 		refusals(k, res); /* the kernel's own refusals, when its pass opened */
-		err = add_points(k, res, n);
+		err = add_points(k, res, n, irq0);
 		if (!*provenance)
 			*provenance = provenance_of(run, prog);
 	} else {
@@ -206,6 +345,32 @@ static int run_size(const struct validate_opts *o, const char *prog, struct kern
 	}
 	pmc_run__delete(run);
 	return err == -ENOMEM ? 1 : err ? -1 : 0;
+}
+
+static int run_size(const struct validate_opts *o, const char *prog, struct kernel_run *k,
+		    struct pmc_evlist *l, long n, json_t **provenance)
+{
+	int rc = 0;
+
+	if (k->irq != IRQ_PROC)
+		return run_once(o, prog, k, l, n, o->repeat, provenance);
+	for (int i = 0; !rc && i < o->repeat; i++)
+		rc = run_once(o, prog, k, l, n, 1, provenance);
+	return rc;
+}
+
+/* Plans (does not run) the kernel's first size, to see which interrupt events can open. */
+static int plan_irq(const struct validate_opts *o, const char *prog, struct kernel_run *k,
+		    struct pmc_evlist *l, long n)
+{
+	struct kernel_cmd c;
+	struct pmc_run *run;
+
+	if (plan_run(o, prog, k, l, n, 1, &c, &run))
+		return 1;
+	decide_irq(o, k, pmc_run__results(run));
+	pmc_run__delete(run);
+	return 0;
 }
 
 int validate_run_kernel(const struct validate_opts *o, const char *prog, struct vplan *plan,
@@ -223,6 +388,8 @@ int validate_run_kernel(const struct validate_opts *o, const char *prog, struct 
 		return 1;
 	}
 	rc = build(o, &k, &l);
+	if (!rc && nr)
+		rc = plan_irq(o, prog, &k, l, sizes[0]);
 	for (int s = 0; !rc && s < nr; s++) {
 		fprintf(stderr, "pmc validate: %s %ld (%d repetition%s)\n", r0->kernel, sizes[s],
 			o->repeat, o->repeat > 1 ? "s" : "");

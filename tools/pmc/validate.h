@@ -35,19 +35,28 @@ struct vrow {
 	int nr;
 	double *x, *y; /* predicted, reported */
 	double *pf;    /* page-faults counted alongside ([nr]), or NULL */
+	double *irq;   /* interrupts counted alongside ([nr], plan->irq_source), or NULL */
 	/* filled by validate_fit() */
 	enum vclass cls;
 	char why[320]; /* unsupported or unknown: why; else a note (may be empty) */
 	double factor, factor_ci, overhead, overhead_ci, resid_sd;
 	double bias;			/* overhead - startup (NAN when the start-up is unknown) */
 	double big_x, big_mean, big_ci; /* the largest size's prediction and reported mean */
+	double pf_r, irq_r;		/* the residuals' correlation with pf and irq; NAN: none */
 };
 
 struct vplan {
 	struct vrow *rows;
 	size_t nr_rows;
 	double level;
+	const char *irq_source; /* how interrupts were counted (VALIDATE_IRQ_*), or NULL */
 };
+
+/* The interrupts counted alongside: on the run's CPU, from these tracepoints where they can be
+ * opened (their sum), else the system's /proc/interrupts around each repetition. */
+#define VALIDATE_IRQ_EVENTS "irq:irq_handler_entry", "irq_vectors:local_timer_entry"
+#define VALIDATE_IRQ_TP "irq:irq_handler_entry + irq_vectors:local_timer_entry"
+#define VALIDATE_IRQ_PROC "/proc/interrupts (every CPU)"
 
 enum { VALIDATE_TEXT, VALIDATE_CSV, VALIDATE_JSON };
 
@@ -104,8 +113,9 @@ const char *validate_kernels_path(void);
 int validate_load(const char *prog, struct vplan *plan);
 void validate_free(struct vplan *plan);
 
-/* Fits reported = factor x predicted + overhead over r's points and classifies them. */
-void validate_fit(struct vrow *r, double level);
+/* Fits reported = factor x predicted + overhead over r's points and classifies them; notes
+ * residuals that follow the page faults or interrupts (counted as irq_source says). */
+void validate_fit(struct vrow *r, double level, const char *irq_source);
 const char *vclass_name(enum vclass c);
 
 /* The results as a table, CSV or JSON ("pmc-validate/1"; provenance is pmc stat's). */
