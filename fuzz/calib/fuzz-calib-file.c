@@ -32,11 +32,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (!pmc__calib_date(c) || !pmc__calib_path(c))
 		abort();
-	for (size_t i = 0; i < 2 * sizeof(events) / sizeof(events[0]); i++) {
+	/* alone, then as a set (the same lookups prefer the set's entries) */
+	for (size_t i = 0; i < 4 * sizeof(events) / sizeof(events[0]); i++) {
+		if (i == 2 * sizeof(events) / sizeof(events[0]) && pmc__calib_use_set(c, events, 3))
+			abort();
 		for (unsigned priv = 1; priv <= 3; priv++) {
-			pmc__calib_per_entry(c, backends[i % 2], events[i / 2], priv, &v);
-			pmc__calib_first_entry(c, backends[i % 2], events[i / 2], priv, &v);
-			pmc__calib_per_run(c, backends[i % 2], events[i / 2], priv, &v);
+			const char *ev = events[(i / 2) % (sizeof(events) / sizeof(events[0]))];
+
+			pmc__calib_per_entry(c, backends[i % 2], ev, priv, &v);
+			pmc__calib_first_entry(c, backends[i % 2], ev, priv, &v);
+			pmc__calib_per_run(c, backends[i % 2], ev, priv, &v);
 		}
 	}
 	pmc__calib_free(c);

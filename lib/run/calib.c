@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Reading the calibration file that pmc calibrate writes (schemas "pmc-calibrate/2", which
- * adds an entry's first_entry, and "pmc-calibrate/1").
+ * Reading the calibration file that pmc calibrate writes (schemas "pmc-calibrate/3", which
+ * adds entries of events calibrated as a set, "pmc-calibrate/2", which adds an entry's
+ * first_entry, and "pmc-calibrate/1").
  */
 #include <errno.h>
 #include <math.h>
@@ -16,6 +17,7 @@
 struct calib {
 	char *path;
 	json_t *root;
+	json_t *set; /* the run's events (pmc__calib_use_set), or NULL */
 };
 
 char *pmc_calibration_default_path(void)
@@ -56,6 +58,21 @@ static int check_median(json_t *e, size_t i, const char *field, json_t *v, char 
 	return -PMC_E_FORMAT;
 }
 
+/* An entry's "set", where it has one: the events calibrated together, two or more names. */
+static int check_set(json_t *e, size_t i, char *why, size_t len)
+{
+	json_t *set = json_object_get(e, "set"), *n;
+	bool ok = !set || (json_is_array(set) && json_array_size(set) >= 2);
+	size_t k;
+
+	json_array_foreach(set, k, n) ok &= json_is_string(n);
+	if (ok)
+		return 0;
+	snprintf(why, len, "entries[%zu] (%s): \"set\" is not an array of two or more event names",
+		 i, json_string_value(json_object_get(e, "event")) ?: "?");
+	return -PMC_E_FORMAT;
+}
+
 static int check_entries(json_t *root, char *why, size_t len)
 {
 	json_t *entries = json_object_get(root, "entries"), *e;
@@ -70,8 +87,10 @@ static int check_entries(json_t *root, char *why, size_t len)
 	{
 		json_t *pair = json_object_get(json_object_get(e, "region_pair"), "counts");
 
-		err = check_median(e, i, "region_pair.counts.median",
-				   json_object_get(pair, "median"), why, len);
+		err = check_set(e, i, why, len);
+		if (!err)
+			err = check_median(e, i, "region_pair.counts.median",
+					   json_object_get(pair, "median"), why, len);
 		if (!err)
 			err = check_median(
 				e, i, "first_entry.counts.median",
@@ -91,7 +110,7 @@ static int check_entries(json_t *root, char *why, size_t len)
 }
 
 /* The versions of the file this pmc reads (docs/versioning.md). */
-static const char *const versions[] = {"pmc-calibrate/2", "pmc-calibrate/1"};
+static const char *const versions[] = {"pmc-calibrate/3", "pmc-calibrate/2", "pmc-calibrate/1"};
 
 static int check_schema(json_t *root, char *why, size_t len)
 {
@@ -105,7 +124,7 @@ static int check_schema(json_t *root, char *why, size_t len)
 		if (!strcmp(schema, versions[i]))
 			return 0;
 	snprintf(why, len,
-		 "its schema is %.40s; this pmc reads pmc-calibrate/1 and /2 (run 'pmc calibrate' "
+		 "its schema is %.40s; this pmc reads pmc-calibrate/1 to /3 (run 'pmc calibrate' "
 		 "with this pmc)",
 		 schema);
 	return -PMC_E_VERSION;
@@ -155,8 +174,43 @@ void pmc__calib_free(struct calib *c)
 	if (!c)
 		return;
 	json_decref(c->root);
+	json_decref(c->set);
 	free(c->path);
 	free(c);
+}
+
+int pmc__calib_use_set(struct calib *c, const char *const *names, size_t n)
+{
+	json_decref(c->set);
+	c->set = NULL;
+	if (n < 2)
+		return 0;
+	c->set = json_array();
+	for (size_t i = 0; c->set && i < n; i++)
+		if (json_array_append_new(c->set, json_string(names[i]))) {
+			json_decref(c->set);
+			c->set = NULL;
+		}
+	return c->set ? 0 : -ENOMEM;
+}
+
+/* Do a and b (arrays of names) hold the same names, whatever their order? */
+static bool same_set(json_t *a, json_t *b)
+{
+	size_t i, k;
+	json_t *x, *y;
+
+	if (json_array_size(a) != json_array_size(b))
+		return false;
+	json_array_foreach(a, i, x)
+	{
+		bool found = false;
+
+		json_array_foreach(b, k, y) found |= json_equal(x, y);
+		if (!found)
+			return false;
+	}
+	return true;
 }
 
 const char *pmc__calib_path(const struct calib *c)
@@ -172,20 +226,27 @@ const char *pmc__calib_date(const struct calib *c)
 	return d ? d : "unknown";
 }
 
+/*
+ * event's entry: the one calibrated with the run's set of events (pmc__calib_use_set) where
+ * the file has it, else the one calibrated alone (no "set").
+ */
 static json_t *entry(const struct calib *c, const char *backend, const char *event, unsigned priv)
 {
 	json_t *entries = json_object_get(c->root, "entries"), *e;
 	size_t i;
 
-	json_array_foreach(entries, i, e)
-	{
-		const char *b = json_string_value(json_object_get(e, "backend"));
-		const char *n = json_string_value(json_object_get(e, "event"));
+	for (int pass = c->set ? 0 : 1; pass < 2; pass++)
+		json_array_foreach(entries, i, e)
+		{
+			const char *b = json_string_value(json_object_get(e, "backend"));
+			const char *n = json_string_value(json_object_get(e, "event"));
+			json_t *set = json_object_get(e, "set");
 
-		if (b && n && !strcmp(b, backend) && !strcmp(n, event) &&
-		    json_integer_value(json_object_get(e, "priv")) == (json_int_t)priv)
-			return e;
-	}
+			if (b && n && !strcmp(b, backend) && !strcmp(n, event) &&
+			    json_integer_value(json_object_get(e, "priv")) == (json_int_t)priv &&
+			    (pass ? !set : set && same_set(set, c->set)))
+				return e;
+		}
 	return NULL;
 }
 

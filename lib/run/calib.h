@@ -17,6 +17,12 @@ struct calib;
 int pmc__calib_load(const char *path, struct calib **out, char *why, size_t len);
 void pmc__calib_free(struct calib *c);
 const char *pmc__calib_path(const struct calib *c);
+/*
+ * The events the run counts together (n names): lookups then prefer an entry calibrated with
+ * exactly this set ("set", pmc calibrate --set), where each event's region costs are those it
+ * has beside the others, to the entry calibrated alone. Returns 0 or -ENOMEM.
+ */
+int pmc__calib_use_set(struct calib *c, const char *const *names, size_t n);
 /* Where and when it was measured, for outputs. */
 const char *pmc__calib_date(const struct calib *c);
 

@@ -352,6 +352,13 @@ static void subtract_runs(struct pmc_run *run)
 			 run->opts.calibration ? run->opts.calibration : "(this machine's default)",
 			 why);
 	if (run->calib) {
+		const char *names[run->res.nr_events + 1];
+
+		for (size_t i = 0; i < run->res.nr_events; i++)
+			names[i] = pmc_evsel__name(run->res.events[i].evsel);
+		if (pmc__calib_use_set(run->calib, names, run->res.nr_events))
+			run_warn(run, "--subtract-overhead: out of memory: the events' costs "
+				      "calibrated alone are used\n");
 		run->res.calibration = pmc__calib_path(run->calib);
 		run->res.calibration_date = pmc__calib_date(run->calib);
 	}

@@ -142,7 +142,7 @@ static void csv_regions(FILE *f, const struct pmc_run *run)
 	if (!res->nr_regions)
 		return;
 	fprintf(f, "\nregion,thread,event,entered,exited,n,mean,stddev,median,min,max,ci,ci_pct,"
-		   "per_entry,overhead_per_entry,values\n");
+		   "per_entry,overhead_per_entry,overhead_first_entry,values\n");
 	for (size_t i = 0; i < res->nr_regions; i++) {
 		const struct pmc_run_region *r = &res->regions[i];
 
@@ -161,6 +161,10 @@ static void csv_regions(FILE *f, const struct pmc_run *run)
 				fprintf(f, ",%" PRIu64 ",%" PRIu64, r->entered, r->exited);
 				csv_summary(f, c->nr, &c->sum);
 				fprintf(f, ",%.3f,%.3f,", c->per_entry, res->overhead_entry[e]);
+				/* the first entry's cost, on the region it was charged to */
+				if (res->first_entry_region && i == 0 && t < 1)
+					fprintf(f, "%.3f", res->overhead_first_entry[e]);
+				fputc(',', f);
 				for (int k = 0; k < c->nr; k++)
 					fprintf(f, "%s%.0f", k ? ";" : "", c->values[k]);
 				fputc('\n', f);

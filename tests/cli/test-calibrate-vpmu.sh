@@ -64,4 +64,46 @@ expect_eq "old file read: first entry less the per-entry cost" \
 	"$(json "$T/v1-sub.json" '[r["events"][0]["values"] for r in j["regions"]]')" "[[$((FIRST - NEXT)).0], [0.0]]"
 expect_grep "old file: says the first entry is not calibrated" "'instructions' has no first-entry calibration" "$T/v1.err"
 
+# Events counted together: under vpmu each region entry reads every event, so an event's cost
+# grows with the others (about 100 instructions per event more). The costs calibrated alone
+# leave a remainder in a two-event count; --set calibrates the set, and subtracts it exactly.
+"$PMC" stat --backend=vpmu -e instructions,branches --subtract-overhead --calibration "$T/cal.json" \
+	-o "$T/alone.json" --format json "$HELPER" 30 2>/dev/null
+expect_eq "two events, costs calibrated alone: instructions left over" \
+	"$(json "$T/alone.json" '[r["events"][0]["values"][0] > 0 for r in j["regions"]]')" "[True, True]"
+"$PMC" calibrate --backend=vpmu --set -e instructions,branches -r 2 --empty="$EMPTY" -o "$T/cal.json" \
+	>"$T/set.txt" 2>"$T/set.err"
+expect_eq "calibrate --set exit status" $? 0
+expect_eq "a file with a set is version 3" "$(json "$T/cal.json" 'j["schema"]')" "pmc-calibrate/3"
+expect_eq "the set's entries beside the ones alone" \
+	"$(json "$T/cal.json" '[(e["event"], e.get("set")) for e in j["entries"]]')" \
+	"[('instructions', None), ('branches', None), ('instructions', ['branches', 'instructions']), ('branches', ['branches', 'instructions'])]"
+expect_eq "an event costs more beside another" \
+	"$(json "$T/cal.json" '[e["region_pair"]["counts"]["median"] for e in j["entries"] if e["event"] == "instructions"]' | python3 -c 'import ast, sys; a, b = ast.literal_eval(sys.stdin.read()); print(b - a > 0)')" True
+"$PMC" calibrate --backend=vpmu --set -e instructions,branches,MEM_INST_RETIRED.LOADS -r 2 --empty="$EMPTY" -o "$T/cal.json" \
+	>/dev/null 2>&1
+expect_eq "a 3-event set kept beside the 2-event one" \
+	"$(json "$T/cal.json" 'sorted(set(len(e.get("set", [])) for e in j["entries"]))')" "[0, 2, 3]"
+for evs in instructions,branches branches,instructions instructions,branches,MEM_INST_RETIRED.LOADS; do
+	"$PMC" stat --backend=vpmu -e $evs -r 2 --subtract-overhead --calibration "$T/cal.json" \
+		-o "$T/set.json" --format json "$HELPER" 30 2>"$T/set.err"
+	expect_eq "$evs: every event's empty regions subtracted to 0" \
+		"$(json "$T/set.json" 'sorted(set(v for r in j["regions"] for e in r["events"] for v in e["values"]))')" "[0.0]"
+done
+expect_no_grep "no warning for a calibrated set" "not calibrated|no first-entry" "$T/set.err"
+# CSV: the first entry's cost on the region it was charged to
+"$PMC" stat --backend=vpmu -e instructions,branches --subtract-overhead --calibration "$T/cal.json" \
+	--format csv -o "$T/set.csv" "$HELPER" 30 2>/dev/null
+expect_eq "csv: overhead_first_entry column" \
+	"$(python3 -c 'import csv, sys; rows = [r for r in csv.reader(open(sys.argv[1])) if r]; i = [k for k, r in enumerate(rows) if r[0] == "region"][0]; c = rows[i].index("overhead_first_entry"); print(" ".join(r[2] + "=" + r[c] for r in rows[i + 1:]))' "$T/set.csv")" \
+	"instructions=$(json "$T/cal.json" '[int(e["first_entry"]["counts"]["median"]) for e in j["entries"] if e["event"] == "instructions" and len(e.get("set", [])) == 2][0]').000 branches=$(json "$T/cal.json" '[int(e["first_entry"]["counts"]["median"]) for e in j["entries"] if e["event"] == "branches" and len(e.get("set", [])) == 2][0]').000 instructions= branches="
+# a set of fewer than two countable events is refused
+"$PMC" calibrate --backend=vpmu --set -e instructions -r 1 --empty="$EMPTY" -o "$T/one.json" >/dev/null 2>"$T/one.err"
+expect_eq "--set with one event fails" $? 1
+expect_grep "and says why" "--set wants two or more events" "$T/one.err"
+# a "set" that is not a list of names makes the file unusable, said
+python3 -c "import json,sys; j=json.load(open(sys.argv[1])); j['entries'][2]['set']='x'; json.dump(j, open(sys.argv[2], 'w'))" "$T/cal.json" "$T/badset.json"
+"$PMC" stat --backend=vpmu -e instructions --subtract-overhead --calibration "$T/badset.json" "$HELPER" 3 >/dev/null 2>"$T/bad.err"
+expect_grep "a bad set is said" 'entries\[2\] \(instructions\): "set" is not an array of two or more event names' "$T/bad.err"
+
 finish

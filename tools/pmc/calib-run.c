@@ -14,7 +14,7 @@
 #include "cli.h"
 
 int calib_empty_program(const struct calib_params *p, struct pmc_evlist *l, json_t **out);
-json_t *calib_regions(const struct calib_params *p, const char *event);
+json_t *calib_regions(const struct calib_params *p, const char *events);
 int calib_check_output(const char *path);
 int calib_save(const char *path, json_t *entries, const struct calib_params *p);
 void calib_print(FILE *f, json_t *entries, const struct calib_params *p);
@@ -105,37 +105,45 @@ static json_t *per_entry(struct pmc_run *run, const char *name, size_t idx)
 
 /*
  * The empty regions of pmc-calibrate-regions (p->regions_argv) under the runner, counting
- * event alone (a region's cost grows with the events it reads, and the in-process
- * measurement reads one): {"first_entry": {"counts"}, "region_pair": {"counts"}},
- * distributions over the runs of the process's first entry and of the later entries' count
- * per entry. NULL, said, when either was not counted.
+ * events (one, or a set counted together: a region's cost grows with the events it reads, and
+ * the in-process measurement reads one): {name: {"first_entry": {"counts"}, "region_pair":
+ * {"counts"}}}, distributions over the runs of the process's first entry and of the later
+ * entries' count per entry, for each event. NULL, said, when one was not counted.
  */
-json_t *calib_regions(const struct calib_params *p, const char *event)
+json_t *calib_regions(const struct calib_params *p, const char *events)
 {
 	struct pmc_evlist_opts eo = {.sz = sizeof(eo), .backend = p->backend, .priv = p->priv};
 	struct pmc_evlist *l = NULL;
 	struct pmc_run *run = NULL;
-	json_t *first = NULL, *next = NULL;
-	int err = pmc_evlist__new(&eo, &l);
+	json_t *all = json_object();
+	int err = all ? pmc_evlist__new(&eo, &l) : -ENOMEM;
 
 	if (!err)
-		err = pmc_evlist__parse(l, event, NULL);
+		err = pmc_evlist__parse(l, events, NULL);
 	if (!err)
 		err = run_command(p, l, p->regions_argv, true, &run);
-	if (!err) {
-		first = per_entry(run, "first", 0);
-		next = per_entry(run, "next", 0);
+	for (size_t i = 0; !err && i < pmc_evlist__nr(l); i++) {
+		const char *name = pmc_evsel__name(pmc_evlist__at(l, i));
+		json_t *first = per_entry(run, "first", i), *next = per_entry(run, "next", i);
+
+		if (!first || !next) {
+			fprintf(stderr, "pmc calibrate: '%s': no empty region was counted\n",
+				cli_show(name));
+			json_decref(first ? first : next);
+			err = -ENOENT;
+			break;
+		}
+		json_object_set_new(
+			all, name,
+			json_pack("{s:o, s:o}", "first_entry", first, "region_pair", next));
 	}
-	if (!err && (!first || !next))
-		fprintf(stderr, "pmc calibrate: '%s': no empty region was counted\n",
-			cli_show(event));
 	pmc_run__delete(run);
 	pmc_evlist__delete(l);
-	if (!first || !next) {
-		json_decref(first ? first : next);
+	if (err) {
+		json_decref(all);
 		return NULL;
 	}
-	return json_pack("{s:o, s:o}", "first_entry", first, "region_pair", next);
+	return all;
 }
 
 static double num(json_t *j, const char *a, const char *b, const char *c)
@@ -216,7 +224,7 @@ void calib_print(FILE *f, json_t *entries, const struct calib_params *p)
 	}
 }
 
-/* Earlier entries for other events, backends or privilege levels are kept. */
+/* Earlier entries for other events, backends, privilege levels or sets are kept. */
 static json_t *merged(const char *path, json_t *entries)
 {
 	json_t *old = NULL, *all = json_array(), *e, *n;
@@ -235,7 +243,11 @@ static json_t *merged(const char *path, json_t *entries)
 		json_array_foreach(entries, k, n) replaced |=
 			json_equal(json_object_get(e, "event"), json_object_get(n, "event")) &&
 			json_equal(json_object_get(e, "backend"), json_object_get(n, "backend")) &&
-			json_equal(json_object_get(e, "priv"), json_object_get(n, "priv"));
+			json_equal(json_object_get(e, "priv"), json_object_get(n, "priv")) &&
+			/* sets are written sorted (cmd-calibrate.c): equal sets are equal */
+			(json_object_get(e, "set")
+				 ? json_equal(json_object_get(e, "set"), json_object_get(n, "set"))
+				 : !json_object_get(n, "set"));
 		if (!replaced)
 			json_array_append(all, e);
 	}
@@ -268,7 +280,9 @@ int calib_save(const char *path, json_t *entries, const struct calib_params *p)
 	const struct pmc_caps *caps = pmc_caps();
 	struct pmc_outfile *out;
 	time_t t = time(NULL);
-	json_t *root;
+	json_t *root, *all, *e;
+	bool sets = false;
+	size_t i;
 	int err;
 
 	gethostname(host, sizeof(host) - 1);
@@ -277,11 +291,15 @@ int calib_save(const char *path, json_t *entries, const struct calib_params *p)
 		return -ENOMEM;
 	if (!path)
 		cli_make_data_folder(target);
+	all = strcmp(target, "-") ? merged(target, entries) : json_copy(entries);
+	/* Entries of a set (--set) make it version 3: a reader of 2 would take them for the
+	 * events' costs alone. */
+	json_array_foreach(all, i, e) sets |= json_object_get(e, "set") != NULL;
 	root = json_pack("{s:s, s:{s:s, s:s, s:s, s:s, s:s, s:s}, s:o}", "schema",
-			 "pmc-calibrate/2", "machine", "hostname", host, "cpu_model",
-			 caps->cpu_model, "kernel", caps->kernel, "date", date, "pmc_version",
-			 pmc_version(), "empty_program", p->empty_argv[0], "entries",
-			 strcmp(target, "-") ? merged(target, entries) : json_copy(entries));
+			 sets ? "pmc-calibrate/3" : "pmc-calibrate/2", "machine", "hostname", host,
+			 "cpu_model", caps->cpu_model, "kernel", caps->kernel, "date", date,
+			 "pmc_version", pmc_version(), "empty_program", p->empty_argv[0], "entries",
+			 all);
 	err = root ? pmc_outfile__open(target, &out) : -ENOMEM;
 	if (!err &&
 	    json_dumpf(root, pmc_outfile__stream(out), JSON_INDENT(2) | JSON_REAL_PRECISION(17))) {

@@ -23,6 +23,7 @@ struct calib_opts {
 	const char **events;
 	size_t nr_events;
 	const char *output;
+	bool set; /* --set: the events calibrated as one set */
 	char *empty_argv[2];
 	char *regions_argv[3];
 	char *helper;
@@ -31,7 +32,7 @@ struct calib_opts {
 /* Empty regions entered after the first one, in each run of pmc-calibrate-regions. */
 #define REGION_ENTRIES "100"
 
-enum { O_EMPTY = CLI_LONG_ONLY, O_USER, O_KERNEL, O_BACKEND };
+enum { O_EMPTY = CLI_LONG_ONLY, O_USER, O_KERNEL, O_BACKEND, O_SET };
 
 static const struct cli_opt options[] = {
 	{"event", 'e', "EVENTS", CLI_V_EVENTS, NULL,
@@ -48,6 +49,10 @@ static const struct cli_opt options[] = {
 	{"backend", O_BACKEND, "NAME", CLI_V_CHOICES, "perf vpmu", "perf (default) or vpmu"},
 	{"output", 'o', "FILE", CLI_V_FILE, NULL,
 	 "calibration file (default: this machine's; - for stdout)"},
+	{"set", O_SET, NULL, CLI_V_NONE, NULL,
+	 "calibrate the events as one set: each one's region costs as counted beside the "
+	 "others, which pmc stat --subtract-overhead uses when it counts exactly these events "
+	 "(counts only, no times)"},
 	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text"},
 	{0},
 };
@@ -112,6 +117,9 @@ static int apply(struct calib_opts *o, int c, char *arg)
 		return 0;
 	case 'o':
 		o->output = arg;
+		return 0;
+	case O_SET:
+		o->set = true;
 		return 0;
 	default:
 		return 2;
@@ -252,7 +260,7 @@ static json_t *measure_child(const struct calib_params *p, const char *event)
 }
 
 int calib_empty_program(const struct calib_params *p, struct pmc_evlist *l, json_t **out);
-json_t *calib_regions(const struct calib_params *p, const char *event);
+json_t *calib_regions(const struct calib_params *p, const char *events);
 int calib_check_output(const char *path);
 int calib_save(const char *path, json_t *entries, const struct calib_params *p);
 void calib_print(FILE *f, json_t *entries, const struct calib_params *p);
@@ -264,26 +272,68 @@ void calib_print(FILE *f, json_t *entries, const struct calib_params *p);
  */
 static json_t *measure_event(const struct calib_params *p, const char *event)
 {
-	json_t *r = calib_regions(p, event), *e;
+	json_t *all = calib_regions(p, event), *r = json_object_get(all, event), *e;
 
 	e = r && p->in_process ? measure_child(p, event) : json_object();
 	if (!e || !r) {
 		json_decref(e);
-		json_decref(r);
+		json_decref(all);
 		return NULL;
 	}
 	if (!json_object_get(e, "region_pair"))
 		json_object_set(e, "region_pair", json_object_get(r, "region_pair"));
 	json_object_set(e, "first_entry", json_object_get(r, "first_entry"));
-	json_decref(r);
+	json_decref(all);
 	return e;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * --set: the events the empty program counted, measured together in pmc-calibrate-regions
+ * (counts only): {name: {first_entry, region_pair, set}}, set being their names sorted. NULL,
+ * said, on failure or when fewer than two can be counted here.
+ */
+static json_t *measure_set(const struct calib_params *p, struct pmc_evlist *l, json_t *empty)
+{
+	const char *names[64];
+	size_t n = 0, len = 0;
+	json_t *all = NULL, *set = json_array(), *v;
+	char *list = NULL;
+	const char *k;
+
+	for (size_t i = 0; i < pmc_evlist__nr(l) && n < 64; i++)
+		if (json_object_get(empty, pmc_evsel__name(pmc_evlist__at(l, i))))
+			names[n++] = pmc_evsel__name(pmc_evlist__at(l, i));
+	if (n < 2) {
+		fprintf(stderr, "pmc calibrate: --set wants two or more events that can be "
+				"counted here\n");
+		json_decref(set);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		len += strlen(names[i]) + 1;
+	list = calloc(1, len);
+	for (size_t i = 0; list && i < n; i++)
+		strcat(strcat(list, i ? "," : ""), names[i]);
+	qsort(names, n, sizeof(*names), by_name);
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(set, json_string(names[i]));
+	all = list ? calib_regions(p, list) : NULL;
+	json_object_foreach(all, k, v) json_object_set(v, "set", set);
+	json_decref(set);
+	free(list);
+	return all;
 }
 
 int cmd_calibrate(int argc, char **argv)
 {
 	struct calib_opts o;
 	struct pmc_evlist *l = NULL;
-	json_t *entries = json_array(), *empty = NULL;
+	json_t *entries = json_array(), *empty = NULL, *set = NULL;
 	int rc = parse_args(argc, argv, &o);
 
 	if (!rc)
@@ -299,13 +349,15 @@ int cmd_calibrate(int argc, char **argv)
 	o.p.in_process = !rc && pmc_evlist__counts_live(l);
 	if (!rc && calib_empty_program(&o.p, l, &empty))
 		rc = 1;
+	if (!rc && o.set && !(set = measure_set(&o.p, l, empty)))
+		rc = 1;
 	for (size_t i = 0; !rc && i < pmc_evlist__nr(l); i++) {
 		const char *name = pmc_evsel__name(pmc_evlist__at(l, i));
 		json_t *e;
 
 		if (!json_object_get(empty, name))
 			continue; /* not countable here: said so while running the empty program */
-		e = measure_event(&o.p, name);
+		e = o.set ? json_incref(json_object_get(set, name)) : measure_event(&o.p, name);
 		if (!e) {
 			rc = 1;
 			break;
@@ -322,6 +374,7 @@ int cmd_calibrate(int argc, char **argv)
 	}
 	json_decref(entries);
 	json_decref(empty);
+	json_decref(set);
 	pmc_evlist__delete(l);
 	free(o.events);
 	free(o.helper);
