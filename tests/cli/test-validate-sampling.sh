@@ -72,6 +72,8 @@ expect_grep "the rest goes on" '^syscalls:sys_exit_getppid +syscall +3000 ' "$T/
 # bad input
 "$PMC" validate --mode=sample >/dev/null 2>"$T/e"
 expect_eq "--mode=sample: usage error" "$?" 2
+"$PMC" validate --format=xml >/dev/null 2>"$T/e"
+expect_eq "--format=xml: usage error" "$?" 2
 "$PMC" validate --mode=sampling --seeds 0 >/dev/null 2>"$T/e"
 expect_eq "--seeds 0: usage error" "$?" 2
 "$PMC" validate --mode=sampling --skid 5000 >/dev/null 2>"$T/e"

@@ -119,6 +119,8 @@ static int apply(struct validate_opts *o, int c, char *arg)
 		o->skid = (int)n;
 		return 0;
 	case O_FORMAT:
+		if (strcmp(arg, "text") && strcmp(arg, "csv") && strcmp(arg, "json"))
+			return bad_usage("--format is text, csv or json", arg);
 		o->fmt = !strcmp(arg, "csv")	? VALIDATE_CSV
 			 : !strcmp(arg, "json") ? VALIDATE_JSON
 						: VALIDATE_TEXT;

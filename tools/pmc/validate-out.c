@@ -173,11 +173,15 @@ int validate_write(FILE *f, const struct vplan *plan, int fmt, json_t *provenanc
 	root = json_pack("{s:s, s:O, s:f, s:s?, s:o}", "schema", "pmc-validate/1", "provenance",
 			 provenance ? provenance : json_null(), "confidence", plan->level,
 			 "interrupts", plan->irq_source, "results", rows);
-	if (!root || json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17))) {
-		json_decref(root);
-		return -1;
-	}
-	fputc('\n', f);
+	return validate_json_dump(f, root);
+}
+
+int validate_json_dump(FILE *f, json_t *root)
+{
+	int rc = !root || json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) ? -1 : 0;
+
+	if (!rc)
+		fputc('\n', f);
 	json_decref(root);
-	return 0;
+	return rc;
 }

@@ -155,11 +155,5 @@ int validate_sampling_write(FILE *f, const struct validate_opts *o, const struct
 			 "confidence", plan->level, "seeds", o->seeds, "period_jitter",
 			 o->backend && !strcmp(o->backend, "vpmu") ? VALIDATE_JITTER : 0,
 			 "sampling", rows);
-	if (!root || json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17))) {
-		json_decref(root);
-		return -1;
-	}
-	fputc('\n', f);
-	json_decref(root);
-	return 0;
+	return validate_json_dump(f, root);
 }

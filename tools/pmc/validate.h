@@ -126,6 +126,8 @@ int validate_write(FILE *f, const struct vplan *plan, int fmt, json_t *provenanc
 void validate_csv_field(FILE *f, const char *s, bool last);
 void validate_csv_num(FILE *f, double v);
 json_t *validate_json_num(double v);
+/* Writes root (a results file) indented, then a newline, and drops it. Returns 0 or -1. */
+int validate_json_dump(FILE *f, json_t *root);
 
 /*
  * Sampling mode: counts each row at its kernel's largest size, then records it at
