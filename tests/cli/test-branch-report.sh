@@ -3,8 +3,8 @@
 # pmc report's branch mode (-b, --sort=branch and the branch keys) and the analyses of branch
 # stacks (--branch-analysis=blocks|trips), under vpmu on vpmu-trips, whose counts follow from
 # its code (tests/progs/vpmu-trips.c): the branch pairs and percentages are perf report
-# --branch-stack's; the loop's trip count is exactly 7; the basic blocks' estimated counts
-# are within 1% of their exact counts.
+# --branch-stack's; the loops' trip counts are exactly 7, 5 and 3 (three forms of loop); the
+# basic blocks' estimated counts are within 1% of their exact counts.
 . "$(dirname "$0")/lib.sh"
 
 require_vpmu
@@ -60,6 +60,14 @@ expect_eq "trips: json" "$(json "$T/trips.json" '(j["loops"][0]["top"], j["loops
 	"('inner+0x5', 7.0, True)"
 "$PMC" report -i "$T/b.data" --branch-analysis=trips -F csv >"$T/trips.csv" 2>&1
 expect_grep "trips: csv" '^"inner\+0x5","inner\+0x9","vpmu-trips",[0-9]+,7\.0000,7,7$' "$T/trips.csv"
+
+# Other forms of loop: entered by a jump to its test (5 passes, no pass before the first
+# back edge), and calling a function in each of its 3 passes.
+"$PMC" record -q --backend=vpmu -e BR_INST_EXEC.TAKEN -c 997 -b -o "$T/f.data" "$W" forms 2>"$T/rec.log"
+"$PMC" report -i "$T/f.data" --branch-analysis=trips >"$T/forms.txt" 2>&1
+expect_grep "trips: a loop entered at its test" "^ +5\.00 +5 +5 +[0-9]+  top_test\+0x7 <- top_test\+0xd " "$T/forms.txt"
+expect_grep "trips: a loop that calls" "^ +3\.00 +3 +3 +[0-9]+  with_call\+0x6 <- with_call\+0xe " "$T/forms.txt"
+expect_eq "trips: the three loops, no other" "$(grep -cE '^ +[0-9]' "$T/forms.txt")" 3
 
 # Basic blocks: estimated against exact counts, within 1%.
 "$PMC" report -i "$T/b.data" --branch-analysis=blocks -F csv >"$T/blocks.csv" 2>&1
