@@ -147,7 +147,7 @@ static int call_graph(struct pmc_parser *p, struct pmc_evsel *evsel, const struc
 static int branch_type(struct pmc_parser *p, struct pmc_evsel *evsel, const struct pmc_term *t)
 {
 	struct pmc_parse_error e;
-	uint64_t mode;
+	uint64_t mode = 0;
 	char *s = strndup(t->str, t->str_len);
 
 	if (!s)
@@ -162,6 +162,7 @@ static int branch_type(struct pmc_parser *p, struct pmc_evsel *evsel, const stru
 	}
 	free(evsel->cfg.branch_type);
 	evsel->cfg.branch_type = s;
+	evsel->cfg.branch_mode = mode;
 	return 0;
 }
 

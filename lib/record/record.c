@@ -89,29 +89,11 @@ static void set_call_graph(struct perf_event_attr *a, const struct pmc_evsel *ev
 			ev->cfg.max_stack > UINT16_MAX ? UINT16_MAX : ev->cfg.max_stack;
 }
 
-/* -b (any branch), -j FILTER, or the event's branch_type= term over both ("no": none). */
-static void set_branch_stack(struct perf_event_attr *a, const struct pmc_evsel *ev,
-			     const struct pmc_record_opts *o)
-{
-	uint64_t mode = o->branch_filter  ? o->branch_filter
-			: o->branch_stack ? PERF_SAMPLE_BRANCH_ANY
-					  : 0;
-
-	if (WROTE(ev, PMC_TERM_BRANCH_TYPE)) {
-		mode = 0; /* "no"; another name parsed when the event did */
-		if (strcmp(ev->cfg.branch_type, "no") &&
-		    pmc_branch_filter_parse(ev->cfg.branch_type, &mode, NULL))
-			mode = 0;
-	}
-	if (mode) {
-		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
-		a->branch_sample_type = mode;
-	}
-}
-
 static void set_sample_fields(struct perf_event_attr *a, const struct pmc_evsel *ev,
 			      const struct pmc_record_opts *o, bool cpu_target)
 {
+	uint64_t bmode;
+
 	a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 			 PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
 	if (WROTE(ev, PMC_TERM_TIME) && !ev->cfg.time)
@@ -128,7 +110,14 @@ static void set_sample_fields(struct perf_event_attr *a, const struct pmc_evsel 
 		a->sample_type |= PERF_SAMPLE_REGS_INTR;
 		a->sample_regs_intr = o->intr_regs;
 	}
-	set_branch_stack(a, ev, o);
+	/* -b (any branch), -j FILTER, or the event's branch_type= term over both ("no": none). */
+	bmode = o->branch_filter ? o->branch_filter : o->branch_stack ? PERF_SAMPLE_BRANCH_ANY : 0;
+	if (WROTE(ev, PMC_TERM_BRANCH_TYPE))
+		bmode = ev->cfg.branch_mode;
+	if (bmode) {
+		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		a->branch_sample_type = bmode;
+	}
 	a->sample_type |= (o->data_addr ? PERF_SAMPLE_ADDR : 0) |
 			  (o->weight ? PERF_SAMPLE_WEIGHT : 0) |
 			  (o->data_src ? PERF_SAMPLE_DATA_SRC : 0) |
