@@ -88,6 +88,12 @@ int pmc__report_parse_keys(struct pmc_report *r, const char *sort)
 		ret = ret ? ret : add_key(r, K_MISPRED, t);
 	}
 	free(copy);
+	if (!ret && r->branch_mode && (r->opts.folded || r->opts.html)) {
+		pr_err("branch mode (-b, a branch key, --branch-analysis) writes text, csv or "
+		       "json: "
+		       "its entries are branches, not call chains\n");
+		ret = -PMC_E_CONFIG;
+	}
 	if (ret)
 		return ret;
 	return r->nr_keys ? 0 : -PMC_E_CONFIG;

@@ -105,7 +105,10 @@ expect_grep "analysis of filtered stacks: said" "need every taken branch.*-j any
 expect_eq "--branch-analysis=loops: exit 2" $? 2
 "$PMC" report -i "$T/b.data" -b -F folded >/dev/null 2>"$T/bad.err"
 expect_eq "-b -F folded: exit 2" $? 2
-expect_grep "-b -F folded: said" "write text, csv or json" "$T/bad.err"
+expect_grep "-b -F folded: said" "writes text, csv or json" "$T/bad.err"
+"$PMC" report -i "$T/b.data" -s branch -F html -o "$T/b.html" 2>"$T/bad.err"
+expect_eq "a branch key with -F html: exit 2" $? 2
+expect_eq "a branch key with -F html: no page" "$(ls "$T/b.html" 2>/dev/null)" ""
 "$PMC" report -i "$T/b.data" -s symbol_fro >/dev/null 2>"$T/bad.err"
 expect_eq "unknown branch key: exit 2" $? 2
 expect_grep "unknown branch key: the branch keys listed" "unknown sort key 'symbol_fro'.*symbol_from" "$T/bad.err"

@@ -168,13 +168,6 @@ static int parse_args(int argc, char **argv, struct pmc_report_opts *o, const ch
 			cli_show(argv[optind]));
 		return 2;
 	}
-	if ((o->branch_stack || o->branch_analysis) && *fmt > PMC_REPORT_JSON) {
-		fprintf(stderr,
-			"pmc report: -b and --branch-analysis write text, csv or json, "
-			"not %s\n",
-			format_names[*fmt]);
-		return 2;
-	}
 	/* The stack formats need whole chains; pprof and callgrind give costs per source line. */
 	o->folded = *fmt >= PMC_REPORT_FOLDED && *fmt != PMC_REPORT_HTML;
 	o->html = *fmt == PMC_REPORT_HTML;
