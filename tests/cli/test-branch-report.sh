@@ -41,6 +41,19 @@ pmc_pairs addr_from,addr_to,mispredict 3 >"$T/pmc.addr"
 expect_eq "addr_from,addr_to,mispredict: perf's entries" "$(cat "$T/pmc.addr")" "$(cat "$T/perf.addr")"
 expect_grep "the back edge is 2/3 of the branches" "^66\.66% inner\+0x9 inner\+0x5 N$" "$T/pmc.addr"
 
+# Mispredicted branches: metric-work's branches on random bits, half of them mispredicted.
+"$PMC" record -q --backend=vpmu -e BR_INST_EXEC.TAKEN -c 997 -b -o "$T/m.data" "$PROGS/metric-work" branches 200000 2>"$T/rec.log"
+# top KEYS-COLUMNS FILE: the entries of 1% and more.
+top() { awk '$1 + 0 >= 1' "$1"; }
+perf report -i "$T/m.data" --branch-stack --stdio -s addr_from,addr_to,mispredict 2>/dev/null |
+	grep -E '^ +[0-9.]+%' | sed 's/\[\.\] //g' | awk '{ print $1, $2, $3, $4 }' | sort >"$T/perf.m"
+"$PMC" report -i "$T/m.data" -s branch 2>/dev/null | grep -E '^ +[0-9.]+%' |
+	sed 's/ -> / /' | awk '{ print $1, $3, $4, $5 }' | sort >"$T/pmc.m"
+top "$T/perf.m" >"$T/perf.mtop"
+top "$T/pmc.m" >"$T/pmc.mtop"
+expect_grep "mispredicted entries shown" " Y$" "$T/pmc.mtop"
+expect_eq "mispredict: perf's entries of 1% and more" "$(cat "$T/pmc.mtop")" "$(cat "$T/perf.mtop")"
+
 # --sort=branch: from -> to and the flag in text, CSV and JSON.
 "$PMC" report -i "$T/b.data" --sort=branch >"$T/branch.txt" 2>&1
 expect_grep "--sort=branch: text" "^ +66\.66% +[0-9]+  inner\+0x9 -> inner\+0x5  N$" "$T/branch.txt"
