@@ -72,6 +72,8 @@ record() { local out=$1; shift; "$PMC" record -q --backend=vpmu -e BR_INST_EXEC.
 kinds() {
 	perf script -i "$1" -F brstacksym 2>/dev/null | tr ' ' '\n' | sed -n 's|^\([^/]*/[^/]*\)/.*|\1|p' | sort -u
 }
+# samples FILE: how many samples perf script reads (the empty-stack checks are not vacuous).
+samples() { perf script -i "$1" -F ip 2>/dev/null | wc -l; }
 record "$T/ret.data" -j any_ret
 expect_eq "vpmu -j any_ret: records" $? 0
 expect_eq "vpmu -j any_ret: only the three returns" "$(kinds "$T/ret.data" | tr '\n' ' ')" \
@@ -82,11 +84,23 @@ expect_eq "vpmu -j cond,u: only the four conditional branches" "$(kinds "$T/cond
 record "$T/call.data" -j call
 expect_eq "vpmu -j call: only the three calls" "$(kinds "$T/call.data" | tr '\n' ' ')" \
 	"_start+0x12/f_mid+0x0 _start+0x17/f_big+0x0 _start+0xd/f_small+0x0 "
+record "$T/acall.data" -j any_call
+expect_eq "vpmu -j any_call: the three calls" "$(kinds "$T/acall.data" | tr '\n' ' ')" \
+	"_start+0x12/f_mid+0x0 _start+0x17/f_big+0x0 _start+0xd/f_small+0x0 "
+for f in ind_call ind_jmp; do
+	record "$T/ind.data" -j $f
+	expect_eq "vpmu -j $f: records" $? 0
+	expect_eq "vpmu -j $f: no entry (vpmu-bare has no indirect branch)" "$(kinds "$T/ind.data" | wc -l)" 0
+	expect_eq "vpmu -j $f: the samples are there" "$([ "$(samples "$T/ind.data")" -gt 500 ] && echo yes)" yes
+done
+record "$T/notx.data" -j no_tx
+expect_eq "vpmu -j no_tx: every branch (none is in a transaction)" "$(kinds "$T/notx.data" | wc -l)" 10
 record "$T/any.data" -j any_call,any_ret,cond
 expect_eq "vpmu: kinds combine" "$(kinds "$T/any.data" | wc -l)" 10
 record "$T/k.data" -j k
 expect_eq "vpmu -j k: records" $? 0
 expect_eq "vpmu -j k: no entry (the model's code runs at ring 3)" "$(kinds "$T/k.data" | wc -l)" 0
+expect_eq "vpmu -j k: the samples are there" "$([ "$(samples "$T/k.data")" -gt 500 ] && echo yes)" yes
 record "$T/term.data" -e 'BR_INST_EXEC.TAKEN/period=997,branch_type=any_ret/'
 expect_eq "vpmu branch_type=any_ret: the returns" "$(kinds "$T/term.data" | wc -l)" 3
 for f in in_tx abort_tx stack hv priv; do
