@@ -131,15 +131,13 @@ static void set_sample_fields(struct perf_event_attr *a, const struct pmc_evsel 
  */
 static int unsupported_terms(const struct pmc_evsel *ev)
 {
-	static const enum pmc_term_id refused[] = {
-		PMC_TERM_NR,
-		PMC_TERM_INHERIT,
-		PMC_TERM_NO_INHERIT,
-		PMC_TERM_OVERWRITE,
-		PMC_TERM_NO_OVERWRITE,
-		PMC_TERM_AUX_OUTPUT,
-		PMC_TERM_AUX_SAMPLE_SIZE,
-	};
+	static const enum pmc_term_id refused[] = {PMC_TERM_NR,
+						   PMC_TERM_INHERIT,
+						   PMC_TERM_NO_INHERIT,
+						   PMC_TERM_OVERWRITE,
+						   PMC_TERM_NO_OVERWRITE,
+						   PMC_TERM_AUX_OUTPUT,
+						   PMC_TERM_AUX_SAMPLE_SIZE};
 
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
 		if (WROTE(ev, refused[i])) {
