@@ -19,13 +19,51 @@ static int cmp_block(const void *a, const void *b)
 	return x->start->addr < y->start->addr ? -1 : x->start->addr > y->start->addr;
 }
 
+/* Hottest loops first: by the passes the blocks give, then by whole instances seen. */
 static int cmp_loop(const void *a, const void *b)
 {
 	const struct bloop *x = *(struct bloop *const *)a, *y = *(struct bloop *const *)b;
 
+	if (x->passes != y->passes)
+		return x->passes > y->passes ? -1 : 1;
 	if (x->instances != y->instances)
 		return x->instances > y->instances ? -1 : 1;
 	return x->to->addr < y->to->addr ? -1 : x->to->addr > y->to->addr;
+}
+
+/*
+ * The guide's ratio (docs/branches.md, "Trip counts"): the estimated runs of the blocks
+ * through a loop's top, and of those that came from the code before it (entries at the top).
+ */
+static void loop_ratios(struct pmc_report *r)
+{
+	for (size_t i = 0; i < r->nr_loops; i++) {
+		struct bloop *l = r->loop_list[i];
+
+		l->passes = l->entries = 0;
+		for (size_t j = 0; j < r->nr_blocks; j++) {
+			const struct bblock *k = r->block_list[j];
+
+			if (k->dso != l->dso || k->start->addr > l->to->addr ||
+			    k->end->addr < l->to->addr)
+				continue;
+			l->passes += k->est;
+			if (k->start->addr < l->to->addr)
+				l->entries += k->est;
+		}
+	}
+}
+
+/* The mean trips of the whole instances (0 without). */
+static double mean(const struct bloop *l)
+{
+	return l->instances ? (double)l->trips / (double)l->instances : 0;
+}
+
+/* Passes per entry by the blocks; negative where none entered at the top. */
+static double ratio(const struct bloop *l)
+{
+	return l->entries > 0 ? l->passes / l->entries : -1;
 }
 
 /* "f+0x1a", as addr_from and addr_to show it. */
@@ -71,16 +109,24 @@ static void text_loops(struct pmc_report *r, FILE *out)
 
 	fprintf(out,
 		"# loop trip counts from %" PRIu64 " branch stacks: the loop instances seen whole "
-		"within one stack (docs/branches.md)\n#\n# %10s %6s %6s %10s  %s\n",
-		r->nr_stacks_used, "Trips", "Min", "Max", "Instances",
+		"within one stack, and by blocks the passes through the top per entry from before "
+		"it (docs/branches.md)\n#\n# %10s %6s %6s %10s %10s  %s\n",
+		r->nr_stacks_used, "Trips", "Min", "Max", "Instances", "By blocks",
 		"Loop: top <- back edge (object)");
 	for (size_t i = 0; i < shown(r, r->nr_loops); i++) {
 		const struct bloop *l = r->loop_list[i];
 
 		where(l->to, a, sizeof(a));
 		where(l->from, b, sizeof(b));
-		fprintf(out, "%12.2f %6" PRIu64 " %6" PRIu64 " %10" PRIu64 "  ",
-			(double)l->trips / (double)l->instances, l->min, l->max, l->instances);
+		if (l->instances)
+			fprintf(out, "%12.2f %6" PRIu64 " %6" PRIu64 " %10" PRIu64, mean(l), l->min,
+				l->max, l->instances);
+		else
+			fprintf(out, "%12s %6s %6s %10d", "-", "-", "-", 0);
+		if (ratio(l) >= 0)
+			fprintf(out, " %10.2f  ", ratio(l));
+		else
+			fprintf(out, " %10s  ", "-");
 		pmc_fput_printable(out, a);
 		fputs(" <- ", out);
 		pmc_fput_printable(out, b);
@@ -114,7 +160,7 @@ static void csv_loops(struct pmc_report *r, FILE *out)
 {
 	char a[512];
 
-	fputs("top,back_edge,dso,instances,mean_trips,min_trips,max_trips\n", out);
+	fputs("top,back_edge,dso,instances,mean_trips,min_trips,max_trips,by_blocks\n", out);
 	for (size_t i = 0; i < shown(r, r->nr_loops); i++) {
 		const struct bloop *l = r->loop_list[i];
 
@@ -125,8 +171,15 @@ static void csv_loops(struct pmc_report *r, FILE *out)
 		pmc__csv_field(out, a);
 		fputc(',', out);
 		pmc__csv_field(out, l->dso->short_name);
-		fprintf(out, ",%" PRIu64 ",%.4f,%" PRIu64 ",%" PRIu64 "\n", l->instances,
-			(double)l->trips / (double)l->instances, l->min, l->max);
+		fprintf(out, ",%" PRIu64, l->instances);
+		if (l->instances)
+			fprintf(out, ",%.4f,%" PRIu64 ",%" PRIu64, mean(l), l->min, l->max);
+		else
+			fputs(",,,", out);
+		if (ratio(l) >= 0)
+			fprintf(out, ",%.4f\n", ratio(l));
+		else
+			fputs(",\n", out);
 	}
 }
 
@@ -165,9 +218,15 @@ static int write_json(struct pmc_report *r, bool blocks, FILE *out)
 			json_object_set_new(o, "dso", pmc__json_bytes(l->dso->short_name));
 			json_object_set_new(o, "instances", json_integer((json_int_t)l->instances));
 			json_object_set_new(o, "mean_trips",
-					    json_real((double)l->trips / (double)l->instances));
-			json_object_set_new(o, "min_trips", json_integer((json_int_t)l->min));
-			json_object_set_new(o, "max_trips", json_integer((json_int_t)l->max));
+					    l->instances ? json_real(mean(l)) : json_null());
+			json_object_set_new(o, "min_trips",
+					    l->instances ? json_integer((json_int_t)l->min)
+							 : json_null());
+			json_object_set_new(o, "max_trips",
+					    l->instances ? json_integer((json_int_t)l->max)
+							 : json_null());
+			json_object_set_new(o, "by_blocks",
+					    ratio(l) >= 0 ? json_real(ratio(l)) : json_null());
 		}
 		json_array_append_new(v, o);
 	}
@@ -184,6 +243,7 @@ int pmc__report_write_branch_analysis(struct pmc_report *r, enum pmc_report_form
 
 	if (r->nr_blocks)
 		qsort(r->block_list, r->nr_blocks, sizeof(*r->block_list), cmp_block);
+	loop_ratios(r);
 	if (r->nr_loops)
 		qsort(r->loop_list, r->nr_loops, sizeof(*r->loop_list), cmp_loop);
 	if (r->nr_stacks_filtered)

@@ -62,26 +62,35 @@ static bool straight(const struct rframe *s, const struct rframe *e)
 	return s->dso == e->dso && !s->kernel == !e->kernel && s->res->addr <= e->res->addr;
 }
 
-static int record_trip(struct pmc_report *r, const struct rframe *from, const struct rframe *to,
-		       uint64_t trips)
+/* The loop of back edge from -> to, made when first seen; NULL without memory. */
+static struct bloop *loop_of(struct pmc_report *r, const struct rframe *from,
+			     const struct rframe *to)
 {
 	uint64_t h = pair_hash(from->res, to->res);
 	struct bloop *head = pmc__addrmap_get(&r->loops, h), *l;
 
 	for (l = head; l; l = l->next)
 		if (l->from == from->res && l->to == to->res)
-			break;
-	if (!l) {
-		l = calloc(1, sizeof(*l));
-		if (!l)
-			return -ENOMEM;
-		*l = (struct bloop){head, from->res, to->res, from->dso, 0, 0, UINT64_MAX, 0};
-		if (pmc__addrmap_put(&r->loops, h, l) ||
-		    push((void ***)&r->loop_list, &r->nr_loops, &r->alloc_loops, l)) {
-			free(l);
-			return -ENOMEM;
-		}
+			return l;
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return NULL;
+	*l = (struct bloop){head, from->res, to->res, from->dso, 0, 0, UINT64_MAX, 0, 0, 0};
+	if (pmc__addrmap_put(&r->loops, h, l) ||
+	    push((void ***)&r->loop_list, &r->nr_loops, &r->alloc_loops, l)) {
+		free(l);
+		return NULL;
 	}
+	return l;
+}
+
+static int record_trip(struct pmc_report *r, const struct rframe *from, const struct rframe *to,
+		       uint64_t trips)
+{
+	struct bloop *l = loop_of(r, from, to);
+
+	if (!l)
+		return -ENOMEM;
 	l->instances++;
 	l->trips += trips;
 	l->min = trips < l->min ? trips : l->min;
@@ -116,7 +125,7 @@ static int trips_of(struct pmc_report *r, const struct rframe *from, const struc
 	const struct rframe *F = &from[k], *T = &to[k];
 	uint64_t takes = 0, top = 0;
 	bool in = false;
-	int ret = 0;
+	int ret = loop_of(r, F, T) ? 0 : -ENOMEM; /* listed, whole instances or not */
 
 	for (size_t j = 0; j < n && !ret; j++) {
 		bool edge = from[j].res == F->res && to[j].res == T->res;

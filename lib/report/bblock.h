@@ -18,6 +18,7 @@ struct bloop {
 	const struct pmc__symres *from, *to; /* the back edge: from is after to */
 	struct pmc__dso *dso;
 	uint64_t instances, trips, min, max; /* whole instances seen, their trips summed */
+	double passes, entries; /* by the blocks: runs through the top; of those, from before it */
 };
 
 #endif /* PMC_LIB_REPORT_BBLOCK_H */
