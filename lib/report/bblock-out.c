@@ -35,21 +35,43 @@ static int cmp_loop(const void *a, const void *b)
  * The guide's ratio (docs/branches.md, "Trip counts"): the estimated runs of the blocks
  * through a loop's top, and of those that came from the code before it (entries at the top).
  */
+static int cmp_top(const void *a, const void *b)
+{
+	const struct bloop *x = *(struct bloop *const *)a, *y = *(struct bloop *const *)b;
+
+	if (x->dso != y->dso)
+		return (uintptr_t)x->dso < (uintptr_t)y->dso ? -1 : 1;
+	return x->to->addr < y->to->addr ? -1 : x->to->addr > y->to->addr;
+}
+
+/* Each block adds to the loops whose top it holds: loops by (object, top), a binary search. */
 static void loop_ratios(struct pmc_report *r)
 {
-	for (size_t i = 0; i < r->nr_loops; i++) {
-		struct bloop *l = r->loop_list[i];
+	struct bloop **v = r->loop_list;
+	size_t n = r->nr_loops;
 
-		l->passes = l->entries = 0;
-		for (size_t j = 0; j < r->nr_blocks; j++) {
-			const struct bblock *k = r->block_list[j];
+	for (size_t i = 0; i < n; i++)
+		v[i]->passes = v[i]->entries = 0;
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_top);
+	for (size_t j = 0; j < r->nr_blocks; j++) {
+		const struct bblock *k = r->block_list[j];
+		size_t lo = 0, hi = n;
 
-			if (k->dso != l->dso || k->start->addr > l->to->addr ||
-			    k->end->addr < l->to->addr)
-				continue;
-			l->passes += k->est;
-			if (k->start->addr < l->to->addr)
-				l->entries += k->est;
+		while (lo < hi) { /* the first loop at or after (k->dso, k->start) */
+			size_t mid = lo + (hi - lo) / 2;
+			bool before = (uintptr_t)v[mid]->dso < (uintptr_t)k->dso ||
+				      (v[mid]->dso == k->dso && v[mid]->to->addr < k->start->addr);
+
+			if (before)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < n && v[lo]->dso == k->dso && v[lo]->to->addr <= k->end->addr; lo++) {
+			v[lo]->passes += k->est;
+			if (k->start->addr < v[lo]->to->addr)
+				v[lo]->entries += k->est;
 		}
 	}
 }
@@ -69,7 +91,7 @@ static double ratio(const struct bloop *l)
 /* "f+0x1a", as addr_from and addr_to show it. */
 static void where(const struct pmc__symres *res, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s+0x%" PRIx64, res->sym->name, res->addr - res->sym->start);
+	pmc__report_addr_text(res, buf, len);
 }
 
 static size_t shown(const struct pmc_report *r, size_t nr)

@@ -98,11 +98,38 @@ static int record_trip(struct pmc_report *r, const struct rframe *from, const st
 	return 0;
 }
 
-/* A branch back to an earlier place of its own function (not its start: a recursive call). */
-static bool back_edge(const struct rframe *from, const struct rframe *to)
+/*
+ * Whether a and b are in one function: one symbol, or both outside every symbol of one object
+ * (stripped code, where each address is its own unnamed symbol).
+ */
+static bool same_func(const struct rframe *a, const struct rframe *b)
 {
-	return from->dso == to->dso && from->res->sym == to->res->sym &&
-	       to->res->addr < from->res->addr && to->res->addr != to->res->sym->start;
+	return a->res->sym == b->res->sym ||
+	       (a->dso == b->dso && a->res->sym->unnamed && b->res->sym->unnamed);
+}
+
+/*
+ * A branch back to an earlier place of its own function (not its start: a recursive call).
+ * Outside every symbol a function's extent is unknown: a backward branch there is taken for a
+ * loop's only within STRIPPED_LOOP_MAX bytes (a call back to a PLT stub is further).
+ */
+#define STRIPPED_LOOP_MAX 4096
+
+/* A jump by its recorded kind (PERF_BR_*; 0 when the stack saved none): no call or return. */
+static bool jump_kind(uint8_t kind)
+{
+	return kind == PERF_BR_UNKNOWN || kind == PERF_BR_COND || kind == PERF_BR_UNCOND ||
+	       kind == PERF_BR_IND;
+}
+
+static bool back_edge(const struct rframe *from, const struct rframe *to, uint8_t kind)
+{
+	if (!jump_kind(kind) || from->dso != to->dso || !same_func(from, to) ||
+	    to->res->addr >= from->res->addr)
+		return false;
+	if (to->res->sym->unnamed)
+		return kind || from->res->addr - to->res->addr <= STRIPPED_LOOP_MAX;
+	return to->res->addr != to->res->sym->start;
 }
 
 /* Whether f lies in the loop [T, F] of the back edge F -> T. */
@@ -120,7 +147,7 @@ static bool in_loop(const struct rframe *f, const struct rframe *T, const struct
  * its top. Instances cut by either end of the stack are not counted.
  */
 static int trips_of(struct pmc_report *r, const struct rframe *from, const struct rframe *to,
-		    size_t n, size_t k)
+		    const uint8_t *kind, size_t n, size_t k)
 {
 	const struct rframe *F = &from[k], *T = &to[k];
 	uint64_t takes = 0, top = 0;
@@ -133,10 +160,10 @@ static int trips_of(struct pmc_report *r, const struct rframe *from, const struc
 
 		if (edge) {
 			takes += in;
-		} else if (in && f_in && !t_in && to[j].res->sym == T->res->sym) {
+		} else if (in && f_in && !t_in && jump_kind(kind[j]) && same_func(&to[j], T)) {
 			ret = record_trip(r, F, T, takes + top); /* jumped out */
 			in = false;
-		} else if (!f_in && t_in && from[j].res->sym == T->res->sym) {
+		} else if (!f_in && t_in && jump_kind(kind[j]) && same_func(&from[j], T)) {
 			if (in)
 				ret = record_trip(r, F, T, takes + top);
 			in = true; /* jumped in */
@@ -162,7 +189,7 @@ static int trips_of(struct pmc_report *r, const struct rframe *from, const struc
 }
 
 int pmc__report_bblock_add(struct pmc_report *r, const struct rframe *from, const struct rframe *to,
-			   size_t n, uint64_t period)
+			   const uint8_t *kind, size_t n, uint64_t period)
 {
 	size_t m = 0;
 	int ret = 0;
@@ -175,12 +202,12 @@ int pmc__report_bblock_add(struct pmc_report *r, const struct rframe *from, cons
 	for (size_t k = 0; k < n && !ret; k++) {
 		size_t i = 0;
 
-		if (!back_edge(&from[k], &to[k]))
+		if (!back_edge(&from[k], &to[k], kind[k]))
 			continue;
 		while (i < k && (from[i].res != from[k].res || to[i].res != to[k].res))
 			i++;
 		if (i == k) /* each back edge once per stack */
-			ret = trips_of(r, from, to, n, k);
+			ret = trips_of(r, from, to, kind, n, k);
 	}
 	return ret;
 }

@@ -59,6 +59,7 @@ int pmc__report_branch_sample(struct pmc_report *r, size_t attr_idx, const struc
 			      const struct rctx *base)
 {
 	struct rframe from[MAX_BRANCHES], to[MAX_BRANCHES];
+	uint8_t kind[MAX_BRANCHES];
 	size_t n = s->nr_branch < MAX_BRANCHES ? (size_t)s->nr_branch : MAX_BRANCHES;
 	const struct perf_event_attr *a = &r->attrs[attr_idx];
 
@@ -78,6 +79,10 @@ int pmc__report_branch_sample(struct pmc_report *r, size_t attr_idx, const struc
 		if (!pmc__report_resolve(r, s->pid, b->from, s->time, &from[k]) ||
 		    !pmc__report_resolve(r, s->pid, b->to, s->time, &to[k]))
 			return -ENOMEM;
+		/* perf_branch_entry's type (bits 20-23), when the recording saved it. */
+		kind[k] = a->branch_sample_type & PERF_SAMPLE_BRANCH_TYPE_SAVE
+				  ? (uint8_t)(flags_word(b) >> 20 & 0xf)
+				  : 0;
 		if (r->opts.branch_analysis)
 			continue;
 		c.bfrom = from[k];
@@ -89,5 +94,5 @@ int pmc__report_branch_sample(struct pmc_report *r, size_t attr_idx, const struc
 	if (!r->opts.branch_analysis)
 		return 0;
 	r->nr_stacks_used++;
-	return pmc__report_bblock_add(r, from, to, n, s->period ? s->period : 1);
+	return pmc__report_bblock_add(r, from, to, kind, n, s->period ? s->period : 1);
 }

@@ -196,12 +196,19 @@ static int sym_text(const struct rframe *f, char *buf, size_t len)
 	return snprintf(buf, len, "[%c] %s", f->kernel ? 'k' : '.', f->res->sym->name);
 }
 
-/* "f+0x1a": a branch's source or target, by function and offset. */
+int pmc__report_addr_text(const struct pmc__symres *res, char *buf, size_t len)
+{
+	uint64_t off = res->addr - res->sym->start;
+
+	/* Outside every symbol the name is the address already. */
+	if (res->sym->unnamed && !off)
+		return snprintf(buf, len, "%s", res->sym->name);
+	return snprintf(buf, len, "%s+0x%" PRIx64, res->sym->name, off);
+}
+
 static int addr_text(const struct rframe *f, char *buf, size_t len)
 {
-	const struct pmc__symres *res = f->res;
-
-	return snprintf(buf, len, "%s+0x%" PRIx64, res->sym->name, res->addr - res->sym->start);
+	return pmc__report_addr_text(f->res, buf, len);
 }
 
 static int branch_text(enum rkey k, const struct rctx *c, char *buf, size_t len)

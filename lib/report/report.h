@@ -194,6 +194,8 @@ void pmc__report_frames_free(struct pmc_report *r);
 int pmc__report_parse_keys(struct pmc_report *r, const char *sort);
 uint64_t pmc__report_key(const struct pmc_report *r, enum rkey k, const struct rctx *c);
 int pmc__report_key_text(const struct pmc_report *r, const struct hent *e, char *buf, size_t len);
+/* "f+0x1a": an address by function and offset, as addr_from and the branch analyses show it. */
+int pmc__report_addr_text(const struct pmc__symres *res, char *buf, size_t len);
 /* One key's text for c, as a report column shows it. */
 int pmc__report_one_text(enum rkey k, const struct rctx *c, char *buf, size_t len);
 const char *pmc__report_key_name(enum rkey k);
@@ -204,9 +206,12 @@ bool pmc__report_resolve(struct pmc_report *r, uint32_t pid, uint64_t addr, uint
 int pmc__report_branch_sample(struct pmc_report *r, size_t attr_idx, const struct pmc__sample *s,
 			      const struct rctx *base);
 int pmc__report_branch_check(struct pmc_report *r, struct pmc_file_error *err);
-/* bblock.c: basic blocks and trip counts from one sample's stack (chronological entries). */
+/*
+ * bblock.c: basic blocks and trip counts from one sample's stack (chronological entries; kind:
+ * each entry's PERF_BR_* type, 0 where the stack saved none).
+ */
 int pmc__report_bblock_add(struct pmc_report *r, const struct rframe *from, const struct rframe *to,
-			   size_t n, uint64_t period);
+			   const uint8_t *kind, size_t n, uint64_t period);
 int pmc__report_write_branch_analysis(struct pmc_report *r, enum pmc_report_format fmt, FILE *out);
 void pmc__report_bblock_free(struct pmc_report *r);
 /* hist.c */
