@@ -83,6 +83,12 @@ expect_grep "trips: a loop entered at its test (none by blocks: no entry at its 
 expect_grep "trips: a loop that calls, 3 by blocks too" "^ +3\.00 +3 +3 +[0-9]+ +3\.00  with_call\+0x6 <- with_call\+0xe " "$T/forms.txt"
 expect_eq "trips: the three loops seen whole, no other" "$(grep -cE '^ +[0-9]' "$T/forms.txt")" 3
 
+# The same with each branch's kind saved (calls and returns then never count as jumps).
+"$PMC" record -q --backend=vpmu -e BR_INST_EXEC.TAKEN -c 997 -j any,save_type -o "$T/ft.data" "$W" forms 2>"$T/rec.log"
+"$PMC" report -i "$T/ft.data" --branch-analysis=trips >"$T/formst.txt" 2>&1
+expect_eq "trips with kinds saved: 7, 5 and 3" "$(grep -E '^ +[0-9]' "$T/formst.txt" | awk '{ print $1, $2, $3, $6 }' | tr '\n' ' ')" \
+	"7.00 7 7 inner+0x5 5.00 5 5 top_test+0x7 3.00 3 3 with_call+0x6 "
+
 # Loops too long for a stack: vpmu-bare's 20, 100 and 500 passes, by the blocks' ratio,
 # within 2%.
 "$PMC" record -q --backend=vpmu -e BR_INST_EXEC.TAKEN -c 997 -b -o "$T/bare.data" "$PROGS/vpmu-bare" 2>"$T/rec.log"
