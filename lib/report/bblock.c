@@ -108,13 +108,6 @@ static bool same_func(const struct rframe *a, const struct rframe *b)
 	       (a->dso == b->dso && a->res->sym->unnamed && b->res->sym->unnamed);
 }
 
-/*
- * A branch back to an earlier place of its own function (not its start: a recursive call).
- * Outside every symbol a function's extent is unknown: a backward branch there is taken for a
- * loop's only within STRIPPED_LOOP_MAX bytes (a call back to a PLT stub is further).
- */
-#define STRIPPED_LOOP_MAX 4096
-
 /* A jump by its recorded kind (PERF_BR_*; 0 when the stack saved none): no call or return. */
 static bool jump_kind(uint8_t kind)
 {
@@ -122,6 +115,13 @@ static bool jump_kind(uint8_t kind)
 	       kind == PERF_BR_IND;
 }
 
+/*
+ * A jump back to an earlier place of its own function (not its start: a recursive call).
+ * Outside every symbol a function's extent is unknown: a backward branch there is taken for a
+ * loop's only when its kind says it is a jump, or within STRIPPED_LOOP_MAX bytes (a call back
+ * to a PLT stub is further).
+ */
+#define STRIPPED_LOOP_MAX 4096
 static bool back_edge(const struct rframe *from, const struct rframe *to, uint8_t kind)
 {
 	if (!jump_kind(kind) || from->dso != to->dso || !same_func(from, to) ||
