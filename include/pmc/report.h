@@ -21,7 +21,9 @@ extern "C" {
  *
  * Sort keys (comma-separated, grouped in that order): symbol (sym), dso, srcline,
  * inline (innermost inlined function), ip, comm, pid, tid; for data samples daddr
- * (symbol_daddr), dsym, dcacheline, dpage, dsrc (mem), weight.
+ * (symbol_daddr), dsym, dcacheline, dpage, dsrc (mem), weight; for branch stacks (branch
+ * mode, docs/branches.md) symbol_from, symbol_to, dso_from, dso_to, addr_from, addr_to,
+ * mispredict, and branch (addr_from,addr_to,mispredict).
  *
  * struct pmc_report_opts is an options struct (sz: see "Options structs" in pmc/common.h).
  */
@@ -41,6 +43,18 @@ struct pmc_report_opts {
 	bool srclines;	      /* resolve source lines and inlines whatever the sort keys */
 	bool no_demangle;     /* show C++ and Rust symbols as the object spells them */
 	bool hide_unresolved; /* leave out samples and callers that no symbol holds */
+	/*
+	 * perf report -b: every entry of every sample's branch stack is one entry of the
+	 * report, counting 1 (a branch key in sort implies it); the default keys are then
+	 * comm,dso_from,symbol_from,symbol_to.
+	 */
+	bool branch_stack;
+	/* What TEXT, CSV and JSON write instead of the entries (docs/branches.md). */
+	enum pmc_branch_analysis {
+		PMC_BRANCH_ANALYSIS_NONE,
+		PMC_BRANCH_ANALYSIS_BLOCKS, /* estimated execution counts of basic blocks */
+		PMC_BRANCH_ANALYSIS_TRIPS,  /* loop trip counts */
+	} branch_analysis;
 };
 
 enum pmc_report_format {

@@ -54,7 +54,23 @@ struct pmc_record_opts {
 	 */
 	unsigned period_jitter;
 	uint64_t seed;
+	/*
+	 * The branch stack's filter (pmc record -j): PERF_SAMPLE_BRANCH_* bits as
+	 * pmc_branch_filter_parse() makes them. Non-zero: the branch stack is sampled with it;
+	 * 0: branch_stack's "any". An event's branch_type= term is over both.
+	 */
+	uint64_t branch_filter;
 };
+
+/*
+ * Branch filters by perf's names (docs/branches.md, "Filters"): "any_call,u" into
+ * PERF_SAMPLE_BRANCH_* bits in *mode; privilege levels (u, k, hv) alone mean any branch at
+ * those levels, as in perf. Returns 0, or -PMC_E_PARSE with err (when not NULL) naming the
+ * unknown name's offset and the closest known names; -EINVAL for NULL arguments.
+ */
+PMC_API int pmc_branch_filter_parse(const char *str, uint64_t *mode, struct pmc_parse_error *err);
+/* perf's name of one PERF_SAMPLE_BRANCH_* bit ("any_call"), or NULL for bits it names not. */
+PMC_API const char *pmc_branch_filter_name(uint64_t bit);
 
 /*
  * A recording session.

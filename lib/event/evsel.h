@@ -73,8 +73,9 @@ struct pmc_evsel_terms {
 	uint64_t nr;	     /* nr=N */
 	uint64_t aux_sample_size;
 	bool time, inherit, overwrite, percore, aux_output;
-	char *branch_type; /* branch_type=... */
-	char *metric_id;   /* metric-id=... */
+	char *branch_type;    /* branch_type=... */
+	uint64_t branch_mode; /* its PERF_SAMPLE_BRANCH_* bits; 0 for "no" */
+	char *metric_id;      /* metric-id=... */
 };
 
 struct pmc_evsel {

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pmc/error.h>
+#include <pmc/sample.h>
 #include "event/parse.h"
 
 #define COUNT (1u << PMC_USE_COUNT)
@@ -32,7 +33,7 @@ static const struct term_def defs[PMC_TERM_NR_IDS] = {
 	[PMC_TERM_NAME] = {"name", true, 0, false, COUNT | SAMPLE},
 	[PMC_TERM_PERIOD] = {"period", false, 0, false, COUNT | SAMPLE},
 	[PMC_TERM_FREQ] = {"freq", false, 0, false, SAMPLE},
-	[PMC_TERM_BRANCH_TYPE] = {"branch_type", true, 0, false, 0},
+	[PMC_TERM_BRANCH_TYPE] = {"branch_type", true, 0, false, SAMPLE},
 	[PMC_TERM_TIME] = {"time", false, 1, false, SAMPLE},
 	[PMC_TERM_CALL_GRAPH] = {"call-graph", true, 0, true, SAMPLE},
 	[PMC_TERM_STACK_SIZE] = {"stack-size", false, 0, true, SAMPLE},
@@ -139,6 +140,32 @@ static int call_graph(struct pmc_parser *p, struct pmc_evsel *evsel, const struc
 			       t->str);
 }
 
+/*
+ * branch_type=NAME: one of pmc record -j's filter names (a term's value holds no comma), or
+ * "no" for no branch stack, as perf takes it.
+ */
+static int branch_type(struct pmc_parser *p, struct pmc_evsel *evsel, const struct pmc_term *t)
+{
+	struct pmc_parse_error e;
+	uint64_t mode = 0;
+	char *s = strndup(t->str, t->str_len);
+
+	if (!s)
+		return -ENOMEM;
+	if (strcmp(s, "no") && pmc_branch_filter_parse(s, &mode, &e)) {
+		free(s);
+		pmc__parse_fail(p, -PMC_E_PARSE, t->val_off + e.offset, "branch_type=%.*s: %s",
+				t->str_len, t->str, e.msg);
+		memcpy(p->err->suggest, e.suggest, sizeof(e.suggest));
+		p->err->nr_suggest = e.nr_suggest;
+		return -PMC_E_PARSE;
+	}
+	free(evsel->cfg.branch_type);
+	evsel->cfg.branch_type = s;
+	evsel->cfg.branch_mode = mode;
+	return 0;
+}
+
 /* Where a sampling term's number or flag goes in evsel's terms; NULL for others. */
 static uint64_t *number_of(struct pmc_evsel_terms *c, int id)
 {
@@ -190,10 +217,10 @@ static int set(struct pmc_parser *p, struct pmc_evsel *evsel, int id, const stru
 		return pmc__evsel_set_name(evsel, t->str, t->str_len);
 	else if (id == PMC_TERM_CALL_GRAPH)
 		return call_graph(p, evsel, t);
-	else if (id != PMC_TERM_DRV)
-		return set_string(id == PMC_TERM_METRIC_ID ? &evsel->cfg.metric_id
-							   : &evsel->cfg.branch_type,
-				  t);
+	else if (id == PMC_TERM_BRANCH_TYPE)
+		return branch_type(p, evsel, t);
+	else if (id == PMC_TERM_METRIC_ID)
+		return set_string(&evsel->cfg.metric_id, t);
 	return 0;
 }
 

@@ -92,6 +92,8 @@ static void set_call_graph(struct perf_event_attr *a, const struct pmc_evsel *ev
 static void set_sample_fields(struct perf_event_attr *a, const struct pmc_evsel *ev,
 			      const struct pmc_record_opts *o, bool cpu_target)
 {
+	uint64_t bmode;
+
 	a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 			 PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
 	if (WROTE(ev, PMC_TERM_TIME) && !ev->cfg.time)
@@ -108,9 +110,13 @@ static void set_sample_fields(struct perf_event_attr *a, const struct pmc_evsel 
 		a->sample_type |= PERF_SAMPLE_REGS_INTR;
 		a->sample_regs_intr = o->intr_regs;
 	}
-	if (o->branch_stack) {
+	/* -b (any branch), -j FILTER, or the event's branch_type= term over both ("no": none). */
+	bmode = o->branch_filter ? o->branch_filter : o->branch_stack ? PERF_SAMPLE_BRANCH_ANY : 0;
+	if (WROTE(ev, PMC_TERM_BRANCH_TYPE))
+		bmode = ev->cfg.branch_mode;
+	if (bmode) {
 		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
-		a->branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+		a->branch_sample_type = bmode;
 	}
 	a->sample_type |= (o->data_addr ? PERF_SAMPLE_ADDR : 0) |
 			  (o->weight ? PERF_SAMPLE_WEIGHT : 0) |
@@ -125,12 +131,13 @@ static void set_sample_fields(struct perf_event_attr *a, const struct pmc_evsel 
  */
 static int unsupported_terms(const struct pmc_evsel *ev)
 {
-	static const enum pmc_term_id refused[] = {
-		PMC_TERM_BRANCH_TYPE, PMC_TERM_NR,
-		PMC_TERM_INHERIT,     PMC_TERM_NO_INHERIT,
-		PMC_TERM_OVERWRITE,   PMC_TERM_NO_OVERWRITE,
-		PMC_TERM_AUX_OUTPUT,  PMC_TERM_AUX_SAMPLE_SIZE,
-	};
+	static const enum pmc_term_id refused[] = {PMC_TERM_NR,
+						   PMC_TERM_INHERIT,
+						   PMC_TERM_NO_INHERIT,
+						   PMC_TERM_OVERWRITE,
+						   PMC_TERM_NO_OVERWRITE,
+						   PMC_TERM_AUX_OUTPUT,
+						   PMC_TERM_AUX_SAMPLE_SIZE};
 
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
 		if (WROTE(ev, refused[i])) {

@@ -258,3 +258,11 @@ void pmc__report_frames_free(struct pmc_report *r)
 	pmc__addrmap_free(&r->fcaches);
 	r->last_fc = NULL;
 }
+
+bool pmc__report_resolve(struct pmc_report *r, uint32_t pid, uint64_t addr, uint64_t time,
+			 struct rframe *f)
+{
+	struct fcache *fc = fcache_get(r, pid);
+
+	return fc && resolve(r, fc, addr, (int64_t)addr < 0, time, f);
+}

@@ -197,3 +197,17 @@ bool pmc__report_visible(const struct pmc_report *r, const struct hent *e)
 		return false;
 	return !total || 100.0 * (double)v / (double)total >= r->opts.min_percent;
 }
+
+/* Branch mode: one LBR entry, counting 1 (perf's pseudo period: percentages of branches). */
+int pmc__report_add_branch(struct pmc_report *r, size_t attr_idx, const struct rctx *c)
+{
+	struct hent *e = find_or_add(r, attr_idx, c);
+
+	if (!e)
+		return -ENOMEM;
+	e->samples++;
+	e->period++;
+	e->children++;
+	r->total_period[attr_idx]++;
+	return 0;
+}

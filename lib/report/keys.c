@@ -26,6 +26,13 @@ static const struct {
 	[K_DPAGE] = {"dpage", NULL},
 	[K_DSRC] = {"dsrc", "mem"},
 	[K_WEIGHT] = {"weight", "local_weight"},
+	[K_SYM_FROM] = {"symbol_from", NULL},
+	[K_SYM_TO] = {"symbol_to", NULL},
+	[K_DSO_FROM] = {"dso_from", NULL},
+	[K_DSO_TO] = {"dso_to", NULL},
+	[K_ADDR_FROM] = {"addr_from", NULL},
+	[K_ADDR_TO] = {"addr_to", NULL},
+	[K_MISPRED] = {"mispredict", NULL},
 };
 
 const char *pmc__report_key_name(enum rkey k)
@@ -42,27 +49,53 @@ static int find_key(const char *tok)
 	return -1;
 }
 
+static int add_key(struct pmc_report *r, int k, const char *tok)
+{
+	if (k < 0 || r->nr_keys == MAX_KEYS) {
+		pr_err("%s sort key '%s'; known: symbol dso srcline inline ip comm pid tid daddr "
+		       "dsym dcacheline dpage dsrc weight, and for branch stacks symbol_from "
+		       "symbol_to dso_from dso_to addr_from addr_to mispredict branch\n",
+		       k < 0 ? "unknown" : "one too many:", tok);
+		return -PMC_E_CONFIG;
+	}
+	r->keys[r->nr_keys++] = (enum rkey)k;
+	r->want_srclines |= k == K_SRCLINE || k == K_INLINE;
+	r->want_data |= k >= K_DADDR && k < K_BRANCH_FIRST;
+	r->branch_mode |= k >= K_BRANCH_FIRST;
+	return 0;
+}
+
 int pmc__report_parse_keys(struct pmc_report *r, const char *sort)
 {
-	char *copy = strdup(sort ? sort : "symbol"), *save = NULL;
+	/* perf report -b's default keys, without its cycles (no LBR here counts them). */
+	const char *dflt = r->opts.branch_stack || r->opts.branch_analysis
+				   ? "comm,dso_from,symbol_from,symbol_to"
+				   : "symbol";
+	char *copy = strdup(sort ? sort : dflt), *save = NULL;
+	int ret = 0;
 
 	if (!copy)
 		return -ENOMEM;
-	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		int k = find_key(t);
-		if (k < 0 || r->nr_keys == MAX_KEYS) {
-			pr_err("unknown sort key '%s'; known: symbol dso srcline inline ip comm "
-			       "pid "
-			       "tid daddr dsym dcacheline dpage dsrc weight\n",
-			       t);
-			free(copy);
-			return -PMC_E_CONFIG;
+	r->branch_mode = r->opts.branch_stack || r->opts.branch_analysis;
+	for (char *t = strtok_r(copy, ",", &save); t && !ret; t = strtok_r(NULL, ",", &save)) {
+		if (strcmp(t, "branch")) {
+			ret = add_key(r, find_key(t), t);
+			continue;
 		}
-		r->keys[r->nr_keys++] = (enum rkey)k;
-		r->want_srclines |= k == K_SRCLINE || k == K_INLINE;
-		r->want_data |= k >= K_DADDR;
+		/* "branch": where from, where to, and whether it was mispredicted. */
+		ret = add_key(r, K_ADDR_FROM, t);
+		ret = ret ? ret : add_key(r, K_ADDR_TO, t);
+		ret = ret ? ret : add_key(r, K_MISPRED, t);
 	}
 	free(copy);
+	if (!ret && r->branch_mode && (r->opts.folded || r->opts.html)) {
+		pr_err("branch mode (-b, a branch key, --branch-analysis) writes text, csv or "
+		       "json: "
+		       "its entries are branches, not call chains\n");
+		ret = -PMC_E_CONFIG;
+	}
+	if (ret)
+		return ret;
 	return r->nr_keys ? 0 : -PMC_E_CONFIG;
 }
 
@@ -101,6 +134,19 @@ uint64_t pmc__report_key(const struct pmc_report *r, enum rkey k, const struct r
 		return c->data_src;
 	case K_WEIGHT:
 		return c->weight;
+	case K_SYM_FROM:
+	case K_SYM_TO:
+		return (uintptr_t)(k == K_SYM_FROM ? &c->bfrom : &c->bto)->res->sym;
+	case K_DSO_FROM:
+		return (uintptr_t)c->bfrom.dso;
+	case K_DSO_TO:
+		return (uintptr_t)c->bto.dso;
+	case K_ADDR_FROM:
+		return (uintptr_t)c->bfrom.res;
+	case K_ADDR_TO:
+		return (uintptr_t)c->bto.res;
+	case K_MISPRED:
+		return c->bflags & 1;
 	case K_NR:
 		break;
 	}
@@ -148,6 +194,41 @@ static void dsrc_text(uint64_t v, char *buf, size_t len)
 static int sym_text(const struct rframe *f, char *buf, size_t len)
 {
 	return snprintf(buf, len, "[%c] %s", f->kernel ? 'k' : '.', f->res->sym->name);
+}
+
+int pmc__report_addr_text(const struct pmc__symres *res, char *buf, size_t len)
+{
+	uint64_t off = res->addr - res->sym->start;
+
+	/* Outside every symbol the name is the address already. */
+	if (res->sym->unnamed && !off)
+		return snprintf(buf, len, "%s", res->sym->name);
+	return snprintf(buf, len, "%s+0x%" PRIx64, res->sym->name, off);
+}
+
+static int addr_text(const struct rframe *f, char *buf, size_t len)
+{
+	return pmc__report_addr_text(f->res, buf, len);
+}
+
+static int branch_text(enum rkey k, const struct rctx *c, char *buf, size_t len)
+{
+	switch (k) {
+	case K_SYM_FROM:
+		return sym_text(&c->bfrom, buf, len);
+	case K_SYM_TO:
+		return sym_text(&c->bto, buf, len);
+	case K_DSO_FROM:
+		return snprintf(buf, len, "%s", c->bfrom.dso->short_name);
+	case K_DSO_TO:
+		return snprintf(buf, len, "%s", c->bto.dso->short_name);
+	case K_ADDR_FROM:
+		return addr_text(&c->bfrom, buf, len);
+	case K_ADDR_TO:
+		return addr_text(&c->bto, buf, len);
+	default: /* K_MISPRED: perf report's "Branch Mispredicted" column */
+		return snprintf(buf, len, "%s", c->bflags & 1 ? "Y" : "N");
+	}
 }
 
 static int data_text(enum rkey k, const struct rctx *c, char *buf, size_t len)
@@ -206,7 +287,8 @@ int pmc__report_one_text(enum rkey k, const struct rctx *c, char *buf, size_t le
 	case K_TID:
 		return snprintf(buf, len, "%u:%s", c->thread->tid, c->comm);
 	default:
-		return data_text(k, c, buf, len);
+		return k >= K_BRANCH_FIRST ? branch_text(k, c, buf, len)
+					   : data_text(k, c, buf, len);
 	}
 }
 
@@ -216,8 +298,12 @@ int pmc__report_key_text(const struct pmc_report *r, const struct hent *e, char 
 
 	buf[0] = 0;
 	for (size_t i = 0; i < r->nr_keys && n < len; i++) {
+		/* A source followed by its target reads "from -> to". */
+		bool arrow = i && ((r->keys[i] == K_SYM_TO && r->keys[i - 1] == K_SYM_FROM) ||
+				   (r->keys[i] == K_ADDR_TO && r->keys[i - 1] == K_ADDR_FROM));
+
 		if (i)
-			n += (size_t)snprintf(buf + n, len - n, "  ");
+			n += (size_t)snprintf(buf + n, len - n, arrow ? " -> " : "  ");
 		if (n < len)
 			n += (size_t)pmc__report_one_text(r->keys[i], &e->rep, buf + n, len - n);
 	}

@@ -31,10 +31,26 @@ bool pmc__report_imprecise(const struct perf_event_attr *a)
 	       a->type != PERF_TYPE_TRACEPOINT;
 }
 
+/* Branch mode: entries are branches counting 1 each, so no estimate or interval. */
+static void branch_header(struct pmc_report *r, size_t ai, FILE *out)
+{
+	fprintf(out,
+		"# event '%s': %" PRIu64 " samples with a branch stack, %" PRIu64
+		" branches (each counts 1, as in perf report -b)\n#\n# Overhead %10s  ",
+		r->names[ai], r->total_samples[ai], r->total_period[ai], "Branches");
+	for (size_t k = 0; k < r->nr_keys; k++)
+		fprintf(out, "%s%s", k ? "  " : "", pmc__report_key_name(r->keys[k]));
+	fprintf(out, "\n#\n");
+}
+
 static void text_header(struct pmc_report *r, size_t ai, FILE *out)
 {
 	char iv[64];
 
+	if (r->branch_mode) {
+		branch_header(r, ai, out);
+		return;
+	}
 	fprintf(out,
 		"# event '%s': %" PRIu64 " samples, estimated count %" PRIu64
 		" (sum of sample periods, k·S), 95%% interval %s\n",
@@ -96,6 +112,12 @@ static void write_text(struct pmc_report *r, FILE *out)
 			continue;
 		shown++;
 		t = r->total_period[ai];
+		if (r->branch_mode) {
+			fprintf(out, "%8.2f%% %10" PRIu64 "  ", pct(e->period, t), e->samples);
+			pmc_fput_printable(out, pmc__report_entry_text(r, e));
+			fputc('\n', out);
+			continue;
+		}
 		if (r->opts.children)
 			fprintf(out, "%8.2f%% %8.2f%%", pct(e->children, t), pct(e->period, t));
 		else
@@ -165,6 +187,10 @@ int pmc_report__write(struct pmc_report *r, enum pmc_report_format fmt, FILE *ou
 	int err;
 
 	pmc__report_sort(r);
+	if (r->opts.branch_analysis && fmt <= PMC_REPORT_JSON)
+		return pmc__report_write_branch_analysis(r, fmt, out) ? -ENOMEM
+		       : ferror(out)				      ? -EIO
+								      : 0;
 	switch (fmt) {
 	case PMC_REPORT_TEXT:
 		write_text(r, out);

@@ -127,6 +127,8 @@ static int on_sample(struct pmc_report *r, const struct pmc__perfdata_event *ev,
 	c.frame = frames[0];
 	if (r->want_data)
 		data_address(r, &s, &c);
+	if (r->branch_mode)
+		return pmc__report_branch_sample(r, ev->attr_idx, &s, &c);
 	return pmc__report_add(r, ev->attr_idx, &s, frames, n, &c);
 }
 
@@ -503,6 +505,8 @@ int pmc_report__load(struct pmc_report *r, const char *path, struct pmc_file_err
 		return ret;
 	r->path = strdup(path);
 	ret = r->path ? copy_attrs(r) : -ENOMEM;
+	if (!ret)
+		ret = pmc__report_branch_check(r, err);
 	if (!ret && pmc__perfdata_was_interrupted(r->f))
 		pr_warn("%s: the recording was interrupted; reading the data up to the end\n",
 			path);
@@ -600,6 +604,7 @@ void pmc_report__delete(struct pmc_report *r)
 	queue_free(r);
 	pmc__addrmap_free(&r->hmap);
 	pmc__report_dview_free(r);
+	pmc__report_bblock_free(r);
 	free(r->ents);
 	free(r->seq);
 	free(r->names);

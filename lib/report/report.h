@@ -25,14 +25,25 @@ enum rkey {
 	K_DPAGE,
 	K_DSRC,
 	K_WEIGHT,
+	/* branch mode (branch.c): one entry per LBR entry of each sample */
+	K_SYM_FROM,
+	K_SYM_TO,
+	K_DSO_FROM,
+	K_DSO_TO,
+	K_ADDR_FROM,
+	K_ADDR_TO,
+	K_MISPRED,
 	K_NR,
 };
+#define K_BRANCH_FIRST K_SYM_FROM
 #define MAX_KEYS 8
 #define MAX_FRAMES 256
 /* The level of the intervals a report prints (docs/accuracy.md, "Sampling intervals"). */
 #define REPORT_LEVEL 0.95
 
 struct fcache;
+struct bblock;
+struct bloop;
 
 /* One resolved code address. */
 struct rframe {
@@ -51,6 +62,8 @@ struct rctx {
 	struct pmc__dso *ddso;		/* map holding daddr, or NULL */
 	const struct pmc__symres *dres; /* its symbol, when the DSO has one */
 	uint64_t data_src, weight;
+	struct rframe bfrom, bto; /* branch mode: the entry's source and target */
+	uint64_t bflags;	  /* its perf_branch_entry flags word (bit 0: mispredicted) */
 };
 
 struct hent {
@@ -161,6 +174,15 @@ struct pmc_report {
 	size_t nr_seq, alloc_seq;
 	uint64_t nr_hidden; /* samples left out by opts.hide_unresolved */
 	char *path;
+	bool branch_mode;	    /* opts.branch_stack or a branch key: entries are branches */
+	struct pmc__addrmap blocks; /* opts.branch_analysis (bblock.c): hash → struct bblock */
+	struct bblock **block_list; /* in the order first seen */
+	size_t nr_blocks, alloc_blocks;
+	struct pmc__addrmap loops; /* hash → struct bloop */
+	struct bloop **loop_list;
+	size_t nr_loops, alloc_loops;
+	uint64_t nr_stacks_used;     /* stacks the analysis read */
+	uint64_t nr_stacks_filtered; /* stacks of events whose filter is not "any": left out */
 };
 
 /* report.c */
@@ -172,10 +194,28 @@ void pmc__report_frames_free(struct pmc_report *r);
 int pmc__report_parse_keys(struct pmc_report *r, const char *sort);
 uint64_t pmc__report_key(const struct pmc_report *r, enum rkey k, const struct rctx *c);
 int pmc__report_key_text(const struct pmc_report *r, const struct hent *e, char *buf, size_t len);
+/* "f+0x1a": an address by function and offset, as addr_from and the branch analyses show it. */
+int pmc__report_addr_text(const struct pmc__symres *res, char *buf, size_t len);
 /* One key's text for c, as a report column shows it. */
 int pmc__report_one_text(enum rkey k, const struct rctx *c, char *buf, size_t len);
 const char *pmc__report_key_name(enum rkey k);
+/* frames.c: addr (a branch's source or target) in pid's maps at time into *f. */
+bool pmc__report_resolve(struct pmc_report *r, uint32_t pid, uint64_t addr, uint64_t time,
+			 struct rframe *f);
+/* branch.c: branch mode's entries for one sample; the file's check; the analyses' writers. */
+int pmc__report_branch_sample(struct pmc_report *r, size_t attr_idx, const struct pmc__sample *s,
+			      const struct rctx *base);
+int pmc__report_branch_check(struct pmc_report *r, struct pmc_file_error *err);
+/*
+ * bblock.c: basic blocks and trip counts from one sample's stack (chronological entries; kind:
+ * each entry's PERF_BR_* type, 0 where the stack saved none).
+ */
+int pmc__report_bblock_add(struct pmc_report *r, const struct rframe *from, const struct rframe *to,
+			   const uint8_t *kind, size_t n, uint64_t period);
+int pmc__report_write_branch_analysis(struct pmc_report *r, enum pmc_report_format fmt, FILE *out);
+void pmc__report_bblock_free(struct pmc_report *r);
 /* hist.c */
+int pmc__report_add_branch(struct pmc_report *r, size_t attr_idx, const struct rctx *c);
 int pmc__report_add(struct pmc_report *r, size_t attr_idx, const struct pmc__sample *s,
 		    struct rframe *frames, size_t nr_frames, const struct rctx *base);
 void pmc__report_sort(struct pmc_report *r);

@@ -17,7 +17,8 @@ enum {
 	O_NORECON,
 	O_STDIO,
 	O_NODEMANGLE,
-	O_HIDEUNRES
+	O_HIDEUNRES,
+	O_BRANCH_AN
 };
 
 /* In enum pmc_report_format's order. */
@@ -28,8 +29,15 @@ static const struct cli_opt options[] = {
 	{"input", 'i', "FILE", CLI_V_FILE, NULL,
 	 "sample file (default perf.data); pmc's or perf's"},
 	{"sort", 's', "KEYS", CLI_V_NONE, NULL,
-	 "comma-separated: symbol dso srcline inline ip comm pid tid, and for data samples "
-	 "daddr dsym dcacheline dpage dsrc weight"},
+	 "comma-separated: symbol dso srcline inline ip comm pid tid, for data samples daddr "
+	 "dsym dcacheline dpage dsrc weight, for branch stacks symbol_from symbol_to dso_from "
+	 "dso_to addr_from addr_to mispredict, and branch (addr_from,addr_to,mispredict)"},
+	{"branch-stack", 'b', NULL, CLI_V_NONE, NULL,
+	 "branch mode, as perf report -b: every entry of every sample's branch stack is one "
+	 "entry (default keys comm,dso_from,symbol_from,symbol_to); a branch key implies it"},
+	{"branch-analysis", O_BRANCH_AN, "WHAT", CLI_V_CHOICES, "blocks trips",
+	 "from the branch stacks: blocks (estimated execution counts of basic blocks) or trips "
+	 "(loop trip counts), as text, csv or json (docs/branches.md)"},
 	{"children", O_CHILDREN, NULL, CLI_V_NONE, NULL,
 	 "sort by the period including callees (call chains)"},
 	{"no-callers", O_NOCALLERS, NULL, CLI_V_NONE, NULL, "do not list each entry's callers"},
@@ -138,6 +146,15 @@ static int parse_args(int argc, char **argv, struct pmc_report_opts *o, const ch
 			o->hide_unresolved = true;
 			break;
 		case O_STDIO:
+			break;
+		case 'b':
+			o->branch_stack = true;
+			break;
+		case O_BRANCH_AN:
+			if (strcmp(optarg, "blocks") && strcmp(optarg, "trips"))
+				return bad_value("--branch-analysis", optarg, "blocks or trips");
+			o->branch_analysis = !strcmp(optarg, "blocks") ? PMC_BRANCH_ANALYSIS_BLOCKS
+								       : PMC_BRANCH_ANALYSIS_TRIPS;
 			break;
 		case 'h':
 			cli_usage(&cmd_report_doc, stdout);

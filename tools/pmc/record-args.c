@@ -39,7 +39,11 @@ static const struct cli_opt options[] = {
 	{"call-graph", O_CALLGRAPH, "MODE", CLI_V_CHOICES, "fp dwarf",
 	 "fp, or dwarf[,BYTES] (copies BYTES of user stack, default 8192)"},
 	{"branch-any", 'b', NULL, CLI_V_NONE, NULL,
-	 "sample the branch stack (needs a PMU with LBR)"},
+	 "sample the branch stack, any branch (needs a PMU with LBR, or --backend=vpmu)"},
+	{"branch-filter", 'j', "FILTER", CLI_V_NONE, NULL,
+	 "sample the branch stack of the kinds named, comma-separated as in perf: any, any_call, "
+	 "any_ret, ind_call, ind_jmp, call, cond, in_tx, no_tx, abort_tx, stack, save_type, "
+	 "priv; levels u, k, hv (alone: any branch at those levels)"},
 	{"user-regs", O_UREGS, "REGS", CLI_V_NONE, NULL,
 	 "sample user registers: ax,bx,...,r15, or all"},
 	{"intr-regs", O_IREGS, "REGS", CLI_V_NONE, NULL, "sample registers at the interrupt"},
@@ -311,6 +315,28 @@ static int apply2(struct record_cli *c, int opt, char *arg)
 	return 2;
 }
 
+/* -b or -j FILTER; as in perf, not both. */
+static int branch_option(struct record_cli *c, int opt, const char *arg)
+{
+	struct pmc_parse_error err;
+
+	if (c->ro.branch_stack || c->ro.branch_filter) {
+		fprintf(stderr, "pmc record: -b and -j set the branch filter once: use one of "
+				"them, once (-b is -j any)\n");
+		return 2;
+	}
+	if (opt == 'b') {
+		c->ro.branch_stack = true;
+		return 0;
+	}
+	if (pmc_branch_filter_parse(arg, &c->ro.branch_filter, &err)) {
+		cli_print_parse_error_hint("pmc record", arg, &err,
+					   "see 'pmc record --help' for the filter names");
+		return 2;
+	}
+	return 0;
+}
+
 static int apply(struct record_cli *c, int opt, char *arg)
 {
 	switch (opt) {
@@ -326,8 +352,8 @@ static int apply(struct record_cli *c, int opt, char *arg)
 	case O_CALLGRAPH:
 		return parse_call_graph(c, arg);
 	case 'b':
-		c->ro.branch_stack = true;
-		return 0;
+	case 'j':
+		return branch_option(c, opt, arg);
 	case O_UREGS:
 		return (c->ro.user_regs = parse_regs(arg)) ? 0 : 2;
 	case O_IREGS:

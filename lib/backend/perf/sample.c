@@ -9,6 +9,7 @@
 #include "core/cpulist.h"
 #include "backend/perf/sample.h"
 #include "core/log.h"
+#include "core/sysfile.h"
 #include "event/evsel.h"
 
 static int *fd_at(struct perf_sampling *ps, size_t attr, int thread, int cpu)
@@ -105,6 +106,31 @@ static int alloc_state(struct perf_sampling *ps, struct pmc_evlist *evlist,
 	return 0;
 }
 
+/*
+ * Why a branch stack could not be opened: x86 kernels list the LBR's depth in the core PMU's
+ * caps/branches; without it (no hardware PMU, as in most virtual machines) nothing here
+ * records branches.
+ */
+static void say_branch_refusal(const struct perf_event_attr *a, const char *name, int err)
+{
+	char depth[32];
+
+	if (!(a->sample_type & PERF_SAMPLE_BRANCH_STACK))
+		return;
+	if (pmc__sysfs_read("bus/event_source/devices/cpu/caps/branches", depth, sizeof(depth)) < 0)
+		pr_warn("perf: cannot sample the branch stack of '%s': this machine's PMU has no "
+			"last-branch record (LBR) (no "
+			"%s/bus/event_source/devices/cpu/caps/branches: "
+			"no hardware PMU here, as in most virtual machines); use --backend=vpmu, "
+			"whose Core i7 model has a 16-entry LBR\n",
+			name, pmc__sysfs_root());
+	else
+		pr_warn("perf: cannot sample the branch stack of '%s' with filter 0x%llx (%s): the "
+			"LBR here (%s entries) does not take that filter for this event, or the "
+			"event is not a hardware event\n",
+			name, (unsigned long long)a->branch_sample_type, strerror(-err), depth);
+}
+
 static int open_all(struct perf_sampling *ps, const struct pmc__sample_params *p,
 		    struct pmc_evlist *evlist)
 {
@@ -121,6 +147,8 @@ static int open_all(struct perf_sampling *ps, const struct pmc__sample_params *p
 					pr_debug("sampling %s on cpu %d, pid %d: %s\n",
 						 evlist->entries[i]->name, ps->cpus[c],
 						 (int)ps->threads[t], strerror(-ret));
+					say_branch_refusal(&ps->base.attrs[i],
+							   evlist->entries[i]->name, ret);
 					return ret;
 				}
 			}

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <pmc/caps.h>
 #include <pmc/error.h>
+#include <pmc/sample.h>
 #include "backend/vpmu/sample.h"
 #include "backend/vpmu/vpmu.h"
 #include "core/log.h"
@@ -80,14 +81,19 @@ static int check_attr(const struct perf_event_attr *a, const char *name)
 	return 0;
 }
 
-/* LBR_SELECT bits (a set bit excludes a kind) for perf's branch filter; 0 for "any". */
+/*
+ * LBR_SELECT bits (a set bit excludes a kind, guide Table 7) for perf's branch filter: the
+ * kinds asked for, at the privilege levels asked for (none named: both, as the kernel
+ * takes the event's). The model's code all runs at ring 3, so "k" alone records nothing.
+ */
 static uint32_t lbr_select_of(uint64_t bst)
 {
-	uint32_t keep = 0, all = VPMU_LBR_JCC | VPMU_LBR_NEAR_REL_CALL | VPMU_LBR_NEAR_IND_CALL |
-				 VPMU_LBR_NEAR_RET | VPMU_LBR_NEAR_IND_JMP | VPMU_LBR_NEAR_REL_JMP;
+	uint32_t keep = 0,
+		 all = VPMU_LBR_JCC | VPMU_LBR_NEAR_REL_CALL | VPMU_LBR_NEAR_IND_CALL |
+		       VPMU_LBR_NEAR_RET | VPMU_LBR_NEAR_IND_JMP | VPMU_LBR_NEAR_REL_JMP,
+		 sel;
+	uint64_t priv = bst & (PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL);
 
-	if (bst & PERF_SAMPLE_BRANCH_ANY)
-		return 0;
 	if (bst & PERF_SAMPLE_BRANCH_ANY_CALL)
 		keep |= VPMU_LBR_NEAR_REL_CALL | VPMU_LBR_NEAR_IND_CALL;
 	if (bst & PERF_SAMPLE_BRANCH_CALL)
@@ -100,7 +106,65 @@ static uint32_t lbr_select_of(uint64_t bst)
 		keep |= VPMU_LBR_JCC;
 	if (bst & PERF_SAMPLE_BRANCH_IND_JUMP)
 		keep |= VPMU_LBR_NEAR_IND_JMP;
-	return keep ? all & ~keep : 0;
+	sel = bst & PERF_SAMPLE_BRANCH_ANY || !keep ? 0 : (all | VPMU_LBR_FAR_BRANCH) & ~keep;
+	if (priv == PERF_SAMPLE_BRANCH_USER)
+		sel |= VPMU_LBR_CPL_EQ_0;
+	else if (priv == PERF_SAMPLE_BRANCH_KERNEL)
+		sel |= VPMU_LBR_CPL_NEQ_0;
+	return sel;
+}
+
+/*
+ * Filters the model's LBR cannot apply, with why: it has the Core i7 guide's LBR_SELECT
+ * (Table 7), no transactional memory, no call-stack mode, no hypervisor level.
+ */
+static const struct {
+	uint64_t bit;
+	const char *why;
+} lbr_refused[] = {
+	{PERF_SAMPLE_BRANCH_IN_TX, "the model has no transactional memory (TSX)"},
+	{PERF_SAMPLE_BRANCH_ABORT_TX, "the model has no transactional memory (TSX)"},
+	{PERF_SAMPLE_BRANCH_CALL_STACK,
+	 "the Core i7 LBR has no call-stack mode (LBR_SELECT has no such bit; it came with later "
+	 "CPUs)"},
+	{PERF_SAMPLE_BRANCH_HV, "the model has no hypervisor level (LBR_SELECT filters ring 0 "
+				"and ring 3 only)"},
+	{PERF_SAMPLE_BRANCH_PRIV_SAVE, "vpmu's LBR entries carry no privilege level"},
+	{PERF_SAMPLE_BRANCH_HW_INDEX, "vpmu's LBR has no hardware index"},
+	{PERF_SAMPLE_BRANCH_NO_FLAGS, "vpmu's LBR entries always carry their flags"},
+	{PERF_SAMPLE_BRANCH_NO_CYCLES, "vpmu's LBR entries always carry their flags"},
+};
+
+/* 0, or -EOPNOTSUPP with the filter vpmu cannot apply to attr's branch stack named. */
+static int check_branch_filter(const struct vpmu_sampling *vs, const struct perf_event_attr *a,
+			       const char *name)
+{
+	uint64_t bst = a->branch_sample_type;
+
+	if (!(a->sample_type & PERF_SAMPLE_BRANCH_STACK))
+		return 0;
+	if (vs->model == VPMU_MODEL_PENTIUM) {
+		pr_warn("vpmu: cannot sample the branch stack of '%s': the Pentium model has no "
+			"last-branch record (use the Core i7 model)\n",
+			name);
+		return -EOPNOTSUPP;
+	}
+	for (size_t i = 0; i < sizeof(lbr_refused) / sizeof(lbr_refused[0]); i++) {
+		const char *f = pmc_branch_filter_name(lbr_refused[i].bit);
+
+		if (!(bst & lbr_refused[i].bit))
+			continue;
+		pr_warn("vpmu: cannot filter the branch stack of '%s' by %s%s%s: %s\n", name,
+			f ? "'" : "bit ", f ? f : "", f ? "'" : "", lbr_refused[i].why);
+		return -EOPNOTSUPP;
+	}
+	if (vs->lbr && vs->lbr_select != lbr_select_of(bst)) {
+		pr_warn("vpmu: cannot sample '%s' with its own branch filter: the model has one "
+			"LBR_SELECT for every counter; give the events the same filter\n",
+			name);
+		return -EOPNOTSUPP;
+	}
+	return 0;
 }
 
 /* Puts attr idx's event on a counter with its interrupt bit and period. */
@@ -116,6 +180,9 @@ static int place(struct vpmu_sampling *vs, const struct pmc_evsel *ev, size_t id
 		pr_warn("vpmu: cannot sample '%s': %s\n", ev->name, why);
 		return err;
 	}
+	err = check_branch_filter(vs, a, ev->name);
+	if (err)
+		return err;
 	if (enc.fixed >= 0 && !vs->used[VPMU_COREI7_FIXED_BASE + enc.fixed]) {
 		k = VPMU_COREI7_FIXED_BASE + enc.fixed;
 		vs->config[k] = enc.fixed_ctrl | VPMU_FIXED_PMI;
