@@ -316,6 +316,7 @@ static void pre_clo_init(void)
 	VG_(track_pre_thread_ll_exit)(vp_thread_exit);
 	VG_(track_new_mem_startup)(on_mmap);
 	VG_(track_new_mem_mmap)(on_mmap);
+	vp_heap_pre_clo_init();
 	VG_(atfork)(on_fork_parent_pre, NULL, on_fork_child);
 	tl_assert(VP_SIG_NR <= 64);
 	vp_options_init();

@@ -50,6 +50,7 @@ struct vp_config {
 	Bool lbr_on;
 	Int out_fd;
 	UInt sample_buf;
+	UInt callchain;	  /* frames of the guest's stack in each sample, 0: none */
 	Bool start;	  /* counters run from the first instruction */
 	Bool host_vector; /* look sets up with the host's AVX2 when it has it */
 };
@@ -227,6 +228,10 @@ void vp_out_counts(UInt tid, struct vp_thread *t);
 /* vpmu-report.c: the last records of the run, or of a process image before its exec */
 void vp_out_counts_and_end(Int exitcode);
 void vp_out_exec(Addr path);
+
+/* vpmu-heap.c: heap blocks and allocation sites under the tool name vpmuheap */
+void vp_heap_pre_clo_init(void);
+void vp_heap_sample(struct vpmu_rec_sample *s, Addr addr);
 
 /* vpmu-options.c */
 void vp_options_init(void);
