@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Heap blocks named by their allocation site under vpmu (pmc record --backend=vpmu -d):
-# vpmu-heap reads a malloc'd array (site array_a) 3 N times and a calloc'd one (site
-# array_b) N times in walk(). With N = 10^5 and a sample every 1009 loads, walk()'s 300000
-# loads of array_a hold 297 or 298 samples and its 100000 of array_b 99 or 100, wherever the
-# period's phase falls; pmc report -s dsym and perf report --mem-mode name both sites so.
+# vpmu-heap reads a malloc'd array (site array_a) 3 N times, a calloc'd one (site array_b)
+# N times and one of the brk heap (sbrk) N times in walk(). With N = 10^5 and a sample every
+# 1009 loads, walk()'s 300000 loads of array_a hold 297 or 298 samples and its 100000 of
+# each other array 99 or 100, wherever the period's phase falls; pmc report -s dsym and
+# perf report --mem-mode name both sites and the brk heap so, and the stack is [stack].
 . "$(dirname "$0")/lib.sh"
 
 require_vpmu
@@ -14,7 +15,7 @@ P="$PROGS/vpmu-heap"
 "$PMC" record --backend=vpmu -q -e MEM_INST_RETIRED.LOADS:pp -c 1009 -d --data-src \
 	-o "$T/h.data" "$P" 100000 >"$T/out" 2>"$T/h.log"
 expect_eq "record -d exits 0" $? 0
-expect_eq "its result under the replaced allocator (calloc zeroes, malloc keeps writes)" "$(cat "$T/out")" 76642320
+expect_eq "its result under the replaced allocator (calloc zeroes, malloc keeps writes)" "$(cat "$T/out")" 76742320
 "$PMC" report -i "$T/h.data" -s dsym -F csv >"$T/h.csv" 2>"$T/h.err"
 expect_eq "report -s dsym exits 0" $? 0
 # samples SITE-PATTERN: the samples of the dsym row whose name matches.
@@ -24,6 +25,10 @@ b=$(samples '^"\[heap\] alloc@array_b\+0x[0-9a-f]+ \(vpmu-heap\.c:[0-9]+\)"$')
 expect_eq "array_a's site: 297 or 298 samples (got $a)" "$(case "$a" in 297 | 298) echo yes ;; esac)" yes
 expect_eq "array_b's site: 99 or 100 samples (got $b)" "$(case "$b" in 99 | 100) echo yes ;; esac)" yes
 expect_eq "one row for each site" "$(grep -c '\[heap\] alloc@' "$T/h.csv")" 2
+h=$(samples '^"\[heap\]"$')
+expect_eq "the brk heap is [heap]: 99 or 100 samples (got $h)" "$(case "$h" in 99 | 100) echo yes ;; esac)" yes
+expect_grep "globals are named from the objects' symbol tables" ',"[A-Za-z_][A-Za-z0-9_.]* \([^)]+\)",' "$T/h.csv"
+expect_grep "the main thread's stack is [stack]" '^"[^"]*",[0-9.]+,[0-9.]+,[1-9][0-9]*,[0-9]+,"\[stack\]"' "$T/h.csv"
 
 command -v perf >/dev/null || fail "perf is a test dependency (scripts/setup.sh --test)"
 perf report -i "$T/h.data" --stdio --mem-mode --sort=dso_daddr >"$T/h.perf" 2>"$T/perf.err"
@@ -32,6 +37,14 @@ for s in array_a array_b; do
 	mine=$(awk -F, -v s="alloc@$s\\\\+" '$6 ~ s { printf "%.2f", $2 }' "$T/h.csv")
 	expect_grep "perf report: $s's site with pmc's share" "^ +$mine% +\[heap\] alloc@$s\+" "$T/h.perf"
 done
+mine=$(awk -F, '$6 == "\"[heap]\"" { printf "%.2f", $2 }' "$T/h.csv")
+expect_grep "perf report: the brk heap with pmc's share" "^ +$mine% +\[heap\] *$" "$T/h.perf"
+
+# The same samples twice: the file's samples and mappings depend on nothing but the program.
+"$PMC" record --backend=vpmu -q -e MEM_INST_RETIRED.LOADS:pp -c 1009 -d --data-src \
+	-o "$T/h2.data" "$P" 100000 >/dev/null 2>&1
+"$PMC" report -i "$T/h2.data" -s dsym -F csv >"$T/h2.csv" 2>&1
+expect_eq "deterministic: the same dsym report twice" "$(cmp -s "$T/h.csv" "$T/h2.csv" && echo same)" same
 
 # Without -d the tool is vpmu, the allocator the program's own: no site is named.
 "$PMC" record --backend=vpmu -q -e MEM_INST_RETIRED.LOADS:pp -c 1009 -o "$T/n.data" "$P" 1000 \

@@ -275,6 +275,7 @@ Bool vp_process_option(const HChar *arg)
 	} else if (VG_BOOL_CLO(arg, "--precise", clo_precise)) {
 	} else if (VG_BOOL_CLO(arg, "--lbr", vp_clo.lbr_on)) {
 	} else if (VG_BOOL_CLO(arg, "--start", vp_clo.start)) {
+	} else if (VG_BOOL_CLO(arg, "--data-maps", vp_clo.data_maps)) {
 	} else if (VG_BOOL_CLO(arg, "--p5-errata", vp_clo.p5_errata)) {
 	} else if (VG_BOOL_CLO(arg, "--write-allocate", vp_clo.write_allocate)) {
 	} else if (VG_BOOL_CLO(arg, "--host-vector", vp_clo.host_vector)) {
@@ -323,6 +324,8 @@ void vp_print_usage(void)
 		"    --start=yes|no            counters run from the first instruction [yes]\n"
 		"    --out-fd=N                write the binary record stream to fd N\n"
 		"    --sample-buffer=N         samples buffered before a flush or a drop [1024]\n"
+		"    --data-maps=yes|no        the stream's MMAP records include data mappings "
+		"[no]\n"
 		"    --callchain=N             each sample holds the guest's call stack, at most\n"
 		"                              N frames (0: none, at most 127) [0]\n");
 }

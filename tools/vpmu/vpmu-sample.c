@@ -339,7 +339,7 @@ UInt vp_samples_drain(void *dst, UInt size)
 		VG_(memcpy)(p + n, s, sizeof(*s));
 		if (s->nr_callchain)
 			VG_(memcpy)
-			(p + n + sizeof(*s), slot_cc(ring_head), s->nr_callchain * sizeof(ULong));
+		(p + n + sizeof(*s), slot_cc(ring_head), s->nr_callchain * sizeof(ULong));
 		n += s->hdr.size;
 		ring_head = (ring_head + 1) % vp_clo.sample_buf;
 		ring_nr--;

@@ -51,6 +51,7 @@ struct vp_config {
 	Int out_fd;
 	UInt sample_buf;
 	UInt callchain;	  /* frames of the guest's stack in each sample, 0: none */
+	Bool data_maps;	  /* the stream's MMAP records include data and anonymous mappings */
 	Bool start;	  /* counters run from the first instruction */
 	Bool host_vector; /* look sets up with the host's AVX2 when it has it */
 };
@@ -218,6 +219,8 @@ void vp_out_write(const void *rec, UInt size);
 void vp_out_begin(void);
 void vp_out_task(UInt type, Int pid, Int ppid, Int tid, Int ptid, Int code);
 void vp_out_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx);
+void vp_out_brk(Addr a, SizeT len);
+void vp_out_stack(void);
 Bool vp_out_fd_open(Int fd);
 void vp_out_protect(void);
 #define VP_EXEC_PATH_MAX 4096

@@ -103,7 +103,9 @@ static int conv_comm(struct vpmu_conv *cv, const struct vpmu_rec_comm *r)
 	return emit(cv, &o, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC);
 }
 
-/* MMAP2 with the file's device and inode where it can be looked at (it is on this host). */
+/* MMAP2 with the file's device and inode where it can be looked at (it is on this host); a
+ * mapping without execute permission (--data-maps) is a data mapping, as the kernel marks
+ * it, and one of no file ("[heap]", "[stack]", "//anon") is anonymous. */
 static int conv_mmap(struct vpmu_conv *cv, const struct vpmu_rec_mmap *r, size_t size)
 {
 	size_t max = size - sizeof(*r);
@@ -121,10 +123,11 @@ static int conv_mmap(struct vpmu_conv *cv, const struct vpmu_rec_mmap *r, size_t
 	put32x2(&o, major(st.st_dev), minor(st.st_dev));
 	put64(&o, st.st_ino);
 	put64(&o, 0); /* ino_generation */
-	put32x2(&o, r->prot, MAP_PRIVATE);
+	put32x2(&o, r->prot, MAP_PRIVATE | (st.st_ino ? 0 : MAP_ANONYMOUS));
 	put_str(&o, path, sizeof(path) - 1);
 	put_trailer(cv, &o, r->pid, r->pid);
-	return emit(cv, &o, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
+	return emit(cv, &o, PERF_RECORD_MMAP2,
+		    PERF_RECORD_MISC_USER | (r->prot & PROT_EXEC ? 0 : PERF_RECORD_MISC_MMAP_DATA));
 }
 
 /* A data mapping over a sampled heap block, named for its allocation site (heap.c). */

@@ -236,7 +236,7 @@ static const char *heap_tool(void)
 static int spawn(struct vpmu_sampling *vs, const struct pmc__sample_params *p)
 {
 	char sel[32], jit[32], seed[40], cc[32];
-	const char *extra[6] = {vs->precise ? "--precise=yes" : "--precise=no"};
+	const char *extra[7] = {vs->precise ? "--precise=yes" : "--precise=no"};
 	struct vpmu_cmdline cl = {.used = vs->used,
 				  .config = vs->config,
 				  .period = vs->period,
@@ -262,8 +262,10 @@ static int spawn(struct vpmu_sampling *vs, const struct pmc__sample_params *p)
 		snprintf(cc, sizeof(cc), "--callchain=%u", vs->callchain);
 		extra[cl.nr_extra++] = cc;
 	}
-	if (vs->data_addr)
+	if (vs->data_addr) {
 		cl.tool = heap_tool();
+		extra[cl.nr_extra++] = "--data-maps=yes";
+	}
 	err = pmc__vpmu_spawn(&cl, &vs->rd_fd, p->child);
 	if (err)
 		return err;
