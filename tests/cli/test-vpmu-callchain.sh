@@ -34,6 +34,9 @@ expect_grep "leaf's callers: c 25 %" "^ +<- c \(25\.00%\)$" "$T/g.txt"
 "$PMC" report -i "$T/g.data" --format=folded >"$T/g.folded" 2>&1
 expect_grep "folded: main;a;b;leaf 120" ";main;a;b;leaf 120$" "$T/g.folded"
 expect_grep "folded: main;c;leaf 40" ";main;c;leaf 40$" "$T/g.folded"
+"$PMC" report -i "$T/g.data" --format=html -o "$T/g.html" 2>&1
+expect_grep "html: leaf's callers, b 12 M and c 4 M instructions" \
+	'"callers":\[\["b",12000000\],\["c",4000000\]\]' "$T/g.html"
 
 # The chain as the kernel writes it: PERF_CONTEXT_USER, then ip and the return addresses.
 command -v perf >/dev/null || fail "perf is a test dependency (scripts/setup.sh --test)"
