@@ -11,7 +11,7 @@ extern "C" {
 #endif
 
 /* Bumped on any incompatible change; PRESENT returns it (0 when not running under vpmu). */
-#define VPMU_PROTO_VERSION 1
+#define VPMU_PROTO_VERSION 2 /* 2: call chains, heap blocks (docs/vpmu.md, "Versions") */
 
 /* Every struct exchanged with the tool starts with this header.  size is the size of the whole
  * struct or record in bytes, so fields can be appended in later versions: a reader skips what it
@@ -190,6 +190,7 @@ enum vpmu_rec_type {
 	VPMU_REC_LOST = 9,
 	VPMU_REC_END = 10,
 	VPMU_REC_EXEC = 11,
+	VPMU_REC_SITE = 12, /* version 2: an allocation site, before the first sample naming it */
 };
 
 struct vpmu_rec_begin {
@@ -249,6 +250,11 @@ struct vpmu_rec_exec {
 #define VPMU_SAMPLE_PRECISE 0x1u  /* ip is the eventing instruction */
 #define VPMU_SAMPLE_HAS_ADDR 0x2u /* addr, latency and data_src are valid */
 #define VPMU_SAMPLE_HAS_LBR 0x4u
+#define VPMU_SAMPLE_HAS_CALLCHAIN 0x8u /* callchain[] holds nr_callchain addresses */
+#define VPMU_SAMPLE_HAS_BLOCK 0x10u    /* addr is in the live heap block block_addr.. */
+
+/* The most frames a sample's call chain holds (perf's default kernel.perf_event_max_stack). */
+#define VPMU_MAX_CALLCHAIN 127
 
 /* Register order in regs[] (the PEBS record's order). */
 enum vpmu_reg {
@@ -298,6 +304,16 @@ struct vpmu_rec_sample {
 	uint32_t nr_lbr;
 	uint32_t pad;
 	struct vpmu_lbr_entry lbr[VPMU_LBR_DEPTH];
+	/* Version 2: the heap block that holds addr (tool vpmuheap, which replaces the client's
+	 * allocator): its start, size and allocation site (a VPMU_REC_SITE id). */
+	uint64_t block_addr;
+	uint64_t block_size;
+	uint32_t block_site;
+	/* Version 2: the guest's call stack when the tool runs with --callchain=N: callchain[0]
+	 * is ip, callchain[1..] the return addresses of the callers, innermost first (as the
+	 * kernel writes a user call chain); hdr.size covers them. */
+	uint32_t nr_callchain;
+	uint64_t callchain[];
 };
 
 /* At exit, and before an exec: one per thread, then one total with tid 0. The values are those
@@ -312,6 +328,18 @@ struct vpmu_rec_counts {
 	uint32_t pad;
 	uint64_t config[VPMU_MAX_COUNTERS];
 	uint64_t value[VPMU_MAX_COUNTERS];
+};
+
+/* An allocation site: the code that called malloc, calloc, realloc, memalign, new or new[]
+ * (the first caller outside the allocator), written once, before the first sample whose data
+ * address is in a block allocated there. */
+struct vpmu_rec_site {
+	struct vpmu_hdr hdr;
+	uint32_t id; /* what samples' block_site names */
+	uint32_t pad;
+	uint64_t ip; /* the return address of the allocating call */
+	char name[]; /* "func+0xOFF (file.c:LINE)" as far as debug information tells,
+		      * NUL-terminated, padded to 8 bytes */
 };
 
 struct vpmu_rec_lost {

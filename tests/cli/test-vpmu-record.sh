@@ -75,9 +75,4 @@ PMC_VPMU_ARGS=--skid=2 record "$T/i.data" -e $EV -c 1009 "$L" 1
 expect_grep "imprecise: two instructions later" "^ +[0-9.]+% +[0-9]+ +[0-9]+ +\[[0-9]+, [0-9]+\] +vpmu_walk\+0x7 \(vpmu-load\)" "$T/i.ip"
 expect_no_grep "imprecise: not at the load" "vpmu_walk\+0x0 " "$T/i.ip"
 
-# Only a command pmc starts can be sampled; call chains are refused with the reason.
-"$PMC" record --backend=vpmu -e instructions -g -o "$T/g.data" "$PROGS/vpmu-loop" loop 10 \
-	>"$T/g.log" 2>&1
-expect_eq "call chains refused" $? 1
-expect_grep "call chains: the reason" "vpmu: cannot sample call chains" "$T/g.log"
 finish

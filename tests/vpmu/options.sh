@@ -39,6 +39,7 @@ bad --period-jitter=91 "from 0 to 90"
 bad --seed=18446744073709551616 "at most 64 bits"
 bad --lbr-select=0x200 "from 0 to 511"
 bad --sample-buffer=0 "from 1 to 1048576"
+bad --callchain=128 "from 0 to 127"
 bad --misp-penalty=99999999999 "from 0 to 1000000"
 bad --ghist-bits=25 "from 1 to 24"
 bad --ctr0=0x1ffffffffffffffffff "at most 64 bits"
@@ -51,6 +52,7 @@ bad --out-fd=-1 "at most 64 bits"
 good --skid=4096 --ld-lat=65535 --lbr-select=0x1ff --sample-buffer=1 --ghist-bits=24
 good --ctr0=0x5301c0 --period0=128 --ctr1=0x00000000000000000000000530140 --l1d=32768,0,64
 good --out-fd=2
+good --ctr0=0x5301c0 --period0=128 --callchain=127 --sample-buffer=1
 good --ctr0=0x5301c0 --period0=128 --period-jitter=90 --seed=18446744073709551615
 rm -f /tmp/vpmu-opt.$$
 echo "$((runs - fails)) passed, $fails failed"

@@ -54,6 +54,8 @@ static void on_start_client(ThreadId tid, ULong blocks)
 
 	(void)blocks;
 	vp_thread_switch(tid);
+	if (fresh && tid == 1)
+		vp_out_stack();
 	if (fresh && vp_clo.out_fd >= 0 && tid != 1)
 		vp_out_task(VPMU_REC_THREAD, VG_(getpid)(), VG_(getppid)(), vp_cur->os_tid,
 			    VG_(getpid)(), 0);
@@ -63,6 +65,12 @@ static void on_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di)
 {
 	(void)di;
 	vp_out_mmap(a, len, rr, ww, xx);
+}
+
+static void on_brk(Addr a, SizeT len, ThreadId tid)
+{
+	(void)tid;
+	vp_out_brk(a, len);
 }
 
 static void on_fork_parent_pre(ThreadId tid)
@@ -316,6 +324,8 @@ static void pre_clo_init(void)
 	VG_(track_pre_thread_ll_exit)(vp_thread_exit);
 	VG_(track_new_mem_startup)(on_mmap);
 	VG_(track_new_mem_mmap)(on_mmap);
+	VG_(track_new_mem_brk)(on_brk);
+	vp_heap_pre_clo_init();
 	VG_(atfork)(on_fork_parent_pre, NULL, on_fork_child);
 	tl_assert(VP_SIG_NR <= 64);
 	vp_options_init();

@@ -231,7 +231,8 @@ static Bool process_more(const HChar *arg)
 	    opt_range(arg, "--period-jitter", 0, 90, &vp_clo.period_jitter) ||
 	    opt_range(arg, "--ld-lat", 1, 65535, &vp_clo.ld_lat) ||
 	    opt_range(arg, "--lbr-select", 0, 0x1ff, &vp_clo.lbr_select) ||
-	    opt_range(arg, "--sample-buffer", 1, 1u << 20, &vp_clo.sample_buf))
+	    opt_range(arg, "--sample-buffer", 1, 1u << 20, &vp_clo.sample_buf) ||
+	    opt_range(arg, "--callchain", 0, VPMU_MAX_CALLCHAIN, &vp_clo.callchain))
 		return True;
 	if (opt_range(arg, "--out-fd", 0, 0x7fffffff, &u)) {
 		/* Checked here: a bad option stops the run only while options are read. */
@@ -274,6 +275,7 @@ Bool vp_process_option(const HChar *arg)
 	} else if (VG_BOOL_CLO(arg, "--precise", clo_precise)) {
 	} else if (VG_BOOL_CLO(arg, "--lbr", vp_clo.lbr_on)) {
 	} else if (VG_BOOL_CLO(arg, "--start", vp_clo.start)) {
+	} else if (VG_BOOL_CLO(arg, "--data-maps", vp_clo.data_maps)) {
 	} else if (VG_BOOL_CLO(arg, "--p5-errata", vp_clo.p5_errata)) {
 	} else if (VG_BOOL_CLO(arg, "--write-allocate", vp_clo.write_allocate)) {
 	} else if (VG_BOOL_CLO(arg, "--host-vector", vp_clo.host_vector)) {
@@ -321,7 +323,11 @@ void vp_print_usage(void)
 		"    --p5-errata=yes|no        Pentium double count of misaligned accesses [no]\n"
 		"    --start=yes|no            counters run from the first instruction [yes]\n"
 		"    --out-fd=N                write the binary record stream to fd N\n"
-		"    --sample-buffer=N         samples buffered before a flush or a drop [1024]\n");
+		"    --sample-buffer=N         samples buffered before a flush or a drop [1024]\n"
+		"    --data-maps=yes|no        the stream's MMAP records include data mappings "
+		"[no]\n"
+		"    --callchain=N             each sample holds the guest's call stack, at most\n"
+		"                              N frames (0: none, at most 127) [0]\n");
 }
 
 void vp_print_debug_usage(void)

@@ -1,23 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Counter overflow ("PMI"), precise and skidded samples with registers, data address and LBR,
  * the sample ring drained by DRAIN or --out-fd, and per-cycle cmask/inv/edge evaluation. */
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
+#include "pub_tool_stacktrace.h"
 #include "vpmu.h"
 #include "vpmu-lbr.h"
 #include "vpmu-sample.h"
 
 static struct vpmu_rec_sample *ring;
+static ULong *ring_cc; /* with --callchain=N: N addresses for each slot of the ring */
 static UInt ring_head, ring_nr;
 static ULong lost;
 
 void vp_samples_init(void)
 {
 	ring = VG_(malloc)("vpmu.samples", sizeof(*ring) * vp_clo.sample_buf);
+	if (vp_clo.callchain)
+		ring_cc = VG_(malloc)("vpmu.callchains",
+				      sizeof(*ring_cc) * vp_clo.callchain * vp_clo.sample_buf);
 }
 
 ULong vp_samples_lost(void)
@@ -98,8 +104,35 @@ static void fill_regs(struct vpmu_rec_sample *s)
 	s->regs[VPMU_REG_RFLAGS] = LibVEX_GuestAMD64_get_rflags(&g);
 }
 
-static void ring_put(const struct vpmu_rec_sample *s)
+/* The guest's call stack at ip, innermost first, as the kernel writes a user call chain: ip,
+ * then each caller's return address. Valgrind's unwinder (the one its error messages use:
+ * CFI from .eh_frame or .debug_frame, frame pointers where there is none) reads the thread's
+ * registers, which are exact at every instruction while a counter samples (--precise-regs);
+ * it gives callers as return address - 1, the call instruction's last byte. Past the
+ * outermost frame (_start) its frame-pointer fall-back reads stack words as callers: the
+ * chain ends at the first address outside the client's executable mappings. */
+static UInt take_callchain(Addr ip, ULong *cc)
 {
+	Addr ips[VPMU_MAX_CALLCHAIN];
+	UInt n = VG_(get_StackTrace)(vp_cur_tid, ips, vp_clo.callchain, NULL, NULL, 0), i;
+
+	if (!n)
+		return 0;
+	cc[0] = ip;
+	for (i = 1; i < n; i++) {
+		NSegment const *seg = VG_(am_find_nsegment)(ips[i] + 1);
+
+		if (!seg || !seg->hasX || (seg->kind != SkFileC && seg->kind != SkAnonC))
+			break;
+		cc[i] = ips[i] + 1;
+	}
+	return i;
+}
+
+static void ring_put(struct vpmu_rec_sample *s, Addr ip)
+{
+	UInt slot;
+
 	if (ring_nr == vp_clo.sample_buf) {
 		if (vp_clo.out_fd >= 0)
 			vp_samples_flush();
@@ -108,7 +141,13 @@ static void ring_put(const struct vpmu_rec_sample *s)
 			return;
 		}
 	}
-	ring[(ring_head + ring_nr) % vp_clo.sample_buf] = *s;
+	slot = (ring_head + ring_nr) % vp_clo.sample_buf;
+	if (ring_cc) {
+		s->nr_callchain = take_callchain(ip, ring_cc + (SizeT)slot * vp_clo.callchain);
+		s->flags |= VPMU_SAMPLE_HAS_CALLCHAIN;
+		s->hdr.size = sizeof(*s) + s->nr_callchain * sizeof(ULong);
+	}
+	ring[slot] = *s;
 	ring_nr++;
 }
 
@@ -135,12 +174,13 @@ static void take_sample(UInt k, Addr ip, Addr event_ip, ULong value, ULong perio
 		s.addr = mi->addr;
 		s.latency = mi->latency;
 		s.data_src = mi->data_src;
+		vp_heap_sample(&s, mi->addr);
 	}
 	if (vp_ctr[k].flags & VPMU_PROG_LBR) {
 		vp_lbr_copy(vp_cur, s.lbr, &s.nr_lbr);
 		s.flags |= VPMU_SAMPLE_HAS_LBR;
 	}
-	ring_put(&s);
+	ring_put(&s, ip);
 }
 
 /* Where the next instruction tick must look: the INSN count at which a counter that counts
@@ -282,24 +322,39 @@ VG_REGPARM(1) void vp_h_cycle(Addr imark)
 
 /* ---- delivery ---- */
 
+/* The call chain of the sample in ring slot i. */
+static const ULong *slot_cc(UInt i)
+{
+	return ring_cc + (SizeT)i * vp_clo.callchain;
+}
+
 UInt vp_samples_drain(void *dst, UInt size)
 {
 	UInt n = 0;
 	UChar *p = dst;
 
-	while (ring_nr && size - n * sizeof(*ring) >= sizeof(*ring)) {
-		VG_(memcpy)(p + n * sizeof(*ring), &ring[ring_head], sizeof(*ring));
+	while (ring_nr && size - n >= ring[ring_head].hdr.size) {
+		const struct vpmu_rec_sample *s = &ring[ring_head];
+
+		VG_(memcpy)(p + n, s, sizeof(*s));
+		if (s->nr_callchain)
+			VG_(memcpy)
+		(p + n + sizeof(*s), slot_cc(ring_head), s->nr_callchain * sizeof(ULong));
+		n += s->hdr.size;
 		ring_head = (ring_head + 1) % vp_clo.sample_buf;
 		ring_nr--;
-		n++;
 	}
-	return n * sizeof(*ring);
+	return n;
 }
 
 void vp_samples_flush(void)
 {
 	while (ring_nr) {
-		vp_out_write(&ring[ring_head], sizeof(*ring));
+		const struct vpmu_rec_sample *s = &ring[ring_head];
+
+		vp_out_write(s, sizeof(*s));
+		if (s->nr_callchain)
+			vp_out_write(slot_cc(ring_head), s->nr_callchain * sizeof(ULong));
 		ring_head = (ring_head + 1) % vp_clo.sample_buf;
 		ring_nr--;
 	}

@@ -10,6 +10,7 @@
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
+#include "pub_tool_machine.h"
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_clientstate.h"
 #include "pub_tool_mallocfree.h"
@@ -109,36 +110,73 @@ void vp_out_task(UInt type, Int pid, Int ppid, Int tid, Int ptid, Int code)
 	vp_out_write(&r, sizeof(r));
 }
 
-/* Only file-backed executable mappings matter to a symboliser. */
-void vp_out_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx)
+/* The name a mapping's record carries: the file's path, or with --data-maps=yes "//anon"
+ * for anonymous memory, as the kernel names it; NULL when the mapping is not written. */
+static const HChar *mmap_name(NSegment const *seg, Bool xx)
+{
+	if (!seg || (!xx && !vp_clo.data_maps))
+		return NULL;
+	if (seg->kind == SkFileC)
+		return VG_(am_get_filename)(seg);
+	return seg->kind == SkAnonC && !xx ? "//anon" : NULL;
+}
+
+static void out_mmap(Addr a, SizeT len, UInt prot, NSegment const *seg, const HChar *path)
 {
 	UChar buf[sizeof(struct vpmu_rec_mmap) + 4096 + 8];
 	struct vpmu_rec_mmap *r = (struct vpmu_rec_mmap *)buf;
-	NSegment const *seg;
-	const HChar *path;
-	UInt plen, size;
+	UInt plen = VG_(strlen)(path), size;
 
-	if (vp_clo.out_fd < 0 || !xx)
-		return;
-	seg = VG_(am_find_nsegment)(a);
-	if (!seg || seg->kind != SkFileC)
-		return;
-	path = VG_(am_get_filename)(seg);
-	if (!path)
-		return;
-	plen = VG_(strlen)(path);
 	if (plen > 4096)
 		plen = 4096;
 	size = (sizeof(*r) + plen + 1 + 7) & ~7u;
 	VG_(memset)(buf, 0, size);
 	vp_hdr_init(&r->hdr, VPMU_MAGIC_RECORD, VPMU_REC_MMAP, size);
 	r->pid = VG_(getpid)();
-	r->prot = (rr ? 1 : 0) | (ww ? 2 : 0) | (xx ? 4 : 0);
+	r->prot = prot;
 	r->addr = a;
 	r->len = len;
-	r->pgoff = seg->offset + (a - seg->start);
+	r->pgoff = seg->kind == SkFileC ? seg->offset + (a - seg->start) : 0;
 	VG_(memcpy)(r->path, path, plen);
 	vp_out_write(buf, size);
+}
+
+/* File-backed executable mappings, which a symboliser needs; with --data-maps=yes the data
+ * mappings too, which name data addresses (globals, heap, stack). */
+void vp_out_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx)
+{
+	NSegment const *seg;
+	const HChar *path;
+
+	if (vp_clo.out_fd < 0)
+		return;
+	seg = VG_(am_find_nsegment)(a);
+	path = mmap_name(seg, xx);
+	if (path)
+		out_mmap(a, len, (rr ? 1 : 0) | (ww ? 2 : 0) | (xx ? 4 : 0), seg, path);
+}
+
+/* With --data-maps=yes: the brk heap grew by [a, a + len); its record covers the heap's
+ * segment from its start, named "[heap]" as the kernel names it (the segment was written as
+ * anonymous memory at start-up; the later record replaces it). */
+void vp_out_brk(Addr a, SizeT len)
+{
+	NSegment const *seg = VG_(am_find_nsegment)(a);
+
+	if (vp_clo.out_fd < 0 || !vp_clo.data_maps || !seg || seg->kind != SkAnonC)
+		return;
+	out_mmap(seg->start, a + len - seg->start, 3, seg, "[heap]");
+}
+
+/* The main thread's stack is announced as anonymous memory at start-up, before the thread's
+ * stack is known; once the thread first runs, its segment is written again as "[stack]". */
+void vp_out_stack(void)
+{
+	NSegment const *seg = VG_(am_find_nsegment)(VG_(get_SP)(1));
+
+	if (vp_clo.out_fd < 0 || !vp_clo.data_maps || !seg || seg->kind != SkAnonC)
+		return;
+	out_mmap(seg->start, seg->end + 1 - seg->start, 3, seg, "[stack]");
 }
 
 /* The options Valgrind passes on to a traced exec are VG_(args_for_valgrind): the new image's

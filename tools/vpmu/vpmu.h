@@ -50,6 +50,8 @@ struct vp_config {
 	Bool lbr_on;
 	Int out_fd;
 	UInt sample_buf;
+	UInt callchain;	  /* frames of the guest's stack in each sample, 0: none */
+	Bool data_maps;	  /* the stream's MMAP records include data and anonymous mappings */
 	Bool start;	  /* counters run from the first instruction */
 	Bool host_vector; /* look sets up with the host's AVX2 when it has it */
 };
@@ -217,6 +219,8 @@ void vp_out_write(const void *rec, UInt size);
 void vp_out_begin(void);
 void vp_out_task(UInt type, Int pid, Int ppid, Int tid, Int ptid, Int code);
 void vp_out_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx);
+void vp_out_brk(Addr a, SizeT len);
+void vp_out_stack(void);
 Bool vp_out_fd_open(Int fd);
 void vp_out_protect(void);
 #define VP_EXEC_PATH_MAX 4096
@@ -227,6 +231,10 @@ void vp_out_counts(UInt tid, struct vp_thread *t);
 /* vpmu-report.c: the last records of the run, or of a process image before its exec */
 void vp_out_counts_and_end(Int exitcode);
 void vp_out_exec(Addr path);
+
+/* vpmu-heap.c: heap blocks and allocation sites under the tool name vpmuheap */
+void vp_heap_pre_clo_init(void);
+void vp_heap_sample(struct vpmu_rec_sample *s, Addr addr);
 
 /* vpmu-options.c */
 void vp_options_init(void);

@@ -89,7 +89,7 @@ static int tool_args(const struct vpmu_cmdline *cl, int out_fd, char **argv, int
 	/* Follow exec: the new image runs under the tool too and writes on the same stream
 	 * (docs/vpmu.md, "Exec"), as perf counts a task across exec. */
 	err = err ? err : push(argv, n, "--trace-children=yes");
-	err = err ? err : push(argv, n, "--tool=vpmu");
+	err = err ? err : push(argv, n, "--tool=%s", cl->tool ? cl->tool : "vpmu");
 	if (!err && preset && *preset)
 		err = push(argv, n, "--preset=%s", preset);
 	if (!err && model && *model)

@@ -103,7 +103,9 @@ static int conv_comm(struct vpmu_conv *cv, const struct vpmu_rec_comm *r)
 	return emit(cv, &o, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC);
 }
 
-/* MMAP2 with the file's device and inode where it can be looked at (it is on this host). */
+/* MMAP2 with the file's device and inode where it can be looked at (it is on this host); a
+ * mapping without execute permission (--data-maps) is a data mapping, as the kernel marks
+ * it, and one of no file ("[heap]", "[stack]", "//anon") is anonymous. */
 static int conv_mmap(struct vpmu_conv *cv, const struct vpmu_rec_mmap *r, size_t size)
 {
 	size_t max = size - sizeof(*r);
@@ -121,10 +123,29 @@ static int conv_mmap(struct vpmu_conv *cv, const struct vpmu_rec_mmap *r, size_t
 	put32x2(&o, major(st.st_dev), minor(st.st_dev));
 	put64(&o, st.st_ino);
 	put64(&o, 0); /* ino_generation */
-	put32x2(&o, r->prot, MAP_PRIVATE);
+	put32x2(&o, r->prot, MAP_PRIVATE | (st.st_ino ? 0 : MAP_ANONYMOUS));
 	put_str(&o, path, sizeof(path) - 1);
 	put_trailer(cv, &o, r->pid, r->pid);
-	return emit(cv, &o, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
+	return emit(cv, &o, PERF_RECORD_MMAP2,
+		    PERF_RECORD_MISC_USER | (r->prot & PROT_EXEC ? 0 : PERF_RECORD_MISC_MMAP_DATA));
+}
+
+/* A data mapping over a sampled heap block, named for its allocation site (heap.c). */
+static int conv_block_mmap(struct vpmu_conv *cv, const struct vpmu_rec_sample *r, const char *name)
+{
+	struct out o = {.n = 8};
+
+	put32x2(&o, r->pid, r->pid);
+	put64(&o, r->block_addr);
+	put64(&o, r->block_size ? r->block_size : 1);
+	put64(&o, 0);	   /* pgoff */
+	put32x2(&o, 0, 0); /* no device, no inode: no file */
+	put64(&o, 0);
+	put64(&o, 0);
+	put32x2(&o, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS);
+	put_str(&o, name, CONV_MAX_PATH - 1);
+	put_trailer(cv, &o, r->pid, r->pid);
+	return emit(cv, &o, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA);
 }
 
 /* FORK (a process), THREAD (a thread: perf's FORK with pid == ppid) and EXIT. */
@@ -234,11 +255,34 @@ static uint32_t sample_branches(const struct vpmu_rec_sample *r, uint64_t bst,
 	return nr;
 }
 
+/* PERF_SAMPLE_CALLCHAIN as the kernel writes a user chain: the context marker, then the
+ * sample's ip and the callers' return addresses, at most the attr's sample_max_stack. */
+static uint64_t sample_callchain(const struct vpmu_rec_sample *r, size_t size,
+				 const struct perf_event_attr *a, uint64_t *out)
+{
+	uint64_t nr = r->flags & VPMU_SAMPLE_HAS_CALLCHAIN ? r->nr_callchain : 0,
+		 max = a->sample_max_stack ? a->sample_max_stack : VPMU_MAX_CALLCHAIN;
+
+	if (nr > (size - sizeof(*r)) / sizeof(uint64_t))
+		nr = (size - sizeof(*r)) / sizeof(uint64_t);
+	if (nr > max)
+		nr = max;
+	if (nr > VPMU_MAX_CALLCHAIN)
+		nr = VPMU_MAX_CALLCHAIN;
+	out[0] = PERF_CONTEXT_USER;
+	if (!nr) {
+		out[1] = r->ip;
+		return 2;
+	}
+	memcpy(out + 1, r->callchain, nr * sizeof(uint64_t));
+	return nr + 1;
+}
+
 /* A vpmu sample as pmc's decoded sample, encoded by the one sample encoder (lib/perfdata). */
-static int conv_sample(struct vpmu_conv *cv, const struct vpmu_rec_sample *r)
+static int conv_sample(struct vpmu_conv *cv, const struct vpmu_rec_sample *r, size_t size)
 {
 	int idx = r->counter < VPMU_MAX_COUNTERS ? cv->attr_of_ctr[r->counter] : -1;
-	uint64_t uregs[24], iregs[24], rec[CONV_MAX_RECORD / 8];
+	uint64_t uregs[24], iregs[24], rec[CONV_MAX_RECORD / 8], cc[VPMU_MAX_CALLCHAIN + 1];
 	struct perf_branch_entry br[VPMU_LBR_DEPTH];
 	const struct perf_event_attr *a;
 	struct pmc__sample s;
@@ -247,6 +291,13 @@ static int conv_sample(struct vpmu_conv *cv, const struct vpmu_rec_sample *r)
 	if (idx < 0)
 		return 0; /* a counter libpmc did not program for sampling */
 	a = &cv->attrs[idx];
+	if ((r->flags & VPMU_SAMPLE_HAS_BLOCK) && (a->sample_type & PERF_SAMPLE_ADDR)) {
+		const char *name = pmc__vpmu_heap_block_name(cv, r, &len);
+
+		len = len ? len : name ? conv_block_mmap(cv, r, name) : 0;
+		if (len < 0)
+			return len;
+	}
 	s = (struct pmc__sample){
 		.sample_type = a->sample_type,
 		.misc = PERF_RECORD_MISC_USER |
@@ -260,6 +311,7 @@ static int conv_sample(struct vpmu_conv *cv, const struct vpmu_rec_sample *r)
 		.addr = r->flags & VPMU_SAMPLE_HAS_ADDR ? r->addr : 0,
 		.period = r->period,
 		.branch_hw_idx = ~0ull, /* no hardware index: the whole stack is given */
+		.callchain = cc,
 		.branch = br,
 		.weight = r->flags & VPMU_SAMPLE_HAS_ADDR ? r->latency : 0,
 		.data_src = pmc__vpmu_data_src(r),
@@ -269,6 +321,8 @@ static int conv_sample(struct vpmu_conv *cv, const struct vpmu_rec_sample *r)
 		.intr_regs = iregs,
 	};
 	s.nr_branch = sample_branches(r, a->branch_sample_type, br);
+	if (a->sample_type & PERF_SAMPLE_CALLCHAIN)
+		s.nr_callchain = sample_callchain(r, size, a, cc);
 	s.user_regs_abi = sample_regs(r, a->sample_regs_user, uregs);
 	s.intr_regs_abi = sample_regs(r, a->sample_regs_intr, iregs);
 	len = pmc__sample_encode(a, &s, rec, sizeof(rec));
@@ -307,8 +361,13 @@ int pmc__vpmu_convert(struct vpmu_conv *cv, const struct vpmu_hdr *h)
 			       ? conv_task(cv, (const void *)h, h->type)
 			       : 0;
 	case VPMU_REC_SAMPLE:
-		return fits(h, sizeof(struct vpmu_rec_sample)) ? conv_sample(cv, (const void *)h)
-							       : 0;
+		return fits(h, sizeof(struct vpmu_rec_sample))
+			       ? conv_sample(cv, (const void *)h, h->size)
+			       : 0;
+	case VPMU_REC_SITE:
+		return fits(h, sizeof(struct vpmu_rec_site) + 8)
+			       ? pmc__vpmu_heap_site(cv, (const void *)h, h->size)
+			       : 0;
 	case VPMU_REC_LOST:
 		return fits(h, sizeof(struct vpmu_rec_lost)) ? conv_lost(cv, (const void *)h) : 0;
 	default:

@@ -5,7 +5,8 @@
  * else imprecise ones, --skid from PMC_VPMU_ARGS), a branch stack turns the LBR on; the
  * command runs under the tool (command.c) and its --out-fd stream is converted record by
  * record into perf records (convert.c) as it arrives. Only a command pmc starts can be
- * sampled: valgrind cannot attach to a running process.
+ * sampled: valgrind cannot attach to a running process. Call chains (-g, any --call-graph) are
+ * the tool's own unwind of the guest's stack at each sample (--callchain=N).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,7 +29,8 @@
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
 	 PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |  \
 	 PERF_SAMPLE_PERIOD | PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER |        \
-	 PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC)
+	 PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC |            \
+	 PERF_SAMPLE_CALLCHAIN)
 /* The general registers and the segment registers of perf_regs' x86 order. */
 #define VPMU_REGS_MASK 0xffffffull
 /* A frequency becomes the period of one sample every 1/freq s at one event per ns. */
@@ -46,6 +48,8 @@ struct vpmu_sampling {
 	uint64_t config[VPMU_MAX_COUNTERS], period[VPMU_MAX_COUNTERS];
 	uint32_t lbr_select;
 	bool precise, lbr;
+	unsigned callchain; /* frames the tool unwinds at each sample, 0: no call chains */
+	bool data_addr;	    /* some event samples data addresses: heap blocks are named */
 	struct vpmu_conv cv;
 	uint64_t *id_store; /* [nr_attrs]: one id per attr, base.ids point into it */
 	int rd_fd, wake_fd;
@@ -64,12 +68,6 @@ static int check_attr(const struct perf_event_attr *a, const char *name)
 {
 	uint64_t extra = a->sample_type & ~(uint64_t)VPMU_SAMPLE_TYPES;
 
-	if (a->sample_type & (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_STACK_USER)) {
-		pr_warn("vpmu: cannot sample call chains of '%s': vpmu samples hold registers "
-			"and the last branches, not the stack (use -b for the last 16 branches)\n",
-			name);
-		return -EOPNOTSUPP;
-	}
 	if (extra || ((a->sample_regs_user | a->sample_regs_intr) & ~VPMU_REGS_MASK)) {
 		pr_warn("vpmu: cannot sample '%s' with sample_type 0x%llx (registers 0x%llx): "
 			"vpmu samples hold no %s\n",
@@ -79,6 +77,29 @@ static int check_attr(const struct perf_event_attr *a, const char *name)
 		return -EOPNOTSUPP;
 	}
 	return 0;
+}
+
+/*
+ * A call chain by DWARF (a stack copy for the reader to unwind) becomes the tool's own unwind,
+ * which already uses the objects' CFI: the attr asks for the chain and no stack copy, and
+ * the file says so. Returns the frames the tool must unwind for a, 0 for none.
+ */
+static unsigned callchain_of(struct perf_event_attr *a)
+{
+	if (a->sample_type & PERF_SAMPLE_STACK_USER) {
+		a->sample_type = (a->sample_type & ~(uint64_t)PERF_SAMPLE_STACK_USER) |
+				 PERF_SAMPLE_CALLCHAIN;
+		a->sample_stack_user = 0;
+		a->exclude_callchain_user = 0;
+	}
+	if (!(a->sample_type & PERF_SAMPLE_CALLCHAIN))
+		return 0;
+	if (a->exclude_callchain_user) {
+		a->sample_type &= ~(uint64_t)PERF_SAMPLE_CALLCHAIN;
+		return 0; /* vpmu runs user code only: a chain without user frames is empty */
+	}
+	return a->sample_max_stack && a->sample_max_stack < VPMU_MAX_CALLCHAIN ? a->sample_max_stack
+									       : VPMU_MAX_CALLCHAIN;
 }
 
 /*
@@ -247,8 +268,12 @@ static int program(struct vpmu_sampling *vs, struct pmc_evlist *evlist)
 {
 	for (size_t i = 0; i < evlist->nr; i++) {
 		struct pmc_evsel *ev = evlist->entries[i];
+		unsigned cc = callchain_of(&vs->base.attrs[i]);
 		int err = check_attr(&vs->base.attrs[i], ev->name);
 
+		if (cc > vs->callchain)
+			vs->callchain = cc;
+		vs->data_addr |= (vs->base.attrs[i].sample_type & PERF_SAMPLE_ADDR) != 0;
 		if (!err)
 			err = place(vs, ev, i);
 		if (err)
@@ -257,10 +282,28 @@ static int program(struct vpmu_sampling *vs, struct pmc_evlist *evlist)
 	return 0;
 }
 
+/* Samples with data addresses run under the tool's name vpmuheap, whose preload replaces the
+ * client's allocator so that heap blocks are named by their allocation site; a folder without
+ * it (an older install) runs vpmu, and the blocks stay unnamed. */
+static const char *heap_tool(void)
+{
+	char path[sizeof(pmc__vpmu_machine()->path) + 64];
+
+	snprintf(path, sizeof(path), "%s/vgpreload_vpmuheap-amd64-linux.so",
+		 pmc__vpmu_machine()->path);
+	if (access(path, R_OK)) {
+		pr_warn("vpmu: %s is missing: heap blocks are not named by their allocation "
+			"site\n",
+			path);
+		return NULL;
+	}
+	return "vpmuheap";
+}
+
 static int spawn(struct vpmu_sampling *vs, const struct pmc__sample_params *p)
 {
-	char sel[32], jit[32], seed[40];
-	const char *extra[5] = {vs->precise ? "--precise=yes" : "--precise=no"};
+	char sel[32], jit[32], seed[40], cc[32];
+	const char *extra[7] = {vs->precise ? "--precise=yes" : "--precise=no"};
 	struct vpmu_cmdline cl = {.used = vs->used,
 				  .config = vs->config,
 				  .period = vs->period,
@@ -281,6 +324,14 @@ static int spawn(struct vpmu_sampling *vs, const struct pmc__sample_params *p)
 		snprintf(seed, sizeof(seed), "--seed=%llu", (unsigned long long)p->seed);
 		extra[cl.nr_extra++] = jit;
 		extra[cl.nr_extra++] = seed;
+	}
+	if (vs->callchain) {
+		snprintf(cc, sizeof(cc), "--callchain=%u", vs->callchain);
+		extra[cl.nr_extra++] = cc;
+	}
+	if (vs->data_addr) {
+		cl.tool = heap_tool();
+		extra[cl.nr_extra++] = "--data-maps=yes";
 	}
 	err = pmc__vpmu_spawn(&cl, &vs->rd_fd, p->child);
 	if (err)
@@ -443,6 +494,7 @@ void pmc__vpmu_sample_close(struct pmc_sampling *s)
 	if (vs->rd_fd >= 0)
 		close(vs->rd_fd);
 	free(vs->buf);
+	pmc__vpmu_heap_free(&vs->cv);
 	free(s->attrs);
 	free(s->ids);
 	free(s->nr_ids);

@@ -11,9 +11,11 @@
 #include "record/sampling.h"
 
 #define CONV_MAX_PATH 4096
-/* The largest converted record: MMAP2 with a whole path, or a sample with 16 branches and
- * both register sets. */
+/* The largest converted record: MMAP2 with a whole path, or a sample with 16 branches, both
+ * register sets and a call chain of VPMU_MAX_CALLCHAIN frames. */
 #define CONV_MAX_RECORD (CONV_MAX_PATH + 256)
+
+struct vpmu_heap;
 
 /* Converter state (convert.c); the caller fills everything above last_time. */
 struct vpmu_conv {
@@ -26,11 +28,18 @@ struct vpmu_conv {
 	uint64_t last_time; /* largest time written so far */
 	uint32_t pid;	    /* the command's pid, from BEGIN */
 	uint64_t nr_samples;
+	struct vpmu_heap *heap; /* sites and described blocks (heap.c), NULL until one comes */
 };
 
 /* One stream record: 1 when a perf record went to the sink, 0 when none, or the sink's
  * negative return. h->size must have been checked against the bytes at h. */
 int pmc__vpmu_convert(struct vpmu_conv *cv, const struct vpmu_hdr *h);
+/* Heap blocks (heap.c): a SITE record; the mapping name for a sample's block, NULL when the
+ * file has it already; the state's release (the caller's, when conversion ends). */
+int pmc__vpmu_heap_site(struct vpmu_conv *cv, const struct vpmu_rec_site *r, size_t size);
+const char *pmc__vpmu_heap_block_name(struct vpmu_conv *cv, const struct vpmu_rec_sample *r,
+				      int *err);
+void pmc__vpmu_heap_free(struct vpmu_conv *cv);
 /* A sample's Table 5 data source as union perf_mem_data_src bits. */
 uint64_t pmc__vpmu_data_src(const struct vpmu_rec_sample *r);
 

@@ -71,6 +71,7 @@ struct vpmu_cmdline {
 	char *const *argv;	 /* the command */
 	int keep_fd;		 /* an fd the command inherits (regions), or <= 0 */
 	const char *keep_fd_env; /* env variable naming keep_fd, or NULL */
+	const char *tool;	 /* the tool's name: NULL for vpmu, or "vpmuheap" */
 };
 
 struct pmc_child;
