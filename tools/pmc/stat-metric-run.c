@@ -42,8 +42,12 @@ int stat_metrics__build(struct stat_run *run, const struct pmc_evlist_opts *eo)
 	return rc ? rc : mark_added(run, before);
 }
 
-/* The counts of every event and of every event the backend does not know, for c. */
-static struct metric_input *inputs_new(const struct stat_run *run)
+/*
+ * The counts of events[] (the results', a unit's or an interval's, in the results' order) and
+ * of every event the backend does not know, for c.
+ */
+static struct metric_input *inputs_new(const struct stat_run *run,
+				       const struct pmc_run_event *events)
 {
 	const struct pmc_run_results *res = run->res;
 	struct metric_input *in = calloc(res->nr_events + run->nr_absent + 1, sizeof(*in));
@@ -52,7 +56,7 @@ static struct metric_input *inputs_new(const struct stat_run *run)
 		in[res->nr_events + i] = (struct metric_input){
 			.name = run->absent[i].event, .pass = -1, .why = run->absent[i].why};
 	for (size_t i = 0; in && i < res->nr_events; i++) {
-		const struct pmc_run_event *e = &res->events[i];
+		const struct pmc_run_event *e = &events[i];
 
 		in[i] = (struct metric_input){.name = pmc_evsel__name(e->evsel),
 					      .pass = pmc_evsel__pass(e->evsel),
@@ -106,7 +110,7 @@ int stat_metrics__compute(struct stat_run *run)
 
 	if (!run->metrics || run->rows.v)
 		return 0;
-	in = inputs_new(run);
+	in = inputs_new(run, run->res->events);
 	if (!in)
 		return -ENOMEM;
 	c = (struct metric_counts){
@@ -115,6 +119,28 @@ int stat_metrics__compute(struct stat_run *run)
 	if (!rc)
 		rc = regions(run, in, &c);
 	free(in);
+	return rc;
+}
+
+int stat_metrics__of(const struct stat_run *run, const struct pmc_run_event *events,
+		     struct metric_rows *rows)
+{
+	struct metric_input *in;
+	struct metric_counts c;
+	int rc;
+
+	*rows = (struct metric_rows){0};
+	if (!run->metrics)
+		return 0;
+	in = inputs_new(run, events);
+	if (!in)
+		return -ENOMEM;
+	c = (struct metric_counts){
+		.nr = run->res->nr_events + run->nr_absent, .in = in, .level = run->opts->level};
+	rc = metric_rows__add(rows, run->metrics, &c, NULL, -1);
+	free(in);
+	if (rc)
+		metric_rows__free(rows);
 	return rc;
 }
 

@@ -15,9 +15,24 @@
 #include "cli.h"
 #include "stat.h"
 
+/* "metrics" in each unit (a thread of --per-thread, a CPU of -A, ...), of its own values. */
+static int units_metrics(const struct stat_run *run, json_t *units)
+{
+	for (size_t u = 0; u < json_array_size(units) && u < run->res->nr_units; u++) {
+		struct metric_rows rows;
+
+		if (stat_metrics__of(run, run->res->units[u].events, &rows))
+			return -ENOMEM;
+		json_object_set_new(json_array_get(units, u), "metrics",
+				    metric_rows__json(&rows, NULL, -1));
+		metric_rows__free(&rows);
+	}
+	return 0;
+}
+
 /*
  * The JSON results file with the metrics: the library's file, read back, with "metrics" added
- * at the top, in each region and in each region's thread (docs/stat-output.md).
+ * at the top, in each unit, in each region and in each region's thread (docs/stat-output.md).
  */
 static int write_json_metrics(FILE *f, const struct stat_run *run, unsigned flags)
 {
@@ -35,6 +50,10 @@ static int write_json_metrics(FILE *f, const struct stat_run *run, unsigned flag
 	if (!root)
 		return err ? err : -ENOMEM;
 	json_object_set_new(root, "metrics", metric_rows__json(&run->rows, NULL, -1));
+	if (units_metrics(run, json_object_get(root, "units"))) {
+		json_decref(root);
+		return -ENOMEM;
+	}
 	regions = json_object_get(root, "regions");
 	for (size_t i = 0; i < json_array_size(regions) && i < run->res->nr_regions; i++) {
 		json_t *r = json_array_get(regions, i), *threads = json_object_get(r, "threads");
