@@ -134,6 +134,13 @@ bool pmc__scale_unit(const char *s, double *scale, const char **unit);
  */
 const char *pmc__literal_name(const char *name);
 int pmc__literal_value(struct pmc_metrics *m, const char *name, double *out);
+/*
+ * literal.c: every '#' literal this machine gives a value, as a JSON object by name, for the
+ * counts of backend (NULL: perf) on cpu_list (NULL: all) and whether system-wide: the results
+ * file's record of the machine that counted (docs/metrics.md, "Literals"); NULL: no memory.
+ */
+struct json_t;
+struct json_t *pmc__literals_json(const char *backend, bool system_wide, const char *cpu_list);
 /* literal.c: offers every literal name to pmc__suggest_add() for name. */
 void pmc__literal_suggest(const char *name, struct pmc_parse_error *err);
 /* literal.c: whether event names a value the runner supplies (duration_time, ...). */

@@ -9,6 +9,7 @@
 #include "core/html.h"
 #include "core/jsonstr.h"
 #include "core/launcher.h"
+#include "metric/metric.h"
 #include "run/output.h"
 
 /* "SIGSEGV" for 11; NULL for no signal. */
@@ -63,6 +64,11 @@ static json_t *provenance(const struct pmc_run *run)
 		json_object_set_new(j, "aggregation", json_string(aggr_names[o->aggr]));
 		json_object_set_new(j, "interval_ms", json_integer(o->interval_ms));
 		json_object_set_new(j, "delay_ms", json_integer(o->delay_ms));
+		/* The machine's '#' literals, for metrics computed from the file elsewhere. */
+		json_object_set_new(j, "literals",
+				    pmc__literals_json(pmc_evlist__backend(run->evlist),
+						       run->target.kind == PMC_TARGET_CPUS,
+						       run->target.cpus));
 		pmc_launcher_detect(&l);
 		if ((mpi = pmc__launcher_json(&l)))
 			json_object_set_new(j, "mpi", mpi);

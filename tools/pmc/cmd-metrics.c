@@ -114,33 +114,71 @@ static int scope_read(struct scope *s, json_t *events, json_t *top)
 	return rc;
 }
 
-static int add_scope(struct metric_rows *rows, const struct pmc_metrics *m, double level,
-		     json_t *events, json_t *top, const char *region, int thread)
+/*
+ * The '#' literals of the machine that counted, from the file's provenance; a file written
+ * before pmc stat recorded them takes this machine's (own_used, said after).
+ */
+struct file_literals {
+	json_t *obj; /* provenance.literals, or NULL */
+	bool own_used;
+};
+
+static int file_literal(const char *name, double *value, void *arg)
+{
+	struct file_literals *fl = arg;
+	json_t *v;
+
+	if (!fl->obj) {
+		fl->own_used = true;
+		return -ENOENT;
+	}
+	v = json_object_get(fl->obj, name);
+	if (!json_is_number(v))
+		return -ENODATA; /* the machine that counted did not say */
+	*value = json_number_value(v);
+	return 0;
+}
+
+/* What every scope of the file shares: its metrics, confidence level and literals. */
+struct file_ctx {
+	const struct pmc_metrics *m;
+	double level;
+	struct file_literals lit;
+};
+
+static int add_scope(struct metric_rows *rows, struct file_ctx *fc, json_t *events, json_t *top,
+		     const char *region, int thread)
 {
 	struct scope s;
 	int rc = scope_read(&s, events, top);
 
 	if (!rc) {
-		struct metric_counts c = {.nr = s.nr, .in = s.in, .level = level};
+		struct metric_counts c = {.nr = s.nr,
+					  .in = s.in,
+					  .level = fc->level,
+					  .literal = file_literal,
+					  .literal_arg = &fc->lit};
 
-		rc = metric_rows__add(rows, m, &c, region, thread);
+		rc = metric_rows__add(rows, fc->m, &c, region, thread);
 	}
 	scope_free(&s);
 	return rc;
 }
 
-static int compute(struct metric_rows *rows, const struct pmc_metrics *m, json_t *root)
+static int compute(struct metric_rows *rows, struct file_ctx *fc, json_t *root)
 {
 	json_t *top = json_object_get(root, "events"), *regions = json_object_get(root, "regions");
-	double level = json_number_value(
-		json_object_get(json_object_get(root, "provenance"), "confidence"));
-	json_t *r;
+	json_t *prov = json_object_get(root, "provenance"), *r;
 	size_t i;
 	int rc;
 
-	if (!(level > 0 && level < 1))
-		level = 0.95; /* a file without its level, or with one out of range */
-	rc = add_scope(rows, m, level, top, NULL, NULL, -1);
+	fc->level = json_number_value(json_object_get(prov, "confidence"));
+	if (!(fc->level > 0 && fc->level < 1))
+		fc->level = 0.95; /* a file without its level, or with one out of range */
+	fc->lit.obj = json_object_get(prov, "literals");
+	if (!json_is_object(fc->lit.obj))
+		fc->lit.obj = NULL;
+	rc = add_scope(rows, fc, top, NULL, NULL, -1);
 
 	json_array_foreach(regions, i, r)
 	{
@@ -150,12 +188,12 @@ static int compute(struct metric_rows *rows, const struct pmc_metrics *m, json_t
 
 		if (rc || !name)
 			return rc ? rc : -PMC_E_FORMAT;
-		rc = add_scope(rows, m, level, json_object_get(r, "events"), top, name, -1);
+		rc = add_scope(rows, fc, json_object_get(r, "events"), top, name, -1);
 		json_array_foreach(threads, k, t)
 		{
 			if (!rc)
 				rc = add_scope(
-					rows, m, level, json_object_get(t, "events"), top, name,
+					rows, fc, json_object_get(t, "events"), top, name,
 					(int)json_integer_value(json_object_get(t, "thread")));
 		}
 	}
@@ -283,6 +321,7 @@ static int run(struct metric_opts *o, const char *path, const char *format)
 	json_t *root = load(path);
 	struct metric_rows rows = {0};
 	struct pmc_metrics *m = NULL;
+	struct file_ctx fc = {0};
 	int rc;
 
 	if (!root)
@@ -297,10 +336,17 @@ static int run(struct metric_opts *o, const char *path, const char *format)
 			cli_show(path));
 		rc = 2;
 	}
-	if (!rc && compute(&rows, m, root)) {
+	fc.m = m;
+	if (!rc && compute(&rows, &fc, root)) {
 		fprintf(stderr, "pmc metrics: %s: malformed counts\n", cli_show(path));
 		rc = 2;
 	}
+	if (!rc && fc.lit.own_used)
+		fprintf(stderr,
+			"pmc metrics: note: %s does not record the '#' literals of the machine "
+			"that "
+			"counted (a pmc stat before they were recorded): this machine's are used\n",
+			cli_show(path));
 	if (!rc && !strcmp(format, "json"))
 		rc = print_json(&rows, root, path);
 	else if (!rc && !strcmp(format, "csv"))
