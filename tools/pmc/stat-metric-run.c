@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * Metrics in a pmc stat run: the set made and its events added before the passes are planned,
- * then each metric computed from the runner's results, for the whole program, each region
- * and each region's thread (docs/metrics.md, "In pmc stat").
+ * then each metric computed from the runner's results, for the whole program, each region,
+ * each region's thread and each unit, and added to the results model, whose files carry them
+ * (docs/metrics.md, "In pmc stat").
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <jansson.h>
 #include "stat.h"
 
 /* The metrics' events were not named with -e: --strict does not apply to them. */
@@ -102,6 +104,40 @@ static int regions(struct stat_run *run, struct metric_input *in, struct metric_
 	return rc;
 }
 
+/* One metric into the results model, in its scope: the results files carry it. */
+static int publish_one(struct stat_run *run, const char *region, int thread, long unit,
+		       const struct metric_result *r)
+{
+	json_t *j = metric_json(r);
+	char *s = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
+	struct pmc_run_metric m = {
+		.sz = sizeof(m), .region = region, .thread = thread, .unit = unit, .json = s};
+	int rc = s ? pmc_run__add_metric(run->runner, &m) : -ENOMEM;
+
+	free(s);
+	json_decref(j);
+	return rc;
+}
+
+/* Every row, then each unit's metrics of its own values (--per-thread, -A, ...). */
+static int publish(struct stat_run *run)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < run->rows.nr && !rc; i++)
+		rc = publish_one(run, run->rows.v[i].region, run->rows.v[i].thread, -1,
+				 &run->rows.v[i].r);
+	for (size_t u = 0; u < run->res->nr_units && !rc; u++) {
+		struct metric_rows rows;
+
+		rc = stat_metrics__of(run, run->res->units[u].events, &rows);
+		for (size_t i = 0; i < rows.nr && !rc; i++)
+			rc = publish_one(run, NULL, -1, (long)u, &rows.v[i].r);
+		metric_rows__free(&rows);
+	}
+	return rc;
+}
+
 int stat_metrics__compute(struct stat_run *run)
 {
 	struct metric_input *in;
@@ -119,7 +155,7 @@ int stat_metrics__compute(struct stat_run *run)
 	if (!rc)
 		rc = regions(run, in, &c);
 	free(in);
-	return rc;
+	return rc ? rc : publish(run);
 }
 
 int stat_metrics__of(const struct stat_run *run, const struct pmc_run_event *events,

@@ -111,7 +111,10 @@ struct stat_run {
 
 /* The metric set of the options and its events in the list; 0 or an exit status. */
 int stat_metrics__build(struct stat_run *run, const struct pmc_evlist_opts *eo);
-/* The metrics' rows from the results: whole program, regions, threads. 0 or -ENOMEM. */
+/*
+ * The metrics' rows from the results (whole program, regions, threads), added with each unit's
+ * to the results model (pmc_run__add_metric()), whose files carry them. 0 or a negative errno.
+ */
 int stat_metrics__compute(struct stat_run *run);
 /*
  * The metrics over events[] (a unit's or an interval's, in the results' order: each unit's and
