@@ -60,6 +60,12 @@ expect_eq "--per-thread JSON: each unit's metrics with their n" \
 expect_eq "--per-thread JSON: the whole program's" \
 	"$(json "$T/thr.json" '[(m["name"], m["value"]) for m in j["metrics"]]')" \
 	"[('twice', 1000.0), ('ratio', 1.0)]"
+"$PMC" metrics --format json "$T/thr.json" >"$T/thr-again.json"
+expect_eq "pmc metrics: each unit's metrics again from the file's counts" \
+	"$(json "$T/thr-again.json" '[(u["label"], [(m["name"], m["value"], m["n"]) for m in u["metrics"]]) for u in j["units"]]')" \
+	"$(json "$T/thr.json" '[(u["label"], [(m["name"], m["value"], m["n"]) for m in u["metrics"]]) for u in j["units"]]')"
+expect_grep "pmc metrics: a unit's lines in the text" "^  threads-getppid-[0-9]+:$" \
+	<("$PMC" metrics "$T/thr.json")
 expect_eq "--per-thread text: a thread's metric line after its events" \
 	"$(grep -cE '^threads-getppid-[0-9]+ +# +500.00  twice$' "$T/thr")" 2
 "$PMC" stat --per-thread -x, -e $E "${M[@]:0:2}" "$PROGS/threads-getppid" 2 250 2>"$T/thrx"

@@ -144,6 +144,8 @@ struct file_ctx {
 	const struct pmc_metrics *m;
 	double level;
 	struct file_literals lit;
+	struct metric_rows *units; /* [nr_units]: each unit's (--per-thread, -A, ...) */
+	size_t nr_units;
 };
 
 static int add_scope(struct metric_rows *rows, struct file_ctx *fc, json_t *events, json_t *top,
@@ -163,6 +165,28 @@ static int add_scope(struct metric_rows *rows, struct file_ctx *fc, json_t *even
 	}
 	scope_free(&s);
 	return rc;
+}
+
+/* Each unit's metrics, from its own values (pmc stat's units' "metrics"). */
+static int units(struct file_ctx *fc, json_t *units, json_t *top)
+{
+	json_t *u;
+	size_t i;
+	int rc = 0;
+
+	fc->units = calloc(json_array_size(units) + 1, sizeof(*fc->units));
+	if (!fc->units)
+		return -ENOMEM;
+	json_array_foreach(units, i, u)
+	{
+		if (!json_is_string(json_object_get(u, "label")))
+			return -PMC_E_FORMAT;
+		fc->nr_units = i + 1;
+		rc = add_scope(&fc->units[i], fc, json_object_get(u, "events"), top, NULL, -1);
+		if (rc)
+			return rc;
+	}
+	return 0;
 }
 
 static int compute(struct metric_rows *rows, struct file_ctx *fc, json_t *root)
@@ -197,7 +221,7 @@ static int compute(struct metric_rows *rows, struct file_ctx *fc, json_t *root)
 					(int)json_integer_value(json_object_get(t, "thread")));
 		}
 	}
-	return rc;
+	return rc ? rc : units(fc, json_object_get(root, "units"), top);
 }
 
 /*
@@ -236,13 +260,20 @@ static int select_saved(struct pmc_metrics *m, json_t *root)
 	return rc;
 }
 
-static void print_text(const struct metric_rows *rows, json_t *root, const char *path)
+static void print_text(const struct metric_rows *rows, const struct file_ctx *fc, json_t *root,
+		       const char *path)
 {
 	json_t *regions = json_object_get(root, "regions"), *r, *t;
 	size_t i, k;
 
 	printf("Metrics of %s:\n\n", cli_show(path));
 	metric_rows__print(stdout, rows, NULL, -1, "  ", NULL);
+	for (i = 0; i < fc->nr_units; i++) {
+		printf("\n  %s:\n",
+		       cli_show(json_string_value(json_object_get(
+			       json_array_get(json_object_get(root, "units"), i), "label"))));
+		metric_rows__print(stdout, &fc->units[i], NULL, -1, "    ", NULL);
+	}
 	json_array_foreach(regions, i, r)
 	{
 		const char *name = json_string_value(json_object_get(r, "name"));
@@ -259,15 +290,27 @@ static void print_text(const struct metric_rows *rows, json_t *root, const char 
 	}
 }
 
-static int print_json(const struct metric_rows *rows, json_t *root, const char *path)
+static int print_json(const struct metric_rows *rows, const struct file_ctx *fc, json_t *root,
+		      const char *path)
 {
-	json_t *out = json_object(), *regions = json_array(), *r, *t;
+	json_t *out = json_object(), *regions = json_array(), *r, *t, *units = json_array();
 	size_t i, k;
 	int err;
 
 	json_object_set_new(out, "schema", json_string("pmc-metrics/1"));
 	json_object_set_new(out, "source", json_string(path));
 	json_object_set_new(out, "metrics", metric_rows__json(rows, NULL, -1));
+	for (i = 0; i < fc->nr_units; i++)
+		json_array_append_new(
+			units,
+			json_pack("{s:O, s:o}", "label",
+				  json_object_get(json_array_get(json_object_get(root, "units"), i),
+						  "label"),
+				  "metrics", metric_rows__json(&fc->units[i], NULL, -1)));
+	if (fc->nr_units)
+		json_object_set_new(out, "units", units);
+	else
+		json_decref(units);
 	json_array_foreach(json_object_get(root, "regions"), i, r)
 	{
 		const char *name = json_string_value(json_object_get(r, "name"));
@@ -348,12 +391,15 @@ static int run(struct metric_opts *o, const char *path, const char *format)
 			"counted (a pmc stat before they were recorded): this machine's are used\n",
 			cli_show(path));
 	if (!rc && !strcmp(format, "json"))
-		rc = print_json(&rows, root, path);
+		rc = print_json(&rows, &fc, root, path);
 	else if (!rc && !strcmp(format, "csv"))
 		metric_rows__csv(stdout, &rows, ",");
 	else if (!rc)
-		print_text(&rows, root, path);
+		print_text(&rows, &fc, root, path);
 	metric_rows__free(&rows);
+	for (size_t u = 0; u < fc.nr_units; u++)
+		metric_rows__free(&fc.units[u]);
+	free(fc.units);
 	pmc_metrics__delete(m);
 	json_decref(root);
 	return rc || fflush(stdout) || ferror(stdout) ? (rc ? rc : 1) : 0;
