@@ -1,21 +1,24 @@
 // SPDX-License-Identifier: MIT
-// pmc stat's page: each event (and each metric, when the results have them) with its mean,
-// its confidence interval as an error bar and each repetition as a dot; the same per region.
+// pmc stat's page: each event with its mean, its confidence interval as an error bar and each
+// repetition as a dot; each metric (when the results have them) with its value, its interval as
+// an error bar and its threshold's verdict; the same per region.
 (function () {
 	var D = pmc.data, el = pmc.el, P = D.provenance || {};
 	var W = 520, H = 46, PAD = 14;
 
-	// One chart: the repetitions' values as dots, mean and interval on one linear scale.
+	// One chart: the repetitions' values as dots (none for a metric), mean and interval on one
+	// linear scale.
 	function chart(s) {
 		var vals = (s.values || []).filter(function (v) { return typeof v === "number"; });
 		var svg = pmc.svg("svg", {width: W, height: H, class: "chart",
 			"data-name": s.name, "data-n": String(vals.length)});
-		if (!vals.length || typeof s.mean !== "number")
+		if (typeof s.mean !== "number" || (!vals.length && !s.metric))
 			return svg;
 		var ci = typeof s.ci === "number" ? s.ci : 0, lo = s.mean - ci, hi = s.mean + ci;
 		var min = Math.min(lo, Math.min.apply(null, vals));
 		var max = Math.max(hi, Math.max.apply(null, vals));
-		if (max === min) {
+		// Equal, or apart only by rounding (an interval of 1e-16 around a ratio): a range of its own.
+		if (max - min <= Math.abs(max) * 1e-12) {
 			var d = Math.abs(max) * 0.01 || 1;
 			min -= d;
 			max += d;
@@ -64,6 +67,32 @@
 		return t;
 	}
 
+	// The metrics of one scope: value and unit, interval and how it was taken, the runs, the
+	// threshold and toplev's "<==" when it holds, the chart of the value and its interval.
+	function metrics(list) {
+		var t = el("table", {class: "stats metrics"});
+		t.appendChild(el("tr", {}, el("th", {}, "Metric"), el("th", {}, "Value"),
+			el("th", {}, "\u00b1 interval"), el("th", {}, "Runs"),
+			el("th", {}, "Threshold"), el("th", {}, "Value and interval (bar)")));
+		list.forEach(function (m) {
+			var ok = typeof m.value === "number", unit = m.unit ? " " + m.unit : "";
+			var why = ok ? null : (m.reason || m.status || "no value");
+			var exact = typeof m.exact === "number" ? " (exact " + pmc.num(m.exact) + ")" : "";
+			t.appendChild(el("tr", {class: "metric", "data-name": m.name,
+				"data-value": ok ? String(m.value) : "", "data-flagged": String(m.flagged)},
+				el("td", {class: "name"}, m.name),
+				el("td", {class: "value"}, ok ? pmc.num(m.value) + unit + exact : ""),
+				el("td", {}, !ok || typeof m.ci !== "number" ? "" : pmc.num(m.ci) +
+					" (" + (m.ci_pct || 0).toFixed(2) + "%, " + m.method + ")"),
+				el("td", {}, String(m.n || 0)),
+				el("td", {class: "threshold"}, (m.threshold || "") +
+					(m.flagged === true ? " <== holds" : "")),
+				el("td", {}, why ? el("span", {class: "note"}, m.status + ": " + why) :
+					chart({name: m.name, mean: m.value, ci: m.ci, metric: true}))));
+		});
+		return t;
+	}
+
 	document.title = "pmc stat of " + (P.command || []).join(" ");
 	pmc.app.appendChild(el("h1", {}, "pmc stat"));
 	pmc.app.appendChild(el("p", {class: "meta"}, (P.command || []).join(" ")));
@@ -75,13 +104,15 @@
 	pmc.app.appendChild(stats(D.events || [], "Event"));
 	if (Array.isArray(D.metrics) && D.metrics.length) {
 		pmc.app.appendChild(el("h2", {}, "Metrics"));
-		pmc.app.appendChild(stats(D.metrics, "Metric"));
+		pmc.app.appendChild(metrics(D.metrics));
 	}
 	(D.regions || []).forEach(function (r) {
 		pmc.app.appendChild(el("h2", {class: "region"}, "Region " + r.name));
 		pmc.app.appendChild(el("p", {class: "meta"}, "entered " + pmc.num(r.entered) +
 			" times, exited " + pmc.num(r.exited) + " times"));
 		pmc.app.appendChild(stats(r.events || [], "Event"));
+		if (Array.isArray(r.metrics) && r.metrics.length)
+			pmc.app.appendChild(metrics(r.metrics));
 	});
 	document.body.setAttribute("data-ready", "1");
 })();

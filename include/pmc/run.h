@@ -278,6 +278,32 @@ PMC_API const struct pmc_run_results *pmc_run__results(const struct pmc_run *run
 PMC_API const struct pmc_run_cell *pmc_run__cell(const struct pmc_run *run, size_t r, int thread,
 						 size_t idx);
 
+/*
+ * A metric the caller computed from the results (pmc stat's -M: the formulas and their
+ * statistics are the caller's), added to the results model so that the results files carry
+ * it (docs/stat-output.md, "Metrics"): the JSON and HTML files as one object of "metrics" in
+ * its scope, the text file as a line. sz first (see "Options structs" in pmc/common.h).
+ */
+struct pmc_run_metric {
+	size_t sz;	    /* sizeof(struct pmc_run_metric) */
+	const char *region; /* a region's name, NULL: the whole program */
+	int thread;	    /* with region: its thread (opts.per_thread), -1: all its threads */
+	long unit;	    /* without region: index of results->units, -1: not a unit's */
+	/*
+	 * The metric as one JSON object of docs/stat-output.md's "Metrics" fields: a string
+	 * "name" at least; the text file reads "value", "ci", "ci_pct", "n", "method", "unit",
+	 * "status" and "reason" where present.
+	 */
+	const char *json;
+};
+
+/*
+ * Adds metric m (copied) to the results model, after those added before. Returns 0;
+ * -EINVAL for a bad sz, a json that is not such an object, a unit out of range or a thread
+ * without a region; -ENOMEM.
+ */
+PMC_API int pmc_run__add_metric(struct pmc_run *run, const struct pmc_run_metric *m);
+
 enum pmc_run_format {
 	PMC_RUN_FORMAT_TEXT, /* the results file of run_p5mon (docs/stat-output.md) */
 	PMC_RUN_FORMAT_CSV,

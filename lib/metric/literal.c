@@ -17,6 +17,7 @@
 #include "core/suggest.h"
 #include "core/sysfile.h"
 #include "metric/metric.h"
+#include <jansson.h>
 
 static const struct literal {
 	const char *name;
@@ -211,14 +212,35 @@ static double tsc_freq(void)
 #endif
 }
 
-static void read_literals(struct pmc_metrics *m)
+static void read_literals(struct pmc__literals *l, const struct pmc_metrics_opts *o,
+			  const struct pmc_backend_ops *backend)
 {
-	struct pmc__literals *l = &m->lit;
-
 	l->read = true;
-	l->err = read_topology(l, &m->opts);
+	l->err = read_topology(l, o);
 	l->tsc_freq = tsc_freq();
-	l->slots = m->opts.slots > 0 ? m->opts.slots : pmc__backend_issue_width(m->backend);
+	l->slots = o->slots > 0 ? o->slots : pmc__backend_issue_width(backend);
+}
+
+json_t *pmc__literals_json(const char *backend, bool system_wide, const char *cpu_list)
+{
+	struct pmc_metrics_opts o = {
+		.sz = sizeof(o), .system_wide = system_wide, .cpu_list = cpu_list};
+	const struct pmc_backend_ops *b = pmc__backend_find(backend ? backend : "perf");
+	struct pmc__literals l = {0};
+	json_t *j = json_object();
+
+	if (!j || !b)
+		return j;
+	read_literals(&l, &o, b);
+	for (size_t i = 0; i < NR_LITERALS; i++) {
+		double v;
+
+		if (literals[i].topology && l.err)
+			continue;
+		memcpy(&v, (const char *)&l + literals[i].off, sizeof(v));
+		json_object_set_new(j, literals[i].name, json_real(v));
+	}
+	return j;
 }
 
 int pmc__literal_value(struct pmc_metrics *m, const char *name, double *out)
@@ -228,7 +250,7 @@ int pmc__literal_value(struct pmc_metrics *m, const char *name, double *out)
 	if (!lit)
 		return -ENOENT;
 	if (!m->lit.read)
-		read_literals(m);
+		read_literals(&m->lit, &m->opts, m->backend);
 	if (lit->topology && m->lit.err)
 		return m->lit.err;
 	memcpy(out, (const char *)&m->lit + lit->off, sizeof(*out));

@@ -83,6 +83,7 @@ struct load {
 	char where[256]; /* "PATH: entry N (metric 'NAME')" */
 	struct pmc_metric **metrics;
 	size_t nr;
+	int rank; /* a shipped file's index row, -1: the user's */
 };
 
 static __attribute__((format(printf, 4, 5))) int fault(struct load *l, const char *field, int code,
@@ -245,6 +246,8 @@ static int entry(struct load *l, json_t *obj, size_t idx)
 	ret = string(l, obj, "MetricName", true, (char **)&metric->info.name);
 	ret = ret ?: check_name(l, metric->info.name);
 	ret = ret ?: (metric->info.file = strdup(l->path)) ? 0 : -ENOMEM;
+	metric->shipped = l->rank >= 0;
+	metric->order = (long)l->rank * 100000 + (long)idx; /* ample: perf's largest has 2000 */
 	ret = ret ?: metric_fields(l, obj, metric);
 	for (size_t i = 0; !ret && i < l->nr; i++)
 		if (!strcasecmp(l->metrics[i]->info.name, metric->info.name))
@@ -311,9 +314,35 @@ static int read_json(const char *path, json_t **root, struct pmc_metric_error *e
 	return 0;
 }
 
+int pmc__metrics_load_entry(struct pmc_metrics *m, const char *path, int rank, size_t idx,
+			    const char *text, size_t len, struct pmc_metric_error *err)
+{
+	struct load l = {.set = m, .path = path, .err = err, .rank = rank};
+	json_error_t jerr;
+	json_t *obj = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	int ret;
+
+	if (!obj) {
+		pmc__metric_error(err, path, NULL, -1, "entry %zu: %s", idx, jerr.text);
+		return -PMC_E_FORMAT;
+	}
+	ret = entry(&l, obj, idx);
+	json_decref(obj);
+	if (!ret && l.nr)
+		ret = pmc__metrics_add(m, l.metrics, l.nr);
+	free(l.metrics);
+	return ret;
+}
+
 int pmc_metrics__load(struct pmc_metrics *m, const char *path, struct pmc_metric_error *err)
 {
-	struct load l = {.set = m, .path = path, .err = err};
+	return pmc__metrics_load_file(m, path, -1, err);
+}
+
+int pmc__metrics_load_file(struct pmc_metrics *m, const char *path, int rank,
+			   struct pmc_metric_error *err)
+{
+	struct load l = {.set = m, .path = path, .err = err, .rank = rank};
 	json_t *root, *obj;
 	size_t idx;
 	int ret = read_json(path, &root, err);

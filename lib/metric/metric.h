@@ -57,7 +57,35 @@ struct pmc_metric {
 	struct pmc_metrics *set;
 	struct pmc__expr *expr, *threshold;
 	struct pmc__expr *exact; /* PmcExactExpr, or NULL */
+	/*
+	 * Its place in definition order: a shipped file's (its index row, then its entry), or
+	 * after every shipped one in the order added. A shipped metric loaded late (shipped.c)
+	 * takes the place it would have had, and does not replace the user's or a later file's.
+	 */
+	bool shipped;
+	long order;
 };
+
+/* One entry of a shipped file not parsed yet (scan.c): its bytes, name and groups. */
+struct pmc__lazy_entry {
+	size_t off, len;
+	char *name;   /* MetricName, or NULL (an event description: never needed) */
+	char *groups; /* MetricGroup, or NULL */
+	bool opaque;  /* names the scan could not read plainly (escapes): loaded on any need */
+	bool loaded;
+};
+
+/* A shipped file whose entries are parsed as a selection needs them (shipped.c). */
+struct pmc__lazy_file {
+	char *path, *text;
+	size_t len;
+	int rank; /* its row of index.tsv */
+	struct pmc__lazy_entry *e;
+	size_t nr;
+};
+/* scan.c: splits f->text into f->e. 0, -PMC_E_FORMAT (not a list of objects), -ENOMEM. */
+int pmc__lazy_scan(struct pmc__lazy_file *f);
+void pmc__lazy_free(struct pmc__lazy_file *f);
 
 /* The machine's '#' literals, read on first use (literal.c). */
 struct pmc__literals {
@@ -80,6 +108,9 @@ struct pmc_metrics {
 	unsigned gen; /* changes whenever a name may resolve differently */
 	/* A definition being checked: its name resolves to it before it is added. */
 	struct pmc_metric *pending;
+	struct pmc__lazy_file *lazy; /* shipped files parsed as needed (shipped.c) */
+	size_t nr_lazy;
+	long nr_user; /* metrics added other than from a shipped file */
 	struct pmc__literals lit;
 };
 
@@ -114,8 +145,20 @@ void pmc__metric_error(struct pmc_metric_error *err, const char *where, const ch
 void pmc__metric_error_from(struct pmc_metric_error *err, const char *where, const char *text,
 			    const struct pmc_parse_error *perr);
 
-/* shipped.c: loads the shipped files of the set's backend (index.tsv). */
+/*
+ * shipped.c: the shipped files of the set's backend (index.tsv), each read and split into its
+ * entries, parsed when needed: pmc__metrics_need() parses those that define name[0, len) as
+ * a metric or a group (an error is logged: the file is the installation's), len 0 every
+ * one. The set's readers call it before they look (lookup, select, nr, at).
+ */
 int pmc__metrics_load_shipped(struct pmc_metrics *m, struct pmc_metric_error *err);
+void pmc__metrics_need(const struct pmc_metrics *m, const char *name, size_t len);
+/* load.c: a shipped entry (text[0, len), entry idx of file rank) parsed and added. */
+int pmc__metrics_load_entry(struct pmc_metrics *m, const char *path, int rank, size_t idx,
+			    const char *text, size_t len, struct pmc_metric_error *err);
+/* load.c: a whole file, shipped (its index row rank) or the user's (rank -1). */
+int pmc__metrics_load_file(struct pmc_metrics *m, const char *path, int rank,
+			   struct pmc_metric_error *err);
 /*
  * shipped.c: reads dir/index.tsv, calling fn with the fields of each row (strings valid
  * during the call). Returns 0, fn's non-zero return, -errno or -PMC_E_FORMAT with err.
@@ -134,6 +177,13 @@ bool pmc__scale_unit(const char *s, double *scale, const char **unit);
  */
 const char *pmc__literal_name(const char *name);
 int pmc__literal_value(struct pmc_metrics *m, const char *name, double *out);
+/*
+ * literal.c: every '#' literal this machine gives a value, as a JSON object by name, for the
+ * counts of backend (NULL: perf) on cpu_list (NULL: all) and whether system-wide: the results
+ * file's record of the machine that counted (docs/metrics.md, "Literals"); NULL: no memory.
+ */
+struct json_t;
+struct json_t *pmc__literals_json(const char *backend, bool system_wide, const char *cpu_list);
 /* literal.c: offers every literal name to pmc__suggest_add() for name. */
 void pmc__literal_suggest(const char *name, struct pmc_parse_error *err);
 /* literal.c: whether event names a value the runner supplies (duration_time, ...). */

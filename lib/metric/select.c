@@ -15,6 +15,7 @@ static void suggest(const struct pmc_metrics *m, const char *name, struct pmc_pa
 	int dist[3] = {0};
 	char group[128];
 
+	pmc__metrics_need(m, NULL, 0); /* every name is a candidate */
 	err->nr_suggest = 0;
 	for (size_t i = 0; i < m->nr; i++) {
 		const char *g = m->metrics[i]->info.groups;
@@ -89,11 +90,30 @@ static int commit(struct pmc_metrics *m, const struct pick *p, struct pmc_metric
 	return 0;
 }
 
+/* Parses the shipped entries each name of the list needs ("all": every one). */
+static void need_list(const struct pmc_metrics *m, const char *list)
+{
+	for (const char *s = list; *s;) {
+		size_t len;
+
+		s += strspn(s, " \t");
+		len = strcspn(s, ",");
+		while (len && strchr(" \t", s[len - 1]))
+			len--;
+		if (len)
+			pmc__metrics_need(m, s, len == 3 && !strncmp(s, "all", 3) ? 0 : len);
+		s += strcspn(s, ",");
+		s += *s == ',';
+	}
+}
+
 int pmc_metrics__select(struct pmc_metrics *m, const char *list, struct pmc_metric_error *err)
 {
-	struct pick p = {.v = calloc(m->nr + 1, sizeof(*p.v))};
+	struct pick p;
 	int ret = 0;
 
+	need_list(m, list);
+	p = (struct pick){.v = calloc(m->nr + 1, sizeof(*p.v))};
 	if (!p.v)
 		return -ENOMEM;
 	for (const char *s = list; !ret;) {

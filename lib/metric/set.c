@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The set of metric definitions: its life, lookups, one-off definitions and evaluation. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -119,6 +120,9 @@ void pmc_metrics__delete(struct pmc_metrics *m)
 		pmc__metric_free(m->metrics[i]);
 	for (size_t i = 0; i < m->nr_replaced; i++)
 		pmc__metric_free(m->replaced[i]);
+	for (size_t i = 0; i < m->nr_lazy; i++)
+		pmc__lazy_free(&m->lazy[i]);
+	free(m->lazy);
 	free(m->metrics);
 	free(m->replaced);
 	free(m->selected);
@@ -127,7 +131,8 @@ void pmc_metrics__delete(struct pmc_metrics *m)
 	free(m);
 }
 
-struct pmc_metric *pmc__metrics_lookup(const struct pmc_metrics *m, const char *name)
+/* The metric of that name among those parsed so far. */
+static struct pmc_metric *loaded(const struct pmc_metrics *m, const char *name)
 {
 	if (m->pending && !strcasecmp(m->pending->info.name, name))
 		return m->pending;
@@ -137,16 +142,44 @@ struct pmc_metric *pmc__metrics_lookup(const struct pmc_metrics *m, const char *
 	return NULL;
 }
 
-/* Puts metric in the place of the one of its name (kept aside), or at the end. */
+struct pmc_metric *pmc__metrics_lookup(const struct pmc_metrics *m, const char *name)
+{
+	pmc__metrics_need(m, name, strlen(name));
+	return loaded(m, name);
+}
+
+/* Its place in definition order (a shipped metric parsed late goes where it would have been). */
+static void insert(struct pmc_metrics *m, struct pmc_metric *metric)
+{
+	size_t at = m->nr;
+
+	while (at > 0 && m->metrics[at - 1]->order > metric->order)
+		at--;
+	memmove(&m->metrics[at + 1], &m->metrics[at], (m->nr - at) * sizeof(*m->metrics));
+	m->metrics[at] = metric;
+	m->nr++;
+}
+
+/*
+ * Puts metric in the place of the one of its name (kept aside), or in its place in order; a
+ * shipped metric parsed after the user's of its name, or a later file's, is dropped.
+ */
 static void add_one(struct pmc_metrics *m, struct pmc_metric *metric)
 {
-	struct pmc_metric *old = pmc__metrics_lookup(m, metric->info.name);
+	struct pmc_metric *old = loaded(m, metric->info.name);
 
 	metric->set = m;
-	if (!old) {
-		m->metrics[m->nr++] = metric;
+	if (!metric->shipped)
+		metric->order = LONG_MAX / 2 + m->nr_user++;
+	if (old && metric->shipped && (!old->shipped || old->order > metric->order)) {
+		pmc__metric_free(metric);
 		return;
 	}
+	if (!old) {
+		insert(m, metric);
+		return;
+	}
+	metric->order = old->order;
 	for (size_t i = 0; i < m->nr; i++)
 		if (m->metrics[i] == old)
 			m->metrics[i] = metric;
@@ -186,11 +219,13 @@ int pmc__metrics_add(struct pmc_metrics *m, struct pmc_metric **metrics, size_t 
 
 size_t pmc_metrics__nr(const struct pmc_metrics *m)
 {
+	pmc__metrics_need(m, NULL, 0);
 	return m->nr;
 }
 
 struct pmc_metric *pmc_metrics__at(const struct pmc_metrics *m, size_t idx)
 {
+	pmc__metrics_need(m, NULL, 0);
 	return idx < m->nr ? m->metrics[idx] : NULL;
 }
 

@@ -9,9 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include <pmc/error.h>
 #include "core/backend.h"
+#include "core/log.h"
 #include "core/selfdir.h"
 #include "metric/metric.h"
 
@@ -146,7 +148,70 @@ struct shipped {
 	struct pmc_metrics *set;
 	const char *dir;
 	struct pmc_metric_error *err;
+	int rank; /* the row being read */
 };
+
+/* The file read whole and split into its entries, kept for pmc__metrics_need(). */
+static int keep_lazy(struct pmc_metrics *m, const char *path, int rank)
+{
+	struct pmc__lazy_file f = {.rank = rank}, *v;
+	FILE *in;
+	long n;
+	int ret = -ENOMEM;
+
+	in = fopen(path, "re");
+	if (!in)
+		return -errno;
+	if (fseek(in, 0, SEEK_END) || (n = ftell(in)) < 0 || fseek(in, 0, SEEK_SET))
+		n = -1;
+	f.text = n >= 0 ? malloc((size_t)n + 1) : NULL;
+	f.len = f.text ? fread(f.text, 1, (size_t)n + 1, in) : 0;
+	if (n < 0 || ferror(in) || f.len != (size_t)n)
+		ret = -PMC_E_FORMAT;
+	fclose(in);
+	f.path = strdup(path);
+	if (f.text && f.path && f.len == (size_t)n)
+		ret = pmc__lazy_scan(&f);
+	v = ret ? NULL : realloc(m->lazy, (m->nr_lazy + 1) * sizeof(*v));
+	if (!v) {
+		pmc__lazy_free(&f);
+		return ret ? ret : -ENOMEM;
+	}
+	m->lazy = v;
+	v[m->nr_lazy++] = f;
+	return 0;
+}
+
+static bool needed(const struct pmc__lazy_entry *e, const char *name, size_t len)
+{
+	if (e->loaded || (!e->name && !e->opaque))
+		return false;
+	return !len || e->opaque || (strlen(e->name) == len && !strncasecmp(e->name, name, len)) ||
+	       (e->groups && pmc__in_list(e->groups, ';', name, len));
+}
+
+void pmc__metrics_need(const struct pmc_metrics *cm, const char *name, size_t len)
+{
+	/* Parsing what the set already holds in text changes no answer it gave. */
+	struct pmc_metrics *m = (struct pmc_metrics *)cm;
+	struct pmc_metric_error err = {0};
+
+	for (size_t i = 0; i < m->nr_lazy; i++) {
+		struct pmc__lazy_file *f = &m->lazy[i];
+
+		for (size_t k = 0; k < f->nr; k++) {
+			struct pmc__lazy_entry *e = &f->e[k];
+
+			if (!needed(e, name, len))
+				continue;
+			e->loaded = true;
+			if (pmc__metrics_load_entry(m, f->path, f->rank, k, f->text + e->off,
+						    e->len, &err))
+				pr_warn("metric file %s: %s\n", err.where[0] ? err.where : f->path,
+					err.parse.msg);
+		}
+	}
+}
 
 /* Loads a file whose row names the set's backend, with "*" or the backend's model. */
 static int load_row(const char *file, const char *backends, const char *model, const char *source,
@@ -155,8 +220,10 @@ static int load_row(const char *file, const char *backends, const char *model, c
 	struct shipped *s = arg;
 	const char *mine;
 	char path[PATH_MAX];
+	int ret;
 
 	(void)source;
+	s->rank++;
 	if (!pmc__in_list(backends, ',', s->set->opts.backend, strlen(s->set->opts.backend)))
 		return 0;
 	/* The model is asked for only when a row names one: it may probe the machine. */
@@ -164,13 +231,19 @@ static int load_row(const char *file, const char *backends, const char *model, c
 				   !pmc__in_list(model, ',', mine, strlen(mine))))
 		return 0;
 	snprintf(path, sizeof(path), "%s/%s", s->dir, file);
-	return pmc_metrics__load(s->set, path, s->err);
+	/* A file the scan cannot split is parsed whole now, which says what is wrong with it. */
+	ret = keep_lazy(s->set, path, s->rank);
+	if (ret == -PMC_E_FORMAT)
+		ret = pmc__metrics_load_file(s->set, path, s->rank, s->err);
+	else if (ret)
+		pmc__metric_error(s->err, path, NULL, -1, "cannot read: %s", pmc_strerror(ret));
+	return ret;
 }
 
 int pmc__metrics_load_shipped(struct pmc_metrics *m, struct pmc_metric_error *err)
 {
 	char dir[PATH_MAX];
-	struct shipped s = {.set = m, .dir = dir, .err = err};
+	struct shipped s = {.set = m, .dir = dir, .err = err, .rank = -1};
 	int ret = shipped_dir(m, dir, sizeof(dir), err);
 
 	return ret ? ret : pmc__metric_index_read(dir, load_row, &s, err);

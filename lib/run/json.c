@@ -9,6 +9,7 @@
 #include "core/html.h"
 #include "core/jsonstr.h"
 #include "core/launcher.h"
+#include "metric/metric.h"
 #include "run/output.h"
 
 /* "SIGSEGV" for 11; NULL for no signal. */
@@ -63,6 +64,11 @@ static json_t *provenance(const struct pmc_run *run)
 		json_object_set_new(j, "aggregation", json_string(aggr_names[o->aggr]));
 		json_object_set_new(j, "interval_ms", json_integer(o->interval_ms));
 		json_object_set_new(j, "delay_ms", json_integer(o->delay_ms));
+		/* The machine's '#' literals, for metrics computed from the file elsewhere. */
+		json_object_set_new(j, "literals",
+				    pmc__literals_json(pmc_evlist__backend(run->evlist),
+						       run->target.kind == PMC_TARGET_CPUS,
+						       run->target.cpus));
 		pmc_launcher_detect(&l);
 		if ((mpi = pmc__launcher_json(&l)))
 			json_object_set_new(j, "mpi", mpi);
@@ -146,6 +152,16 @@ static json_t *cells_json(const struct pmc_run *run, size_t ri, int t)
 	return events;
 }
 
+/* "metrics" of obj: the caller's metrics of that scope, when it added any (metrics.c). */
+static json_t *with_metrics(json_t *obj, json_t *metrics)
+{
+	if (obj && metrics)
+		json_object_set_new(obj, "metrics", metrics);
+	else
+		json_decref(metrics);
+	return obj;
+}
+
 static json_t *regions_json(const struct pmc_run *run)
 {
 	json_t *arr = json_array();
@@ -155,15 +171,20 @@ static json_t *regions_json(const struct pmc_run *run)
 		json_t *threads = json_array();
 
 		for (int t = 0; run->opts.per_thread && t < r->nr_threads; t++)
-			json_array_append_new(threads, json_pack("{s:i, s:o}", "thread", t,
-								 "events", cells_json(run, i, t)));
+			json_array_append_new(
+				threads, with_metrics(json_pack("{s:i, s:o}", "thread", t, "events",
+								cells_json(run, i, t)),
+						      pmc__run_metrics_json(run, r->name, t, -1)));
 		json_array_append_new(
-			arr, json_pack("{s:o, s:I, s:I, s:b, s:I, s:I, s:o, s:o}", "name",
-				       pmc__json_bytes(r->name), "entered", (json_int_t)r->entered,
-				       "exited", (json_int_t)r->exited, "entries_vary", r->varies,
-				       "open_at_exit", (json_int_t)r->open_at_exit, "unmatched_end",
-				       (json_int_t)r->unmatched_end, "events",
-				       cells_json(run, i, -1), "threads", threads));
+			arr, with_metrics(json_pack("{s:o, s:I, s:I, s:b, s:I, s:I, s:o, s:o}",
+						    "name", pmc__json_bytes(r->name), "entered",
+						    (json_int_t)r->entered, "exited",
+						    (json_int_t)r->exited, "entries_vary",
+						    r->varies, "open_at_exit",
+						    (json_int_t)r->open_at_exit, "unmatched_end",
+						    (json_int_t)r->unmatched_end, "events",
+						    cells_json(run, i, -1), "threads", threads),
+					  pmc__run_metrics_json(run, r->name, -1, -1)));
 	}
 	return arr;
 }
@@ -198,7 +219,8 @@ static json_t *units_json(const struct pmc_run *run)
 			      pmc__json_bytes(un->label), "cpu", un->cpu, "nr_cpus", un->nr_cpus,
 			      "socket", un->socket, "die", un->die, "core", un->core, "pid",
 			      (int)un->pid, "tid", (int)un->tid, "events", events);
-		json_array_append_new(arr, j);
+		json_array_append_new(
+			arr, with_metrics(j, pmc__run_metrics_json(run, NULL, -1, (long)u)));
 	}
 	return arr;
 }
@@ -252,6 +274,7 @@ json_t *pmc__run_json(const struct pmc_run *run)
 								pmc__json_bytes(res->trust_file))
 						    : json_pack("{s:s}", "note", res->trust_note));
 	json_object_set_new(root, "regions", regions_json(run));
+	with_metrics(root, pmc__run_metrics_json(run, NULL, -1, -1));
 	if (run->opts.aggr != PMC_RUN_AGGR_GLOBAL) {
 		json_object_set_new(root, "units", units_json(run));
 		json_object_set_new(root, "lost_threads",

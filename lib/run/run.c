@@ -4,7 +4,6 @@
  * started, waited for and its end kept; values stored per repetition and summarised.
  */
 #include <errno.h>
-#include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,6 +143,7 @@ void pmc_run__delete(struct pmc_run *run)
 	pmc__run_units_free(run);
 	pmc__run_interval_free(run);
 	pmc__run_trust_free(run);
+	pmc__run_metrics_free(run);
 	free(run->res.run_wall_s);
 	free(run->res.run_user_s);
 	free(run->res.run_sys_s);

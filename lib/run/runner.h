@@ -9,6 +9,7 @@
 #include "core/log.h"
 
 struct calib;
+struct json_t;
 struct pmc__topo;
 
 /* Units with values of their own (units.c): the results' units, or one interval's. */
@@ -17,6 +18,14 @@ struct run_unit_set {
 	struct pmc_run_unit *v;
 	int64_t *keys; /* [nr]: what units are told apart and sorted by */
 	int slots;     /* values per unit event: the repetitions, or 1 for an interval */
+};
+
+/* A metric the caller added (metrics.c): its scope and its object of the model. */
+struct run_metric {
+	char *region; /* or NULL */
+	int thread;
+	long unit;
+	struct json_t *obj;
 };
 
 struct pmc_run {
@@ -32,9 +41,11 @@ struct pmc_run {
 	struct trust *trust; /* opts.trust (trust.c) */
 	double *trust_bias;  /* [nr_events]: each event's validated per-run bias, or NAN */
 	char trust_note[400];
-	bool *warned;  /* [nr_events]: said that regions could not count it */
-	bool null_run; /* an empty list: the command runs, timed, nothing counted */
-	int null_reps; /* null_run: the repetitions run */
+	bool *warned;		    /* [nr_events]: said that regions could not count it */
+	bool null_run;		    /* an empty list: the command runs, timed, nothing counted */
+	int null_reps;		    /* null_run: the repetitions run */
+	struct run_metric *metrics; /* pmc_run__add_metric() (metrics.c), in order added */
+	size_t nr_metrics;
 	/* units.c */
 	struct run_unit_set units, iv_units;
 	struct pmc__topo *topo; /* [nr_topo], by CPU number, read on first use */
@@ -57,6 +68,16 @@ void pmc__run_trust(struct pmc_run *run);
 void pmc__run_trust_free(struct pmc_run *run);
 /* Event idx's validated per-run bias (a "bias" verdict): true with *bias, else false. */
 bool pmc__run_trust_bias(const struct pmc_run *run, size_t idx, double *bias);
+
+/*
+ * metrics.c: the caller's metrics of one scope (region NULL: the whole program, or unit u >=
+ * 0) as a JSON array of new references, or NULL when none was added to the run at all; the
+ * text file's section of them; their release.
+ */
+struct json_t *pmc__run_metrics_json(const struct pmc_run *run, const char *region, int thread,
+				     long unit);
+void pmc__run_metrics_text(const struct pmc_run *run, FILE *f);
+void pmc__run_metrics_free(struct pmc_run *run);
 
 /* units.c: values per unit (opts.aggr); see there. */
 int pmc__run_units_store(struct pmc_run *run, int pass, int rep);

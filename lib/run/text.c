@@ -126,6 +126,7 @@ int pmc__run_write_text(const struct pmc_run *run, FILE *f, unsigned flags)
 		fprintf(f, " -1 %.1f %.1f %.3f\n", e->sum.mean, e->sum.ci, e->sum.ci_pct);
 	}
 	text_regions(f, run, flags);
+	pmc__run_metrics_text(run, f);
 	return 0;
 }
 

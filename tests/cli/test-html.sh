@@ -156,11 +156,13 @@ P().feed(open(sys.argv[1]).read())
 PY
 }
 R="$PROGS/vpmu-region"
-"$PMC" stat --backend=vpmu -e instructions,branches -r 3 --format html -o "$T/stat.html" \
-	"$R" 10 1000 2>"$T/stat.err"
+# With metrics: one of the run's (its threshold holds under vpmu), one defined here.
+SM=(-M branch_miss_rate -M 'ipb = instructions / branches')
+"$PMC" stat --backend=vpmu -e instructions,branches "${SM[@]}" -r 3 --format html \
+	-o "$T/stat.html" "$R" 10 1000 2>"$T/stat.err"
 expect_eq "stat --format=html -o exits 0" $? 0
-"$PMC" stat --backend=vpmu -e instructions,branches -r 3 --format json -o "$T/stat.json" \
-	"$R" 10 1000 2>>"$T/stat.err"
+"$PMC" stat --backend=vpmu -e instructions,branches "${SM[@]}" -r 3 --format json \
+	-o "$T/stat.json" "$R" 10 1000 2>>"$T/stat.err"
 # (Region counts are exact under vpmu; a whole run's may differ by a few dozen instructions.)
 expect_eq "stat: the page's model is the JSON file's" \
 	"$(island "$T/stat.html" 'j["schema"], sorted(j), [e["name"] for e in j["events"]], [[e["values"] for e in r["events"]] for r in j["regions"]]')" \
@@ -175,6 +177,30 @@ expect_eq "stat: each run a dot at its count, events then the region's" \
 expect_eq "stat: the region's dots at its exact count (10 entries)" \
 	"$(attrs stat circle rep | grep -c "^instructions $(json "$T/stat.json" 'int(j["regions"][0]["events"][0]["values"][0])')$")" 3
 expect_grep "stat: a chart per region" '<h2 class="region">Region loop</h2>' "$T/stat.dom"
+# metric_rows: each tr.metric of the DOM as "name value flagged", in order.
+metric_rows() {
+	python3 - "$T/$1.dom" <<'PY'
+import html.parser, sys
+class P(html.parser.HTMLParser):
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "tr" and a.get("class") == "metric":
+            print(a["data-name"], float(a["data-value"]) if a["data-value"] else "-", a["data-flagged"])
+P().feed(open(sys.argv[1]).read())
+PY
+}
+expect_eq "stat: each metric a row, the whole program's then the region's, at the model's value" \
+	"$(metric_rows stat | tr '\n' ' ')" \
+	"$(island "$T/stat.html" '" ".join("%s %r %s" % (m["name"], m["value"], str(m["flagged"]).lower().replace("none", "null")) for m in j["metrics"] + j["regions"][0]["metrics"])') "
+expect_eq "stat: the metrics are the JSON file's" \
+	"$(island "$T/stat.html" '[(m["name"], m["value"], m["n"]) for m in j["metrics"]]')" \
+	"$(json "$T/stat.json" '[(m["name"], m["value"], m["n"]) for m in j["metrics"]]')"
+expect_eq "stat: branch_miss_rate's threshold holds under vpmu, marked" \
+	"$(metric_rows stat | head -1 | cut -d' ' -f3) $(grep -c '<td class="threshold">branch_miss_rate &gt; 0.05 &lt;== holds</td>' "$T/stat.dom")" \
+	"true 1"
+expect_eq "stat: a metric's error bar spans value -+ interval" \
+	"$(attrs stat line ci | grep '^ipb' | head -1)" \
+	"$(island "$T/stat.html" '"ipb %r %r" % (j["metrics"][1]["value"] - j["metrics"][1]["ci"], j["metrics"][1]["value"] + j["metrics"][1]["ci"])')"
 browse stat-shot "$T/stat.html" --screenshot="$SHOTS/stat.png"
 expect_eq "a screenshot of pmc stat's page ($SHOTS/stat.png)" \
 	"$([ "$(stat -c %s "$SHOTS/stat.png" 2>/dev/null || echo 0)" -gt 5000 ] && echo yes)" yes

@@ -114,33 +114,95 @@ static int scope_read(struct scope *s, json_t *events, json_t *top)
 	return rc;
 }
 
-static int add_scope(struct metric_rows *rows, const struct pmc_metrics *m, double level,
-		     json_t *events, json_t *top, const char *region, int thread)
+/*
+ * The '#' literals of the machine that counted, from the file's provenance; a file written
+ * before pmc stat recorded them takes this machine's (own_used, said after).
+ */
+struct file_literals {
+	json_t *obj; /* provenance.literals, or NULL */
+	bool own_used;
+};
+
+static int file_literal(const char *name, double *value, void *arg)
+{
+	struct file_literals *fl = arg;
+	json_t *v;
+
+	if (!fl->obj) {
+		fl->own_used = true;
+		return -ENOENT;
+	}
+	v = json_object_get(fl->obj, name);
+	if (!json_is_number(v))
+		return -ENODATA; /* the machine that counted did not say */
+	*value = json_number_value(v);
+	return 0;
+}
+
+/* What every scope of the file shares: its metrics, confidence level and literals. */
+struct file_ctx {
+	const struct pmc_metrics *m;
+	double level;
+	struct file_literals lit;
+	struct metric_rows *units; /* [nr_units]: each unit's (--per-thread, -A, ...) */
+	size_t nr_units;
+};
+
+static int add_scope(struct metric_rows *rows, struct file_ctx *fc, json_t *events, json_t *top,
+		     const char *region, int thread)
 {
 	struct scope s;
 	int rc = scope_read(&s, events, top);
 
 	if (!rc) {
-		struct metric_counts c = {.nr = s.nr, .in = s.in, .level = level};
+		struct metric_counts c = {.nr = s.nr,
+					  .in = s.in,
+					  .level = fc->level,
+					  .literal = file_literal,
+					  .literal_arg = &fc->lit};
 
-		rc = metric_rows__add(rows, m, &c, region, thread);
+		rc = metric_rows__add(rows, fc->m, &c, region, thread);
 	}
 	scope_free(&s);
 	return rc;
 }
 
-static int compute(struct metric_rows *rows, const struct pmc_metrics *m, json_t *root)
+/* Each unit's metrics, from its own values (pmc stat's units' "metrics"). */
+static int units(struct file_ctx *fc, json_t *units, json_t *top)
+{
+	json_t *u;
+	size_t i;
+	int rc = 0;
+
+	fc->units = calloc(json_array_size(units) + 1, sizeof(*fc->units));
+	if (!fc->units)
+		return -ENOMEM;
+	json_array_foreach(units, i, u)
+	{
+		if (!json_is_string(json_object_get(u, "label")))
+			return -PMC_E_FORMAT;
+		fc->nr_units = i + 1;
+		rc = add_scope(&fc->units[i], fc, json_object_get(u, "events"), top, NULL, -1);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int compute(struct metric_rows *rows, struct file_ctx *fc, json_t *root)
 {
 	json_t *top = json_object_get(root, "events"), *regions = json_object_get(root, "regions");
-	double level = json_number_value(
-		json_object_get(json_object_get(root, "provenance"), "confidence"));
-	json_t *r;
+	json_t *prov = json_object_get(root, "provenance"), *r;
 	size_t i;
 	int rc;
 
-	if (!(level > 0 && level < 1))
-		level = 0.95; /* a file without its level, or with one out of range */
-	rc = add_scope(rows, m, level, top, NULL, NULL, -1);
+	fc->level = json_number_value(json_object_get(prov, "confidence"));
+	if (!(fc->level > 0 && fc->level < 1))
+		fc->level = 0.95; /* a file without its level, or with one out of range */
+	fc->lit.obj = json_object_get(prov, "literals");
+	if (!json_is_object(fc->lit.obj))
+		fc->lit.obj = NULL;
+	rc = add_scope(rows, fc, top, NULL, NULL, -1);
 
 	json_array_foreach(regions, i, r)
 	{
@@ -150,16 +212,16 @@ static int compute(struct metric_rows *rows, const struct pmc_metrics *m, json_t
 
 		if (rc || !name)
 			return rc ? rc : -PMC_E_FORMAT;
-		rc = add_scope(rows, m, level, json_object_get(r, "events"), top, name, -1);
+		rc = add_scope(rows, fc, json_object_get(r, "events"), top, name, -1);
 		json_array_foreach(threads, k, t)
 		{
 			if (!rc)
 				rc = add_scope(
-					rows, m, level, json_object_get(t, "events"), top, name,
+					rows, fc, json_object_get(t, "events"), top, name,
 					(int)json_integer_value(json_object_get(t, "thread")));
 		}
 	}
-	return rc;
+	return rc ? rc : units(fc, json_object_get(root, "units"), top);
 }
 
 /*
@@ -198,13 +260,20 @@ static int select_saved(struct pmc_metrics *m, json_t *root)
 	return rc;
 }
 
-static void print_text(const struct metric_rows *rows, json_t *root, const char *path)
+static void print_text(const struct metric_rows *rows, const struct file_ctx *fc, json_t *root,
+		       const char *path)
 {
 	json_t *regions = json_object_get(root, "regions"), *r, *t;
 	size_t i, k;
 
 	printf("Metrics of %s:\n\n", cli_show(path));
 	metric_rows__print(stdout, rows, NULL, -1, "  ", NULL);
+	for (i = 0; i < fc->nr_units; i++) {
+		printf("\n  %s:\n",
+		       cli_show(json_string_value(json_object_get(
+			       json_array_get(json_object_get(root, "units"), i), "label"))));
+		metric_rows__print(stdout, &fc->units[i], NULL, -1, "    ", NULL);
+	}
 	json_array_foreach(regions, i, r)
 	{
 		const char *name = json_string_value(json_object_get(r, "name"));
@@ -221,15 +290,27 @@ static void print_text(const struct metric_rows *rows, json_t *root, const char 
 	}
 }
 
-static int print_json(const struct metric_rows *rows, json_t *root, const char *path)
+static int print_json(const struct metric_rows *rows, const struct file_ctx *fc, json_t *root,
+		      const char *path)
 {
-	json_t *out = json_object(), *regions = json_array(), *r, *t;
+	json_t *out = json_object(), *regions = json_array(), *r, *t, *units = json_array();
 	size_t i, k;
 	int err;
 
 	json_object_set_new(out, "schema", json_string("pmc-metrics/1"));
 	json_object_set_new(out, "source", json_string(path));
 	json_object_set_new(out, "metrics", metric_rows__json(rows, NULL, -1));
+	for (i = 0; i < fc->nr_units; i++)
+		json_array_append_new(
+			units,
+			json_pack("{s:O, s:o}", "label",
+				  json_object_get(json_array_get(json_object_get(root, "units"), i),
+						  "label"),
+				  "metrics", metric_rows__json(&fc->units[i], NULL, -1)));
+	if (fc->nr_units)
+		json_object_set_new(out, "units", units);
+	else
+		json_decref(units);
 	json_array_foreach(json_object_get(root, "regions"), i, r)
 	{
 		const char *name = json_string_value(json_object_get(r, "name"));
@@ -283,6 +364,7 @@ static int run(struct metric_opts *o, const char *path, const char *format)
 	json_t *root = load(path);
 	struct metric_rows rows = {0};
 	struct pmc_metrics *m = NULL;
+	struct file_ctx fc = {0};
 	int rc;
 
 	if (!root)
@@ -297,17 +379,27 @@ static int run(struct metric_opts *o, const char *path, const char *format)
 			cli_show(path));
 		rc = 2;
 	}
-	if (!rc && compute(&rows, m, root)) {
+	fc.m = m;
+	if (!rc && compute(&rows, &fc, root)) {
 		fprintf(stderr, "pmc metrics: %s: malformed counts\n", cli_show(path));
 		rc = 2;
 	}
+	if (!rc && fc.lit.own_used)
+		fprintf(stderr,
+			"pmc metrics: note: %s does not record the '#' literals of the machine "
+			"that "
+			"counted (a pmc stat before they were recorded): this machine's are used\n",
+			cli_show(path));
 	if (!rc && !strcmp(format, "json"))
-		rc = print_json(&rows, root, path);
+		rc = print_json(&rows, &fc, root, path);
 	else if (!rc && !strcmp(format, "csv"))
 		metric_rows__csv(stdout, &rows, ",");
 	else if (!rc)
-		print_text(&rows, root, path);
+		print_text(&rows, &fc, root, path);
 	metric_rows__free(&rows);
+	for (size_t u = 0; u < fc.nr_units; u++)
+		metric_rows__free(&fc.units[u]);
+	free(fc.units);
 	pmc_metrics__delete(m);
 	json_decref(root);
 	return rc || fflush(stdout) || ferror(stdout) ? (rc ? rc : 1) : 0;

@@ -42,13 +42,10 @@ static void put_field(FILE *f, const char *s, const char *sep)
 	fputc('"', f);
 }
 
-static void csv_line(FILE *f, const struct stat_run *run, const struct line_of *l,
-		     const struct stat_view *v, const char *sep)
+/* perf's leading fields: the interval's time, the unit, the CPUs of a core or socket. */
+static void lead_fields(FILE *f, const struct stat_run *run, const struct line_of *l,
+			const char *sep)
 {
-	const struct pmc_run_event *e = v->e;
-	const char *note = pmc_evsel__note(e->evsel);
-
-	/* perf's leading fields: the interval's time, the unit, the CPUs of a core or socket. */
 	if (l->t_s >= 0)
 		fprintf(f, "%.9f%s", l->t_s, sep);
 	if (l->unit) {
@@ -57,6 +54,15 @@ static void csv_line(FILE *f, const struct stat_run *run, const struct line_of *
 		if (aggregated(run))
 			fprintf(f, "%d%s", l->unit->nr_cpus, sep);
 	}
+}
+
+static void csv_line(FILE *f, const struct stat_run *run, const struct line_of *l,
+		     const struct stat_view *v, const char *sep)
+{
+	const struct pmc_run_event *e = v->e;
+	const char *note = pmc_evsel__note(e->evsel);
+
+	lead_fields(f, run, l, sep);
 	if (v->counted)
 		fprintf(f, v->scale != 1 ? "%.2f%s" : "%.0f%s", v->value, sep);
 	else
@@ -99,24 +105,32 @@ static void json_key(FILE *f, const char *key, const char *val)
 	fputs(", ", f);
 }
 
+/* perf's key of a unit, "cpu", "core", "socket" or "thread", and its value into val. */
+static const char *unit_key(const struct stat_run *run, const struct pmc_run_unit *u, char *val,
+			    size_t len)
+{
+	switch (run->opts->aggr) {
+	case PMC_RUN_AGGR_CPU:
+		snprintf(val, len, "%d", u->cpu);
+		return "cpu";
+	case PMC_RUN_AGGR_CORE:
+	case PMC_RUN_AGGR_SOCKET:
+		snprintf(val, len, "%s", u->label);
+		return run->opts->aggr == PMC_RUN_AGGR_CORE ? "core" : "socket";
+	default:
+		snprintf(val, len, "%s", u->label);
+		return "thread";
+	}
+}
+
 /* perf's keys of a unit: "cpu", "core" or "socket" with "aggregate-number", "thread". */
 static void json_unit(FILE *f, const struct stat_run *run, const struct pmc_run_unit *u)
 {
-	char cpu[16];
+	char val[sizeof(u->label)];
 
-	switch (run->opts->aggr) {
-	case PMC_RUN_AGGR_CPU:
-		snprintf(cpu, sizeof(cpu), "%d", u->cpu);
-		json_key(f, "cpu", cpu);
-		return;
-	case PMC_RUN_AGGR_CORE:
-	case PMC_RUN_AGGR_SOCKET:
-		json_key(f, run->opts->aggr == PMC_RUN_AGGR_CORE ? "core" : "socket", u->label);
+	json_key(f, unit_key(run, u, val, sizeof(val)), val);
+	if (aggregated(run))
 		fprintf(f, "\"aggregate-number\" : %d, ", u->nr_cpus);
-		return;
-	default:
-		json_key(f, "thread", u->label);
-	}
 }
 
 static void json_line(FILE *f, const struct stat_run *run, const struct line_of *l,
@@ -211,6 +225,65 @@ static void print_metrics(FILE *f, const struct stat_run *run, const char *sep)
 	}
 }
 
+/* The '#' line naming the fields of a unit's or an interval's metric lines. */
+static void metric_header(FILE *f, const struct stat_run *run, bool interval, const char *sep)
+{
+	fputs("# ", f);
+	if (interval)
+		fprintf(f, "interval%s", sep);
+	if (run->opts->aggr != PMC_RUN_AGGR_GLOBAL)
+		fprintf(f, "unit_label%s", sep);
+	if (aggregated(run))
+		fprintf(f, "unit_cpus%s", sep);
+	metric_csv_header(f, sep);
+}
+
+/* One metric of a unit's or an interval's line: -j's object with its interval and unit keys. */
+static void json_metric(FILE *f, const struct stat_run *run, const struct line_of *l,
+			const struct metric_result *r)
+{
+	json_t *j = metric_json(r);
+	char val[sizeof(l->unit->label)], *s;
+
+	if (j && l->t_s >= 0)
+		json_object_set_new(j, "interval", json_real(l->t_s));
+	if (j && l->unit)
+		json_object_set_new(j, unit_key(run, l->unit, val, sizeof(val)), json_string(val));
+	if (j && l->unit && aggregated(run))
+		json_object_set_new(j, "aggregate-number", json_integer(l->unit->nr_cpus));
+	s = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
+	if (s)
+		fprintf(f, "%s\n", s);
+	free(s);
+	json_decref(j);
+}
+
+/*
+ * The metrics of a unit's or an interval's events after its event lines, each led by the
+ * lines' fields; those with an input it did not count (of another pass) are left out.
+ */
+static void line_metrics(FILE *f, const struct stat_run *run, const struct line_of *l,
+			 const struct pmc_run_event *events, const char *sep)
+{
+	struct metric_rows rows;
+
+	if (stat_metrics__of(run, events, &rows)) {
+		fprintf(stderr, "pmc stat: cannot compute the metrics: out of memory\n");
+		return;
+	}
+	for (size_t i = 0; i < rows.nr; i++) {
+		if (rows.v[i].r.v.status == PMC_METRIC_UNAVAILABLE)
+			continue;
+		if (!sep) {
+			json_metric(f, run, l, &rows.v[i].r);
+			continue;
+		}
+		lead_fields(f, run, l, sep);
+		metric_csv(f, &rows.v[i].r, sep, NULL, -1);
+	}
+	metric_rows__free(&rows);
+}
+
 static void print_lines(FILE *f, const struct stat_run *run, const struct line_of *l,
 			const struct pmc_run_event *events, size_t nr, const char *sep)
 {
@@ -230,6 +303,8 @@ static void print_lines(FILE *f, const struct stat_run *run, const struct line_o
 			json_line(f, run, l, &v[i]);
 	}
 	free(v);
+	if (run->metrics && (l->t_s >= 0 || l->unit))
+		line_metrics(f, run, l, events, sep);
 }
 
 /* A unit's lines in place of the totals (perf's -A, --per-core, ... -x and -j), or the totals. */
@@ -255,15 +330,21 @@ void stat_print_machine(FILE *f, const struct stat_run *run, const char *sep)
 
 	if (sep)
 		csv_header(f, run);
+	if (sep && run->metrics && run->opts->aggr != PMC_RUN_AGGR_GLOBAL)
+		metric_header(f, run, false, sep);
 	print_all(f, run, &l, res->events, res->nr_events, res->units, res->nr_units, sep);
 	if (run->metrics)
 		print_metrics(f, run, sep);
 }
 
-void stat_print_machine_interval(FILE *f, const struct stat_run *run,
-				 const struct pmc_run_interval *iv, const char *sep)
+void stat_print_machine_interval(FILE *f, struct stat_run *run, const struct pmc_run_interval *iv,
+				 const char *sep)
 {
 	struct line_of l = {.t_s = iv->t_s, .wall_ns = iv->span_s * 1e9};
+
+	if (sep && run->metrics && !run->iv_metric_header)
+		metric_header(f, run, true, sep);
+	run->iv_metric_header = true;
 
 	print_all(f, run, &l, iv->events, iv->nr_events, iv->units, iv->nr_units, sep);
 }

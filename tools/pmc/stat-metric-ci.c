@@ -82,10 +82,18 @@ static void set_means(struct inputs *p)
 		p->x[i] = mean_of(&p->c->in[i]);
 }
 
+static int literal(const char *name, double *value, void *arg)
+{
+	const struct inputs *p = arg;
+
+	return p->c->literal ? p->c->literal(name, value, p->c->literal_arg) : -ENOENT;
+}
+
 static int eval_as(const struct pmc_metric *metric, struct inputs *p, bool exact,
 		   struct pmc_metric_value *v)
 {
-	struct pmc_metric_eval_opts o = {.sz = sizeof(o), .input = input, .arg = p, .exact = exact};
+	struct pmc_metric_eval_opts o = {
+		.sz = sizeof(o), .input = input, .literal = literal, .arg = p, .exact = exact};
 
 	*v = (struct pmc_metric_value){.sz = sizeof(*v)};
 	return pmc_metric__eval(metric, &o, v);

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * Metrics in a pmc stat run: the set made and its events added before the passes are planned,
- * then each metric computed from the runner's results, for the whole program, each region
- * and each region's thread (docs/metrics.md, "In pmc stat").
+ * then each metric computed from the runner's results, for the whole program, each region,
+ * each region's thread and each unit, and added to the results model, whose files carry them
+ * (docs/metrics.md, "In pmc stat").
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <jansson.h>
 #include "stat.h"
 
 /* The metrics' events were not named with -e: --strict does not apply to them. */
@@ -42,8 +44,12 @@ int stat_metrics__build(struct stat_run *run, const struct pmc_evlist_opts *eo)
 	return rc ? rc : mark_added(run, before);
 }
 
-/* The counts of every event and of every event the backend does not know, for c. */
-static struct metric_input *inputs_new(const struct stat_run *run)
+/*
+ * The counts of events[] (the results', a unit's or an interval's, in the results' order) and
+ * of every event the backend does not know, for c.
+ */
+static struct metric_input *inputs_new(const struct stat_run *run,
+				       const struct pmc_run_event *events)
 {
 	const struct pmc_run_results *res = run->res;
 	struct metric_input *in = calloc(res->nr_events + run->nr_absent + 1, sizeof(*in));
@@ -52,7 +58,7 @@ static struct metric_input *inputs_new(const struct stat_run *run)
 		in[res->nr_events + i] = (struct metric_input){
 			.name = run->absent[i].event, .pass = -1, .why = run->absent[i].why};
 	for (size_t i = 0; in && i < res->nr_events; i++) {
-		const struct pmc_run_event *e = &res->events[i];
+		const struct pmc_run_event *e = &events[i];
 
 		in[i] = (struct metric_input){.name = pmc_evsel__name(e->evsel),
 					      .pass = pmc_evsel__pass(e->evsel),
@@ -98,6 +104,40 @@ static int regions(struct stat_run *run, struct metric_input *in, struct metric_
 	return rc;
 }
 
+/* One metric into the results model, in its scope: the results files carry it. */
+static int publish_one(struct stat_run *run, const char *region, int thread, long unit,
+		       const struct metric_result *r)
+{
+	json_t *j = metric_json(r);
+	char *s = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
+	struct pmc_run_metric m = {
+		.sz = sizeof(m), .region = region, .thread = thread, .unit = unit, .json = s};
+	int rc = s ? pmc_run__add_metric(run->runner, &m) : -ENOMEM;
+
+	free(s);
+	json_decref(j);
+	return rc;
+}
+
+/* Every row, then each unit's metrics of its own values (--per-thread, -A, ...). */
+static int publish(struct stat_run *run)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < run->rows.nr && !rc; i++)
+		rc = publish_one(run, run->rows.v[i].region, run->rows.v[i].thread, -1,
+				 &run->rows.v[i].r);
+	for (size_t u = 0; u < run->res->nr_units && !rc; u++) {
+		struct metric_rows rows;
+
+		rc = stat_metrics__of(run, run->res->units[u].events, &rows);
+		for (size_t i = 0; i < rows.nr && !rc; i++)
+			rc = publish_one(run, NULL, -1, (long)u, &rows.v[i].r);
+		metric_rows__free(&rows);
+	}
+	return rc;
+}
+
 int stat_metrics__compute(struct stat_run *run)
 {
 	struct metric_input *in;
@@ -106,7 +146,7 @@ int stat_metrics__compute(struct stat_run *run)
 
 	if (!run->metrics || run->rows.v)
 		return 0;
-	in = inputs_new(run);
+	in = inputs_new(run, run->res->events);
 	if (!in)
 		return -ENOMEM;
 	c = (struct metric_counts){
@@ -115,6 +155,28 @@ int stat_metrics__compute(struct stat_run *run)
 	if (!rc)
 		rc = regions(run, in, &c);
 	free(in);
+	return rc ? rc : publish(run);
+}
+
+int stat_metrics__of(const struct stat_run *run, const struct pmc_run_event *events,
+		     struct metric_rows *rows)
+{
+	struct metric_input *in;
+	struct metric_counts c;
+	int rc;
+
+	*rows = (struct metric_rows){0};
+	if (!run->metrics)
+		return 0;
+	in = inputs_new(run, events);
+	if (!in)
+		return -ENOMEM;
+	c = (struct metric_counts){
+		.nr = run->res->nr_events + run->nr_absent, .in = in, .level = run->opts->level};
+	rc = metric_rows__add(rows, run->metrics, &c, NULL, -1);
+	free(in);
+	if (rc)
+		metric_rows__free(rows);
 	return rc;
 }
 

@@ -70,6 +70,10 @@ struct metric_counts {
 	size_t nr;
 	const struct metric_input *in;
 	double level;
+	/* The '#' literals of the machine that counted (pmc metrics: the file's), as
+	 * pmc_metric_eval_opts.literal gives them; NULL: this machine's. */
+	pmc_metric_literal_fn literal;
+	void *literal_arg;
 };
 
 enum metric_method {

@@ -159,6 +159,27 @@ static void print_metric_lines(FILE *f, const struct stat_run *run, long idx, in
 	}
 }
 
+/*
+ * The metrics of a unit's or an interval's events, each on a line of its own after prefix;
+ * those with an input it did not count (of another pass) are left out: the summary says why.
+ */
+static void print_unit_metrics(FILE *f, const struct stat_run *run, const char *prefix,
+			       const struct pmc_run_event *events, int uw)
+{
+	struct metric_rows rows;
+	char buf[1024];
+
+	if (stat_metrics__of(run, events, &rows)) {
+		fprintf(stderr, "pmc stat: cannot compute the metrics: out of memory\n");
+		return;
+	}
+	for (size_t i = 0; i < rows.nr; i++)
+		if (rows.v[i].r.v.status != PMC_METRIC_UNAVAILABLE)
+			fprintf(f, "%s%18s %-*s %-32s %s\n", prefix, "", uw, "", "",
+				metric_comment(buf, sizeof(buf), &rows.v[i].r));
+	metric_rows__free(&rows);
+}
+
 /* An event's line; metric: the row of the metric in its comment column, or -1. */
 static void print_line(FILE *f, const char *prefix, const struct stat_view *v, int uw, int reps,
 		       const struct stat_numfmt *nf, long metric, const struct stat_run *run)
@@ -290,6 +311,7 @@ void stat_print_events(FILE *f, const struct stat_run *run, const char *prefix,
 	for (size_t i = 0; i < nr; i++)
 		if (v[i].counted)
 			print_line(f, prefix, &v[i], uw, run->res->nr_reps, nf, -1, run);
+	print_unit_metrics(f, run, prefix, events, uw);
 	free(v);
 }
 

@@ -382,8 +382,9 @@ int cmd_stat_run(const struct stat_opts *opts)
 			rc = 1;
 		} else if (run.res->exec_failed) {
 			rc = 127;
-		} else if (stat_metrics__compute(&run)) {
-			fprintf(stderr, "pmc stat: cannot compute the metrics: out of memory\n");
+		} else if ((rc = stat_metrics__compute(&run))) {
+			fprintf(stderr, "pmc stat: cannot compute the metrics: %s\n",
+				pmc_strerror(rc));
 			rc = 1;
 		} else {
 			rc = stat_write(&run) ? 1 : exit_status(&run);

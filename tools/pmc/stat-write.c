@@ -11,45 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include <jansson.h>
 #include "cli.h"
 #include "stat.h"
-
-/*
- * The JSON results file with the metrics: the library's file, read back, with "metrics" added
- * at the top, in each region and in each region's thread (docs/stat-output.md).
- */
-static int write_json_metrics(FILE *f, const struct stat_run *run, unsigned flags)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&text, &len);
-	json_t *root = NULL, *regions;
-	int err = m ? pmc_run__write(run->runner, m, PMC_RUN_FORMAT_JSON, flags) : -ENOMEM;
-
-	if (m && fclose(m) && !err)
-		err = -EIO;
-	if (!err)
-		root = json_loadb(text, len, 0, NULL);
-	free(text);
-	if (!root)
-		return err ? err : -ENOMEM;
-	json_object_set_new(root, "metrics", metric_rows__json(&run->rows, NULL, -1));
-	regions = json_object_get(root, "regions");
-	for (size_t i = 0; i < json_array_size(regions) && i < run->res->nr_regions; i++) {
-		json_t *r = json_array_get(regions, i), *threads = json_object_get(r, "threads");
-		const char *name = run->res->regions[i].name;
-
-		json_object_set_new(r, "metrics", metric_rows__json(&run->rows, name, -1));
-		for (size_t t = 0; t < json_array_size(threads); t++)
-			json_object_set_new(json_array_get(threads, t), "metrics",
-					    metric_rows__json(&run->rows, name, (int)t));
-	}
-	err = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) ? -EIO : 0;
-	fputc('\n', f);
-	json_decref(root);
-	return err;
-}
 
 /* What goes into -o's file or the log: the -x/-j lines, or a results file (--format). */
 static int write_data(FILE *f, const struct stat_run *run)
@@ -62,8 +25,6 @@ static int write_data(FILE *f, const struct stat_run *run)
 		stat_print_machine(f, run, o->json_lines ? NULL : o->csv_sep);
 		return ferror(f) ? -EIO : 0;
 	}
-	if (run->metrics && o->format == FMT_JSON)
-		return write_json_metrics(f, run, flags);
 	err = pmc_run__write(run->runner, f,
 			     o->format == FMT_JSON   ? PMC_RUN_FORMAT_JSON
 			     : o->format == FMT_HTML ? PMC_RUN_FORMAT_HTML

@@ -106,12 +106,23 @@ struct stat_run {
 	struct metric_absent *absent; /* events of metrics that the backend does not know */
 	size_t nr_absent;
 	struct metric_rows rows; /* every metric of the run, after it (stat_metrics__compute()) */
+	bool iv_metric_header;	 /* -I -x: the '#' line of the intervals' metrics was printed */
 };
 
 /* The metric set of the options and its events in the list; 0 or an exit status. */
 int stat_metrics__build(struct stat_run *run, const struct pmc_evlist_opts *eo);
-/* The metrics' rows from the results: whole program, regions, threads. 0 or -ENOMEM. */
+/*
+ * The metrics' rows from the results (whole program, regions, threads), added with each unit's
+ * to the results model (pmc_run__add_metric()), whose files carry them. 0 or a negative errno.
+ */
 int stat_metrics__compute(struct stat_run *run);
+/*
+ * The metrics over events[] (a unit's or an interval's, in the results' order: each unit's and
+ * each interval's line gets the metrics of its own values) into *rows, empty without metrics;
+ * metric_rows__free() them. 0 or -ENOMEM.
+ */
+int stat_metrics__of(const struct stat_run *run, const struct pmc_run_event *events,
+		     struct metric_rows *rows);
 void stat_metrics__delete(struct stat_run *run);
 
 /*
@@ -194,9 +205,12 @@ void stat_print_machine(FILE *f, const struct stat_run *run, const char *sep);
  */
 FILE *stat_log_open(const struct stat_opts *o);
 int stat_log_close(FILE *log, const struct stat_opts *o);
-/* The same lines of one interval (-I), each led by its time. */
-void stat_print_machine_interval(FILE *f, const struct stat_run *run,
-				 const struct pmc_run_interval *iv, const char *sep);
+/*
+ * The same lines of one interval (-I), each led by its time, then its metrics (with -x a '#'
+ * line naming their fields before the first interval's).
+ */
+void stat_print_machine_interval(FILE *f, struct stat_run *run, const struct pmc_run_interval *iv,
+				 const char *sep);
 /* The regions' terminal summary (stat-region-out.c). */
 void stat_regions__print(FILE *f, const struct stat_run *run);
 void stat_print_overhead(FILE *f, const struct stat_run *run);

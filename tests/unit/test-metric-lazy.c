@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The shipped files parsed as a selection needs them (lib/metric/shipped.c, scan.c): a
+ * selection parses only its entries and those they refer to, and the set then reads as if
+ * every file had been parsed first: the same metrics in the same order, the user's winning.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <pmc/error.h>
+#include <pmc/metric.h>
+#include "metric/metric.h"
+
+#define SHIPPED PMC_TEST_DATA "/../../data/metrics"
+
+static struct pmc_metrics *shipped(const char *backend)
+{
+	struct pmc_metrics_opts o = {.sz = sizeof(o), .dir = SHIPPED, .backend = backend};
+	struct pmc_metric_error err = {0};
+	struct pmc_metrics *m;
+
+	cr_assert_eq(pmc_metrics__new(&o, &err, &m), 0, "%s", err.parse.msg);
+	return m;
+}
+
+/* Whether the set has parsed the metric of that name (without parsing more). */
+static bool parsed(const struct pmc_metrics *m, const char *name)
+{
+	for (size_t i = 0; i < m->nr; i++)
+		if (!strcmp(m->metrics[i]->info.name, name))
+			return true;
+	return false;
+}
+
+/* The names of the whole set, in order, ";"-joined into buf. */
+static char *names(struct pmc_metrics *m, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < pmc_metrics__nr(m) && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s;",
+				      pmc_metric__info(pmc_metrics__at(m, i))->name);
+	return buf;
+}
+
+Test(metric_lazy, a_selection_parses_only_what_it_needs)
+{
+	struct pmc_metrics *m = shipped("vpmu");
+	struct pmc_metric_error err = {0};
+
+	cr_expect_eq(m->nr, 0, "nothing parsed before it is needed");
+	cr_assert_eq(pmc_metrics__select(m, "cpus_utilized", &err), 0, "%s", err.parse.msg);
+	cr_expect_eq(m->nr, 1, "one entry for a metric that refers to none");
+	cr_assert_eq(pmc_metrics__select(m, "Summary", &err), 0, "%s", err.parse.msg);
+	cr_expect_lt(m->nr, 12, "a group's entries (%zu), not the %s files", m->nr, "vpmu");
+	pmc_metrics__delete(m);
+}
+
+/* Entries parsed in any order read as the eager order: the file's rows, then the entries. */
+Test(metric_lazy, the_order_is_the_files_whatever_was_parsed_first)
+{
+	static char eager[16384], lazy[16384];
+	struct pmc_metrics *a = shipped("vpmu"), *b = shipped("vpmu");
+	struct pmc_metric_error err = {0};
+
+	names(a, eager, sizeof(eager));
+	cr_assert_eq(pmc_metrics__select(b, "TopdownL1,insn_per_cycle,cycle_accounting", &err), 0,
+		     "%s", err.parse.msg);
+	cr_expect_str_eq(names(b, lazy, sizeof(lazy)), eager);
+	cr_expect_gt(strlen(eager), 1000, "every file's metrics");
+	pmc_metrics__delete(a);
+	pmc_metrics__delete(b);
+}
+
+/* A referenced metric is parsed with the one that refers to it; the user's name wins. */
+Test(metric_lazy, references_and_the_users_names)
+{
+	struct pmc_metrics *m = shipped("perf");
+	struct pmc_metric_error err = {0};
+	const struct pmc_metric *ipc;
+
+	cr_assert_eq(pmc_metrics__define(m, "insn_per_cycle = 42 + instructions", &err), 0, "%s",
+		     err.parse.msg);
+	cr_assert_eq(pmc_metrics__define(m, "twice = 2 * cycles_per_insn", &err), 0, "%s",
+		     err.parse.msg);
+	cr_expect(parsed(m, "cycles_per_insn"), "the shipped metric it refers to was parsed");
+	cr_expect(!parsed(m, "branch_miss_rate"), "not the others");
+	/* The shipped insn_per_cycle parsed now does not replace the user's. */
+	cr_assert_eq(pmc_metrics__select(m, "Summary", &err), 0, "%s", err.parse.msg);
+	ipc = pmc_metrics__find(m, "insn_per_cycle");
+	cr_expect_str_eq(pmc_metric__info(ipc)->expr, " 42 + instructions");
+	cr_expect_null(pmc_metric__info(ipc)->file, "the user's definition");
+	pmc_metrics__delete(m);
+}
+
+/* A shipped file the scan cannot split is parsed whole at once, which says what is wrong. */
+Test(metric_lazy, a_broken_file_is_said_at_once)
+{
+	char dir[] = "/tmp/pmc-metric-lazy-XXXXXX", path[128];
+	struct pmc_metrics_opts o = {.sz = sizeof(o), .dir = dir};
+	struct pmc_metric_error err = {0};
+	struct pmc_metrics *m;
+	FILE *f;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/index.tsv", dir);
+	cr_assert_not_null(f = fopen(path, "w"));
+	fprintf(f, "bad.json\tperf\t*\ta test\n");
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/bad.json", dir);
+	cr_assert_not_null(f = fopen(path, "w"));
+	fprintf(f, "[{\"MetricName\": \"a\", \"MetricExpr\": \"1\"},");
+	fclose(f);
+	cr_expect_eq(pmc_metrics__new(&o, &err, &m), -PMC_E_FORMAT);
+	cr_expect(strstr(err.where, "bad.json"), "%s", err.where);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/index.tsv", dir);
+	unlink(path);
+	rmdir(dir);
+}
