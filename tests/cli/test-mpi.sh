@@ -74,6 +74,18 @@ done
 expect_eq "CSV: exact row, ranks in order" "$(grep '^event,' "$T/m.csv")" \
 	"event,,\"$TP\",2,300,100,0,200,1,150,70.7106781186548,0.471404520791032,1.33333333333333,0.75,110,125,150,175,190,0:100;1:200"
 "$PMC" merge "$T/m.json.rank-0" "$T/m.json.rank-1" >"$T/m.txt"
+# The reader walks the text (lib/merge/scan.c): members in another order, names escaped,
+# compact or indented, the same JSON gives the same merge.
+for r in 0 1; do
+	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); j=dict(reversed(list(j.items()))); json.dump(j, open(sys.argv[2], "w"), ensure_ascii=True, separators=(",", ":"))' \
+		"$T/m.json.rank-$r" "$T/rev.json.rank-$r"
+done
+"$PMC" merge --format csv "$T/rev.json.rank-1" "$T/rev.json.rank-0" | sed 's/rev\.json/m.json/g' >"$T/rev.csv"
+expect_eq "members reordered, compact: the same merge" "$(cmp "$T/m.csv" "$T/rev.csv" && echo same)" same
+printf '{"schema": "pmc-stat/1", "schema": "pmc-stat/1"}' >"$T/dup.json"
+"$PMC" merge "$T/dup.json" >/dev/null 2>"$T/dupkey.err"
+expect_eq "a member twice: refused" $? 1
+expect_grep "a member twice: where" "dup\.json: not a pmc stat results file .*: not JSON \(at byte 34\)" "$T/dupkey.err"
 expect_grep "text: missing rank named" "^# missing ranks: 2$" "$T/m.txt"
 expect_grep "text: exact row" "^$TP 300 100 0 200 1 150 70.7107 0.4714 1.3333 0.7500 110 125 150 175 190$" "$T/m.txt"
 env "${LVARS[@]}" OMPI_COMM_WORLD_RANK=2 OMPI_COMM_WORLD_SIZE=3 \
