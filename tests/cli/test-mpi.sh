@@ -173,6 +173,24 @@ expect_eq "libpmc-mpi: rank 0's gather, region work exact" \
 	"4 10000.0 1000.0 0 4000.0 3 2500.0"
 "$PMC" merge "$T"/lib.json.rank-* >"$T/lib-merge.txt"
 expect_grep "libpmc-mpi: pmc merge of the ranks' own files, exact" "^work $TP 10000 1000 0 4000 3 2500 " "$T/lib-merge.txt"
+# libpmc-mpi alone catches SIGTERM: rank 3 dies of SIGKILL while the others wait for it in
+# MPI_Barrier; Open MPI stops them with SIGTERM and each writes its own file, stopped early
+# (the same 10 s before Open MPI's SIGKILL as above).
+OMPI_MCA_odls_base_sigkill_timeout=10 MPI_LIMIT_S=120 \
+	mpi "${MPIENV[@]}" -x PMC_OUTPUT="$T/lk.json" "$PROGS/mpi-ranks" 1000 7 3 "$T/lmark" >"$T/lk.out" 2>&1
+rc=$?
+[ $rc -ne 0 ] && [ $rc -ne 124 ] && ok "libpmc-mpi, killed rank: mpirun fails, not hangs ($rc)" ||
+	fail "libpmc-mpi, killed rank: mpirun exited $rc"
+expect_eq "libpmc-mpi, killed rank: the others' files" "$(cd "$T" && ls lk.json.* | tr '\n' ' ')" \
+	"lk.json.rank-0 lk.json.rank-1 lk.json.rank-2 "
+expect_eq "libpmc-mpi, killed rank: the others stopped early, in MPI_Barrier" \
+	"$(for r in 0 1 2; do json "$T/lk.json.rank-$r" 'j["provenance"]["interrupted"], j["provenance"]["stopped_by"], [(x["name"], x["entered"], x["exited"]) for x in j["regions"]]'; done | sort -u)" \
+	"True SIGTERM [('work', 1, 1), ('MPI_Barrier', 1, 0)]"
+"$PMC" merge "$T"/lk.json.rank-* >"$T/lk.txt"
+expect_grep "libpmc-mpi, killed rank: merge names it missing" "^# missing ranks: 3$" "$T/lk.txt"
+expect_grep "libpmc-mpi, killed rank: merge names the ranks stopped early" \
+	"^# stopped early: rank 0 \(SIGTERM\), rank 1 \(SIGTERM\), rank 2 \(SIGTERM\)$" "$T/lk.txt"
+expect_grep "libpmc-mpi, killed rank: the rest merged exactly" "^work $TP 6000 1000 0 3000 2 2000 " "$T/lk.txt"
 # Preloaded into a program that does not link it.
 mpi "${MPIENV[@]}" -x PMC_OUTPUT="$T/pre.json" -x LD_PRELOAD="$BUILD/mpi/libpmc-mpi.so" \
 	"$PROGS/mpi-ranks-plain" >"$T/pre.out" 2>&1
