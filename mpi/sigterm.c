@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <mpi.h>
 #include <pmc/region.h>
+#include "pmc-mpi.h"
 
 static int wake[2] = {-1, -1};
 
@@ -55,7 +56,7 @@ static void *watch(void *arg)
  * Catches SIGTERM when libpmc-mpi writes the rank's file itself (PMC_OUTPUT and PMC_EVENTS,
  * not under pmc stat) and the program left SIGTERM's default action in place.
  */
-static void catch_sigterm(void)
+void pmc__mpi_after_init(void)
 {
 	struct sigaction sa = {0}, old;
 	sigset_t all, prev;
@@ -86,7 +87,7 @@ int MPI_Init(int *argc, char ***argv)
 	int rc = PMPI_Init(argc, argv);
 
 	if (rc == MPI_SUCCESS)
-		catch_sigterm();
+		pmc__mpi_after_init();
 	return rc;
 }
 
@@ -95,6 +96,6 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 	int rc = PMPI_Init_thread(argc, argv, required, provided);
 
 	if (rc == MPI_SUCCESS)
-		catch_sigterm();
+		pmc__mpi_after_init();
 	return rc;
 }

@@ -191,6 +191,19 @@ expect_grep "libpmc-mpi, killed rank: merge names it missing" "^# missing ranks:
 expect_grep "libpmc-mpi, killed rank: merge names the ranks stopped early" \
 	"^# stopped early: rank 0 \(SIGTERM\), rank 1 \(SIGTERM\), rank 2 \(SIGTERM\)$" "$T/lk.txt"
 expect_grep "libpmc-mpi, killed rank: the rest merged exactly" "^work $TP 6000 1000 0 3000 2 2000 " "$T/lk.txt"
+# Fortran: Open MPI's mpif.h bindings call the C PMPI_ functions, past the C wrappers; the
+# Fortran wrappers (mpi/fortran.c) count the calls, MPI_FINALIZE gathers to rank 0.
+if [ -x "$PROGS/mpi-fortran" ]; then
+	mpi "${MPIENV[@]}" -x PMC_OUTPUT="$T/f.json" "$PROGS/mpi-fortran" >"$T/f.out" 2>&1
+	expect_eq "Fortran: the job ends well" $? 0
+	expect_eq "Fortran: 7 MPI_ALLREDUCE in each rank, counted exactly" \
+		"$(for r in 0 1 2 3; do json "$T/f.json.rank-$r" '[(x["name"], x["entered"], x["exited"]) for x in j["regions"]]'; done | sort -u)" \
+		"[('MPI_Allreduce', 7, 7)]"
+	expect_eq "Fortran: MPI_FINALIZE's gather to rank 0" \
+		"$(json "$T/f.json.merged" 'j["nr_ranks"], [r["name"] for r in j["regions"]]')" "4 ['MPI_Allreduce']"
+else
+	skip_part no-gfortran "mpi-fortran not built (gfortran not found; scripts/setup.sh --test installs it)"
+fi
 # Preloaded into a program that does not link it.
 mpi "${MPIENV[@]}" -x PMC_OUTPUT="$T/pre.json" -x LD_PRELOAD="$BUILD/mpi/libpmc-mpi.so" \
 	"$PROGS/mpi-ranks-plain" >"$T/pre.out" 2>&1
