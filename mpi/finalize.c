@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <mpi.h>
 #include <pmc/pmc.h>
+#include "pmc-mpi.h"
 
 #define DEFAULT_TIMEOUT_S 10.0
 
@@ -139,7 +140,7 @@ static void gather(const char *output)
 	free(displs);
 }
 
-int MPI_Finalize(void)
+void pmc__mpi_before_finalize(void)
 {
 	const char *output = getenv("PMC_OUTPUT");
 
@@ -147,5 +148,10 @@ int MPI_Finalize(void)
 	pmc_region_flush();
 	if (output && getenv("PMC_EVENTS") && !getenv("PMC_REGION_FD"))
 		gather(output);
+}
+
+int MPI_Finalize(void)
+{
+	pmc__mpi_before_finalize();
 	return PMPI_Finalize();
 }

@@ -103,6 +103,14 @@ PMC_API int pmc_region_get(unsigned id, uint64_t *entered, uint64_t *exited, uin
  */
 PMC_API int pmc_region_flush(void);
 
+/*
+ * pmc_region_flush(), with the results marked as stopped early by signal sig
+ * (provenance.interrupted and stopped_by in PMC_OUTPUT's JSON, as pmc stat marks its own):
+ * for a program, or libpmc-mpi, about to die of sig. Not async-signal-safe: call it from a
+ * thread, not from the handler (docs/mpi.md).
+ */
+PMC_API int pmc_region_flush_stopped(int sig);
+
 /* ---- Reading results (pmc stat, tools): the records of docs/regions.md ---- */
 
 struct pmc_region_data; /* the regions of one run: every process and thread that recorded */

@@ -20,10 +20,10 @@ extern "C" {
  *	pmc_report__delete(r);
  *
  * Sort keys (comma-separated, grouped in that order): symbol (sym), dso, srcline,
- * inline (innermost inlined function), ip, comm, pid, tid; for data samples daddr
- * (symbol_daddr), dsym, dcacheline, dpage, dsrc (mem), weight; for branch stacks (branch
- * mode, docs/branches.md) symbol_from, symbol_to, dso_from, dso_to, addr_from, addr_to,
- * mispredict, and branch (addr_from,addr_to,mispredict).
+ * inline (innermost inlined function), ip, comm, pid, tid, rank (the file's: see
+ * pmc_report__load()); for data samples daddr (symbol_daddr), dsym, dcacheline, dpage, dsrc
+ * (mem), weight; for branch stacks (branch mode, docs/branches.md) symbol_from, symbol_to,
+ * dso_from, dso_to, addr_from, addr_to, mispredict, and branch (addr_from,addr_to,mispredict).
  *
  * struct pmc_report_opts is an options struct (sz: see "Options structs" in pmc/common.h).
  */
@@ -84,8 +84,12 @@ struct pmc_report;
 /* Returns 0, -PMC_E_CONFIG for an unknown sort key (logged with the known ones), -ENOMEM. */
 PMC_API int pmc_report__new(const struct pmc_report_opts *opts, struct pmc_report **out);
 /*
- * Reads a perf.data file and aggregates its samples. Returns 0, or -PMC_E_FORMAT /
- * -PMC_E_TRUNCATED / -PMC_E_VERSION with err naming the offset, or a negative errno.
+ * Reads a perf.data file and aggregates its samples. Called again, it adds another file's
+ * (the ranks of an MPI job): entries with equal keys sum. A file's rank (sort key rank) is
+ * the number after the last "rank-" in its name, else its place among the files read, from
+ * 0 (docs/mpi.md). Returns 0, or -PMC_E_FORMAT / -PMC_E_TRUNCATED / -PMC_E_VERSION with err
+ * naming the offset, -PMC_E_CONFIG when a later file has not the first's events in the same
+ * order (err's msg names the first that differs), or a negative errno.
  */
 PMC_API int pmc_report__load(struct pmc_report *r, const char *path, struct pmc_file_error *err);
 /*

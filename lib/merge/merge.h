@@ -85,4 +85,28 @@ int pmc__merge_write_json(struct pmc_merge *m, FILE *f);
  */
 double pmc__merge_value(const struct merge_file *f, char kind, size_t r, size_t idx);
 
+/* read.c: what doc.c's walk of one file gives the merge. */
+struct merge_events {
+	char **names;
+	double *values;
+	size_t nr, cap;
+};
+/*
+ * Checks file f (its provenance and events) against the files before it and keeps
+ * its events' values and provenance. Returns 0, -PMC_E_FORMAT, -EINVAL (why says why), -ENOMEM.
+ */
+int pmc__merge_check(struct pmc_merge *m, struct merge_file *f, json_t *prov,
+		     const struct merge_events *ev, char *why, size_t len);
+/* Region name's row of values in f, made NAN-filled; NULL with *err (a region twice, -ENOMEM). */
+double *pmc__merge_region_row(struct pmc_merge *m, struct merge_file *f, const char *name,
+			      int *err);
+/* f's value v of metric name. Returns 0 or -ENOMEM. */
+int pmc__merge_metric(struct pmc_merge *m, struct merge_file *f, const char *name, double v);
+/*
+ * doc.c: reads the document buf[len] into f (through the three above). Returns as
+ * pmc__merge_check(); a document that is not JSON also fills bad[blen] with where.
+ */
+int pmc__merge_read(struct pmc_merge *m, struct merge_file *f, const char *buf, size_t len,
+		    char *why, size_t why_len, char *bad, size_t blen);
+
 #endif /* PMC_LIB_MERGE_MERGE_H */

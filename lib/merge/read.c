@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <pmc/error.h>
 #include <pmc/infile.h>
 #include "merge/merge.h"
@@ -98,57 +99,32 @@ static int refuse(char *why, size_t len, const char *fmt, ...)
 	return -EINVAL;
 }
 
-/* An entry's value: its "mean" (a rank runs once: its one value), NAN when it has none. */
-static double entry_value(const json_t *e)
-{
-	const json_t *v = json_object_get(e, "mean");
-
-	if (!v)
-		v = json_object_get(e, "value");
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-/* An event's name: pmc-stat/1 lists objects with a name, pmc-regions/1 the names. */
-static const char *event_name(const json_t *e)
-{
-	return json_is_string(e) ? json_string_value(e)
-				 : json_string_value(json_object_get(e, "name"));
-}
-
 /* Whether the file's event list is the first file's, name by name. */
-static int check_events(struct pmc_merge *m, const json_t *events, const char *name, char *why,
-			size_t len)
+static int check_events(struct pmc_merge *m, char *const *names, size_t n, const char *name,
+			char *why, size_t len)
 {
-	size_t i;
-	json_t *e;
-
 	if (!m->nr_files) {
-		json_array_foreach(events, i, e)
-		{
-			const char *n = event_name(e);
+		for (size_t i = 0; i < n; i++) {
+			long k = pmc__merge_name(&m->events, names[i]);
 
-			if (!n || (size_t)pmc__merge_name(&m->events, n) != i)
-				return n ? -ENOMEM : -PMC_E_FORMAT;
+			if (k < 0)
+				return -ENOMEM;
+			if ((size_t)k != i)
+				return -PMC_E_FORMAT; /* an event twice */
 		}
 		return 0;
 	}
-	if (json_array_size(events) != m->events.nr)
+	if (n != m->events.nr)
 		return refuse(why, len,
 			      "%s counts %zu events, %s counts %zu: merge the files of one "
 			      "command line",
-			      name, json_array_size(events), m->files[0].path, m->events.nr);
-	json_array_foreach(events, i, e)
-	{
-		const char *n = event_name(e);
-
-		if (!n)
-			return -PMC_E_FORMAT;
-		if (strcmp(n, m->events.names[i]))
+			      name, n, m->files[0].path, m->events.nr);
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(names[i], m->events.names[i]))
 			return refuse(why, len,
 				      "%s counts '%s' where %s counts '%s': merge the "
 				      "files of one command line",
-				      name, n, m->files[0].path, m->events.names[i]);
-	}
+				      name, names[i], m->files[0].path, m->events.names[i]);
 	return 0;
 }
 
@@ -208,101 +184,63 @@ static int check_rank(struct pmc_merge *m, struct merge_file *f, const json_t *p
 	return 0;
 }
 
-/* Each region's event values, by the name of the region and of the event. */
-static int read_regions(struct pmc_merge *m, struct merge_file *f, const json_t *regions)
+double *pmc__merge_region_row(struct pmc_merge *m, struct merge_file *f, const char *name, int *err)
 {
-	size_t i, k;
-	json_t *r, *e;
+	long idx = pmc__merge_name(&m->regions, name);
 
-	json_array_foreach(regions, i, r)
-	{
-		const char *name = json_string_value(json_object_get(r, "name"));
-		long idx = name ? pmc__merge_name(&m->regions, name) : -2;
+	*err = -ENOMEM;
+	if (idx < 0)
+		return NULL;
+	if ((size_t)idx >= f->nr_regions) {
+		double **grown = realloc(f->regions, (size_t)(idx + 1) * sizeof(*grown));
 
-		if (idx < 0)
-			return idx == -1 ? -ENOMEM : -PMC_E_FORMAT;
-		if ((size_t)idx >= f->nr_regions) {
-			double **grown = realloc(f->regions, (size_t)(idx + 1) * sizeof(*grown));
+		if (!grown)
+			return NULL;
+		for (size_t z = f->nr_regions; z <= (size_t)idx; z++)
+			grown[z] = NULL;
+		f->regions = grown;
+		f->nr_regions = (size_t)idx + 1;
+	}
+	if (f->regions[idx]) {
+		*err = -PMC_E_FORMAT; /* a region twice */
+		return NULL;
+	}
+	f->regions[idx] = malloc((m->events.nr ? m->events.nr : 1) * sizeof(double));
+	if (!f->regions[idx])
+		return NULL;
+	for (size_t z = 0; z < m->events.nr; z++)
+		f->regions[idx][z] = NAN;
+	*err = 0;
+	return f->regions[idx];
+}
 
-			if (!grown)
-				return -ENOMEM;
-			for (size_t z = f->nr_regions; z <= (size_t)idx; z++)
-				grown[z] = NULL;
-			f->regions = grown;
-			f->nr_regions = (size_t)idx + 1;
-		}
-		if (f->regions[idx])
-			return -PMC_E_FORMAT; /* a region twice */
-		f->regions[idx] = malloc((m->events.nr ? m->events.nr : 1) * sizeof(double));
-		if (!f->regions[idx])
+int pmc__merge_metric(struct pmc_merge *m, struct merge_file *f, const char *name, double v)
+{
+	long idx = pmc__merge_name(&m->metrics, name);
+
+	if (idx < 0)
+		return -ENOMEM;
+	if ((size_t)idx >= f->nr_metrics) {
+		double *grown = realloc(f->metrics, (size_t)(idx + 1) * sizeof(*grown));
+
+		if (!grown)
 			return -ENOMEM;
-		for (size_t z = 0; z < m->events.nr; z++)
-			f->regions[idx][z] = NAN;
-		json_array_foreach(json_object_get(r, "events"), k, e)
-		{
-			const char *ev = json_string_value(json_object_get(e, "name"));
-
-			for (size_t z = 0; ev && z < m->events.nr; z++)
-				if (!strcmp(ev, m->events.names[z]))
-					f->regions[idx][z] = entry_value(e);
-		}
+		for (size_t z = f->nr_metrics; z <= (size_t)idx; z++)
+			grown[z] = NAN;
+		f->metrics = grown;
+		f->nr_metrics = (size_t)idx + 1;
 	}
+	f->metrics[idx] = v;
 	return 0;
 }
 
-/* The metrics a file carries ("metrics": [{"name", "mean" or "value"}]), when it has any. */
-static int read_metrics(struct pmc_merge *m, struct merge_file *f, const json_t *metrics)
+int pmc__merge_check(struct pmc_merge *m, struct merge_file *f, json_t *prov,
+		     const struct merge_events *ev, char *why, size_t len)
 {
-	size_t i;
-	json_t *e;
-
-	json_array_foreach(metrics, i, e)
-	{
-		const char *name = json_string_value(json_object_get(e, "name"));
-		long idx = name ? pmc__merge_name(&m->metrics, name) : -2;
-
-		if (idx < 0)
-			return idx == -1 ? -ENOMEM : -PMC_E_FORMAT;
-		if ((size_t)idx >= f->nr_metrics) {
-			double *grown = realloc(f->metrics, (size_t)(idx + 1) * sizeof(*grown));
-
-			if (!grown)
-				return -ENOMEM;
-			for (size_t z = f->nr_metrics; z <= (size_t)idx; z++)
-				grown[z] = NAN;
-			f->metrics = grown;
-			f->nr_metrics = (size_t)idx + 1;
-		}
-		f->metrics[idx] = entry_value(e);
-	}
-	return 0;
-}
-
-/* Whether the rank stopped before its command ended: a signal stopped pmc, or killed it. */
-static void read_stop(struct merge_file *f, const json_t *root, const json_t *prov)
-{
-	const char *by = json_string_value(json_object_get(prov, "stopped_by"));
-	const char *sig = json_string_value(json_object_get(root, "signal"));
-
-	f->stopped_early = json_is_true(json_object_get(prov, "interrupted")) || sig;
-	snprintf(f->stopped_by, sizeof(f->stopped_by), "%s", by ? by : sig ? sig : "");
-}
-
-static int read_file(struct pmc_merge *m, struct merge_file *f, const json_t *root, char *why,
-		     size_t len)
-{
-	const json_t *prov = json_object_get(root, "provenance");
-	const json_t *events = json_object_get(root, "events");
 	const char *first = m->nr_files ? m->files[0].path : "";
-	const char *schema = json_string_value(json_object_get(root, "schema"));
-	size_t i;
-	json_t *e;
 	int err;
 
-	/* pmc stat's results, or a program's own regions (PMC_OUTPUT, libpmc-mpi) */
-	if (!json_is_object(root) || !schema ||
-	    (strcmp(schema, "pmc-stat/1") && strcmp(schema, "pmc-regions/1")) ||
-	    !json_is_object(prov) || !json_is_array(events))
+	if (!json_is_object(prov))
 		return -PMC_E_FORMAT;
 	err = check_same(&m->version, json_string_value(json_object_get(prov, "pmc_version")),
 			 "pmc", f->path, first, why, len);
@@ -310,19 +248,18 @@ static int read_file(struct pmc_merge *m, struct merge_file *f, const json_t *ro
 		err = check_same(&m->backend, json_string_value(json_object_get(prov, "backend")),
 				 "backend", f->path, first, why, len);
 	if (!err)
-		err = check_events(m, events, f->path, why, len);
+		err = check_events(m, ev->names, ev->nr, f->path, why, len);
 	if (!err)
 		err = check_rank(m, f, prov, why, len);
 	if (err)
 		return err;
-	f->events = malloc((m->events.nr ? m->events.nr : 1) * sizeof(double));
+	f->events = malloc((ev->nr ? ev->nr : 1) * sizeof(double));
 	if (!f->events)
 		return -ENOMEM;
-	json_array_foreach(events, i, e) f->events[i] = entry_value(e);
-	read_stop(f, root, prov);
-	f->provenance = json_incref((json_t *)prov);
-	err = read_regions(m, f, json_object_get(root, "regions"));
-	return err ? err : read_metrics(m, f, json_object_get(root, "metrics"));
+	if (ev->nr)
+		memcpy(f->events, ev->values, ev->nr * sizeof(double));
+	f->provenance = json_incref(prov);
+	return 0;
 }
 
 /* A first file refused leaves nothing behind that the next first file would be held to. */
@@ -344,8 +281,7 @@ int pmc_merge__add(struct pmc_merge *m, const char *name, const char *buf, size_
 		   size_t why_len)
 {
 	struct merge_file f = {0};
-	json_error_t jerr;
-	json_t *root;
+	char bad[64] = "";
 	int err;
 
 	if (why && why_len)
@@ -362,14 +298,12 @@ int pmc_merge__add(struct pmc_merge *m, const char *name, const char *buf, size_
 	f.path = strdup(name);
 	if (!f.path)
 		return -ENOMEM;
-	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
-	err = root ? read_file(m, &f, root, why, why_len) : -PMC_E_FORMAT;
-	json_decref(root);
+	err = pmc__merge_read(m, &f, buf, len, why, why_len, bad, sizeof(bad));
 	if (err == -PMC_E_FORMAT && why && why_len && !why[0])
 		snprintf(why, why_len,
 			 "%s: not a pmc stat results file in JSON (pmc stat "
-			 "--format json) nor a program's regions (PMC_OUTPUT)%s%s",
-			 name, root ? "" : ": ", root ? "" : jerr.text);
+			 "--format json) nor a program's regions (PMC_OUTPUT)%s",
+			 name, bad);
 	if (err) {
 		file_free(&f);
 		if (!m->nr_files)
@@ -377,6 +311,38 @@ int pmc_merge__add(struct pmc_merge *m, const char *name, const char *buf, size_
 		return err;
 	}
 	m->files[m->nr_files++] = f;
+	return 0;
+}
+
+/* The whole of in, into *buf (*len bytes): one read of its size when it has one. */
+static int slurp(FILE *in, char **buf, size_t *len)
+{
+	struct stat st;
+	size_t cap = 0, n;
+	char *b = NULL, *g;
+
+	if (!fstat(fileno(in), &st) && S_ISREG(st.st_mode) && st.st_size > 0)
+		cap = (size_t)st.st_size + 1; /* + 1: the end is seen without another read */
+	*len = 0;
+	for (;;) {
+		if (!b || *len == cap) {
+			cap = !b ? (cap ? cap : 65536) : cap * 2;
+			if (!(g = realloc(b, cap))) {
+				free(b);
+				return -ENOMEM;
+			}
+			b = g;
+		}
+		n = fread(b + *len, 1, cap - *len, in);
+		*len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(in)) {
+		free(b);
+		return -EIO;
+	}
+	*buf = b;
 	return 0;
 }
 
@@ -388,25 +354,12 @@ int pmc_merge__add_file(struct pmc_merge *m, const char *path, char *why, size_t
 	int err = pmc_fopen_input(path, &in);
 
 	if (!err) {
-		FILE *mem = open_memstream(&buf, &len);
-		char chunk[65536];
-		size_t n;
-
-		if (!mem)
-			err = -ENOMEM;
-		while (mem && (n = fread(chunk, 1, sizeof(chunk), in)) > 0)
-			if (fwrite(chunk, 1, n, mem) != n)
-				err = -ENOMEM;
-		if (ferror(in))
-			err = -EIO;
-		if (mem && fclose(mem))
-			err = -ENOMEM;
+		err = slurp(in, &buf, &len);
 		fclose(in);
 	}
 	if (err) {
 		if (why && why_len)
 			snprintf(why, why_len, "cannot read %s: %s", path, pmc_strerror(err));
-		free(buf);
 		return err;
 	}
 	err = pmc_merge__add(m, path, buf, len, why, why_len);

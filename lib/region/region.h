@@ -30,6 +30,7 @@ struct region_session {
 	int init_err;	       /* why regions are off when the config was bad */
 	size_t nr_events;      /* set by the first thread that opened counters */
 	char **event_names;    /* [nr_events], the session's copies */
+	int stopped_by; /* the signal that ends the run early, 0 (pmc_region_flush_stopped) */
 };
 
 extern struct region_session pmc__region_session;
@@ -92,10 +93,11 @@ int pmc__region_record(const struct region_session *s, struct region_thread *thr
 /*
  * report.c: the standalone outputs, from parsed data. Under an MPI launcher the JSON file's
  * path takes %r, %h and %p, and a path without them is written as PATH.rank-%r
- * (docs/mpi.md); backend names the counters' backend in its provenance (NULL: perf).
+ * (docs/mpi.md); backend names the counters' backend in its provenance (NULL: perf), and a
+ * stopped_by other than 0 the signal that stopped the run early.
  */
 int pmc__region_report_text(FILE *f, const struct pmc_region_data *data, bool per_thread);
-int pmc__region_report_json(const char *path, const char *backend,
-			    const struct pmc_region_data *data);
+int pmc__region_report_json(const char *path, const char *backend, int stopped_by,
+			    const struct pmc_region_data *d);
 
 #endif /* PMC_LIB_REGION_REGION_H */

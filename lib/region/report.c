@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -128,7 +129,8 @@ static json_t *json_region(const struct pmc_region_data *d, size_t r)
 	return j;
 }
 
-int pmc__region_report_json(const char *path, const char *backend, const struct pmc_region_data *d)
+int pmc__region_report_json(const char *path, const char *backend, int stopped_by,
+			    const struct pmc_region_data *d)
 {
 	json_t *regions = json_array(), *events = json_array(), *root, *prov, *mpi;
 	struct pmc_outfile *out = NULL;
@@ -146,6 +148,14 @@ int pmc__region_report_json(const char *path, const char *backend, const struct 
 		json_array_append_new(regions, json_region(d, r));
 	prov = json_pack("{s:s, s:s}", "pmc_version", pmc_version(), "backend",
 			 backend ? backend : "perf");
+	/* Written on the way out from a signal: the regions counted until then (docs/mpi.md). */
+	if (prov && stopped_by) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "SIG%s", sigabbrev_np(stopped_by) ?: "?");
+		json_object_set_new(prov, "interrupted", json_true());
+		json_object_set_new(prov, "stopped_by", json_string(name));
+	}
 	if (prov && mpi)
 		json_object_set_new(prov, "mpi", mpi);
 	else

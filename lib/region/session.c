@@ -305,12 +305,19 @@ static int report(const char *buf, size_t len)
 		err = pmc_region_data__parse(data, buf, len);
 	if (err >= 0) {
 		if (s->sink == PMC_REGION_SINK_JSON)
-			err = pmc__region_report_json(s->output, s->cfg.backend, data);
+			err = pmc__region_report_json(s->output, s->cfg.backend, s->stopped_by,
+						      data);
 		else
 			err = pmc__region_report_text(stderr, data, s->per_thread);
 	}
 	pmc_region_data__delete(data);
 	return err < 0 ? err : 0;
+}
+
+int pmc_region_flush_stopped(int sig)
+{
+	pmc__region_session.stopped_by = sig;
+	return pmc_region_flush();
 }
 
 int pmc_region_flush(void)

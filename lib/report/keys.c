@@ -20,6 +20,7 @@ static const struct {
 	[K_COMM] = {"comm", NULL},
 	[K_PID] = {"pid", NULL},
 	[K_TID] = {"tid", "thread"},
+	[K_RANK] = {"rank", NULL},
 	[K_DADDR] = {"daddr", "symbol_daddr"},
 	[K_DSYM] = {"dsym", "dso_daddr"},
 	[K_DCACHELINE] = {"dcacheline", NULL},
@@ -52,7 +53,8 @@ static int find_key(const char *tok)
 static int add_key(struct pmc_report *r, int k, const char *tok)
 {
 	if (k < 0 || r->nr_keys == MAX_KEYS) {
-		pr_err("%s sort key '%s'; known: symbol dso srcline inline ip comm pid tid daddr "
+		pr_err("%s sort key '%s'; known: symbol dso srcline inline ip comm pid tid rank "
+		       "daddr "
 		       "dsym dcacheline dpage dsrc weight, and for branch stacks symbol_from "
 		       "symbol_to dso_from dso_to addr_from addr_to mispredict branch\n",
 		       k < 0 ? "unknown" : "one too many:", tok);
@@ -120,6 +122,8 @@ uint64_t pmc__report_key(const struct pmc_report *r, enum rkey k, const struct r
 		return c->thread->pid;
 	case K_TID:
 		return c->thread->tid;
+	case K_RANK:
+		return c->rank;
 	case K_DADDR:
 		return c->has_daddr ? c->daddr : UINT64_MAX;
 	case K_DSYM:
@@ -286,6 +290,8 @@ int pmc__report_one_text(enum rkey k, const struct rctx *c, char *buf, size_t le
 		return snprintf(buf, len, "%u:%s", c->thread->pid, c->comm);
 	case K_TID:
 		return snprintf(buf, len, "%u:%s", c->thread->tid, c->comm);
+	case K_RANK:
+		return snprintf(buf, len, "%" PRIu64, c->rank);
 	default:
 		return k >= K_BRANCH_FIRST ? branch_text(k, c, buf, len)
 					   : data_text(k, c, buf, len);

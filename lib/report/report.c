@@ -125,6 +125,7 @@ static int on_sample(struct pmc_report *r, const struct pmc__perfdata_event *ev,
 	/* A later COMM renames the thread; this sample keeps the name it ran under. */
 	c.comm = c.thread->comm;
 	c.frame = frames[0];
+	c.rank = r->rank;
 	if (r->want_data)
 		data_address(r, &s, &c);
 	if (r->branch_mode)
@@ -182,9 +183,11 @@ static uint64_t rec_time(struct pmc_report *r, const struct pmc__perfdata_event 
 	struct pmc__sample id;
 
 	/* Without sample_id_all the record has no trailer: its last bytes are its own. */
-	if (!r->attrs[ev->attr_idx].sample_id_all)
+	const struct perf_event_attr *a = pmc__perfdata_attr(r->f, ev->attr_idx);
+
+	if (!a->sample_id_all)
 		return 0;
-	if (pmc__sample_decode_id(&r->attrs[ev->attr_idx], ev->hdr, ev->hdr->size, &id))
+	if (pmc__sample_decode_id(a, ev->hdr, ev->hdr->size, &id))
 		return 0;
 	return id.time;
 }
@@ -302,7 +305,7 @@ static int on_event(struct pmc_report *r, const struct pmc__perfdata_event *ev,
 static bool record_time(const struct pmc_report *r, const struct pmc__perfdata_event *ev,
 			uint64_t *time)
 {
-	const struct perf_event_attr *a = &r->attrs[ev->attr_idx];
+	const struct perf_event_attr *a = pmc__perfdata_attr(r->f, ev->attr_idx);
 	struct pmc__sample id;
 	size_t off;
 
@@ -488,7 +491,6 @@ static int copy_attrs(struct pmc_report *r)
 		if (!r->names[i])
 			return -ENOMEM;
 		r->has_callchains |= !!(r->attrs[i].sample_type & PERF_SAMPLE_CALLCHAIN);
-		r->ordered |= !!(r->attrs[i].sample_type & PERF_SAMPLE_TIME);
 	}
 	return 0;
 }
@@ -498,15 +500,18 @@ int pmc_report__load(struct pmc_report *r, const char *path, struct pmc_file_err
 	struct pmc__perfdata_event ev;
 	int ret;
 
-	if (r->f)
-		return -EBUSY;
-	ret = pmc__perfdata_open(path, &r->f, err);
+	ret = pmc__report_next_file(r, path);
+	if (!ret)
+		ret = pmc__perfdata_open(path, &r->f, err);
 	if (ret)
 		return ret;
-	r->path = strdup(path);
-	ret = r->path ? copy_attrs(r) : -ENOMEM;
+	queue_free(r);
+	ret = r->attrs ? pmc__report_check_events(r, err) : copy_attrs(r);
 	if (!ret)
 		ret = pmc__report_branch_check(r, err);
+	r->ordered = false;
+	for (size_t i = 0; !ret && i < r->nr_attrs; i++)
+		r->ordered |= !!(pmc__perfdata_attr(r->f, i)->sample_type & PERF_SAMPLE_TIME);
 	if (!ret && pmc__perfdata_was_interrupted(r->f))
 		pr_warn("%s: the recording was interrupted; reading the data up to the end\n",
 			path);
@@ -612,6 +617,7 @@ void pmc_report__delete(struct pmc_report *r)
 	free(r->total_period);
 	free(r->total_samples);
 	free(r->path);
+	pmc__report_files_free(r);
 	pmc__perfdata_close(r->f);
 	pmc__machine_delete(r->m);
 	pmc__symtab_delete(r->st);

@@ -19,6 +19,7 @@ enum rkey {
 	K_COMM,
 	K_PID,
 	K_TID,
+	K_RANK, /* the file's rank (files.c) */
 	K_DADDR,
 	K_DSYM,
 	K_DCACHELINE,
@@ -64,6 +65,7 @@ struct rctx {
 	uint64_t data_src, weight;
 	struct rframe bfrom, bto; /* branch mode: the entry's source and target */
 	uint64_t bflags;	  /* its perf_branch_entry flags word (bit 0: mispredicted) */
+	uint64_t rank;		  /* of the file the sample is from (files.c) */
 };
 
 struct hent {
@@ -172,8 +174,7 @@ struct pmc_report {
 		size_t attr_idx;
 	} * seq;
 	size_t nr_seq, alloc_seq;
-	uint64_t nr_hidden; /* samples left out by opts.hide_unresolved */
-	char *path;
+	uint64_t nr_hidden;	    /* samples left out by opts.hide_unresolved */
 	bool branch_mode;	    /* opts.branch_stack or a branch key: entries are branches */
 	struct pmc__addrmap blocks; /* opts.branch_analysis (bblock.c): hash → struct bblock */
 	struct bblock **block_list; /* in the order first seen */
@@ -183,6 +184,13 @@ struct pmc_report {
 	size_t nr_loops, alloc_loops;
 	uint64_t nr_stacks_used;     /* stacks the analysis read */
 	uint64_t nr_stacks_filtered; /* stacks of events whose filter is not "any": left out */
+	char *path;		     /* the files read, joined by ", " */
+	uint64_t rank;		     /* the file being read's rank (files.c) */
+	size_t nr_files;	     /* files read before this one */
+	struct rfile {		     /* what earlier files' entries still point into */
+		struct pmc__perfdata *f;
+		struct pmc__machine *m;
+	} * files;
 };
 
 /* report.c */
@@ -190,6 +198,11 @@ const char *pmc__report_entry_text(struct pmc_report *r, struct hent *e);
 /* frames.c: the sample's frames, leaf first (kernel chain, then unwound user frames). */
 size_t pmc__report_frames(struct pmc_report *r, const struct pmc__sample *s, struct rframe *fr);
 void pmc__report_frames_free(struct pmc_report *r);
+/* files.c: readies r for another file at path (its rank, a fresh machine); checks that a
+ * later file's events are the first's. */
+int pmc__report_next_file(struct pmc_report *r, const char *path);
+int pmc__report_check_events(struct pmc_report *r, struct pmc_file_error *err);
+void pmc__report_files_free(struct pmc_report *r);
 /* keys.c */
 int pmc__report_parse_keys(struct pmc_report *r, const char *sort);
 uint64_t pmc__report_key(const struct pmc_report *r, enum rkey k, const struct rctx *c);

@@ -74,6 +74,18 @@ done
 expect_eq "CSV: exact row, ranks in order" "$(grep '^event,' "$T/m.csv")" \
 	"event,,\"$TP\",2,300,100,0,200,1,150,70.7106781186548,0.471404520791032,1.33333333333333,0.75,110,125,150,175,190,0:100;1:200"
 "$PMC" merge "$T/m.json.rank-0" "$T/m.json.rank-1" >"$T/m.txt"
+# The reader walks the text (lib/merge/scan.c): members in another order, names escaped,
+# compact or indented, the same JSON gives the same merge.
+for r in 0 1; do
+	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); j=dict(reversed(list(j.items()))); json.dump(j, open(sys.argv[2], "w"), ensure_ascii=True, separators=(",", ":"))' \
+		"$T/m.json.rank-$r" "$T/rev.json.rank-$r"
+done
+"$PMC" merge --format csv "$T/rev.json.rank-1" "$T/rev.json.rank-0" | sed 's/rev\.json/m.json/g' >"$T/rev.csv"
+expect_eq "members reordered, compact: the same merge" "$(cmp "$T/m.csv" "$T/rev.csv" && echo same)" same
+printf '{"schema": "pmc-stat/1", "schema": "pmc-stat/1"}' >"$T/dup.json"
+"$PMC" merge "$T/dup.json" >/dev/null 2>"$T/dupkey.err"
+expect_eq "a member twice: refused" $? 1
+expect_grep "a member twice: where" "dup\.json: not a pmc stat results file .*: not JSON \(at byte 34\)" "$T/dupkey.err"
 expect_grep "text: missing rank named" "^# missing ranks: 2$" "$T/m.txt"
 expect_grep "text: exact row" "^$TP 300 100 0 200 1 150 70.7107 0.4714 1.3333 0.7500 110 125 150 175 190$" "$T/m.txt"
 env "${LVARS[@]}" OMPI_COMM_WORLD_RANK=2 OMPI_COMM_WORLD_SIZE=3 \
@@ -161,6 +173,37 @@ expect_eq "libpmc-mpi: rank 0's gather, region work exact" \
 	"4 10000.0 1000.0 0 4000.0 3 2500.0"
 "$PMC" merge "$T"/lib.json.rank-* >"$T/lib-merge.txt"
 expect_grep "libpmc-mpi: pmc merge of the ranks' own files, exact" "^work $TP 10000 1000 0 4000 3 2500 " "$T/lib-merge.txt"
+# libpmc-mpi alone catches SIGTERM: rank 3 dies of SIGKILL while the others wait for it in
+# MPI_Barrier; Open MPI stops them with SIGTERM and each writes its own file, stopped early
+# (the same 10 s before Open MPI's SIGKILL as above).
+OMPI_MCA_odls_base_sigkill_timeout=10 MPI_LIMIT_S=120 \
+	mpi "${MPIENV[@]}" -x PMC_OUTPUT="$T/lk.json" "$PROGS/mpi-ranks" 1000 7 3 "$T/lmark" >"$T/lk.out" 2>&1
+rc=$?
+[ $rc -ne 0 ] && [ $rc -ne 124 ] && ok "libpmc-mpi, killed rank: mpirun fails, not hangs ($rc)" ||
+	fail "libpmc-mpi, killed rank: mpirun exited $rc"
+expect_eq "libpmc-mpi, killed rank: the others' files" "$(cd "$T" && ls lk.json.* | tr '\n' ' ')" \
+	"lk.json.rank-0 lk.json.rank-1 lk.json.rank-2 "
+expect_eq "libpmc-mpi, killed rank: the others stopped early, in MPI_Barrier" \
+	"$(for r in 0 1 2; do json "$T/lk.json.rank-$r" 'j["provenance"]["interrupted"], j["provenance"]["stopped_by"], [(x["name"], x["entered"], x["exited"]) for x in j["regions"]]'; done | sort -u)" \
+	"True SIGTERM [('work', 1, 1), ('MPI_Barrier', 1, 0)]"
+"$PMC" merge "$T"/lk.json.rank-* >"$T/lk.txt"
+expect_grep "libpmc-mpi, killed rank: merge names it missing" "^# missing ranks: 3$" "$T/lk.txt"
+expect_grep "libpmc-mpi, killed rank: merge names the ranks stopped early" \
+	"^# stopped early: rank 0 \(SIGTERM\), rank 1 \(SIGTERM\), rank 2 \(SIGTERM\)$" "$T/lk.txt"
+expect_grep "libpmc-mpi, killed rank: the rest merged exactly" "^work $TP 6000 1000 0 3000 2 2000 " "$T/lk.txt"
+# Fortran: Open MPI's mpif.h bindings call the C PMPI_ functions, past the C wrappers; the
+# Fortran wrappers (mpi/fortran.c) count the calls, MPI_FINALIZE gathers to rank 0.
+if [ -x "$PROGS/mpi-fortran" ]; then
+	mpi "${MPIENV[@]}" -x PMC_OUTPUT="$T/f.json" "$PROGS/mpi-fortran" >"$T/f.out" 2>&1
+	expect_eq "Fortran: the job ends well" $? 0
+	expect_eq "Fortran: 7 MPI_ALLREDUCE in each rank, counted exactly" \
+		"$(for r in 0 1 2 3; do json "$T/f.json.rank-$r" '[(x["name"], x["entered"], x["exited"]) for x in j["regions"]]'; done | sort -u)" \
+		"[('MPI_Allreduce', 7, 7)]"
+	expect_eq "Fortran: MPI_FINALIZE's gather to rank 0" \
+		"$(json "$T/f.json.merged" 'j["nr_ranks"], [r["name"] for r in j["regions"]]')" "4 ['MPI_Allreduce']"
+else
+	skip_part no-gfortran "mpi-fortran not built (gfortran not found; scripts/setup.sh --test installs it)"
+fi
 # Preloaded into a program that does not link it.
 mpi "${MPIENV[@]}" -x PMC_OUTPUT="$T/pre.json" -x LD_PRELOAD="$BUILD/mpi/libpmc-mpi.so" \
 	"$PROGS/mpi-ranks-plain" >"$T/pre.out" 2>&1

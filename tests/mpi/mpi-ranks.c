@@ -3,9 +3,14 @@
  * MPI workload of exact counts (cli.test-mpi), linked with libpmc-mpi: rank r makes
  * (r + 1) * N getppid(2) calls inside region "work" (N = argv[1], default 1000), then K
  * MPI_Allreduce calls of one 8-byte integer (K = argv[2], default 7), whose sum it checks.
- * Exits 1 when a sum is wrong.
+ * Exits 1 when a sum is wrong. With argv[3] = a rank D and argv[4] = a file F, after "work"
+ * every other rank creates F.RANK and waits in MPI_Barrier for D, which never comes: D waits
+ * (up to 30 s) for the others' F.RANK, then dies of SIGKILL, as a rank that crashes would.
  */
+#include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <sys/syscall.h>
@@ -25,6 +30,24 @@ int main(int argc, char **argv)
 	for (long i = 0; i < (rank + 1) * n; i++)
 		syscall(SYS_getppid);
 	pmc_region_end("work");
+	if (argc > 4) {
+		char mark[4096];
+
+		if (rank != strtol(argv[3], NULL, 10)) {
+			snprintf(mark, sizeof(mark), "%s.%d", argv[4], rank);
+			close(open(mark, O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+			MPI_Barrier(MPI_COMM_WORLD);
+			return 1; /* not reached: the launcher stops this rank */
+		}
+		for (int r = 0, tries = 0; r < size && tries < 3000; tries++) {
+			snprintf(mark, sizeof(mark), "%s.%d", argv[4], r);
+			if (r == rank || !access(mark, F_OK))
+				r++;
+			else
+				usleep(10000);
+		}
+		raise(SIGKILL);
+	}
 	for (long i = 0; i < k; i++) {
 		int64_t one = 1, sum = 0;
 

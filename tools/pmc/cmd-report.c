@@ -27,9 +27,10 @@ static const char *const format_names[] = {"text", "csv",   "json",	  "folded",
 
 static const struct cli_opt options[] = {
 	{"input", 'i', "FILE", CLI_V_FILE, NULL,
-	 "sample file (default perf.data); pmc's or perf's"},
+	 "sample file (default perf.data); pmc's or perf's; repeat -i (or name the files after "
+	 "the options) to sum several files, such as the ranks of an MPI job"},
 	{"sort", 's', "KEYS", CLI_V_NONE, NULL,
-	 "comma-separated: symbol dso srcline inline ip comm pid tid, for data samples daddr "
+	 "comma-separated: symbol dso srcline inline ip comm pid tid rank, for data samples daddr "
 	 "dsym dcacheline dpage dsrc weight, for branch stacks symbol_from symbol_to dso_from "
 	 "dso_to addr_from addr_to mispredict, and branch (addr_from,addr_to,mispredict)"},
 	{"branch-stack", 'b', NULL, CLI_V_NONE, NULL,
@@ -66,11 +67,13 @@ static const struct cli_opt options[] = {
 const struct cli_cmd cmd_report_doc = {
 	.name = "report",
 	.summary = "summarise a perf.data file by symbol, line, data address, ...",
-	.synopsis = "[options]",
+	.synopsis = "[options] [FILE...]",
 	.about = "Reads a sample file written by pmc record or perf record and shows where the "
-		 "samples fell, per event: by symbol, source line, call chain or data address.",
+		 "samples fell, per event: by symbol, source line, call chain or data address. "
+		 "Several files (the ranks of an MPI job) are summed into one report; -s rank "
+		 "tells their ranks apart.",
 	.opts = options,
-	.operands = CLI_V_NONE,
+	.operands = CLI_V_FILE,
 };
 
 static int parse_format(const char *s, enum pmc_report_format *f)
@@ -93,7 +96,26 @@ static int bad_value(const char *opt, const char *val, const char *want)
 	return 2;
 }
 
-static int parse_args(int argc, char **argv, struct pmc_report_opts *o, const char **input,
+/* The files to read: every -i, then the operands; perf.data when none is named. */
+struct inputs {
+	const char **v;
+	size_t nr;
+};
+
+static int add_input(struct inputs *in, const char *path)
+{
+	const char **v = realloc(in->v, (in->nr + 1) * sizeof(*v));
+
+	if (!v) {
+		fprintf(stderr, "pmc report: out of memory\n");
+		return 1;
+	}
+	in->v = v;
+	v[in->nr++] = path;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct pmc_report_opts *o, struct inputs *in,
 		      const char **output, enum pmc_report_format *fmt)
 {
 	int c;
@@ -102,7 +124,8 @@ static int parse_args(int argc, char **argv, struct pmc_report_opts *o, const ch
 	while ((c = cli_getopt(&cmd_report_doc, argc, argv)) != -1) {
 		switch (c) {
 		case 'i':
-			*input = optarg;
+			if (add_input(in, optarg))
+				return 1;
 			break;
 		case 'o':
 			*output = optarg;
@@ -163,11 +186,11 @@ static int parse_args(int argc, char **argv, struct pmc_report_opts *o, const ch
 			return 2;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "pmc report: unexpected argument '%s'; see 'pmc report --help'\n",
-			cli_show(argv[optind]));
-		return 2;
-	}
+	for (; optind < argc; optind++)
+		if (add_input(in, argv[optind]))
+			return 1;
+	if (!in->nr && add_input(in, "perf.data"))
+		return 1;
 	/* The stack formats need whole chains; pprof and callgrind give costs per source line. */
 	o->folded = *fmt >= PMC_REPORT_FOLDED && *fmt != PMC_REPORT_HTML;
 	o->html = *fmt == PMC_REPORT_HTML;
@@ -204,35 +227,53 @@ static int write_report(struct pmc_report *r, enum pmc_report_format fmt, const 
 	return 0;
 }
 
+/* Adds input's samples to r; 1 (named on stderr) when it cannot be read. */
+static int load(struct pmc_report *r, const char *input)
+{
+	struct pmc_file_error ferr = {0};
+	int err = pmc_report__load(r, input, &ferr);
+
+	if (!err)
+		return 0;
+	/* A later file of other events than the first's: the message says which. */
+	if (err == -PMC_E_CONFIG) {
+		fprintf(stderr, "pmc report: cannot add %s: %s\n", cli_show(input), ferr.msg);
+		return 1;
+	}
+	/* A system error (the open) has no offset; a text that names the error is not
+	 * followed by it again. */
+	fprintf(stderr, "pmc report: cannot read %s: ", cli_show(input));
+	if (-err >= PMC_E_BASE)
+		fprintf(stderr, "at offset %llu: ", (unsigned long long)ferr.offset);
+	fprintf(stderr, "%s", ferr.msg[0] ? ferr.msg : pmc_strerror(err));
+	if (ferr.msg[0] && !strstr(ferr.msg, pmc_strerror(err)))
+		fprintf(stderr, " (%s)", pmc_strerror(err));
+	fputc('\n', stderr);
+	return 1;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct pmc_report_opts o = {.sz = sizeof(o)};
 	enum pmc_report_format fmt = PMC_REPORT_TEXT;
-	const char *input = "perf.data", *output = "-";
-	struct pmc_file_error ferr = {0};
-	struct pmc_report *r;
-	int rc = parse_args(argc, argv, &o, &input, &output, &fmt), err;
+	const char *output = "-";
+	struct inputs in = {0};
+	struct pmc_report *r = NULL;
+	int rc = parse_args(argc, argv, &o, &in, &output, &fmt), err;
 
-	if (rc)
-		return rc < 0 ? 0 : rc;
-	err = pmc_report__new(&o, &r);
-	if (err) {
-		fprintf(stderr, "pmc report: %s\n", pmc_strerror(err));
-		return err == -PMC_E_CONFIG ? 2 : 1;
+	if (!rc) {
+		err = pmc_report__new(&o, &r);
+		if (err) {
+			fprintf(stderr, "pmc report: %s\n", pmc_strerror(err));
+			rc = err == -PMC_E_CONFIG ? 2 : 1;
+		}
 	}
-	err = pmc_report__load(r, input, &ferr);
-	if (err) {
-		/* A system error (the open) has no offset; a text that names the error is not
-		 * followed by it again. */
-		fprintf(stderr, "pmc report: cannot read %s: ", cli_show(input));
-		if (-err >= PMC_E_BASE)
-			fprintf(stderr, "at offset %llu: ", (unsigned long long)ferr.offset);
-		fprintf(stderr, "%s", ferr.msg[0] ? ferr.msg : pmc_strerror(err));
-		if (ferr.msg[0] && !strstr(ferr.msg, pmc_strerror(err)))
-			fprintf(stderr, " (%s)", pmc_strerror(err));
-		fputc('\n', stderr);
+	for (size_t i = 0; !rc && i < in.nr; i++)
+		rc = load(r, in.v[i]);
+	free(in.v);
+	if (rc) {
 		pmc_report__delete(r);
-		return 1;
+		return rc < 0 ? 0 : rc;
 	}
 	return write_report(r, fmt, output);
 }
