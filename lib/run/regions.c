@@ -46,39 +46,51 @@ static char *pass_events(const struct pmc_run *run, int pass)
 }
 
 /*
- * The pass header of runner protocol 2 (docs/regions.md) at offset 0, the offset left after
- * it: the command's records are appended there, at the offset it shares with us.
+ * The pass header of runner protocol 2 (docs/regions.md), built once per pass: every
+ * repetition of a pass writes the same bytes.
  */
-static int write_pass(int fd, const char *events)
+static const char *pass_header(struct pmc_run *run, int pass)
 {
-	char *buf;
-	int len, err = 0;
+	char *events, *buf;
 
-	if (strchr(events, '\n'))
-		return -EINVAL;
-	len = asprintf(&buf, "PMC-PASS 2 %zu\nevents %s\n", strlen("events \n") + strlen(events),
-		       events);
-	if (len < 0)
-		return -ENOMEM;
-	for (char *p = buf, *end = buf + len; p < end;) {
+	if (run->pass_header && run->pass_header_of == pass)
+		return run->pass_header;
+	free(run->pass_header);
+	run->pass_header = NULL;
+	events = pass_events(run, pass);
+	if (!events)
+		return NULL;
+	if (strchr(events, '\n') || asprintf(&buf, "PMC-PASS 2 %zu\nevents %s\n",
+					     strlen("events \n") + strlen(events), events) < 0)
+		buf = NULL;
+	free(events);
+	run->pass_header = buf;
+	run->pass_header_of = pass;
+	return buf;
+}
+
+/*
+ * The header at offset 0, the offset left after it: the command's records are appended there,
+ * at the offset it shares with us.
+ */
+static int write_all(int fd, const char *buf)
+{
+	for (const char *p = buf, *end = buf + strlen(buf); p < end;) {
 		ssize_t n = write(fd, p, (size_t)(end - p));
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0) {
-			err = n < 0 ? -errno : -EIO;
-			break;
-		}
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
 		p += n;
 	}
-	free(buf);
-	return err;
+	return 0;
 }
 
 int pmc__run_regions_prepare(struct pmc_run *run, int pass, struct pmc_target *t)
 {
-	char *events, num[16];
-	int err;
+	const char *header;
+	char num[16];
 
 	if (t->kind != PMC_TARGET_COMMAND)
 		return 0;
@@ -88,16 +100,14 @@ int pmc__run_regions_prepare(struct pmc_run *run, int pass, struct pmc_target *t
 	if (run->region_fd < 0 || ftruncate(run->region_fd, 0) ||
 	    lseek(run->region_fd, 0, SEEK_SET))
 		return 0; /* regions are an extra: whole-program counting goes on without */
-	events = pass_events(run, pass);
-	if (!events)
-		return -ENOMEM;
 	/*
 	 * The events go into the descriptor, not the environment: the environment's size moves
 	 * the command's stack, so every pass gets the same one, byte for byte.
 	 */
-	err = write_pass(run->region_fd, events);
-	free(events);
-	if (err)
+	header = pass_header(run, pass);
+	if (!header)
+		return -ENOMEM;
+	if (write_all(run->region_fd, header))
 		return 0; /* as above: this run's regions go unmeasured */
 	/* The command inherits the environment at the fork in pmc_evlist__open(). */
 	snprintf(num, sizeof(num), "%u", run->opts.priv);
@@ -473,6 +483,8 @@ void pmc__run_regions_free(struct pmc_run *run)
 	if (run->region_fd >= 0)
 		close(run->region_fd);
 	run->region_fd = -1;
+	free(run->pass_header);
+	run->pass_header = NULL;
 	pmc__calib_free(run->calib);
 	run->calib = NULL;
 	res->calibration = res->calibration_date = NULL;

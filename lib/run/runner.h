@@ -35,7 +35,9 @@ struct pmc_run {
 	struct pmc_run_results res;
 	volatile sig_atomic_t stop_sig; /* pmc_run__stop() */
 	/* regions (regions.c) */
-	int region_fd; /* the memfd handed to the command, -1 */
+	int region_fd;	   /* the memfd handed to the command, -1 */
+	char *pass_header; /* the header written for pass_header_of (regions.c) */
+	int pass_header_of;
 	size_t region_cap;
 	struct calib *calib; /* subtract_overhead */
 	struct trust *trust; /* opts.trust (trust.c) */

@@ -66,14 +66,10 @@ static double t_pdf(double t, double df)
 		   (df + 1) / 2 * log1p(t * t / df));
 }
 
-double pmc_t_quantile(double p, double df)
+static double t_quantile(double p, double df)
 {
 	double lo = 0, hi = 1, t;
 
-	if (!(p > 0 && p < 1) || !(df > 0))
-		return NAN;
-	if (p < 0.5)
-		return -pmc_t_quantile(1 - p, df);
 	while (t_cdf(hi, df) < p && hi < 1e12)
 		hi *= 2;
 	for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
@@ -91,5 +87,34 @@ double pmc_t_quantile(double p, double df)
 		if (f > 0)
 			t -= (t_cdf(t, df) - p) / f;
 	}
+	return t;
+}
+
+/*
+ * A run asks for the same few quantiles again and again (one level, one n, every event,
+ * metric and region), and each costs some fifty incomplete-beta evaluations: the last
+ * ones asked are kept, per thread.
+ */
+#define T_MEMO 4
+struct t_memo {
+	double p, df, t;
+};
+static _Thread_local struct t_memo t_memo[T_MEMO];
+static _Thread_local unsigned t_memo_next;
+
+double pmc_t_quantile(double p, double df)
+{
+	double t;
+
+	if (!(p > 0 && p < 1) || !(df > 0))
+		return NAN;
+	if (p < 0.5)
+		return -pmc_t_quantile(1 - p, df);
+	for (unsigned i = 0; i < T_MEMO; i++)
+		if (t_memo[i].p == p && t_memo[i].df == df)
+			return t_memo[i].t;
+	t = t_quantile(p, df);
+	t_memo[t_memo_next] = (struct t_memo){p, df, t};
+	t_memo_next = (t_memo_next + 1) % T_MEMO;
 	return t;
 }
