@@ -47,6 +47,7 @@
 	X(elf_getident)                 \
 	X(elf_getphdrnum)               \
 	X(elf_getshdrstrndx)            \
+	X(elf_memory)                   \
 	X(elf_nextscn)                  \
 	X(elf_strptr)                   \
 	X(gelf_getehdr)                 \
