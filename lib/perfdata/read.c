@@ -381,8 +381,7 @@ static int do_open(struct pmc__perfdata *f, struct pmc_file_error *err)
 	return ret;
 }
 
-/* mapped: buf is the file's mapping, whose pages a pass may hand back (reader.h); the caller
- * unmaps it when this fails. */
+/* mapped: buf maps the file, whose pages passes hand back (reader.h); unmapped by the caller. */
 static int open_buf(const void *buf, size_t len, bool mapped, struct pmc__perfdata **out,
 		    struct pmc_file_error *err)
 {
