@@ -18,6 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!dw || !(copy = malloc(size ? size : 1)))
 		return 0;
+	dw->elf_version(EV_CURRENT); /* libdwfl would have called it: elf_memory needs it */
 	memcpy(copy, data, size);
 	if (size >= 8)
 		memcpy(&probes[0], data + size - 8, 8);

@@ -50,6 +50,7 @@
 	X(elf_memory)                   \
 	X(elf_nextscn)                  \
 	X(elf_strptr)                   \
+	X(elf_version)                  \
 	X(gelf_getehdr)                 \
 	X(gelf_getphdr)                 \
 	X(gelf_getshdr)

@@ -16,27 +16,6 @@ struct cie_enc {
 	int enc; /* the FDEs' pointer encoding; -1 when not understood */
 };
 
-/* The 'R' encoding of a CIE ("zR", "zPLR", ...); absptr when it has none. */
-static int fde_encoding(const Dwarf_CIE *cie)
-{
-	const uint8_t *d = cie->augmentation_data, *end = d + cie->augmentation_data_size;
-	const char *a = cie->augmentation;
-
-	if (!a || a[0] != 'z')
-		return a && a[0] ? -1 : 0x00;
-	for (a++; *a; a++) {
-		if (*a == 'R')
-			return d < end ? *d : -1;
-		if (*a == 'L' && d < end)
-			d++;
-		else if (*a == 'P' && d < end) /* its encoding, then a pointer of that encoding */
-			return -1;	       /* (personality routines: C++; rare before 'R') */
-		else if (*a != 'S')
-			return -1;
-	}
-	return 0x00;
-}
-
 /* Reads a value of encoding enc's format at *p (not past end); 0, or -1. */
 static int read_value(int enc, const uint8_t **p, const uint8_t *end, int64_t *v)
 {
@@ -86,6 +65,31 @@ static int read_value(int enc, const uint8_t **p, const uint8_t *end, int64_t *v
 	}
 	*p += n;
 	return 0;
+}
+
+/* The 'R' encoding of a CIE ("zR", "zPLR", ...); absptr when it has none; -1 when unknown. */
+static int fde_encoding(const Dwarf_CIE *cie)
+{
+	const uint8_t *d = cie->augmentation_data, *end = d + cie->augmentation_data_size;
+	const char *a = cie->augmentation;
+
+	if (!a || a[0] != 'z')
+		return a && a[0] ? -1 : 0x00;
+	for (a++; *a; a++) {
+		if (*a == 'R')
+			return d < end ? *d : -1;
+		if (*a == 'L' && d < end) {
+			d++;
+		} else if (*a == 'P' && d < end) { /* C++'s personality routine: its encoding, */
+			int64_t skip;		   /* then a pointer in that encoding */
+			int enc = *d++;
+			if ((enc & 0x70) == 0x50 || read_value(enc, &d, end, &skip))
+				return -1; /* aligned pointers: not used on x86-64 */
+		} else if (*a != 'S') {
+			return -1;
+		}
+	}
+	return 0x00;
 }
 
 /* The section named name, its data, and its address. */
