@@ -25,6 +25,8 @@ CAPABILITIES = {
     "container that mounts it read-only)",
     "no-real-cpu-recording": "no perf stat -j capture from a real CPU in tests/data/perf-stat/ "
     "(recording one needs a machine with a hardware PMU)",
+    "no-mount-namespace": "cannot mount in a private mount namespace (unshare -m: not root, or "
+    "a container that forbids it)",
     "no-unprivileged-user": "no way to run as a user without CAP_PERFMON (root without setpriv "
     "or runuser, a build tree others cannot read, or a privileged non-root user)",
 }

@@ -55,6 +55,7 @@ struct pmc_report_opts {
 		PMC_BRANCH_ANALYSIS_BLOCKS, /* estimated execution counts of basic blocks */
 		PMC_BRANCH_ANALYSIS_TRIPS,  /* loop trip counts */
 	} branch_analysis;
+	bool no_source; /* pmc_report__annotate: no source lines between instructions */
 };
 
 enum pmc_report_format {
@@ -107,8 +108,13 @@ PMC_API uint64_t pmc_report__nr_lost(const struct pmc_report *r);
 PMC_API uint64_t pmc_report__nr_reconstructed(const struct pmc_report *r);
 /*
  * Disassembles function symbol (in the DSO whose name contains dso, or any DSO when
- * NULL) with samples per instruction and source lines interleaved. Returns 0, or
- * -ENOENT when no sampled DSO has the symbol.
+ * NULL) with samples per instruction and, unless opts.no_source, the source lines they come
+ * from (file:line, each line's share of the samples, and its text where the file can be read)
+ * interleaved. symbol may also be an address of a sampled object, "0xADDR" (the function
+ * around it, as the object's call-frame information bounds it: for objects without symbols)
+ * or "0xSTART-0xEND". Returns 0, or -ENOENT when no sampled DSO has the symbol (or code at
+ * the address), -ERANGE when no call-frame information bounds the code at the address,
+ * -E2BIG for a range over 1 MiB, -ENOSYS when capstone cannot be loaded, -EIO or -ENOMEM.
  */
 PMC_API int pmc_report__annotate(struct pmc_report *r, const char *symbol, const char *dso,
 				 FILE *out);

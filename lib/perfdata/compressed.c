@@ -122,7 +122,7 @@ static bool is_compressed(uint32_t type)
 }
 
 /* Is there a compressed record among the well-formed records of the data section? */
-static bool has_compressed(const struct pmc__perfdata *f, uint64_t *nr_bytes)
+static bool has_compressed(struct pmc__perfdata *f, uint64_t *nr_bytes)
 {
 	struct perf_event_header h;
 	bool any = false;
@@ -136,7 +136,9 @@ static bool has_compressed(const struct pmc__perfdata *f, uint64_t *nr_bytes)
 			any = true;
 			*nr_bytes += h.size;
 		}
+		pmc__perfdata_release_behind(f, pos);
 	}
+	f->released = 0; /* the records are read again from the start */
 	return any;
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* Iterating the records of a perf.data data section and finding each record's event. */
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <pmc/error.h>
 #include "perfdata/reader.h"
 
@@ -55,6 +57,20 @@ static int record_attr(const struct pmc__perfdata *f, const struct perf_event_he
 				  (unsigned long long)id);
 }
 
+#define PERFDATA_KEEP_BEHIND ((uint64_t)16 << 20)
+
+void pmc__perfdata_release_behind(struct pmc__perfdata *f, uint64_t pos)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), upto;
+
+	if (!f->mapped || f->inflated || pos < f->released + 2 * PERFDATA_KEEP_BEHIND)
+		return;
+	upto = (pos - PERFDATA_KEEP_BEHIND) & ~(page - 1);
+	if (upto > f->released && !madvise((void *)(uintptr_t)(f->buf + f->released),
+					   (size_t)(upto - f->released), MADV_DONTNEED))
+		f->released = upto;
+}
+
 int pmc__perfdata_next(struct pmc__perfdata *f, struct pmc__perfdata_event *ev,
 		       struct pmc_file_error *err)
 {
@@ -92,6 +108,7 @@ int pmc__perfdata_next(struct pmc__perfdata *f, struct pmc__perfdata_event *ev,
 	if (record_attr(f, ev->hdr, f->pos, &ev->attr_idx, err))
 		return -PMC_E_FORMAT;
 	f->pos += h.size;
+	pmc__perfdata_release_behind(f, f->pos);
 	return 1;
 }
 

@@ -381,8 +381,9 @@ static int do_open(struct pmc__perfdata *f, struct pmc_file_error *err)
 	return ret;
 }
 
-int pmc__perfdata_open_mem(const void *buf, size_t len, struct pmc__perfdata **out,
-			   struct pmc_file_error *err)
+/* mapped: buf maps the file, whose pages passes hand back (reader.h); unmapped by the caller. */
+static int open_buf(const void *buf, size_t len, bool mapped, struct pmc__perfdata **out,
+		    struct pmc_file_error *err)
 {
 	struct pmc__perfdata *f = calloc(1, sizeof(*f));
 	int ret;
@@ -391,13 +392,21 @@ int pmc__perfdata_open_mem(const void *buf, size_t len, struct pmc__perfdata **o
 		return -ENOMEM;
 	f->buf = buf;
 	f->len = len;
+	f->mapped = mapped;
 	ret = do_open(f, err);
 	if (ret) {
+		f->mapped = false;
 		pmc__perfdata_close(f);
 		return ret;
 	}
 	*out = f;
 	return 0;
+}
+
+int pmc__perfdata_open_mem(const void *buf, size_t len, struct pmc__perfdata **out,
+			   struct pmc_file_error *err)
+{
+	return open_buf(buf, len, false, out, err);
 }
 
 int pmc__perfdata_open(const char *path, struct pmc__perfdata **out, struct pmc_file_error *err)
@@ -429,13 +438,12 @@ int pmc__perfdata_open(const char *path, struct pmc__perfdata **out, struct pmc_
 		madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
 	}
 	close(fd);
-	ret = pmc__perfdata_open_mem(map ? map : "", (size_t)st.st_size, &f, err);
+	ret = open_buf(map ? map : "", (size_t)st.st_size, map != NULL, &f, err);
 	if (ret) {
 		if (map)
 			munmap(map, (size_t)st.st_size);
 		return ret;
 	}
-	f->mapped = map != NULL;
 	*out = f;
 	return 0;
 }

@@ -32,10 +32,21 @@ struct pmc__perfdata {
 	char *feat_str[PERFDATA_NR_STR_FEATS];
 	char vdso_build_id[41]; /* hex, from the BUILD_ID feature's [vdso] entry; or "" */
 	uint64_t pos, data_end;
+	uint64_t released; /* mapped pages below this offset were handed back (next.c) */
 	/* A misaligned record is copied here so that decoders see 8-byte aligned arrays. */
 	uint64_t scratch[65536 / 8];
 };
 
+/*
+ * A mapped file's pages, once read, stay resident and count in the reader's memory: a report
+ * of an 840 MB file peaked at 844 MiB (bench/RESULTS.md). Each pass over the records calls
+ * this with its position: pages more than 16 MiB behind pos are handed back (madvise
+ * MADV_DONTNEED), 16 MiB at a time. Records still queued for time order (read again with
+ * pmc__perfdata_event_at) may lie there: a private mapping of a file not written to is read
+ * from the file again on access, so they stay readable, at the cost of a page fault. A pass
+ * that starts again from the beginning sets released to 0 first.
+ */
+void pmc__perfdata_release_behind(struct pmc__perfdata *f, uint64_t pos);
 int pmc__perfdata_fail(struct pmc_file_error *err, int code, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /*

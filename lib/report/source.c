@@ -2,23 +2,20 @@
 /*
  * Source-line heat for the HTML report: the hottest functions' source lines with the samples
  * at each, and the text of those lines read from the source file the debug information names.
- * The text is capped (SRC_MAX_FILE, SRC_MAX_LINES, SRC_MAX_COLS): a page never embeds a
- * whole large file, and a file that is not a regular file is not read (docs/security.md).
+ * The text is capped (srctext.h's caps, SRC_MAX_LINES): a page never embeds a whole large
+ * file, and a file that is not a regular file is not read (docs/security.md).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <pmc/infile.h>
 #include "core/jsonstr.h"
 #include "report/report.h"
+#include "report/srctext.h"
 
-#define SRC_FUNCS 5		/* functions shown */
-#define SRC_MAX_FILE (8u << 20) /* larger source files are not read */
-#define SRC_MAX_LINES 400	/* lines of text embedded per function */
-#define SRC_MAX_COLS 400	/* characters kept of a line */
-#define SRC_CONTEXT 3		/* lines shown around the sampled ones */
+#define SRC_FUNCS 5	  /* functions shown */
+#define SRC_MAX_LINES 400 /* lines of text embedded per function */
+#define SRC_CONTEXT 3	  /* lines shown around the sampled ones */
 
 struct hot_fn {
 	const struct pmc__sym *sym;
@@ -99,39 +96,21 @@ static json_t *line_counts(struct pmc_report *r, const struct pmc__sym *sym, con
 	return out;
 }
 
-/* Lines first.. of path (at most SRC_MAX_LINES), or a reason they cannot be shown. */
+/* Lines first..last of path (at most SRC_MAX_LINES), or a reason they cannot be shown. */
 static json_t *read_lines(const char *path, int first, int last, const char **why)
 {
-	char line[SRC_MAX_COLS + 1];
-	struct stat st;
+	struct pmc__srctext *t;
 	json_t *text;
-	FILE *f;
-	int no = 0;
+	int err = pmc__srctext_load(path, &t);
 
-	/* A FIFO or a device planted under the name is refused, not read (docs/security.md). */
-	if (pmc_fopen_input(path, &f)) {
-		*why = "the source file cannot be read here, or is not a regular file";
-		return NULL;
-	}
-	if (fstat(fileno(f), &st) || st.st_size > SRC_MAX_FILE) {
-		fclose(f);
-		*why = "the source file is larger than 8 MiB: not embedded";
+	if (err) {
+		*why = pmc__srctext_why(err);
 		return NULL;
 	}
 	text = json_array();
-	while (no < last && fgets(line, sizeof(line), f)) {
-		size_t len = strlen(line);
-		bool whole = len && line[len - 1] == '\n';
-		if (whole)
-			line[--len] = 0;
-		no++;
-		if (no >= first)
-			json_array_append_new(text, pmc__json_bytes(line));
-		/* The rest of a long line is dropped, not counted as lines of its own. */
-		for (int c = 0; !whole && c != '\n' && c != EOF;)
-			c = fgetc(f);
-	}
-	fclose(f);
+	for (int no = first; no <= last && pmc__srctext_line(t, no); no++)
+		json_array_append_new(text, pmc__json_bytes(pmc__srctext_line(t, no)));
+	pmc__srctext_free(t);
 	return text;
 }
 

@@ -11,6 +11,7 @@
 #include <pmc/infile.h>
 #include "core/log.h"
 #include "symbol/dw-api.h"
+#include "symbol/ehframe.h"
 #include "symbol/perfmap.h"
 #include "symbol/symtab.h"
 
@@ -323,6 +324,13 @@ size_t pmc__dso_read(struct pmc__dso *d, uint64_t vaddr, void *buf, size_t len)
 		return n;
 	}
 	return 0;
+}
+
+int pmc__dso_code_range(struct pmc__dso *d, uint64_t vaddr, uint64_t *start, uint64_t *end)
+{
+	struct dso_impl *im = dso_open(d);
+
+	return im && im->elf ? pmc__ehframe_range(im->dw, im->elf, vaddr, start, end) : -ENOENT;
 }
 
 int pmc__dso_find_symbol(struct pmc__dso *d, const char *name, uint64_t *start, uint64_t *size)

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include "core/dynlib.h"
 #include "core/log.h"
+#include "symbol/debuginfo.h"
 #include "symbol/dw-api.h"
 
 static struct pmc__dw_api api;
@@ -30,10 +31,10 @@ static void init(void)
 			PMC_DW_SONAME, lib.why);
 		return;
 	}
-	api.offline_cb = (Dwfl_Callbacks){.find_debuginfo = api.dwfl_standard_find_debuginfo,
+	api.offline_cb = (Dwfl_Callbacks){.find_debuginfo = pmc__find_debuginfo,
 					  .section_address = api.dwfl_offline_section_address};
 	api.proc_cb = (Dwfl_Callbacks){.find_elf = api.dwfl_build_id_find_elf,
-				       .find_debuginfo = api.dwfl_standard_find_debuginfo};
+				       .find_debuginfo = pmc__find_debuginfo};
 	ready = &api;
 }
 

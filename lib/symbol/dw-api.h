@@ -9,14 +9,17 @@
 #define PMC_LIB_SYMBOL_DW_API_H
 
 #include <dwarf.h>
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 
 /* The functions used, by name: each is a field of struct pmc__dw_api of the same name. */
 #define PMC__DW_FNS(X)                  \
 	X(dwarf_diename)                \
+	X(dwarf_next_cfi)               \
 	X(dwarf_getscopes)              \
 	X(dwarf_tag)                    \
+	X(dwelf_elf_gnu_build_id)       \
 	X(dwfl_attach_state)            \
 	X(dwfl_begin)                   \
 	X(dwfl_build_id_find_elf)       \
@@ -36,12 +39,21 @@
 	X(dwfl_report_elf)              \
 	X(dwfl_report_end)              \
 	X(dwfl_report_offline)          \
-	X(dwfl_standard_find_debuginfo) \
 	X(dwfl_thread_state_registers)  \
+	X(elf_begin)                    \
+	X(elf_end)                      \
+	X(elf_getdata)                  \
 	X(elf_getdata_rawchunk)         \
+	X(elf_getident)                 \
 	X(elf_getphdrnum)               \
+	X(elf_getshdrstrndx)            \
+	X(elf_memory)                   \
+	X(elf_nextscn)                  \
+	X(elf_strptr)                   \
+	X(elf_version)                  \
 	X(gelf_getehdr)                 \
-	X(gelf_getphdr)
+	X(gelf_getphdr)                 \
+	X(gelf_getshdr)
 
 struct pmc__dw_api {
 #define PMC__DW_FIELD(name) __typeof__(name) *name;

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <pmc/error.h>
+#include "core/readall.h"
 #include "symbol/perfmap.h"
 
 struct jitsym {
@@ -112,32 +113,6 @@ int pmc__perfmap_parse(struct pmc__symtab *st, const char *text, size_t len,
 	return 0;
 }
 
-static int read_all(int fd, size_t size, char **out, size_t *len)
-{
-	char *buf = malloc(size ? size : 1);
-	size_t n = 0;
-
-	if (!buf)
-		return -ENOMEM;
-	/* The file may be growing (the JIT still runs): what was there at fstat is read. */
-	while (n < size) {
-		ssize_t r = read(fd, buf + n, size - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int err = -errno;
-			free(buf);
-			return err;
-		}
-		if (!r)
-			break;
-		n += (size_t)r;
-	}
-	*out = buf;
-	*len = n;
-	return 0;
-}
-
 int pmc__perfmap_load(struct pmc__symtab *st, const char *path, struct pmc__perfmap **out)
 {
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), ret;
@@ -156,7 +131,8 @@ int pmc__perfmap_load(struct pmc__symtab *st, const char *path, struct pmc__perf
 	else if ((uint64_t)sb.st_size > PMC_PERFMAP_MAX_BYTES)
 		ret = -EFBIG;
 	else
-		ret = read_all(fd, (size_t)sb.st_size, &text, &len);
+		/* The file may be growing (the JIT still runs): what was there at fstat is read. */
+		ret = pmc__read_upto(fd, (size_t)sb.st_size, &text, &len);
 	close(fd);
 	if (!ret)
 		ret = pmc__perfmap_parse(st, text, len, out);

@@ -87,6 +87,12 @@ size_t pmc__dso_build_id(struct pmc__dso *dso, char *buf, size_t len);
  * Returns the number copied (0 when unavailable).
  */
 size_t pmc__dso_read(struct pmc__dso *dso, uint64_t vaddr, void *buf, size_t len);
+/*
+ * The extent [*start, *end) of the function holding vaddr, as the object's call-frame
+ * information says (.eh_frame, which a stripped object keeps): for code that no symbol
+ * names. 0, or -ENOENT.
+ */
+int pmc__dso_code_range(struct pmc__dso *dso, uint64_t vaddr, uint64_t *start, uint64_t *end);
 /* Looks a symbol up by name: its start and size. 0, or -ENOENT. */
 int pmc__dso_find_symbol(struct pmc__dso *dso, const char *name, uint64_t *start, uint64_t *size);
 

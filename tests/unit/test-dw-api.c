@@ -4,6 +4,7 @@
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 #include <pthread.h>
+#include "symbol/debuginfo.h"
 #include "symbol/dw-api.h"
 
 /* This test links libdw and libelf itself, so dlsym must find the very same functions. */
@@ -20,17 +21,21 @@ Test(dw_api, resolves_libdw_and_libelf_functions)
 	cr_expect_eq(pmc__dw_api(), dw, "a second call hands out the same table");
 }
 
-/* dwfl_begin()'s callbacks name libdw's functions: they must be filled at load time. */
+/*
+ * dwfl_begin()'s callbacks name libdw's functions: they must be filled at load time. Separate
+ * debug files are found by pmc's own search (symbol/debuginfo.h), which opens them as
+ * untrusted inputs, not by libdwfl's standard one.
+ */
 Test(dw_api, fills_the_callbacks)
 {
 	const struct pmc__dw_api *dw = pmc__dw_api();
 
 	cr_assert_not_null(dw);
-	cr_expect_eq((void *)dw->offline_cb.find_debuginfo, (void *)dwfl_standard_find_debuginfo);
+	cr_expect_eq((void *)dw->offline_cb.find_debuginfo, (void *)pmc__find_debuginfo);
 	cr_expect_eq((void *)dw->offline_cb.section_address, (void *)dwfl_offline_section_address);
 	cr_expect_null(dw->offline_cb.find_elf);
 	cr_expect_eq((void *)dw->proc_cb.find_elf, (void *)dwfl_build_id_find_elf);
-	cr_expect_eq((void *)dw->proc_cb.find_debuginfo, (void *)dwfl_standard_find_debuginfo);
+	cr_expect_eq((void *)dw->proc_cb.find_debuginfo, (void *)pmc__find_debuginfo);
 }
 
 #define NR_THREADS 8

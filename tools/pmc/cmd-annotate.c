@@ -12,6 +12,8 @@ static const struct cli_opt options[] = {
 	{"input", 'i', "FILE", CLI_V_FILE, NULL, "sample file (default perf.data)"},
 	{"dso", 'd', "NAME", CLI_V_NONE, NULL,
 	 "the DSO whose path contains NAME, when several have SYMBOL"},
+	{"no-source", CLI_LONG_ONLY, NULL, CLI_V_NONE, NULL,
+	 "the instructions alone: no source lines (file:line, share and text) between them"},
 	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text"},
 	{0},
 };
@@ -19,9 +21,14 @@ static const struct cli_opt options[] = {
 const struct cli_cmd cmd_annotate_doc = {
 	.name = "annotate",
 	.summary = "disassemble a function with samples per instruction",
-	.synopsis = "[options] SYMBOL",
+	.synopsis = "[options] SYMBOL\n[options] 0xADDR[-0xEND]",
 	.about = "Disassembles the sampled function SYMBOL from a sample file and shows the "
-		 "samples of each instruction, with the source lines they come from.",
+		 "samples of each instruction, with the source lines they come from: each line's "
+		 "file:line, its share of the function's samples and its text.\n\n"
+		 "In an object without symbols (stripped, and no debug file found by build id or "
+		 "debug link), name the code by address as the report shows it: 0xADDR is the "
+		 "function around it as the object's call-frame information bounds it, "
+		 "0xADDR-0xEND a range.",
 	.opts = options,
 	.operands = CLI_V_NONE,
 };
@@ -29,9 +36,21 @@ const struct cli_cmd cmd_annotate_doc = {
 /* What failed: the symbol is missing only on -ENOENT; the rest is said as it is. */
 static void annotate_error(const char *symbol, const char *input, int err)
 {
-	if (err == -ENOENT)
-		fprintf(stderr, "pmc annotate: no sampled function '%s' with code in %s\n", symbol,
-			input);
+	if (err == -ENOENT && !strncmp(symbol, "0x", 2))
+		fprintf(stderr, "pmc annotate: no sampled code at %s in %s\n", symbol, input);
+	else if (err == -ENOENT)
+		fprintf(stderr,
+			"pmc annotate: no sampled function '%s' with code in %s (in an object "
+			"without symbols, name the code by address as pmc report shows it)\n",
+			symbol, input);
+	else if (err == -ERANGE)
+		fprintf(stderr,
+			"pmc annotate: no call-frame information bounds the code at %s: name a "
+			"range, 0xSTART-0xEND\n",
+			symbol);
+	else if (err == -E2BIG)
+		fprintf(stderr, "pmc annotate: the range %s is over 1 MiB: name a smaller one\n",
+			symbol);
 	else if (err == -ENOSYS)
 		fprintf(stderr,
 			"pmc annotate: cannot disassemble '%s': the capstone library cannot be "
@@ -58,6 +77,8 @@ int cmd_annotate(int argc, char **argv)
 			input = optarg;
 		else if (c == 'd')
 			dso = optarg;
+		else if (c == CLI_LONG_ONLY)
+			o.no_source = true;
 		else if (c == 'h')
 			return cli_usage(&cmd_annotate_doc, stdout), 0;
 		else
