@@ -2,6 +2,8 @@
 /* DWARF unwinding of a sample's copied user stack with libdwfl (perf's --call-graph dwarf). */
 #include <stdlib.h>
 #include <string.h>
+#include "core/log.h"
+#include "symbol/cfirow.h"
 #include "symbol/dw-api.h"
 #include "symbol/unwind.h"
 
@@ -16,6 +18,18 @@
  */
 #define NR_CACHED 16
 
+/*
+ * The fast path: most frames' CFI rows say "CFA = register + offset; the return address and
+ * the saved registers at CFA + offset, or unchanged, or lost" (cfirow.h). Each pc's row is
+ * asked of libdw once per Dwfl and each sample is stepped through its copied stack with
+ * those rows, reading the stack as libdwfl would (memory_read). A sample with a frame whose
+ * row is not of that form (no module or CFI at its pc, a signal frame, a DWARF expression)
+ * is unwound whole by libdwfl, so the chains are libdwfl's. PMC_UNWIND=libdwfl takes libdwfl
+ * for every sample; PMC_UNWIND=check unwinds every sample both ways and says, at the end,
+ * how many differ (tests/cli/test-report-dwarf.sh).
+ */
+enum mode { MODE_FAST, MODE_LIBDWFL, MODE_CHECK };
+
 /* perf's x86-64 register numbers (asm/perf_regs.h, not available on other hosts). */
 enum { PERF_X86_SP = 7, PERF_X86_IP = 8 };
 
@@ -24,6 +38,7 @@ struct uproc {
 	uint32_t pid;
 	unsigned gen; /* pmc__proc.gen the Dwfl was built from */
 	uint64_t last_use;
+	struct pmc__cfirows rows; /* of dwfl's modules */
 	bool built;
 };
 
@@ -31,6 +46,10 @@ struct pmc__unwind {
 	const struct pmc__dw_api *dw; /* libdw: the first unwind loads it */
 	struct uproc procs[NR_CACHED];
 	uint64_t clock;
+	struct pmc__cfirows files; /* every process's rows, by file and file address */
+	enum mode mode;
+	uint64_t *check_pcs; /* MODE_CHECK: the fast path's chain, max long */
+	size_t nr_checked, nr_fast, nr_differ;
 	/* The sample being unwound: the libdwfl callbacks read it through dwfl_arg. */
 	struct pmc__machine *m;
 	const struct pmc__sample *s;
@@ -93,11 +112,12 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 	return pmc__dso_read(map->dso, vaddr, result, sizeof(*result)) == sizeof(*result);
 }
 
-/* x86-64 DWARF registers rax rdx rcx rbx rsi rdi rbp rsp r8..r15 rip, from perf's order. */
+/* perf's numbers of x86-64's DWARF registers rax rdx rcx rbx rsi rdi rbp rsp r8..r15 rip. */
+static const unsigned char perf_of_dwarf[PMC__CFI_NR_REGS] = {0,  3,  2,  1,  4,  5,  6,  7, 16,
+							      17, 18, 19, 20, 21, 22, 23, 8};
+
 static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 {
-	static const unsigned char perf_of_dwarf[17] = {0,  3,	2,  1,	4,  5,	6,  7, 16,
-							17, 18, 19, 20, 21, 22, 23, 8};
 	const struct pmc__unwind *u = arg;
 	const struct pmc__sample *s = u->s;
 	uint64_t by_perf[64] = {0}, mask = s->user_regs_mask;
@@ -147,15 +167,20 @@ static void report_map(const struct pmc__dw_api *dw, Dwfl *dwfl, const struct pm
 {
 	struct pmc__dso *d = map->dso;
 	Elf *elf = pmc__dso_elf(d);
+	Dwfl_Module *mod;
 	GElf_Ehdr eh;
 	uint64_t bias;
+	void **file;
 
 	/* Anonymous maps, [vdso] and files that are gone cannot be unwound through. */
 	if (d->path[0] != '/' || !elf || !dw->gelf_getehdr(elf, &eh) || eh.e_machine != EM_X86_64)
 		return;
 	bias = map->start - pmc__dso_offset_to_vaddr(d, map->pgoff);
 	/* A module that fails (overlap, unreadable) only costs the frames inside it. */
-	dw->dwfl_report_elf(dwfl, d->short_name, d->path, -1, bias, true);
+	mod = dw->dwfl_report_elf(dwfl, d->short_name, d->path, -1, bias, true);
+	/* The module's DSO keys its CFI rows across Dwfls (cfirow.h). */
+	if (mod && dw->dwfl_module_info(mod, &file, NULL, NULL, NULL, NULL, NULL, NULL))
+		*file = d;
 }
 
 /* A Dwfl holding the maps of p that are alive at time, or NULL. */
@@ -179,8 +204,9 @@ static Dwfl *build(struct pmc__unwind *u, const struct pmc__proc *p, uint64_t ti
 	return dwfl;
 }
 
-/* The cached Dwfl of the sample's process, rebuilt when its maps changed; NULL if none. */
-static Dwfl *proc_dwfl(struct pmc__unwind *u, struct pmc__machine *m, const struct pmc__sample *s)
+/* The sample's process with its cached Dwfl, rebuilt when its maps changed; NULL if none. */
+static struct uproc *proc_dwfl(struct pmc__unwind *u, struct pmc__machine *m,
+			       const struct pmc__sample *s)
 {
 	struct pmc__proc *p = pmc__machine_proc(m, s->pid);
 	struct uproc *up = NULL, *lru = &u->procs[0];
@@ -197,11 +223,12 @@ static Dwfl *proc_dwfl(struct pmc__unwind *u, struct pmc__machine *m, const stru
 		up = up ? up : lru;
 		if (up->dwfl)
 			u->dw->dwfl_end(up->dwfl);
+		pmc__cfirows_clear(&up->rows);
 		*up = (struct uproc){.pid = s->pid, .gen = p->gen, .built = true};
 		up->dwfl = build(u, p, s->time);
 	}
 	up->last_use = ++u->clock;
-	return up->dwfl;
+	return up->dwfl ? up : NULL;
 }
 
 static int on_frame(Dwfl_Frame *frame, void *arg)
@@ -222,12 +249,104 @@ static int on_frame(Dwfl_Frame *frame, void *arg)
 	return u->n < u->max ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
+/*
+ * One step of the fast path: the caller's registers from this frame's (regs, with the set
+ * known) by row r. As libdwfl, a register whose rule cannot be followed (the CFA's register
+ * unknown, a word that cannot be read) is unknown in the caller. False when the caller's
+ * pc (the return address) is unknown: the chain ends there.
+ */
+static bool step(struct pmc__unwind *u, const struct pmc__cfirow *r, uint64_t *regs,
+		 uint32_t *known)
+{
+	uint64_t next[PMC__CFI_NR_REGS], cfa = regs[r->cfa_reg] + (uint64_t)r->cfa_off, at;
+	bool has_cfa = *known >> r->cfa_reg & 1;
+	uint32_t next_known = 0;
+
+	for (unsigned i = 0; i < PMC__CFI_NR_REGS; i++) {
+		at = cfa + (uint64_t)(int64_t)r->off[i];
+		if (r->rule[i] == PMC__CFI_SAME && *known >> i & 1)
+			next[i] = regs[i];
+		else if (r->rule[i] == PMC__CFI_CFA && has_cfa)
+			next[i] = at;
+		else if (r->rule[i] != PMC__CFI_AT_CFA || !has_cfa ||
+			 !memory_read(NULL, at, &next[i], u))
+			continue;
+		next_known |= 1u << i;
+	}
+	memcpy(regs, next, sizeof(next));
+	*known = next_known;
+	return next_known >> PMC__CFI_RA & 1;
+}
+
+/*
+ * The fast path's chain of u->s into u->pcs, as libdwfl would unwind it; -1 when a frame needs
+ * libdwfl. Past frame 0 a pc is a return address: its row is the one of the call, pc - 1.
+ */
+static long fast_unwind(struct pmc__unwind *u, struct uproc *up)
+{
+	uint64_t regs[PMC__CFI_NR_REGS] = {0}, pc;
+	uint32_t known = 0;
+	size_t n = 0;
+
+	for (unsigned i = 0; i < PMC__CFI_NR_REGS; i++)
+		known |= (uint32_t)user_reg(u->s, perf_of_dwarf[i], &regs[i]) << i;
+	/* A pc of 0 ends the chain (libdwfl takes it for an undefined return address). */
+	while ((pc = regs[PMC__CFI_RA])) {
+		const struct pmc__cfirow *r =
+			pmc__cfirows_find(&up->rows, &u->files, u->dw, up->dwfl, n ? pc - 1 : pc);
+
+		if (!r || r->state != PMC__CFIROW_FAST)
+			return -1;
+		u->pcs[n++] = pc;
+		if (n == u->max || !step(u, r, regs, &known))
+			break;
+	}
+	return (long)n;
+}
+
+static size_t libdwfl_unwind(struct pmc__unwind *u, Dwfl *dwfl, uint64_t *pcs)
+{
+	u->pcs = pcs;
+	u->n = 0;
+	/* The end of a stack shows as an error on some unwinds: the frames so far stand. */
+	u->dw->dwfl_getthread_frames(dwfl, (pid_t)u->s->tid, on_frame, u);
+	return u->n;
+}
+
+/* MODE_CHECK: libdwfl's chain into pcs, compared with the fast path's. */
+static size_t checked_unwind(struct pmc__unwind *u, struct uproc *up, uint64_t *pcs)
+{
+	uint64_t *fast_pcs = realloc(u->check_pcs, u->max * sizeof(*fast_pcs));
+	long nr_fast;
+	size_t n;
+
+	if (!fast_pcs)
+		return libdwfl_unwind(u, up->dwfl, pcs);
+	u->check_pcs = u->pcs = fast_pcs;
+	nr_fast = fast_unwind(u, up);
+	n = libdwfl_unwind(u, up->dwfl, pcs);
+	u->nr_checked++;
+	if (nr_fast < 0)
+		return n;
+	u->nr_fast++;
+	if ((size_t)nr_fast != n || memcmp(fast_pcs, pcs, n * sizeof(*pcs))) {
+		if (u->nr_differ++ < 10)
+			pr_warn("unwind check: sample at time %llu, ip %#llx: %ld frames on the "
+				"fast "
+				"path, %zu by libdwfl\n",
+				(unsigned long long)u->s->time, (unsigned long long)fast_pcs[0],
+				nr_fast, n);
+	}
+	return n;
+}
+
 size_t pmc__unwind_user(struct pmc__unwind **up, struct pmc__machine *m,
 			const struct pmc__sample *s, uint64_t *pcs, size_t max)
 {
 	struct pmc__unwind *u = *up;
+	struct uproc *proc;
 	uint64_t sp, ip;
-	Dwfl *dwfl;
+	long n = -1;
 
 	/* The register mapping is x86-64's; libdwfl reads the ip itself, it need only be there. */
 	if (!max || s->user_regs_abi != PERF_SAMPLE_REGS_ABI_64 || !s->tid ||
@@ -235,24 +354,31 @@ size_t pmc__unwind_user(struct pmc__unwind **up, struct pmc__machine *m,
 		return 0;
 	if (!u) {
 		const struct pmc__dw_api *dw = pmc__dw_api();
+		const char *mode = secure_getenv("PMC_UNWIND");
 
 		if (!dw || !(u = *up = calloc(1, sizeof(*u))))
 			return 0;
 		u->dw = dw;
+		if (mode && !strcmp(mode, "libdwfl"))
+			u->mode = MODE_LIBDWFL;
+		else if (mode && !strcmp(mode, "check"))
+			u->mode = MODE_CHECK;
 	}
-	dwfl = proc_dwfl(u, m, s);
-	if (!dwfl)
+	proc = proc_dwfl(u, m, s);
+	if (!proc)
 		return 0;
 	u->m = m;
 	u->s = s;
 	u->sp = sp;
-	u->pcs = pcs;
-	u->n = 0;
 	u->max = max;
-	/* The end of a stack shows as an error on some unwinds: the frames so far stand. */
-	u->dw->dwfl_getthread_frames(dwfl, (pid_t)s->tid, on_frame, u);
+	if (u->mode == MODE_CHECK)
+		n = (long)checked_unwind(u, proc, pcs);
+	else if (u->mode == MODE_FAST && (u->pcs = pcs))
+		n = fast_unwind(u, proc);
+	if (n < 0)
+		n = (long)libdwfl_unwind(u, proc->dwfl, pcs);
 	u->s = NULL;
-	return u->n;
+	return (size_t)n;
 }
 
 void pmc__unwind_free(struct pmc__unwind **up)
@@ -261,9 +387,17 @@ void pmc__unwind_free(struct pmc__unwind **up)
 
 	if (!u)
 		return;
-	for (size_t i = 0; i < NR_CACHED; i++)
+	if (u->mode == MODE_CHECK)
+		pr_warn("unwind check: %zu samples, %zu on the fast path, %zu differ from "
+			"libdwfl\n",
+			u->nr_checked, u->nr_fast, u->nr_differ);
+	for (size_t i = 0; i < NR_CACHED; i++) {
 		if (u->procs[i].dwfl)
 			u->dw->dwfl_end(u->procs[i].dwfl);
+		pmc__cfirows_clear(&u->procs[i].rows);
+	}
+	pmc__cfirows_clear(&u->files);
+	free(u->check_pcs);
 	free(u);
 	*up = NULL;
 }
