@@ -47,17 +47,18 @@ static bool reg_rule(const struct pmc__dw_api *dw, Dwarf_Frame *frame, unsigned 
 	if (!nops) {
 		if (ops && ops != mem)
 			return false;
-		r->rule[regno] = ops ? PMC__CFI_UNDEF : PMC__CFI_SAME;
+		r->same |= ops ? 0 : 1u << regno;
 		return true;
 	}
 	if (ops[0].atom != DW_OP_call_frame_cfa)
 		return false;
 	if (i < nops && ops[i].atom == DW_OP_plus_uconst)
 		off = ops[i++].number;
-	r->rule[regno] = PMC__CFI_AT_CFA;
 	if (i < nops && ops[i].atom == DW_OP_stack_value) {
-		r->rule[regno] = PMC__CFI_CFA;
+		r->cfa |= 1u << regno;
 		i++;
+	} else {
+		r->at_cfa |= 1u << regno;
 	}
 	/* The offset wraps as the unwinder's 64-bit arithmetic does; it must fit 32 bits. */
 	if (i != nops || (int64_t)off != (int32_t)off)

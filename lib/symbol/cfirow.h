@@ -15,21 +15,18 @@
 #define PMC__CFI_NR_REGS 17
 #define PMC__CFI_RA 16
 
-/* How the caller's value of a register is found from this frame's CFA. */
-enum pmc__cfi_rule {
-	PMC__CFI_UNDEF,	 /* not recoverable: call-clobbered, or the outermost frame's pc */
-	PMC__CFI_SAME,	 /* unchanged by this frame */
-	PMC__CFI_AT_CFA, /* the word at CFA + off */
-	PMC__CFI_CFA,	 /* CFA + off itself */
-};
-
-/* One pc's row, when it is of the simple form: CFA = register + offset, each rule above. */
+/*
+ * One pc's row, when it is of the simple form: CFA = register + offset, and the caller's
+ * value of each register either unchanged by this frame (same), the word at CFA + off[i]
+ * (at_cfa), CFA + off[i] itself (cfa), or else undefined (not recoverable: call-clobbered,
+ * or the outermost frame's return address). Bit i of a mask is DWARF register i.
+ */
 struct pmc__cfirow {
 	const void *file; /* NULL: pc is a run-time address; else the file (struct pmc__dso) */
 	uint64_t pc;	  /* the address looked up (a return address less one, past frame 0) */
 	int64_t cfa_off;
 	int32_t off[PMC__CFI_NR_REGS];
-	uint8_t rule[PMC__CFI_NR_REGS];
+	uint32_t same, at_cfa, cfa;
 	uint8_t cfa_reg;
 	uint8_t state; /* 0: slot empty; PMC__CFIROW_FAST or PMC__CFIROW_SLOW */
 };

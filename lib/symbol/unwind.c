@@ -33,10 +33,19 @@ enum mode { MODE_FAST, MODE_LIBDWFL, MODE_CHECK };
 /* perf's x86-64 register numbers (asm/perf_regs.h, not available on other hosts). */
 enum { PERF_X86_SP = 7, PERF_X86_IP = 8 };
 
+/* A file the Dwfl places, at its load bias. */
+struct module {
+	struct pmc__dso *dso;
+	uint64_t bias;
+};
+
 struct uproc {
 	Dwfl *dwfl; /* NULL when the process has nothing to unwind with */
 	uint32_t pid;
 	unsigned gen; /* pmc__proc.gen the Dwfl was built from */
+	/* What the Dwfl was built from: a generation that places the same keeps it. */
+	struct module *mods;
+	size_t nr_mods;
 	uint64_t last_use;
 	struct pmc__cfirows rows; /* of dwfl's modules */
 	bool built;
@@ -162,46 +171,70 @@ static bool first_of_dso(const struct pmc__proc *p, size_t idx, uint64_t time)
 	return true;
 }
 
-/* Reports map's DSO at its load bias (map start minus the file address it maps). */
-static void report_map(const struct pmc__dw_api *dw, Dwfl *dwfl, const struct pmc__map *map)
+/*
+ * The files to place for the maps of p alive at time, into *mods (malloc'd, the caller frees;
+ * NULL and 0 when there are none or memory runs out): each DSO once, by its map of lowest
+ * file offset, at its load bias (map start minus the file address it maps).
+ */
+static size_t modules_of(const struct pmc__dw_api *dw, const struct pmc__proc *p, uint64_t time,
+			 struct module **mods)
 {
-	struct pmc__dso *d = map->dso;
-	Elf *elf = pmc__dso_elf(d);
-	Dwfl_Module *mod;
+	struct module *v = malloc((p->nr ? p->nr : 1) * sizeof(*v));
+	size_t n = 0;
 	GElf_Ehdr eh;
-	uint64_t bias;
-	void **file;
 
-	/* Anonymous maps, [vdso] and files that are gone cannot be unwound through. */
-	if (d->path[0] != '/' || !elf || !dw->gelf_getehdr(elf, &eh) || eh.e_machine != EM_X86_64)
-		return;
-	bias = map->start - pmc__dso_offset_to_vaddr(d, map->pgoff);
-	/* A module that fails (overlap, unreadable) only costs the frames inside it. */
-	mod = dw->dwfl_report_elf(dwfl, d->short_name, d->path, -1, bias, true);
-	/* The module's DSO keys its CFI rows across Dwfls (cfirow.h). */
-	if (mod && dw->dwfl_module_info(mod, &file, NULL, NULL, NULL, NULL, NULL, NULL))
-		*file = d;
+	*mods = v;
+	for (size_t i = 0; v && i < p->nr; i++) {
+		const struct pmc__map *map = &p->maps[i];
+		struct pmc__dso *d = map->dso;
+		Elf *elf;
+
+		if (map->died <= time || !first_of_dso(p, i, time))
+			continue;
+		/* Anonymous maps, [vdso] and files that are gone cannot be unwound through. */
+		if (d->path[0] != '/' || !(elf = pmc__dso_elf(d)) || !dw->gelf_getehdr(elf, &eh) ||
+		    eh.e_machine != EM_X86_64)
+			continue;
+		v[n++] = (struct module){d, map->start - pmc__dso_offset_to_vaddr(d, map->pgoff)};
+	}
+	return n;
 }
 
-/* A Dwfl holding the maps of p that are alive at time, or NULL. */
-static Dwfl *build(struct pmc__unwind *u, const struct pmc__proc *p, uint64_t time)
+/* A Dwfl holding mods, or NULL. */
+static Dwfl *build(struct pmc__unwind *u, uint32_t pid, const struct module *mods, size_t nr)
 {
 	const struct pmc__dw_api *dw = u->dw;
 	Dwfl *dwfl = dw->dwfl_begin(&dw->proc_cb);
+	Dwfl_Module *mod;
+	void **file;
 
 	if (!dwfl)
 		return NULL;
 	dw->dwfl_report_begin(dwfl);
-	for (size_t i = 0; i < p->nr; i++)
-		if (p->maps[i].died > time && first_of_dso(p, i, time))
-			report_map(dw, dwfl, &p->maps[i]);
+	for (size_t i = 0; i < nr; i++) {
+		/* A module that fails (overlap, unreadable) only costs the frames inside it. */
+		mod = dw->dwfl_report_elf(dwfl, mods[i].dso->short_name, mods[i].dso->path, -1,
+					  mods[i].bias, true);
+		/* The module's DSO keys its CFI rows across Dwfls (cfirow.h). */
+		if (mod && dw->dwfl_module_info(mod, &file, NULL, NULL, NULL, NULL, NULL, NULL))
+			*file = mods[i].dso;
+	}
 	/* No module: attach fails (libdwfl finds the architecture from a module's ELF). */
 	if (dw->dwfl_report_end(dwfl, NULL, NULL) ||
-	    !dw->dwfl_attach_state(dwfl, NULL, (pid_t)p->pid, &thread_cb, u)) {
+	    !dw->dwfl_attach_state(dwfl, NULL, (pid_t)pid, &thread_cb, u)) {
 		dw->dwfl_end(dwfl);
 		return NULL;
 	}
 	return dwfl;
+}
+
+static void uproc_clear(const struct pmc__unwind *u, struct uproc *up)
+{
+	if (up->dwfl)
+		u->dw->dwfl_end(up->dwfl);
+	pmc__cfirows_clear(&up->rows);
+	free(up->mods);
+	*up = (struct uproc){0};
 }
 
 /* The sample's process with its cached Dwfl, rebuilt when its maps changed; NULL if none. */
@@ -220,12 +253,22 @@ static struct uproc *proc_dwfl(struct pmc__unwind *u, struct pmc__machine *m,
 			lru = &u->procs[i];
 	}
 	if (!up || up->gen != p->gen) {
-		up = up ? up : lru;
-		if (up->dwfl)
-			u->dw->dwfl_end(up->dwfl);
-		pmc__cfirows_clear(&up->rows);
-		*up = (struct uproc){.pid = s->pid, .gen = p->gen, .built = true};
-		up->dwfl = build(u, p, s->time);
+		struct module *mods;
+		size_t nr = modules_of(u->dw, p, s->time, &mods);
+
+		/* Maps of other files, or the same files mapped again at the same places. */
+		if (up && mods && nr == up->nr_mods &&
+		    !memcmp(mods, up->mods, nr * sizeof(*mods))) {
+			free(mods);
+			up->gen = p->gen;
+		} else {
+			up = up ? up : lru;
+			uproc_clear(u, up);
+			*up = (struct uproc){.pid = s->pid, .gen = p->gen, .built = true};
+			up->dwfl = build(u, s->pid, mods, nr);
+			up->mods = mods;
+			up->nr_mods = nr;
+		}
 	}
 	up->last_use = ++u->clock;
 	return up->dwfl ? up : NULL;
@@ -249,6 +292,19 @@ static int on_frame(Dwfl_Frame *frame, void *arg)
 	return u->n < u->max ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
+/* A word of the sampled process, from the stack copy without a call when it is there. */
+static inline bool stack_word(struct pmc__unwind *u, uint64_t addr, uint64_t *v)
+{
+	const struct pmc__sample *s = u->s;
+
+	if (addr >= u->sp && s->user_stack_dyn_size >= sizeof(*v) &&
+	    addr - u->sp <= s->user_stack_dyn_size - sizeof(*v)) {
+		memcpy(v, s->user_stack + (addr - u->sp), sizeof(*v));
+		return true;
+	}
+	return memory_read(NULL, addr, v, u);
+}
+
 /*
  * One step of the fast path: the caller's registers from this frame's (regs, with the set
  * known) by row r. As libdwfl, a register whose rule cannot be followed (the CFA's register
@@ -258,22 +314,22 @@ static int on_frame(Dwfl_Frame *frame, void *arg)
 static bool step(struct pmc__unwind *u, const struct pmc__cfirow *r, uint64_t *regs,
 		 uint32_t *known)
 {
-	uint64_t next[PMC__CFI_NR_REGS], cfa = regs[r->cfa_reg] + (uint64_t)r->cfa_off, at;
-	bool has_cfa = *known >> r->cfa_reg & 1;
-	uint32_t next_known = 0;
+	uint64_t cfa = regs[r->cfa_reg] + (uint64_t)r->cfa_off;
+	uint32_t next_known = *known & r->same, bits;
 
-	for (unsigned i = 0; i < PMC__CFI_NR_REGS; i++) {
-		at = cfa + (uint64_t)(int64_t)r->off[i];
-		if (r->rule[i] == PMC__CFI_SAME && *known >> i & 1)
-			next[i] = regs[i];
-		else if (r->rule[i] == PMC__CFI_CFA && has_cfa)
-			next[i] = at;
-		else if (r->rule[i] != PMC__CFI_AT_CFA || !has_cfa ||
-			 !memory_read(NULL, at, &next[i], u))
-			continue;
-		next_known |= 1u << i;
+	/* Each rule reads the CFA only, not other registers: regs is updated in place. */
+	if (*known >> r->cfa_reg & 1) {
+		for (bits = r->cfa; bits; bits &= bits - 1) {
+			unsigned i = (unsigned)__builtin_ctz(bits);
+			regs[i] = cfa + (uint64_t)(int64_t)r->off[i];
+		}
+		next_known |= r->cfa;
+		for (bits = r->at_cfa; bits; bits &= bits - 1) {
+			unsigned i = (unsigned)__builtin_ctz(bits);
+			if (stack_word(u, cfa + (uint64_t)(int64_t)r->off[i], &regs[i]))
+				next_known |= 1u << i;
+		}
 	}
-	memcpy(regs, next, sizeof(next));
 	*known = next_known;
 	return next_known >> PMC__CFI_RA & 1;
 }
@@ -284,12 +340,16 @@ static bool step(struct pmc__unwind *u, const struct pmc__cfirow *r, uint64_t *r
  */
 static long fast_unwind(struct pmc__unwind *u, struct uproc *up)
 {
-	uint64_t regs[PMC__CFI_NR_REGS] = {0}, pc;
+	uint64_t regs[PMC__CFI_NR_REGS], by_perf[64], mask = u->s->user_regs_mask, pc;
 	uint32_t known = 0;
 	size_t n = 0;
 
-	for (unsigned i = 0; i < PMC__CFI_NR_REGS; i++)
-		known |= (uint32_t)user_reg(u->s, perf_of_dwarf[i], &regs[i]) << i;
+	for (uint64_t bits = mask, k = 0; bits; bits &= bits - 1)
+		by_perf[__builtin_ctzll(bits)] = u->s->user_regs[k++];
+	for (unsigned i = 0; i < PMC__CFI_NR_REGS; i++) {
+		regs[i] = mask >> perf_of_dwarf[i] & 1 ? by_perf[perf_of_dwarf[i]] : 0;
+		known |= (uint32_t)(mask >> perf_of_dwarf[i] & 1) << i;
+	}
 	/* A pc of 0 ends the chain (libdwfl takes it for an undefined return address). */
 	while ((pc = regs[PMC__CFI_RA])) {
 		const struct pmc__cfirow *r =
@@ -391,11 +451,8 @@ void pmc__unwind_free(struct pmc__unwind **up)
 		pr_warn("unwind check: %zu samples, %zu on the fast path, %zu differ from "
 			"libdwfl\n",
 			u->nr_checked, u->nr_fast, u->nr_differ);
-	for (size_t i = 0; i < NR_CACHED; i++) {
-		if (u->procs[i].dwfl)
-			u->dw->dwfl_end(u->procs[i].dwfl);
-		pmc__cfirows_clear(&u->procs[i].rows);
-	}
+	for (size_t i = 0; i < NR_CACHED; i++)
+		uproc_clear(u, &u->procs[i]);
 	pmc__cfirows_clear(&u->files);
 	free(u->check_pcs);
 	free(u);
