@@ -391,11 +391,9 @@ static size_t checked_unwind(struct pmc__unwind *u, struct uproc *up, uint64_t *
 	u->nr_fast++;
 	if ((size_t)nr_fast != n || memcmp(fast_pcs, pcs, n * sizeof(*pcs))) {
 		if (u->nr_differ++ < 10)
-			pr_warn("unwind check: sample at time %llu, ip %#llx: %ld frames on the "
-				"fast "
-				"path, %zu by libdwfl\n",
-				(unsigned long long)u->s->time, (unsigned long long)fast_pcs[0],
-				nr_fast, n);
+			pr_warn("unwind check: sample of tid %u at time %llu: %ld frames on the "
+				"fast path, %zu by libdwfl\n",
+				u->s->tid, (unsigned long long)u->s->time, nr_fast, n);
 	}
 	return n;
 }
