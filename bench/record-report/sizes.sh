@@ -9,7 +9,8 @@
 # of each report from wait4(2) (rusage.c); medians of R runs (R=3). pmc's kernel symbol cache
 # (docs/report.md) is made by a first, untimed run; "cold" is one run of pmc without it.
 # SIZES and DSIZES (the DWARF rows, whose files are 8 KiB a sample) choose the sizes, KINDS
-# the rows (u: fp, k: fp with kernel samples, d: DWARF).
+# the rows (u: fp, k: fp with kernel samples, d: DWARF). BASE=DIR (a build of an earlier commit,
+# whose DIR/pmc is run as it is) adds its pmc to each run, interleaved: before/after columns.
 # Prints a Markdown table. Usage: sizes.sh [BUILD_DIR]
 set -eu
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
@@ -39,8 +40,14 @@ top_perf() { perf report -i "$1" $PERF_ARGS 2>/dev/null | awk '/%/ && !/^#/ { pr
 "$PMC" record -q -F 10000 -g -o "$T/u1.data" -- "$B/progs/sample-split" 100 >/dev/null 2>&1
 "$PMC" record -q -e cpu-clock:uk -F 10000 -g -o "$T/k1.data" -- "$B/progs/sample-split" 100 >/dev/null 2>&1
 "$PMC" record -q -F 10000 --call-graph dwarf -o "$T/d1.data" -- "$B/progs/sample-deep" 100 >/dev/null 2>&1
-echo "| call chains | samples | kernel samples | file | pmc CPU (cold) | perf --stdio CPU | perf/pmc CPU | pmc peak memory | perf peak memory | perf/pmc memory | top entry pmc / perf |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+BASE=${BASE:-}
+if [ -n "$BASE" ]; then
+	echo "| call chains | samples | kernel samples | file | pmc CPU (cold) | pmc before (BASE) | before/after | perf --stdio CPU | perf/pmc CPU | pmc peak memory | perf peak memory | perf/pmc memory | top entry pmc / perf |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+else
+	echo "| call chains | samples | kernel samples | file | pmc CPU (cold) | perf --stdio CPU | perf/pmc CPU | pmc peak memory | perf peak memory | perf/pmc memory | top entry pmc / perf |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+fi
 for kind in ${KINDS:-u k d}; do
 	n1=$(nsamples "$T/${kind}1.data")
 	case $kind in u) what="fp" sizes=$SIZES ;; k) what="fp, :uk" sizes=$SIZES ;; d) what="DWARF" sizes=$DSIZES ;; esac
@@ -51,14 +58,20 @@ for kind in ${KINDS:-u k d}; do
 		nk=$("$PMC" report -i "$f" --no-callers | awk '/ \[k\] / { s += $2 } END { print s + 0 }')
 		rm -rf "$XDG_CACHE_HOME"
 		cold=$(usage "$PMC" report -i "$f" | cut -d' ' -f1)
-		: >"$T/rp"; : >"$T/rf"
+		: >"$T/rp"; : >"$T/rf"; : >"$T/rb"
 		for i in $(seq "$R"); do
+			[ -z "$BASE" ] || usage "$BASE/pmc" report -i "$f" >>"$T/rb"
 			usage "$PMC" report -i "$f" >>"$T/rp"
 			usage perf report -i "$f" $PERF_ARGS >>"$T/rf"
 		done
 		tp=$(med "$T/rp" 1) tf=$(med "$T/rf" 1) mp=$(med "$T/rp" 2) mf=$(med "$T/rf" 2)
-		printf '| %s | %s | %s | %s | %.3f s (%.3f s) | %.3f s | %.1f× | %.0f MiB | %.0f MiB | %.1f× | %s / %s |\n' \
-			"$what" "$n" "$nk" "$(du -h "$f" | cut -f1)" "$tp" "$cold" "$tf" \
+		before=
+		if [ -n "$BASE" ]; then
+			tb=$(med "$T/rb" 1)
+			before=$(printf ' %.3f s | %.1f× |' "$tb" "$(echo "$tb / $tp" | bc -l)")
+		fi
+		printf '| %s | %s | %s | %s | %.3f s (%.3f s) |%s %.3f s | %.1f× | %.0f MiB | %.0f MiB | %.1f× | %s / %s |\n' \
+			"$what" "$n" "$nk" "$(du -h "$f" | cut -f1)" "$tp" "$cold" "$before" "$tf" \
 			"$(echo "$tf / $tp" | bc -l)" "$mp" "$mf" "$(echo "$mf / $mp" | bc -l)" \
 			"$(top_pmc "$f")" "$(top_perf "$f")"
 		rm -f "$f"

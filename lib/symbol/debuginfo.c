@@ -118,3 +118,47 @@ int pmc__find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, 
 		return -1;
 	return by_link(dw, file_name, debuglink_file, bits, n, debuginfo_file_name);
 }
+
+/* Whether elf has a .debug_frame section (or its older compressed form, .zdebug_frame). */
+static bool has_debug_frame(const struct pmc__dw_api *dw, Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+
+	if (!elf || dw->elf_getshdrstrndx(elf, &shstrndx))
+		return true; /* unknown: as if it had one */
+	while ((scn = dw->elf_nextscn(elf, scn))) {
+		const char *name = dw->gelf_getshdr(scn, &sh)
+					   ? dw->elf_strptr(elf, shstrndx, sh.sh_name)
+					   : NULL;
+
+		if (name && (!strcmp(name, ".debug_frame") || !strcmp(name, ".zdebug_frame")))
+			return true;
+	}
+	return false;
+}
+
+int pmc__find_debuginfo_cfi(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			    const char *file_name, const char *debuglink_file,
+			    GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	const struct pmc__dw_api *dw = pmc__dw_api();
+	int fd = pmc__find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+				     debuglink_crc, debuginfo_file_name);
+	Dwarf_Addr bias;
+	Elf *elf;
+	bool keep;
+
+	if (fd < 0 || !dw || has_debug_frame(dw, dw->dwfl_module_getelf(mod, &bias)))
+		return fd;
+	elf = dw->elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	keep = has_debug_frame(dw, elf);
+	dw->elf_end(elf);
+	if (keep)
+		return fd;
+	close(fd);
+	free(*debuginfo_file_name);
+	*debuginfo_file_name = NULL;
+	return -1;
+}

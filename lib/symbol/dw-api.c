@@ -34,7 +34,7 @@ static void init(void)
 	api.offline_cb = (Dwfl_Callbacks){.find_debuginfo = pmc__find_debuginfo,
 					  .section_address = api.dwfl_offline_section_address};
 	api.proc_cb = (Dwfl_Callbacks){.find_elf = api.dwfl_build_id_find_elf,
-				       .find_debuginfo = pmc__find_debuginfo};
+				       .find_debuginfo = pmc__find_debuginfo_cfi};
 	ready = &api;
 }
 

@@ -15,11 +15,16 @@
 
 /* The functions used, by name: each is a field of struct pmc__dw_api of the same name. */
 #define PMC__DW_FNS(X)                  \
+	X(dwarf_cfi_addrframe)          \
 	X(dwarf_diename)                \
+	X(dwarf_frame_cfa)              \
+	X(dwarf_frame_info)             \
+	X(dwarf_frame_register)         \
 	X(dwarf_next_cfi)               \
 	X(dwarf_getscopes)              \
 	X(dwarf_tag)                    \
 	X(dwelf_elf_gnu_build_id)       \
+	X(dwfl_addrmodule)              \
 	X(dwfl_attach_state)            \
 	X(dwfl_begin)                   \
 	X(dwfl_build_id_find_elf)       \
@@ -30,10 +35,13 @@
 	X(dwfl_module_addrdie)          \
 	X(dwfl_module_addrinfo)         \
 	X(dwfl_module_build_id)         \
+	X(dwfl_module_dwarf_cfi)        \
+	X(dwfl_module_eh_cfi)           \
 	X(dwfl_module_getelf)           \
 	X(dwfl_module_getsrc)           \
 	X(dwfl_module_getsym_info)      \
 	X(dwfl_module_getsymtab)        \
+	X(dwfl_module_info)             \
 	X(dwfl_offline_section_address) \
 	X(dwfl_report_begin)            \
 	X(dwfl_report_elf)              \
@@ -62,7 +70,8 @@ struct pmc__dw_api {
 	/*
 	 * dwfl_begin()'s callbacks, which name libdw's own functions and so are filled once it
 	 * is loaded. offline_cb: a DSO opened from its file (dso.c); proc_cb: a sampled
-	 * process's modules, reported with their files (unwind.c), nothing looked up in /proc.
+	 * process's modules, reported with their files (unwind.c), nothing looked up in /proc,
+	 * debug files only for their .debug_frame (debuginfo.h).
 	 */
 	Dwfl_Callbacks offline_cb;
 	Dwfl_Callbacks proc_cb;

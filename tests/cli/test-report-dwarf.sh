@@ -43,6 +43,28 @@ pct=$(share "$T/fp-folded" "$CHAIN [0-9]+$")
 if [ "$pct" -lt 50 ]; then ok "frame pointers alone give $CHAIN for $pct% (workload has none)"
 else fail "frame pointers gave $CHAIN for $pct%: is sample-deep built with frame pointers?"; fi
 
+# The fast path (lib/symbol/unwind.c: CFI rows cached per pc, the stack stepped through
+# without libdwfl's unwinder) gives libdwfl's chain for every sample: PMC_UNWIND=check unwinds
+# each sample both ways and counts those that differ. A second recording of system programs
+# (ls, sort, gzip: libc, the loader, PLT stubs) adds frames that sample-deep lacks.
+"$PMC" record -q -F 4000 --call-graph dwarf -o "$T/sys.data" -- sh -c \
+	'ls -lR /usr/lib >/dev/null; seq 200000 | sort -R | gzip -c >/dev/null' > /dev/null 2>&1
+for f in d sys; do
+	PMC_UNWIND=check "$PMC" report -i "$T/$f.data" -F folded > "$T/$f.check" 2> "$T/$f.err"
+	line=$(grep "unwind check: [0-9]* samples" "$T/$f.err")
+	read -r nr nr_fast nr_differ <<< "$(echo "$line" |
+		sed -n 's/.*check: \([0-9]*\) samples, \([0-9]*\) on the fast path, \([0-9]*\) differ.*/\1 \2 \3/p')"
+	expect_eq "$f.data: fast path chains that differ from libdwfl's ($line)" "${nr_differ:-none}" 0
+	if [ "${nr:-0}" -gt 500 ] && [ $((100 * ${nr_fast:-0} / nr)) -ge 90 ]; then
+		ok "$f.data: $nr_fast of $nr samples on the fast path"
+	else fail "$f.data: ${nr_fast:-?} of ${nr:-?} samples on the fast path (want >= 90% of > 500)"; fi
+	PMC_UNWIND=libdwfl "$PMC" report -i "$T/$f.data" -F folded > "$T/$f.slow"
+	"$PMC" report -i "$T/$f.data" -F folded > "$T/$f.fast"
+	if cmp -s "$T/$f.slow" "$T/$f.fast" && [ -s "$T/$f.fast" ]; then
+		ok "$f.data: the same folded stacks as with libdwfl alone"
+	else fail "$f.data: folded stacks differ from libdwfl's:"; diff "$T/$f.slow" "$T/$f.fast" | head; fi
+done
+
 # Without libdw (loaded on first use, lib/symbol/dw-api.c): the report still runs, says once
 # which library is missing, and leaves its entries as addresses; counting never needs it.
 # The library is hidden in a private mount namespace (an empty file bound over it).
