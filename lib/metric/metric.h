@@ -74,8 +74,9 @@ struct pmc__lazy_span {
 
 /*
  * One entry of a shipped file not parsed yet (scan.c): its bytes, and where its name and
- * groups lie in the file's text (spans, not copies: a file's entries are most of a set's
- * memory until parsed, and pmc stat's runner copies every page of it written after a fork).
+ * groups lie in the file's text (spans, not copies: two allocations fewer per entry, and a set
+ * on fewer heap pages; pmc stat forks for each repetition, and each heap page it writes after
+ * a fork is copied, so a set spread among the runner's objects cost faults in every one).
  */
 struct pmc__lazy_entry {
 	size_t off, len;
