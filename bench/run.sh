@@ -24,6 +24,7 @@ step() {
 echo "## $(date -u +%F) on $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) CPUs, Linux $(uname -r)"
 step "Reading a 4-event group" "$B/bench/bench-read"
 step "What pmc stat adds to a short program" "$SRC/bench/stat/stat-overhead.sh" "$B"
+step "What computing metrics adds to pmc stat" "$SRC/bench/stat/metric-overhead.sh" "$B"
 step "An empty region (begin/end pair)" "$B/bench/bench-regions"
 step "pmc record / pmc report against perf" \
 	sh -c '"$1/bench/record-report/run.sh" "$2" && cat "$1/bench/record-report/RESULTS.md"' \

@@ -66,12 +66,23 @@ struct pmc_metric {
 	long order;
 };
 
-/* One entry of a shipped file not parsed yet (scan.c): its bytes, name and groups. */
+/* A string of the file's text, by place: its bytes are text[off, off + len). */
+struct pmc__lazy_span {
+	size_t off, len;
+	bool set; /* false: the entry gives no such member */
+};
+
+/*
+ * One entry of a shipped file not parsed yet (scan.c): its bytes, and where its name and
+ * groups lie in the file's text (spans, not copies: two allocations fewer per entry, and a set
+ * on fewer heap pages; pmc stat forks for each repetition, and each heap page it writes after
+ * a fork is copied, so a set spread among the runner's objects cost faults in every one).
+ */
 struct pmc__lazy_entry {
 	size_t off, len;
-	char *name;   /* MetricName, or NULL (an event description: never needed) */
-	char *groups; /* MetricGroup, or NULL */
-	bool opaque;  /* names the scan could not read plainly (escapes): loaded on any need */
+	struct pmc__lazy_span name;   /* MetricName; unset: an event description, never needed */
+	struct pmc__lazy_span groups; /* MetricGroup */
+	bool opaque; /* names the scan could not read plainly (escapes): loaded on any need */
 	bool loaded;
 };
 
@@ -81,7 +92,7 @@ struct pmc__lazy_file {
 	size_t len;
 	int rank; /* its row of index.tsv */
 	struct pmc__lazy_entry *e;
-	size_t nr;
+	size_t nr, cap;
 };
 /* scan.c: splits f->text into f->e. 0, -PMC_E_FORMAT (not a list of objects), -ENOMEM. */
 int pmc__lazy_scan(struct pmc__lazy_file *f);
@@ -124,6 +135,8 @@ int pmc__strset_add(struct pmc__strset *s, const char *str);
 void pmc__strset_free(struct pmc__strset *s);
 /* names.c: whether name[0, len) is one of list's names separated by sep, without regard to case. */
 bool pmc__in_list(const char *list, char sep, const char *name, size_t len);
+/* names.c: the same of a list that is the n bytes at list (no NUL needed). */
+bool pmc__in_listn(const char *list, size_t n, char sep, const char *name, size_t len);
 
 /* set.c: frees a metric that is in no set. Accepts NULL. */
 void pmc__metric_free(struct pmc_metric *metric);

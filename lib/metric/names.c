@@ -32,15 +32,20 @@ void pmc__strset_free(struct pmc__strset *s)
 	s->nr = 0;
 }
 
-bool pmc__in_list(const char *list, char sep, const char *name, size_t len)
+bool pmc__in_listn(const char *list, size_t n, char sep, const char *name, size_t len)
 {
-	for (const char *s = list; *s;) {
-		const char *end = strchr(s, sep);
-		size_t n = end ? (size_t)(end - s) : strlen(s);
+	for (const char *s = list, *end = list + n; s < end;) {
+		const char *e = memchr(s, sep, (size_t)(end - s));
+		size_t k = e ? (size_t)(e - s) : (size_t)(end - s);
 
-		if (n == len && !strncasecmp(s, name, len))
+		if (k == len && !strncasecmp(s, name, len))
 			return true;
-		s += n + (s[n] == sep);
+		s += k + (e != NULL);
 	}
 	return false;
+}
+
+bool pmc__in_list(const char *list, char sep, const char *name, size_t len)
+{
+	return pmc__in_listn(list, strlen(list), sep, name, len);
 }

@@ -83,21 +83,20 @@ static bool key_is(const char *t, size_t k, size_t end, const char *key)
 	return end - k - 2 == strlen(key) && !memcmp(t + k + 1, key, end - k - 2);
 }
 
-/* A member's string value as a copy (NULL: no memory), or opaque when it is no plain string. */
-static int member(struct pmc__lazy_entry *e, const char *t, size_t v, size_t end, char **out)
+/* A member's string value by place, or opaque when it is no plain string. */
+static void member(struct pmc__lazy_entry *e, const char *t, size_t v, size_t end,
+		   struct pmc__lazy_span *out)
 {
 	bool plain = t[v] == '"' && end - v >= 2 && !memchr(t + v + 1, '\\', end - v - 2);
 
 	if (!plain) {
 		e->opaque = true;
-		return 0;
+		return;
 	}
-	free(*out);
-	*out = strndup(t + v + 1, end - v - 2);
-	return *out ? 0 : -1;
+	*out = (struct pmc__lazy_span){.off = v + 1, .len = end - v - 2, .set = true};
 }
 
-/* The object at t[*i]: its bytes, name and groups into e; *i past it. -1: no memory. */
+/* The object at t[*i]: its bytes, name and groups into e; *i past it. */
 static int object(const char *t, size_t n, size_t *i, struct pmc__lazy_entry *e)
 {
 	bool plain;
@@ -105,7 +104,6 @@ static int object(const char *t, size_t n, size_t *i, struct pmc__lazy_entry *e)
 	e->off = (*i)++;
 	for (*i = ws(t, n, *i); *i < n && t[*i] != '}';) {
 		size_t k = *i, kend, v;
-		int ret = 0;
 
 		if (t[k] != '"' || !string_end(t, n, i, &plain))
 			return -PMC_E_FORMAT;
@@ -119,11 +117,9 @@ static int object(const char *t, size_t n, size_t *i, struct pmc__lazy_entry *e)
 		if (!plain)
 			e->opaque = true; /* a key with escapes may be any key */
 		else if (key_is(t, k, kend, "MetricName"))
-			ret = member(e, t, v, *i, &e->name);
+			member(e, t, v, *i, &e->name);
 		else if (key_is(t, k, kend, "MetricGroup"))
-			ret = member(e, t, v, *i, &e->groups);
-		if (ret)
-			return -1;
+			member(e, t, v, *i, &e->groups);
 		*i = ws(t, n, *i);
 		if (*i < n && t[*i] == ',')
 			*i = ws(t, n, *i + 1);
@@ -138,12 +134,16 @@ static int object(const char *t, size_t n, size_t *i, struct pmc__lazy_entry *e)
 
 static int add_entry(struct pmc__lazy_file *f, const char *t, size_t n, size_t *i)
 {
-	struct pmc__lazy_entry *v = realloc(f->e, (f->nr + 1) * sizeof(*v));
+	struct pmc__lazy_entry *v = f->e;
 	int ret;
 
-	if (!v)
-		return -1;
-	f->e = v;
+	if (f->nr == f->cap) { /* doubled: a realloc per entry left a trail of freed copies */
+		v = realloc(f->e, (f->cap ? f->cap * 2 : 32) * sizeof(*v));
+		if (!v)
+			return -1;
+		f->e = v;
+		f->cap = f->cap ? f->cap * 2 : 32;
+	}
 	v += f->nr++;
 	*v = (struct pmc__lazy_entry){0};
 	if (t[*i] != '{') /* no object: the whole file's load says what is wrong */
@@ -169,16 +169,20 @@ int pmc__lazy_scan(struct pmc__lazy_file *f)
 			ret = -PMC_E_FORMAT;
 	}
 	if (!ret && (i >= n || ws(t, n, i + 1) != n))
-		ret = -PMC_E_FORMAT; /* no close, or something after it */
+		ret = -PMC_E_FORMAT;  /* no close, or something after it */
+	if (!ret && f->nr < f->cap) { /* the doubling's spare room back (in place) */
+		struct pmc__lazy_entry *v = realloc(f->e, (f->nr ? f->nr : 1) * sizeof(*v));
+
+		if (v) {
+			f->e = v;
+			f->cap = f->nr ? f->nr : 1;
+		}
+	}
 	return ret == -1 ? -ENOMEM : ret;
 }
 
 void pmc__lazy_free(struct pmc__lazy_file *f)
 {
-	for (size_t i = 0; i < f->nr; i++) {
-		free(f->e[i].name);
-		free(f->e[i].groups);
-	}
 	free(f->e);
 	free(f->text);
 	free(f->path);

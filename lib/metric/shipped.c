@@ -5,12 +5,14 @@
  * (docs/metrics.md, "Shipped files").
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <pmc/error.h>
 #include "core/backend.h"
 #include "core/log.h"
@@ -94,53 +96,93 @@ static bool split(char *line, char **f)
 	return true;
 }
 
+/* Says that row nr of dir's index is malformed (the place formatted only for a fault). */
+static int bad_row(const char *dir, int nr, const char *field, struct pmc_metric_error *err)
+{
+	char where[PATH_MAX + 32];
+
+	snprintf(where, sizeof(where), "%s/" INDEX ": line %d", dir, nr);
+	if (!field)
+		pmc__metric_error(err, where, NULL, -1,
+				  "expected 4 tab-separated fields: file, backends, model, source");
+	else
+		pmc__metric_error(err, where, NULL, -1,
+				  "'%s' is not a .json file in the folder, or a field is empty",
+				  field);
+	return -PMC_E_FORMAT;
+}
+
 static int row(const char *dir, char *line, int nr, pmc__metric_index_fn fn, void *arg,
 	       struct pmc_metric_error *err)
 {
-	char where[PATH_MAX + 32], *f[4];
-	size_t len = strlen(f[0] = line);
+	char *f[4];
+	size_t len;
 
-	snprintf(where, sizeof(where), "%s/" INDEX ": line %d", dir, nr);
-	if (!split(line, f)) {
-		pmc__metric_error(err, where, NULL, -1,
-				  "expected 4 tab-separated fields: file, backends, model, source");
-		return -PMC_E_FORMAT;
-	}
+	if (!split(line, f))
+		return bad_row(dir, nr, NULL, err);
 	len = strlen(f[0]);
 	if (len < 6 || strcmp(f[0] + len - 5, ".json") || f[0][0] == '/' || strstr(f[0], "..") ||
-	    !*f[1] || !*f[2] || !*f[3]) {
-		pmc__metric_error(err, where, NULL, -1,
-				  "'%s' is not a .json file in the folder, or a field is empty",
-				  f[0]);
-		return -PMC_E_FORMAT;
-	}
+	    !*f[1] || !*f[2] || !*f[3])
+		return bad_row(dir, nr, f[0], err);
 	return fn(f[0], f[1], f[2], f[3], arg);
+}
+
+/*
+ * The whole of a small file in a malloc'd, NUL-terminated buffer: one read(2) where stdio
+ * would add its FILE, a 4 KiB buffer and seeks. 0; -errno when it cannot be opened; -ENOMEM;
+ * -PMC_E_FORMAT when it cannot be read whole (not a regular file, changed size while read).
+ */
+static int read_whole(const char *path, char **text, size_t *len)
+{
+	struct stat st;
+	ssize_t n = -1;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = -PMC_E_FORMAT;
+
+	*text = NULL;
+	if (fd < 0)
+		return -errno;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode)) {
+		*text = malloc((size_t)st.st_size + 1);
+		/* one byte more than the size: a file that grew since fstat() is seen to */
+		n = *text ? read(fd, *text, (size_t)st.st_size + 1) : -1;
+		ret = !*text ? -ENOMEM : n == st.st_size ? 0 : -PMC_E_FORMAT;
+	}
+	close(fd);
+	if (ret) {
+		free(*text);
+		*text = NULL;
+		return ret;
+	}
+	(*text)[n] = 0;
+	*len = (size_t)n;
+	return 0;
 }
 
 int pmc__metric_index_read(const char *dir, pmc__metric_index_fn fn, void *arg,
 			   struct pmc_metric_error *err)
 {
-	char path[PATH_MAX], *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	FILE *f;
-	int ret = 0, nr = 0;
+	char path[PATH_MAX], *text, *line, *end;
+	size_t len;
+	int ret, nr = 0;
 
 	snprintf(path, sizeof(path), "%s/" INDEX, dir);
-	if (!(f = fopen(path, "re"))) {
-		ret = -errno;
-		pmc__metric_error(err, path, NULL, -1, "cannot open: %s", pmc_strerror(ret));
+	ret = read_whole(path, &text, &len);
+	if (ret) {
+		pmc__metric_error(err, path, NULL, -1, "cannot %s: %s",
+				  ret == -PMC_E_FORMAT || ret == -ENOMEM ? "read" : "open",
+				  pmc_strerror(ret));
 		return ret;
 	}
-	while (!ret && (n = getline(&line, &cap, f)) >= 0) {
+	for (line = text; !ret && line < text + len; line = end + 1) {
+		end = memchr(line, '\n', (size_t)(text + len - line));
+		if (!end)
+			end = text + len; /* the last line without its line break */
+		*end = 0;
 		nr++;
-		if (n && line[n - 1] == '\n')
-			line[--n] = 0;
 		if (*line && *line != '#')
 			ret = row(dir, line, nr, fn, arg, err);
 	}
-	free(line);
-	fclose(f);
+	free(text);
 	return ret;
 }
 
@@ -155,23 +197,13 @@ struct shipped {
 static int keep_lazy(struct pmc_metrics *m, const char *path, int rank)
 {
 	struct pmc__lazy_file f = {.rank = rank}, *v;
-	FILE *in;
-	long n;
-	int ret = -ENOMEM;
+	int ret = read_whole(path, &f.text, &f.len);
 
-	in = fopen(path, "re");
-	if (!in)
-		return -errno;
-	if (fseek(in, 0, SEEK_END) || (n = ftell(in)) < 0 || fseek(in, 0, SEEK_SET))
-		n = -1;
-	f.text = n >= 0 ? malloc((size_t)n + 1) : NULL;
-	f.len = f.text ? fread(f.text, 1, (size_t)n + 1, in) : 0;
-	if (n < 0 || ferror(in) || f.len != (size_t)n)
-		ret = -PMC_E_FORMAT;
-	fclose(in);
-	f.path = strdup(path);
-	if (f.text && f.path && f.len == (size_t)n)
-		ret = pmc__lazy_scan(&f);
+	if (ret && ret != -PMC_E_FORMAT)
+		return ret; /* cannot open, no memory */
+	f.path = ret ? NULL : strdup(path);
+	if (!ret)
+		ret = f.path ? pmc__lazy_scan(&f) : -ENOMEM;
 	v = ret ? NULL : realloc(m->lazy, (m->nr_lazy + 1) * sizeof(*v));
 	if (!v) {
 		pmc__lazy_free(&f);
@@ -182,12 +214,15 @@ static int keep_lazy(struct pmc_metrics *m, const char *path, int rank)
 	return 0;
 }
 
-static bool needed(const struct pmc__lazy_entry *e, const char *name, size_t len)
+static bool needed(const struct pmc__lazy_file *f, const struct pmc__lazy_entry *e,
+		   const char *name, size_t len)
 {
-	if (e->loaded || (!e->name && !e->opaque))
+	if (e->loaded || (!e->name.set && !e->opaque))
 		return false;
-	return !len || e->opaque || (strlen(e->name) == len && !strncasecmp(e->name, name, len)) ||
-	       (e->groups && pmc__in_list(e->groups, ';', name, len));
+	return !len || e->opaque ||
+	       (e->name.len == len && !strncasecmp(f->text + e->name.off, name, len)) ||
+	       (e->groups.set &&
+		pmc__in_listn(f->text + e->groups.off, e->groups.len, ';', name, len));
 }
 
 void pmc__metrics_need(const struct pmc_metrics *cm, const char *name, size_t len)
@@ -202,7 +237,7 @@ void pmc__metrics_need(const struct pmc_metrics *cm, const char *name, size_t le
 		for (size_t k = 0; k < f->nr; k++) {
 			struct pmc__lazy_entry *e = &f->e[k];
 
-			if (!needed(e, name, len))
+			if (!needed(f, e, name, len))
 				continue;
 			e->loaded = true;
 			if (pmc__metrics_load_entry(m, f->path, f->rank, k, f->text + e->off,

@@ -123,3 +123,59 @@ Test(metric_lazy, a_broken_file_is_said_at_once)
 	unlink(path);
 	rmdir(dir);
 }
+
+/* Writes text to dir/name. */
+static void put_file(const char *dir, const char *name, const char *text)
+{
+	char path[160];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	cr_assert_not_null(f = fopen(path, "w"));
+	fputs(text, f);
+	fclose(f);
+}
+
+static void remove_files(const char *dir, const char *const *names, size_t nr)
+{
+	char path[160];
+
+	for (size_t i = 0; i < nr; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+/*
+ * Names and groups are matched where they lie in the file's text, without regard to case;
+ * an entry whose name the scan cannot read plainly (an escape) is parsed on any need; an
+ * index whose last row has no line break is read whole.
+ */
+Test(metric_lazy, names_and_groups_in_the_text)
+{
+	static const char *const files[] = {"index.tsv", "t.json"};
+	char dir[] = "/tmp/pmc-metric-lazy-XXXXXX";
+	struct pmc_metrics_opts o = {.sz = sizeof(o), .dir = dir};
+	struct pmc_metric_error err = {0};
+	struct pmc_metrics *m;
+
+	cr_assert_not_null(mkdtemp(dir));
+	put_file(dir, "index.tsv", "# a comment\n\nt.json\tperf\t*\ta test");
+	put_file(dir, "t.json",
+		 "[{\"MetricName\": \"One\", \"MetricExpr\": \"1\", \"MetricGroup\": \"Aa;Bb\"},\n"
+		 " {\"MetricName\": \"two\", \"MetricExpr\": \"2\", \"MetricGroup\": \"Bbb;aA\"},\n"
+		 " {\"MetricName\": \"th\\u0072ee\", \"MetricExpr\": \"3\"},\n"
+		 " {\"MetricName\": \"four\", \"MetricExpr\": \"4\", \"MetricGroup\": \"Bb\"}]\n");
+	cr_assert_eq(pmc_metrics__new(&o, &err, &m), 0, "%s: %s", err.where, err.parse.msg);
+	cr_assert_eq(m->nr_lazy, 1, "the index's last row, without its line break");
+	cr_assert_eq(pmc_metrics__select(m, "bB", &err), 0, "%s", err.parse.msg);
+	cr_expect_eq(pmc_metrics__nr_selected(m), 2);
+	cr_expect(parsed(m, "One") && parsed(m, "four"), "the group's entries");
+	cr_expect(parsed(m, "three"), "the entry the scan could not read");
+	cr_expect(!parsed(m, "two"), "Bbb is not Bb, nor its name");
+	cr_assert_eq(pmc_metrics__select(m, "TWO", &err), 0, "%s", err.parse.msg);
+	cr_expect(parsed(m, "two"));
+	pmc_metrics__delete(m);
+	remove_files(dir, files, 2);
+}

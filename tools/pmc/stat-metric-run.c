@@ -104,17 +104,40 @@ static int regions(struct stat_run *run, struct metric_input *in, struct metric_
 	return rc;
 }
 
+/*
+ * The metric's object as compact JSON in buf (len bytes), or in a malloc'd copy when longer;
+ * NULL: no memory. json_dumpb() into a buffer that fits spares json_dumps()'s string grown
+ * a few bytes at a time (85 reallocs for one metric's 300 bytes).
+ */
+static char *dump(const json_t *j, char *buf, size_t len)
+{
+	const size_t flags = JSON_COMPACT | JSON_REAL_PRECISION(17);
+	size_t n = j ? json_dumpb(j, buf, len - 1, flags) : 0;
+
+	if (n >= len)
+		buf = malloc(n + 1);
+	if (!n || !buf || (n >= len && json_dumpb(j, buf, n, flags) != n)) {
+		if (n >= len)
+			free(buf);
+		return NULL;
+	}
+	buf[n] = 0;
+	return buf;
+}
+
 /* One metric into the results model, in its scope: the results files carry it. */
 static int publish_one(struct stat_run *run, const char *region, int thread, long unit,
 		       const struct metric_result *r)
 {
+	char buf[1024];
 	json_t *j = metric_json(r);
-	char *s = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
+	char *s = dump(j, buf, sizeof(buf));
 	struct pmc_run_metric m = {
 		.sz = sizeof(m), .region = region, .thread = thread, .unit = unit, .json = s};
 	int rc = s ? pmc_run__add_metric(run->runner, &m) : -ENOMEM;
 
-	free(s);
+	if (s != buf)
+		free(s);
 	json_decref(j);
 	return rc;
 }
