@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 // pmc stat's page: each event with its mean, its confidence interval as an error bar and each
 // repetition as a dot; each metric (when the results have them) with its value, its interval as
-// an error bar and its threshold's verdict; the same per region.
+// an error bar, each repetition's value as a dot (a per-repetition interval) and its
+// threshold's verdict; the same per region.
 (function () {
 	var D = pmc.data, el = pmc.el, P = D.provenance || {};
 	var W = 520, H = 46, PAD = 14;
 
-	// One chart: the repetitions' values as dots (none for a metric), mean and interval on one
-	// linear scale.
+	// One chart: the repetitions' values as dots (a metric has them when its interval is taken
+	// over them), mean and interval on one linear scale.
 	function chart(s) {
 		var vals = (s.values || []).filter(function (v) { return typeof v === "number"; });
 		var svg = pmc.svg("svg", {width: W, height: H, class: "chart",
@@ -73,7 +74,8 @@
 		var t = el("table", {class: "stats metrics"});
 		t.appendChild(el("tr", {}, el("th", {}, "Metric"), el("th", {}, "Value"),
 			el("th", {}, "\u00b1 interval"), el("th", {}, "Runs"),
-			el("th", {}, "Threshold"), el("th", {}, "Value and interval (bar)")));
+			el("th", {}, "Threshold"),
+			el("th", {}, "Value, interval (bar) and each run's value (dots)")));
 		list.forEach(function (m) {
 			var ok = typeof m.value === "number", unit = m.unit ? " " + m.unit : "";
 			var why = ok ? null : (m.reason || m.status || "no value");
@@ -88,7 +90,8 @@
 				el("td", {class: "threshold"}, (m.threshold || "") +
 					(m.flagged === true ? " <== holds" : "")),
 				el("td", {}, why ? el("span", {class: "note"}, m.status + ": " + why) :
-					chart({name: m.name, mean: m.value, ci: m.ci, metric: true}))));
+					chart({name: m.name, mean: m.value, ci: m.ci, values: m.values,
+						metric: true}))));
 		});
 		return t;
 	}

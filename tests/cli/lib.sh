@@ -8,7 +8,18 @@ export LC_ALL=C
 T=$(mktemp -d)
 # Only the script's own shell cleans up: a background job killed before its exec is a
 # copy of this shell that would run the trap too (and delete the folder under the test).
-trap '[ "$BASHPID" = "$$" ] && rm -rf "$T"' EXIT
+# A check that failed fails the script however it ends, even one that forgot to call finish.
+on_exit() {
+	local rc=$?
+
+	[ "$BASHPID" = "$$" ] || return
+	rm -rf "$T"
+	if [ "$rc" -eq 0 ] && [ "${FAILS:-0}" -ne 0 ]; then
+		echo "$FAILS check(s) failed"
+		exit 1
+	fi
+}
+trap on_exit EXIT
 FAILS=0
 PASSES=0
 

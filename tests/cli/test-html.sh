@@ -201,6 +201,12 @@ expect_eq "stat: branch_miss_rate's threshold holds under vpmu, marked" \
 expect_eq "stat: a metric's error bar spans value -+ interval" \
 	"$(attrs stat line ci | grep '^ipb' | head -1)" \
 	"$(island "$T/stat.html" '"ipb %r %r" % (j["metrics"][1]["value"] - j["metrics"][1]["ci"], j["metrics"][1]["value"] + j["metrics"][1]["ci"])')"
+expect_eq "stat: each run's value of a per-repetition metric a dot, the program's then the region's" \
+	"$(attrs stat circle rep | grep '^ipb ' | tr '\n' ' ')" \
+	"$(island "$T/stat.html" '" ".join("ipb %r" % v for v in j["metrics"][1]["values"] + j["regions"][0]["metrics"][1]["values"])') "
+expect_eq "stat: a metric's dots are its runs" \
+	"$(island "$T/stat.html" '[(m["method"], len(m["values"]), m["n"]) for m in j["metrics"]]')" \
+	"[('per-repetition', 3, 3), ('per-repetition', 3, 3)]"
 browse stat-shot "$T/stat.html" --screenshot="$SHOTS/stat.png"
 expect_eq "a screenshot of pmc stat's page ($SHOTS/stat.png)" \
 	"$([ "$(stat -c %s "$SHOTS/stat.png" 2>/dev/null || echo 0)" -gt 5000 ] && echo yes)" yes

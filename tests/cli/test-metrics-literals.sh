@@ -44,3 +44,4 @@ expect_eq "pmc metrics: this machine's #slots (vpmu's issue width 1)" \
 	"$(json "$T/old.out" 'j["metrics"][1]["value"]')" "$cyc"
 expect_grep "pmc metrics: the note" "does not record the '#' literals .* this machine's are used" \
 	"$T/old.err"
+finish

@@ -32,3 +32,4 @@ E=syscalls:sys_enter_getppid
 expect_eq "text: each thread's line" \
 	"$(grep -cE '^twice unit threads-getppid-[0-9]+ 500 0 0\.000 1 one%20run$' "$T/u.txt")" 2
 expect_eq "text: and the whole program's" "$(grep -c '^twice program - 1000 0 0.000 1 one%20run$' "$T/u.txt")" 1
+finish

@@ -33,7 +33,7 @@ expect_eq "-I: a two-input metric per interval: 1 where it called, n/a where it 
 	"1.00 "
 expect_grep "-I: n/a with its reason in an interval of no calls" \
 	"^ +[0-9.]+ +# +n/a  ratio  \(division by zero" "$T/iv"
-expect_grep "-I: the summary's metric" "^ +1000 +$E +# +2000.00  twice$" <(sed 's/ *$//' "$T/iv")
+expect_grep "-I: the summary's metric, of the run's 500 calls" "^ +500 +$E +# +1000.00  twice$" <(sed 's/ *$//' "$T/iv")
 
 # -I -x: after each interval's event lines, its metric lines led by the interval's time, the
 # '#' line naming their fields once.
@@ -78,3 +78,4 @@ expect_eq "--per-thread -x: the units' fields' line, then each thread's metric" 
 expect_eq "-A: each CPU's metric from its own count" \
 	"$(awk -v e="$E" '$1 ~ /^CPU/ && $3 == e {c[$1] = $2} $1 ~ /^CPU/ && $2 == "#" && $4 == "twice" {m[$1] = $3}
 		END {for (k in c) if (m[k] + 0 != 2 * c[k]) bad = 1; print (length(c) > 0 && !bad)}' "$T/cpu")" 1
+finish

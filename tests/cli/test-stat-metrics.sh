@@ -25,7 +25,10 @@ check_cu=$(json "$T/cu.json" "(lambda ev, m: (
 expect_eq "cpus_utilized: value of the means, per-repetition t interval" "$check_cu" \
 	"(True, 'per-repetition', 5, True)"
 expect_eq "cpus_utilized: JSON fields" "$(json "$T/cu.json" 'sorted(j["metrics"][0])')" \
-	"['ci', 'ci_pct', 'flagged', 'formula', 'inputs', 'method', 'n', 'name', 'status', 'threshold', 'unit', 'value']"
+	"['ci', 'ci_pct', 'flagged', 'formula', 'inputs', 'method', 'n', 'name', 'status', 'threshold', 'unit', 'value', 'values']"
+expect_eq "cpus_utilized: each repetition's value, as the interval took them" \
+	"$(json "$T/cu.json" '(lambda ev, m: [abs(v - a / b) <= 1e-12 * v for v, a, b in zip(m["values"], ev["task-clock"], ev["duration_time"])])({e["name"]: e["values"] for e in j["events"]}, j["metrics"][0])')" \
+	"[True, True, True, True, True]"
 expect_eq "cpus_utilized: formula, inputs, unit" \
 	"$(json "$T/cu.json" '[j["metrics"][0][k] for k in ("formula", "inputs", "unit", "flagged")]')" \
 	"['task\\\\-clock / duration_time', ['task-clock', 'duration_time'], 'CPUs', None]"

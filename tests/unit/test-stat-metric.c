@@ -22,8 +22,12 @@ static const struct pmc_metric *metric(const char *def)
 	return pmc_metrics__find(set, "m");
 }
 
+/* The test's result: its values are freed after the test. */
+static struct metric_result last;
+
 static void done(void)
 {
+	metric_result_free(&last);
 	pmc_metrics__delete(set);
 }
 
@@ -34,6 +38,7 @@ static struct metric_result run(const struct pmc_metric *m, const struct metric_
 	struct metric_result r;
 
 	cr_assert_eq(metric_compute(m, &c, &r), 0);
+	last = r;
 	return r;
 }
 
@@ -53,6 +58,11 @@ Test(stat_metric, one_pass_is_per_repetition, .fini = done)
 	cr_expect_float_eq(r.ci_pct, 100 * r.ci / 2.4, 1e-9);
 	cr_expect_str_eq(r.inputs, "a, b");
 	cr_expect_eq(r.first, 0);
+	/* each repetition's value, for the page's dots */
+	cr_assert_not_null(r.values);
+	cr_expect_float_eq(r.values[0], 2.0, 1e-12);
+	cr_expect_float_eq(r.values[1], 2.4, 1e-12);
+	cr_expect_float_eq(r.values[2], 2.8, 1e-12);
 }
 
 Test(stat_metric, passes_are_the_delta_method, .fini = done)
@@ -67,6 +77,7 @@ Test(stat_metric, passes_are_the_delta_method, .fini = done)
 	cr_expect_eq(r.method, METRIC_DELTA);
 	cr_expect_float_eq(r.v.value, 2.4, 1e-12);
 	cr_expect_float_eq(r.ci, pmc_t_quantile(0.975, df) * sqrt(v), 1e-6);
+	cr_expect_null(r.values); /* no repetition has both inputs: no value of its own */
 }
 
 Test(stat_metric, scaled_inputs_keep_their_covariance, .fini = done)

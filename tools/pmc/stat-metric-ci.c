@@ -152,8 +152,11 @@ static int per_rep(const struct pmc_metric *metric, struct inputs *p, int n,
 	}
 	if (!rc)
 		rc = pmc_summarize(vals, (size_t)n, p->c->level, &s);
-	if (!rc)
+	if (!rc) {
 		out->ci = s.ci;
+		out->values = vals; /* the page draws each repetition's value */
+		return 0;
+	}
 	free(vals);
 	return rc;
 }
@@ -298,10 +301,18 @@ int metric_compute(const struct pmc_metric *metric, const struct metric_counts *
 	if (!p.x)
 		return -ENOMEM;
 	rc = compute(metric, &p, out);
+	if (rc)
+		metric_result_free(out);
 	for (size_t k = 0; k < p.nr; k++)
 		free((char *)p.name[k]);
 	free(p.x);
 	return rc;
+}
+
+void metric_result_free(struct metric_result *r)
+{
+	free(r->values);
+	r->values = NULL;
 }
 
 const char *metric_method__name(enum metric_method m)

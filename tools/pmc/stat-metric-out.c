@@ -95,6 +95,13 @@ json_t *metric_json(const struct metric_result *r)
 	json_object_set_new(j, "unit", json_string(info->unit));
 	json_object_set_new(j, "method", json_string(metric_method__name(r->method)));
 	json_object_set_new(j, "n", json_integer(r->n));
+	if (r->values) {
+		json_t *a = json_array();
+
+		for (int i = 0; a && i < r->n; i++)
+			json_array_append_new(a, number(r, r->values[i]));
+		json_object_set_new(j, "values", a);
+	}
 	json_object_set_new(j, "formula", json_string(formula(info)));
 	json_object_set_new(j, "inputs", inputs_json(r->inputs));
 	json_object_set_new(j, "threshold",
@@ -213,6 +220,8 @@ int metric_rows__add(struct metric_rows *rows, const struct pmc_metrics *m,
 
 void metric_rows__free(struct metric_rows *rows)
 {
+	for (size_t i = 0; i < rows->nr; i++)
+		metric_result_free(&rows->v[i].r);
 	free(rows->v);
 	*rows = (struct metric_rows){0};
 }

@@ -89,6 +89,7 @@ struct metric_result {
 	double ci, ci_pct; /* half-width of the interval, in the metric's unit; % of value */
 	enum metric_method method;
 	int n;		  /* the repetitions it comes from */
+	double *values;	  /* per-repetition: each repetition's value (n of them), else NULL */
 	long first;	  /* the input printed first: its index in counts, -1 when none */
 	char inputs[512]; /* the events it reads, ", "-separated, as the formula names them */
 	/* The model's exact answer (PmcExactExpr, under vpmu) at the inputs' means, when the
@@ -97,9 +98,12 @@ struct metric_result {
 	struct pmc_metric_value exact;
 };
 
-/* Computes metric over c into *out. Returns 0 or -ENOMEM. */
+/* Computes metric over c into *out (its values are out's: metric_result_free()). Returns 0
+ * or -ENOMEM, and then out holds nothing to free. */
 int metric_compute(const struct pmc_metric *metric, const struct metric_counts *c,
 		   struct metric_result *out);
+/* Frees what metric_compute() allocated in r. */
+void metric_result_free(struct metric_result *r);
 /* The method's name in the outputs: "one run", "per-repetition", "delta method". */
 const char *metric_method__name(enum metric_method m);
 
