@@ -23,12 +23,15 @@
 #include <string.h>
 #include "symbol/symindex.h"
 
+/* 16 bytes: a table of more than 2^24 symbols, or a symbol of 4 GiB or more, is not indexed. */
 struct isym {
-	uint64_t value, size;
-	uint32_t order; /* the symbol's place in the search (table order) */
-	uint8_t bind;	/* libdwfl's preference: global 3, weak 2, local 1, other 0 */
-	const char *name;
+	uint64_t value;
+	uint32_t size;
+	uint32_t order : 24; /* the symbol's place in the search (table order) */
+	uint32_t bind : 8;   /* libdwfl's preference: global 3, weak 2, local 1, other 0 */
 };
+
+#define ISYM_MAX_ORDER ((1u << 24) - 1)
 
 /* One search's symbols (globals, or locals), sorted by value. */
 struct ipass {
@@ -40,12 +43,17 @@ struct ipass {
 	size_t nr_sizeless;
 };
 
+/*
+ * Each pass costs 16 bytes of a symbol kept plus 16 of max_end (the radix sort's buffer,
+ * reused): a page fault per 128 symbols, which counts in a small report; the name is asked
+ * of libdwfl again for the symbol found.
+ */
 struct pmc__symindex {
 	const struct pmc__dw_api *dw;
 	Dwfl_Module *mod;
 	int first_global, nr_syms;
 	struct ipass pass[2]; /* searched in this order; the locals read on their first search */
-	bool locals_read;
+	bool locals_read, locals_failed; /* failed: out of memory, or a symbol of 4 GiB */
 };
 
 static uint8_t bind_rank(unsigned char info)
@@ -66,15 +74,16 @@ static uint8_t bind_rank(unsigned char info)
  * Sorts v by value, keeping table order among equal values: a least-significant-digit radix
  * sort, a byte at a time, skipping the bytes all values share (a module's addresses differ
  * in their low three or four). qsort's merge sort of these entries was 48 % of a small
- * report's instructions.
+ * report's instructions. Returns the sort's buffer, whose pages are already touched, for the
+ * caller to reuse; NULL when it cannot be had.
  */
-static int sort_by_value(struct isym *v, size_t nr)
+static void *sort_by_value(struct isym *v, size_t nr)
 {
-	struct isym *tmp = malloc(nr * sizeof(*tmp)), *from = v, *to = tmp;
+	struct isym *tmp = malloc((nr ? nr : 1) * sizeof(*tmp)), *from = v, *to = tmp;
 	uint64_t all_or = 0, all_and = UINT64_MAX;
 
 	if (!tmp)
-		return -ENOMEM;
+		return NULL;
 	for (size_t i = 0; i < nr; i++) {
 		all_or |= v[i].value;
 		all_and &= v[i].value;
@@ -97,8 +106,7 @@ static int sort_by_value(struct isym *v, size_t nr)
 	}
 	if (from != v)
 		memcpy(v, from, nr * sizeof(*v));
-	free(tmp);
-	return 0;
+	return tmp;
 }
 
 /* Whether libdwfl would consider symbol i for an address at all (and it has a size). */
@@ -127,9 +135,10 @@ static int fill_pass(const struct pmc__dw_api *dw, Dwfl_Module *mod, int from, i
 		     struct ipass *p)
 {
 	size_t cap = to > from ? (size_t)(to - from) : 1;
+	void *buf;
 
-	p->v = calloc(cap, sizeof(*p->v));
-	p->sizeless = calloc(cap, sizeof(*p->sizeless));
+	p->v = malloc(cap * sizeof(*p->v));
+	p->sizeless = malloc(cap * sizeof(*p->sizeless));
 	if (!p->v || !p->sizeless)
 		return -ENOMEM;
 	for (int i = from; i < to; i++) {
@@ -143,18 +152,19 @@ static int fill_pass(const struct pmc__dw_api *dw, Dwfl_Module *mod, int from, i
 			p->sizeless[p->nr_sizeless++] = value;
 			continue;
 		}
+		if (sym.st_size > UINT32_MAX)
+			return -E2BIG;
 		p->v[p->nr++] = (struct isym){.value = value,
 					      .size = sym.st_size,
 					      .order = (uint32_t)i,
-					      .bind = bind_rank(sym.st_info),
-					      .name = name};
+					      .bind = bind_rank(sym.st_info)};
 	}
-	if (sort_by_value(p->v, p->nr))
+	buf = sort_by_value(p->v, p->nr);
+	if (!buf)
 		return -ENOMEM;
 	qsort(p->sizeless, p->nr_sizeless, sizeof(*p->sizeless), by_u64);
-	p->max_end = calloc(p->nr ? p->nr : 1, sizeof(*p->max_end));
-	if (!p->max_end)
-		return -ENOMEM;
+	/* max_end is the sort's buffer (16 bytes an entry for 8): its pages are faulted in. */
+	p->max_end = buf;
 	for (size_t i = 0; i < p->nr; i++) {
 		const struct isym *v = &p->v[i];
 		uint64_t end = v->value + v->size < v->value ? UINT64_MAX : v->value + v->size;
@@ -187,20 +197,22 @@ int pmc__symindex_new(const struct pmc__dw_api *dw, Dwfl_Module *mod, Elf *elf,
 		      struct pmc__symindex **out)
 {
 	struct pmc__symindex *ix;
-	int n = dw->dwfl_module_getsymtab(mod);
+	int ret, n = dw->dwfl_module_getsymtab(mod);
 	int first_global = dw->dwfl_module_getsymtab_first_global(mod);
 
 	*out = NULL;
-	if (n <= 0 || first_global < 0 || first_global > n || has_aux_table(dw, elf))
+	if (n <= 0 || first_global < 0 || first_global > n || (unsigned)n > ISYM_MAX_ORDER ||
+	    has_aux_table(dw, elf))
 		return 0;
 	ix = calloc(1, sizeof(*ix));
 	if (!ix)
 		return -ENOMEM;
 	*ix = (struct pmc__symindex){
 		.dw = dw, .mod = mod, .first_global = first_global, .nr_syms = n};
-	if (fill_pass(dw, mod, first_global, n, &ix->pass[0])) {
+	ret = fill_pass(dw, mod, first_global, n, &ix->pass[0]);
+	if (ret) {
 		pmc__symindex_delete(ix);
-		return -ENOMEM;
+		return ret == -E2BIG ? 0 : ret; /* a symbol of 4 GiB: no index */
 	}
 	*out = ix;
 	return 0;
@@ -259,34 +271,40 @@ static const struct isym *find_in(const struct ipass *p, uint64_t addr, bool *ov
 	return kept;
 }
 
+/* The locals' pass, read on its first use; false when it cannot be had. */
+static bool locals(struct pmc__symindex *ix)
+{
+	if (!ix->locals_read) {
+		ix->locals_read = true;
+		ix->locals_failed =
+			fill_pass(ix->dw, ix->mod, 1, ix->first_global, &ix->pass[1]) != 0;
+	}
+	return !ix->locals_failed;
+}
+
 int pmc__symindex_find(struct pmc__symindex *ix, uint64_t addr, const char **name, uint64_t *value,
 		       uint64_t *size)
 {
+	const struct isym *s = NULL;
 	bool over = false;
+	GElf_Sym sym;
+	GElf_Addr v;
 
-	for (size_t i = 0; i < 2 && !over; i++) {
-		/* Most addresses are named by global symbols: a table's locals are read when
-		 * needed. */
-		/*
-		 * libdwfl does not search the locals when a global symbol without a size starts at
-		 * addr, and may name addr by it: such addresses are left to libdwfl.
-		 */
-		if (i == 1 && has_sizeless_at(&ix->pass[0], addr))
-			return -ENOENT;
-		if (i == 1 && !ix->locals_read) {
-			ix->locals_read = true;
-			if (fill_pass(ix->dw, ix->mod, 1, ix->first_global, &ix->pass[1]))
-				return -ENOMEM;
-		}
-		const struct isym *s = find_in(&ix->pass[i], addr, &over);
-		if (s) {
-			*name = s->name;
-			*value = s->value;
-			*size = s->size;
-			return 0;
-		}
-	}
-	return -ENOENT;
+	s = find_in(&ix->pass[0], addr, &over);
+	/*
+	 * Most addresses are named by global symbols: a table's locals are read when needed.
+	 * libdwfl does not search the locals when a global symbol without a size starts at addr,
+	 * and may name addr by it: such addresses are left to libdwfl.
+	 */
+	if (!s && !over && !has_sizeless_at(&ix->pass[0], addr) && locals(ix))
+		s = find_in(&ix->pass[1], addr, &over);
+	if (!s)
+		return -ENOENT;
+	/* The name is libdwfl's own string for the symbol (not kept, to keep the index small). */
+	*name = ix->dw->dwfl_module_getsym_info(ix->mod, (int)s->order, &sym, &v, NULL, NULL, NULL);
+	*value = s->value;
+	*size = s->size;
+	return *name ? 0 : -ENOENT;
 }
 
 void pmc__symindex_delete(struct pmc__symindex *ix)

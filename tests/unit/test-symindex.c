@@ -50,7 +50,8 @@ static void check_at(struct opened *o, struct pmc__symindex *ix, uint64_t addr, 
 	want = o->dw->dwfl_module_addrinfo(o->mod, addr, &off, &sym, NULL, NULL, NULL);
 	cr_assert_not_null(want, "index names 0x%lx %s, libdwfl names nothing", (unsigned long)addr,
 			   name);
-	cr_assert_str_eq(name, want, "at 0x%lx: index %s, libdwfl %s", (unsigned long)addr, name, want);
+	cr_assert_str_eq(name, want, "at 0x%lx: index %s, libdwfl %s", (unsigned long)addr, name,
+			 want);
 	cr_assert_eq(value, addr - off, "%s at 0x%lx", name, (unsigned long)addr);
 	cr_assert_eq(size, sym.st_size, "%s at 0x%lx", name, (unsigned long)addr);
 	(*nr_answered)++;
