@@ -4,19 +4,20 @@
  *
  * dwfl_module_addrinfo reads the symbol table from the start for every address it is asked
  * (elfutils 0.188: a section header lookup for each symbol, ~270 instructions): the 21
- * addresses of a 1,000-sample report cost 72 % of its instructions (bench/RESULTS.md). This
+ * addresses of a 1,479-sample report cost 72 % of its instructions (bench/RESULTS.md). This
  * index reads the table once and answers the same question, with libdwfl's rules for which
  * of the symbols around an address names it (docs/symbols.md, "Which symbol names an
  * address"): the global and weak symbols are searched first, the local ones only when no
- * global or weak symbol holds the address; among the symbols with a size that hold it,
+ * global or weak symbol with a size holds the address; among the symbols with a size that
+ * hold it,
  * taken in table order, a later one replaces the one kept when it starts higher, or binds
  * more strongly (global over weak over local), or starts at the same address and is smaller
  * without binding less strongly; and the locals are not searched when a global symbol without
  * a size starts at the address. Symbols without a size (assembly labels) are left to
  * libdwfl: pmc__symindex_find says -ENOENT and the caller asks it (so too when more than
- * MAX_HOLDERS symbols hold the address). tests/unit/test-symindex.c
- * checks the answers against dwfl_module_addrinfo's at every address of libc and of the test
- * programs.
+ * MAX_HOLDERS symbols hold the address). tests/unit/test-symindex.c checks the answers
+ * against dwfl_module_addrinfo's at the edges and middles of the symbols of libc, the loader
+ * and test programs.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -51,7 +52,7 @@ struct ipass {
 struct pmc__symindex {
 	const struct pmc__dw_api *dw;
 	Dwfl_Module *mod;
-	int first_global, nr_syms;
+	int first_global;
 	struct ipass pass[2]; /* searched in this order; the locals read on their first search */
 	bool locals_read, locals_failed; /* failed: out of memory, or a symbol of 4 GiB */
 };
@@ -207,8 +208,7 @@ int pmc__symindex_new(const struct pmc__dw_api *dw, Dwfl_Module *mod, Elf *elf,
 	ix = calloc(1, sizeof(*ix));
 	if (!ix)
 		return -ENOMEM;
-	*ix = (struct pmc__symindex){
-		.dw = dw, .mod = mod, .first_global = first_global, .nr_syms = n};
+	*ix = (struct pmc__symindex){.dw = dw, .mod = mod, .first_global = first_global};
 	ret = fill_pass(dw, mod, first_global, n, &ix->pass[0]);
 	if (ret) {
 		pmc__symindex_delete(ix);
