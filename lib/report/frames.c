@@ -202,8 +202,10 @@ static const struct pmc__symres *unknown_res(struct pmc_report *r)
  * Keeps the caller just resolved into fr[n] (returns 1) or not (0), as perf does: a caller
  * outside every map is "[unknown]", and a run of them one frame; with --hide-unresolved
  * no caller without a symbol is kept. The sampled address (fr[0]) keeps its own name.
+ * Inlined: it runs for every caller of every sample, and nearly always returns 1 at once.
  */
-static size_t keep_caller(struct pmc_report *r, struct rframe *fr, size_t n)
+static inline __attribute__((always_inline)) size_t keep_caller(struct pmc_report *r,
+								struct rframe *fr, size_t n)
 {
 	struct rframe *f = &fr[n];
 
