@@ -61,10 +61,12 @@ static int record_attr(const struct pmc__perfdata *f, const struct perf_event_he
 
 void pmc__perfdata_release_behind(struct pmc__perfdata *f, uint64_t pos)
 {
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), upto;
+	uint64_t page, upto;
 
+	/* Called for every record: the page size is asked only when pages are handed back. */
 	if (!f->mapped || f->inflated || pos < f->released + 2 * PERFDATA_KEEP_BEHIND)
 		return;
+	page = (uint64_t)sysconf(_SC_PAGESIZE);
 	upto = (pos - PERFDATA_KEEP_BEHIND) & ~(page - 1);
 	if (upto > f->released && !madvise((void *)(uintptr_t)(f->buf + f->released),
 					   (size_t)(upto - f->released), MADV_DONTNEED))

@@ -33,7 +33,10 @@ struct pmc__perfdata {
 	char vdso_build_id[41]; /* hex, from the BUILD_ID feature's [vdso] entry; or "" */
 	uint64_t pos, data_end;
 	uint64_t released; /* mapped pages below this offset were handed back (next.c) */
-	/* A misaligned record is copied here so that decoders see 8-byte aligned arrays. */
+	/*
+	 * A misaligned record is copied here so that decoders see 8-byte aligned arrays. Last, and
+	 * not zeroed at open (read.c): nothing reads it before a record is copied in.
+	 */
 	uint64_t scratch[65536 / 8];
 };
 

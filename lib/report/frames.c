@@ -115,13 +115,10 @@ static struct fcache *fcache_get(struct pmc_report *r, uint32_t pid)
 	return fc;
 }
 
-/*
- * Resolves addr into *f; false when it cannot (out of memory). The frame is written in
- * place rather than returned: a returned struct was stored in halves and read back whole,
- * a store-forwarding stall on every frame.
- */
-static bool resolve(struct pmc_report *r, struct fcache *fc, uint64_t addr, bool kernel,
-		    uint64_t time, struct rframe *f)
+/* resolve()'s miss: grows the table when needed, resolves addr and keeps the answer. */
+static __attribute__((noinline)) bool resolve_miss(struct pmc_report *r, struct fcache *fc,
+						   uint64_t addr, bool kernel, uint64_t time,
+						   struct rframe *f)
 {
 	struct fslot *s;
 	uint64_t lo, hi;
@@ -138,16 +135,36 @@ static bool resolve(struct pmc_report *r, struct fcache *fc, uint64_t addr, bool
 		if (!s->f.res || (s->addr == addr && s->f.kernel == kernel))
 			break;
 	}
-	if (s->f.res && time >= s->lo && time < s->hi) {
-		*f = s->f;
-		return true;
-	}
 	*f = resolve_uncached(r, fc->pid, addr, kernel, time, &lo, &hi);
 	if (!f->res)
 		return false;
 	fc->nr += !s->f.res;
 	*s = (struct fslot){addr, lo, hi, *f};
 	return true;
+}
+
+/*
+ * Resolves addr into *f; false when it cannot (out of memory). The frame is written in
+ * place rather than returned: a returned struct was stored in halves and read back whole,
+ * a store-forwarding stall on every frame. A hit (nearly every frame) is inlined into the
+ * caller; everything else is resolve_miss's.
+ */
+static inline bool resolve(struct pmc_report *r, struct fcache *fc, uint64_t addr, bool kernel,
+			   uint64_t time, struct rframe *f)
+{
+	for (size_t i = pmc__addrmap_hash(addr) & (fc->cap - 1); fc->cap;
+	     i = (i + 1) & (fc->cap - 1)) {
+		const struct fslot *s = &fc->slots[i];
+		if (!s->f.res)
+			break;
+		if (s->addr == addr && s->f.kernel == kernel) {
+			if (time < s->lo || time >= s->hi)
+				break;
+			*f = s->f;
+			return true;
+		}
+	}
+	return resolve_miss(r, fc, addr, kernel, time, f);
 }
 
 static bool is_kernel_mode(uint16_t misc)
@@ -185,8 +202,10 @@ static const struct pmc__symres *unknown_res(struct pmc_report *r)
  * Keeps the caller just resolved into fr[n] (returns 1) or not (0), as perf does: a caller
  * outside every map is "[unknown]", and a run of them one frame; with --hide-unresolved
  * no caller without a symbol is kept. The sampled address (fr[0]) keeps its own name.
+ * Inlined: it runs for every caller of every sample, and nearly always returns 1 at once.
  */
-static size_t keep_caller(struct pmc_report *r, struct rframe *fr, size_t n)
+static inline __attribute__((always_inline)) size_t keep_caller(struct pmc_report *r,
+								struct rframe *fr, size_t n)
 {
 	struct rframe *f = &fr[n];
 

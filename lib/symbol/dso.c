@@ -13,6 +13,7 @@
 #include "symbol/dw-api.h"
 #include "symbol/ehframe.h"
 #include "symbol/perfmap.h"
+#include "symbol/symindex.h"
 #include "symbol/symtab.h"
 
 struct load {
@@ -32,6 +33,8 @@ struct dso_impl {
 	struct pmc__addrmap syms;  /* start → struct pmc__sym */
 	struct pmc__perfmap *jit;  /* a JIT's map (dso->jitmap), read on the first address */
 	bool jit_tried;
+	struct pmc__symindex *ix; /* the ELF symbols by address, made on the first address */
+	bool ix_tried;
 };
 
 static void read_loads(struct dso_impl *im)
@@ -196,6 +199,27 @@ static void unnamed(struct pmc__dso *d, struct dso_impl *im, struct pmc__symres 
 		r->sym->unnamed = true;
 }
 
+/*
+ * The symbol libdwfl names addr by: from the index (symindex.h) where it answers, else from
+ * dwfl_module_addrinfo, which reads the table for each address.
+ */
+static const char *elf_symbol(struct dso_impl *im, uint64_t addr, GElf_Off *off, GElf_Sym *sym)
+{
+	uint64_t value, size;
+	const char *name;
+
+	if (!im->ix_tried) {
+		im->ix_tried = true;
+		(void)pmc__symindex_new(im->dw, im->mod, im->elf, &im->ix); /* NULL: no index */
+	}
+	if (im->ix && !pmc__symindex_find(im->ix, addr, &name, &value, &size)) {
+		*off = addr - value;
+		sym->st_size = size;
+		return name;
+	}
+	return im->dw->dwfl_module_addrinfo(im->mod, addr, off, sym, NULL, NULL, NULL);
+}
+
 static void resolve_elf(struct pmc__dso *d, struct dso_impl *im, struct pmc__symres *r)
 {
 	GElf_Off off = 0;
@@ -203,8 +227,7 @@ static void resolve_elf(struct pmc__dso *d, struct dso_impl *im, struct pmc__sym
 	const char *name = NULL;
 
 	if (im->mod)
-		name = im->dw->dwfl_module_addrinfo(im->mod, r->addr + im->bias, &off, &sym, NULL,
-						    NULL, NULL);
+		name = elf_symbol(im, r->addr + im->bias, &off, &sym);
 	if (name) {
 		r->sym = get_sym(d, im, name, r->addr - off, sym.st_size);
 		if (d->st->opts.srclines)
@@ -369,6 +392,7 @@ void pmc__dso_free(struct pmc__dso *d)
 		pmc__addrmap_free(&im->cache);
 		pmc__addrmap_free(&im->syms);
 		pmc__perfmap_free(im->jit);
+		pmc__symindex_delete(im->ix);
 		if (im->dwfl)
 			im->dw->dwfl_end(im->dwfl);
 		free(im->loads);
