@@ -25,6 +25,8 @@ CAPABILITIES = {
     "container that mounts it read-only)",
     "no-real-cpu-recording": "no perf stat -j capture from a real CPU in tests/data/perf-stat/ "
     "(recording one needs a machine with a hardware PMU)",
+    "no-pid-namespace": "cannot make a pid namespace (unshare -pf --mount-proc: not root, or a "
+    "container that forbids it)",
     "no-mount-namespace": "cannot mount in a private mount namespace (unshare -m: not root, or "
     "a container that forbids it)",
     "no-unprivileged-user": "no way to run as a user without CAP_PERFMON (root without setpriv "

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "core/selfdir.h"
 
 int pmc__selfdir(char *dir, size_t len, bool *is_exe)
@@ -25,8 +26,20 @@ int pmc__selfdir(char *dir, size_t len, bool *is_exe)
 	*is_exe = !lm->l_name || !lm->l_name[0];
 	if (!*is_exe)
 		file = lm->l_name;
-	if (!realpath(file, real))
+	/*
+	 * The kernel gives /proc/self/exe's target as a canonical path already. realpath() would
+	 * walk the link through /proc/self, whose target is the pid, so under vpmu a program's
+	 * count moved with the number of digits of its pid.
+	 */
+	if (*is_exe) {
+		ssize_t n = readlink(file, real, sizeof(real) - 1);
+
+		if (n < 0)
+			return -errno;
+		real[n] = 0;
+	} else if (!realpath(file, real)) {
 		return -errno;
+	}
 	slash = strrchr(real, '/');
 	if (!slash)
 		return -ENOENT;

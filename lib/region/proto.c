@@ -15,6 +15,23 @@ static bool used(const uint64_t *s)
 	return s[SLOT_ENTERED] || s[SLOT_EXITED];
 }
 
+/*
+ * A process or thread id as ten decimal digits, leading zeros included, by a loop that runs
+ * ten times whatever the id: printf's conversion takes a step per digit, so under vpmu a
+ * whole program's count moved with the number of digits of its pid (45 instructions between
+ * a 4-digit and a 5-digit pid), and repetitions of one run differed once pids wrapped.
+ */
+static void put_id(FILE *f, const char *kw, unsigned v)
+{
+	char b[11];
+
+	for (int i = 9; i >= 0; i--, v /= 10)
+		b[i] = (char)('0' + v % 10);
+	b[10] = '\0';
+	fputs(kw, f);
+	fputs(b, f);
+}
+
 static void put_thread(FILE *f, struct region_thread *t)
 {
 	size_t nr = t->nr_events;
@@ -25,7 +42,8 @@ static void put_thread(FILE *f, struct region_thread *t)
 		any = used(region_slot(t, id));
 	if (!any)
 		return;
-	fprintf(f, "thread %d\n", (int)t->tid);
+	put_id(f, "thread ", (unsigned)t->tid);
+	fputc('\n', f);
 	for (unsigned id = 0; id < PMC_REGION_MAX; id++) {
 		const uint64_t *s = region_slot(t, id);
 		const char *name = pmc__region_name(id, num, sizeof(num));
@@ -49,7 +67,8 @@ static int body(const struct region_session *s, struct region_thread *threads, c
 
 	if (!f)
 		return -ENOMEM;
-	fprintf(f, "process %d %zu %" PRIu64 " %" PRIu64 "\n", (int)getpid(), s->nr_events,
+	put_id(f, "process ", (unsigned)getpid());
+	fprintf(f, " %zu %" PRIu64 " %" PRIu64 "\n", s->nr_events,
 		__atomic_load_n(&s->bad_ids, __ATOMIC_RELAXED),
 		__atomic_load_n(&s->failed_reads, __ATOMIC_RELAXED));
 	for (size_t e = 0; e < s->nr_events; e++) {

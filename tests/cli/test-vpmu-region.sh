@@ -77,4 +77,24 @@ if [ -x "$W" ]; then
 	expect_eq "vpmu: a count alone is the count beside three others ($alone)" \
 		"$(i_state $FOUR)" "${alone:-no count}"
 fi
+
+# The pid is no input of the count: a program's own libpmc writes its pid and tid in its
+# region record and finds its own folder through /proc/self/exe, and both once took a step
+# per digit of the pid (under load pids wrap, so repetitions of one run differed). In a pid
+# namespace the same run, at a 1- or 2-digit pid and at a 4-digit one, counts the same.
+if unshare -pf --mount-proc true 2>/dev/null; then
+	cat >"$T/ns.sh" <<EOF
+"$PMC" stat --backend=vpmu --no-warmup -e instructions -x, -o "$T/ns1" "$PROGS/vpmu-region" 10 1000
+i=0; while [ \$i -lt 1100 ]; do /bin/true; i=\$((i + 1)); done
+sh -c 'echo \$\$' >"$T/ns-pid"
+"$PMC" stat --backend=vpmu --no-warmup -e instructions -x, -o "$T/ns2" "$PROGS/vpmu-region" 10 1000
+EOF
+	unshare -pf --mount-proc bash "$T/ns.sh" 2>"$T/ns.err"
+	expect_eq "pid namespace: the later pid has 4 digits" "$(wc -c <"$T/ns-pid")" 5
+	c1=$(grep -m1 ',instructions' "$T/ns1" | cut -d, -f1)
+	expect_eq "vpmu: the count at a pid of 4 digits is the one at 1 or 2 ($c1)" \
+		"$(grep -m1 ',instructions' "$T/ns2" | cut -d, -f1)" "${c1:-no count}"
+else
+	skip_part no-pid-namespace "cannot make a pid namespace (unshare -pf)"
+fi
 finish
