@@ -18,6 +18,7 @@ struct run_unit_set {
 	struct pmc_run_unit *v;
 	int64_t *keys; /* [nr]: what units are told apart and sorted by */
 	int slots;     /* values per unit event: the repetitions, or 1 for an interval */
+	pid_t root;    /* the command's pid, when known: threads sort from it (sort_units) */
 };
 
 /* A metric the caller added (metrics.c): its scope and its object of the model. */

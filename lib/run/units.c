@@ -146,6 +146,9 @@ static long find_unit(struct pmc_run *run, struct run_unit_set *s, const struct 
 		s->alloc = na;
 	}
 	s->keys[s->nr] = key;
+	if (!s->root && desc.tid >= 0)
+		s->root = pmc_evlist__child_pid(run->evlist) > 0 ? pmc_evlist__child_pid(run->evlist)
+								 : -1;
 	return unit_init(run, s, &desc) ? -ENOMEM : (long)(s->nr - 1);
 }
 
@@ -297,10 +300,30 @@ static bool silent(const struct pmc_run *run, const struct pmc_run_unit *u)
 
 static int by_key(const void *a, const void *b, void *keys)
 {
-	const int64_t *k = keys;
+	const uint64_t *k = keys;
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
 
 	return k[x] < k[y] ? -1 : k[x] > k[y];
+}
+
+/*
+ * Where unit u sorts. A thread: by process, then thread, each in the order the kernel handed
+ * the ids out from the command's pid on (its processes and threads get ids after it, until
+ * the ids wrap at pid_max and go on from the bottom): the distance after the command's pid,
+ * then after the thread's own pid, so the command's main thread comes first even when its
+ * threads' ids wrapped below it. Without a command (-p, -t, -a) threads sort as numbers.
+ * Other units (CPUs, cores, sockets) by their key.
+ */
+static uint64_t sort_key(const struct run_unit_set *s, size_t u)
+{
+	const struct pmc_run_unit *d = &s->v[u];
+	uint32_t root = s->root > 0 ? (uint32_t)s->root : 0;
+
+	if (d->tid < 0)
+		return (uint64_t)s->keys[u] ^ (UINT64_C(1) << 63);
+	if (!root)
+		return (uint64_t)(uint32_t)d->pid << 32 | (uint32_t)d->tid;
+	return (uint64_t)((uint32_t)d->pid - root) << 32 | ((uint32_t)d->tid - (uint32_t)d->pid);
 }
 
 /* s's units in key order, the silent ones freed. -ENOMEM leaves s as it was. */
@@ -309,14 +332,18 @@ static int sort_units(struct pmc_run *run, struct run_unit_set *s)
 	size_t *order = calloc(s->nr + 1, sizeof(*order)), kept = 0;
 	struct pmc_run_unit *v = calloc(s->nr + 1, sizeof(*v));
 	int64_t *keys = calloc(s->nr + 1, sizeof(*keys));
+	uint64_t *sk = calloc(s->nr + 1, sizeof(*sk));
 
-	if (!order || !v || !keys) {
-		free(order), free(v), free(keys);
+	if (!order || !v || !keys || !sk) {
+		free(order), free(v), free(keys), free(sk);
 		return -ENOMEM;
 	}
-	for (size_t u = 0; u < s->nr; u++)
+	for (size_t u = 0; u < s->nr; u++) {
 		order[u] = u;
-	qsort_r(order, s->nr, sizeof(*order), by_key, s->keys);
+		sk[u] = sort_key(s, u);
+	}
+	qsort_r(order, s->nr, sizeof(*order), by_key, sk);
+	free(sk);
 	for (size_t k = 0; k < s->nr; k++) {
 		struct pmc_run_unit *u = &s->v[order[k]];
 

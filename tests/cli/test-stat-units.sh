@@ -27,6 +27,27 @@ expect_grep "per thread: a row per thread on the terminal" \
 	"^threads-getppid-[0-9]+ +250 +$TP" "$T/thr"
 expect_grep "per thread: and the total" "^ +1000 +$TP" "$T/thr"
 
+# When thread ids wrap at pid_max, the main thread still comes first and its threads follow
+# in the order they were made. In a pid namespace with its own pid_max of 1000, the last pid
+# handed out is set a little below it at each try, so that the ids of the command and its
+# threads run past 999 and go on from 300 at some try.
+if unshare -pf --mount-proc sh -c 'echo 1000 >/proc/sys/kernel/pid_max' 2>/dev/null; then
+	wrapped=0 bad=""
+	for last in 984 986 988 990 992 994 996; do
+		unshare -pf --mount-proc sh -c "echo 1000 >/proc/sys/kernel/pid_max &&
+			echo $last >/proc/sys/kernel/ns_last_pid &&
+			exec \"\$0\" stat --per-thread -e $TP -o '$T/wrap.json' --format json \
+				'$PROGS/threads-getppid' 4 250" "$PMC" 2>/dev/null
+		r=$(json "$T/wrap.json" '(lambda u: "%d %d" % (u[0]["pid"] == u[0]["tid"] and [x["tid"] for x in u[1:]] == sorted((x["tid"] for x in u[1:]), key=lambda t: (t < u[0]["pid"], t)), any(x["tid"] < x["pid"] for x in u)))(j["units"])')
+		[ "${r% *}" = 1 ] || bad="$bad $last"
+		[ "${r#* }" = 1 ] && wrapped=$((wrapped + 1))
+	done
+	expect_eq "per thread, ids wrapped: the main thread first, its threads in the order made" "$bad" ""
+	expect_eq "per thread, ids wrapped: some try wrapped" "$([ $wrapped -gt 0 ] && echo yes)" yes
+else
+	skip_part no-pid-namespace "cannot make a pid namespace with a pid_max of its own (Linux 6.14 and later)"
+fi
+
 # Children are threads of their own: sh's two getppid-loop processes.
 "$PMC" stat --per-thread --no-warmup -e $TP -o "$T/ch.json" --format json -- \
 	sh -c "'$PROGS/getppid-loop' 30; '$PROGS/getppid-loop' 70" 2>/dev/null
