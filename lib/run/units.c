@@ -147,8 +147,9 @@ static long find_unit(struct pmc_run *run, struct run_unit_set *s, const struct 
 	}
 	s->keys[s->nr] = key;
 	if (!s->root && desc.tid >= 0)
-		s->root = pmc_evlist__child_pid(run->evlist) > 0 ? pmc_evlist__child_pid(run->evlist)
-								 : -1;
+		s->root = pmc_evlist__child_pid(run->evlist) > 0
+				  ? pmc_evlist__child_pid(run->evlist)
+				  : -1;
 	return unit_init(run, s, &desc) ? -ENOMEM : (long)(s->nr - 1);
 }
 
