@@ -147,10 +147,15 @@ static int cmp_thread(const void *a, const void *b, void *arg)
 	const struct rd_thread *x = &d->threads[*(const size_t *)a];
 	const struct rd_thread *y = &d->threads[*(const size_t *)b];
 
+	uint32_t dx = (uint32_t)x->tid - (uint32_t)x->pid, dy = (uint32_t)y->tid - (uint32_t)y->pid;
+
 	if (x->pid != y->pid)
 		return x->pid < y->pid ? -1 : 1;
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
+	/* In the order the ids were handed out after the process's own, which is its main
+	 * thread's: the main thread first, and threads made after the ids wrapped at pid_max
+	 * after those made before. */
+	if (dx != dy)
+		return dx < dy ? -1 : 1;
 	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
