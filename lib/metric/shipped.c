@@ -16,6 +16,7 @@
 #include <pmc/error.h>
 #include "core/backend.h"
 #include "core/log.h"
+#include "core/readall.h"
 #include "core/selfdir.h"
 #include "metric/metric.h"
 
@@ -128,34 +129,31 @@ static int row(const char *dir, char *line, int nr, pmc__metric_index_fn fn, voi
 }
 
 /*
- * The whole of a small file in a malloc'd, NUL-terminated buffer: one read(2) where stdio
- * would add its FILE, a 4 KiB buffer and seeks. 0; -errno when it cannot be opened; -ENOMEM;
- * -PMC_E_FORMAT when it cannot be read whole (not a regular file, changed size while read).
+ * The whole of a small file in a malloc'd, NUL-terminated buffer, without stdio's FILE, 4 KiB
+ * buffer and seeks. 0; -errno when it cannot be opened; -ENOMEM; -PMC_E_FORMAT when it is
+ * not a regular file, cannot be read or changed size while read (one byte more than fstat's
+ * size is asked for, so a file that grew is seen to).
  */
 static int read_whole(const char *path, char **text, size_t *len)
 {
 	struct stat st;
-	ssize_t n = -1;
 	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = -PMC_E_FORMAT;
 
 	*text = NULL;
 	if (fd < 0)
 		return -errno;
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode)) {
-		*text = malloc((size_t)st.st_size + 1);
-		/* one byte more than the size: a file that grew since fstat() is seen to */
-		n = *text ? read(fd, *text, (size_t)st.st_size + 1) : -1;
-		ret = !*text ? -ENOMEM : n == st.st_size ? 0 : -PMC_E_FORMAT;
-	}
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode))
+		ret = pmc__read_upto(fd, (size_t)st.st_size + 1, text, len);
 	close(fd);
+	if (ret && ret != -ENOMEM)
+		ret = -PMC_E_FORMAT; /* opened, but not read whole */
+	if (!ret && *len != (size_t)st.st_size)
+		ret = -PMC_E_FORMAT;
 	if (ret) {
 		free(*text);
 		*text = NULL;
-		return ret;
 	}
-	(*text)[n] = 0;
-	*len = (size_t)n;
-	return 0;
+	return ret;
 }
 
 int pmc__metric_index_read(const char *dir, pmc__metric_index_fn fn, void *arg,
