@@ -52,6 +52,9 @@ struct pmc__perfdata {
 void pmc__perfdata_release_behind(struct pmc__perfdata *f, uint64_t pos);
 int pmc__perfdata_fail(struct pmc_file_error *err, int code, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* features.c: the feature sections pmc keeps (single strings, EVENT_DESC, BUILD_ID's
+ * [vdso]). 0, or an error naming the section. */
+int pmc__perfdata_read_features(struct pmc__perfdata *f, struct pmc_file_error *err);
 /*
  * compressed.c: a data section with compressed records (perf record -z) is replaced by
  * their inflated records. 0 (also when there are none), or an error naming the record.
