@@ -220,7 +220,7 @@ static int merge(struct pmc_region_data *d, struct rd_record *rec)
 }
 
 /*
- * The runner's results file starts with its pass header (protocol version 2); the records
+ * The runner's results file starts with its pass header (protocol version 3); the records
  * follow it. A buffer of records alone (standalone mode) has none. Sets *off past it.
  */
 static int skip_pass(const char *p, size_t len, size_t *off)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * The pass header of the runner protocol (docs/regions.md, version 2). The events of a pass
- * reach the command here, in the results descriptor, and not in its environment: the
- * environment's size moves the command's stack, so it must be the same in every pass.
+ * The pass header of the runner protocol (docs/regions.md, version 3). What the runner tells
+ * the command (the pass's events, its backend and privilege mask) reaches it here, in the
+ * results descriptor, and not in its environment: the environment's size moves the command's
+ * stack, so it must be the same in every pass, and the same as when no runner starts it.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -80,28 +81,59 @@ static int pread_all(int fd, char *buf, size_t len, off_t off)
 	return 0;
 }
 
-/* The body's "events" line; lines with other keys are skipped, so version 2 can grow. */
-static int body_events(char *b, size_t len, char **events)
+/* A key's value, a copy of the first line that has the key; later ones are ignored. */
+static int take(char **dst, const char *v)
 {
-	char *end = b + len;
+	if (*dst)
+		return 0;
+	*dst = strdup(v);
+	return *dst ? 0 : -ENOMEM;
+}
+
+/* The body's "<key> <value>" lines; keys it does not know are skipped, so version 3 can grow. */
+static int body_keys(char *b, size_t len, struct pmc__region_pass *out)
+{
+	char *end = b + len, *priv = NULL, *e;
+	int err = 0;
 
 	if (!len || end[-1] != '\n')
 		return -PMC_E_FORMAT;
-	while (b < end) {
+	while (!err && b < end) {
 		char *nl = memchr(b, '\n', (size_t)(end - b));
 
 		*nl = '\0';
-		if (!strncmp(b, "events ", 7) && !*events) {
-			*events = strdup(b + 7);
-			if (!*events)
-				return -ENOMEM;
-		}
+		if (!strncmp(b, "events ", 7))
+			err = take(&out->events, b + 7);
+		else if (!strncmp(b, "backend ", 8))
+			err = take(&out->backend, b + 8);
+		else if (!strncmp(b, "priv ", 5))
+			err = take(&priv, b + 5);
 		b = nl + 1;
 	}
-	return *events && **events ? 0 : -PMC_E_FORMAT;
+	if (!err && (!out->events || !*out->events || (out->backend && !*out->backend)))
+		err = -PMC_E_FORMAT;
+	if (!err && priv) {
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(priv, &e, 10);
+		if (errno || e == priv || *e || *priv < '0' || *priv > '9' || v > 0xffff)
+			err = -PMC_E_FORMAT;
+		else
+			out->priv = (unsigned)v;
+	}
+	free(priv);
+	return err;
 }
 
-int pmc__region_pass_read(int fd, char **events)
+void pmc__region_pass_free(struct pmc__region_pass *p)
+{
+	free(p->events);
+	free(p->backend);
+	*p = (struct pmc__region_pass){0};
+}
+
+int pmc__region_pass_read(int fd, struct pmc__region_pass *out)
 {
 	char line[PASS_LINE_MAX], *b;
 	size_t hdr, len;
@@ -121,14 +153,12 @@ int pmc__region_pass_read(int fd, char **events)
 	b = malloc(len + 1);
 	if (!b)
 		return -ENOMEM;
-	*events = NULL;
+	*out = (struct pmc__region_pass){0};
 	err = pread_all(fd, b, len, (off_t)hdr);
 	if (!err)
-		err = body_events(b, len, events);
-	if (err) {
-		free(*events);
-		*events = NULL;
-	}
+		err = body_keys(b, len, out);
+	if (err)
+		pmc__region_pass_free(out);
 	free(b);
 	return err;
 }

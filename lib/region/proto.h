@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The runner protocol's constants and its pass header (docs/regions.md, version 2). */
+/* The runner protocol's constants and its pass header (docs/regions.md, version 3). */
 #ifndef PMC_LIB_REGION_PROTO_H
 #define PMC_LIB_REGION_PROTO_H
 
@@ -15,7 +15,7 @@
  * version is the runner protocol's; the records keep their own.
  */
 #define PMC_PASS_MAGIC "PMC-PASS"
-#define PMC_PASS_VERSION 2
+#define PMC_PASS_VERSION 3
 
 /*
  * pass.c. Parses the header line at buf[0..len): 0 with *hdr (the line's bytes) and *body
@@ -23,11 +23,20 @@
  * -PMC_E_VERSION for a version other than PMC_PASS_VERSION, -PMC_E_FORMAT otherwise.
  */
 int pmc__region_pass_line(const char *buf, size_t len, size_t *hdr, size_t *body);
+/* What a pass header tells the command (docs/regions.md, "The runner protocol"). */
+struct pmc__region_pass {
+	char *events;  /* "events": the pass's events as an event string; always there */
+	char *backend; /* "backend": the runner's backend when not the default, or NULL */
+	unsigned priv; /* "priv": the default privilege mask (PMC_PRIV_*), 0 when absent */
+};
+
 /*
  * Reads the pass header at offset 0 of fd with pread(), so the offset the command's records
- * are appended at stays where the runner left it. *events is malloc'ed. 0, -ENODATA for an
- * empty descriptor, a negative code as pmc__region_pass_line(), or -errno.
+ * are appended at stays where the runner left it. Fills *out, its strings malloc'ed (free
+ * with pmc__region_pass_free()). 0, -ENODATA for an empty descriptor, a negative code as
+ * pmc__region_pass_line(), or -errno; on an error *out holds nothing.
  */
-int pmc__region_pass_read(int fd, char **events);
+int pmc__region_pass_read(int fd, struct pmc__region_pass *out);
+void pmc__region_pass_free(struct pmc__region_pass *p);
 
 #endif /* PMC_LIB_REGION_PROTO_H */

@@ -105,13 +105,15 @@ static char *dup_env(const char *name)
 
 /*
  * Under pmc stat: PMC_REGION_FD names an inherited descriptor for the results, which starts
- * with the pass header that names the events (protocol version 2). A runner of version 1
- * put the events in PMC_REGION_EVENTS instead; that is not read, since pmc and libpmc ship
+ * with the pass header that names the events, the backend and the privilege mask (protocol
+ * version 3). Earlier runners put some of these in the environment (PMC_REGION_EVENTS,
+ * PMC_REGION_BACKEND, PMC_REGION_PRIV); those are not read, since pmc and libpmc ship
  * together, and a header that is missing or of another version turns regions off, loudly.
  */
 static bool from_runner(struct region_session *s)
 {
 	const char *v = secure_getenv("PMC_REGION_FD");
+	struct pmc__region_pass pass;
 	char *end;
 	long fd;
 	int err;
@@ -134,15 +136,17 @@ static bool from_runner(struct region_session *s)
 		pr_warn("regions: cannot make PMC_REGION_FD %ld append-only (%s): processes that "
 			"exit together may overwrite each other's results\n",
 			fd, strerror(errno));
-	err = pmc__region_pass_read(s->fd, &s->cfg.events);
+	err = pmc__region_pass_read(s->fd, &pass);
 	if (err)
 		pr_warn("regions: no pass header of runner protocol %d in PMC_REGION_FD %ld (%s): "
 			"the program runs unmeasured; run it with a pmc of the same version as "
 			"its libpmc\n",
 			PMC_PASS_VERSION, fd, pmc_strerror(err));
-	s->cfg.backend = dup_env("PMC_REGION_BACKEND");
-	v = secure_getenv("PMC_REGION_PRIV");
-	s->cfg.priv = v ? (unsigned)strtoul(v, NULL, 10) : 0;
+	else {
+		s->cfg.events = pass.events;
+		s->cfg.backend = pass.backend;
+		s->cfg.priv = pass.priv;
+	}
 	s->cfg.quiet = true;
 	return true;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The runner and region markers: each run gets an anonymous results file (memfd) that starts
- * with the pass's events (docs/regions.md, runner protocol version 2); afterwards its records
+ * with the pass header (docs/regions.md, runner protocol version 3); afterwards its records
  * are merged per region, event, repetition and, with per_thread, thread. Overhead
  * subtraction is applied here too.
  */
@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include "region/proto.h"
 #include "run/calib.h"
 #include "run/regions.h"
 
@@ -46,11 +47,13 @@ static char *pass_events(const struct pmc_run *run, int pass)
 }
 
 /*
- * The pass header of runner protocol 2 (docs/regions.md), built once per pass: every
- * repetition of a pass writes the same bytes.
+ * The pass header of runner protocol 3 (docs/regions.md), built once per pass: every
+ * repetition of a pass writes the same bytes. NULL for no memory, or for an event string or
+ * backend name with a newline in it (neither can be written as a line).
  */
 static const char *pass_header(struct pmc_run *run, int pass)
 {
+	const char *be = run->opts.backend;
 	char *events, *buf;
 
 	if (run->pass_header && run->pass_header_of == pass)
@@ -60,9 +63,17 @@ static const char *pass_header(struct pmc_run *run, int pass)
 	events = pass_events(run, pass);
 	if (!events)
 		return NULL;
-	if (strchr(events, '\n') || asprintf(&buf, "PMC-PASS 2 %zu\nevents %s\n",
-					     strlen("events \n") + strlen(events), events) < 0)
-		buf = NULL;
+	buf = NULL;
+	if (!strchr(events, '\n') && !(be && strchr(be, '\n'))) {
+		char *body = NULL;
+
+		if (asprintf(&body, "events %s\npriv %u\n%s%s%s", events, run->opts.priv,
+			     be ? "backend " : "", be ? be : "", be ? "\n" : "") >= 0 &&
+		    asprintf(&buf, PMC_PASS_MAGIC " %d %zu\n%s", PMC_PASS_VERSION, strlen(body),
+			     body) < 0)
+			buf = NULL;
+		free(body);
+	}
 	free(events);
 	run->pass_header = buf;
 	run->pass_header_of = pass;
@@ -90,7 +101,6 @@ static int write_all(int fd, const char *buf)
 int pmc__run_regions_prepare(struct pmc_run *run, int pass, struct pmc_target *t)
 {
 	const char *header;
-	char num[16];
 
 	if (t->kind != PMC_TARGET_COMMAND)
 		return 0;
@@ -101,19 +111,16 @@ int pmc__run_regions_prepare(struct pmc_run *run, int pass, struct pmc_target *t
 	    lseek(run->region_fd, 0, SEEK_SET))
 		return 0; /* regions are an extra: whole-program counting goes on without */
 	/*
-	 * The events go into the descriptor, not the environment: the environment's size moves
-	 * the command's stack, so every pass gets the same one, byte for byte.
+	 * What the command is told goes into the descriptor, not the environment: the
+	 * environment's size moves the command's stack, so every pass gets the same one, byte
+	 * for byte, and one the same size as without a runner but for PMC_REGION_FD, which only
+	 * the child gets (the caller's own environment is never changed).
 	 */
 	header = pass_header(run, pass);
 	if (!header)
 		return -ENOMEM;
 	if (write_all(run->region_fd, header))
 		return 0; /* as above: this run's regions go unmeasured */
-	/* The command inherits the environment at the fork in pmc_evlist__open(). */
-	snprintf(num, sizeof(num), "%u", run->opts.priv);
-	setenv("PMC_REGION_PRIV", num, 1);
-	if (run->opts.backend)
-		setenv("PMC_REGION_BACKEND", run->opts.backend, 1);
 	t->child_fd = run->region_fd;
 	t->child_fd_env = "PMC_REGION_FD";
 	return 0;

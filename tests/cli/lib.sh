@@ -13,6 +13,11 @@ on_exit() {
 	local rc=$?
 
 	[ "$BASHPID" = "$$" ] || return
+	# PMC_TEST_KEEP=DIR: a script with a failed check leaves its scratch folder in DIR
+	if [ -n "${PMC_TEST_KEEP:-}" ] && { [ "$rc" -ne 0 ] || [ "${FAILS:-0}" -ne 0 ]; }; then
+		mkdir -p "$PMC_TEST_KEEP" && cp -a "$T" "$PMC_TEST_KEEP/" &&
+			echo "kept $T in $PMC_TEST_KEEP/$(basename "$T")"
+	fi
 	rm -rf "$T"
 	if [ "$rc" -eq 0 ] && [ "${FAILS:-0}" -ne 0 ]; then
 		echo "$FAILS check(s) failed"

@@ -2,8 +2,11 @@
 /* The region record reader (docs/regions.md): a table of records and their verdicts, merging. */
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
 #include <criterion/criterion.h>
 #include <pmc/pmc.h>
+#include "region/proto.h"
 
 /* A body and its header's length must agree; rec() builds the header from the body. */
 static char *rec(const char *body)
@@ -43,17 +46,17 @@ static const struct row rows[] = {
 	{"process 1 1 0 0\nevent e\nfuture 1 2 3\nthread 2\nregion 100 a 1 1 0 0 5\nend\n", NULL,
 	 1},
 	{"process 1 1 0 0\nevent e\nthread 2\nregion 100 a 1 1 0 0 -5\nend\n", NULL, -PMC_E_FORMAT},
-	/* The runner's file: its pass header (protocol 2), then the records. */
-	{NULL, "PMC-PASS 2 9\nevents e\n", 0},
-	{NULL, "PMC-PASS 2 9\nevents e\nPMC-REGIONS 1 20\nprocess 1 0 0 0\nend\n", 1},
-	{NULL, "PMC-PASS 2 13\nevents e\nx y\n", 0}, /* other keys skipped */
-	{NULL, "PMC-PASS 3 9\nevents e\n", -PMC_E_VERSION},
-	{NULL, "PMC-PASS 1 9\nevents e\n", -PMC_E_VERSION},
-	{NULL, "PMC-PASS 2 90\nevents e\n", -PMC_E_TRUNCATED},
-	{NULL, "PMC-PASS 2 9", -PMC_E_TRUNCATED},
-	{NULL, "PMC-PASS 2 x\nevents e\n", -PMC_E_FORMAT},
-	{NULL, "PMC-PASS 2 -9\nevents e\n", -PMC_E_FORMAT},
-	{NULL, "PMC-REGIONS 1 20\nprocess 1 0 0 0\nend\nPMC-PASS 2 9\nevents e\n", -PMC_E_FORMAT},
+	/* The runner's file: its pass header (protocol 3), then the records. */
+	{NULL, "PMC-PASS 3 9\nevents e\n", 0},
+	{NULL, "PMC-PASS 3 9\nevents e\nPMC-REGIONS 1 20\nprocess 1 0 0 0\nend\n", 1},
+	{NULL, "PMC-PASS 3 13\nevents e\nx y\n", 0}, /* other keys skipped */
+	{NULL, "PMC-PASS 2 9\nevents e\n", -PMC_E_VERSION},
+	{NULL, "PMC-PASS 4 9\nevents e\n", -PMC_E_VERSION},
+	{NULL, "PMC-PASS 3 90\nevents e\n", -PMC_E_TRUNCATED},
+	{NULL, "PMC-PASS 3 9", -PMC_E_TRUNCATED},
+	{NULL, "PMC-PASS 3 x\nevents e\n", -PMC_E_FORMAT},
+	{NULL, "PMC-PASS 3 -9\nevents e\n", -PMC_E_FORMAT},
+	{NULL, "PMC-REGIONS 1 20\nprocess 1 0 0 0\nend\nPMC-PASS 3 9\nevents e\n", -PMC_E_FORMAT},
 };
 
 Test(region_data, table)
@@ -151,4 +154,60 @@ Test(region_data, a_bad_record_is_counted_and_the_next_ones_are_read)
 	cr_expect_eq(pmc_region_data__parse(d, buf, strlen(buf)), -PMC_E_TRUNCATED);
 	cr_expect_eq(pmc_region_data__nr_lost(d), 3);
 	pmc_region_data__delete(d);
+}
+
+/* The pass header as the command reads it (lib/region/pass.c): its keys, whatever their order. */
+static int pass_of(const char *body, struct pmc__region_pass *p)
+{
+	int fd = memfd_create("pass", MFD_CLOEXEC);
+	char buf[512];
+	int err;
+
+	cr_assert_geq(fd, 0);
+	snprintf(buf, sizeof(buf), "PMC-PASS 3 %zu\n%s", strlen(body), body);
+	cr_assert_eq(write(fd, buf, strlen(buf)), (ssize_t)strlen(buf));
+	err = pmc__region_pass_read(fd, p);
+	cr_expect_eq(lseek(fd, 0, SEEK_CUR), (off_t)strlen(buf), "read with pread: offset kept");
+	close(fd);
+	return err;
+}
+
+Test(region_data, the_pass_header_tells_events_backend_and_privilege)
+{
+	struct pmc_region_pass_case {
+		const char *body;
+		int err;
+		const char *events, *backend;
+		unsigned priv;
+	} cases[] = {
+		{"events a,b\npriv 1\nbackend vpmu\n", 0, "a,b", "vpmu", 1},
+		{"backend vpmu\nfuture x\npriv 3\nevents {a,b}\n", 0, "{a,b}", "vpmu", 3},
+		{"events e\n", 0, "e", NULL, 0},
+		{"events e\nevents f\npriv 2\npriv 1\n", 0, "e", NULL, 2}, /* the first line wins */
+		{"priv 1\n", -PMC_E_FORMAT, NULL, NULL, 0},
+		{"events \n", -PMC_E_FORMAT, NULL, NULL, 0},
+		{"events e\nbackend \n", -PMC_E_FORMAT, NULL, NULL, 0},
+		{"events e\npriv -1\n", -PMC_E_FORMAT, NULL, NULL, 0},
+		{"events e\npriv 1x\n", -PMC_E_FORMAT, NULL, NULL, 0},
+		{"events e\npriv 99999999999999999999\n", -PMC_E_FORMAT, NULL, NULL, 0},
+		{"events e\npriv\n", 0, "e", NULL, 0}, /* "priv" alone is another key: skipped */
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct pmc__region_pass p = {.events = (char *)"stale"};
+		int err = pass_of(cases[i].body, &p);
+
+		cr_expect_eq(err, cases[i].err, "case %zu: %d", i, err);
+		if (!cases[i].events) {
+			cr_expect_null(p.events, "case %zu: nothing on an error", i);
+			continue;
+		}
+		cr_expect_str_eq(p.events, cases[i].events, "case %zu", i);
+		if (cases[i].backend)
+			cr_expect_str_eq(p.backend, cases[i].backend, "case %zu", i);
+		else
+			cr_expect_null(p.backend, "case %zu", i);
+		cr_expect_eq(p.priv, cases[i].priv, "case %zu", i);
+		pmc__region_pass_free(&p);
+	}
 }

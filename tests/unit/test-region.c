@@ -189,7 +189,7 @@ static int runner_fd(const char *header)
 
 Test(region, runner_events_come_from_the_pass_header)
 {
-	const char *hdr = "PMC-PASS 2 34\nevents " TP "\n";
+	const char *hdr = "PMC-PASS 3 34\nevents " TP "\n";
 	struct pmc_region_data *d;
 	struct pmc_region_values v;
 	int fd;
@@ -216,7 +216,7 @@ Test(region, runner_events_come_from_the_pass_header)
 
 Test(region, runner_header_of_another_version_turns_regions_off)
 {
-	int fd = runner_fd("PMC-PASS 3 34\nevents " TP "\n");
+	int fd = runner_fd("PMC-PASS 2 34\nevents " TP "\n");
 
 	pmc_region_begin("r");
 	pmc_region_end("r");
