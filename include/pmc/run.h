@@ -278,11 +278,35 @@ PMC_API const struct pmc_run_results *pmc_run__results(const struct pmc_run *run
 PMC_API const struct pmc_run_cell *pmc_run__cell(const struct pmc_run *run, size_t r, int thread,
 						 size_t idx);
 
+/* One field of a metric given as fields (struct pmc_run_metric): a key and a typed value. */
+enum pmc_run_field_kind {
+	PMC_RUN_FIELD_NULL,
+	PMC_RUN_FIELD_STRING,  /* s (NULL: null) */
+	PMC_RUN_FIELD_NUMBER,  /* d; NAN and the infinities are null */
+	PMC_RUN_FIELD_INTEGER, /* i */
+	PMC_RUN_FIELD_BOOL,    /* b */
+	PMC_RUN_FIELD_NUMBERS, /* an array: v[0..n), each as NUMBER */
+	PMC_RUN_FIELD_STRINGS, /* an array: strs[0..n) */
+};
+
+struct pmc_run_field {
+	const char *key;
+	enum pmc_run_field_kind kind;
+	const char *s;
+	double d;
+	long long i;
+	bool b;
+	const double *v;
+	const char *const *strs;
+	size_t n;
+};
+
 /*
  * A metric the caller computed from the results (pmc stat's -M: the formulas and their
  * statistics are the caller's), added to the results model so that the results files carry
  * it (docs/stat-output.md, "Metrics"): the JSON and HTML files as one object of "metrics" in
- * its scope, the text file as a line. sz first (see "Options structs" in pmc/common.h).
+ * its scope, the text file as a line. sz first (see "Options structs" in pmc/common.h); the
+ * first version ends with json.
  */
 struct pmc_run_metric {
 	size_t sz;	    /* sizeof(struct pmc_run_metric) */
@@ -295,12 +319,18 @@ struct pmc_run_metric {
 	 * "status" and "reason" where present.
 	 */
 	const char *json;
+	/*
+	 * Or, with json NULL, the same object as nr_fields fields in order (keys must differ):
+	 * nothing is written as JSON text and parsed again.
+	 */
+	const struct pmc_run_field *fields;
+	size_t nr_fields;
 };
 
 /*
  * Adds metric m (copied) to the results model, after those added before. Returns 0;
- * -EINVAL for a bad sz, a json that is not such an object, a unit out of range or a thread
- * without a region; -ENOMEM.
+ * -EINVAL for a bad sz, a json (or fields) that is not such an object, a unit out of range
+ * or a thread without a region; -ENOMEM.
  */
 PMC_API int pmc_run__add_metric(struct pmc_run *run, const struct pmc_run_metric *m);
 

@@ -5,24 +5,90 @@
  * section of metric lines (docs/stat-output.md, "Metrics").
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
 #include "core/field.h"
+#include "core/opts.h"
 #include "run/output.h"
+
+/* A non-finite number is null in JSON. */
+static json_t *number(double d)
+{
+	return isfinite(d) ? json_real(d) : json_null();
+}
+
+static json_t *field_value(const struct pmc_run_field *f)
+{
+	json_t *a;
+
+	switch (f->kind) {
+	case PMC_RUN_FIELD_NULL:
+		return json_null();
+	case PMC_RUN_FIELD_STRING:
+		return f->s ? json_string(f->s) : json_null();
+	case PMC_RUN_FIELD_NUMBER:
+		return number(f->d);
+	case PMC_RUN_FIELD_INTEGER:
+		return json_integer((json_int_t)f->i);
+	case PMC_RUN_FIELD_BOOL:
+		return json_boolean(f->b);
+	case PMC_RUN_FIELD_NUMBERS:
+	case PMC_RUN_FIELD_STRINGS:
+		if (f->n && (f->kind == PMC_RUN_FIELD_NUMBERS ? !f->v : !f->strs))
+			return NULL;
+		a = json_array();
+		for (size_t i = 0; a && i < f->n; i++) {
+			json_t *e = f->kind == PMC_RUN_FIELD_NUMBERS ? number(f->v[i])
+				    : f->strs[i]		     ? json_string(f->strs[i])
+								     : NULL;
+
+			if (json_array_append_new(a, e)) {
+				json_decref(a);
+				a = NULL;
+			}
+		}
+		return a;
+	}
+	return NULL;
+}
+
+/* The fields as one object; NULL for a field that is not one (no key, a key twice, a bad kind,
+ * a string that is not UTF-8) or no memory, told apart by *enomem. */
+static json_t *fields_object(const struct pmc_run_field *f, size_t n, bool *enomem)
+{
+	json_t *o = json_object();
+
+	*enomem = !o;
+	for (size_t i = 0; o && i < n; i++) {
+		json_t *v = f[i].key && !json_object_get(o, f[i].key) ? field_value(&f[i]) : NULL;
+
+		if (!v || json_object_set_new(o, f[i].key, v)) {
+			json_decref(o);
+			o = NULL;
+		}
+	}
+	return o;
+}
 
 int pmc_run__add_metric(struct pmc_run *run, const struct pmc_run_metric *m)
 {
+	struct pmc_run_metric mo;
 	struct run_metric *v, *rm;
+	bool enomem = false;
 	json_t *obj;
 
-	if (!run || !m || m->sz < sizeof(*m) || !m->json || (m->thread >= 0 && !m->region) ||
-	    (m->region && m->unit >= 0) || (m->unit >= 0 && (size_t)m->unit >= run->res.nr_units))
+	if (!run || !m || PMC_OPTS_COPY(pmc_run_metric, &mo, m, json))
 		return -EINVAL;
-	obj = json_loads(m->json, JSON_REJECT_DUPLICATES, NULL);
+	if ((!mo.json && !mo.fields) || (mo.thread >= 0 && !mo.region) ||
+	    (mo.region && mo.unit >= 0) || (mo.unit >= 0 && (size_t)mo.unit >= run->res.nr_units))
+		return -EINVAL;
+	obj = mo.json ? json_loads(mo.json, JSON_REJECT_DUPLICATES, NULL)
+		      : fields_object(mo.fields, mo.nr_fields, &enomem);
 	if (!json_is_object(obj) || !json_is_string(json_object_get(obj, "name"))) {
 		json_decref(obj);
-		return -EINVAL;
+		return enomem ? -ENOMEM : -EINVAL;
 	}
 	v = realloc(run->metrics, (run->nr_metrics + 1) * sizeof(*v));
 	if (!v) {
@@ -32,8 +98,8 @@ int pmc_run__add_metric(struct pmc_run *run, const struct pmc_run_metric *m)
 	run->metrics = v;
 	rm = &v[run->nr_metrics];
 	*rm = (struct run_metric){
-		.thread = m->region ? m->thread : -1, .unit = m->region ? -1 : m->unit, .obj = obj};
-	if (m->region && !(rm->region = strdup(m->region))) {
+		.thread = mo.region ? mo.thread : -1, .unit = mo.region ? -1 : mo.unit, .obj = obj};
+	if (mo.region && !(rm->region = strdup(mo.region))) {
 		json_decref(obj);
 		return -ENOMEM;
 	}

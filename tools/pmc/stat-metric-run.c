@@ -6,6 +6,7 @@
  * (docs/metrics.md, "In pmc stat").
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
@@ -104,40 +105,131 @@ static int regions(struct stat_run *run, struct metric_input *in, struct metric_
 	return rc;
 }
 
-/*
- * The metric's object as compact JSON in buf (len bytes), or in a malloc'd copy when longer;
- * NULL: no memory. json_dumpb() into a buffer that fits spares json_dumps()'s string grown
- * a few bytes at a time (85 reallocs for one metric's 300 bytes).
- */
-static char *dump(const json_t *j, char *buf, size_t len)
-{
-	const size_t flags = JSON_COMPACT | JSON_REAL_PRECISION(17);
-	size_t n = j ? json_dumpb(j, buf, len - 1, flags) : 0;
+/* The most fields a metric's object has (metric_json(): 17 so far), and array items kept on
+ * the stack (more are malloc'ed). */
+#define MAX_FIELDS 32
+#define STACK_ITEMS 64
 
-	if (n >= len)
-		buf = malloc(n + 1);
-	if (!n || !buf || (n >= len && json_dumpb(j, buf, n, flags) != n)) {
-		if (n >= len)
-			free(buf);
-		return NULL;
+/*
+ * An object of metric_json() as libpmc's typed fields (no JSON text written and parsed
+ * again): keys and strings point into j, the arrays' items into items and strs (nr_items
+ * each). -EINVAL for what fields cannot carry (a nested object, an array of mixed kinds, more
+ * than MAX_FIELDS fields or nr_items items), which the caller then sends as text.
+ */
+static int to_fields(json_t *j, struct pmc_run_field *f, size_t *nr, double *items,
+		     const char **strs, size_t nr_items)
+{
+	size_t used = 0, n = 0;
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(j, key, v)
+	{
+		struct pmc_run_field *x = &f[n];
+		size_t k;
+		json_t *e;
+
+		if (n == MAX_FIELDS)
+			return -EINVAL;
+		*x = (struct pmc_run_field){.key = key};
+		switch (json_typeof(v)) {
+		case JSON_STRING:
+			x->kind = PMC_RUN_FIELD_STRING;
+			x->s = json_string_value(v);
+			break;
+		case JSON_REAL:
+			x->kind = PMC_RUN_FIELD_NUMBER;
+			x->d = json_real_value(v);
+			break;
+		case JSON_INTEGER:
+			x->kind = PMC_RUN_FIELD_INTEGER;
+			x->i = json_integer_value(v);
+			break;
+		case JSON_TRUE:
+		case JSON_FALSE:
+			x->kind = PMC_RUN_FIELD_BOOL;
+			x->b = json_is_true(v);
+			break;
+		case JSON_NULL:
+			x->kind = PMC_RUN_FIELD_NULL;
+			break;
+		case JSON_ARRAY:
+			x->n = json_array_size(v);
+			if (x->n > nr_items - used)
+				return -EINVAL;
+			/* "inputs" holds strings, "values" numbers or nulls (non-finite) */
+			x->kind = x->n && json_is_string(json_array_get(v, 0))
+					  ? PMC_RUN_FIELD_STRINGS
+					  : PMC_RUN_FIELD_NUMBERS;
+			x->v = items + used;
+			x->strs = strs + used;
+			json_array_foreach(v, k, e)
+			{
+				if (x->kind == PMC_RUN_FIELD_STRINGS && json_is_string(e))
+					strs[used + k] = json_string_value(e);
+				else if (x->kind == PMC_RUN_FIELD_NUMBERS && json_is_null(e))
+					items[used + k] = NAN;
+				else if (x->kind == PMC_RUN_FIELD_NUMBERS && json_is_number(e))
+					items[used + k] = json_number_value(e);
+				else
+					return -EINVAL;
+			}
+			used += x->n;
+			break;
+		default:
+			return -EINVAL;
+		}
+		n++;
 	}
-	buf[n] = 0;
-	return buf;
+	*nr = n;
+	return 0;
+}
+
+/* The items of j's arrays. */
+static size_t nr_items(json_t *j)
+{
+	size_t n = 0;
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(j, key, v) n += json_array_size(v); /* 0 for what is not an array */
+	return n;
 }
 
 /* One metric into the results model, in its scope: the results files carry it. */
 static int publish_one(struct stat_run *run, const char *region, int thread, long unit,
 		       const struct metric_result *r)
 {
-	char buf[1024];
+	struct pmc_run_field fields[MAX_FIELDS];
+	double stack_items[STACK_ITEMS], *items = stack_items;
+	const char *stack_strs[STACK_ITEMS], **strs = stack_strs;
 	json_t *j = metric_json(r);
-	char *s = dump(j, buf, sizeof(buf));
-	struct pmc_run_metric m = {
-		.sz = sizeof(m), .region = region, .thread = thread, .unit = unit, .json = s};
-	int rc = s ? pmc_run__add_metric(run->runner, &m) : -ENOMEM;
+	size_t ni = j ? nr_items(j) : 0;
+	struct pmc_run_metric m = {.sz = sizeof(m),
+				   .region = region,
+				   .thread = thread,
+				   .unit = unit,
+				   .fields = fields};
+	char *text = NULL;
+	int rc = -ENOMEM;
 
-	if (s != buf)
-		free(s);
+	if (ni > STACK_ITEMS) {
+		items = malloc(ni * sizeof(*items));
+		strs = malloc(ni * sizeof(*strs));
+	}
+	if (j && items && strs) {
+		if (to_fields(j, fields, &m.nr_fields, items, strs, ni)) {
+			/* what fields cannot carry goes as text */
+			m.fields = NULL;
+			m.json = text = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17));
+		}
+		rc = m.fields || text ? pmc_run__add_metric(run->runner, &m) : -ENOMEM;
+	}
+	if (items != stack_items)
+		free(items);
+	if (strs != stack_strs)
+		free(strs);
+	free(text);
 	json_decref(j);
 	return rc;
 }
