@@ -53,7 +53,7 @@ static char *pass_events(const struct pmc_run *run, int pass)
  */
 static const char *pass_header(struct pmc_run *run, int pass)
 {
-	const char *be = run->opts.backend;
+	const char *be = run->opts.backend && *run->opts.backend ? run->opts.backend : NULL;
 	char *events, *buf;
 
 	if (run->pass_header && run->pass_header_of == pass)
@@ -65,14 +65,16 @@ static const char *pass_header(struct pmc_run *run, int pass)
 		return NULL;
 	buf = NULL;
 	if (!strchr(events, '\n') && !(be && strchr(be, '\n'))) {
-		char *body = NULL;
+		char *body;
 
+		/* asprintf() leaves its pointer undefined when it fails */
 		if (asprintf(&body, "events %s\npriv %u\n%s%s%s", events, run->opts.priv,
-			     be ? "backend " : "", be ? be : "", be ? "\n" : "") >= 0 &&
-		    asprintf(&buf, PMC_PASS_MAGIC " %d %zu\n%s", PMC_PASS_VERSION, strlen(body),
-			     body) < 0)
-			buf = NULL;
-		free(body);
+			     be ? "backend " : "", be ? be : "", be ? "\n" : "") >= 0) {
+			if (asprintf(&buf, PMC_PASS_MAGIC " %d %zu\n%s", PMC_PASS_VERSION,
+				     strlen(body), body) < 0)
+				buf = NULL;
+			free(body);
+		}
 	}
 	free(events);
 	run->pass_header = buf;
