@@ -4,6 +4,7 @@
  * (docs/metrics.md, "Real CPUs"): CPUID's vendor, family and model, looked up in the rows of
  * perf's tools/perf/pmu-events/arch/x86/mapfile.csv that pmc ships a metric file for.
  */
+#include <pthread.h>
 #include <string.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -61,15 +62,22 @@ const char *pmc__perf_cpu_model_of(const char *vendor, unsigned family, unsigned
 	return NULL;
 }
 
-const char *pmc__perf_cpu_model(void)
+/*
+ * CPUID is an exit to the hypervisor in a virtual machine (about 6 us each on the VMs pmc is
+ * tested on): the model is read once per process. pmc stat -M asks once per row of
+ * index.tsv that names a model (6 on perf), which was 18 CPUIDs, a quarter of what -M added.
+ */
+static const char *cpu_model;
+
+static void probe_cpu_model(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
 	unsigned a, b, c, d, family, model;
 	char vendor[13] = {0};
 
-	if (__get_cpuid_max(0, NULL) < 1)
-		return NULL;
-	__cpuid(0, a, b, c, d);
+	/* leaf 0: the highest leaf (a) and the vendor */
+	if (!__get_cpuid(0, &a, &b, &c, &d) || a < 1)
+		return;
 	memcpy(vendor, &b, 4);
 	memcpy(vendor + 4, &d, 4);
 	memcpy(vendor + 8, &c, 4);
@@ -82,8 +90,14 @@ const char *pmc__perf_cpu_model(void)
 		model |= ((a >> 16) & 0xf) << 4;
 	if (family == 0xf)
 		family += (a >> 20) & 0xff;
-	return pmc__perf_cpu_model_of(vendor, family, model);
-#else
-	return NULL;
+	cpu_model = pmc__perf_cpu_model_of(vendor, family, model);
 #endif
+}
+
+const char *pmc__perf_cpu_model(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, probe_cpu_model);
+	return cpu_model;
 }
