@@ -8,10 +8,11 @@
 #include <sys/types.h>
 
 /*
- * Recipe: pmc__child_spawn() forks and leaves the child blocked on a pipe, so that
- * counters can be attached to its pid before it runs; pmc__child_start() lets it exec
- * and learns through a close-on-exec pipe whether exec succeeded; pmc__child_wait()
- * reaps it. pmc__child_delete() kills and reaps a child that is still there.
+ * Recipe: pmc__child_spawn() starts the child (a CLONE_VM clone, else a fork: child.c says
+ * why) and leaves it blocked on a pipe, so that counters can be attached to its pid before it
+ * runs; pmc__child_start() lets it exec and learns through a close-on-exec pipe whether exec
+ * succeeded; pmc__child_wait() reaps it. pmc__child_delete() kills and reaps a child that is
+ * still there, and frees what a clone read.
  */
 struct pmc_child {
 	pid_t pid;
@@ -20,7 +21,8 @@ struct pmc_child {
 	bool reaped;
 	int status; /* wait status once reaped */
 	bool have_rusage;
-	struct rusage rusage; /* the command's and its reaped children's, once reaped by wait */
+	struct rusage rusage;	 /* the command's and its reaped children's, once reaped by wait */
+	struct child_plan *plan; /* a CLONE_VM child's stack and what it reads (child.c) */
 };
 
 struct pmc_child_opts {
