@@ -153,8 +153,9 @@ static void plan_free(struct child_plan *p)
 
 /*
  * The files execvp() would try for argv0, in a NULL-terminated array with the strings after
- * it (one free()): argv0 itself when it has a '/', else each PATH entry (an empty one being
- * the current folder) joined with it; PATH's default is confstr()'s, as execvp's.
+ * it (one free()): argv0 itself when it has a '/' or is empty, else each PATH entry (an
+ * empty one being the current folder) joined with it; PATH's default is confstr()'s, as
+ * execvp's.
  */
 static char **plan_files(const char *argv0)
 {
@@ -162,7 +163,7 @@ static char **plan_files(const char *argv0)
 	char defpath[256], **v, *out;
 	size_t n = 1, len, flen = strlen(argv0);
 
-	if (strchr(argv0, '/')) {
+	if (!*argv0 || strchr(argv0, '/')) { /* "": ENOENT, as execvp() says */
 		v = malloc(2 * sizeof(*v) + flen + 1);
 		if (v) {
 			v[0] = memcpy((char *)(v + 2), argv0, flen + 1);

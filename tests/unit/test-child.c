@@ -92,12 +92,14 @@ Test(child, found_in_path_and_its_status_kept)
 
 Test(child, a_command_not_there_is_enoent_and_127)
 {
-	char *argv[] = {"pmc-no-such-command-here", NULL};
+	char *argv[] = {"pmc-no-such-command-here", NULL}, *empty[] = {"", NULL};
 	int e, status;
 
 	cr_expect_eq(run(argv, NULL, &e, &status), -PMC_E_EXEC);
 	cr_expect_eq(e, ENOENT);
 	cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 127);
+	cr_expect_eq(run(empty, NULL, &e, &status), -PMC_E_EXEC);
+	cr_expect_eq(e, ENOENT, "an empty name is not searched for");
 }
 
 /* execvp's search: a file not allowed is passed over for a later one, and said when alone. */
