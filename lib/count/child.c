@@ -151,6 +151,7 @@ static void plan_free(struct child_plan *p)
 	free(p);
 }
 
+#if HAVE_CLONE_VM
 /*
  * The files execvp() would try for argv0, in a NULL-terminated array with the strings after
  * it (one free()): argv0 itself when it has a '/' or is empty, else each PATH entry (an
@@ -293,7 +294,6 @@ static struct child_plan *plan_new(char *const argv[], const struct pmc_child_op
 	return p;
 }
 
-#if HAVE_CLONE_VM
 CHILD_CODE static void clear_cloexec(int fd)
 {
 	long fl = raw(SYS_fcntl, fd, F_GETFD, 0, 0);
@@ -386,6 +386,7 @@ static pid_t start_child(struct pmc_child *c, char *const argv[], const struct p
 {
 	pid_t pid;
 
+	(void)c;
 #if HAVE_CLONE_VM
 	if (!RUNNING_ON_VALGRIND) {
 		c->plan = plan_new(argv, opts, go, errp, mask);
