@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The runner and region markers: each run gets an anonymous results file (memfd) that starts
- * with the pass header (docs/regions.md, runner protocol version 3); afterwards its records
- * are merged per region, event, repetition and, with per_thread, thread. Overhead
+ * The runner and region markers: after each run the records in its results file (made by
+ * pass-file.c) are merged per region, event, repetition and, with per_thread, thread. Overhead
  * subtraction is applied here too.
  */
 #include <errno.h>
@@ -10,123 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/mman.h>
-#include "region/proto.h"
 #include "run/calib.h"
 #include "run/regions.h"
-
-/* The events of pass as an event string, groups in braces, for the command's own counters. */
-static char *pass_events(const struct pmc_run *run, int pass)
-{
-	size_t len = 0, left = 0;
-	char *buf = NULL;
-	FILE *f = open_memstream(&buf, &len);
-	bool first = true;
-
-	if (!f)
-		return NULL;
-	for (size_t i = 0; i < pmc_evlist__nr(run->evlist); i++) {
-		struct pmc_evsel *ev = pmc_evlist__at(run->evlist, i);
-		size_t gsz = pmc_evsel__group_size(ev);
-		bool opens = pmc_evsel__leader(ev) == ev && gsz > 1;
-
-		if (pmc_evsel__pass(ev) != pass)
-			continue;
-		fprintf(f, "%s%s%s", first ? "" : ",", opens ? "{" : "", pmc_evsel__name(ev));
-		first = false;
-		if (opens)
-			left = gsz;
-		if (left && --left == 0)
-			fputc('}', f);
-	}
-	if (fclose(f)) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}
-
-/*
- * The pass header of runner protocol 3 (docs/regions.md), built once per pass: every
- * repetition of a pass writes the same bytes. NULL for no memory, or for an event string or
- * backend name with a newline in it (neither can be written as a line).
- */
-static const char *pass_header(struct pmc_run *run, int pass)
-{
-	const char *be = run->opts.backend && *run->opts.backend ? run->opts.backend : NULL;
-	char *events, *buf;
-
-	if (run->pass_header && run->pass_header_of == pass)
-		return run->pass_header;
-	free(run->pass_header);
-	run->pass_header = NULL;
-	events = pass_events(run, pass);
-	if (!events)
-		return NULL;
-	buf = NULL;
-	if (!strchr(events, '\n') && !(be && strchr(be, '\n'))) {
-		char *body;
-
-		/* asprintf() leaves its pointer undefined when it fails */
-		if (asprintf(&body, "events %s\npriv %u\n%s%s%s", events, run->opts.priv,
-			     be ? "backend " : "", be ? be : "", be ? "\n" : "") >= 0) {
-			if (asprintf(&buf, PMC_PASS_MAGIC " %d %zu\n%s", PMC_PASS_VERSION,
-				     strlen(body), body) < 0)
-				buf = NULL;
-			free(body);
-		}
-	}
-	free(events);
-	run->pass_header = buf;
-	run->pass_header_of = pass;
-	return buf;
-}
-
-/*
- * The header at offset 0, the offset left after it: the command's records are appended there,
- * at the offset it shares with us.
- */
-static int write_all(int fd, const char *buf)
-{
-	for (const char *p = buf, *end = buf + strlen(buf); p < end;) {
-		ssize_t n = write(fd, p, (size_t)(end - p));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		p += n;
-	}
-	return 0;
-}
-
-int pmc__run_regions_prepare(struct pmc_run *run, int pass, struct pmc_target *t)
-{
-	const char *header;
-
-	if (t->kind != PMC_TARGET_COMMAND)
-		return 0;
-	if (run->region_fd < 0)
-		run->region_fd = memfd_create("pmc-regions", MFD_CLOEXEC);
-	/* The offset is shared with the command: back to 0, or its write leaves a hole. */
-	if (run->region_fd < 0 || ftruncate(run->region_fd, 0) ||
-	    lseek(run->region_fd, 0, SEEK_SET))
-		return 0; /* regions are an extra: whole-program counting goes on without */
-	/*
-	 * What the command is told goes into the descriptor, not the environment: the
-	 * environment's size moves the command's stack, so every pass gets the same one, byte
-	 * for byte, and one the same size as without a runner but for PMC_REGION_FD, which only
-	 * the child gets (the caller's own environment is never changed).
-	 */
-	header = pass_header(run, pass);
-	if (!header)
-		return -ENOMEM;
-	if (write_all(run->region_fd, header))
-		return 0; /* as above: this run's regions go unmeasured */
-	t->child_fd = run->region_fd;
-	t->child_fd_env = "PMC_REGION_FD";
-	return 0;
-}
 
 static struct pmc_run_region *find_region(struct pmc_run *run, const char *name)
 {
