@@ -58,9 +58,9 @@ struct pmc_metrics_opts {
 	size_t sz;	     /* sizeof(struct pmc_metrics_opts) */
 	const char *backend; /* "perf" (NULL) or "vpmu": which shipped files apply, and #slots */
 	/*
-	 * The folder of the shipped files (its index.tsv lists them). NULL: $PMC_METRICS_DIR,
-	 * else share/pmc/metrics of the install tree this libpmc lies in, else the source
-	 * tree's data/metrics, else the configured prefix's.
+	 * A folder to read the shipped files from instead (its index.tsv lists them; a copy of
+	 * data/metrics, installed as share/pmc/metrics). NULL: $PMC_METRICS_DIR, else the files
+	 * as this libpmc was built with them (compiled in: nothing is read).
 	 */
 	const char *dir;
 	bool no_shipped; /* load no shipped file: only pmc_metrics__load() and __define() */
@@ -78,9 +78,9 @@ struct pmc_metrics_opts {
 /*
  * Creates a set holding the shipped files that apply to the backend (data/metrics/index.tsv;
  * docs/metrics.md, "Shipped files"), or none with opts->no_shipped. Returns 0; -ENOMEM;
- * -PMC_E_NOBACKEND; -ENOENT when no folder holds the shipped files; for a shipped file that
- * does not load, the code of pmc_metrics__load(). err (may be NULL) says what failed. The
- * caller frees the set with pmc_metrics__delete().
+ * -PMC_E_NOBACKEND; -ENOENT when the folder named by opts->dir or $PMC_METRICS_DIR holds no
+ * index.tsv; for a file of that folder that does not load, the code of pmc_metrics__load().
+ * err (may be NULL) says what failed. The caller frees the set with pmc_metrics__delete().
  */
 PMC_API int pmc_metrics__new(const struct pmc_metrics_opts *opts, struct pmc_metric_error *err,
 			     struct pmc_metrics **out);

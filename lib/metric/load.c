@@ -320,24 +320,54 @@ static int read_json(const char *path, json_t **root, struct pmc_metric_error *e
 	return 0;
 }
 
-int pmc__metrics_load_entry(struct pmc_metrics *m, const char *path, int rank, size_t idx,
-			    const char *text, size_t len, struct pmc_metric_error *err)
+/* Entry idx of a shipped file added, its object released. */
+static int load_one(struct pmc_metrics *m, const char *path, int rank, size_t idx, json_t *obj,
+		    struct pmc_metric_error *err)
 {
 	struct load l = {.set = m, .path = path, .err = err, .rank = rank};
-	json_error_t jerr;
-	json_t *obj = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-	int ret;
+	int ret = entry(&l, obj, idx);
 
-	if (!obj) {
-		pmc__metric_error(err, path, NULL, -1, "entry %zu: %s", idx, jerr.text);
-		return -PMC_E_FORMAT;
-	}
-	ret = entry(&l, obj, idx);
 	json_decref(obj);
 	if (!ret && l.nr)
 		ret = pmc__metrics_add(m, l.metrics, l.nr);
 	free(l.metrics);
 	return ret;
+}
+
+int pmc__metrics_load_entry(struct pmc_metrics *m, const char *path, int rank, size_t idx,
+			    const char *text, size_t len, struct pmc_metric_error *err)
+{
+	json_error_t jerr;
+	json_t *obj = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+
+	if (!obj) {
+		pmc__metric_error(err, path, NULL, -1, "entry %zu: %s", idx, jerr.text);
+		return -PMC_E_FORMAT;
+	}
+	return load_one(m, path, rank, idx, obj, err);
+}
+
+int pmc__metrics_load_pairs(struct pmc_metrics *m, const char *path, int rank, size_t idx,
+			    const char *kv, size_t nr, struct pmc_metric_error *err)
+{
+	/* The object the entry's text would parse to, built without lexing it: the generator
+	 * wrote valid UTF-8 and no key twice (the checks json_loadb() makes). */
+	json_t *obj = json_object(), *v;
+
+	for (size_t i = 0; obj && i < nr; i++) {
+		const char *key = kv, *val = key + strlen(key) + 1;
+
+		kv = val + strlen(val) + 1;
+		if (!(v = json_string_nocheck(val)) || json_object_set_new_nocheck(obj, key, v)) {
+			json_decref(obj);
+			obj = NULL;
+		}
+	}
+	if (!obj) {
+		pmc__metric_error(err, path, NULL, -1, "entry %zu: %s", idx, pmc_strerror(-ENOMEM));
+		return -ENOMEM;
+	}
+	return load_one(m, path, rank, idx, obj, err);
 }
 
 int pmc_metrics__load(struct pmc_metrics *m, const char *path, struct pmc_metric_error *err)

@@ -86,12 +86,31 @@ struct pmc__lazy_entry {
 	bool loaded;
 };
 
-/* A shipped file whose entries are parsed as a selection needs them (shipped.c). */
+/*
+ * A shipped file as libpmc holds it (data/metrics/gen-shipped.py compiles the files into
+ * lib/metric/shipped.c): strings are places in one text (pmc__builtin_text; 0: none), so
+ * that the table needs no relocation when libpmc is loaded. A metric entry: its place among
+ * the file's entries, its MetricName and MetricGroup, and its nr_kv members, key then value,
+ * one string after another from kv.
+ */
+struct pmc__builtin_entry {
+	unsigned idx, name, groups, kv, nr_kv;
+};
+struct pmc__builtin_file {
+	unsigned file, backends, model; /* as index.tsv's row gives them */
+	unsigned first, nr;		/* its entries in pmc__builtin_entries */
+};
+
+/*
+ * A shipped file whose entries are parsed as a selection needs them (shipped.c): read from a
+ * folder (text, split by scan.c into e) or built in (builtin, with e for the loaded flags).
+ */
 struct pmc__lazy_file {
 	char *path, *text;
 	size_t len;
 	int rank; /* its row of index.tsv */
-	struct pmc__lazy_entry *e;
+	const struct pmc__builtin_file *builtin;
+	struct pmc__lazy_entry *e; /* builtin: for the loaded flags only */
 	size_t nr, cap;
 };
 /* scan.c: splits f->text into f->e. 0, -PMC_E_FORMAT (not a list of objects), -ENOMEM. */
@@ -169,6 +188,9 @@ void pmc__metrics_need(const struct pmc_metrics *m, const char *name, size_t len
 /* load.c: a shipped entry (text[0, len), entry idx of file rank) parsed and added. */
 int pmc__metrics_load_entry(struct pmc_metrics *m, const char *path, int rank, size_t idx,
 			    const char *text, size_t len, struct pmc_metric_error *err);
+/* load.c: a built-in shipped entry: nr members, key then value, one string after another. */
+int pmc__metrics_load_pairs(struct pmc_metrics *m, const char *path, int rank, size_t idx,
+			    const char *kv, size_t nr, struct pmc_metric_error *err);
 /* load.c: a whole file, shipped (its index row rank) or the user's (rank -1). */
 int pmc__metrics_load_file(struct pmc_metrics *m, const char *path, int rank,
 			   struct pmc_metric_error *err);

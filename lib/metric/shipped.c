@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The shipped metric files: the folder that holds them (beside this libpmc when installed)
- * and its index.tsv, which says which backend and CPU model each file is for
- * (docs/metrics.md, "Shipped files").
+ * The shipped metric files: built in (compiled from data/metrics by the build), or read from
+ * a folder the caller or $PMC_METRICS_DIR names, whose index.tsv says which backend and CPU
+ * model each file is for (docs/metrics.md, "Shipped files").
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,19 +17,14 @@
 #include "core/backend.h"
 #include "core/log.h"
 #include "core/readall.h"
-#include "core/selfdir.h"
 #include "metric/metric.h"
 
-/* Compile definitions from lib/CMakeLists.txt: the source tree's folder, the installed one,
- * and the installed one relative to libdir (libpmc.so) and bindir (a static libpmc). */
-#ifndef PMC_METRICS_SOURCE_DIR
-#define PMC_METRICS_SOURCE_DIR ""
-#define PMC_METRICS_INSTALL_DIR ""
-#define PMC_METRICS_FROM_LIBDIR ""
-#define PMC_METRICS_FROM_BINDIR ""
-#endif
-
 #define INDEX "index.tsv"
+
+/* The files as the build compiled them (data/metrics/gen-shipped.py): pmc__builtin_files. */
+#include "data/metrics/shipped.def"
+
+#define NR_BUILTIN (sizeof(pmc__builtin_files) / sizeof(pmc__builtin_files[0]))
 
 static bool has_index(const char *dir)
 {
@@ -37,50 +32,6 @@ static bool has_index(const char *dir)
 
 	return *dir && (size_t)snprintf(path, sizeof(path), "%s/" INDEX, dir) < sizeof(path) &&
 	       access(path, R_OK) == 0;
-}
-
-/* share/pmc/metrics of the install tree this libpmc lies in, found from where it lies. */
-static bool installed_dir(char *dir, size_t len)
-{
-	char self[PATH_MAX], cand[PATH_MAX * 2];
-	bool is_exe = false;
-	const char *rel;
-
-	if (pmc__selfdir(self, sizeof(self), &is_exe))
-		return false;
-	rel = is_exe ? PMC_METRICS_FROM_BINDIR : PMC_METRICS_FROM_LIBDIR;
-	if (!*rel || (size_t)snprintf(cand, sizeof(cand), "%s/%s", self, rel) >= sizeof(cand) ||
-	    !has_index(cand) || !realpath(cand, self)) /* without the "lib/.." */
-		return false;
-	return (size_t)snprintf(dir, len, "%s", self) < len;
-}
-
-/* The folder of the shipped files, or -ENOENT with the places looked at. */
-static int shipped_dir(const struct pmc_metrics *m, char *dir, size_t len,
-		       struct pmc_metric_error *err)
-{
-	const char *env = secure_getenv("PMC_METRICS_DIR");
-	const char *given = m->opts.dir ? m->opts.dir : env && *env ? env : NULL;
-
-	if (given) {
-		snprintf(dir, len, "%s", given);
-		if (has_index(dir))
-			return 0;
-		pmc__metric_error(err, NULL, NULL, -1, "%s%s holds no " INDEX " of metric files",
-				  m->opts.dir ? "" : "PMC_METRICS_DIR=", given);
-		return -ENOENT;
-	}
-	if (installed_dir(dir, len))
-		return 0;
-	if (has_index(PMC_METRICS_SOURCE_DIR))
-		return snprintf(dir, len, "%s", PMC_METRICS_SOURCE_DIR), 0;
-	if (has_index(PMC_METRICS_INSTALL_DIR))
-		return snprintf(dir, len, "%s", PMC_METRICS_INSTALL_DIR), 0;
-	pmc__metric_error(err, NULL, NULL, -1,
-			  "no metric files: neither the install tree's share/pmc/metrics nor %s "
-			  "nor %s holds " INDEX "; set PMC_METRICS_DIR",
-			  PMC_METRICS_SOURCE_DIR, PMC_METRICS_INSTALL_DIR);
-	return -ENOENT;
 }
 
 /* Splits a row into its 4 tab-separated fields; false when it has another number. */
@@ -191,10 +142,24 @@ struct shipped {
 	int rank; /* the row being read */
 };
 
+/* Appends f to the set's files, or frees it. */
+static int keep(struct pmc_metrics *m, struct pmc__lazy_file *f)
+{
+	struct pmc__lazy_file *v = realloc(m->lazy, (m->nr_lazy + 1) * sizeof(*v));
+
+	if (!v) {
+		pmc__lazy_free(f);
+		return -ENOMEM;
+	}
+	m->lazy = v;
+	v[m->nr_lazy++] = *f;
+	return 0;
+}
+
 /* The file read whole and split into its entries, kept for pmc__metrics_need(). */
 static int keep_lazy(struct pmc_metrics *m, const char *path, int rank)
 {
-	struct pmc__lazy_file f = {.rank = rank}, *v;
+	struct pmc__lazy_file f = {.rank = rank};
 	int ret = read_whole(path, &f.text, &f.len);
 
 	if (ret && ret != -PMC_E_FORMAT)
@@ -202,25 +167,53 @@ static int keep_lazy(struct pmc_metrics *m, const char *path, int rank)
 	f.path = ret ? NULL : strdup(path);
 	if (!ret)
 		ret = f.path ? pmc__lazy_scan(&f) : -ENOMEM;
-	v = ret ? NULL : realloc(m->lazy, (m->nr_lazy + 1) * sizeof(*v));
-	if (!v) {
+	if (ret) {
 		pmc__lazy_free(&f);
-		return ret ? ret : -ENOMEM;
+		return ret;
 	}
-	m->lazy = v;
-	v[m->nr_lazy++] = f;
-	return 0;
+	return keep(m, &f);
 }
 
-static bool needed(const struct pmc__lazy_file *f, const struct pmc__lazy_entry *e,
-		   const char *name, size_t len)
+/* A built-in file kept likewise: its entries need no scan, only their loaded flags. */
+static int keep_builtin(struct pmc_metrics *m, const struct pmc__builtin_file *b, int rank)
 {
-	if (e->loaded || (!e->name.set && !e->opaque))
+	struct pmc__lazy_file f = {.rank = rank, .builtin = b, .nr = b->nr, .cap = b->nr};
+
+	f.path = strdup(pmc__builtin_text + b->file);
+	f.e = calloc(b->nr ? b->nr : 1, sizeof(*f.e));
+	if (!f.path || !f.e) {
+		pmc__lazy_free(&f);
+		return -ENOMEM;
+	}
+	return keep(m, &f);
+}
+
+/* Whether entry k of f, not loaded yet, defines name[0, len) as a metric or group. */
+static bool needed(const struct pmc__lazy_file *f, size_t k, const char *name, size_t len)
+{
+	const struct pmc__lazy_entry *e = &f->e[k];
+	const char *n, *g = NULL;
+	size_t nl, gl = 0;
+
+	if (e->loaded)
 		return false;
-	return !len || e->opaque ||
-	       (e->name.len == len && !strncasecmp(f->text + e->name.off, name, len)) ||
-	       (e->groups.set &&
-		pmc__in_listn(f->text + e->groups.off, e->groups.len, ';', name, len));
+	if (f->builtin) {
+		const struct pmc__builtin_entry *b = &pmc__builtin_entries[f->builtin->first + k];
+
+		n = pmc__builtin_text + b->name;
+		nl = strlen(n);
+		if (b->groups)
+			g = pmc__builtin_text + b->groups, gl = strlen(g);
+	} else {
+		if (e->opaque || !e->name.set)
+			return e->opaque; /* opaque: any name; no name: an event description */
+		n = f->text + e->name.off;
+		nl = e->name.len;
+		if (e->groups.set)
+			g = f->text + e->groups.off, gl = e->groups.len;
+	}
+	return !len || (nl == len && !strncasecmp(n, name, len)) ||
+	       (g && pmc__in_listn(g, gl, ';', name, len));
 }
 
 void pmc__metrics_need(const struct pmc_metrics *cm, const char *name, size_t len)
@@ -233,35 +226,46 @@ void pmc__metrics_need(const struct pmc_metrics *cm, const char *name, size_t le
 		struct pmc__lazy_file *f = &m->lazy[i];
 
 		for (size_t k = 0; k < f->nr; k++) {
+			const struct pmc__builtin_entry *b =
+				f->builtin ? &pmc__builtin_entries[f->builtin->first + k] : NULL;
 			struct pmc__lazy_entry *e = &f->e[k];
 
-			if (!needed(f, e, name, len))
+			if (!needed(f, k, name, len))
 				continue;
 			e->loaded = true;
-			if (pmc__metrics_load_entry(m, f->path, f->rank, k, f->text + e->off,
-						    e->len, &err))
+			if (b ? pmc__metrics_load_pairs(m, f->path, f->rank, b->idx,
+							pmc__builtin_text + b->kv, b->nr_kv, &err)
+			      : pmc__metrics_load_entry(m, f->path, f->rank, k, f->text + e->off,
+							e->len, &err))
 				pr_warn("metric file %s: %s\n", err.where[0] ? err.where : f->path,
 					err.parse.msg);
 		}
 	}
 }
 
-/* Loads a file whose row names the set's backend, with "*" or the backend's model. */
+/* Whether a row of these backends and models applies to the set's backend and its CPU. */
+static bool applies(const struct pmc_metrics *m, const char *backends, const char *model)
+{
+	const char *mine;
+
+	if (!pmc__in_list(backends, ',', m->opts.backend, strlen(m->opts.backend)))
+		return false;
+	/* The model is asked for only when a row names one: it may probe the machine. */
+	return !strcmp(model, "*") || ((mine = pmc__backend_cpu_model(m->backend)) &&
+				       pmc__in_list(model, ',', mine, strlen(mine)));
+}
+
+/* Loads a row of a folder's index that applies to the set. */
 static int load_row(const char *file, const char *backends, const char *model, const char *source,
 		    void *arg)
 {
 	struct shipped *s = arg;
-	const char *mine;
 	char path[PATH_MAX];
 	int ret;
 
 	(void)source;
 	s->rank++;
-	if (!pmc__in_list(backends, ',', s->set->opts.backend, strlen(s->set->opts.backend)))
-		return 0;
-	/* The model is asked for only when a row names one: it may probe the machine. */
-	if (strcmp(model, "*") && (!(mine = pmc__backend_cpu_model(s->set->backend)) ||
-				   !pmc__in_list(model, ',', mine, strlen(mine))))
+	if (!applies(s->set, backends, model))
 		return 0;
 	snprintf(path, sizeof(path), "%s/%s", s->dir, file);
 	/* A file the scan cannot split is parsed whole now, which says what is wrong with it. */
@@ -275,9 +279,25 @@ static int load_row(const char *file, const char *backends, const char *model, c
 
 int pmc__metrics_load_shipped(struct pmc_metrics *m, struct pmc_metric_error *err)
 {
-	char dir[PATH_MAX];
+	const char *env = secure_getenv("PMC_METRICS_DIR");
+	const char *dir = m->opts.dir ? m->opts.dir : env && *env ? env : NULL;
 	struct shipped s = {.set = m, .dir = dir, .err = err, .rank = -1};
-	int ret = shipped_dir(m, dir, sizeof(dir), err);
+	int ret = 0;
 
-	return ret ? ret : pmc__metric_index_read(dir, load_row, &s, err);
+	if (!dir) { /* the built-in files: nothing to find or read */
+		for (size_t i = 0; !ret && i < NR_BUILTIN; i++) {
+			const struct pmc__builtin_file *b = &pmc__builtin_files[i];
+
+			if (applies(m, pmc__builtin_text + b->backends,
+				    pmc__builtin_text + b->model))
+				ret = keep_builtin(m, b, (int)i);
+		}
+		return ret;
+	}
+	if (!has_index(dir)) {
+		pmc__metric_error(err, NULL, NULL, -1, "%s%s holds no " INDEX " of metric files",
+				  m->opts.dir ? "" : "PMC_METRICS_DIR=", dir);
+		return -ENOENT;
+	}
+	return pmc__metric_index_read(dir, load_row, &s, err);
 }

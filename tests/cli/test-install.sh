@@ -73,8 +73,8 @@ cc $SAN -o "$T/region-loop" "$SRC/examples/region-loop.c" $(pkg-config --cflags 
 expect_eq "the program loads the installed libpmc" \
 	"$(ldd "$T/region-loop" | awk '$1 ~ /^libpmc/ { print $3 }' | xargs realpath)" \
 	"$(realpath "$P/lib/libpmc.so.0")"
-# The installed libpmc reads its own metric files, found relative to it after the move (not
-# the source tree's data/metrics, which this libpmc also knows).
+# The installed libpmc holds the shipped metric files (compiled in: nothing to find after the
+# move, even with the installed copies gone); PMC_METRICS_DIR names a folder to read instead.
 cat >"$T/metric-dir.c" <<'EOF'
 #include <stdio.h>
 #include <pmc/pmc.h>
@@ -91,8 +91,12 @@ EOF
 # shellcheck disable=SC2046 # the flags are words
 cc $SAN -o "$T/metric-dir" "$T/metric-dir.c" $(pkg-config --cflags --libs libpmc) \
 	-Wl,-rpath,"$P/lib" 2>"$T/cc.err" || { fail "cc metric-dir.c"; cat "$T/cc.err"; }
-expect_eq "metric files from the install tree" "$(env -u PMC_METRICS_DIR "$T/metric-dir")" \
-	"$(realpath "$P/share/pmc/metrics/generic.json")"
+mv "$P/share/pmc/metrics" "$T/installed-metrics"
+expect_eq "the built-in metric files, no folder installed" \
+	"$(env -u PMC_METRICS_DIR "$T/metric-dir")" generic.json
+mv "$T/installed-metrics" "$P/share/pmc/metrics"
+expect_eq "the installed folder, named by PMC_METRICS_DIR" \
+	"$(PMC_METRICS_DIR=$P/share/pmc/metrics "$T/metric-dir")" "$P/share/pmc/metrics/generic.json"
 TP=syscalls:sys_enter_getppid
 if [ -r /sys/kernel/tracing/events/syscalls/sys_enter_getppid/id ] ||
 	[ -r /sys/kernel/debug/tracing/events/syscalls/sys_enter_getppid/id ]; then

@@ -17,9 +17,10 @@
 
 #define SHIPPED PMC_TEST_DATA "/../../data/metrics"
 
-static struct pmc_metrics *shipped(const char *backend)
+/* The shipped set read from data/metrics (dir SHIPPED), or built in (dir NULL). */
+static struct pmc_metrics *shipped_from(const char *backend, const char *dir)
 {
-	struct pmc_metrics_opts o = {.sz = sizeof(o), .dir = SHIPPED, .backend = backend};
+	struct pmc_metrics_opts o = {.sz = sizeof(o), .dir = dir, .backend = backend};
 	struct pmc_metric_error err = {0};
 	struct pmc_metrics *m;
 
@@ -48,9 +49,9 @@ static char *names(struct pmc_metrics *m, char *buf, size_t len)
 	return buf;
 }
 
-Test(metric_lazy, a_selection_parses_only_what_it_needs)
+static void a_selection_parses_only_what_it_needs(const char *dir)
 {
-	struct pmc_metrics *m = shipped("vpmu");
+	struct pmc_metrics *m = shipped_from("vpmu", dir);
 	struct pmc_metric_error err = {0};
 
 	cr_expect_eq(m->nr, 0, "nothing parsed before it is needed");
@@ -60,12 +61,21 @@ Test(metric_lazy, a_selection_parses_only_what_it_needs)
 	cr_expect_lt(m->nr, 12, "a group's entries (%zu), not the %s files", m->nr, "vpmu");
 	pmc_metrics__delete(m);
 }
+Test(metric_lazy, a_selection_parses_only_what_it_needs)
+{
+	a_selection_parses_only_what_it_needs(SHIPPED);
+}
+
+Test(metric_lazy, a_selection_parses_only_what_it_needs_built_in)
+{
+	a_selection_parses_only_what_it_needs(NULL);
+}
 
 /* Entries parsed in any order read as the eager order: the file's rows, then the entries. */
-Test(metric_lazy, the_order_is_the_files_whatever_was_parsed_first)
+static void the_order_is_the_files_whatever_was_parsed_first(const char *dir)
 {
 	static char eager[16384], lazy[16384];
-	struct pmc_metrics *a = shipped("vpmu"), *b = shipped("vpmu");
+	struct pmc_metrics *a = shipped_from("vpmu", dir), *b = shipped_from("vpmu", dir);
 	struct pmc_metric_error err = {0};
 
 	names(a, eager, sizeof(eager));
@@ -76,11 +86,20 @@ Test(metric_lazy, the_order_is_the_files_whatever_was_parsed_first)
 	pmc_metrics__delete(a);
 	pmc_metrics__delete(b);
 }
+Test(metric_lazy, the_order_is_the_files_whatever_was_parsed_first)
+{
+	the_order_is_the_files_whatever_was_parsed_first(SHIPPED);
+}
+
+Test(metric_lazy, the_order_is_the_files_whatever_was_parsed_first_built_in)
+{
+	the_order_is_the_files_whatever_was_parsed_first(NULL);
+}
 
 /* A referenced metric is parsed with the one that refers to it; the user's name wins. */
-Test(metric_lazy, references_and_the_users_names)
+static void references_and_the_users_names(const char *dir)
 {
-	struct pmc_metrics *m = shipped("perf");
+	struct pmc_metrics *m = shipped_from("perf", dir);
 	struct pmc_metric_error err = {0};
 	const struct pmc_metric *ipc;
 
@@ -96,6 +115,15 @@ Test(metric_lazy, references_and_the_users_names)
 	cr_expect_str_eq(pmc_metric__info(ipc)->expr, " 42 + instructions");
 	cr_expect_null(pmc_metric__info(ipc)->file, "the user's definition");
 	pmc_metrics__delete(m);
+}
+Test(metric_lazy, references_and_the_users_names)
+{
+	references_and_the_users_names(SHIPPED);
+}
+
+Test(metric_lazy, references_and_the_users_names_built_in)
+{
+	references_and_the_users_names(NULL);
 }
 
 /* A shipped file the scan cannot split is parsed whole at once, which says what is wrong. */

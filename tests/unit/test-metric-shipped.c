@@ -76,21 +76,15 @@ static int check_names(struct pmc_metrics *m, struct pmc_evlist *evlist, const c
 	return nr;
 }
 
-static void check_file(const struct rows *r, int row, const char *backend)
+/*
+ * The machine a row is for: a vpmu row for one model under that model (its event table); a
+ * perf row for a real CPU with that CPU's core PMU, tests/data/sysfs/pmu-MODEL (its format
+ * fields and topdown events as the kernel's arch/x86/events declare them).
+ */
+static void use_model(const struct rows *r, int row, const char *backend)
 {
-	struct pmc_metrics_opts o = {.sz = sizeof(o), .backend = backend, .no_shipped = true};
-	struct pmc_evlist_opts eo = {.sz = sizeof(eo), .backend = backend};
-	struct pmc_metric_error err;
-	struct pmc_evlist *evlist;
-	struct pmc_metrics *m;
 	char path[512];
-	size_t nr = 0;
 
-	/*
-	 * A vpmu row for one model is checked under that model (its event table); a perf row for
-	 * a real CPU against that CPU's core PMU, tests/data/sysfs/pmu-MODEL (its format fields and
-	 * topdown events as the kernel's arch/x86/events declare them).
-	 */
 	if (!strcmp(backend, "vpmu") && strcmp(r->model[row], "*"))
 		setenv("PMC_VPMU_MODEL", r->model[row], 1);
 	else
@@ -101,6 +95,19 @@ static void check_file(const struct rows *r, int row, const char *backend)
 	} else {
 		pmc__sysfs_set_root(NULL);
 	}
+}
+
+static void check_file(const struct rows *r, int row, const char *backend)
+{
+	struct pmc_metrics_opts o = {.sz = sizeof(o), .backend = backend, .no_shipped = true};
+	struct pmc_evlist_opts eo = {.sz = sizeof(eo), .backend = backend};
+	struct pmc_metric_error err;
+	struct pmc_evlist *evlist;
+	struct pmc_metrics *m;
+	char path[512];
+	size_t nr = 0;
+
+	use_model(r, row, backend);
 	cr_assert_eq(pmc_metrics__new(&o, &err, &m), 0);
 	/* What the file sees loaded beside it: the files for every model of its backend. */
 	for (int i = 0; i <= row; i++) {
@@ -133,7 +140,8 @@ static void check_file(const struct rows *r, int row, const char *backend)
 	pmc__sysfs_set_root(NULL);
 }
 
-Test(metric_shipped, every_file_loads_and_resolves_for_its_backends)
+/* check(rows, row, backend) for each row of index.tsv and each backend it lists. */
+static void for_each_row_backend(void (*check)(const struct rows *, int, const char *))
 {
 	struct rows r;
 
@@ -143,8 +151,13 @@ Test(metric_shipped, every_file_loads_and_resolves_for_its_backends)
 
 		snprintf(backends, sizeof(backends), "%s", r.backends[i]);
 		for (char *b = strtok_r(backends, ",", &save); b; b = strtok_r(NULL, ",", &save))
-			check_file(&r, i, b);
+			check(&r, i, b);
 	}
+}
+
+Test(metric_shipped, every_file_loads_and_resolves_for_its_backends)
+{
+	for_each_row_backend(check_file);
 }
 
 Test(metric_shipped, every_file_has_its_row)
@@ -241,4 +254,51 @@ Test(metric_shipped, real_cpus_by_cpuid)
 			cr_expect_null(got, "%s %#x %#x: %s", rows[i].vendor, rows[i].family,
 				       rows[i].model, got);
 	}
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* The built-in set of a backend and model equals the one read from data/metrics. */
+static void check_builtin(const struct rows *r, int row, const char *backend)
+{
+	struct pmc_metrics_opts o = {.sz = sizeof(o), .backend = backend};
+	struct pmc_metric_error err;
+	struct pmc_metrics *in, *folder;
+
+	use_model(r, row, backend);
+	unsetenv("PMC_METRICS_DIR");
+	cr_assert_eq(pmc_metrics__new(&o, &err, &in), 0, "%s: %s", err.where, err.parse.msg);
+	o.dir = SHIPPED;
+	cr_assert_eq(pmc_metrics__new(&o, &err, &folder), 0, "%s: %s", err.where, err.parse.msg);
+	cr_assert_eq(pmc_metrics__nr(in), pmc_metrics__nr(folder), "%s, %s", backend,
+		     r->model[row]);
+	for (size_t i = 0; i < pmc_metrics__nr(in); i++) {
+		const struct pmc_metric_info *a = pmc_metric__info(pmc_metrics__at(in, i));
+		const struct pmc_metric_info *b = pmc_metric__info(pmc_metrics__at(folder, i));
+		const char *base = strrchr(b->file, '/');
+
+		cr_expect_str_eq(a->name, b->name);
+		cr_expect(same_str(a->expr, b->expr) && same_str(a->groups, b->groups) &&
+				  same_str(a->brief, b->brief) && same_str(a->desc, b->desc) &&
+				  a->scale == b->scale && same_str(a->unit, b->unit) &&
+				  same_str(a->threshold, b->threshold) &&
+				  same_str(a->constraint, b->constraint) &&
+				  same_str(a->exact, b->exact),
+			  "%s (%s, %s): the built-in definition differs from %s", a->name, backend,
+			  r->model[row], b->file);
+		cr_expect_str_eq(a->file, base ? base + 1 : b->file, "%s", a->name);
+	}
+	pmc_metrics__delete(in);
+	pmc_metrics__delete(folder);
+	pmc__sysfs_set_root(NULL);
+	unsetenv("PMC_VPMU_MODEL");
+}
+
+/* libpmc's compiled-in copy is data/metrics as it is now (the build regenerates it). */
+Test(metric_shipped, the_built_in_files_are_data_metrics)
+{
+	for_each_row_backend(check_builtin);
 }
