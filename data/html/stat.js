@@ -109,13 +109,28 @@
 		pmc.app.appendChild(el("h2", {}, "Metrics"));
 		pmc.app.appendChild(metrics(D.metrics));
 	}
+	// A scope's events, then its metrics when it has any.
+	function scope(s) {
+		pmc.app.appendChild(stats(s.events || [], "Event"));
+		if (Array.isArray(s.metrics) && s.metrics.length)
+			pmc.app.appendChild(metrics(s.metrics));
+	}
+
 	(D.regions || []).forEach(function (r) {
 		pmc.app.appendChild(el("h2", {class: "region"}, "Region " + r.name));
 		pmc.app.appendChild(el("p", {class: "meta"}, "entered " + pmc.num(r.entered) +
 			" times, exited " + pmc.num(r.exited) + " times"));
-		pmc.app.appendChild(stats(r.events || [], "Event"));
-		if (Array.isArray(r.metrics) && r.metrics.length)
-			pmc.app.appendChild(metrics(r.metrics));
+		scope(r);
+		(r.threads || []).forEach(function (t) {
+			pmc.app.appendChild(el("h3", {class: "region-thread"}, "Region " + r.name +
+				", thread " + t.thread));
+			scope(t);
+		});
+	});
+	// The units of -A, --per-core, --per-socket and --per-thread: each one's own values.
+	(D.units || []).forEach(function (u) {
+		pmc.app.appendChild(el("h2", {class: "unit"}, (u.tid >= 0 ? "Thread " : "") + u.label));
+		scope(u);
 	});
 	document.body.setAttribute("data-ready", "1");
 })();

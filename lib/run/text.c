@@ -2,7 +2,7 @@
 /*
  * The runner's results as text and CSV (docs/stat-output.md): the parseable results file of
  * run_p5mon (the thesis's Figures 4.7 to 4.9: raw values, then a summary, per event and per
- * region) and one CSV table of events and one of regions.
+ * region) and one CSV table of events, one of regions and one of units.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -136,6 +136,13 @@ static void csv_summary(FILE *f, int nr, const struct pmc_summary *s)
 		s->min, s->max, s->ci, s->ci_pct);
 }
 
+/* Each repetition's value, ';'-separated. */
+static void csv_values(FILE *f, const double *v, int nr)
+{
+	for (int r = 0; r < nr; r++)
+		fprintf(f, "%s%.0f", r ? ";" : "", v[r]);
+}
+
 static void csv_regions(FILE *f, const struct pmc_run *run)
 {
 	const struct pmc_run_results *res = &run->res;
@@ -166,10 +173,38 @@ static void csv_regions(FILE *f, const struct pmc_run *run)
 				if (res->first_entry_region && i == 0 && t < 1)
 					fprintf(f, "%.3f", res->overhead_first_entry[e]);
 				fputc(',', f);
-				for (int k = 0; k < c->nr; k++)
-					fprintf(f, "%s%.0f", k ? ";" : "", c->values[k]);
+				csv_values(f, c->values, c->nr);
 				fputc('\n', f);
 			}
+		}
+	}
+}
+
+/* opts.aggr's units (-A, --per-core, --per-socket, --per-thread): where each is, its events. */
+static void csv_units(FILE *f, const struct pmc_run *run)
+{
+	const struct pmc_run_results *res = &run->res;
+
+	if (!res->nr_units)
+		return;
+	fprintf(f, "\nunit_label,cpu,nr_cpus,socket,die,core,pid,tid,event,n,mean,stddev,median,"
+		   "min,max,ci,ci_pct,values\n");
+	for (size_t u = 0; u < res->nr_units; u++) {
+		const struct pmc_run_unit *un = &res->units[u];
+
+		for (size_t i = 0; i < res->nr_events; i++) {
+			const struct pmc_run_event *e = &un->events[i];
+
+			if (!e->supported || !e->nr)
+				continue;
+			pmc__csv_field(f, un->label);
+			fprintf(f, ",%d,%d,%d,%d,%d,%d,%d,", un->cpu, un->nr_cpus, un->socket,
+				un->die, un->core, (int)un->pid, (int)un->tid);
+			pmc__csv_field(f, pmc_evsel__name(e->evsel));
+			csv_summary(f, e->nr, &e->sum);
+			fputc(',', f);
+			csv_values(f, e->values, e->nr);
+			fputc('\n', f);
 		}
 	}
 }
@@ -199,10 +234,10 @@ int pmc__run_write_csv(const struct pmc_run *run, FILE *f)
 		}
 		csv_summary(f, e->nr, &e->sum);
 		fprintf(f, ",%s,", e->scaled ? "yes" : "no");
-		for (int r = 0; r < e->nr; r++)
-			fprintf(f, "%s%.0f", r ? ";" : "", e->values[r]);
+		csv_values(f, e->values, e->nr);
 		fprintf(f, ",%.3f\n", e->overhead);
 	}
 	csv_regions(f, run);
+	csv_units(f, run);
 	return 0;
 }

@@ -211,6 +211,36 @@ browse stat-shot "$T/stat.html" --screenshot="$SHOTS/stat.png"
 expect_eq "a screenshot of pmc stat's page ($SHOTS/stat.png)" \
 	"$([ "$(stat -c %s "$SHOTS/stat.png" 2>/dev/null || echo 0)" -gt 5000 ] && echo yes)" yes
 
+# A region's threads (--region-per-thread) and the units of --per-thread: each a heading, its
+# events and its metrics, in the model's order.
+"$PMC" stat --backend=vpmu -e instructions,branches -M 'ipb = instructions / branches' -r 2 \
+	--region-per-thread --format html -o "$T/rt.html" "$R" 10 1000 2>>"$T/stat.err"
+expect_eq "stat --region-per-thread --format=html exits 0" $? 0
+browse rt "$T/rt.html" --dump-dom
+expect_eq "stat: a heading per region thread" \
+	"$(grep -o '<h3 class="region-thread">[^<]*</h3>' "$T/rt.dom" | sed 's/<[^>]*>//g' | tr '\n' ';')" \
+	"$(island "$T/rt.html" '"".join("Region %s, thread %d;" % (r["name"], t["thread"]) for r in j["regions"] for t in r["threads"])')"
+expect_eq "stat: the metrics of the program, each region and each of its threads, in order" \
+	"$(metric_rows rt | tr '\n' ' ')" \
+	"$(island "$T/rt.html" '" ".join("%s %r %s" % (m["name"], m["value"], str(m["flagged"]).lower().replace("none", "null")) for m in j["metrics"] + [m for r in j["regions"] for m in r["metrics"] + [m for t in r["threads"] for m in t["metrics"]]])') "
+expect_eq "stat: a region thread's metric is there" \
+	"$(island "$T/rt.html" 'len(j["regions"][0]["threads"][0]["metrics"])')" 1
+"$PMC" stat --per-thread -e task-clock -M 'tc2 = 2 * task\-clock' --format html -o "$T/pt.html" \
+	"$PROGS/threads-getppid" 2 10 2>>"$T/stat.err"
+expect_eq "stat --per-thread --format=html exits 0" $? 0
+browse pt "$T/pt.html" --dump-dom
+expect_no_grep "stat (per thread): no console message" "CONSOLE" "$T/pt.err"
+expect_eq "stat: a heading per thread, its label" \
+	"$(grep -o '<h2 class="unit">[^<]*</h2>' "$T/pt.dom" | sed 's/<[^>]*>//g' | tr '\n' ';')" \
+	"$(island "$T/pt.html" '"".join("Thread %s;" % u["label"] for u in j["units"])')"
+expect_eq "stat: three threads" "$(island "$T/pt.html" 'len(j["units"])')" 3
+expect_eq "stat: each thread's metric a row at its value, after the program's" \
+	"$(metric_rows pt | tr '\n' ' ')" \
+	"$(island "$T/pt.html" '" ".join("%s %r %s" % (m["name"], m["value"], "null") for m in j["metrics"] + [m for u in j["units"] for m in u["metrics"]])') "
+expect_eq "stat: a thread's events' dots, at its counts" \
+	"$(attrs pt circle rep | grep -c '^task-clock ')" \
+	"$(island "$T/pt.html" '1 + len(j["units"])')"
+
 # Runs that differ: the error bar spans the model's mean -+ interval; a command argument
 # holding markup stays text.
 "$PMC" stat -e task-clock -r 5 --format html -o "$T/tc.html" -- "$PROGS/exit-with" exit 0 \

@@ -27,8 +27,15 @@ check_mt() {
 	# A sample before its process's maps (forked child) has no DSO.
 	awk -F, -v re="^\"($names)\"$" '$6 ~ re && $7 == "\"[unknown]\""' "$T/mt.csv" >"$T/bad"
 	expect_eq "$2: no unresolved workload addresses" "$(head -3 "$T/bad")" ""
-	grep ';mt_burn' "$T/mt.folded" | grep -Ev '^mt-w[0-9]+;start_thread;worker;mt_burn' >"$T/bad"
+	# worker may be missing: a sample taken at mt_burn's first instructions, before its frame
+	# is made, unwinds by frame pointer from worker's frame to worker's caller (perf shows it
+	# so too). Seen once in hundreds of runs, in a forked child's thread: its first call may
+	# fault mt_burn's code page in, and a tick during the fault is charged to that first
+	# instruction. What the order could break is a chain cut short or unresolved, not that.
+	grep ';mt_burn' "$T/mt.folded" | grep -Ev '^mt-w[0-9]+;start_thread;(worker;)?mt_burn' >"$T/bad"
 	expect_eq "$2: whole chains start_thread;worker;mt_burn" "$(head -3 "$T/bad")" ""
+	expect_eq "$2: most chains hold worker" \
+		"$(awk '/;mt_burn/ { n += $NF; if ($0 ~ /;worker;mt_burn/) w += $NF } END { print (n > 0 && w >= 0.95 * n) }' "$T/mt.folded")" 1
 }
 
 # Threads (named with pthread_setname_np) and forked processes, several times: the order in

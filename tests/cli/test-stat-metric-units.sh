@@ -60,6 +60,29 @@ expect_eq "--per-thread JSON: each unit's metrics with their n" \
 expect_eq "--per-thread JSON: the whole program's" \
 	"$(json "$T/thr.json" '[(m["name"], m["value"]) for m in j["metrics"]]')" \
 	"[('twice', 1000.0), ('ratio', 1.0)]"
+# --format csv: the units' counts and the units' metrics, each a table of its own.
+"$PMC" stat --per-thread -e $E,$X "${M[@]}" --format csv -o "$T/thr.csv" \
+	"$PROGS/threads-getppid" 2 250 2>"$T/thrc"
+expect_eq "--per-thread CSV: exit status" $? 0
+# csv_table FILE HEADER-START EXPR: EXPR over rows (dicts) of the file's table whose header starts so.
+csv_table() {
+	python3 - "$@" <<'PY'
+import csv, sys
+for t in open(sys.argv[1], newline="").read().split("\n\n"):
+    if t.startswith(sys.argv[2]):
+        rows = list(csv.DictReader(t.strip("\n").splitlines()))
+        print(eval(sys.argv[3]))
+PY
+}
+expect_eq "--per-thread CSV: each thread's counts, the main thread none, with its tid" \
+	"$(csv_table "$T/thr.csv" unit_label,cpu, 'sorted((r["event"], r["values"], r["unit_label"].endswith("-" + r["tid"])) for r in rows)')" \
+	"[('$E', '0', True), ('$E', '250', True), ('$E', '250', True), ('$X', '0', True), ('$X', '250', True), ('$X', '250', True)]"
+expect_eq "--per-thread CSV: each thread's metrics, of its own counts" \
+	"$(csv_table "$T/thr.csv" unit_label,metric, 'sorted((r["metric"], r["value"], r["n"], r["status"]) for r in rows)')" \
+	"[('ratio', '', '1', 'n/a'), ('ratio', '1', '1', 'ok'), ('ratio', '1', '1', 'ok'), ('twice', '0', '1', 'ok'), ('twice', '500', '1', 'ok'), ('twice', '500', '1', 'ok')]"
+expect_eq "--per-thread CSV: a thread's 'twice' is twice its count, thread by thread" \
+	"$(csv_table "$T/thr.csv" unit_label,cpu, 'sorted((r["unit_label"], 2 * int(r["values"])) for r in rows if r["event"] == "'$E'")')" \
+	"$(csv_table "$T/thr.csv" unit_label,metric, 'sorted((r["unit_label"], int(r["value"])) for r in rows if r["metric"] == "twice")')"
 "$PMC" metrics --format json "$T/thr.json" >"$T/thr-again.json"
 expect_eq "pmc metrics: each unit's metrics again from the file's counts" \
 	"$(json "$T/thr-again.json" '[(u["label"], [(m["name"], m["value"], m["n"]) for m in u["metrics"]]) for u in j["units"]]')" \

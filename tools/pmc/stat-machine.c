@@ -29,19 +29,6 @@ static bool aggregated(const struct stat_run *run)
 	return run->opts->aggr == PMC_RUN_AGGR_CORE || run->opts->aggr == PMC_RUN_AGGR_SOCKET;
 }
 
-/* A text field: as it is, unless it holds the separator, a quote or a line break (RFC 4180). */
-static void put_field(FILE *f, const char *s, const char *sep)
-{
-	if (!strstr(s, sep) && !strpbrk(s, "\"\n\r")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++)
-		fprintf(f, *s == '"' ? "\"\"" : "%c", *s);
-	fputc('"', f);
-}
-
 /* perf's leading fields: the interval's time, the unit, the CPUs of a core or socket. */
 static void lead_fields(FILE *f, const struct stat_run *run, const struct line_of *l,
 			const char *sep)
@@ -49,7 +36,7 @@ static void lead_fields(FILE *f, const struct stat_run *run, const struct line_o
 	if (l->t_s >= 0)
 		fprintf(f, "%.9f%s", l->t_s, sep);
 	if (l->unit) {
-		put_field(f, l->unit->label, sep);
+		stat_csv_field(f, l->unit->label, sep);
 		fputs(sep, f);
 		if (aggregated(run))
 			fprintf(f, "%d%s", l->unit->nr_cpus, sep);
@@ -68,7 +55,7 @@ static void csv_line(FILE *f, const struct stat_run *run, const struct line_of *
 	else
 		fprintf(f, "%s%s", e->supported ? "<not counted>" : "<not supported>", sep);
 	fprintf(f, "%s%s", v->unit, sep);
-	put_field(f, v->name, sep);
+	stat_csv_field(f, v->name, sep);
 	if (run->res->nr_reps > 1)
 		fprintf(f, "%s%.2f%%", sep, v->counted ? e->sum.ci_pct : 0.0);
 	fprintf(f, "%s%llu%s%.2f%s", sep, runtime_ns(l, v), sep, v->running_pct, sep);
@@ -78,7 +65,7 @@ static void csv_line(FILE *f, const struct stat_run *run, const struct line_of *
 		fputs(sep, f);
 	/* pmc's fields: the pass, then the reason or how the event was counted. */
 	fprintf(f, "%s%d%s", sep, pmc_evsel__pass(e->evsel), sep);
-	put_field(f, !e->supported ? e->why : note ? note : "", sep);
+	stat_csv_field(f, !e->supported ? e->why : note ? note : "", sep);
 	fputc('\n', f);
 }
 

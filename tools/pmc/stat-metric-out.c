@@ -125,8 +125,7 @@ json_t *metric_json(const struct metric_result *r)
 	return j;
 }
 
-/* A text field: as it is, unless it holds the separator, a quote or a line break (RFC 4180). */
-static void put(FILE *f, const char *s, const char *sep)
+void stat_csv_field(FILE *f, const char *s, const char *sep)
 {
 	if (!strstr(s, sep) && !strpbrk(s, "\"\n\r")) {
 		fputs(s, f);
@@ -157,9 +156,9 @@ void metric_csv(FILE *f, const struct metric_result *r, const char *sep, const c
 	bool ok = r->v.status == PMC_METRIC_OK;
 	char inputs[sizeof(r->inputs)];
 
-	put(f, info->name, sep);
+	stat_csv_field(f, info->name, sep);
 	fputs(sep, f);
-	put(f, region ? region : "", sep);
+	stat_csv_field(f, region ? region : "", sep);
 	if (thread >= 0)
 		fprintf(f, "%s%d%s%d%s", sep, thread, sep, r->n, sep);
 	else
@@ -168,22 +167,22 @@ void metric_csv(FILE *f, const struct metric_result *r, const char *sep, const c
 		fprintf(f, "%.17g%s%.17g%s%.17g%s", r->v.value, sep, r->ci, sep, r->ci_pct, sep);
 	else
 		fprintf(f, "%s%s%s", sep, sep, sep);
-	put(f, info->unit, sep);
+	stat_csv_field(f, info->unit, sep);
 	fprintf(f, "%s%s%s%s%s", sep, metric_method__name(r->method), sep,
 		r->v.flagged < 0 ? ""
 		: r->v.flagged	 ? "yes"
 				 : "no",
 		sep);
-	put(f, info->threshold ? info->threshold : "", sep);
+	stat_csv_field(f, info->threshold ? info->threshold : "", sep);
 	fputs(sep, f);
-	put(f, formula(info), sep);
+	stat_csv_field(f, formula(info), sep);
 	fputs(sep, f);
 	snprintf(inputs, sizeof(inputs), "%s", r->inputs);
 	for (char *p = strstr(inputs, ", "); p; p = strstr(p, ", "))
 		memmove(p, p + 1, strlen(p)), *p = ';';
-	put(f, inputs, sep);
+	stat_csv_field(f, inputs, sep);
 	fprintf(f, "%s%s%s", sep, status_name(r->v.status), sep);
-	put(f, ok ? "" : r->v.why, sep);
+	stat_csv_field(f, ok ? "" : r->v.why, sep);
 	fputs(sep, f);
 	if (r->has_exact && r->exact.status == PMC_METRIC_OK) {
 		fprintf(f, "%.17g%s", r->exact.value, sep);

@@ -116,6 +116,8 @@ char *metric_comment(char *buf, size_t len, const struct metric_result *r);
 /* A metric as a JSON object of docs/stat-output.md's fields ("n" included); NULL: no memory. */
 struct json_t;
 struct json_t *metric_json(const struct metric_result *r);
+/* A text field: as it is, unless it holds the separator, a quote or a line break (RFC 4180). */
+void stat_csv_field(FILE *f, const char *s, const char *sep);
 /* The CSV header of metric_csv()'s fields, and one metric as a line (thread -1: all). */
 void metric_csv_header(FILE *f, const char *sep);
 void metric_csv(FILE *f, const struct metric_result *r, const char *sep, const char *region,
