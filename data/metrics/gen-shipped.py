@@ -8,11 +8,12 @@ Usage: gen-shipped.py DIR OUT
 OUT is included by lib/metric/shipped.c: one struct pmc__builtin_file per row of index.tsv,
 in its order, with the row's file, backends and model, and its metric entries (the objects
 with MetricName): for each, its place among the file's entries, its name, its groups and its
-members, key then value. Strings are places in one text (class Text). Objects that describe events (no MetricName) are left out, as the
-loader passes them over. What a metric's fields mean is checked where they are loaded
-(lib/metric/load.c), as for any file; this script refuses what the table cannot hold, or what
-the loader would refuse before looking at a field: a row without its 4 fields, a file that is
-no JSON list of objects, a repeated key, a member that is no string.
+members, key then value. Strings are places in one text (class Text). Objects that describe
+events (no MetricName) are left out, as the loader passes them over. What a metric's fields
+mean is checked where they are loaded (lib/metric/load.c), as for any file; this script
+refuses what the table cannot hold, or what the loader would refuse before looking at a
+field: a row without its 4 fields, a file that is no JSON list of objects, a repeated key, a
+member that is no string.
 """
 import json
 import os
