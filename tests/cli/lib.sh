@@ -25,6 +25,11 @@ on_exit() {
 	fi
 }
 trap on_exit EXIT
+# Every test runs as a stranger: a fresh home of its own (no ~/.local, no ~/.cache, no
+# config) and no XDG folders from the account that runs the suite.
+export HOME="$T/home"
+mkdir -p "$HOME"
+unset XDG_DATA_HOME XDG_CACHE_HOME XDG_CONFIG_HOME XDG_RUNTIME_DIR
 FAILS=0
 PASSES=0
 
