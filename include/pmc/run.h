@@ -365,6 +365,21 @@ PMC_API char *pmc_calibration_default_path(void);
  */
 PMC_API char *pmc_trust_default_path(void);
 
+/*
+ * Makes path ready to take a results file, before anything is measured: path is where pmc
+ * calibrate or pmc validate will write (pmc_calibration_default_path(),
+ * pmc_trust_default_path(), or a file the user named). When its folder is pmc's data
+ * folder, ${XDG_DATA_HOME:-~/.local/share}/pmc, that folder and its missing parents are made
+ * with mode 0700 as the XDG base directory spec asks (an existing folder keeps its mode), and
+ * the folder is refused when it is a symbolic link another user owns, or is not a folder of
+ * the caller's that no one else can write (docs/security.md, "pmc's data folder"). Then a
+ * temporary file is made beside path and removed (pmc_outfile), so that a folder that takes no
+ * file is said now rather than after the measuring. "-" and NULL are ready. why (len bytes)
+ * says what failed, on which folder or file. Returns 0, -PMC_E_UNSAFELINK, -EPERM, -ENOTDIR,
+ * or the negative errno of the failed call (-EACCES, -EROFS, -ENOENT, ...).
+ */
+PMC_API int pmc_data_file_prepare(const char *path, char *why, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

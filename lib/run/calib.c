@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <jansson.h>
 #include <pmc/pmc.h>
+#include "core/datadir.h"
 #include "run/calib.h"
 
 struct calib {
@@ -22,19 +23,7 @@ struct calib {
 
 char *pmc_calibration_default_path(void)
 {
-	const char *env = secure_getenv("PMC_CALIBRATION"), *data = secure_getenv("XDG_DATA_HOME");
-	const char *home = secure_getenv("HOME");
-	char host[256] = "localhost", *path = NULL;
-
-	if (env && *env)
-		return strdup(env);
-	gethostname(host, sizeof(host) - 1);
-	if (data && *data)
-		return asprintf(&path, "%s/pmc/calibration-%s.json", data, host) < 0 ? NULL : path;
-	return asprintf(&path, "%s/.local/share/pmc/calibration-%s.json", home ? home : ".", host) <
-			       0
-		       ? NULL
-		       : path;
+	return pmc__data_file("PMC_CALIBRATION", "calibration");
 }
 
 /*
@@ -145,9 +134,16 @@ int pmc__calib_load(const char *path, struct calib **out, char *why, size_t len)
 		free(c);
 		return -ENOMEM;
 	}
-	err = pmc_fopen_input(c->path, &f); /* a FIFO or a device is refused, not waited on */
+	/* the default file is read only from a data folder no one else can write */
+	err = path ? 0 : pmc__data_dir_check(c->path, why, len);
+	if (err == -ENOENT)
+		err = 0;
+	if (!err)
+		err = pmc_fopen_input(c->path,
+				      &f); /* a FIFO or a device is refused, not waited on */
 	if (err) {
-		snprintf(why, len, "%s", pmc_strerror(err));
+		if (!*why)
+			snprintf(why, len, "%s", pmc_strerror(err));
 		pmc__calib_free(c);
 		return err;
 	}

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <jansson.h>
 #include <pmc/pmc.h>
+#include "core/datadir.h"
 #include "run/runner.h"
 #include "run/trust.h"
 
@@ -18,19 +19,7 @@ struct trust {
 
 char *pmc_trust_default_path(void)
 {
-	const char *env = secure_getenv("PMC_TRUST"), *data = secure_getenv("XDG_DATA_HOME");
-	const char *home = secure_getenv("HOME");
-	char host[256] = "localhost", *path = NULL;
-	int n;
-
-	if (env && *env)
-		return strdup(env);
-	gethostname(host, sizeof(host) - 1);
-	if (data && *data)
-		n = asprintf(&path, "%s/pmc/trust-%s.json", data, host);
-	else
-		n = asprintf(&path, "%s/.local/share/pmc/trust-%s.json", home ? home : ".", host);
-	return n < 0 ? NULL : path;
+	return pmc__data_file("PMC_TRUST", "trust");
 }
 
 static const char *const classes[] = {"exact",	"bias",	   "multiplicative",
@@ -131,9 +120,16 @@ int pmc__trust_load(const char *path, struct trust **out, char *why, size_t len)
 		free(t);
 		return -ENOMEM;
 	}
-	err = pmc_fopen_input(t->path, &f); /* a FIFO or a device is refused, not waited on */
+	/* the default file is read only from a data folder no one else can write */
+	err = path ? 0 : pmc__data_dir_check(t->path, why, len);
+	if (err == -ENOENT)
+		err = 0;
+	if (!err)
+		err = pmc_fopen_input(t->path,
+				      &f); /* a FIFO or a device is refused, not waited on */
 	if (err) {
-		snprintf(why, len, "%s", pmc_strerror(err));
+		if (!*why)
+			snprintf(why, len, "%s", pmc_strerror(err));
 		pmc__trust_free(t);
 		return err;
 	}
@@ -186,25 +182,48 @@ bool pmc__trust_stale(const struct trust *t, const char *cpu_model, const char *
 	return false;
 }
 
+void pmc__trust_event_key(const char *name, char *buf, size_t len)
+{
+	const char *colon = strrchr(name, ':'), *slash = strrchr(name, '/');
+	const char *g = !colon ? slash : !slash ? colon : colon > slash ? colon : slash;
+	size_t n;
+
+	snprintf(buf, len, "%s", name);
+	if (!g || !g[1] || g[strspn(g + 1, "ukhpPGHIDeWSb") + 1] || (size_t)(g - name) >= len)
+		return;
+	n = (size_t)(g - name) + (*g == '/'); /* a PMU's closing slash stays */
+	for (const char *c = g + 1; *c && n + 2 < len; c++)
+		if (!strchr("ukh", *c)) {
+			if (*g == ':' && n == (size_t)(g - name))
+				buf[n++] = ':';
+			buf[n++] = *c;
+		}
+	buf[n] = '\0';
+}
+
 /*
- * The worst class over the kernels that validated event on backend: random, then
+ * The worst class over the kernels that validated event on backend at priv: random, then
  * multiplicative, then bias, then exact; unknown and unsupported rows validate nothing.
  */
 void pmc__trust_mark(const struct trust *t, const char *backend, const char *event, unsigned priv,
 		     char *buf, size_t len, double *bias)
 {
 	json_t *worst = NULL, *e;
+	char key[512], other[512];
 	int rank = -1;
 	size_t i;
 
 	*bias = 0;
+	pmc__trust_event_key(event, key, sizeof(key));
 	json_array_foreach(json_object_get(t->root, "entries"), i, e)
 	{
 		int c = class_of(json_string_value(json_object_get(e, "class")));
 		int r = c == 3 ? 3 : c == 2 ? 2 : c == 1 ? 1 : c == 0 ? 0 : -1;
 
+		pmc__trust_event_key(json_string_value(json_object_get(e, "event")), other,
+				     sizeof(other));
 		if (strcmp(json_string_value(json_object_get(e, "backend")), backend) ||
-		    strcmp(json_string_value(json_object_get(e, "event")), event) ||
+		    strcmp(other, key) ||
 		    json_integer_value(json_object_get(e, "priv")) != (json_int_t)priv || r <= rank)
 			continue;
 		rank = r;
@@ -266,10 +285,10 @@ void pmc__run_trust(struct pmc_run *run)
 	for (size_t i = 0; res->trust && run->trust_bias && i < res->nr_events; i++) {
 		char mark[64];
 
+		/* the levels it counted at, however they were asked for (-e x:u, --user, none) */
 		pmc__trust_mark(run->trust, pmc_evlist__backend(run->evlist),
 				pmc_evsel__name(res->events[i].evsel),
-				run->opts.priv ? run->opts.priv : PMC_PRIV_USER, mark, sizeof(mark),
-				&bias);
+				pmc_evsel__priv(res->events[i].evsel), mark, sizeof(mark), &bias);
 		res->trust[i] = strdup(mark);
 		run->trust_bias[i] = strncmp(mark, "bias ", 5) ? NAN : bias;
 	}

@@ -28,8 +28,17 @@ bool pmc__trust_stale(const struct trust *t, const char *cpu_model, const char *
 		      size_t len);
 
 /*
- * The verdict on event counted by backend with priv (the PMC_PRIV_* of events without
- * :u/:k, as validated), over every kernel that validated it: "exact",
+ * The key an event's verdicts are filed under beside the levels it counts at: name without
+ * u, k and h in its last group of modifier letters ("cycles:u" -> "cycles", "x:ukp" -> "x:p",
+ * "cpu/event=0x3c/u" -> "cpu/event=0x3c/"), since the levels are keyed by "priv". buf gets
+ * name cut to len - 1 bytes where it is that long.
+ */
+void pmc__trust_event_key(const char *name, char *buf, size_t len);
+
+/*
+ * The verdict on event counted by backend at the levels priv (pmc_evsel__priv(): the levels
+ * it counted at, however they were asked for), over every kernel that validated the same
+ * event (pmc__trust_event_key()) at the same levels: "exact",
  * "bias +4 per run", "factor 1.02", "random", or "not validated here" (no kernel did).
  * *bias: the per-run bias when the verdict is one (else 0).
  */

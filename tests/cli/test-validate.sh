@@ -65,8 +65,9 @@ else
 	fail "the vpmu tool is not available (it is part of the build): $(grep vpmu "$T/doctor")"
 fi
 
-# --- perf: tracepoints exact; breakpoints exact with :u, N + a constant without ---
-"$PMC" validate --kernel syscall,breakpoint -r 2 --format json -o "$T/p.json" 2>"$T/perr"
+# --- perf: tracepoints exact; breakpoints exact with :u, N + a constant without (counting the
+# kernel level too: --user --kernel-level, as pmc stat --user --kernel) ---
+"$PMC" validate --user --kernel-level --kernel syscall,breakpoint -r 2 --format json -o "$T/p.json" 2>"$T/perr"
 expect_eq "perf validate exits 0" "$?" 0
 expect_eq "tracepoint exact" "$(class syscall syscalls:sys_enter_getppid "$T/p.json")" exact
 expect_eq "tracepoint exit exact" "$(class syscall syscalls:sys_exit_getppid "$T/p.json")" exact
@@ -92,9 +93,14 @@ expect_grep "pmc stat marks an exact count" 'syscalls:sys_enter_getppid +\[exact
 "$PMC" stat --user --kernel -e syscalls:sys_enter_getppid,page-faults -o "$T/s1.json" --format json "$KERNELS" syscall 10 2>/dev/null
 expect_eq "and in its JSON" "$(json "$T/s1.json" '[e.get("trust") for e in j["events"]]')" "['exact', 'not validated here']"
 expect_eq "the file it read" "$(json "$T/s1.json" 'j["trust"]["file"]')" "$T/trust.json"
-# validated counting user and kernel level: a count of user level alone is not validated
+# validated counting user and kernel level: the verdict is the levels counted, however they
+# were asked for (a tracepoint counts where it happens without :u); user level alone is not
 "$PMC" stat -e syscalls:sys_enter_getppid "$KERNELS" syscall 10 >/dev/null 2>"$T/s2"
-expect_grep "another privilege level is not validated" 'sys_enter_getppid +\[not validated here\]$' "$T/s2"
+expect_grep "the same levels at pmc stat's default" 'sys_enter_getppid +\[exact\]$' "$T/s2"
+"$PMC" stat -e syscalls:sys_enter_getppid:u "$KERNELS" syscall 10 >/dev/null 2>"$T/s2"
+expect_grep "another privilege level is not validated" 'sys_enter_getppid:u +\[not validated here\]$' "$T/s2"
+expect_eq "the trust file keeps the levels counted" \
+	"$(json "$T/trust.json" "sorted(set(e['priv'] & 3 for e in j['entries'] if e['backend'] == 'perf' and e['event'].startswith('syscalls:')))")" "[3]"
 if have_breakpoints; then
 	"$PMC" stat --user --kernel -e "$BP,$BP:u" "$KERNELS" breakpoint 10 >/dev/null 2>"$T/s3"
 	expect_grep "pmc stat marks the bias" "$BP +\\[bias \\+$extra per run\\]$" "$T/s3"

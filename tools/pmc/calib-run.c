@@ -256,21 +256,21 @@ static json_t *merged(const char *path, json_t *entries)
 	return all;
 }
 
-/* -o checked before anything is measured: opened and dropped. */
+/*
+ * The calibration file (-o, else this machine's) made ready before anything is measured: its
+ * folder made and checked, a file made there and removed (pmc_data_file_prepare()).
+ */
 int calib_check_output(const char *path)
 {
-	struct pmc_outfile *out;
-	int err;
+	char *def = path ? NULL : pmc_calibration_default_path(), why[512];
+	int err =
+		path || def ? pmc_data_file_prepare(path ? path : def, why, sizeof(why)) : -ENOMEM;
 
-	if (!path || !strcmp(path, "-"))
-		return 0;
-	err = pmc_outfile__open(path, &out);
-	if (err) {
-		fprintf(stderr, "pmc calibrate: cannot write %s: %s\n", path, pmc_strerror(err));
-		return 1;
-	}
-	pmc_outfile__abort(out);
-	return 0;
+	if (err)
+		fprintf(stderr, "pmc calibrate: %s; nothing was measured\n",
+			*why ? why : pmc_strerror(err));
+	free(def);
+	return err ? 1 : 0;
 }
 
 int calib_save(const char *path, json_t *entries, const struct calib_params *p)
@@ -289,8 +289,6 @@ int calib_save(const char *path, json_t *entries, const struct calib_params *p)
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
 	if (!target)
 		return -ENOMEM;
-	if (!path)
-		cli_make_data_folder(target);
 	all = strcmp(target, "-") ? merged(target, entries) : json_copy(entries);
 	/* Entries of a set (--set) make it version 3: a reader of 2 would take them for the
 	 * events' costs alone. */

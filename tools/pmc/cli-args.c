@@ -4,7 +4,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "cli.h"
 
 int cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
@@ -52,15 +51,4 @@ int cli_parse_double(const char *s, double min, double max, double *out)
 		return -ERANGE;
 	*out = v;
 	return 0;
-}
-
-void cli_make_data_folder(const char *path)
-{
-	char *d = strdup(path), *slash = d ? strrchr(d, '/') : NULL;
-
-	if (slash && slash != d) {
-		*slash = '\0';
-		mkdir(d, 0700);
-	}
-	free(d);
 }

@@ -129,12 +129,6 @@ int cli_getopt(const struct cli_cmd *cmd, int argc, char **argv);
 
 int cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int cli_parse_long(const char *s, long min, long max, long *out);
-/*
- * Makes the folder of a default data file (pmc/ in the XDG data folder: the calibration and
- * trust files) when missing, mode 0700 as XDG asks; folders on the way of a path given with
- * -o never are. Errors are left to the write that follows.
- */
-void cli_make_data_folder(const char *path);
 int cli_parse_double(const char *s, double min, double max, double *out);
 
 /*

@@ -13,7 +13,18 @@
 #include "cli.h"
 #include "validate.h"
 
-enum { O_BACKEND = CLI_LONG_ONLY, O_KERNEL, O_QUICK, O_FORMAT, O_TRUST, O_MODE, O_SEEDS, O_SKID };
+enum {
+	O_BACKEND = CLI_LONG_ONLY,
+	O_KERNEL,
+	O_QUICK,
+	O_FORMAT,
+	O_TRUST,
+	O_MODE,
+	O_SEEDS,
+	O_SKID,
+	O_USER,
+	O_KERNEL_LEVEL
+};
 
 static const struct cli_opt options[] = {
 	{"backend", O_BACKEND, "NAME", CLI_V_CHOICES, "perf vpmu", "perf (default) or vpmu"},
@@ -40,6 +51,11 @@ static const struct cli_opt options[] = {
 	 "sampling: runs a period, seeds 1 to N under vpmu (default 10, --quick 3)"},
 	{"skid", O_SKID, "N", CLI_V_NONE, NULL,
 	 "sampling under vpmu: the imprecise run's skid in instructions (default 3)"},
+	{"user", O_USER, NULL, CLI_V_NONE, NULL,
+	 "count user level for events without :u/:k (the default, as pmc stat's)"},
+	{"kernel-level", O_KERNEL_LEVEL, NULL, CLI_V_NONE, NULL,
+	 "count kernel level for events without :u/:k (with --user: both, as pmc stat --user "
+	 "--kernel); each level's verdicts are kept apart in the trust file"},
 	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text"},
 	{0},
 };
@@ -118,6 +134,12 @@ static int apply(struct validate_opts *o, int c, char *arg)
 					 arg);
 		o->skid = (int)n;
 		return 0;
+	case O_USER:
+		o->priv |= PMC_PRIV_USER;
+		return 0;
+	case O_KERNEL_LEVEL:
+		o->priv |= PMC_PRIV_KERNEL;
+		return 0;
 	case O_FORMAT:
 		if (strcmp(arg, "text") && strcmp(arg, "csv") && strcmp(arg, "json"))
 			return bad_usage("--format is text, csv or json", arg);
@@ -149,6 +171,8 @@ static int parse_args(int argc, char **argv, struct validate_opts *o)
 	}
 	if (optind < argc)
 		return bad_usage("takes no operands", argv[optind]);
+	if (!o->priv)
+		o->priv = PMC_PRIV_USER;
 	if (!o->repeat)
 		o->repeat = o->quick ? 1 : 3;
 	if (!o->seeds)
@@ -279,6 +303,8 @@ int cmd_validate(int argc, char **argv)
 		rc = validate_load(prog, &plan);
 	if (!rc)
 		rc = select_rows(&plan, &o);
+	if (!rc && !o.sampling)
+		rc = validate_check_trust(&o);
 	if (!rc && o.output && strcmp(o.output, "-")) {
 		int err = pmc_outfile__open(o.output, &out);
 

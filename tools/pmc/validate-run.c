@@ -69,8 +69,7 @@ static void row_says(struct vrow *r, enum vclass c, const char *why)
 /* The kernel's events in one list; an event the backend cannot parse makes its row unsupported. */
 static int build(const struct validate_opts *o, struct kernel_run *k, struct pmc_evlist **out)
 {
-	struct pmc_evlist_opts eo = {
-		.sz = sizeof(eo), .backend = o->backend, .priv = PMC_PRIV_USER | PMC_PRIV_KERNEL};
+	struct pmc_evlist_opts eo = {.sz = sizeof(eo), .backend = o->backend, .priv = o->priv};
 	struct pmc_parse_error perr;
 	int err = pmc_evlist__new(&eo, out);
 
@@ -85,6 +84,12 @@ static int build(const struct validate_opts *o, struct kernel_run *k, struct pmc
 		perr = (struct pmc_parse_error){0};
 		err = pmc_evlist__parse(*out, r->event, &perr);
 		k->idx[i - k->first] = err ? SIZE_MAX : before;
+		if (!err) { /* the levels it counts at, as pmc stat will look its verdict up */
+			struct pmc_evsel *ev = pmc_evlist__at(*out, before);
+
+			pmc_evsel__check(ev, NULL, 0);
+			r->priv = pmc_evsel__priv(ev);
+		}
 		if (err) {
 			char why[300];
 
@@ -304,7 +309,7 @@ static int plan_run(const struct validate_opts *o, const char *prog, struct kern
 				      .repeat = repeat,
 				      .no_warmup = true,
 				      .level = k->plan->level,
-				      .priv = VALIDATE_PRIV,
+				      .priv = o->priv,
 				      .backend = o->backend,
 				      .who = "pmc validate"};
 	err = pmc_run__new(l, &c->t, &c->ro, run);

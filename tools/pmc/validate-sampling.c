@@ -39,10 +39,8 @@ static int record(const struct validate_opts *o, const struct vrow *r, const cha
 				     .seed = is_vpmu(o) ? seed : 0,
 				     .argc = 3,
 				     .argv = argv};
-	struct pmc_evlist_opts eo = {.sz = sizeof(eo),
-				     .backend = o->backend,
-				     .priv = VALIDATE_PRIV,
-				     .use = PMC_USE_SAMPLE};
+	struct pmc_evlist_opts eo = {
+		.sz = sizeof(eo), .backend = o->backend, .priv = o->priv, .use = PMC_USE_SAMPLE};
 	struct pmc_evlist *l = NULL;
 	struct pmc_record *rec = NULL;
 	int err, status = 0;

@@ -12,10 +12,14 @@
 #include "cli.h"
 #include "validate.h"
 
-static json_t *entry(const struct vrow *r, const char *backend)
+/*
+ * A row's verdict, keyed by the levels its event counted at (an event the backend could not
+ * parse: the run's default), so that pmc stat finds it however the levels were asked for.
+ */
+static json_t *entry(const struct vrow *r, const char *backend, unsigned priv)
 {
 	return json_pack("{s:s, s:s, s:s, s:i, s:s, s:o, s:o, s:o}", "backend", backend, "kernel",
-			 r->kernel, "event", r->event, "priv", VALIDATE_PRIV, "class",
+			 r->kernel, "event", r->event, "priv", r->priv ? r->priv : priv, "class",
 			 vclass_name(r->cls), "factor",
 			 validate_json_num(r->cls <= VCLASS_RANDOM ? r->factor : NAN), "overhead",
 			 validate_json_num(r->cls <= VCLASS_RANDOM ? r->overhead : NAN), "bias",
@@ -63,6 +67,22 @@ static json_t *merged(const char *path, json_t *entries, json_t *machine)
 	return all;
 }
 
+int validate_check_trust(const struct validate_opts *o)
+{
+	char *def = o->trust ? NULL : pmc_trust_default_path(), why[512];
+	int err;
+
+	if (o->trust && !strcmp(o->trust, "none"))
+		return 0;
+	err = o->trust || def ? pmc_data_file_prepare(o->trust ? o->trust : def, why, sizeof(why))
+			      : -ENOMEM;
+	if (err)
+		fprintf(stderr, "pmc validate: the trust file: %s; nothing was measured\n",
+			*why ? why : pmc_strerror(err));
+	free(def);
+	return err ? 1 : 0;
+}
+
 int validate_save_trust(const struct validate_opts *o, const struct vplan *plan)
 {
 	char *def = o->trust ? NULL : pmc_trust_default_path(), host[256] = "", date[64];
@@ -81,13 +101,11 @@ int validate_save_trust(const struct validate_opts *o, const struct vplan *plan)
 	gethostname(host, sizeof(host) - 1);
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
 	for (size_t i = 0; i < plan->nr_rows; i++)
-		json_array_append_new(entries,
-				      entry(&plan->rows[i], o->backend ? o->backend : "perf"));
+		json_array_append_new(
+			entries, entry(&plan->rows[i], o->backend ? o->backend : "perf", o->priv));
 	machine = json_pack("{s:s, s:s, s:s, s:s, s:s}", "hostname", host, "cpu_model",
 			    caps->cpu_model, "kernel", caps->kernel, "date", date, "pmc_version",
 			    pmc_version());
-	if (!o->trust)
-		cli_make_data_folder(path);
 	root = json_pack("{s:s, s:O, s:o}", "schema", "pmc-trust/1", "machine", machine, "entries",
 			 merged(path, entries, machine));
 	json_decref(machine);

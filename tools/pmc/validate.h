@@ -10,8 +10,6 @@
 #include <pmc/pmc.h>
 
 #define VALIDATE_MAX_SIZES 8
-/* What events without :u/:k count: the kernel's work on a kernel's behalf shows. */
-#define VALIDATE_PRIV (PMC_PRIV_USER | PMC_PRIV_KERNEL)
 
 /* The verdicts of docs/accuracy.md, "Classes". */
 enum vclass {
@@ -29,6 +27,7 @@ struct vrow {
 	char backend[8]; /* the backend the row is for: any, perf or vpmu */
 	double per_size; /* predicted count per unit of the size; NAN: reported, not predicted */
 	double startup;	 /* what the start-up adds; NAN: an unknown constant */
+	unsigned priv;	 /* the levels the event counted at (pmc_evsel__priv()), the trust key */
 	long sizes[VALIDATE_MAX_SIZES], quick[VALIDATE_MAX_SIZES];
 	int nr_sizes, nr_quick;
 	/* filled by the run: one point per size and repetition */
@@ -63,6 +62,7 @@ enum { VALIDATE_TEXT, VALIDATE_CSV, VALIDATE_JSON };
 struct validate_opts {
 	const char *backend, *output, *kernels_arg;
 	const char *trust; /* --trust: NULL this machine's file, "none" none */
+	unsigned priv;	   /* --user/--kernel: levels of events without :u/:k (pmc stat's: user) */
 	char **events;
 	size_t nr_events;
 	bool quick, sampling; /* sampling: --mode=sampling */
@@ -104,6 +104,11 @@ struct vsampling {
 int validate_run_kernel(const struct validate_opts *o, const char *prog, struct vplan *plan,
 			size_t first, size_t end, json_t **provenance);
 
+/*
+ * The trust file (o->trust, else this machine's) made ready before anything runs
+ * (pmc_data_file_prepare()). Returns 0, or 1 with a message.
+ */
+int validate_check_trust(const struct validate_opts *o);
 /* Merges the verdicts into the trust file (o->trust). Returns 0, or 1 with a message. */
 int validate_save_trust(const struct validate_opts *o, const struct vplan *plan);
 

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/* pmc's data folder, ${XDG_DATA_HOME:-~/.local/share}/pmc: its files' paths and its checks. */
+#ifndef PMC_LIB_CORE_DATADIR_H
+#define PMC_LIB_CORE_DATADIR_H
+
+#include <stddef.h>
+
+/*
+ * The data folder: $XDG_DATA_HOME/pmc where that is an absolute path (the XDG base directory
+ * spec ignores a relative one), else $HOME/.local/share/pmc, else the same under the
+ * account's home in the password database. Returns 0, -ENOENT without any home, or
+ * -ENAMETOOLONG.
+ */
+int pmc__data_dir(char *buf, size_t len);
+
+/*
+ * A file of this machine in the data folder, "<folder>/<stem>-<hostname>.json", or the path in
+ * the environment variable env where it is set and not empty. Caller frees; NULL when out of
+ * memory or when there is no home to put it in.
+ */
+char *pmc__data_file(const char *env, const char *stem);
+
+/*
+ * Whether path's folder is the data folder and fit to hold pmc's files (docs/security.md,
+ * "pmc's data folder"): a folder, or a symbolic link to one that the caller owns, owned by
+ * the caller and writable by no one else. A path elsewhere ($PMC_CALIBRATION, -o) is not
+ * checked. Returns 0; -ENOENT when the folder does not exist; -PMC_E_UNSAFELINK or -EPERM
+ * with why (len bytes) saying what is wrong with which folder.
+ */
+int pmc__data_dir_check(const char *path, char *why, size_t len);
+
+#endif
