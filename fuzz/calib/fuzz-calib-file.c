@@ -39,8 +39,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (unsigned priv = 1; priv <= 3; priv++) {
 			const char *ev = events[(i / 2) % (sizeof(events) / sizeof(events[0]))];
 
-			pmc__calib_per_entry(c, backends[i % 2], ev, priv, &v);
-			pmc__calib_first_entry(c, backends[i % 2], ev, priv, &v);
+			pmc__calib_per_entry(c, backends[i % 2], ev, priv, i & 1, &v);
+			pmc__calib_first_entry(c, backends[i % 2], ev, priv, i & 1, &v);
 			pmc__calib_per_run(c, backends[i % 2], ev, priv, &v);
 		}
 	}

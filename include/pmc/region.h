@@ -159,6 +159,15 @@ PMC_API int pmc_region_data__get(const struct pmc_region_data *data, size_t idx,
 				 struct pmc_region_values *out);
 
 /*
+ * How many of region idx's entries (over every thread when thread < 0, else that thread's)
+ * were made with the named marker, pmc_region_begin(name); the others were made by id
+ * (pmc_region_begin_n()). The two forms cost differently (docs/regions.md, "Costs"). Returns
+ * 0 or -EINVAL.
+ */
+PMC_API int pmc_region_data__named_entries(const struct pmc_region_data *data, size_t idx,
+					   int thread, uint64_t *named);
+
+/*
  * Problems the recording processes counted: markers with an unknown id or name that could
  * not be registered, and counter reads that failed (those entries added nothing).
  */

@@ -131,6 +131,9 @@ struct pmc_run_cell {
 	double *entered; /* [nr]: entries in that run */
 	struct pmc_summary sum;
 	double per_entry; /* mean / mean entries */
+	/* [nr]: of those entries, the ones made with the named marker, pmc_region_begin(name)
+	 * (the others by id); each form's calibrated cost is subtracted (docs/accuracy.md) */
+	double *named;
 };
 
 /*

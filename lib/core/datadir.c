@@ -90,11 +90,11 @@ int pmc__data_dir_check(const char *path, char *why, size_t len)
 		snprintf(why, len,
 			 "pmc's data folder %s is %s (mode %04o, uid %u): someone else could "
 			 "replace its files; %s",
-			 dir,
-			 s.st_uid != me ? "another user's" : "writable by others than you",
+			 dir, s.st_uid != me ? "another user's" : "writable by others than you",
 			 (unsigned)(s.st_mode & 07777), (unsigned)s.st_uid,
-			 s.st_uid != me ? "remove it, or set XDG_DATA_HOME"
-					: "chmod go-w it (the XDG base directory spec makes it 0700)");
+			 s.st_uid != me
+				 ? "remove it, or set XDG_DATA_HOME"
+				 : "chmod go-w it (the XDG base directory spec makes it 0700)");
 		return -EPERM;
 	}
 	return 0;

@@ -58,6 +58,17 @@ int pmc_region_data__get(const struct pmc_region_data *d, size_t idx, int thread
 	return 0;
 }
 
+int pmc_region_data__named_entries(const struct pmc_region_data *d, size_t idx, int thread,
+				   uint64_t *named)
+{
+	struct pmc_region_values v;
+	int err = pmc_region_data__get(d, idx, thread, &v);
+
+	if (!err) /* the cell's words before the values: docs of RD_* in data.h */
+		*named = (v.values - RD_HDR)[RD_NAMED];
+	return err;
+}
+
 void pmc_region_data__problems(const struct pmc_region_data *d, uint64_t *bad_ids,
 			       uint64_t *failed_reads)
 {

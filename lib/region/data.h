@@ -8,8 +8,11 @@
 #include <stdint.h>
 #include <pmc/region.h>
 
-/* A cell: entered, exited, open at exit, unmatched ends, then one value per event. */
-enum { RD_ENTERED, RD_EXITED, RD_OPEN, RD_UNMATCHED, RD_HDR };
+/*
+ * A cell: entered, exited, open at exit, unmatched ends, the entries made with the named
+ * marker (a record's "named" line), then one value per event.
+ */
+enum { RD_ENTERED, RD_EXITED, RD_OPEN, RD_UNMATCHED, RD_NAMED, RD_HDR };
 
 /* One "region" line of a record. */
 struct rd_line {

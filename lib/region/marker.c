@@ -42,14 +42,19 @@ static inline void begin(struct region_thread *t, unsigned id)
 		__atomic_fetch_add(&pmc__region_session.failed_reads, 1, __ATOMIC_RELAXED);
 }
 
-/* The read first, then the bookkeeping. A failed read adds nothing. */
-static inline void end(struct region_thread *t, unsigned id)
+/*
+ * The read first, then the bookkeeping. A failed read adds nothing. read_done: the named end
+ * marker has read already (its result is read_err).
+ */
+static inline void end(struct region_thread *t, unsigned id, bool read_done, int read_err)
 {
 	uint64_t *s = region_slot(t, id);
 	size_t nr = t->nr_events;
 
 	if (s[SLOT_DEPTH] == 1) {
-		if (likely(!t->reader->ops->read(t->reader, t->now))) {
+		if (!read_done)
+			read_err = t->reader->ops->read(t->reader, t->now);
+		if (likely(!read_err)) {
 			for (size_t e = 0; e < nr; e++)
 				s[SLOT_HDR + nr + e] += t->now[e] - s[SLOT_HDR + e];
 		} else {
@@ -97,17 +102,29 @@ void pmc_region_begin(const char *name)
 	struct region_thread *t;
 	int id;
 
-	if (on() && (t = marked(id = name_id(name))))
+	if (on() && (t = marked(id = name_id(name)))) {
+		region_slot(t, (unsigned)id)[SLOT_NAMED]++;
 		begin(t, (unsigned)id);
+	}
 }
 
+/*
+ * The counters are read before the name is looked up: the lookup hashes the name, a cost
+ * that grows with its length, and would otherwise count in the region, so that one
+ * calibrated cost could not fit every name (docs/regions.md, "Costs"). The read is made
+ * whatever the depth; a nested end does not use it.
+ */
 void pmc_region_end(const char *name)
 {
 	struct region_thread *t;
-	int id;
+	int id, err;
 
-	if (on() && (t = marked(id = name_id(name))))
-		end(t, (unsigned)id);
+	if (!on() || !(t = self()) || !t->reader)
+		return;
+	err = t->reader->ops->read(t->reader, t->now);
+	id = name_id(name);
+	if (id >= 0)
+		end(t, (unsigned)id, true, err);
 }
 
 void pmc_region_begin_n(unsigned id)
@@ -123,7 +140,7 @@ void pmc_region_end_n(unsigned id)
 	struct region_thread *t;
 
 	if (on() && (t = marked(number_id(id))))
-		end(t, id);
+		end(t, id, false, 0);
 }
 
 int pmc_region_register(const char *name)

@@ -57,6 +57,8 @@ static void put_thread(FILE *f, struct region_thread *t)
 		for (size_t e = 0; e < nr; e++)
 			fprintf(f, " %" PRIu64, s[SLOT_HDR + nr + e]);
 		fputc('\n', f);
+		if (s[SLOT_NAMED])
+			fprintf(f, "named %" PRIu64 "\n", s[SLOT_NAMED]);
 	}
 }
 

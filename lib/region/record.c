@@ -121,9 +121,21 @@ static int line_region(struct rd_record *r, char *p)
 	if (!v || !l->name)
 		return -ENOMEM;
 	for (size_t i = 0; i < RD_HDR + r->nr_events; i++)
-		if (number(&p, &v[i]))
+		if (i != RD_NAMED && number(&p, &v[i]))
 			return -PMC_E_FORMAT;
 	return p ? -PMC_E_FORMAT : 0;
+}
+
+/* "named <n>": entries of the region line above made with the named marker, n <= entered. */
+static int line_named(struct rd_record *r, char *p)
+{
+	uint64_t n;
+	uint64_t *cell = r->nr_lines ? r->lines[r->nr_lines - 1].cell : NULL;
+
+	if (!cell || number(&p, &n) || p || n > cell[RD_ENTERED])
+		return -PMC_E_FORMAT;
+	cell[RD_NAMED] = n;
+	return 0;
 }
 
 static int line(struct rd_record *r, char *p, bool *end)
@@ -150,6 +162,8 @@ static int line(struct rd_record *r, char *p, bool *end)
 	}
 	if (!strcmp(kw, "region"))
 		return r->nr_names == r->nr_events ? line_region(r, p) : -PMC_E_FORMAT;
+	if (!strcmp(kw, "named"))
+		return line_named(r, p);
 	if (!strcmp(kw, "end")) {
 		*end = true;
 		return 0;

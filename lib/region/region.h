@@ -37,9 +37,11 @@ extern struct region_session pmc__region_session;
 
 /*
  * One slot per region id in a thread's table: SLOT_HDR words of bookkeeping, then
- * start[nr_events] (the reading at the outermost begin), then sum[nr_events].
+ * start[nr_events] (the reading at the outermost begin), then sum[nr_events]. SLOT_NAMED
+ * counts the entries made with pmc_region_begin(name) (the others by id): the two forms cost
+ * differently, and pmc stat subtracts each one's calibrated cost.
  */
-enum { SLOT_ENTERED, SLOT_EXITED, SLOT_DEPTH, SLOT_UNMATCHED, SLOT_HDR };
+enum { SLOT_ENTERED, SLOT_EXITED, SLOT_DEPTH, SLOT_UNMATCHED, SLOT_NAMED, SLOT_HDR };
 
 struct region_thread {
 	struct region_thread *next; /* the session's list of threads, newest first */

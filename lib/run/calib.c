@@ -76,10 +76,24 @@ static int check_entries(json_t *root, char *why, size_t len)
 	{
 		json_t *pair = json_object_get(json_object_get(e, "region_pair"), "counts");
 
+		json_t *named = json_object_get(e, "named");
+
 		err = check_set(e, i, why, len);
 		if (!err)
 			err = check_median(e, i, "region_pair.counts.median",
 					   json_object_get(pair, "median"), why, len);
+		for (int k = 0; k < 2 && !err; k++) {
+			const char *what = k ? "first_entry" : "region_pair";
+			char field[64];
+
+			snprintf(field, sizeof(field), "named.%s.counts.median", what);
+			err = check_median(
+				e, i, field,
+				json_object_get(
+					json_object_get(json_object_get(named, what), "counts"),
+					"median"),
+				why, len);
+		}
 		if (!err)
 			err = check_median(
 				e, i, "first_entry.counts.median",
@@ -254,26 +268,28 @@ static bool number(json_t *j, double *out)
 	return true;
 }
 
+/* The median of e's measurement what ("region_pair", "first_entry") of the marker form. */
+static bool form_median(json_t *e, bool named, const char *what, double *out)
+{
+	json_t *m = json_object_get(named ? json_object_get(e, "named") : e, what);
+
+	return number(json_object_get(json_object_get(m, "counts"), "median"), out);
+}
+
 bool pmc__calib_per_entry(const struct calib *c, const char *backend, const char *event,
-			  unsigned priv, double *out)
+			  unsigned priv, bool named, double *out)
 {
 	json_t *e = entry(c, backend, event, priv);
 
-	return e &&
-	       number(json_object_get(json_object_get(json_object_get(e, "region_pair"), "counts"),
-				      "median"),
-		      out);
+	return e && form_median(e, named, "region_pair", out);
 }
 
 bool pmc__calib_first_entry(const struct calib *c, const char *backend, const char *event,
-			    unsigned priv, double *out)
+			    unsigned priv, bool named, double *out)
 {
 	json_t *e = entry(c, backend, event, priv);
 
-	return e &&
-	       number(json_object_get(json_object_get(json_object_get(e, "first_entry"), "counts"),
-				      "median"),
-		      out);
+	return e && form_median(e, named, "first_entry", out);
 }
 
 bool pmc__calib_per_run(const struct calib *c, const char *backend, const char *event,

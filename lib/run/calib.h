@@ -29,13 +29,15 @@ const char *pmc__calib_date(const struct calib *c);
 /*
  * The calibrated median of event (as named with -e) on backend with privilege mask priv:
  * per region entry (an empty begin/end pair) or per run (an empty program under pmc stat).
- * Returns false when the file has no such entry.
+ * named: the cost of the named markers, pmc_region_begin(name) (an entry's "named"), else of
+ * the markers by id, pmc_region_begin_n(). Returns false when the file has no such entry, or
+ * no such form (a file of a pmc that calibrated the id form only).
  */
 bool pmc__calib_per_entry(const struct calib *c, const char *backend, const char *event,
-			  unsigned priv, double *out);
+			  unsigned priv, bool named, double *out);
 /* The median of a process's first region entry (schema 2 on); false where not calibrated. */
 bool pmc__calib_first_entry(const struct calib *c, const char *backend, const char *event,
-			    unsigned priv, double *out);
+			    unsigned priv, bool named, double *out);
 bool pmc__calib_per_run(const struct calib *c, const char *backend, const char *event,
 			unsigned priv, double *out);
 

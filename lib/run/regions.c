@@ -66,8 +66,8 @@ const struct pmc_run_cell *pmc_run__cell(const struct pmc_run *run, size_t r, in
 	return slot < reg->nr_slots ? &reg->cells[slot * run->res.nr_events + idx] : NULL;
 }
 
-static void store(const struct pmc_run *run, struct pmc_run_cell *c, int rep, double v,
-		  double entered)
+static void store(struct pmc_run *run, struct pmc_run_cell *c, int rep, double v, double entered,
+		  double named)
 {
 	int reps = run->opts.repeat;
 
@@ -75,10 +75,14 @@ static void store(const struct pmc_run *run, struct pmc_run_cell *c, int rep, do
 		c->values = calloc((size_t)reps, sizeof(double));
 	if (!c->entered)
 		c->entered = calloc((size_t)reps, sizeof(double));
-	if (!c->values || !c->entered)
+	if (!c->named)
+		c->named = calloc((size_t)reps, sizeof(double));
+	if (!c->values || !c->entered || !c->named)
 		return;
 	c->values[rep] = v;
 	c->entered[rep] = entered;
+	c->named[rep] = named;
+	run->regions_named |= named > 0;
 	if (c->nr < rep + 1)
 		c->nr = rep + 1;
 }
@@ -102,6 +106,7 @@ static void add_region(struct pmc_run *run, const struct pmc_region_data *d, siz
 {
 	struct pmc_region_values v;
 	struct pmc_run_region *r;
+	uint64_t named = 0;
 	int nr_threads = run->opts.per_thread ? (int)pmc_region_data__nr_threads(d) : 0;
 
 	pmc_region_data__get(d, ri, -1, &v);
@@ -114,12 +119,14 @@ static void add_region(struct pmc_run *run, const struct pmc_region_data *d, siz
 			pmc_region_data__get(d, ri, t, &v);
 		if (t >= r->nr_threads && (v.entered || v.exited))
 			r->nr_threads = t + 1;
+		pmc_region_data__named_entries(d, ri, t, &named);
 		for (size_t e = 0; e < pmc_region_data__nr_events(d); e++) {
 			struct pmc_run_cell *c =
 				map[e] >= 0 ? cell(run->res.nr_events, r, t, (size_t)map[e]) : NULL;
 
 			if (c)
-				store(run, c, rep, (double)v.values[e], (double)v.entered);
+				store(run, c, rep, (double)v.values[e], (double)v.entered,
+				      (double)named);
 		}
 	}
 }
@@ -237,14 +244,42 @@ static bool per_run_overhead(struct pmc_run *run, size_t i, const char *backend,
 }
 
 /*
+ * Event i's costs for entries made with the named markers (run->overhead_named[2i], the first
+ * entry's at [2i + 1]): the calibration's "named" form, else (a file of a pmc that calibrated
+ * the id form only) the id form's, said once when a region used the named markers.
+ */
+static void named_costs(struct pmc_run *run, size_t i, const char *backend, const char *name)
+{
+	double *n = &run->overhead_named[2 * i];
+	bool entry = run->calib &&
+		     pmc__calib_per_entry(run->calib, backend, name, run->opts.priv, true, &n[0]);
+
+	if (!entry)
+		n[0] = run->res.overhead_entry[i];
+	if (!entry && run->calib && run->regions_named)
+		run_warn(run,
+			 "--subtract-overhead: '%s' has no calibration of the named markers "
+			 "(pmc_region_begin(name)); the cost of the markers by id is subtracted "
+			 "instead; run 'pmc calibrate -e %s'\n",
+			 name, name);
+	if (!run->calib ||
+	    !pmc__calib_first_entry(run->calib, backend, name, run->opts.priv, true, &n[1]))
+		n[1] = n[0] + run->res.overhead_first_entry[i] - run->res.overhead_entry[i];
+}
+
+/*
  * Loads the calibration and subtracts per run from the whole-program values (a validated
- * bias first, see per_run_overhead()); regions get the calibrated per-entry overhead.
+ * bias first, see per_run_overhead()); regions get the calibrated per-entry overhead of the
+ * marker form each entry used.
  */
 static void subtract_runs(struct pmc_run *run)
 {
 	const char *backend = pmc_evlist__backend(run->evlist);
 	char why[256];
 	int err = pmc__calib_load(run->opts.calibration, &run->calib, why, sizeof(why));
+
+	free(run->overhead_named);
+	run->overhead_named = calloc(2 * run->res.nr_events + 1, sizeof(double));
 
 	if (err == -ENOENT)
 		run_warn(run,
@@ -269,12 +304,12 @@ static void subtract_runs(struct pmc_run *run)
 		struct pmc_run_event *e = &run->res.events[i];
 		const char *name = pmc_evsel__name(e->evsel);
 		bool entry = run->calib &&
-			     pmc__calib_per_entry(run->calib, backend, name, run->opts.priv,
+			     pmc__calib_per_entry(run->calib, backend, name, run->opts.priv, false,
 						  &run->res.overhead_entry[i]);
 		bool per_run = per_run_overhead(run, i, backend, &e->overhead);
 
 		if (!run->calib ||
-		    !pmc__calib_first_entry(run->calib, backend, name, run->opts.priv,
+		    !pmc__calib_first_entry(run->calib, backend, name, run->opts.priv, false,
 					    &run->res.overhead_first_entry[i])) {
 			run->res.overhead_first_entry[i] = run->res.overhead_entry[i];
 			if (entry && run->res.nr_regions)
@@ -297,23 +332,28 @@ static void subtract_runs(struct pmc_run *run)
 				: per_run ? " for regions"
 					  : "",
 				name);
+		if (run->overhead_named)
+			named_costs(run, i, backend, name);
 		for (int r = 0; r < e->nr; r++)
 			e->values[r] = e->values[r] > e->overhead ? e->values[r] - e->overhead : 0;
 	}
 }
 
 /*
- * Subtracts oh per entry of each run; first (>= 0: the cell holds the run's first entry) in
- * place of oh for one entry of each run that entered it.
+ * Subtracts per entry of each run oh[0] (entries by id) or oh[1] (named entries); with first
+ * (the cell holds the run's first entry), first[0] or first[1] in place of it for one entry of
+ * each run that entered it, of the form most of its entries used.
  */
-static void summarize_cell(const struct pmc_run *run, struct pmc_run_cell *c, double oh,
-			   double first)
+static void summarize_cell(const struct pmc_run *run, struct pmc_run_cell *c, const double oh[2],
+			   const double *first)
 {
 	double entered = 0;
 
 	for (int r = 0; r < c->nr; r++) {
-		double sub =
-			oh * c->entered[r] + (first >= 0 && c->entered[r] >= 1 ? first - oh : 0);
+		double named = c->named ? c->named[r] : 0, by_id = c->entered[r] - named;
+		int form = 2 * named > c->entered[r];
+		double sub = oh[0] * by_id + oh[1] * named +
+			     (first && c->entered[r] >= 1 ? first[form] - oh[form] : 0);
 
 		c->values[r] = c->values[r] > sub ? c->values[r] - sub : 0; /* never negative */
 		entered += c->entered[r];
@@ -339,12 +379,20 @@ void pmc__run_regions_summarize(struct pmc_run *run)
 		struct pmc_run_region *r = &run->res.regions[i];
 
 		for (size_t c = 0; c < r->nr_slots * nr_ev; c++) {
+			size_t e = c % nr_ev;
 			bool first = run->res.first_entry_region && i == 0 && c < 2 * nr_ev;
+			const double *n = run->overhead_named ? &run->overhead_named[2 * e] : NULL;
+			double oh[2] = {run->res.overhead_entry[e], run->res.overhead_entry[e]};
+			double fe[2] = {run->res.overhead_first_entry[e],
+					run->res.overhead_first_entry[e]};
 
 			if (!r->cells[c].nr)
 				continue;
-			summarize_cell(run, &r->cells[c], run->res.overhead_entry[c % nr_ev],
-				       first ? run->res.overhead_first_entry[c % nr_ev] : -1);
+			if (n) {
+				oh[1] = n[0];
+				fe[1] = n[1];
+			}
+			summarize_cell(run, &r->cells[c], oh, first ? fe : NULL);
 			if (r->cells[c].nr > run->res.nr_region_reps)
 				run->res.nr_region_reps = r->cells[c].nr;
 		}
@@ -361,6 +409,7 @@ void pmc__run_regions_free(struct pmc_run *run)
 		for (size_t c = 0; c < r->nr_slots * res->nr_events; c++) {
 			free(r->cells[c].values);
 			free(r->cells[c].entered);
+			free(r->cells[c].named);
 		}
 		free(r->cells);
 		free(r->name);
@@ -380,6 +429,9 @@ void pmc__run_regions_free(struct pmc_run *run)
 	run->pass_header = NULL;
 	pmc__calib_free(run->calib);
 	run->calib = NULL;
+	free(run->overhead_named);
+	run->overhead_named = NULL;
+	run->regions_named = false;
 	res->calibration = res->calibration_date = NULL;
 	res->first_entry_region = NULL;
 }

@@ -41,6 +41,10 @@ struct pmc_run {
 	int pass_header_of;
 	size_t region_cap;
 	struct calib *calib; /* subtract_overhead */
+	/* [2 * nr_events]: per event, the named markers' per-entry and first-entry costs
+	 * subtracted (regions.c), beside res.overhead_entry and overhead_first_entry (by id) */
+	double *overhead_named;
+	bool regions_named;  /* some region was entered with the named markers */
 	struct trust *trust; /* opts.trust (trust.c) */
 	double *trust_bias;  /* [nr_events]: each event's validated per-run bias, or NAN */
 	char trust_note[400];

@@ -49,6 +49,46 @@ expect_eq "json: the first-entry cost applied" \
 "$PMC" stat --backend=vpmu -e instructions --subtract-overhead --calibration "$T/cal.json" "$HELPER" 5 2>"$T/sub.txt"
 expect_grep "terminal says which was applied" "first region entry \(charged to 'first'" "$T/sub.txt"
 
+# Each marker form is calibrated: the named markers (pmc_region_begin(name)), which the README
+# teaches, cost otherwise than the markers by id; an empty named region is subtracted to 0 too,
+# whatever its name's length (the name is looked up outside the counted part).
+expect_eq "the named markers calibrated, exact" \
+	"$(json "$T/cal.json" '[e["named"][m]["counts"]["min"] == e["named"][m]["counts"]["max"] > 0 for e in j["entries"] for m in ("first_entry", "region_pair")]')" \
+	"[True, True, True, True]"
+expect_grep "summary: the named markers" "^  named markers, counts: +per entry [1-9]" "$T/cal.txt"
+"$PMC" stat --backend=vpmu -e instructions -r 2 --subtract-overhead --calibration "$T/cal.json" \
+	-o "$T/named.json" --format json "$HELPER" 30 named 2>/dev/null
+expect_eq "the calibration program's named regions subtracted to 0" \
+	"$(json "$T/named.json" '[(r["name"], r["events"][0]["values"]) for r in j["regions"]]')" \
+	"[('first', [0.0, 0.0]), ('next', [0.0, 0.0])]"
+# vpmu-named links libpmc.so lazily, as a usual program: its regions "empty" and
+# "a_region_whose_name_is_long" after its first entry (region "first").
+for ev in instructions branches; do
+	NAMED=$(json "$T/cal.json" "[int(e['named']['region_pair']['counts']['median']) for e in j['entries'] if e['event'] == '$ev'][0]")
+	"$PMC" stat --backend=vpmu -e $ev -o "$T/raw.json" --format json "$PROGS/vpmu-named" 10 0 2>/dev/null
+	expect_eq "$ev: an empty named region costs the calibrated named markers, to the count" \
+		"$(json "$T/raw.json" '[r["events"][0]["values"] for r in j["regions"]][1]')" \
+		"[$((10 * NAMED)).0]"
+	"$PMC" stat --backend=vpmu -e $ev -r 2 --subtract-overhead --calibration "$T/cal.json" \
+		-o "$T/named.json" --format json "$PROGS/vpmu-named" 10 0 2>"$T/named.err"
+	expect_eq "$ev: an empty named region subtracted to 0" \
+		"$(json "$T/named.json" '[(r["name"], r["entered"], r["events"][0]["values"]) for r in j["regions"]][1]')" \
+		"('empty', 10, [0.0, 0.0])"
+done
+"$PMC" stat --backend=vpmu -e instructions --subtract-overhead --calibration "$T/cal.json" \
+	-o "$T/named.json" --format json "$PROGS/vpmu-named" 10 100 2>/dev/null
+expect_eq "a named region of 100 iterations: 4 x 100 + 5 an entry (the loop's argument, call, test, branch, return), exactly" \
+	"$(json "$T/named.json" '[(r["name"], r["events"][0]["values"]) for r in j["regions"]][1:]')" \
+	"[('empty', [0.0]), ('a_region_whose_name_is_long', [4050.0])]"
+"$PMC" stat --backend=vpmu -e instructions -o "$T/raw.json" --format json "$PROGS/vpmu-named" 10 100 2>/dev/null
+NAMED=$(json "$T/cal.json" "[int(e['named']['region_pair']['counts']['median']) for e in j['entries'] if e['event'] == 'instructions'][0]")
+expect_eq "the long name costs what the calibration's short one did" \
+	"$(json "$T/raw.json" '[r["events"][0]["values"] for r in j["regions"]][2]')" "[$((10 * NAMED + 4050)).0]"
+# a file without the named form (an older pmc's): the id form's cost, said
+python3 -c "import json,sys; j=json.load(open(sys.argv[1])); [e.pop('named') for e in j['entries']]; json.dump(j, open(sys.argv[2], 'w'))" "$T/cal.json" "$T/noname.json"
+"$PMC" stat --backend=vpmu -e instructions --subtract-overhead --calibration "$T/noname.json" "$PROGS/vpmu-region" 10 0 >/dev/null 2>"$T/noname.err"
+expect_grep "no named calibration: said" "'instructions' has no calibration of the named markers" "$T/noname.err"
+
 # A pmc-calibrate/1 file has no first entry: the per-entry cost is taken from it too, said.
 python3 - "$T/cal.json" "$T/v1.json" <<'PY'
 import json, sys

@@ -46,6 +46,13 @@ static const struct row rows[] = {
 	{"process 1 1 0 0\nevent e\nfuture 1 2 3\nthread 2\nregion 100 a 1 1 0 0 5\nend\n", NULL,
 	 1},
 	{"process 1 1 0 0\nevent e\nthread 2\nregion 100 a 1 1 0 0 -5\nend\n", NULL, -PMC_E_FORMAT},
+	/* "named": entries of the region above made with the named marker, at most entered */
+	{"process 1 1 0 0\nevent e\nthread 2\nregion 100 a 3 3 0 0 5\nnamed 3\nend\n", NULL, 1},
+	{"process 1 1 0 0\nevent e\nthread 2\nregion 100 a 3 3 0 0 5\nnamed 4\nend\n", NULL,
+	 -PMC_E_FORMAT},
+	{"process 1 1 0 0\nevent e\nthread 2\nnamed 1\nend\n", NULL, -PMC_E_FORMAT},
+	{"process 1 1 0 0\nevent e\nthread 2\nregion 100 a 3 3 0 0 5\nnamed 1 2\nend\n", NULL,
+	 -PMC_E_FORMAT},
 	/* The runner's file: its pass header (protocol 3), then the records. */
 	{NULL, "PMC-PASS 3 9\nevents e\n", 0},
 	{NULL, "PMC-PASS 3 9\nevents e\nPMC-REGIONS 1 20\nprocess 1 0 0 0\nend\n", 1},
@@ -210,4 +217,25 @@ Test(region_data, the_pass_header_tells_events_backend_and_privilege)
 		cr_expect_eq(p.priv, cases[i].priv, "case %zu", i);
 		pmc__region_pass_free(&p);
 	}
+}
+
+Test(region_data, named_entries_are_summed_over_processes_and_kept_per_thread)
+{
+	struct pmc_region_data *d;
+	char two[512];
+	uint64_t n = 99;
+	const char *a =
+		"process 1 1 0 0\nevent e\nthread 1\nregion 100 r 4 4 0 0 8\nnamed 3\nend\n";
+	const char *b = "process 2 1 0 0\nevent e\nthread 2\nregion 100 r 2 2 0 0 8\nend\n";
+
+	snprintf(two, sizeof(two), "%s", rec(a));
+	snprintf(two + strlen(two), sizeof(two) - strlen(two), "%s", rec(b));
+	cr_assert_eq(pmc_region_data__new(&d), 0);
+	cr_assert_eq(pmc_region_data__parse(d, two, strlen(two)), 2);
+	cr_assert_eq(pmc_region_data__named_entries(d, 0, -1, &n), 0);
+	cr_expect_eq(n, 3, "named entries over both processes: %lu", (unsigned long)n);
+	cr_assert_eq(pmc_region_data__named_entries(d, 0, 1, &n), 0);
+	cr_expect_eq(n, 0, "the second process named none");
+	cr_expect_eq(pmc_region_data__named_entries(d, 1, -1, &n), -EINVAL);
+	pmc_region_data__delete(d);
 }

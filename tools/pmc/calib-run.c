@@ -104,15 +104,18 @@ static json_t *per_entry(struct pmc_run *run, const char *name, size_t idx)
 }
 
 /*
- * The empty regions of pmc-calibrate-regions (p->regions_argv) under the runner, counting
- * events (one, or a set counted together: a region's cost grows with the events it reads, and
- * the in-process measurement reads one): {name: {"first_entry": {"counts"}, "region_pair":
- * {"counts"}}}, distributions over the runs of the process's first entry and of the later
- * entries' count per entry, for each event. NULL, said, when one was not counted.
+ * The empty regions of pmc-calibrate-regions (p->regions_argv; named: its named markers)
+ * under the runner, counting events (one, or a set counted together: a region's cost grows
+ * with the events it reads, and the in-process measurement reads one): {name: {"first_entry":
+ * {"counts"}, "region_pair": {"counts"}}}, distributions over the runs of the process's first
+ * entry and of the later entries' count per entry, for each event. NULL, said, when one was
+ * not counted.
  */
-json_t *calib_regions(const struct calib_params *p, const char *events)
+static json_t *regions_form(const struct calib_params *p, const char *events, bool named)
 {
 	struct pmc_evlist_opts eo = {.sz = sizeof(eo), .backend = p->backend, .priv = p->priv};
+	char *argv[4] = {p->regions_argv[0], p->regions_argv[1], named ? (char *)"named" : NULL,
+			 NULL};
 	struct pmc_evlist *l = NULL;
 	struct pmc_run *run = NULL;
 	json_t *all = json_object();
@@ -121,7 +124,7 @@ json_t *calib_regions(const struct calib_params *p, const char *events)
 	if (!err)
 		err = pmc_evlist__parse(l, events, NULL);
 	if (!err)
-		err = run_command(p, l, p->regions_argv, true, &run);
+		err = run_command(p, l, argv, true, &run);
 	for (size_t i = 0; !err && i < pmc_evlist__nr(l); i++) {
 		const char *name = pmc_evsel__name(pmc_evlist__at(l, i));
 		json_t *first = per_entry(run, "first", i), *next = per_entry(run, "next", i);
@@ -143,6 +146,25 @@ json_t *calib_regions(const struct calib_params *p, const char *events)
 		json_decref(all);
 		return NULL;
 	}
+	return all;
+}
+
+/*
+ * Both marker forms (regions_form()): the markers by id as the entry's "first_entry" and
+ * "region_pair", the named markers' as its "named": {"first_entry", "region_pair"}.
+ */
+json_t *calib_regions(const struct calib_params *p, const char *events)
+{
+	json_t *all = regions_form(p, events, false), *named, *v;
+	const char *k;
+
+	named = all ? regions_form(p, events, true) : NULL;
+	if (!named) {
+		json_decref(all);
+		return NULL;
+	}
+	json_object_foreach(all, k, v) json_object_set(v, "named", json_object_get(named, k));
+	json_decref(named);
 	return all;
 }
 
@@ -199,6 +221,11 @@ void calib_print(FILE *f, json_t *entries, const struct calib_params *p)
 			"entry: "
 			"lazy binding)\n",
 			num(e, "first_entry", "counts", "median"));
+		fprintf(f,
+			"  named markers, counts:          per entry %.1f  first entry %.1f  "
+			"(pmc_region_begin(name))\n",
+			num(json_object_get(e, "named"), "region_pair", "counts", "median"),
+			num(json_object_get(e, "named"), "first_entry", "counts", "median"));
 		if (!json_object_get(pair, "ns"))
 			fprintf(f,
 				"  times:                          not measured (%s counts only "

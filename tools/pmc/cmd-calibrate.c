@@ -283,6 +283,7 @@ static json_t *measure_event(const struct calib_params *p, const char *event)
 	if (!json_object_get(e, "region_pair"))
 		json_object_set(e, "region_pair", json_object_get(r, "region_pair"));
 	json_object_set(e, "first_entry", json_object_get(r, "first_entry"));
+	json_object_set(e, "named", json_object_get(r, "named"));
 	json_decref(all);
 	return e;
 }
