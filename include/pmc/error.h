@@ -34,7 +34,8 @@ extern "C" {
 		      "user is not followed")                                                      \
 	X(EXPR, "metric expression does not parse")                                                \
 	X(UNKNOWN_METRIC, "unknown metric or metric group")                                        \
-	X(METRIC_CYCLE, "metrics refer to each other in a cycle")
+	X(METRIC_CYCLE, "metrics refer to each other in a cycle")                                  \
+	X(OLDDIR, "the name that keeps the previous file (NAME.old) is a folder: move it away")
 
 enum pmc_error {
 	PMC_E_BASE = 4000,

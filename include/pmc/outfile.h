@@ -3,6 +3,8 @@
 #ifndef PMC_OUTFILE_H
 #define PMC_OUTFILE_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <pmc/common.h>
 
@@ -33,6 +35,30 @@ struct pmc_outfile;
  */
 PMC_API int pmc_outfile__open(const char *path, struct pmc_outfile **out);
 
+/* How pmc_outfile__open_opts() writes a file; NULL or zeroed fields mean the defaults. */
+struct pmc_outfile_opts {
+	size_t sz; /* sizeof(struct pmc_outfile_opts) */
+	/*
+	 * The new file's mode before the umask; 0 means 0666. Files that hold the measured
+	 * program's memory (a recording's stacks and registers) use 0600, as perf does.
+	 */
+	unsigned int mode;
+	/*
+	 * A regular, non-empty target that the commit replaces is first kept as "PATH.old"
+	 * (an older "PATH.old" is removed), as perf record keeps perf.data.old. Nothing is
+	 * renamed when the file is aborted. A "PATH.old" that is a folder fails the open
+	 * (-PMC_E_OLDDIR).
+	 */
+	bool keep_old;
+};
+
+/*
+ * pmc_outfile__open() with options (opts may be NULL). Returns 0, or a negative errno or
+ * PMC_E_* code.
+ */
+PMC_API int pmc_outfile__open_opts(const char *path, const struct pmc_outfile_opts *opts,
+				   struct pmc_outfile **out);
+
 /* The file descriptor to write to (for pwrite(2)-style writers). */
 PMC_API int pmc_outfile__fd(const struct pmc_outfile *o);
 
@@ -40,7 +66,8 @@ PMC_API int pmc_outfile__fd(const struct pmc_outfile *o);
 PMC_API FILE *pmc_outfile__stream(struct pmc_outfile *o);
 
 /*
- * Flushes, checks for write errors and renames the file into place, then frees o.
+ * Flushes, checks for write errors and renames the file into place (keeping the file it
+ * replaces as "PATH.old" where keep_old asked for it), then frees o.
  * Returns 0, or a negative errno, in which case the temporary file is removed and the
  * target is left as it was.
  */

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <pmc/error.h>
 #include <pmc/outfile.h>
+#include "opts.h"
 
 /* Links followed from one name, as the kernel's limit (MAXSYMLINKS). */
 #define MAX_LINKS 40
@@ -27,6 +28,7 @@ struct pmc_outfile {
 	char *name; /* the target's name in dirfd */
 	char *tmp;  /* the temporary file's name in dirfd */
 	bool is_stdout;
+	struct pmc_outfile_opts opts;
 };
 
 /*
@@ -83,7 +85,7 @@ static int link_target(int dirfd, const char *name, const char *path, char **out
 	return *out ? 0 : -ENOMEM;
 }
 
-/* Creates "NAME.pmc-tmp-XXXXXX" beside the target; mode 0666 less the umask. */
+/* Creates "NAME.pmc-tmp-XXXXXX" beside the target; the options' mode less the umask. */
 static int open_temp(struct pmc_outfile *o)
 {
 	for (int tries = 0; tries < 100; tries++) {
@@ -97,7 +99,8 @@ static int open_temp(struct pmc_outfile *o)
 			return -ENOMEM;
 		}
 		o->fd = openat(o->dirfd, o->tmp,
-			       O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+			       O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			       o->opts.mode ? o->opts.mode : 0666);
 		if (o->fd >= 0)
 			return 0;
 		if (errno != EEXIST)
@@ -142,7 +145,57 @@ static int open_target(struct pmc_outfile *o, const char *path, int links)
 	return err;
 }
 
+/* "NAME.old" in the target's folder, which keep_old replaces: a folder there is refused. */
+static int old_name(const struct pmc_outfile *o, char **out)
+{
+	struct stat st;
+
+	if (asprintf(out, "%s.old", o->name) < 0) {
+		*out = NULL;
+		return -ENOMEM;
+	}
+	if (!fstatat(o->dirfd, *out, &st, AT_SYMLINK_NOFOLLOW) && S_ISDIR(st.st_mode)) {
+		free(*out);
+		*out = NULL;
+		return -PMC_E_OLDDIR;
+	}
+	return 0;
+}
+
+/*
+ * perf's rule for perf.data.old: a regular target with content is kept under NAME.old
+ * (a hard link, so that NAME is never missing; a rename where the file system has none)
+ * before the new file takes its name. A link or file at NAME.old is replaced, never
+ * followed.
+ */
+static int keep_old(const struct pmc_outfile *o)
+{
+	struct stat st;
+	char *old;
+	int err;
+
+	if (fstatat(o->dirfd, o->name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode) ||
+	    !st.st_size)
+		return 0;
+	err = old_name(o, &old);
+	if (err)
+		return err;
+	if (unlinkat(o->dirfd, old, 0) && errno != ENOENT)
+		err = -errno;
+	else if (linkat(o->dirfd, o->name, o->dirfd, old, 0) &&
+		 renameat(o->dirfd, o->name, o->dirfd, old))
+		err = -errno;
+	free(old);
+	return err;
+}
+
 int pmc_outfile__open(const char *path, struct pmc_outfile **out)
+{
+	return pmc_outfile__open_opts(path, NULL, out);
+}
+
+int pmc_outfile__open_opts(const char *path, const struct pmc_outfile_opts *opts,
+			   struct pmc_outfile **out)
 {
 	struct pmc_outfile *o = calloc(1, sizeof(*o));
 	int err = 0;
@@ -151,11 +204,18 @@ int pmc_outfile__open(const char *path, struct pmc_outfile **out)
 		return -ENOMEM;
 	o->fd = -1;
 	o->dirfd = -1;
-	if (!strcmp(path, "-")) {
+	err = PMC_OPTS_COPY(pmc_outfile_opts, &o->opts, opts, sz);
+	if (!err && !strcmp(path, "-")) {
 		o->is_stdout = true;
 		o->fd = STDOUT_FILENO;
-	} else {
+	} else if (!err) {
 		err = open_target(o, path, MAX_LINKS);
+	}
+	if (!err && o->tmp && o->opts.keep_old) { /* a folder at NAME.old fails before any work */
+		char *old;
+
+		err = old_name(o, &old);
+		free(old);
 	}
 	if (err) {
 		pmc_outfile__abort(o);
@@ -183,6 +243,8 @@ int pmc_outfile__commit(struct pmc_outfile *o)
 
 	if (o->stream && (fflush(o->stream) || ferror(o->stream)))
 		err = errno ? -errno : -EIO;
+	if (!err && o->tmp && o->opts.keep_old)
+		err = keep_old(o);
 	if (!err && o->tmp && renameat(o->dirfd, o->tmp, o->dirfd, o->name))
 		err = -errno;
 	if (!err && o->tmp) {

@@ -235,6 +235,16 @@ static void free_cmdline(struct pmc__perfdata_writer *w)
 	w->cmdline_argc = 0;
 }
 
+/*
+ * A recording holds the measured program's memory (stacks, registers, data addresses):
+ * 0600, and the file it replaces kept as NAME.old, as perf record writes perf.data.
+ */
+static const struct pmc_outfile_opts file_opts = {
+	.sz = sizeof(file_opts),
+	.mode = 0600,
+	.keep_old = true,
+};
+
 int pmc__perfdata_writer_new(const char *path, struct pmc__perfdata_writer **out)
 {
 	struct pmc__perfdata_writer *w = calloc(1, sizeof(*w));
@@ -248,7 +258,7 @@ int pmc__perfdata_writer_new(const char *path, struct pmc__perfdata_writer **out
 		pmc__perfdata_writer_delete(w);
 		return -ENOMEM;
 	}
-	ret = pmc_outfile__open(path, &w->out);
+	ret = pmc_outfile__open_opts(path, &file_opts, &w->out);
 	if (ret) {
 		pmc__perfdata_writer_delete(w);
 		return ret;

@@ -65,7 +65,8 @@ static const struct cli_opt options[] = {
 	 "sample kernel level for events without :u/:k (with --user: both)"},
 	{"mmap-pages", 'm', "N", CLI_V_NONE, NULL, "ring-buffer pages per CPU, a power of 2"},
 	{"output", 'o', "FILE", CLI_V_FILE, NULL,
-	 "output file (default perf.data); under an MPI launcher named per rank as pmc stat -o "
+	 "output file (default perf.data; mode 0600, the file it replaces kept as FILE.old); under "
+	 "an MPI launcher named per rank as pmc stat -o "
 	 "names it (docs/mpi.md)"},
 	{"period-jitter", O_JITTER, "PCT", CLI_V_OPTIONAL, NULL,
 	 "draw each sampling period uniformly within PCT percent of the mean period (1 to 90, "
