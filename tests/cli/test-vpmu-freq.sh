@@ -69,6 +69,11 @@ if command -v perf >/dev/null; then
 	done
 	perf report -i "$T/cy.data" --header-only 2>/dev/null | grep -m1 "name = cycles" >"$T/attr"
 	expect_grep "the attr is in frequency mode, 4000 a second" "sample_freq \} = 4000,.* freq = 1" "$T/attr"
+	# An event that got no sample keeps its attr in the file, so that readers list it
+	# (BR_MISP_EXEC.DIRECT is always 0: the model resolves direct targets at decode).
+	record "$T/two.data" -e cycles,BR_MISP_EXEC.DIRECT "$LOOP" loop 1000
+	perf report -i "$T/two.data" --header-only 2>/dev/null | grep -c "^# event : name = " >"$T/nattr"
+	expect_eq "an event without samples keeps its attr in the file" "$(cat "$T/nattr")" 2
 else
 	skip_part perf "perf is not installed: the period sums are not checked"
 fi
