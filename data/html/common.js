@@ -24,6 +24,10 @@ var pmc = {
 			e.setAttribute(k, attrs[k]);
 		return e;
 	},
+	// "1 sample", "2 samples": a count and its noun, singular for exactly one.
+	count: function (v, noun, plural) {
+		return pmc.num(v) + " " + (v === 1 ? noun : plural || noun + "s");
+	},
 	pct: function (v, total) {
 		return (total ? (100 * v) / total : 0).toFixed(2) + "%";
 	},

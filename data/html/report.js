@@ -211,7 +211,7 @@
 			div.appendChild(el("p", {class: "note"}, "no sampled function"));
 		D.source.forEach(function (fn) {
 			div.appendChild(el("h3", {}, fn.function + " (" + fn.dso + "): " +
-				pmc.num(fn.samples) + " samples" + (fn.file ? ", " + fn.file : "")));
+				pmc.count(fn.samples, "sample") + (fn.file ? ", " + fn.file : "")));
 			if (fn.note)
 				div.appendChild(el("p", {class: "note"}, fn.note));
 			if (!fn.text)
@@ -238,7 +238,7 @@
 		var ev = D.events[cur], body = document.getElementById("event");
 		body.textContent = "";
 		body.appendChild(el("p", {class: "meta"}, "event " + ev.name + ": " +
-			pmc.num(ev.samples) + " samples, estimated count " + pmc.num(ev.period) +
+			pmc.count(ev.samples, "sample") + ", estimated count " + pmc.num(ev.period) +
 			(ev.imprecise ? " (imprecise: samples may land instructions after the one " +
 			"that caused the event: skid)" : "")));
 		body.appendChild(el("h2", {}, "Flame graph"));
@@ -256,9 +256,10 @@
 
 	document.title = "pmc report of " + D.file;
 	pmc.app.appendChild(el("h1", {}, "pmc report"));
-	pmc.app.appendChild(el("p", {class: "meta"}, D.file + ": " + pmc.num(D.samples) +
-		" samples, " + pmc.num(D.lost) + " lost" + (D.reconstructed ? ", " +
-		pmc.num(D.reconstructed) + " data addresses reconstructed from registers" : "")));
+	pmc.app.appendChild(el("p", {class: "meta"}, D.file + ": " + pmc.count(D.samples, "sample") +
+		", " + pmc.num(D.lost) + " lost" + (D.reconstructed ? ", " +
+		pmc.count(D.reconstructed, "data address", "data addresses") +
+		" reconstructed from registers" : "")));
 	var tabs = el("div", {class: "tabs"});
 	D.events.forEach(function (ev, i) {
 		var b = el("button", {class: i === cur ? "on" : ""}, ev.name);

@@ -100,7 +100,7 @@
 	pmc.app.appendChild(el("h1", {}, "pmc stat"));
 	pmc.app.appendChild(el("p", {class: "meta"}, (P.command || []).join(" ")));
 	pmc.app.appendChild(el("p", {class: "meta"}, "backend " + P.backend + ", " +
-		P.repetitions + " runs, " + Math.round(100 * (P.confidence || 0)) +
+		pmc.count(P.repetitions, "run") + ", " + Math.round(100 * (P.confidence || 0)) +
 		" % confidence intervals (Student's t), " + (P.cpu_model || "") + ", pmc " +
 		P.pmc_version));
 	pmc.app.appendChild(el("h2", {}, "Events"));
@@ -118,8 +118,8 @@
 
 	(D.regions || []).forEach(function (r) {
 		pmc.app.appendChild(el("h2", {class: "region"}, "Region " + r.name));
-		pmc.app.appendChild(el("p", {class: "meta"}, "entered " + pmc.num(r.entered) +
-			" times, exited " + pmc.num(r.exited) + " times"));
+		pmc.app.appendChild(el("p", {class: "meta"}, "entered " +
+			pmc.count(r.entered, "time") + ", exited " + pmc.count(r.exited, "time")));
 		scope(r);
 		(r.threads || []).forEach(function (t) {
 			pmc.app.appendChild(el("h3", {class: "region-thread"}, "Region " + r.name +

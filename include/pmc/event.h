@@ -127,6 +127,13 @@ PMC_API struct pmc_evsel *pmc_evlist__at(const struct pmc_evlist *evlist, size_t
 /* Name of the backend the list is bound to. */
 PMC_API const char *pmc_evlist__backend(const struct pmc_evlist *evlist);
 
+/*
+ * The event to sample when none is named, as the list's backend chooses it: "cycles" on vpmu
+ * (its modelled cycles), and on perf "cycles" where a hardware PMU counts it, else
+ * "cpu-clock". A static string, never NULL.
+ */
+PMC_API const char *pmc_evlist__default_event(const struct pmc_evlist *evlist);
+
 /* The event as the user wrote it (normalised spacing); owned by the event. */
 PMC_API const char *pmc_evsel__name(const struct pmc_evsel *evsel);
 PMC_API enum pmc_event_kind pmc_evsel__kind(const struct pmc_evsel *evsel);

@@ -125,6 +125,13 @@ enum vpmu_request {
 #define VPMU_PROG_PRECISE 0x1u	 /* sample at the eventing instruction (PEBS-like) */
 #define VPMU_PROG_IMPRECISE 0x2u /* sample --skid instructions later (interrupt-like) */
 #define VPMU_PROG_LBR 0x4u	 /* copy the LBR stack into each sample */
+/* Frequency mode: the period argument is a rate, samples per second of modelled time, and the
+ * tool adapts the period as Linux's frequency mode does (docs/vpmu.md, "Frequency mode"). */
+#define VPMU_PROG_FREQ 0x8u
+/* The modelled clock: one cycle is one nanosecond of modelled time (sample times are the
+ * thread's modelled cycles; frequency mode counts its seconds in them). */
+#define VPMU_CLOCK_HZ 1000000000ull
+#define VPMU_MAX_FREQ VPMU_CLOCK_HZ
 
 /* READ_ALL "which" argument. */
 #define VPMU_READ_THREAD 0 /* the calling thread */

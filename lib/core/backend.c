@@ -78,6 +78,11 @@ bool pmc__backend_spawns_for_sampling(const struct pmc_backend_ops *b)
 	return b->sample_spawns;
 }
 
+const char *pmc__backend_sample_default(const struct pmc_backend_ops *b)
+{
+	return b->sample_default ? b->sample_default() : "cycles";
+}
+
 bool pmc__backend_can_sample(const struct pmc_backend_ops *b)
 {
 	return b->sample_open != NULL;

@@ -123,6 +123,11 @@ struct pmc_backend_ops {
 	 */
 	const char *(*cpu_model)(void);
 	/*
+	 * optional: the event pmc record samples when none is named (perf's own choice: cycles
+	 * where a hardware PMU counts it, else cpu-clock); NULL: "cycles".
+	 */
+	const char *(*sample_default)(void);
+	/*
 	 * Open the events of evlist whose pass is pass (all countable ones when -1) on
 	 * target. Allocates the backend's counting state (which embeds struct
 	 * pmc_counting first) and returns it in *out.
@@ -184,6 +189,7 @@ bool pmc__backend_live(const struct pmc_backend_ops *b);
 /* Issue slots per cycle: the backend's issue_width, 4 when it declares none. */
 unsigned pmc__backend_issue_width(const struct pmc_backend_ops *b);
 bool pmc__backend_spawns_for_sampling(const struct pmc_backend_ops *b);
+const char *pmc__backend_sample_default(const struct pmc_backend_ops *b);
 /* The backend can sample (it has sample_open). */
 bool pmc__backend_can_sample(const struct pmc_backend_ops *b);
 

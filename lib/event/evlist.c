@@ -65,6 +65,11 @@ const char *pmc_evlist__backend(const struct pmc_evlist *evlist)
 	return pmc__backend_name(evlist->backend);
 }
 
+const char *pmc_evlist__default_event(const struct pmc_evlist *evlist)
+{
+	return pmc__backend_sample_default(evlist->backend);
+}
+
 int pmc_evlist__for_each_known(const struct pmc_evlist *evlist, pmc_event_fn fn, void *arg)
 {
 	int ret = pmc__event_for_each_generic(fn, arg);

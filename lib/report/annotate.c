@@ -66,6 +66,7 @@ struct src_line {
 	const char *file; /* interned: the same pointer for the same file */
 	int line;
 	uint64_t samples;
+	bool shown; /* its share and text were printed: a later run of it shows file:line only */
 };
 
 /* A source file the function's lines come from: its text, or why it cannot be shown. */
@@ -129,7 +130,7 @@ static int gather_lines(struct annotation *a)
 		l = src_line_of(a, res);
 		if (!l) {
 			l = &a->lines[a->nr_lines++];
-			*l = (struct src_line){res->srcfile, res->line, 0};
+			*l = (struct src_line){res->srcfile, res->line, 0, false};
 			if (a->source) /* read here, so that the notes can precede the code */
 				src_file_of(a, res->srcfile);
 		}
@@ -163,15 +164,24 @@ static void expand_tabs(const char *s, char *buf, size_t len)
 /*
  * The header of a run of instructions from one source line: the line's share of the
  * function's samples (all its instructions, wherever they are), file:line, and the text of
- * the line where the file can be read.
+ * the line where the file can be read. The share and the text are the line's, printed once:
+ * a later run of the same line (code the compiler interleaved) is headed by file:line alone,
+ * so that no sum is shown twice.
  */
 static void print_source(struct annotation *a, const struct pmc__symres *res, FILE *out)
 {
-	const struct src_line *l = src_line_of(a, res);
+	struct src_line *l = src_line_of(a, res);
 	const struct src_file *f = a->source ? src_file_of(a, res->srcfile) : NULL;
 	const char *text = f ? pmc__srctext_line(f->text, res->line) : NULL;
 	char buf[8 * PMC__SRCTEXT_MAX_COLS + 1];
 
+	if (l->shown) {
+		fprintf(out, "%18s", "");
+		pmc_fput_printable(out, res->srcline);
+		fputs("  (continued)\n", out);
+		return;
+	}
+	l->shown = true;
 	fprintf(out, "%7.2f%% %8" PRIu64 "  ", percent(l->samples, a->total), l->samples);
 	pmc_fput_printable(out, res->srcline);
 	if (res->inlined) {

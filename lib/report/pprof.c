@@ -240,6 +240,58 @@ static int pack(Profile *prof, FILE *out)
 	return err;
 }
 
+/* A shared library's name, as pprof tells them from a program's: "x.so", "x.so.6". */
+static bool is_library(const char *name)
+{
+	const char *so = strstr(name, ".so");
+
+	for (; so; so = strstr(so + 1, ".so"))
+		if (!so[3] || ((so[3] == '.' || so[3] == '_') && so[4] >= '0' && so[4] <= '9'))
+			return true;
+	return false;
+}
+
+/* How much frame f looks like the measured program: 2 when its file is the thread's command
+ * (the comm is the executable's name, cut to 15 bytes), 1 for a file that is no library and
+ * no pseudo-file ("[vdso]"), else 0. */
+static int main_score(const struct rstack *s, const struct rframe *f)
+{
+	const char *name = f->dso->short_name;
+
+	if (f->dso->kernel || !name || !*name || name[0] == '[')
+		return 0;
+	if (s->comm && *s->comm && !strncmp(name, s->comm, 15) && strlen(s->comm) <= 15)
+		return 2;
+	return is_library(name) ? 0 : 1;
+}
+
+/*
+ * pprof takes the first mapping for the main binary (it names the profile, and "pprof
+ * PROFILE" looks symbols up in it): the measured program's mapping goes first, the first
+ * object named as the samples' command, else the first that is no library, not the first
+ * one a stack reached (the dynamic loader, whose samples come first).
+ */
+static void main_mapping(struct pp *p)
+{
+	const struct rframe *best = NULL;
+	int best_score = 0;
+
+	for (size_t i = 0; i < p->r->nr_stacks && best_score < 2; i++) {
+		const struct rstack *s = p->r->stack_list[i];
+
+		for (size_t f = 0; f < s->nr && best_score < 2; f++) {
+			int score = s->frames[f].dso ? main_score(s, &s->frames[f]) : 0;
+
+			if (score > best_score) {
+				best = &s->frames[f];
+				best_score = score;
+			}
+		}
+	}
+	if (best)
+		mapping(p, best->dso, best->res->addr);
+}
+
 /* Fills the samples: one per distinct stack and thread name, leaf first, values per event. */
 static int fill_samples(struct pp *p, Sample *samples, Sample **sp, Label *labels, Label **lp,
 			uint64_t *ids, int64_t *values)
@@ -247,6 +299,7 @@ static int fill_samples(struct pp *p, Sample *samples, Sample **sp, Label *label
 	struct pmc_report *r = p->r;
 	int64_t comm_key = str(p, "comm");
 
+	main_mapping(p);
 	for (size_t i = 0; i < r->nr_stacks; i++) {
 		const struct rstack *s = r->stack_list[i];
 		Sample *sa = &samples[i];

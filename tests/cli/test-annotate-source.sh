@@ -40,6 +40,23 @@ expect_no_grep "--no-source: no source lines" 'annotate-lines\.c' "$T/plain"
 expect_eq "--no-source: the same instructions" "$(grep -c '^ .*[0-9a-f]:  ' "$T/plain")" \
 	"$(grep -c '^ .*[0-9a-f]:  [a-z]' "$T/ann")"
 
+# A line whose code the compiler split in two runs (the loop's header, inlined into outer:
+# its test before the body and its increment and compare after) shows its share and text
+# once; its second run is headed by file:line alone. Before, each run repeated the line's
+# share, so that the shares of the lines summed to more than 100 %.
+if [ -x "$PROGS/sample-inline" ]; then
+	"$PMC" record --backend=vpmu -e instructions -c 10007 -o "$T/in.data" \
+		"$PROGS/sample-inline" 30 2>>"$T/rec.err"
+	"$PMC" annotate -i "$T/in.data" outer >"$T/in.ann" 2>&1
+	expect_eq "a split line's share is shown once" \
+		"$(grep -cE '^ +[0-9.]+% +[0-9]+  sample-inline\.c:14 ' "$T/in.ann")" 1
+	expect_grep "its second run: file:line alone" '^ {18}sample-inline\.c:14  \(continued\)$' "$T/in.ann"
+	expect_eq "the source lines' shares sum to 100 %" \
+		"$(awk '/^ +[0-9.]+% +[0-9]+  [^ ]+:[0-9]+/ { sub(/%/, "", $1); s += $1 } END { print (s > 99.9 && s < 100.1) ? "yes" : s }' "$T/in.ann")" yes
+else
+	fail "tests/progs/sample-inline is not built"
+fi
+
 # A copy of the workload built here, so that its source file can be taken away or replaced.
 # The hot line's comment carries an escape character, which must not reach the terminal.
 mkdir "$T/src"

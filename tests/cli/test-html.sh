@@ -134,6 +134,19 @@ expect_grep "hostile names: the symbol shown as text" \
 expect_grep "hostile names: the comm shown as text" '>&lt;b id=pwn2&gt;q</div>' "$T/hostile.dom"
 expect_grep "hostile names: the file's path shown as text" '&lt;/script&gt;&lt;b id=pwn1&gt;.data: ' "$T/hostile.dom"
 
+# One sample: the page says "1 sample" (it said "1 samples"). The period is two thirds of
+# the run's exact instruction count under vpmu, so the run ends between the first overflow
+# and the second.
+n=$("$PMC" stat --backend=vpmu -x, -e instructions "$PROGS/vpmu-loop" loop 10 2>&1 >/dev/null |
+	awk -F, '$3 == "instructions" { print $1 }')
+"$PMC" record --backend=vpmu -e instructions -c $((${n:-300} * 2 / 3)) -o "$T/one.data" \
+	"$PROGS/vpmu-loop" loop 10 >/dev/null 2>"$T/rec.err" || fail "pmc record: $(cat "$T/rec.err")"
+"$PMC" report -i "$T/one.data" -F html -o "$T/one.html" 2>"$T/rep.err"
+browse one "$T/one.html" --dump-dom
+expect_grep "one sample: the file's line says 1 sample" ': 1 sample, 0 lost' "$T/one.dom"
+expect_grep "one sample: the event's line too" 'event instructions: 1 sample, estimated' "$T/one.dom"
+expect_no_grep "one sample: never '1 samples'" '[^0-9,]1 samples' "$T/one.dom"
+
 # pmc stat's page: the pmc-stat/1 model in an island; its charts drawn from it.
 # island FILE EXPR: EXPR with j = the page's data (its JSON island).
 island() {

@@ -52,6 +52,28 @@ pprof_top "$T/s.pb.gz" >"$T/pprof.top"
 expect_eq "pprof: go tool pprof -top's first entries are pmc report's" "$(cat "$T/pprof.top")" "$(cat "$T/pmc.top")"
 expect_grep "pprof: the hot function first" "^hot " "$T/pprof.top"
 
+# first_mapping FILE: the file name of the profile's first mapping (protoc's text).
+first_mapping() {
+	decode "$1" | python3 -c '
+import re, sys
+t = sys.stdin.read()
+strs = [eval(s) for s in re.findall(r"^string_table: (\".*\")$", t, re.M)]
+m = re.search(r"^mapping \{\n(?:  .*\n)*?  filename: (\d+)$", t, re.M)
+print(strs[int(m.group(1))] if m else "")'
+}
+# The main binary is the first mapping (pprof names the profile after it and reads its
+# symbols): the program, even where the dynamic loader's samples came first (under vpmu
+# the count starts at the loader's first instruction). Before, mapping 1 was ld-linux.
+if [ -x "$PROGS/vpmu-loop" ] && "$PMC" record -q --backend=vpmu -e instructions -c 20000 \
+	-o "$T/v.data" -- "$PROGS/vpmu-loop" loop 100000 >/dev/null 2>"$T/err"; then
+	"$PMC" report -i "$T/v.data" -F pprof -o "$T/v.pb.gz" 2>"$T/err"
+	expect_eq "pprof: the first mapping is the program, not the loader" \
+		"$(first_mapping "$T/v.pb.gz")" "$PROGS/vpmu-loop"
+else
+	fail "pmc record --backend=vpmu: $(cat "$T/err")"
+fi
+expect_eq "pprof: perf's recording too" "$(first_mapping "$T/s.pb.gz")" "$PROGS/sample-split"
+
 # Inlined frames: pprof shows spin() as inlined into outer(), from the location's two lines.
 "$PMC" record -q -F 2000 -g -o "$T/i.data" -- "$PROGS/sample-inline" 300 >/dev/null 2>"$T/err" ||
 	fail "pmc record: $(cat "$T/err")"

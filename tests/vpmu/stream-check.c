@@ -3,7 +3,11 @@
  * records, samples, and that the total counts equal the sum of the per-thread counts.
  * Usage: stream-check FILE [min-threads] [min-samples] [path-substring-of-an-mmap]
  * With STREAM_CANON=OUT in the environment, also writes the stream with its process and
- * thread ids and sampled registers zeroed, so that two runs can be compared byte for byte. */
+ * thread ids and sampled registers zeroed, so that two runs can be compared byte for byte.
+ * With STREAM_FREQ=F (the tool ran with --freq=F, precise, counter CLOCK_CTR counting
+ * cycles), checks frequency mode: in every thread the periods of each counter's samples sum
+ * to the counter's value at its last sample, and the cycles counter took about F samples per
+ * second of modelled time (docs/vpmu.md, "Frequency mode"). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +48,54 @@ static void zero_ids(unsigned char *rec)
 		       sizeof(((struct vpmu_rec_sample *)rec)->regs));
 }
 
+#define CLOCK_CTR 1
+#define MAX_SLOTS 256
+
+/* Per thread and counter: samples, the sum of their periods, the value at the last one. */
+static struct {
+	unsigned tid, ctr, n;
+	unsigned long psum, last;
+} slot[MAX_SLOTS];
+static unsigned nslots;
+static unsigned long thread_cycles; /* the cycles counter's per-thread COUNTS, summed */
+
+static void freq_sample(const struct vpmu_rec_sample *s)
+{
+	unsigned i;
+
+	for (i = 0; i < nslots && (slot[i].tid != s->tid || slot[i].ctr != s->counter); i++)
+		;
+	if (i == MAX_SLOTS)
+		return;
+	nslots += i == nslots;
+	slot[i].tid = s->tid;
+	slot[i].ctr = s->counter;
+	slot[i].n++;
+	slot[i].psum += s->period;
+	slot[i].last = s->counter_value;
+}
+
+static int freq_check(unsigned long freq)
+{
+	unsigned long n = 0;
+	double want = (double)freq * (double)thread_cycles / 1e9;
+
+	for (unsigned i = 0; i < nslots; i++) {
+		if (slot[i].psum != slot[i].last) {
+			fprintf(stderr, "tid %u counter %u: periods sum to %lu, value %lu\n",
+				slot[i].tid, slot[i].ctr, slot[i].psum, slot[i].last);
+			return 1;
+		}
+		n += slot[i].ctr == CLOCK_CTR ? slot[i].n : 0;
+	}
+	printf("frequency mode: %lu cycles samples in %lu cycles, %.1f at %lu a second\n", n,
+	       thread_cycles, want, freq);
+	/* The first periods are short (1, then growing an eighth of the way each time). */
+	if (n < 0.9 * want || n > want + 20 * nslots)
+		return fprintf(stderr, "not about F samples a modelled second\n"), 1;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static unsigned char buf[64 << 20];
@@ -71,8 +123,10 @@ int main(int argc, char **argv)
 		if (!first)
 			first = h->type;
 		last = h->type;
-		if (h->type == VPMU_REC_SAMPLE)
+		if (h->type == VPMU_REC_SAMPLE) {
 			nsamples++;
+			freq_sample((const void *)h);
+		}
 		if (h->type == VPMU_REC_MMAP) {
 			const struct vpmu_rec_mmap *m = (const void *)h;
 
@@ -83,6 +137,8 @@ int main(int argc, char **argv)
 			const struct vpmu_rec_counts *c = (const void *)h;
 
 			nr = c->nr;
+			if (c->tid && c->nr > CLOCK_CTR)
+				thread_cycles += c->value[CLOCK_CTR];
 			for (unsigned k = 0; k < c->nr && k < VPMU_MAX_COUNTERS; k++) {
 				if (c->tid)
 					sum[k] += c->value[k];
@@ -120,5 +176,7 @@ int main(int argc, char **argv)
 		return fprintf(stderr, "too few samples\n"), 1;
 	if (argc > 4 && !mmap_match)
 		return fprintf(stderr, "no mmap record for %s\n", argv[4]), 1;
+	if (getenv("STREAM_FREQ"))
+		return freq_check(strtoul(getenv("STREAM_FREQ"), NULL, 10));
 	return 0;
 }

@@ -49,16 +49,15 @@ static int build_evlist(struct record_cli *c, struct pmc_evlist **out)
 				     .dry_run_arg = stdout,
 				     .dry_run_attrs = c->verbose >= 2,
 				     .use = PMC_USE_SAMPLE};
-	/* perf's default: cycles where the machine has a hardware PMU */
-	const struct pmc_cap_check *hw = pmc_caps__check(pmc_caps(), "perf", "hw_pmu");
-	const char *def = hw && hw->ok ? "cycles" : "cpu-clock";
 	struct pmc_parse_error perr;
 	int err = pmc_evlist__new(&eo, out);
+	const char *def;
 
 	if (err) {
 		fprintf(stderr, "pmc record: %s\n", pmc_strerror(err));
 		return 1;
 	}
+	def = pmc_evlist__default_event(*out); /* the backend's choice */
 	for (size_t i = 0; i < (c->nr_events ? c->nr_events : 1); i++) {
 		const char *ev = c->nr_events ? c->events[i] : def;
 		err = pmc_evlist__parse(*out, ev, &perr);

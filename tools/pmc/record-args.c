@@ -31,8 +31,8 @@ enum {
 static const struct cli_opt options[] = {
 	{"event", 'e', "EVENT", CLI_V_EVENTS, NULL,
 	 "event to sample (repeatable; default cycles, or cpu-clock where there is no hardware "
-	 "PMU); :p/:pp/:ppp set precision, :P the highest; terms set one event's period=, "
-	 "freq=, call-graph=, time="},
+	 "PMU; cycles under vpmu); :p/:pp/:ppp set precision, :P the highest; terms set one "
+	 "event's period=, freq=, call-graph=, time="},
 	{"count", 'c', "N", CLI_V_NONE, NULL, "sample every N events"},
 	{"freq", 'F', "HZ", CLI_V_NONE, NULL, "samples per second (default 4000)"},
 	{NULL, 'g', NULL, CLI_V_NONE, NULL, "call chains by frame pointer"},

@@ -83,6 +83,7 @@ struct vp_thread *vp_thread_get(ThreadId tid)
 		VG_(memset)(t, 0, sizeof(*t));
 		t->used = True;
 		t->skid_at = ~0ULL;
+		t->next_tick = VP_TICK_CYCLES; /* its modelled time starts at 0 */
 		for (i = 0; i < VPMU_MAX_COUNTERS; i++)
 			vp_period_restart(t, i);
 	}
@@ -349,6 +350,11 @@ static Int check_sampling(const struct vp_counter *c, HChar *why, Int wl)
 {
 	if (!c->period)
 		return 0;
+	if ((c->flags & VPMU_PROG_FREQ) && c->period > VPMU_MAX_FREQ) {
+		vp_snprintf(why, wl, "a frequency is at most %llu samples a second (one a cycle)",
+			    VPMU_MAX_FREQ);
+		return -22;
+	}
 	if (c->cond) {
 		vp_snprintf(why, wl, "sampling on a cmask/inv/edge programming is not supported");
 		return -95;
@@ -358,6 +364,8 @@ static Int check_sampling(const struct vp_counter *c, HChar *why, Int wl)
 			    "sampling on FP/SIMD/multiply/divide/syscall events is not supported");
 		return -95;
 	}
+	if (c->flags & VPMU_PROG_FREQ)
+		return 0; /* the tool sets the periods: at most one sample per overflow check */
 	if ((c->mask & VP_BIT(VP_SIG_INSN)) && c->period < 128) {
 		vp_snprintf(why, wl, "a period below 128 is refused for instruction-driven events");
 		return -22;
@@ -424,6 +432,12 @@ void vp_compute_needs(void)
 			vp_need.cycle_cond = True;
 			m |= VP_CYCLES_MASK | VP_MISP_ALL_MASK;
 		}
+		/* Frequency mode reads modelled time: the whole timing model runs, and time is
+		 * watched, so that its ticks fall on the instruction that reaches them. */
+		if (c->period && (c->flags & VPMU_PROG_FREQ)) {
+			vp_need.freq = True;
+			m |= VP_CYCLES_MASK | VP_MISP_ALL_MASK;
+		}
 		all |= m;
 		if (c->period) {
 			vp_watch |= m;
@@ -431,6 +445,7 @@ void vp_compute_needs(void)
 				vp_need.insn_tick = True;
 		}
 	}
+	vp_need.insn_tick |= vp_need.freq;
 	vp_need.sigs = all;
 	vp_need.mem = (all & (MEM_SIGS | CACHE_SIGS)) != 0;
 	vp_need.dcache = vp_need.icache = (all & CACHE_SIGS) != 0;

@@ -14,6 +14,8 @@ static ULong clo_ctr[VPMU_MAX_COUNTERS];
 static Bool clo_ctr_set[VPMU_MAX_COUNTERS];
 static ULong clo_period[VPMU_MAX_COUNTERS];
 static ULong clo_period_all;
+static ULong clo_freq[VPMU_MAX_COUNTERS]; /* frequency mode: samples per modelled second */
+static ULong clo_freq_all;
 static Bool clo_precise = True;
 static const HChar *clo_model;
 static const HChar *clo_regs = "auto";
@@ -258,6 +260,17 @@ static Bool process_more(const HChar *arg)
 	return False;
 }
 
+/* A frequency is 1 to VPMU_MAX_FREQ samples a second of modelled time (one a cycle). */
+static void check_freq(const HChar *arg, ULong f)
+{
+	HChar msg[64];
+
+	if (f && f <= VPMU_MAX_FREQ)
+		return;
+	VG_(snprintf)(msg, sizeof(msg), "expected a number from 1 to %llu\n", VPMU_MAX_FREQ);
+	VG_(fmsg_bad_option)(arg, "%s", msg);
+}
+
 Bool vp_process_option(const HChar *arg)
 {
 	const HChar *s;
@@ -286,6 +299,10 @@ Bool vp_process_option(const HChar *arg)
 			VG_(fmsg_bad_option)
 		(arg, "a period is at least 1 (leave it out to count "
 		      "without sampling)\n");
+	} else if (opt_indexed(arg, "--freq", clo_freq, NULL)) {
+		check_freq(arg, clo_freq[arg[6] - '0']);
+	} else if (opt_num(arg, "--freq", &clo_freq_all)) {
+		check_freq(arg, clo_freq_all);
 	} else if (opt_num(arg, "--seed", &vp_clo.seed)) {
 	} else if (opt_num(arg, "--period", &clo_period_all)) {
 		if (!clo_period_all)
@@ -307,6 +324,8 @@ void vp_print_usage(void)
 		"                              4-bit field for N=4..6, or Pentium ES|CC<<6)\n"
 		"    --cesr=ENC --fixed-ctrl=ENC  the Pentium CESR / IA32_FIXED_CTR_CTRL at once\n"
 		"    --period=P --periodN=P    sample every P events (counters with INT/PMI)\n"
+		"    --freq=F --freqN=F        sample about F times per second of modelled time,\n"
+		"                              the period adapted as Linux's frequency mode\n"
 		"    --precise=yes|no          PEBS-like samples, or --skid=N instructions late "
 		"[yes]\n"
 		"    --skid=N                  skid of imprecise samples in instructions [0]\n"
@@ -349,26 +368,57 @@ static void set_precise_regs(void)
 	VG_(clo_vex_control).iropt_unroll_thresh = 0;
 }
 
+/* Does counter k's encoding on the command line raise an interrupt (INT, PMI)? */
+static Bool clo_interrupts(UInt k)
+{
+	if (vp_clo.model == VPMU_MODEL_PENTIUM)
+		return k == 0;
+	if (k >= VPMU_COREI7_FIXED_BASE)
+		return (clo_ctr[k] & VPMU_FIXED_PMI) != 0;
+	return (clo_ctr[k] & VPMU_EVTSEL_INT) != 0;
+}
+
+/* Counter k's period, or with VPMU_PROG_FREQ in *flags its frequency; 0: it counts only.
+ * --periodN/--freqN name the counter, --period/--freq every counter that interrupts. */
+static ULong clo_sampling(UInt k, UInt *flags)
+{
+	if (clo_period[k] && clo_freq[k]) {
+		VG_(fmsg)("vpmu: counter %u has both --period%u and --freq%u: give one\n", k, k, k);
+		VG_(exit)(1);
+	}
+	if (clo_period[k])
+		return clo_period[k];
+	if (clo_freq[k]) {
+		*flags |= VPMU_PROG_FREQ;
+		return clo_freq[k];
+	}
+	if (!clo_interrupts(k))
+		return 0;
+	if (clo_period_all)
+		return clo_period_all;
+	if (clo_freq_all)
+		*flags |= VPMU_PROG_FREQ;
+	return clo_freq_all;
+}
+
 static void program_from_options(void)
 {
 	UInt k;
 	Bool sampling = False;
 
+	if (clo_period_all && clo_freq_all) {
+		VG_(fmsg)("vpmu: --period and --freq: give one\n");
+		VG_(exit)(1);
+	}
 	for (k = 0; k < vp_nr_ctr; k++) {
-		ULong period = clo_period[k];
 		UInt flags = (clo_precise ? VPMU_PROG_PRECISE : VPMU_PROG_IMPRECISE) |
 			     (vp_clo.lbr_on ? VPMU_PROG_LBR : 0);
+		ULong period;
 		HChar why[160];
 
 		if (!clo_ctr_set[k])
 			continue;
-		if (!period && clo_period_all) {
-			Bool intr = vp_clo.model == VPMU_MODEL_PENTIUM ? k == 0
-				    : k >= VPMU_COREI7_FIXED_BASE
-					    ? (clo_ctr[k] & VPMU_FIXED_PMI) != 0
-					    : (clo_ctr[k] & VPMU_EVTSEL_INT) != 0;
-			period = intr ? clo_period_all : 0;
-		}
+		period = clo_sampling(k, &flags);
 		if (vp_counter_program(k, clo_ctr[k], period, flags, why, sizeof(why))) {
 			VG_(fmsg)("vpmu: --ctr%u=0x%llx: %s\n", k, clo_ctr[k], why);
 			VG_(exit)(1);

@@ -44,18 +44,22 @@ static ULong splitmix64(ULong *state)
 	return z ^ (z >> 31);
 }
 
-/* The next period of counter k: the programmed one, or with --period-jitter=J a uniform
- * integer in [P - P*J/100, P + P*J/100] (mean P exactly), never below 1. */
-static ULong next_period(struct vp_thread *t, UInt k)
+/* A period of counter k drawn around p: p itself, or with --period-jitter=J a uniform integer
+ * in [p - p*J/100, p + p*J/100] (mean p exactly), never below 1. */
+ULong vp_jitter(struct vp_thread *t, UInt k, ULong p)
 {
-	ULong p = vp_ctr[k].period,
-	      half = p / 100 * vp_clo.period_jitter + p % 100 * vp_clo.period_jitter / 100;
+	ULong half = p / 100 * vp_clo.period_jitter + p % 100 * vp_clo.period_jitter / 100;
 	ULong d;
 
 	if (!half)
 		return p;
 	d = splitmix64(&t->rng[k]) % (2 * half + 1);
 	return p - half + d < 1 ? 1 : p - half + d;
+}
+
+static ULong next_period(struct vp_thread *t, UInt k)
+{
+	return vp_jitter(t, k, vp_ctr[k].period);
 }
 
 /* Counter k of thread t starts counting periods afresh (a new thread, PROGRAM or RESET): its
@@ -66,6 +70,10 @@ void vp_period_restart(struct vp_thread *t, UInt k)
 	ULong st = vp_clo.seed ^ ((ULong)(t - vp_threads) << 8 | k) * 0xd1b54a32d192ed03ULL;
 
 	t->rng[k] = splitmix64(&st);
+	if (vp_ctr[k].flags & VPMU_PROG_FREQ) {
+		vp_freq_restart(t, k);
+		return;
+	}
 	t->cur_period[k] = next_period(t, k);
 	t->next_ovf[k] = t->cur_period[k];
 }
@@ -185,11 +193,14 @@ static void take_sample(UInt k, Addr ip, Addr event_ip, ULong value, ULong perio
 
 /* Where the next instruction tick must look: the INSN count at which a counter that counts
  * instructions would overflow if only instructions arrived, or a pending skid. */
-static void recompute_fire_at(ULong insn_now, const ULong *val)
+static void recompute_fire_at(ULong insn_now, const ULong *val, ULong now)
 {
 	ULong at = vp_cur->skid_at;
 	UInt k;
 
+	/* Each instruction is at least a cycle: the tick is due once as many more have run. */
+	if (vp_need.freq && insn_now + (vp_cur->next_tick - now) < at)
+		at = insn_now + (vp_cur->next_tick - now);
 	for (k = 0; k < vp_nr_ctr; k++) {
 		const struct vp_counter *c = &vp_ctr[k];
 
@@ -223,11 +234,13 @@ static void overflow(UInt k, Addr imark, ULong value, const struct vp_mem_info *
 void vp_overflow_check(Addr imark, const struct vp_mem_info *mi, ULong extra_insn)
 {
 	ULong val[VPMU_MAX_COUNTERS];
-	ULong insn_now = vp_sig[VP_SIG_INSN] + extra_insn;
+	ULong insn_now = vp_sig[VP_SIG_INSN] + extra_insn, now = 0;
 	UInt k;
 
 	if (!vp_cur)
 		return;
+	if (vp_need.freq)
+		now = vp_sig_sum(vp_sig, VP_CYCLES_MASK) + extra_insn;
 	for (k = 0; k < vp_nr_ctr; k++) {
 		const struct vp_counter *c = &vp_ctr[k];
 
@@ -235,13 +248,25 @@ void vp_overflow_check(Addr imark, const struct vp_mem_info *mi, ULong extra_ins
 		if (!c->period || !c->running)
 			continue;
 		val[k] = eval(k) + ((c->mask & VP_BIT(VP_SIG_INSN)) ? extra_insn : 0);
+		if (c->flags & VPMU_PROG_FREQ) {
+			/* One sample, however far the count went past its overflow point: its
+			 * period is everything counted since the previous one. */
+			if (val[k] >= vp_cur->next_ovf[k]) {
+				vp_cur->cur_period[k] = val[k] - vp_cur->last_ovf[k];
+				overflow(k, imark, val[k], mi);
+				vp_freq_reload(vp_cur, k, val[k], now);
+			}
+			continue;
+		}
 		while (val[k] >= vp_cur->next_ovf[k]) {
 			overflow(k, imark, val[k], mi);
 			vp_cur->cur_period[k] = next_period(vp_cur, k);
 			vp_cur->next_ovf[k] += vp_cur->cur_period[k];
 		}
 	}
-	recompute_fire_at(insn_now, val);
+	if (vp_need.freq)
+		vp_freq_tick(vp_cur, val, now);
+	recompute_fire_at(insn_now, val, now);
 }
 
 /* Called by the inline check when the instruction at imark makes the INSN count reach

@@ -67,7 +67,7 @@ struct vp_counter {
 	UChar cmask, inv, edge;
 	ULong config;
 	ULong mask;   /* signals summed; 0 when the privilege filter excludes user code */
-	ULong period; /* 0: counting only */
+	ULong period; /* 0: counting only; with VPMU_PROG_FREQ, samples per modelled second */
 	UInt flags;   /* VPMU_PROG_* */
 };
 
@@ -80,10 +80,18 @@ struct vp_thread {
 	ULong next_ovf[VPMU_MAX_COUNTERS];
 	ULong cur_period[VPMU_MAX_COUNTERS]; /* the period that ends at next_ovf */
 	ULong rng[VPMU_MAX_COUNTERS];	     /* the jitter's generator state */
-	Bool cond_prev[VPMU_MAX_COUNTERS];   /* edge detection: condition in the last cycle */
-	ULong cyc_snap[VP_SIG_NR]; /* cmask: signals at the previous instruction boundary */
-	ULong skid_at;		   /* 0 while a skidded sample is pending, else ~0 */
-	UInt skid_left;		   /* instructions still to retire before it is taken */
+	/* Frequency mode (vpmu-freq.c): the count at the previous sample, the adapted period
+	 * (the kernel's hwc->sample_period), the modelled time of the previous overflow (~0
+	 * before the first) and the count at the previous tick. */
+	ULong last_ovf[VPMU_MAX_COUNTERS];
+	ULong freq_period[VPMU_MAX_COUNTERS];
+	ULong freq_time[VPMU_MAX_COUNTERS];
+	ULong freq_count[VPMU_MAX_COUNTERS];
+	ULong next_tick;		   /* this thread's modelled cycles at its next tick */
+	Bool cond_prev[VPMU_MAX_COUNTERS]; /* edge detection: condition in the last cycle */
+	ULong cyc_snap[VP_SIG_NR];	   /* cmask: signals at the previous instruction boundary */
+	ULong skid_at;			   /* 0 while a skidded sample is pending, else ~0 */
+	UInt skid_left;			   /* instructions still to retire before it is taken */
 	UInt skid_ctr;
 	Addr skid_event_ip;
 	ULong skid_period; /* the period that ended at the skidded sample's event */
@@ -124,6 +132,7 @@ static inline ULong vp_sig_sum(const ULong *sig, ULong mask)
 /* What the current programming needs instrumented; recomputed on every PROGRAM. */
 struct vp_needs {
 	Bool mem, dcache, icache, branch, cycle_cond, insn_tick;
+	Bool freq;  /* some counter samples in frequency mode: modelled time is watched */
 	ULong sigs; /* the signals some programmed counter sums */
 };
 extern struct vp_needs vp_need;
@@ -142,6 +151,13 @@ void vp_thread_switch(ThreadId tid);
 struct vp_thread *vp_thread_get(ThreadId tid);
 void vp_flush_cur(void);
 void vp_thread_exit(ThreadId tid);
+
+/* vpmu-freq.c: frequency mode (docs/vpmu.md, "Frequency mode") */
+#define VP_TICK_CYCLES 4000000ull /* the kernel's tick at HZ=250 (Debian's), in modelled ns */
+ULong vp_jitter(struct vp_thread *t, UInt k, ULong p);
+void vp_freq_restart(struct vp_thread *t, UInt k);
+void vp_freq_reload(struct vp_thread *t, UInt k, ULong val, ULong now);
+void vp_freq_tick(struct vp_thread *t, const ULong *val, ULong now);
 
 /* vpmu-cache-set.c */
 void *vp_alloc_lines(const HChar *cc, SizeT bytes);

@@ -148,6 +148,14 @@ static int perf_reset(struct pmc_counting *c)
 	return ioctl_all(c, PERF_EVENT_IOC_RESET);
 }
 
+/* perf's default: cycles where the machine has a hardware PMU, else the CPU clock. */
+static const char *perf_sample_default(void)
+{
+	const struct pmc_cap_check *hw = pmc_caps__check(pmc_caps(), "perf", "hw_pmu");
+
+	return hw && hw->ok ? "cycles" : "cpu-clock";
+}
+
 const struct pmc_backend_ops pmc__perf_ops = {
 	.name = "perf",
 	.desc = "Linux perf_event_open(2): hardware PMU, software events, tracepoints, breakpoints",
@@ -164,6 +172,7 @@ const struct pmc_backend_ops pmc__perf_ops = {
 	.budget = perf_budget,
 	.for_each_known = pmc__pfm_for_each,
 	.cpu_model = pmc__perf_cpu_model,
+	.sample_default = perf_sample_default,
 	.open = pmc__perf_open,
 	.start = perf_start,
 	.stop = perf_stop,

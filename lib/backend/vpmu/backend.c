@@ -133,6 +133,7 @@ const struct pmc_backend_ops pmc__vpmu_ops = {
 	.for_each_known = pmc__vpmu_for_each,
 	.preset_model = vpmu_preset_model,
 	.cpu_model = vpmu_cpu_model,
+	.sample_default = NULL, /* "cycles": the model's cycles, its modelled time */
 	.open = pmc__vpmu_open,
 	.start = pmc__vpmu_start,
 	.stop = vpmu_stop,

@@ -101,6 +101,8 @@ static int tool_args(const struct vpmu_cmdline *cl, int out_fd, char **argv, int
 		if (!err && cl->period && cl->period[k])
 			err = push(argv, n, "--period%d=%llu", k,
 				   (unsigned long long)cl->period[k]);
+		if (!err && cl->freq && cl->freq[k])
+			err = push(argv, n, "--freq%d=%llu", k, (unsigned long long)cl->freq[k]);
 	}
 	for (int i = 0; i < cl->nr_extra && !err; i++)
 		err = push(argv, n, "%s", cl->extra[i]);

@@ -33,9 +33,6 @@
 	 PERF_SAMPLE_CALLCHAIN)
 /* The general registers and the segment registers of perf_regs' x86 order. */
 #define VPMU_REGS_MASK 0xffffffull
-/* A frequency becomes the period of one sample every 1/freq s at one event per ns. */
-#define EVENTS_PER_SEC 1000000000ull
-#define MIN_PERIOD 128
 /* Stream bytes taken in one drain, so that a busy guest cannot keep the drain going. */
 #define DRAIN_MAX_BYTES (16u << 20)
 #define READ_CHUNK (256u << 10)
@@ -46,6 +43,7 @@ struct vpmu_sampling {
 	int model;
 	bool used[VPMU_MAX_COUNTERS];
 	uint64_t config[VPMU_MAX_COUNTERS], period[VPMU_MAX_COUNTERS];
+	uint64_t freq[VPMU_MAX_COUNTERS]; /* frequency mode: samples per modelled second */
 	uint32_t lbr_select;
 	bool precise, lbr;
 	unsigned callchain; /* frames the tool unwinds at each sample, 0: no call chains */
@@ -219,14 +217,17 @@ static int place(struct vpmu_sampling *vs, const struct pmc_evsel *ev, size_t id
 			ev->name);
 		return -PMC_E_TOOMANY;
 	}
-	if (a->freq) {
-		uint64_t p = EVENTS_PER_SEC / (a->sample_freq ? a->sample_freq : 1);
-
-		a->freq = 0;
-		a->sample_period = p < MIN_PERIOD ? MIN_PERIOD : p;
+	/* A frequency is the tool's frequency mode (docs/vpmu.md): the attr keeps freq and
+	 * sample_freq, as perf writes them, and each sample carries the period it ended. */
+	if (a->freq && (!a->sample_freq || a->sample_freq > VPMU_MAX_FREQ)) {
+		pr_warn("vpmu: cannot sample '%s' at %llu samples a second: the model takes 1 to "
+			"%llu (one a modelled cycle)\n",
+			ev->name, (unsigned long long)a->sample_freq, VPMU_MAX_FREQ);
+		return -EINVAL;
 	}
 	vs->used[k] = true;
-	vs->period[k] = a->sample_period;
+	vs->period[k] = a->freq ? 0 : a->sample_period;
+	vs->freq[k] = a->freq ? a->sample_freq : 0;
 	vs->cv.attr_of_ctr[k] = (int)idx;
 	vs->precise |= a->precise_ip > 0;
 	if (a->sample_type & PERF_SAMPLE_BRANCH_STACK) {
@@ -307,6 +308,7 @@ static int spawn(struct vpmu_sampling *vs, const struct pmc__sample_params *p)
 	struct vpmu_cmdline cl = {.used = vs->used,
 				  .config = vs->config,
 				  .period = vs->period,
+				  .freq = vs->freq,
 				  .extra = extra,
 				  .nr_extra = 1,
 				  .argv = p->argv,

@@ -66,6 +66,7 @@ struct vpmu_cmdline {
 	const bool *used;	  /* [VPMU_MAX_COUNTERS]: counters to program */
 	const uint64_t *config;	  /* [VPMU_MAX_COUNTERS]: their encodings */
 	const uint64_t *period;	  /* [VPMU_MAX_COUNTERS]: sampling periods, or NULL */
+	const uint64_t *freq;	  /* [VPMU_MAX_COUNTERS]: frequencies (--freqN), or NULL */
 	const char *const *extra; /* more tool options (--precise=, --lbr=, ...) */
 	int nr_extra;
 	char *const *argv;	 /* the command */
