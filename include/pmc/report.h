@@ -156,7 +156,8 @@ PMC_API int pmc_report__event_estimate(struct pmc_report *r, size_t event_idx, d
  *   LOST         the kernel lost samples (PERF_RECORD_LOST, LOST_SAMPLES): some are missing;
  *   THROTTLED    the kernel throttled the event (PERF_RECORD_THROTTLE): it took no samples
  *                for a while;
- *   EXACT        a fixed period of 1: every event was sampled, the count is the samples;
+ *   EXACT        fixed periods, every sample of period 1 (-c 1; or a tracepoint, whose every
+ *                hit the kernel samples in fixed-period mode): the count is the samples;
  *   FEW_SAMPLES  fewer than PMC_ESTIMATE_MIN_SAMPLES samples;
  *   ADAPTING     frequency mode, and more than PMC_ESTIMATE_MAX_ADAPTING percent of the
  *                period sum comes from samples taken while the kernel changed the period:

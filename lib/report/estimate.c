@@ -142,7 +142,11 @@ static bool check_file(const struct pmc_report *r, size_t ai, struct pmc_estimat
 			 "no estimate: the kernel throttled sampling %" PRIu64
 			 " times (no samples while throttled)",
 			 c->throttled);
-	} else if (!a->freq && a->sample_period == 1) {
+	} else if (!a->freq && r->total_period[ai] == k) {
+		/*
+		 * Every sample's period is 1: -c 1, or a tracepoint or software event in
+		 * fixed-period mode, whose every hit the kernel samples whatever the period.
+		 */
 		c->status = PMC_ESTIMATE_EXACT;
 		c->est.lo = c->est.hi = (double)k;
 	} else {
