@@ -40,8 +40,8 @@ static int close_periods(uint64_t a, uint64_t b)
 int pmc__report_settle_add(struct pmc_report *r, size_t attr_idx, uint32_t tid, uint64_t period)
 {
 	/* The file, the event and the thread: ranks' tids may repeat across files. */
-	uint64_t key = (uint64_t)(r->nr_files & 0xffff) << 48 | (uint64_t)(attr_idx & 0xffff) << 32 |
-		       tid;
+	uint64_t key =
+		(uint64_t)(r->nr_files & 0xffff) << 48 | (uint64_t)(attr_idx & 0xffff) << 32 | tid;
 	struct stream *s = pmc__addrmap_get(&r->streams, key);
 
 	if (!r->attrs[attr_idx].freq)
