@@ -166,6 +166,8 @@ PMC_API int pmc_report__event_estimate(struct pmc_report *r, size_t event_idx, d
  *                at least PMC_ESTIMATE_SETTLED samples has settled but for its first sample,
  *                a shorter one is adapting (there a sample's period need not be the events
  *                since the one before it);
+ *   BRANCHES     (first of all) a report in branch mode: its entries are branches, each
+ *                counting 1, not events;
  *   INTERVAL     an estimate with its interval: fixed periods, or frequency mode whose
  *                periods settled (the interval then also holds the unsettled samples' period
  *                sum as unknown: widened by it on both sides).
@@ -182,6 +184,7 @@ enum pmc_estimate_status {
 	PMC_ESTIMATE_THROTTLED,
 	PMC_ESTIMATE_FEW_SAMPLES,
 	PMC_ESTIMATE_ADAPTING,
+	PMC_ESTIMATE_BRANCHES,
 };
 struct pmc_estimate_check {
 	enum pmc_estimate_status status;

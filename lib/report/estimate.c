@@ -129,7 +129,12 @@ static bool check_file(const struct pmc_report *r, size_t ai, struct pmc_estimat
 
 	c->lost = r->nr_lost;
 	c->throttled = r->throttled[ai];
-	if (!k) {
+	if (r->branch_mode) {
+		c->status = PMC_ESTIMATE_BRANCHES;
+		snprintf(c->reason, sizeof(c->reason),
+			 "no estimate: the entries are branches of the sampled stacks, each "
+			 "counting 1");
+	} else if (!k) {
 		c->status = PMC_ESTIMATE_NO_SAMPLE;
 		snprintf(c->reason, sizeof(c->reason), "no estimate: no sample");
 	} else if (c->lost) {
@@ -140,8 +145,8 @@ static bool check_file(const struct pmc_report *r, size_t ai, struct pmc_estimat
 		c->status = PMC_ESTIMATE_THROTTLED;
 		snprintf(c->reason, sizeof(c->reason),
 			 "no estimate: the kernel throttled sampling %" PRIu64
-			 " times (no samples while throttled)",
-			 c->throttled);
+			 " time%s (no samples while throttled)",
+			 c->throttled, c->throttled == 1 ? "" : "s");
 	} else if (!a->freq && r->total_period[ai] == k) {
 		/*
 		 * Every sample's period is 1: -c 1, or a tracepoint or software event in

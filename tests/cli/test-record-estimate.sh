@@ -53,6 +53,11 @@ expect_eq "an event without samples: JSON" \
 	"$(json "$T/z.json" '[(e["name"], e["samples"], e["estimate"], e.get("no_estimate"), "interval" in e) for e in j["events"]]')" \
 	"[('$TP', 100, 'exact', None, True), ('syscalls:sys_enter_getpid', 0, 'none', 'no estimate: no sample', False)]"
 
+"$PMC" report -F html -i "$T/z.data" >"$T/z.html"
+expect_grep "an event without samples: the HTML page's data says why" \
+	'"no_estimate": ?"no estimate: no sample"' "$T/z.html"
+expect_grep "the HTML page's data: the exact count" '"exact": ?true' "$T/z.html"
+
 # ---- a fixed period: the kernel samples every hit of a tracepoint all the same (period 1) ----
 "$PMC" record -q -e "$TP" -c 200 -o "$T/c200.data" -- "$G" 1000
 "$PMC" report --no-callers -i "$T/c200.data" >"$T/c200.txt"
