@@ -62,9 +62,8 @@ static struct pmc_report *load(bool freq, const struct run *runs, size_t n, uint
 		}
 	if (lost) {
 		uint64_t rec[3] = {0, 1, lost};
-		struct perf_event_header h = {lost == THROTTLE ? PERF_RECORD_THROTTLE
-							       : PERF_RECORD_LOST,
-					      0, sizeof(rec)};
+		struct perf_event_header h = {
+			lost == THROTTLE ? PERF_RECORD_THROTTLE : PERF_RECORD_LOST, 0, sizeof(rec)};
 		memcpy(rec, &h, sizeof(h));
 		cr_assert_eq(pmc__perfdata_writer_write(w, rec, sizeof(rec)), 0);
 	}
@@ -124,8 +123,9 @@ Test(report_check, frequency_mode)
 	struct run few = {1, {1, 1, 1, 7, 103, 1650, END}};
 	struct run adapting = {1, {1, 1, 1, 42, 4230, 4537639, 5000, 5000, 5000, 5000, END}};
 	/* Settled after a ramp: the ramp and the first settled sample are the adapting part. */
-	struct run settled = {1, {1, 1, 1, 40, 1000, 1000, 1010, 990, 1000, 1000, 1000, 1000,
-				  TEN_1000, TEN_1000, TEN_1000, END}};
+	struct run settled = {1,
+			      {1, 1, 1, 40, 1000, 1000, 1010, 990, 1000, 1000, 1000, 1000, TEN_1000,
+			       TEN_1000, TEN_1000, END}};
 	/* A second thread of three samples: all adapting, a small share. */
 	struct run two[2] = {settled, {2, {1, 1, 10, END}}};
 	struct pmc_estimate_check c = check(true, &few, 1, 0);
