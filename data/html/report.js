@@ -238,7 +238,11 @@
 		var ev = D.events[cur], body = document.getElementById("event");
 		body.textContent = "";
 		body.appendChild(el("p", {class: "meta"}, "event " + ev.name + ": " +
-			pmc.count(ev.samples, "sample") + ", estimated count " + pmc.num(ev.period) +
+			pmc.count(ev.samples, "sample") + ", " + (ev.exact ? "count " + pmc.num(ev.period) +
+			" (period 1: every event was sampled)" : ev.interval ? "estimated count " +
+			pmc.num(ev.period) + ", 95% interval [" + pmc.num(ev.interval[0]) + ", " +
+			pmc.num(ev.interval[1]) + "]" : (ev.samples ? "sum of sample periods " +
+			pmc.num(ev.period) + ", " : "") + ev.no_estimate) +
 			(ev.imprecise ? " (imprecise: samples may land instructions after the one " +
 			"that caused the event: skid)" : "")));
 		body.appendChild(el("h2", {}, "Flame graph"));

@@ -148,6 +148,61 @@ PMC_API int pmc_report__event_estimate(struct pmc_report *r, size_t event_idx, d
 				       struct pmc_count_estimate *e);
 
 /*
+ * Whether a report can estimate an event's count, and why not (docs/accuracy.md, "When a
+ * report gives an estimate"). The estimate above (pmc_count_estimate()) assumes that every
+ * sample stands for one period of events and that k is Poisson; a report checks what it can
+ * see of that in the file, in this order:
+ *   NO_SAMPLE    the event has no sample;
+ *   LOST         the kernel lost samples (PERF_RECORD_LOST, LOST_SAMPLES): some are missing;
+ *   THROTTLED    the kernel throttled the event (PERF_RECORD_THROTTLE): it took no samples
+ *                for a while;
+ *   EXACT        fixed periods, every sample of period 1 (-c 1; or a tracepoint, whose every
+ *                hit the kernel samples in fixed-period mode): the count is the samples;
+ *   FEW_SAMPLES  fewer than PMC_ESTIMATE_MIN_SAMPLES samples;
+ *   ADAPTING     frequency mode, and more than PMC_ESTIMATE_MAX_ADAPTING percent of the
+ *                period sum comes from samples taken while the kernel changed the period:
+ *                each thread's periods are cut into runs at every jump (a period more than
+ *                PMC_ESTIMATE_JUMP times the one before, or less than its inverse); a run of
+ *                at least PMC_ESTIMATE_SETTLED samples has settled but for its first sample,
+ *                a shorter one is adapting (there a sample's period need not be the events
+ *                since the one before it);
+ *   BRANCHES     (first of all) a report in branch mode: its entries are branches, each
+ *                counting 1, not events;
+ *   INTERVAL     an estimate with its interval: fixed periods, or frequency mode whose
+ *                periods settled (the interval then also holds the unsettled samples' period
+ *                sum as unknown: widened by it on both sides).
+ */
+#define PMC_ESTIMATE_MIN_SAMPLES 10
+#define PMC_ESTIMATE_SETTLED 8
+#define PMC_ESTIMATE_JUMP 1.5
+#define PMC_ESTIMATE_MAX_ADAPTING 10
+enum pmc_estimate_status {
+	PMC_ESTIMATE_INTERVAL,
+	PMC_ESTIMATE_EXACT,
+	PMC_ESTIMATE_NO_SAMPLE,
+	PMC_ESTIMATE_LOST,
+	PMC_ESTIMATE_THROTTLED,
+	PMC_ESTIMATE_FEW_SAMPLES,
+	PMC_ESTIMATE_ADAPTING,
+	PMC_ESTIMATE_BRANCHES,
+};
+struct pmc_estimate_check {
+	enum pmc_estimate_status status;
+	/* INTERVAL and EXACT: the estimate as a report prints it (EXACT: lo = hi = samples) */
+	struct pmc_count_estimate est;
+	uint64_t adapting; /* frequency mode: the period sum of samples before periods settled */
+	uint64_t lost, throttled;
+	char reason[160]; /* "no estimate: ..." for the other statuses; "" for these two */
+};
+/*
+ * Checks event event_idx of a loaded report and fills out. Returns 0, -ERANGE for an event the
+ * report lacks, or -EINVAL. Unlike pmc_report__event_estimate(), which gives the bare k·S
+ * estimate whatever the file holds, this is what pmc report prints.
+ */
+PMC_API int pmc_report__event_check(struct pmc_report *r, size_t event_idx, double level,
+				    struct pmc_estimate_check *out);
+
+/*
  * Skid, measured exactly under vpmu: two recordings of one run with the same event, period
  * and seed, one precise (:p) and one imprecise (--skid=N instructions from PMC_VPMU_ARGS),
  * sample the same events in the same order, so their samples pair up one to one; the

@@ -32,7 +32,11 @@ struct pmc_record_opts {
 	size_t sz;	    /* sizeof(struct pmc_record_opts) */
 	const char *output; /* file to write; "perf.data" when NULL */
 	uint64_t period;    /* sample every period events (-c); 0: use freq */
-	uint64_t freq;	    /* samples per second (-F); 4000 when period and freq are 0 */
+	/*
+	 * Samples per second (-F). When period and freq are 0, perf record's defaults: period 1
+	 * for tracepoints and breakpoints (every hit), 4000 a second for other events.
+	 */
+	uint64_t freq;
 	enum pmc_call_graph call_graph;
 	uint32_t stack_bytes; /* DWARF: bytes of user stack per sample (8192 when 0) */
 	bool branch_stack;    /* sample the last branches (any branch, user and kernel) */

@@ -52,15 +52,23 @@ static enum pmc_call_graph call_graph_of(const struct pmc_evsel *ev,
 						    : PMC_CALL_GRAPH_NONE;
 }
 
-/* The event's period= or freq= term, else -c or -F, else 4000 samples a second. */
+/*
+ * The event's period= or freq= term, else -c or -F, else perf record's defaults: every hit of
+ * a tracepoint (syscalls, kprobes and uprobes are tracepoint events) or breakpoint (period 1,
+ * as perf's parser sets for them), 4000 samples a second for the rest (docs/accuracy.md,
+ * "Sampling defaults"). In frequency mode the kernel adapts a tracepoint's period too, so the
+ * samples of its first calls count nothing reliable.
+ */
 static void set_period(struct perf_event_attr *a, const struct pmc_evsel *ev,
 		       const struct pmc_record_opts *o)
 {
+	bool every_hit = a->type == PERF_TYPE_TRACEPOINT || a->type == PERF_TYPE_BREAKPOINT;
+
 	if (WROTE(ev, PMC_TERM_PERIOD) || WROTE(ev, PMC_TERM_FREQ))
 		return; /* the encoding carries it */
-	if (o->period) {
+	if (o->period || (!o->freq && every_hit)) {
 		a->freq = 0;
-		a->sample_period = o->period;
+		a->sample_period = o->period ? o->period : 1;
 	} else {
 		a->freq = 1;
 		a->sample_freq = o->freq ? o->freq : 4000;

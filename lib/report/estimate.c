@@ -6,7 +6,9 @@
  * of the period), and of precise with imprecise samples (skid).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <pmc/report.h>
@@ -117,6 +119,111 @@ int pmc_report__event_estimate(struct pmc_report *r, size_t event_idx, double le
 		return -ERANGE;
 	return pmc_count_estimate(r->total_samples[event_idx], r->total_period[event_idx], level,
 				  e);
+}
+
+/* The statuses before an estimate is tried: what the file says went missing or was exact. */
+static bool check_file(const struct pmc_report *r, size_t ai, struct pmc_estimate_check *c)
+{
+	const struct perf_event_attr *a = &r->attrs[ai];
+	uint64_t k = r->total_samples[ai];
+
+	c->lost = r->nr_lost;
+	c->throttled = r->throttled[ai];
+	if (r->branch_mode) {
+		c->status = PMC_ESTIMATE_BRANCHES;
+		snprintf(c->reason, sizeof(c->reason),
+			 "no estimate: the entries are branches of the sampled stacks, each "
+			 "counting 1");
+	} else if (!k) {
+		c->status = PMC_ESTIMATE_NO_SAMPLE;
+		snprintf(c->reason, sizeof(c->reason), "no estimate: no sample");
+	} else if (c->lost) {
+		c->status = PMC_ESTIMATE_LOST;
+		snprintf(c->reason, sizeof(c->reason),
+			 "no estimate: the kernel lost %" PRIu64 " samples", c->lost);
+	} else if (c->throttled) {
+		c->status = PMC_ESTIMATE_THROTTLED;
+		snprintf(c->reason, sizeof(c->reason),
+			 "no estimate: the kernel throttled sampling %" PRIu64
+			 " time%s (no samples while throttled)",
+			 c->throttled, c->throttled == 1 ? "" : "s");
+	} else if (!a->freq && r->total_period[ai] == k) {
+		/*
+		 * Every sample's period is 1: -c 1, or a tracepoint or software event in
+		 * fixed-period mode, whose every hit the kernel samples whatever the period.
+		 */
+		c->status = PMC_ESTIMATE_EXACT;
+		c->est.lo = c->est.hi = (double)k;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+void pmc__report_check(struct pmc_report *r, size_t ai, struct pmc_estimate_check *c)
+{
+	uint64_t k = r->total_samples[ai], sum = r->total_period[ai];
+
+	*c = (struct pmc_estimate_check){.status = PMC_ESTIMATE_INTERVAL};
+	pmc_count_estimate(k, sum, REPORT_LEVEL, &c->est);
+	if (check_file(r, ai, c)) {
+		if (c->status != PMC_ESTIMATE_EXACT)
+			c->est.lo = c->est.hi = 0;
+		return;
+	}
+	c->adapting = r->attrs[ai].freq ? pmc__report_adapting(r, ai) : 0;
+	if (k < PMC_ESTIMATE_MIN_SAMPLES) {
+		c->status = PMC_ESTIMATE_FEW_SAMPLES;
+		snprintf(c->reason, sizeof(c->reason),
+			 "no estimate: only %" PRIu64 " sample%s (an estimate needs %d)", k,
+			 k == 1 ? "" : "s", PMC_ESTIMATE_MIN_SAMPLES);
+	} else if (100 * (double)c->adapting > PMC_ESTIMATE_MAX_ADAPTING * (double)sum) {
+		c->status = PMC_ESTIMATE_ADAPTING;
+		snprintf(c->reason, sizeof(c->reason),
+			 "no estimate: the kernel was still adapting the period (frequency mode): "
+			 "%.0f%% of the period sum is from samples taken while it changed the "
+			 "period",
+			 100 * (double)c->adapting / (double)sum);
+	} else {
+		pmc__report_entry_interval(c, k, sum, &c->est.lo, &c->est.hi);
+		return;
+	}
+	c->est.lo = c->est.hi = 0;
+}
+
+bool pmc__report_entry_interval(const struct pmc_estimate_check *c, uint64_t samples,
+				uint64_t period, double *lo, double *hi)
+{
+	struct pmc_count_estimate e;
+
+	if (c->status == PMC_ESTIMATE_EXACT) {
+		*lo = *hi = (double)samples;
+		return true;
+	}
+	if (c->status != PMC_ESTIMATE_INTERVAL)
+		return false;
+	pmc_count_estimate(samples, period, c->est.level, &e);
+	/* The unsettled samples' periods are unknown: each stood for 1 event up to its period. */
+	*lo = e.lo - (double)c->adapting;
+	*lo = *lo < (double)samples ? (double)samples : *lo;
+	*hi = e.hi + (double)c->adapting;
+	return true;
+}
+
+int pmc_report__event_check(struct pmc_report *r, size_t event_idx, double level,
+			    struct pmc_estimate_check *out)
+{
+	if (!r || !out || !(level == 0 || (level > 0 && level < 1)))
+		return -EINVAL;
+	if (event_idx >= r->nr_attrs)
+		return -ERANGE;
+	pmc__report_check(r, event_idx, out);
+	if (level && level != REPORT_LEVEL && out->status == PMC_ESTIMATE_INTERVAL) {
+		out->est.level = level;
+		pmc__report_entry_interval(out, out->est.samples, out->est.estimate, &out->est.lo,
+					   &out->est.hi);
+	}
+	return 0;
 }
 
 /* Two reports resolve symbols apart: the same function has the same name in both. */

@@ -137,6 +137,8 @@ int pmc__report_add(struct pmc_report *r, size_t attr_idx, const struct pmc__sam
 
 	r->total_period[attr_idx] += period;
 	r->total_samples[attr_idx]++;
+	if (pmc__report_settle_add(r, attr_idx, s->tid, period))
+		return -ENOMEM;
 	c.frame = frames[0];
 	e = find_or_add(r, attr_idx, &c);
 	if (!e)

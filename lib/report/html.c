@@ -5,6 +5,7 @@
  * name goes in as a JSON string (pmc__json_bytes): the page escapes it and shows it as text.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/html.h"
@@ -103,9 +104,19 @@ static json_t *event_json(struct pmc_report *r, size_t ai, struct pmc__addrmap *
 			       "samples", (json_int_t)r->total_samples[ai], "period",
 			       (json_int_t)r->total_period[ai], "imprecise",
 			       pmc__report_imprecise(&r->attrs[ai]));
+	struct pmc_estimate_check c;
 
 	if (!ev)
 		return NULL;
+	/* The page says the estimate, or why there is none (docs/report.md, "Estimates"). */
+	pmc__report_check(r, ai, &c);
+	if (c.status == PMC_ESTIMATE_INTERVAL)
+		json_object_set_new(ev, "interval",
+				    json_pack("[f, f]", floor(c.est.lo), ceil(c.est.hi)));
+	else if (c.status == PMC_ESTIMATE_EXACT)
+		json_object_set_new(ev, "exact", json_true());
+	else
+		json_object_set_new(ev, "no_estimate", json_string(c.reason));
 	json_object_set_new(ev, "stacks", stacks_json(r, ai, idx, names));
 	json_object_set_new(ev, "top", top_json(r, ai));
 	json_object_set_new(ev, "cachelines", dview_json(r, ai, K_DCACHELINE));

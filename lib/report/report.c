@@ -290,6 +290,10 @@ static int on_event(struct pmc_report *r, const struct pmc__perfdata_event *ev,
 			r->nr_lost += lost;
 		}
 		return 0;
+	case PERF_RECORD_THROTTLE: /* its id names the event; UNTHROTTLE ends the pause */
+		if (ev->attr_idx < r->nr_attrs)
+			r->throttled[ev->attr_idx]++;
+		return 0;
 	}
 	return 0;
 }
@@ -482,7 +486,8 @@ static int copy_attrs(struct pmc_report *r)
 	r->names = calloc(n, sizeof(*r->names));
 	r->total_period = calloc(n, sizeof(uint64_t));
 	r->total_samples = calloc(n, sizeof(uint64_t));
-	if (!r->attrs || !r->names || !r->total_period || !r->total_samples)
+	r->throttled = calloc(n, sizeof(uint64_t));
+	if (!r->attrs || !r->names || !r->total_period || !r->total_samples || !r->throttled)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		const char *name = pmc__perfdata_attr_name(r->f, i);
@@ -616,6 +621,8 @@ void pmc_report__delete(struct pmc_report *r)
 	free(r->attrs);
 	free(r->total_period);
 	free(r->total_samples);
+	free(r->throttled);
+	pmc__report_settle_free(r);
 	free(r->path);
 	pmc__report_files_free(r);
 	pmc__perfdata_close(r->f);

@@ -164,6 +164,8 @@ struct pmc_report {
 	char **names;				/* [nr_attrs] */
 	struct perf_event_attr *attrs;		/* [nr_attrs] */
 	uint64_t *total_period, *total_samples; /* [nr_attrs] */
+	uint64_t *throttled;			/* [nr_attrs]: PERF_RECORD_THROTTLE records */
+	struct pmc__addrmap streams; /* frequency mode: (file, event, tid) → periods (settle.c) */
 	bool has_callchains;
 	bool ordered; /* some event has times: replay through q */
 	struct rqueue q;
@@ -246,6 +248,18 @@ int pmc__report_write_folded(struct pmc_report *r, FILE *out);
 int pmc__report_write_pprof(struct pmc_report *r, FILE *out);
 int pmc__report_write_speedscope(struct pmc_report *r, FILE *out);
 int pmc__report_write_callgrind(struct pmc_report *r, FILE *out);
+/* settle.c: each thread's periods in frequency mode, and the period sum of an event's samples
+ * taken before they settled (docs/accuracy.md, "When a report gives an estimate"). */
+int pmc__report_settle_add(struct pmc_report *r, size_t attr_idx, uint32_t tid, uint64_t period);
+uint64_t pmc__report_adapting(const struct pmc_report *r, size_t attr_idx);
+void pmc__report_settle_free(struct pmc_report *r);
+/*
+ * estimate.c: event ai's check (pmc_report__event_check at the report's level), and an entry's
+ * estimate under it: false when the event has none (check->reason says why).
+ */
+void pmc__report_check(struct pmc_report *r, size_t ai, struct pmc_estimate_check *check);
+bool pmc__report_entry_interval(const struct pmc_estimate_check *check, uint64_t samples,
+				uint64_t period, double *lo, double *hi);
 /* json.c */
 int pmc__report_write_json(struct pmc_report *r, FILE *out);
 /* dview.c: the HTML page's data-address views */

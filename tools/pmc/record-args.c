@@ -33,8 +33,12 @@ static const struct cli_opt options[] = {
 	 "event to sample (repeatable; default cycles, or cpu-clock where there is no hardware "
 	 "PMU; cycles under vpmu); :p/:pp/:ppp set precision, :P the highest; terms set one "
 	 "event's period=, freq=, call-graph=, time="},
-	{"count", 'c', "N", CLI_V_NONE, NULL, "sample every N events"},
-	{"freq", 'F', "HZ", CLI_V_NONE, NULL, "samples per second (default 4000)"},
+	{"count", 'c', "N", CLI_V_NONE, NULL,
+	 "sample every N events (default 1, every hit, for tracepoints, probes and mem: "
+	 "breakpoints)"},
+	{"freq", 'F', "HZ", CLI_V_NONE, NULL,
+	 "samples per second (default 4000 for events other than tracepoints, probes and mem: "
+	 "breakpoints); -c, -F and an event's period=/freq= term win over the defaults"},
 	{NULL, 'g', NULL, CLI_V_NONE, NULL, "call chains by frame pointer"},
 	{"call-graph", O_CALLGRAPH, "MODE", CLI_V_CHOICES, "fp dwarf",
 	 "fp, or dwarf[,BYTES] (copies BYTES of user stack, default 8192)"},
