@@ -150,6 +150,10 @@ static int line(struct rd_record *r, char *p, bool *end)
 	}
 	if (!strcmp(kw, "region"))
 		return r->nr_names == r->nr_events ? line_region(r, p) : -PMC_E_FORMAT;
+	if (!strcmp(kw, "started")) { /* a process that starts to count: no values yet */
+		r->started = true;
+		return 0;
+	}
 	if (!strcmp(kw, "end")) {
 		*end = true;
 		return 0;
