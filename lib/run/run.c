@@ -113,6 +113,7 @@ int pmc_run__new(struct pmc_evlist *evlist, const struct pmc_target *target,
 	err = PMC_OPTS_COPY(pmc_target, &run->target, target, cpus);
 	run->evlist = evlist;
 	run->region_fd = -1;
+	run->res.wall_pass = -1; /* no run timed yet */
 	if (!err)
 		err = check_opts(run);
 	if (!err)

@@ -217,6 +217,8 @@ static void csv_units(FILE *f, const struct pmc_run *run)
 /* Each pass's wall time over its own runs: never one interval over different passes. */
 static void csv_elapsed(FILE *f, const struct pmc_run_results *res)
 {
+	if (res->wall_pass < 0) /* no run was timed */
+		return;
 	fprintf(f, "\nelapsed_pass,n,mean,stddev,median,min,max,ci,ci_pct,unit\n");
 	for (int p = 0; res->pass_wall && p < res->nr_passes; p++) {
 		const struct pmc_summary *w = &res->pass_wall[p];
