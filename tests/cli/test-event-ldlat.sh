@@ -43,6 +43,20 @@ expect_eq "ldlat= on another event: usage error" $? 2
 expect_grep "ldlat= on another event: says where it applies" \
 	"a load-latency threshold applies to MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD only" "$T/bad"
 
+# pmc record: the sampled event's threshold is the model's too (one per recording).
+for l in 32 128; do
+	PMC_VPMU_ARGS=--mem-latency=100 "$PMC" record --backend=vpmu -e "$LAT:ldlat=$l" -c 1000 \
+		-o "$T/r$l.data" "$PROGS/vpmu-load" 1 2>"$T/r$l.err"
+done
+n32=$(sed -n 's/.*wrote \([0-9]*\) samples.*/\1/p' "$T/r32.err")
+n128=$(sed -n 's/.*wrote \([0-9]*\) samples.*/\1/p' "$T/r128.err")
+expect_eq "record: one sample per 1000 loads above the event's threshold ($n32, $n128)" \
+	"$((n32 >= 260 && n32 <= l32 / 1000 && n128 <= l128 / 1000 && n128 >= 4))" 1
+PMC_VPMU_ARGS=--mem-latency=100 "$PMC" record --backend=vpmu -e "$LAT:ldlat=32,$LAT:ldlat=128" \
+	-c 1000 -o "$T/r2.data" "$PROGS/vpmu-load" 1 >/dev/null 2>"$T/r2.err"
+expect_eq "record: two thresholds in one recording are refused" "$(test $? -ne 0 && echo refused)" refused
+expect_grep "record: says why" "the model has one load-latency threshold" "$T/r2.err"
+
 # ---- perf: config1 per event, one threshold per pass (a recorded sysfs tree, --dry-run) ----
 export PMC_SYSFS_ROOT="$SRC/tests/data/sysfs/fake-2s2c2t"
 EVS='fakepmu/fake-mem-loads,ldlat=32/,fakepmu/fake-mem-loads,ldlat=128/,fakepmu/fake-loads/'
