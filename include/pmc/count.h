@@ -43,8 +43,9 @@ struct pmc_target {
 	size_t sz; /* sizeof(struct pmc_target) */
 	enum pmc_target_kind kind;
 	char *const *argv; /* COMMAND: program and arguments, argv[0] searched in PATH;
-			    * CPUS, for pmc_record: a command run while the CPUs are
-			    * sampled (NULL: until stopped) */
+			    * CPUS, for pmc_record, and PID, TID and CPUS for pmc_run: a
+			    * command run while the target is sampled or counted (NULL:
+			    * until it ends or is stopped) */
 	pid_t pid;	   /* PID */
 	const char *cpus;  /* CPUS: "0,1", "0-3"; NULL for all online CPUs */
 	bool no_inherit;   /* COMMAND/SELF: do not count children and new threads */

@@ -153,6 +153,13 @@ PMC_API size_t pmc_metrics__nr_selected(const struct pmc_metrics *m);
 PMC_API struct pmc_metric *pmc_metrics__selected(const struct pmc_metrics *m, size_t idx);
 
 /*
+ * The top-down levels the set holds metrics of (perf's groups TopdownL1 to TopdownL9 in a
+ * metric's MetricGroup, compared without regard to case): bit N - 1 is set for level N, so
+ * that a caller offers only the levels that exist for the backend and CPU. 0 when none.
+ */
+PMC_API unsigned pmc_metrics__topdown_levels(const struct pmc_metrics *m);
+
+/*
  * The value of a '#' literal on this machine ("#smt_on", "#num_cores", "#slots", ...: the
  * list is in docs/metrics.md), as the set's expressions see it. Returns 0, or -ENOENT for a
  * name that is not a literal, or a negative errno when the machine does not say (the

@@ -174,7 +174,11 @@ PMC_API int pmc_region_data__named_entries(const struct pmc_region_data *data, s
 PMC_API void pmc_region_data__problems(const struct pmc_region_data *data, uint64_t *bad_ids,
 				       uint64_t *failed_reads);
 
-/* Records that could not be read and added nothing (at least one when the rest was unframed). */
+/*
+ * Records that could not be read and added nothing (at least one when the rest was unframed),
+ * and processes whose "started" record came but no record with their results after it (they
+ * left with _exit(), crashed or were killed: docs/regions.md, "Lost records").
+ */
 PMC_API uint64_t pmc_region_data__nr_lost(const struct pmc_region_data *data);
 
 #ifdef __cplusplus

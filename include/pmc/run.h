@@ -212,7 +212,9 @@ struct pmc_run_results {
 	 * Each counted run's wall time (perf's "seconds time elapsed" of one run) and, when pmc
 	 * started the command, its user and system CPU time (rusage): [nr_runs], pass by pass,
 	 * repetition by repetition (the warm-up's times stand in the first repetition's place,
-	 * as its values do). wall, user and sys summarise them; user and sys are 0 without
+	 * as its values do). wall, user and sys summarise the runs of one pass, wall_pass (the
+	 * first that ran: where the tool events are counted), never runs of different passes,
+	 * which count different events and may do different work; user and sys are 0 without
 	 * have_rusage (-p, -a or -C targets).
 	 */
 	int nr_runs;
@@ -242,6 +244,12 @@ struct pmc_run_results {
 	 */
 	double *overhead_first_entry;
 	const char *first_entry_region;
+	/*
+	 * Each pass's wall time over its own runs ([nr_passes]; n 0 for a pass that did not
+	 * run), and the pass that wall, user and sys are of (-1: no run was timed).
+	 */
+	struct pmc_summary *pass_wall;
+	int wall_pass;
 };
 
 enum { PMC_RUN_OVERHEAD_NONE, PMC_RUN_OVERHEAD_CALIBRATED, PMC_RUN_OVERHEAD_VALIDATED };

@@ -18,7 +18,8 @@
 /* Resources used by each pass so far: used[pass][class]. */
 struct plan {
 	int (*used)[PMC_SLOT_NR];
-	bool *excl; /* the pass holds an exclusive group: no other event on its counters */
+	bool *excl;	 /* the pass holds an exclusive group: no other event on its counters */
+	unsigned *ldlat; /* the pass's load-latency threshold (one register per core), 0: none */
 	int nr_passes, alloc;
 	int budget[PMC_SLOT_NR];
 	int cap[PMC_SLOT_NR]; /* what exists, multiplexed or not: what one group may need */
@@ -50,11 +51,17 @@ static bool fits_budget(const int *budget, const int *used, const int *need)
 	return used[PMC_SLOT_DEBUGREG] + need[PMC_SLOT_DEBUGREG] <= budget[PMC_SLOT_DEBUGREG];
 }
 
-/* Whether need joins pass (an exclusive one only a pass whose counters are free). */
-static bool fits(const struct plan *p, int pass, const int *need, bool exclusive)
+/*
+ * Whether need joins pass (an exclusive one only a pass whose counters are free; one with a
+ * load-latency threshold only a pass with none or the same: a core has one threshold register,
+ * which the kernel time-shares between events of different thresholds, and vpmu models one).
+ */
+static bool fits(const struct plan *p, int pass, const int *need, bool exclusive, unsigned ldlat)
 {
 	if (!p->multiplex && takes_counters(need) &&
 	    (p->excl[pass] || (exclusive && takes_counters(p->used[pass]))))
+		return false;
+	if (!p->multiplex && ldlat && p->ldlat[pass] && p->ldlat[pass] != ldlat)
 		return false;
 	return fits_budget(p->budget, p->used[pass], need);
 }
@@ -65,16 +72,20 @@ static int new_pass(struct plan *p)
 		int n = p->alloc ? 2 * p->alloc : 4;
 		void *u = realloc(p->used, (size_t)n * sizeof(*p->used));
 		bool *x = u ? realloc(p->excl, (size_t)n * sizeof(*p->excl)) : NULL;
+		unsigned *l = x ? realloc(p->ldlat, (size_t)n * sizeof(*p->ldlat)) : NULL;
 
 		if (u)
 			p->used = u;
-		if (!x)
+		if (x)
+			p->excl = x;
+		if (!l)
 			return -ENOMEM;
-		p->excl = x;
+		p->ldlat = l;
 		p->alloc = n;
 	}
 	memset(p->used[p->nr_passes], 0, sizeof(p->used[0]));
 	p->excl[p->nr_passes] = false;
+	p->ldlat[p->nr_passes] = 0;
 	return p->nr_passes++;
 }
 
@@ -84,6 +95,15 @@ static void group_need(const struct pmc_evlist *evlist, const struct pmc_evsel *
 	memset(need, 0, sizeof(int) * PMC_SLOT_NR);
 	for (size_t i = leader->idx; i < evlist->nr && evlist->entries[i]->leader == leader; i++)
 		need[pmc__backend_classify(evlist->backend, evlist->entries[i])]++;
+}
+
+/* The load-latency threshold a group needs (its first member's that has one), 0: none. */
+static unsigned group_ldlat(const struct pmc_evlist *evlist, const struct pmc_evsel *leader)
+{
+	for (size_t i = leader->idx; i < evlist->nr && evlist->entries[i]->leader == leader; i++)
+		if (evlist->entries[i]->ldlat)
+			return evlist->entries[i]->ldlat;
+	return 0;
 }
 
 /* Whether every member of the group is countable here (a group is counted whole or not). */
@@ -130,6 +150,7 @@ static int split(struct plan *p, struct pmc_evlist *evlist, struct pmc_evsel *le
 static int place(struct plan *p, struct pmc_evlist *evlist, struct pmc_evsel *leader)
 {
 	bool exclusive = leader->attr.exclusive;
+	unsigned ldlat = group_ldlat(evlist, leader);
 	int need[PMC_SLOT_NR], zero[PMC_SLOT_NR] = {0}, pass;
 
 	group_need(evlist, leader, need);
@@ -137,7 +158,7 @@ static int place(struct plan *p, struct pmc_evlist *evlist, struct pmc_evsel *le
 	    !fits_budget(p->cap, zero, need))
 		return split(p, evlist, leader);
 	for (pass = 0; pass < p->nr_passes; pass++)
-		if (fits(p, pass, need, exclusive))
+		if (fits(p, pass, need, exclusive, ldlat))
 			break;
 	if (pass == p->nr_passes) {
 		if (!fits_budget(p->budget, zero, need)) {
@@ -151,6 +172,8 @@ static int place(struct plan *p, struct pmc_evlist *evlist, struct pmc_evsel *le
 	for (int cls = 0; cls < PMC_SLOT_NR; cls++)
 		p->used[pass][cls] += need[cls];
 	p->excl[pass] |= exclusive && takes_counters(need);
+	if (ldlat)
+		p->ldlat[pass] = ldlat;
 	set_group_pass(evlist, leader, pass);
 	return 0;
 }
@@ -205,6 +228,7 @@ int pmc_evlist__plan_shared(struct pmc_evlist *evlist, bool multiplex, int share
 	}
 	free(p.used);
 	free(p.excl);
+	free(p.ldlat);
 	if (err)
 		return err;
 	*nr_passes = p.nr_passes;

@@ -109,6 +109,13 @@ struct pmc_evsel {
 	char *unit;		    /* PMU alias .unit file, or NULL */
 	int tool;		    /* PMC_EV_TOOL: enum pmc_tool */
 	char *filter;		    /* tracepoints: pmc_evsel__set_filter()'s filter, or NULL */
+	/*
+	 * The load-latency threshold the event asks for: perf's ldlat= term (a sysfs format,
+	 * config1 on Intel's cpu PMU), libpfm4's :ldlat=N, vpmu's ldlat=; 0 for none. A core has
+	 * one threshold register (MSR 0x3f6), so the planner keeps events of different
+	 * thresholds in different passes (docs/events.md, "Load latency").
+	 */
+	unsigned ldlat;
 };
 
 /* The tool events (PMC_EV_TOOL), perf's enum perf_tool_event: what pmc measures itself. */

@@ -86,6 +86,8 @@ static int resolve_by_backend(struct pmc_parser *p, struct pmc_evsel *evsel)
 	int ret = b ? pmc__backend_resolve(b, evsel, &e) : -PMC_E_UNKNOWN_EVENT;
 	unsigned terms = evsel->cfg.written;
 
+	if (!ret && evsel->kind == PMC_EV_SYMBOLIC && !evsel->ldlat)
+		evsel->ldlat = pmc__symbol_ldlat(evsel->symbol);
 	if (!ret) { /* a config term written on a CPU name replaces the word it encodes */
 		if (terms & 1u << PMC_TERM_CONFIG)
 			evsel->attr.config = written.config;

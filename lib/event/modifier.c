@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <pmc/error.h>
 #include "event/parse.h"
 
@@ -179,4 +180,20 @@ void pmc__mods_apply(struct pmc_evsel *evsel, unsigned default_priv)
 	a->exclude_idle = !!(evsel->mods & PMC_MOD_IDLE);
 	a->pinned = !!(evsel->mods & PMC_MOD_PINNED);
 	a->exclusive = !!(evsel->mods & PMC_MOD_EXCL);
+}
+
+unsigned pmc__symbol_ldlat(const char *symbol)
+{
+	unsigned long v = 0;
+
+	for (const char *s = symbol ? strchr(symbol, ':') : NULL; s; s = strchr(s + 1, ':')) {
+		char *end;
+
+		if (strncasecmp(s + 1, "ldlat=", 6))
+			continue;
+		v = strtoul(s + 7, &end, 0);
+		if (end == s + 7 || (*end && *end != ':') || v > 0xffff)
+			v = 0;
+	}
+	return (unsigned)v;
 }

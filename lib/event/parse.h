@@ -173,6 +173,11 @@ int pmc__evsel_set_name(struct pmc_evsel *evsel, const char *s, size_t len);
 /* Reads perf's modifier letters s[0..len) at off into m (added to what m holds). */
 int pmc__mods_letters(struct pmc_parser *p, const char *s, int len, int off, struct pmc_mods *m);
 /*
+ * The load-latency threshold a CPU-specific name carries as libpfm4's attribute ":ldlat=N"
+ * (any case; the last one written), or 0 (evsel->ldlat).
+ */
+unsigned pmc__symbol_ldlat(const char *symbol);
+/*
  * A CPU name's segment ":WORD[=VALUE]" (WORD at off): perf's letters, libpfm4's c=N, i[=V],
  * e=V, u=V, k=V, h=V into m; anything else (a unit mask, t=1, ldlat=3) appended to *extra.
  */

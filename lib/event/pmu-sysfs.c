@@ -262,8 +262,12 @@ static int apply_term(struct term_ctx *c, const struct pmc_term *t)
 		return unknown_term(c, t);
 	snprintf(term, sizeof(term), "%.*s", t->name_len, t->name);
 	if (t->vtype != PMC_TV_STR && !pmu_path(path, sizeof(path), c->pmu, "/format/", term) &&
-	    pmc__sysfile_read(path, buf, sizeof(buf)) >= 0)
+	    pmc__sysfile_read(path, buf, sizeof(buf)) >= 0) {
+		/* The threshold is also the planner's: one register per core. */
+		if (!strcmp(term, "ldlat") && t->vtype == PMC_TV_NUM)
+			c->evsel->ldlat = (unsigned)t->num;
 		return apply_format(c, t, buf);
+	}
 	if (!term_alias(c, t, term, sizeof(term)))
 		return apply_alias(c, t, term);
 	if (t->vtype == PMC_TV_STR)

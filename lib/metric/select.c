@@ -240,3 +240,20 @@ int pmc_metrics__define(struct pmc_metrics *m, const char *def, struct pmc_metri
 		return ret;
 	return metric->info.selected ? 0 : pmc__metrics_select_one(m, metric);
 }
+
+unsigned pmc_metrics__topdown_levels(const struct pmc_metrics *m)
+{
+	unsigned levels = 0;
+	char group[16];
+
+	if (!m)
+		return 0;
+	pmc__metrics_need(m, NULL, 0); /* a level's group may be in any shipped entry */
+	for (size_t i = 0; i < m->nr; i++)
+		for (int level = 1; level <= 9; level++) {
+			snprintf(group, sizeof(group), "TopdownL%d", level);
+			if (pmc__in_list(m->metrics[i]->info.groups, ';', group, strlen(group)))
+				levels |= 1u << (level - 1);
+		}
+	return levels;
+}

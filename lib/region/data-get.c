@@ -78,7 +78,20 @@ void pmc_region_data__problems(const struct pmc_region_data *d, uint64_t *bad_id
 		*failed_reads = d->failed_reads;
 }
 
+/*
+ * Records that could not be read, and processes that said they started to count but wrote
+ * no record after (they left with _exit(), crashed or were killed: docs/regions.md).
+ */
 uint64_t pmc_region_data__nr_lost(const struct pmc_region_data *d)
 {
-	return d->nr_lost;
+	uint64_t lost = d->nr_lost;
+
+	for (size_t i = 0; i < d->nr_started; i++) {
+		bool seen = false;
+
+		for (size_t k = 0; k < d->nr_reported && !seen; k++)
+			seen = d->reported[k] == d->started[i];
+		lost += !seen;
+	}
+	return lost;
 }

@@ -36,6 +36,8 @@ void pmc_region_data__delete(struct pmc_region_data *d)
 	free(d->threads);
 	free(d->region_order);
 	free(d->thread_order);
+	free(d->started);
+	free(d->reported);
 	free(d);
 }
 
@@ -238,6 +240,29 @@ static int skip_pass(const char *p, size_t len, size_t *off)
 	return err;
 }
 
+static int add_pid(int **v, size_t *nr, size_t *cap, int pid)
+{
+	if (*nr == *cap) {
+		size_t n = *cap ? 2 * *cap : 8;
+		int *p = realloc(*v, n * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		*v = p;
+		*cap = n;
+	}
+	(*v)[(*nr)++] = pid;
+	return 0;
+}
+
+/* A process's "started" record, or one with its results (read or not): kept by pid. */
+static int note_pid(struct pmc_region_data *d, const struct rd_record *rec)
+{
+	if (rec->started)
+		return add_pid(&d->started, &d->nr_started, &d->cap_started, rec->pid);
+	return add_pid(&d->reported, &d->nr_reported, &d->cap_reported, rec->pid);
+}
+
 int pmc_region_data__parse(struct pmc_region_data *d, const void *buf, size_t len)
 {
 	const char *p = buf;
@@ -257,8 +282,10 @@ int pmc_region_data__parse(struct pmc_region_data *d, const void *buf, size_t le
 
 		used = 0;
 		rerr = pmc__rd_record_parse(&rec, p + off, len - off, &used);
-		if (!rerr)
+		if (!rerr && !rec.started)
 			rerr = merge(d, &rec);
+		if (rec.pid && note_pid(d, &rec))
+			rerr = -ENOMEM;
 		pmc__rd_record_free(&rec);
 		if (rerr) {
 			err = err ? err : rerr;

@@ -25,6 +25,7 @@ struct rd_line {
 /* One record (one process), parsed but not yet merged. */
 struct rd_record {
 	int pid;
+	bool started; /* the "started" record of a process (docs/regions.md) */
 	size_t nr_events, nr_names;
 	char **events;
 	uint64_t bad_ids, failed_reads;
@@ -51,6 +52,9 @@ struct pmc_region_data {
 	bool have_events;
 	uint64_t bad_ids, failed_reads;
 	uint64_t nr_lost; /* records that could not be read (malformed, cut short, other events) */
+	/* pids of the "started" records, and of the records with results (or unreadable) */
+	int *started, *reported;
+	size_t nr_started, cap_started, nr_reported, cap_reported;
 	size_t nr_regions, cap_regions;
 	struct rd_region *regions;
 	size_t nr_threads, cap_threads;

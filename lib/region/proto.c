@@ -21,13 +21,18 @@ static bool used(const uint64_t *s)
  * whole program's count moved with the number of digits of its pid (45 instructions between
  * a 4-digit and a 5-digit pid), and repetitions of one run differed once pids wrapped.
  */
+static void id_digits(char b[11], unsigned v)
+{
+	for (int i = 9; i >= 0; i--, v /= 10)
+		b[i] = (char)('0' + v % 10);
+	b[10] = '\0';
+}
+
 static void put_id(FILE *f, const char *kw, unsigned v)
 {
 	char b[11];
 
-	for (int i = 9; i >= 0; i--, v /= 10)
-		b[i] = (char)('0' + v % 10);
-	b[10] = '\0';
+	id_digits(b, v);
 	fputs(kw, f);
 	fputs(b, f);
 }
@@ -107,4 +112,28 @@ int pmc__region_record(const struct region_session *s, struct region_thread *thr
 	*buf = rec;
 	*len = (size_t)hdr + n;
 	return 0;
+}
+
+/*
+ * The record a process writes when it starts to count regions: its pid and "started", no
+ * event and no region. Made without stdio or allocation, in steps that do not depend on the
+ * pid: under vpmu it is part of the program's count.
+ */
+size_t pmc__region_start_record(char *buf, size_t len)
+{
+	static const char body_head[] = "process ", body_tail[] = " 0 0 0\nstarted\nend\n";
+	char pid[11], hdr[48];
+	size_t body = sizeof(body_head) - 1 + 10 + sizeof(body_tail) - 1, h, n;
+
+	id_digits(pid, (unsigned)getpid());
+	h = (size_t)snprintf(hdr, sizeof(hdr), "%s %d %zu\n", PMC_REGION_MAGIC, PMC_REGION_VERSION,
+			     body);
+	n = h + body;
+	if (n > len)
+		return 0;
+	memcpy(buf, hdr, h);
+	memcpy(buf + h, body_head, sizeof(body_head) - 1);
+	memcpy(buf + h + sizeof(body_head) - 1, pid, 10);
+	memcpy(buf + h + sizeof(body_head) - 1 + 10, body_tail, sizeof(body_tail) - 1);
+	return n;
 }

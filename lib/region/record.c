@@ -164,6 +164,10 @@ static int line(struct rd_record *r, char *p, bool *end)
 		return r->nr_names == r->nr_events ? line_region(r, p) : -PMC_E_FORMAT;
 	if (!strcmp(kw, "named"))
 		return line_named(r, p);
+	if (!strcmp(kw, "started")) { /* a process that starts to count: no values yet */
+		r->started = true;
+		return 0;
+	}
 	if (!strcmp(kw, "end")) {
 		*end = true;
 		return 0;

@@ -91,6 +91,13 @@ void pmc__region_thread_settle(struct region_thread *t);
  */
 int pmc__region_record(const struct region_session *s, struct region_thread *threads, char **buf,
 		       size_t *len);
+/*
+ * proto.c: the "started" record of the calling process (docs/regions.md), written to the
+ * runner's descriptor when the process starts to count, so that a process that never writes
+ * its results (_exit(), a crash, SIGKILL) is counted as a lost record. Its length, or 0 when
+ * len is too small (64 bytes are enough).
+ */
+size_t pmc__region_start_record(char *buf, size_t len);
 
 /*
  * report.c: the standalone outputs, from parsed data. Under an MPI launcher the JSON file's

@@ -247,9 +247,31 @@ static int adopt_names(const struct pmc__region_reader *r)
 	return 0;
 }
 
+static int write_all(int fd, const char *buf, size_t len);
+
+/*
+ * Under the runner, a process's first counting thread says that the process started: the
+ * runner then counts its record as lost if none comes (docs/regions.md, "Lost records").
+ * One write(2), no stdio: it reaches the descriptor whatever way the process ends.
+ */
+static void announce(void)
+{
+	struct region_session *s = &pmc__region_session;
+	char rec[64];
+	size_t n;
+
+	if (s->sink != PMC_REGION_SINK_FD)
+		return;
+	n = pmc__region_start_record(rec, sizeof(rec));
+	if (!n || write_all(s->fd, rec, n))
+		pr_warn("regions: cannot tell the runner that process %d counts: %s\n",
+			(int)getpid(), n ? strerror(errno) : "record too long");
+}
+
 struct region_thread *pmc__region_thread_slow(void)
 {
 	struct region_thread *t = NULL;
+	bool first = false;
 	int err;
 
 	if (pmc__region_self || self_failed || pmc__region_session_get() != REGION_ON)
@@ -259,6 +281,7 @@ struct region_thread *pmc__region_thread_slow(void)
 		pmc__region_lock();
 		err = adopt_names(t->reader);
 		if (!err) {
+			first = !threads;
 			t->next = threads;
 			threads = t;
 		}
@@ -278,6 +301,8 @@ struct region_thread *pmc__region_thread_slow(void)
 	}
 	pthread_setspecific(exit_key, t);
 	pmc__region_self = t;
+	if (first)
+		announce();
 	return t;
 }
 

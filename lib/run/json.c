@@ -240,6 +240,29 @@ static json_t *overhead_json(const struct pmc_run *run)
 						     : json_null());
 }
 
+/*
+ * The wall time of one run, pass by pass: the passes count different events, so each pass
+ * has its own summary over its own runs, and wall_pass is the one the footer's is of.
+ */
+static json_t *elapsed_json(const struct pmc_run_results *res)
+{
+	json_t *passes = json_array();
+
+	for (int p = 0; res->pass_wall && p < res->nr_passes; p++) {
+		const struct pmc_summary *s = &res->pass_wall[p];
+		json_t *j;
+
+		if (!s->n)
+			continue;
+		j = json_pack("{s:i, s:I}", "pass", p, "n", (json_int_t)s->n);
+		if (j)
+			set_summary(j, s);
+		json_array_append_new(passes, j);
+	}
+	return json_pack("{s:s, s:o, s:i}", "unit", "s", "passes", passes, "footer_pass",
+			 res->wall_pass);
+}
+
 json_t *pmc__run_json(const struct pmc_run *run)
 {
 	const struct pmc_run_results *res = &run->res;
@@ -268,6 +291,7 @@ json_t *pmc__run_json(const struct pmc_run *run)
 	if (res->have_status && WIFSIGNALED(res->status))
 		json_object_set_new(root, "signal", signal_name(WTERMSIG(res->status)));
 	json_object_set_new(root, "overhead", overhead_json(run));
+	json_object_set_new(root, "elapsed", elapsed_json(res));
 	if (res->trust_file || res->trust_note)
 		json_object_set_new(root, "trust",
 				    res->trust_file ? json_pack("{s:o}", "file",

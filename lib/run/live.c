@@ -53,13 +53,16 @@ static int wait_command(struct pmc_run *run, int *status)
 	return err;
 }
 
-/* CPUS with a command (perf stat -a -- cmd): the command says when to stop. */
+/*
+ * PID, TID or CPUS with a command (perf stat -p PID -- cmd, -t, -a): the target is counted
+ * for as long as the command runs, and the command says when to stop.
+ */
 static int spawn_other(struct pmc_run *run, pid_t *child)
 {
 	char *const *argv = run->target.argv;
 
 	*child = -1;
-	if (run->target.kind != PMC_TARGET_CPUS || !argv || !*argv)
+	if (run->target.kind == PMC_TARGET_COMMAND || !argv || !*argv)
 		return 0;
 	if (posix_spawnp(child, argv[0], NULL, NULL, argv, environ)) {
 		pmc__log(PMC_LOG_ERROR, "%s: cannot run '%s': %s\n", run->opts.who, argv[0],

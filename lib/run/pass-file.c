@@ -102,7 +102,13 @@ int pmc__run_regions_prepare(struct pmc_run *run, int pass, struct pmc_target *t
 {
 	const char *header;
 
-	if (t->kind != PMC_TARGET_COMMAND)
+	bool any = false;
+
+	for (size_t i = 0; i < pmc_evlist__nr(run->evlist) && !any; i++)
+		any = pmc_evsel__pass(pmc_evlist__at(run->evlist, i)) == pass;
+	/* Nothing to count in this pass (--null, or no event countable here): no descriptor,
+	 * and the command's markers stay off rather than read a header with no events. */
+	if (t->kind != PMC_TARGET_COMMAND || !any)
 		return 0;
 	if (run->region_fd < 0)
 		run->region_fd = memfd_create("pmc-regions", MFD_CLOEXEC);

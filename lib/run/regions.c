@@ -199,7 +199,11 @@ void pmc__run_regions_collect(struct pmc_run *run, int pass, int rep)
 		run_warn(run,
 			 "%" PRIu64 " of the command's region record%s could not be read (%s) and "
 			 "%s lost; the others are counted\n",
-			 lost, lost == 1 ? "" : "s", pmc_strerror(n), lost == 1 ? "is" : "are");
+			 lost, lost == 1 ? "" : "s",
+			 n < 0 ? pmc_strerror(n)
+			       : "a process that counted regions wrote none: it left with _exit(), "
+				 "crashed or was killed",
+			 lost == 1 ? "is" : "are");
 		run->res.lost_records += lost;
 	} else if (n < 0) {
 		run_warn(run, "the command's region results are unreadable: %s\n", pmc_strerror(n));

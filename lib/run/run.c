@@ -113,13 +113,14 @@ int pmc_run__new(struct pmc_evlist *evlist, const struct pmc_target *target,
 	err = PMC_OPTS_COPY(pmc_target, &run->target, target, cpus);
 	run->evlist = evlist;
 	run->region_fd = -1;
+	run->res.wall_pass = -1; /* no run timed yet */
 	if (!err)
 		err = check_opts(run);
 	if (!err)
 		err = pmc_evlist__plan(evlist, run->opts.multiplex, &run->res.nr_passes);
 	/* No event (perf stat --null): the command still runs, once per repetition, timed. */
 	run->null_run = !pmc_evlist__nr(evlist);
-	if (!err && run->null_run)
+	if (!err && !run->res.nr_passes) /* nothing can be counted: the command still runs */
 		run->res.nr_passes = 1;
 	if (!err)
 		err = alloc_events(run);
@@ -144,9 +145,7 @@ void pmc_run__delete(struct pmc_run *run)
 	pmc__run_interval_free(run);
 	pmc__run_trust_free(run);
 	pmc__run_metrics_free(run);
-	free(run->res.run_wall_s);
-	free(run->res.run_user_s);
-	free(run->res.run_sys_s);
+	pmc__run_times_free(run);
 	free(run->res.events);
 	free(run->res.overhead_entry);
 	free(run->res.overhead_from);
@@ -183,39 +182,20 @@ static void store(struct pmc_run *run, int pass, int rep)
 	}
 }
 
-/* The run's times at slot pass * repeat + rep (the warm-up in repetition 0's). */
-static void store_times(struct pmc_run *run, int pass, int rep)
+/* Whether no event is left in any pass: every one unsupported here, or refused at open. */
+static bool nothing_left(const struct pmc_run *run)
 {
-	struct pmc_run_results *res = &run->res;
-	size_t slot = (size_t)pass * (size_t)run->opts.repeat + (size_t)rep, n = slot + 1;
-	struct pmc__run_times t;
-	double *w, *u, *sy;
-
-	if (pmc__counting_times(run->evlist, &t))
-		return;
-	if ((int)n > res->nr_runs) {
-		w = realloc(res->run_wall_s, n * sizeof(double));
-		if (w)
-			res->run_wall_s = w;
-		u = realloc(res->run_user_s, n * sizeof(double));
-		if (u)
-			res->run_user_s = u;
-		sy = realloc(res->run_sys_s, n * sizeof(double));
-		if (sy)
-			res->run_sys_s = sy;
-		if (!w || !u || !sy)
-			return;
-		for (size_t i = (size_t)res->nr_runs; i < n; i++)
-			res->run_wall_s[i] = res->run_user_s[i] = res->run_sys_s[i] = 0;
-		res->nr_runs = (int)n;
-	}
-	res->run_wall_s[slot] = (double)t.wall_ns * 1e-9;
-	res->run_user_s[slot] = (double)t.user_ns * 1e-9;
-	res->run_sys_s[slot] = (double)t.sys_ns * 1e-9;
-	res->have_rusage = t.have_rusage;
+	for (size_t i = 0; i < run->res.nr_events; i++)
+		if (pmc_evsel__pass(run->res.events[i].evsel) >= 0)
+			return false;
+	return true;
 }
 
-/* Whether any event is left in pass (a refusal at open takes an event's group out). */
+/*
+ * Whether pass is run (a refusal at open takes an event's group out). With nothing left to
+ * count at all, the first pass still runs the command, timed, as perf stat runs it: its
+ * rows say why nothing was counted, and its exit status is pmc stat's.
+ */
 static bool pass_has_events(const struct pmc_run *run, int pass)
 {
 	if (run->null_run)
@@ -223,7 +203,7 @@ static bool pass_has_events(const struct pmc_run *run, int pass)
 	for (size_t i = 0; i < run->res.nr_events; i++)
 		if (pmc_evsel__pass(run->res.events[i].evsel) == pass)
 			return true;
-	return false;
+	return pass == 0 && nothing_left(run);
 }
 
 /*
@@ -321,12 +301,12 @@ static int one_run(struct pmc_run *run, int pass, int rep)
 		return 0;
 	if (!err) {
 		store(run, pass, rep < 0 ? 0 : rep);
-		store_times(run, pass, rep < 0 ? 0 : rep);
+		pmc__run_times_store(run, pass, rep < 0 ? 0 : rep);
 	}
 	if (!err)
 		err = pmc__run_units_store(run, pass, rep);
 	run->res.in_warmup = rep < 0;
-	run->null_reps += run->null_run && !err && rep >= 0;
+	run->null_reps += (run->null_run || nothing_left(run)) && !err && rep >= 0;
 	if (!err)
 		pmc__run_regions_collect(run, pass, rep);
 	pmc_evlist__close(run->evlist);
@@ -379,7 +359,7 @@ static bool replan_for_regions(struct pmc_run *run)
 	run->res.nr_passes = passes;
 	for (size_t i = 0; i < nr; i++)
 		run->res.events[i].nr = 0, run->res.events[i].scaled = false;
-	run->res.nr_runs = 0;
+	pmc__run_times_reset(run);
 	pmc__run_regions_free(run);
 	return true;
 }
@@ -432,14 +412,8 @@ static void summarize(struct pmc_run *run)
 		if (e->nr > run->res.nr_reps)
 			run->res.nr_reps = e->nr;
 	}
-	if (run->res.nr_runs) {
-		size_t n = (size_t)run->res.nr_runs;
-
-		pmc_summarize(run->res.run_wall_s, n, run->opts.level, &run->res.wall);
-		pmc_summarize(run->res.run_user_s, n, run->opts.level, &run->res.user);
-		pmc_summarize(run->res.run_sys_s, n, run->opts.level, &run->res.sys);
-	}
-	if (run->null_run)
+	pmc__run_times_summarize(run);
+	if (run->null_run || nothing_left(run))
 		run->res.nr_reps = run->null_reps;
 	pmc__run_units_summarize(run);
 }
@@ -447,11 +421,11 @@ static void summarize(struct pmc_run *run)
 int pmc_run__execute(struct pmc_run *run)
 {
 	double t0 = now_s();
-	/* A process, or CPUs without a command, is counted once, until it ends or a signal:
-	 * there is nothing to warm up or repeat. */
+	/* A process, threads or CPUs without a command are counted once, until they end or a
+	 * signal: there is nothing to warm up or repeat. With a command, they are counted for
+	 * as long as it runs, each run of it. */
 	bool once =
-		run->target.kind == PMC_TARGET_PID || run->target.kind == PMC_TARGET_TID ||
-		(run->target.kind == PMC_TARGET_CPUS && !(run->target.argv && *run->target.argv));
+		run->target.kind != PMC_TARGET_COMMAND && !(run->target.argv && *run->target.argv);
 	bool warm = !run->opts.no_warmup && !once;
 	int err = 0;
 

@@ -68,7 +68,20 @@ struct pmc_run {
 	char ctl_line[64];
 	size_t ctl_len;
 	bool ctl_closed; /* the control descriptor reached its end: no longer polled */
+	/* times.c: the repetitions of each pass whose times are stored */
+	int *pass_runs;
+	int nr_pass_runs;
 };
+
+/*
+ * times.c: a run's wall, user and system times stored at slot pass * repeat + rep (the
+ * warm-up in repetition 0's); forgotten when the passes are planned again; summarised pass by
+ * pass (results->pass_wall, and wall, user and sys of results->wall_pass's runs alone).
+ */
+void pmc__run_times_store(struct pmc_run *run, int pass, int rep);
+void pmc__run_times_reset(struct pmc_run *run);
+void pmc__run_times_summarize(struct pmc_run *run);
+void pmc__run_times_free(struct pmc_run *run);
 
 /* trust.c: each event's verdict from opts.trust (results->trust), and its release. */
 void pmc__run_trust(struct pmc_run *run);

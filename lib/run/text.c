@@ -102,6 +102,11 @@ int pmc__run_write_text(const struct pmc_run *run, FILE *f, unsigned flags)
 	if (res->regions_seen)
 		fprintf(f, "# lost region records: %" PRIu64 ", unreadable runs: %d\n",
 			res->lost_records, res->bad_runs);
+	for (int p = 0; res->pass_wall && p < res->nr_passes; p++)
+		if (res->pass_wall[p].n)
+			fprintf(f, "# elapsed, pass %d: %.9f s +- %.9f (%.3f%%) over %zu runs\n", p,
+				res->pass_wall[p].mean, res->pass_wall[p].ci,
+				res->pass_wall[p].ci_pct, res->pass_wall[p].n);
 	fprintf(f, "# Event Repetition Value [conf.int] [percentage]\n");
 	for (size_t i = 0; i < res->nr_events; i++) {
 		const struct pmc_run_event *e = &res->events[i];
@@ -209,6 +214,22 @@ static void csv_units(FILE *f, const struct pmc_run *run)
 	}
 }
 
+/* Each pass's wall time over its own runs: never one interval over different passes. */
+static void csv_elapsed(FILE *f, const struct pmc_run_results *res)
+{
+	if (res->wall_pass < 0) /* no run was timed */
+		return;
+	fprintf(f, "\nelapsed_pass,n,mean,stddev,median,min,max,ci,ci_pct,unit\n");
+	for (int p = 0; res->pass_wall && p < res->nr_passes; p++) {
+		const struct pmc_summary *w = &res->pass_wall[p];
+
+		if (!w->n)
+			continue;
+		fprintf(f, "%d,%zu,%.9f,%.9f,%.9f,%.9f,%.9f,%.9f,%.3f,s\n", p, w->n, w->mean,
+			w->stddev, w->median, w->min, w->max, w->ci, w->ci_pct);
+	}
+}
+
 int pmc__run_write_csv(const struct pmc_run *run, FILE *f)
 {
 	const struct pmc_run_results *res = &run->res;
@@ -239,5 +260,6 @@ int pmc__run_write_csv(const struct pmc_run *run, FILE *f)
 	}
 	csv_regions(f, run);
 	csv_units(f, run);
+	csv_elapsed(f, res);
 	return 0;
 }

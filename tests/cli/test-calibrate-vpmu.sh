@@ -131,11 +131,12 @@ for evs in instructions,branches branches,instructions instructions,branches,MEM
 		"$(json "$T/set.json" 'sorted(set(v for r in j["regions"] for e in r["events"] for v in e["values"]))')" "[0.0]"
 done
 expect_no_grep "no warning for a calibrated set" "not calibrated|no first-entry" "$T/set.err"
-# CSV: the first entry's cost on the region it was charged to
+# CSV: the first entry's cost on the region it was charged to (the regions' table ends at a
+# blank line: the elapsed table follows)
 "$PMC" stat --backend=vpmu -e instructions,branches --subtract-overhead --calibration "$T/cal.json" \
 	--format csv -o "$T/set.csv" "$HELPER" 30 2>/dev/null
 expect_eq "csv: overhead_first_entry column" \
-	"$(python3 -c 'import csv, sys; rows = [r for r in csv.reader(open(sys.argv[1])) if r]; i = [k for k, r in enumerate(rows) if r[0] == "region"][0]; c = rows[i].index("overhead_first_entry"); print(" ".join(r[2] + "=" + r[c] for r in rows[i + 1:]))' "$T/set.csv")" \
+	"$(python3 -c 'import csv, sys; rows = list(csv.reader(open(sys.argv[1]))); i = [k for k, r in enumerate(rows) if r and r[0] == "region"][0]; end = rows.index([], i) if [] in rows[i:] else len(rows); c = rows[i].index("overhead_first_entry"); print(" ".join(r[2] + "=" + r[c] for r in rows[i + 1:end]))' "$T/set.csv")" \
 	"instructions=$(json "$T/cal.json" '[int(e["first_entry"]["counts"]["median"]) for e in j["entries"] if e["event"] == "instructions" and len(e.get("set", [])) == 2][0]').000 branches=$(json "$T/cal.json" '[int(e["first_entry"]["counts"]["median"]) for e in j["entries"] if e["event"] == "branches" and len(e.get("set", [])) == 2][0]').000 instructions= branches="
 # a set of fewer than two countable events is refused
 "$PMC" calibrate --backend=vpmu --set -e instructions -r 1 --empty="$EMPTY" -o "$T/one.json" >/dev/null 2>"$T/one.err"

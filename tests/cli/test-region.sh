@@ -112,6 +112,18 @@ expect_grep "stat fork: parent" "^  Region parent, entered 1 time and" "$T/stat-
 expect_grep "stat fork: child" "^  Region child, entered 1 time and" "$T/stat-fork"
 expect_grep "stat fork: child value" "^    $TP: 5\.0 \+/- 0\.0" "$T/stat-fork"
 
+# A child that leaves with _exit() runs no atexit handler and writes no record: its loss is
+# counted (it said it started), never taken for a region that was not entered.
+"$PMC" stat -e $TP --no-warmup --format json -o "$T/fx.json" "$R" fork-exit 2>"$T/stat-fx"
+expect_eq "fork-exit: the child's record is counted as lost" \
+	"$(json "$T/fx.json" '[j["region_problems"]["lost_records"], [(r["name"], r["entered"]) for r in j["regions"]]]')" \
+	"[1, [('parent', 1)]]"
+expect_grep "fork-exit: the loss is said" "1 of the command's region record could not be read \(a process that counted regions wrote none" "$T/stat-fx"
+"$PMC" stat -e $TP --no-warmup --format json -o "$T/f.json" "$R" fork 2>/dev/null
+expect_eq "fork: both records read, nothing lost" \
+	"$(json "$T/f.json" '[j["region_problems"]["lost_records"], sorted((r["name"], r["entered"]) for r in j["regions"])]')" \
+	"[0, [('child', 1), ('parent', 1)]]"
+
 # Past the limit of 412 named regions: said once, with the limit; those below it measured.
 PMC_EVENTS=$TP "$R" names 420 2>"$T/names"
 expect_eq "names: the limit is said once" \

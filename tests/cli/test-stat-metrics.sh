@@ -148,6 +148,14 @@ expect_eq "--topdown: threshold verdicts" "$(awk -F, '/^fx_/ { print $1 "=" $10 
 expect_grep "--topdown: <== on the metric over its threshold" "# +[0-9.]+ %  fx_retiring  <==$" "$T/td1.txt"
 "$PMC" stat --backend=vpmu --metrics-file "$FIX" --topdown --td-level 2 -x, "$L" loop 1000 2>"$T/td2"
 expect_eq "--td-level 2: level 2's metric" "$(grep -o '^fx_[a-z]*' "$T/td2")" fx_branchy
+# Only the levels that exist are offered: the shipped files hold level 1 alone for vpmu's model,
+# and a level above it is refused with the levels there are (the help offered 1 to 6).
+"$PMC" stat --backend=vpmu --topdown --td-level 2 "$L" loop 10 2>"$T/td2s"
+expect_eq "--td-level 2 without a file of level 2: exit 2" $? 2
+expect_grep "--td-level 2: says which levels exist" \
+	"--td-level 2: no top-down level 2 exists for backend vpmu on this CPU; the levels here: 1$" "$T/td2s"
+"$PMC" stat --help >"$T/help"
+expect_no_grep "--help offers no level that does not exist" "1 to 6" "$T/help"
 # A folder of shipped files with the generic file alone: no top-down group for vpmu.
 mkdir "$T/md"
 cp "$SRC/data/metrics/generic.json" "$T/md/"

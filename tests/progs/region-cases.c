@@ -8,12 +8,14 @@
  *   missing          "open" begun 3 times, ended twice; 1 call per entry
  *   threads [T [E]]  T threads (4) each enter "work" E times (50), 2 calls per entry
  *   fork             "parent" (3 calls) around a fork; the child enters "child" (5 calls)
+ *   fork-exit        as fork, but the child leaves with _exit(0): no atexit handler runs
  *   forks [P [R]]    P processes (64) each enter regions "r0".."r<R-1>" (20) once, 1 call
  *                    each, then all exit at once (their results written together)
  *   flush            "flushed" (6 calls), pmc_region_flush(), then _exit
  *   names [N]        N regions "n0".."n<N-1>" (420), each entered once around 1 call
  */
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,7 +118,7 @@ static int missing(void)
 	return 0;
 }
 
-static int forked(void)
+static int forked(bool quick_exit)
 {
 	pid_t pid;
 	int status;
@@ -128,6 +130,8 @@ static int forked(void)
 		pmc_region_begin("child");
 		calls(5);
 		pmc_region_end("child");
+		if (quick_exit)
+			_exit(0);
 		exit(0);
 	}
 	pmc_region_end("parent");
@@ -183,8 +187,8 @@ int main(int argc, char **argv)
 		entries = b < 0 ? 50 : b;
 		return threads(a < 0 ? 4 : (int)a);
 	}
-	if (!strcmp(c, "fork"))
-		return forked();
+	if (!strcmp(c, "fork") || !strcmp(c, "fork-exit"))
+		return forked(!strcmp(c, "fork-exit"));
 	if (!strcmp(c, "names")) {
 		char name[32];
 

@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 #include <pmc/pmc.h>
 #include "region/proto.h"
+#include "region/region.h"
 
 /* A body and its header's length must agree; rec() builds the header from the body. */
 static char *rec(const char *body)
@@ -160,6 +161,31 @@ Test(region_data, a_bad_record_is_counted_and_the_next_ones_are_read)
 	strcpy(buf, "garbage without a header");
 	cr_expect_eq(pmc_region_data__parse(d, buf, strlen(buf)), -PMC_E_TRUNCATED);
 	cr_expect_eq(pmc_region_data__nr_lost(d), 3);
+	pmc_region_data__delete(d);
+}
+
+/*
+ * A process says it started to count before it has results: one whose results never come
+ * (_exit(), a crash, SIGKILL) is a lost record; one whose results came is not.
+ */
+Test(region_data, a_started_process_without_results_is_a_lost_record)
+{
+	struct pmc_region_data *d;
+	struct pmc_region_values v;
+	char buf[2048];
+
+	strcpy(buf, rec("process 0000000030 0 0 0\nstarted\nend\n"));
+	strcat(buf, rec("process 0000000031 0 0 0\nstarted\nend\n"));
+	strcat(buf, rec("process 30 1 0 0\nevent e\nthread 30\nregion 100 x 2 2 0 0 20\nend\n"));
+	cr_assert_eq(pmc_region_data__new(&d), 0);
+	cr_expect_eq(pmc_region_data__parse(d, buf, strlen(buf)), 3);
+	cr_expect_eq(pmc_region_data__nr_lost(d), 1, "process 31 never wrote its results");
+	cr_expect_eq(pmc_region_data__nr_regions(d), 1, "a started record adds no region");
+	cr_assert_eq(pmc_region_data__get(d, 0, -1, &v), 0);
+	cr_expect_eq(v.entered, 2);
+	/* its own length: "process " + ten digits + " 0 0 0\nstarted\nend\n" */
+	cr_expect_eq(pmc__region_start_record(buf, sizeof(buf)), 17 + 37);
+	cr_expect_eq(pmc__region_start_record(buf, 20), 0, "too small a buffer: nothing");
 	pmc_region_data__delete(d);
 }
 

@@ -47,7 +47,9 @@ static const struct cli_opt options[] = {
 	{"topdown", O_TOPDOWN, NULL, CLI_V_NONE, NULL,
 	 "the top-down metrics of level 1 (group TopdownL1), or of --td-level"},
 	{"td-level", O_TD_LEVEL, "N", CLI_V_NONE, NULL,
-	 "the top-down level of --topdown (1 to 6; group TopdownLN)"},
+	 "the top-down level of --topdown (group TopdownLN): a level that the metric files hold "
+	 "for the backend and CPU ('pmc list metrics topdown' shows them); another is refused "
+	 "with the levels that exist"},
 	{"repeat", 'r', "N", CLI_V_NONE, NULL, "repetitions per pass (default 1)"},
 	{"no-warmup", O_NO_WARMUP, NULL, CLI_V_NONE, NULL, "skip the warm-up run"},
 	{"plan", O_PLAN, NULL, CLI_V_NONE, NULL, "print the pass plan and exit"},
@@ -88,14 +90,17 @@ static const struct cli_opt options[] = {
 	 "write the summary, or the -x/-j lines, to file descriptor N instead of stderr"},
 	{"config", O_CONFIG, "FILE", CLI_V_FILE, NULL,
 	 "read 'key = value' options from FILE (the keys are the long options)"},
-	{"pid", 'p', "PID", CLI_V_PID, NULL, "count a running process until it exits or Ctrl-C"},
-	{"all-cpus", 'a', NULL, CLI_V_NONE, NULL, "count on every CPU (system-wide)"},
+	{"pid", 'p', "PID", CLI_V_PID, NULL,
+	 "count a running process until it exits or Ctrl-C; with a COMMAND, for as long as it "
+	 "runs"},
+	{"all-cpus", 'a', NULL, CLI_V_NONE, NULL,
+	 "count on every CPU (system-wide), until Ctrl-C or for as long as COMMAND runs"},
 	{"cpu", 'C', "LIST", CLI_V_NONE, NULL, "count on these CPUs (\"0,2-3\")"},
 	{"no-inherit", 'i', NULL, CLI_V_NONE, NULL,
 	 "do not count the command's children and threads"},
 	{"tid", 't', "TIDS", CLI_V_NONE, NULL,
 	 "count these running threads (comma-separated ids), each alone, until they end or "
-	 "Ctrl-C"},
+	 "Ctrl-C; with a COMMAND, for as long as it runs"},
 	{"cgroup", 'G', "CGROUP", CLI_V_NONE, NULL,
 	 "count only the tasks of CGROUP (its path under the cgroup2 mount) on the CPUs of -a or "
 	 "-C"},
@@ -205,8 +210,9 @@ static int apply(struct stat_opts *o, int c, const char *arg, unsigned *priv_set
 		o->metrics.topdown = true;
 		return 0;
 	case O_TD_LEVEL:
-		if (cli_parse_long(arg, 1, 6, &n))
-			return bad_usage("--td-level takes a top-down level, 1 to 6, not '%s'",
+		/* Which levels exist is the metric files' answer, checked once they load. */
+		if (cli_parse_long(arg, 1, 9, &n))
+			return bad_usage("--td-level takes a top-down level, 1 to 9, not '%s'",
 					 arg);
 		o->metrics.td_level = (int)n;
 		return 0;

@@ -61,22 +61,49 @@ static int status_of(int code)
 	return code == -ENOMEM ? 1 : 2;
 }
 
+/* "1", "1 and 2", "1, 2 and 3": the levels of mask, for a message. */
+static void levels_text(unsigned mask, char *buf, size_t len)
+{
+	int left = __builtin_popcount(mask);
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (int level = 1; level <= 9 && at < len; level++) {
+		if (!(mask & (1u << (level - 1))))
+			continue;
+		left--;
+		at += (size_t)snprintf(buf + at, len - at, "%d%s", level,
+				       left > 1	   ? ", "
+				       : left == 1 ? " and "
+						   : "");
+	}
+}
+
 static int topdown(struct pmc_metrics *m, const struct metric_opts *o, const char *cmd)
 {
 	struct pmc_metric_error err = {0};
 	int level = o->td_level ? o->td_level : 1, rc;
-	char group[32];
+	unsigned levels = pmc_metrics__topdown_levels(m);
+	const char *backend = o->backend ? o->backend : "perf";
+	char group[32], have[64];
 
 	snprintf(group, sizeof(group), "TopdownL%d", level);
-	rc = pmc_metrics__select(m, group, &err);
-	if (rc == -PMC_E_UNKNOWN_METRIC) {
-		fprintf(stderr,
-			"%s: --topdown: no metric of group %s is known for backend %s on this CPU "
-			"(no shipped file has top-down level %d for it); give one with "
-			"--metrics-file FILE\n",
-			cmd, group, o->backend ? o->backend : "perf", level);
+	if (!(levels & (1u << (level - 1)))) {
+		levels_text(levels, have, sizeof(have));
+		if (levels)
+			fprintf(stderr,
+				"%s: --td-level %d: no top-down level %d exists for backend %s on "
+				"this CPU; the levels here: %s\n",
+				cmd, level, level, backend, have);
+		else
+			fprintf(stderr,
+				"%s: --topdown: no metric of group %s is known for backend %s on "
+				"this CPU (no shipped file has top-down metrics for it); give one "
+				"with --metrics-file FILE\n",
+				cmd, group, backend);
 		return 2;
 	}
+	rc = pmc_metrics__select(m, group, &err);
 	if (rc)
 		print_error(cmd, group, &err, rc);
 	return rc ? status_of(rc) : 0;

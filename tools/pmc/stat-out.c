@@ -72,18 +72,21 @@ void stat_print_header(FILE *f, const struct stat_run *run)
 		if (res->events[i].nr > reps)
 			reps = res->events[i].nr;
 	fprintf(f, "\n Performance counter stats for '");
-	if (*o->argv)
-		for (char **a = o->argv; *a; a++)
-			fprintf(f, "%s%s", a == o->argv ? "" : " ", cli_show(*a));
-	else if (o->pid)
+	/* -p, -t, -a and -C name what is counted; a command beside them is how long. */
+	if (o->pid)
 		fprintf(f, "process %d", (int)o->pid);
 	else if (o->tids)
 		fprintf(f, "threads %s", cli_show(o->tids));
-	else
+	else if (o->system_wide || o->cpus)
 		fprintf(f, "CPUs %s", o->cpus ? o->cpus : "all");
-	fprintf(f, "' (%d repetition%s%s, %d pass%s, %g%% confidence, ", reps, reps == 1 ? "" : "s",
-		o->no_warmup || o->pid || !*o->argv ? "" : " after a warm-up run", res->nr_passes,
-		res->nr_passes == 1 ? "" : "es", o->level * 100);
+	if ((o->pid || o->tids || o->system_wide || o->cpus) && *o->argv)
+		fprintf(f, "' while '");
+	for (char **a = o->argv; *a; a++)
+		fprintf(f, "%s%s", a == o->argv ? "" : " ", cli_show(*a));
+	fprintf(f, "'%s (%d repetition%s%s, %d pass%s, %g%% confidence, ",
+		(o->pid || o->tids || o->system_wide || o->cpus) && *o->argv ? " ran" : "", reps,
+		reps == 1 ? "" : "s", o->no_warmup || !*o->argv ? "" : " after a warm-up run",
+		res->nr_passes, res->nr_passes == 1 ? "" : "es", o->level * 100);
 	print_levels(f, run);
 	fprintf(f, ", backend %s):\n\n", pmc_evlist__backend(run->evlist));
 }
@@ -238,9 +241,11 @@ static void print_details(FILE *f, const struct stat_run *run, const struct stat
 			  const struct stat_numfmt *nf)
 {
 	const struct pmc_run_results *res = run->res;
-	bool all = run->opts->all_results;
+	bool all = run->opts->all_results, any = false;
 
-	if (res->nr_reps < 2 && !all)
+	for (size_t i = 0; i < res->nr_events; i++)
+		any |= v[i].counted;
+	if ((res->nr_reps < 2 && !all) || !any) /* nothing counted: no table to show */
 		return;
 	fprintf(f, "\n %d run%s of each event, %g%% confidence interval:\n\n", res->nr_reps,
 		res->nr_reps == 1 ? "" : "s", run->opts->level * 100);
@@ -272,14 +277,41 @@ static void print_time(FILE *f, const struct pmc_summary *s, const char *what,
 		fprintf(f, "  ( +-%6.2f%% )", s->ci_pct);
 }
 
-/* perf's footer: the wall time of one run, then the command's user and system time. */
+/* With passes, which one a time is of: each pass's runs count different events. */
+static void print_which_pass(FILE *f, const struct pmc_run_results *res)
+{
+	if (res->nr_passes > 1 && res->wall_pass >= 0)
+		fprintf(f, "  (pass %d of %d)", res->wall_pass + 1, res->nr_passes);
+}
+
+/* The other passes' wall times, each over its own runs, under the footer's (pass 1's). */
+static void print_pass_times(FILE *f, const struct pmc_run_results *res,
+			     const struct stat_numfmt *nf)
+{
+	if (!res->nr_runs || res->wall_pass < 0)
+		return;
+	print_which_pass(f, res);
+	for (int p = res->wall_pass + 1; res->pass_wall && p < res->nr_passes; p++) {
+		if (!res->pass_wall[p].n)
+			continue;
+		fputc('\n', f);
+		print_time(f, &res->pass_wall[p], "time elapsed", nf);
+		fprintf(f, "  (pass %d of %d)", p + 1, res->nr_passes);
+	}
+}
+
+/*
+ * perf's footer: the wall time of one run, then the command's user and system time; with
+ * passes, each pass's over its own runs (never one interval over runs of different passes).
+ */
 static void print_footer(FILE *f, const struct stat_run *run, const struct stat_numfmt *nf)
 {
 	const struct pmc_run_results *res = run->res;
 	struct pmc_summary none = {.n = 1, .mean = res->elapsed_s};
 
 	fputc('\n', f);
-	print_time(f, res->nr_runs ? &res->wall : &none, "time elapsed", nf);
+	print_time(f, res->nr_runs && res->wall_pass >= 0 ? &res->wall : &none, "time elapsed", nf);
+	print_pass_times(f, res, nf);
 	if (res->stop_signal)
 		fprintf(f, " (stopped early: %s; the values counted so far)",
 			cli_signame(res->stop_signal));
@@ -289,8 +321,10 @@ static void print_footer(FILE *f, const struct stat_run *run, const struct stat_
 	if (res->nr_runs && res->have_rusage) {
 		fputc('\n', f);
 		print_time(f, &res->user, "user", nf);
+		print_which_pass(f, res);
 		fputc('\n', f);
 		print_time(f, &res->sys, "sys", nf);
+		print_which_pass(f, res);
 		fputc('\n', f);
 	}
 	fputc('\n', f);

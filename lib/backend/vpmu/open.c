@@ -6,6 +6,7 @@
  * it programs the counters by client requests.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <pmc/caps.h>
@@ -71,15 +72,36 @@ static int assign(struct vpmu_counting *vc)
 	return 0;
 }
 
+/*
+ * The model's one load-latency threshold (MSR 0x3f6, the tool's --ld-lat) as the pass's
+ * events ask for it with ldlat=; the planner never puts two thresholds in one pass. 0: the
+ * tool's default.
+ */
+static unsigned pass_ldlat(const struct vpmu_counting *vc)
+{
+	const struct pmc_evlist *evlist = vc->base.evlist;
+
+	for (size_t i = 0; i < evlist->nr; i++)
+		if (vc->base.open[i] && evlist->entries[i]->ldlat)
+			return evlist->entries[i]->ldlat;
+	return 0;
+}
+
 static int spawn(struct vpmu_counting *vc)
 {
 	const struct pmc_target *t = &vc->base.target;
+	char ldlat[32];
+	const char *extra[] = {ldlat};
+	unsigned lat = pass_ldlat(vc);
 	struct vpmu_cmdline cl = {.used = vc->ctr_used,
 				  .config = vc->ctr_config,
+				  .extra = extra,
+				  .nr_extra = lat ? 1 : 0,
 				  .argv = t->argv,
 				  .keep_fd = t->child_fd,
 				  .keep_fd_env = t->child_fd_env};
 
+	snprintf(ldlat, sizeof(ldlat), "--ld-lat=%u", lat);
 	return pmc__vpmu_spawn(&cl, &vc->rd_fd, &vc->base.child);
 }
 

@@ -15,6 +15,7 @@
 #include <pmc/event.h>
 #include "backend/vpmu/vpmu.h"
 #include "event/evsel.h"
+#include "event/parse.h"
 
 static int unknown(struct pmc_parse_error *err, const char *fmt, const char *what, int model)
 {
@@ -23,9 +24,38 @@ static int unknown(struct pmc_parse_error *err, const char *fmt, const char *wha
 	return -PMC_E_UNKNOWN_EVENT;
 }
 
+/*
+ * Whether an encoding is the load-latency event, the one that reads the threshold of
+ * ldlat= (MSR 0x3f6): Core i7's MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD.
+ */
+static bool takes_ldlat(int model, uint64_t config)
+{
+	return model == VPMU_MODEL_COREI7 && VPMU_EVTSEL_EVENT(config) == 0x0b &&
+	       VPMU_EVTSEL_UMASK(config) == 0x10;
+}
+
+static int ldlat_refused(struct pmc_parse_error *err, unsigned ldlat)
+{
+	snprintf(err->msg, sizeof(err->msg),
+		 ldlat > 0xffff ? "ldlat=%u: the threshold is 1 to 65535 cycles"
+				: "ldlat=%u: a load-latency threshold applies to "
+				  "MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD only",
+		 ldlat);
+	err->offset = 0;
+	return -PMC_E_PARSE;
+}
+
 static int resolve_symbol(struct pmc_evsel *evsel, int model, struct pmc_parse_error *err)
 {
-	const struct vpmu_event *r = pmc__vpmu_event_find(model, evsel->symbol);
+	/* libpfm4's attribute :ldlat=N, the last of the name, is the planner's (evsel.h). */
+	unsigned ldlat = pmc__symbol_ldlat(evsel->symbol);
+	const char *at = ldlat ? strcasestr(evsel->symbol, ":ldlat=") : NULL;
+	char name[160];
+	const struct vpmu_event *r;
+
+	snprintf(name, sizeof(name), "%.*s", at ? (int)(at - evsel->symbol) : (int)sizeof(name),
+		 evsel->symbol);
+	r = pmc__vpmu_event_find(model, name);
 	int other = model == VPMU_MODEL_PENTIUM ? VPMU_MODEL_COREI7 : VPMU_MODEL_PENTIUM;
 	unsigned cmask, inv, edge;
 
@@ -51,6 +81,9 @@ static int resolve_symbol(struct pmc_evsel *evsel, int model, struct pmc_parse_e
 		evsel->attr.config = VPMU_EVTSEL(r->event, r->umask) | (uint64_t)cmask << 24 |
 				     (inv ? VPMU_EVTSEL_INV : 0) | (edge ? VPMU_EVTSEL_EDGE : 0);
 	evsel->attr.config1 = r->extra;
+	if (ldlat && !takes_ldlat(model, evsel->attr.config))
+		return ldlat_refused(err, ldlat);
+	evsel->ldlat = ldlat;
 	return 0;
 }
 
@@ -82,6 +115,21 @@ static int apply_term(struct perf_event_attr *a, const char *key, size_t klen, c
 	return -ENOENT;
 }
 
+/* ldlat=N of vpmu/.../: the threshold of the load-latency event (evsel.h). */
+static int ldlat_term(struct pmc_evsel *evsel, const char *s, size_t klen)
+{
+	char *end;
+	unsigned long v;
+
+	if (klen != 5 || strncmp(s, "ldlat", 5) || s[5] != '=')
+		return 1;
+	v = strtoul(s + 6, &end, 0);
+	if (end == s + 6 || (*end && *end != ',') || !v || v > 0xffff)
+		return -ERANGE;
+	evsel->ldlat = (unsigned)v;
+	return 0;
+}
+
 static int resolve_pmu(struct pmc_evsel *evsel, struct pmc_parse_error *err)
 {
 	const char *s = evsel->terms ? evsel->terms : "";
@@ -92,12 +140,14 @@ static int resolve_pmu(struct pmc_evsel *evsel, struct pmc_parse_error *err)
 	while (*s) {
 		size_t klen = strcspn(s, "=,");
 		const char *val = s[klen] == '=' ? s + klen + 1 : NULL;
-		int ret = apply_term(&evsel->attr, s, klen, val);
+		int ret = ldlat_term(evsel, s, klen);
 
+		if (ret > 0)
+			ret = apply_term(&evsel->attr, s, klen, val);
 		if (ret) {
 			snprintf(err->msg, sizeof(err->msg),
 				 ret == -ENOENT ? "unknown vpmu term '%.*s' (terms: event, umask, "
-						  "cmask, inv, edge, config)"
+						  "cmask, inv, edge, config, ldlat)"
 						: "bad value for vpmu term '%.*s'",
 				 (int)klen, s);
 			err->offset = (int)(s - (evsel->terms ? evsel->terms : s));
@@ -106,6 +156,8 @@ static int resolve_pmu(struct pmc_evsel *evsel, struct pmc_parse_error *err)
 		s += strcspn(s, ",");
 		s += *s == ',';
 	}
+	if (evsel->ldlat && !takes_ldlat(pmc__vpmu_model(), evsel->attr.config))
+		return ldlat_refused(err, evsel->ldlat);
 	return 0;
 }
 

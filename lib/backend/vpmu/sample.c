@@ -45,6 +45,7 @@ struct vpmu_sampling {
 	uint64_t config[VPMU_MAX_COUNTERS], period[VPMU_MAX_COUNTERS];
 	uint64_t freq[VPMU_MAX_COUNTERS]; /* frequency mode: samples per modelled second */
 	uint32_t lbr_select;
+	unsigned ldlat; /* the load-latency threshold of the events' ldlat= (one: MSR 0x3f6) */
 	bool precise, lbr;
 	unsigned callchain; /* frames the tool unwinds at each sample, 0: no call chains */
 	bool data_addr;	    /* some event samples data addresses: heap blocks are named */
@@ -225,6 +226,15 @@ static int place(struct vpmu_sampling *vs, const struct pmc_evsel *ev, size_t id
 			ev->name, (unsigned long long)a->sample_freq, VPMU_MAX_FREQ);
 		return -EINVAL;
 	}
+	/* One threshold register: a recording cannot hold two (pmc stat plans passes). */
+	if (ev->ldlat && vs->ldlat && ev->ldlat != vs->ldlat) {
+		pr_warn("vpmu: '%s' asks for ldlat=%u, another event for ldlat=%u: the model has "
+			"one load-latency threshold; record them one at a time\n",
+			ev->name, ev->ldlat, vs->ldlat);
+		return -PMC_E_UNSUPPORTED;
+	}
+	if (ev->ldlat)
+		vs->ldlat = ev->ldlat;
 	vs->used[k] = true;
 	vs->period[k] = a->freq ? 0 : a->sample_period;
 	vs->freq[k] = a->freq ? a->sample_freq : 0;
@@ -303,8 +313,8 @@ static const char *heap_tool(void)
 
 static int spawn(struct vpmu_sampling *vs, const struct pmc__sample_params *p)
 {
-	char sel[32], jit[32], seed[40], cc[32];
-	const char *extra[7] = {vs->precise ? "--precise=yes" : "--precise=no"};
+	char sel[32], jit[32], seed[40], cc[32], lat[32];
+	const char *extra[8] = {vs->precise ? "--precise=yes" : "--precise=no"};
 	struct vpmu_cmdline cl = {.used = vs->used,
 				  .config = vs->config,
 				  .period = vs->period,
@@ -330,6 +340,10 @@ static int spawn(struct vpmu_sampling *vs, const struct pmc__sample_params *p)
 	if (vs->callchain) {
 		snprintf(cc, sizeof(cc), "--callchain=%u", vs->callchain);
 		extra[cl.nr_extra++] = cc;
+	}
+	if (vs->ldlat) {
+		snprintf(lat, sizeof(lat), "--ld-lat=%u", vs->ldlat);
+		extra[cl.nr_extra++] = lat;
 	}
 	if (vs->data_addr) {
 		cl.tool = heap_tool();
