@@ -103,14 +103,37 @@ expect_grep "division by zero: n/a with the reason" "# +n/a  z  \(division by ze
 expect_eq "division by zero: JSON" "$(json "$T/z.json" '[(m["status"], m["value"]) for m in j["metrics"]][0]')" \
 	"('n/a', None)"
 expect_eq "the other metric has its value" "$(json "$T/z.json" 'j["metrics"][1]["status"]')" ok
-# Inputs this backend lacks: unavailable with the reason; the other metrics counted.
-"$PMC" stat --backend=vpmu -M cpus_utilized,insn_per_cycle -M 'u = NO_SUCH_EVENT_Q / instructions' \
+# Inputs this backend lacks: unavailable with the reason; the other metrics counted. A file's
+# metric may name an event this machine does not know (the files serve many machines).
+printf '[{"MetricName": "u", "MetricExpr": "NO_SUCH_EVENT_Q / instructions"}]\n' >"$T/u-file.json"
+"$PMC" stat --backend=vpmu --metrics-file "$T/u-file.json" -M cpus_utilized,insn_per_cycle,u \
 	--format json -o "$T/u.json" "$L" loop 100 2>"$T/u.txt"
 expect_eq "unavailable inputs: runs" $? 0
 expect_eq "unavailable: status of each" "$(json "$T/u.json" '[m["status"] for m in j["metrics"]]')" \
 	"['unavailable', 'ok', 'unavailable']"
 expect_grep "unavailable: a software event's reason" "<unavailable>  cpus_utilized  \(.*software events" "$T/u.txt"
 expect_grep "unavailable: an unknown event's reason" "<unavailable>  u  \(.*NO_SUCH_EVENT_Q" "$T/u.txt"
+
+# A one-off definition's names are the user's: one that is no event here is a usage error
+# (exit 2) with a caret under it, before anything is counted, and adds nothing. '-' is minus
+# (perf's grammar): a name it cuts in two is shown with the escape that keeps it whole.
+"$PMC" stat -M 'pf = page-faults / task-clock' "$PROGS/getppid-loop" 10 >"$T/pf.txt" 2>&1
+expect_eq "one-off, page-faults unescaped: a usage error" $? 2
+expect_grep "one-off, page-faults unescaped: the escape to write" \
+	"'page-faults' is a subtraction in a formula \('-' is minus\), and 'page' is not an event here; for the event, write page\\\\-faults$" "$T/pf.txt"
+expect_eq "one-off, page-faults unescaped: the caret under it" \
+	"$(grep -A2 "is a subtraction" "$T/pf.txt" | tail -2 | tr -s ' ')" "$(printf ' page-faults / task-clock\n ^')"
+expect_no_grep "one-off, page-faults unescaped: nothing counted" "Performance counter stats|faults" \
+	<(grep -v "page.faults" "$T/pf.txt")
+"$PMC" stat -M 'x = task\-clock / L1-dcache-load-misses' "$PROGS/getppid-loop" 10 >"$T/l1.txt" 2>&1
+expect_eq "one-off, a name of four parts: a usage error" $? 2
+expect_grep "one-off, a name of four parts: its escape" "write L1\\\\-dcache\\\\-load\\\\-misses$" "$T/l1.txt"
+"$PMC" stat -M 'x = paeg\-faults + 1' "$PROGS/getppid-loop" 10 >"$T/typo.txt" 2>&1
+expect_eq "one-off, an unknown event: a usage error" $? 2
+expect_grep "one-off, an unknown event: the closest name" "did you mean 'page-faults'\?" "$T/typo.txt"
+"$PMC" stat -M 'pf = page\-faults / task\-clock' -x, "$PROGS/getppid-loop" 10 >"$T/pfok.txt" 2>&1
+expect_eq "one-off, page\\-faults escaped: counted" \
+	"$(grep -c '^[0-9.]*,[a-z]*,\(page-faults\|task-clock\):W,' "$T/pfok.txt")" 2
 
 # An input the backend refuses is not in the metric's group (a group counts whole or not):
 # cycles is counted, task-clock says why, the metric is unavailable.
