@@ -129,7 +129,8 @@ static int refuse(const struct names *n, const char *text, size_t idx, struct pm
 	pmc__metric_error(err, NULL, text, n->v[from]->start,
 			  "'%.*s' is a subtraction in a formula ('-' is minus), and '%s' is not an "
 			  "event here; for the event, write %s",
-			  n->v[to]->end - n->v[from]->start, text + n->v[from]->start, e->event, fix);
+			  n->v[to]->end - n->v[from]->start, text + n->v[from]->start, e->event,
+			  fix);
 	return -PMC_E_UNKNOWN_EVENT;
 }
 

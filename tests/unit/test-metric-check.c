@@ -32,7 +32,8 @@ static const struct {
 	 "'stalled' is not an event here; for the event, write stalled\\-cycles\\-frontend"},
 	/* blanks around '-': a subtraction as written, and the unknown name is itself */
 	{"a =page - faults", -PMC_E_UNKNOWN_EVENT, 0, "unknown event 'page'"},
-	{"a =task\\-clock + nosuchevent_q", -PMC_E_UNKNOWN_EVENT, 14, "unknown event 'nosuchevent_q'"},
+	{"a =task\\-clock + nosuchevent_q", -PMC_E_UNKNOWN_EVENT, 14,
+	 "unknown event 'nosuchevent_q'"},
 };
 
 Test(metric_check, rows)

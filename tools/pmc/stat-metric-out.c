@@ -21,6 +21,15 @@ static int decimals(double v)
 	return d > 9 ? 9 : d;
 }
 
+/*
+ * Of a metric's value: none for a whole number (a count such as SLOTS, exact under vpmu, prints
+ * as the counts do, with no decimals it does not have), else as decimals() says.
+ */
+static int value_decimals(double v)
+{
+	return v == floor(v) && fabs(v) < 1e15 ? 0 : decimals(v);
+}
+
 static const char *status_name(enum pmc_metric_status s)
 {
 	return s == PMC_METRIC_OK ? "ok" : s == PMC_METRIC_NA ? "n/a" : "unavailable";
@@ -37,7 +46,7 @@ char *metric_comment(char *buf, size_t len, const struct metric_result *r)
 			 r->v.why);
 		return buf;
 	}
-	n = (size_t)snprintf(buf, len, "# %9.*f %s%s %s", decimals(r->v.value), r->v.value,
+	n = (size_t)snprintf(buf, len, "# %9.*f %s%s %s", value_decimals(r->v.value), r->v.value,
 			     r->v.unit, *r->v.unit ? " " : "", info->name);
 	/* Of a value of 0, the interval in the metric's unit (no percentage of 0). */
 	if (n < len && r->method != METRIC_ONE_RUN && (r->v.value != 0 || r->ci == 0))
@@ -48,7 +57,7 @@ char *metric_comment(char *buf, size_t len, const struct metric_result *r)
 				      metric_method__name(r->method));
 	if (n < len && r->has_exact && r->exact.status == PMC_METRIC_OK)
 		n += (size_t)snprintf(buf + n, len - n, "  [exact %.*f%s%s, difference %+.*f]",
-				      decimals(r->exact.value), r->exact.value,
+				      value_decimals(r->exact.value), r->exact.value,
 				      *r->v.unit ? " " : "", r->v.unit, decimals(r->exact.value),
 				      r->v.value - r->exact.value);
 	if (n < len && r->v.flagged == 1)

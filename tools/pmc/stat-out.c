@@ -222,7 +222,9 @@ static void print_detail(FILE *f, const struct stat_view *v, bool all, const str
 
 	stat_num(n[0], sizeof(n[0]), s->mean * v->scale, d, nf);
 	stat_num(n[1], sizeof(n[1]), s->ci * v->scale, d + 1, nf);
-	stat_num(n[2], sizeof(n[2]), s->median * v->scale, d + 1, nf);
+	/* A median of counts is a count, or halfway between two: no decimals it does not have. */
+	stat_num(n[2], sizeof(n[2]), s->median * v->scale,
+		 d + (v->scale != 1 || s->median != floor(s->median)), nf);
 	stat_num(n[3], sizeof(n[3]), s->min * v->scale, d, nf);
 	stat_num(n[4], sizeof(n[4]), s->max * v->scale, d, nf);
 	stat_num(n[5], sizeof(n[5]), s->stddev * v->scale, d + 1, nf);
