@@ -230,6 +230,15 @@ PMC_API int pmc_metrics__for_each_event(const struct pmc_metrics *m, pmc_metric_
 PMC_API int pmc_metric__check_events(const struct pmc_metric *metric, struct pmc_evlist *evlist,
 				     struct pmc_metric_error *err);
 
+/*
+ * Writes the metric's MetricThreshold as it reads beside the metric's value: each number that
+ * a comparison (<, >) sets against a metric with a ScaleUnit is written in that metric's unit
+ * ("branch_miss_rate > 0.05" of a metric in 100% as "branch_miss_rate > 5 %"; a threshold
+ * reads the unscaled values). buf holds len bytes; "" when the metric has no threshold.
+ * Returns 0; -ENOSPC when it was cut; -EINVAL.
+ */
+PMC_API int pmc_metric__threshold_shown(const struct pmc_metric *metric, char *buf, size_t len);
+
 /* An event's counts, as pmc_metric__eval() asks for them. */
 struct pmc_metric_input {
 	double value; /* the count (scaled when it was multiplexed) */

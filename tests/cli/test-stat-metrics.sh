@@ -25,17 +25,19 @@ check_cu=$(json "$T/cu.json" "(lambda ev, m: (
 expect_eq "cpus_utilized: value of the means, per-repetition t interval" "$check_cu" \
 	"(True, 'per-repetition', 5, True)"
 expect_eq "cpus_utilized: JSON fields" "$(json "$T/cu.json" 'sorted(j["metrics"][0])')" \
-	"['ci', 'ci_pct', 'flagged', 'formula', 'inputs', 'method', 'n', 'name', 'status', 'threshold', 'unit', 'value', 'values']"
+	"['ci', 'ci_pct', 'flagged', 'formula', 'inputs', 'method', 'n', 'name', 'status', 'threshold', 'threshold_shown', 'unit', 'value', 'values']"
 expect_eq "cpus_utilized: each repetition's value, as the interval took them" \
 	"$(json "$T/cu.json" '(lambda ev, m: [abs(v - a / b) <= 1e-12 * v for v, a, b in zip(m["values"], ev["task-clock"], ev["duration_time"])])({e["name"]: e["values"] for e in j["events"]}, j["metrics"][0])')" \
 	"[True, True, True, True, True]"
 expect_eq "cpus_utilized: formula, inputs, unit" \
 	"$(json "$T/cu.json" '[j["metrics"][0][k] for k in ("formula", "inputs", "unit", "flagged")]')" \
 	"['task\\\\-clock / duration_time', ['task-clock', 'duration_time'], 'CPUs', None]"
-# The summary: on task-clock's line (which has perf's comment) the metric takes a line of its own.
+# The summary: task-clock's line has perf's comment, CPUs utilized, whose value the metric is
+# (duration_time is the wall time): the metric takes its place, the value printed once.
 "$PMC" stat -M cpus_utilized -r 3 true 2>"$T/cu.txt"
-expect_grep "summary: own line, with its interval and method" \
-	"^ {50,}# +[0-9.]+ CPUs  cpus_utilized  \( \+- [0-9.]+%, per-repetition \)$" "$T/cu.txt"
+expect_grep "summary: in the comment column, with its interval and method" \
+	"^ +[0-9.]+ msec task-clock(:W)? +# +[0-9.]+ CPUs  cpus_utilized  \( \+- [0-9.]+%, per-repetition \)" "$T/cu.txt"
+expect_no_grep "summary: perf's comment of the same value not printed too" "CPUs utilized" "$T/cu.txt"
 "$PMC" stat -M cpus_utilized true 2>"$T/cu1.txt"
 expect_no_grep "one run: no interval" "cpus_utilized .*\+-" "$T/cu1.txt"
 
@@ -72,13 +74,17 @@ L="$PROGS/vpmu-loop"
 
 # --- vpmu: exact counts ---------------------------------------------------------------------
 # The value by hand from the counts the summary prints; instructions' line has perf's comment,
-# so the metric is on a line of its own under it.
-"$PMC" stat --backend=vpmu -M insn_per_cycle "$L" loop 1000 2>"$T/ipc.txt"
+# insn per cycle, whose value the metric is: the metric takes its place (printed once, not
+# twice). branch_miss_rate replaces 'of all branches' the same way.
+"$PMC" stat --backend=vpmu -M insn_per_cycle,branch_miss_rate "$L" loop 1000 2>"$T/ipc.txt"
 ins=$(awk '$2 == "instructions:W" { print $1 }' "$T/ipc.txt")
 cyc=$(awk '$2 == "cycles:W" { print $1 }' "$T/ipc.txt")
-expect_eq "insn_per_cycle under instructions' line, value by hand" \
-	"$(grep -A1 " instructions:W " "$T/ipc.txt" | tail -1 | sed 's/^ *//')" \
+expect_eq "insn_per_cycle in instructions' comment column, value by hand" \
+	"$(grep " instructions:W " "$T/ipc.txt" | sed 's/^ *[0-9]* *instructions:W *//; s/ *$//')" \
 	"# $(awk -v a="$ins" -v b="$cyc" 'BEGIN { printf "%9.3f", a / b }') insn per cycle  insn_per_cycle"
+expect_eq "insn per cycle printed once" "$(grep -c "insn per cycle" "$T/ipc.txt")" 1
+expect_eq "the miss rate printed once, as the metric" \
+	"$(grep -c "of all branches" "$T/ipc.txt") $(grep -cE "^ +[0-9]+ +branch-misses:W +# +[0-9.]+ %  branch_miss_rate" "$T/ipc.txt")" "0 1"
 # Where the first input's line has no comment, the metric is in its comment column.
 "$PMC" stat --backend=vpmu -M 'cpb = cycles / branches' "$L" loop 1000 2>"$T/cpb.txt"
 cyc=$(awk '$2 == "cycles:W" { print $1 }' "$T/cpb.txt")

@@ -90,6 +90,18 @@ static json_t *inputs_json(const char *list)
 	return a;
 }
 
+/* The threshold in the metric's unit (a fraction beside a value in % reads as neither). */
+static json_t *threshold_shown(const struct pmc_metric *metric)
+{
+	char buf[1024];
+
+	if (!pmc_metric__info(metric)->threshold)
+		return json_null();
+	if (pmc_metric__threshold_shown(metric, buf, sizeof(buf)))
+		return json_string(pmc_metric__info(metric)->threshold);
+	return json_string(buf);
+}
+
 json_t *metric_json(const struct metric_result *r)
 {
 	const struct pmc_metric_info *info = pmc_metric__info(r->metric);
@@ -115,6 +127,7 @@ json_t *metric_json(const struct metric_result *r)
 	json_object_set_new(j, "inputs", inputs_json(r->inputs));
 	json_object_set_new(j, "threshold",
 			    info->threshold ? json_string(info->threshold) : json_null());
+	json_object_set_new(j, "threshold_shown", threshold_shown(r->metric));
 	json_object_set_new(j, "flagged",
 			    r->v.flagged < 0 ? json_null() : json_boolean(r->v.flagged == 1));
 	if (r->has_exact) {

@@ -122,20 +122,30 @@ static void print_comment(FILE *f, const struct stat_view *v, const struct stat_
 	fprintf(f, " %-*s", n < METRIC_LEN - 1 ? METRIC_LEN - n - 1 : 0, v->derived.unit);
 }
 
+/* Whether a metric's value is the line's own comment (insn_per_cycle and 'insn per cycle'). */
+static bool same_as_comment(const struct stat_view *v, const struct metric_row *row)
+{
+	double a = v->derived.value, b = row->r.v.value;
+
+	return row->r.v.status == PMC_METRIC_OK && fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b));
+}
+
 /*
  * The metrics that read event idx first (perf's layout): the first in its comment column when
- * the event has no comment of its own (returned, and marked printed), or -1.
+ * the event has no comment of its own, or one whose value is that comment's, which it
+ * replaces (else the value would be printed twice); returned and marked printed, or -1.
  */
 static long metric_in_column(const struct stat_run *run, const struct stat_view *v, size_t idx,
 			     bool *printed)
 {
-	for (size_t i = 0; !v->has_derived && i < run->rows.nr; i++) {
+	for (size_t i = 0; i < run->rows.nr; i++) {
 		const struct metric_row *row = &run->rows.v[i];
 
-		if (!row->region && row->r.first == (long)idx && !printed[i]) {
-			printed[i] = true;
-			return (long)i;
-		}
+		if (row->region || row->r.first != (long)idx || printed[i] ||
+		    (v->has_derived && !same_as_comment(v, row)))
+			continue;
+		printed[i] = true;
+		return (long)i;
 	}
 	return -1;
 }
