@@ -114,6 +114,9 @@ clk=$(awk '$2 == "CPU_CLK_UNHALTED.THREAD" { print $1 }' "$T/int")
 expect_grep "a count metric prints as an integer" "^ +$ins +instructions +# +$((2 * ins))  twice$" "$T/int"
 expect_grep "SLOTS (#slots x cycles) prints as an integer" "# +$clk  SLOTS$" "$T/int"
 expect_grep "a share keeps its decimals" "# +[0-9]+\.[0-9][0-9] %  tma_retiring" "$T/int"
+# An estimate equal to the exact value up to the arithmetic's rounding: +0.00, never -0.00.
+expect_grep "the exact value beside the estimate" "difference \+0\.00\]" "$T/int"
+expect_no_grep "no difference of -0.00" "difference -0\.00" "$T/int"
 
 "$PMC" stat --backend=vpmu --no-warmup -e instructions -- sleep 2 2>/dev/null & pid=$!
 vg=

@@ -35,6 +35,17 @@ static const char *status_name(enum pmc_metric_status s)
 	return s == PMC_METRIC_OK ? "ok" : s == PMC_METRIC_NA ? "n/a" : "unavailable";
 }
 
+/*
+ * The estimate less the exact value as printed with dp decimals: a rounding error of the
+ * formula's arithmetic that prints as 0 is +0.00, not -0.00 (which reads as an estimate below).
+ */
+static double shown_difference(const struct metric_result *r, int dp)
+{
+	double d = r->v.value - r->exact.value;
+
+	return fabs(d) < 0.5 * pow(10, -dp) ? 0 : d;
+}
+
 char *metric_comment(char *buf, size_t len, const struct metric_result *r)
 {
 	const struct pmc_metric_info *info = pmc_metric__info(r->metric);
@@ -59,7 +70,7 @@ char *metric_comment(char *buf, size_t len, const struct metric_result *r)
 		n += (size_t)snprintf(buf + n, len - n, "  [exact %.*f%s%s, difference %+.*f]",
 				      value_decimals(r->exact.value), r->exact.value,
 				      *r->v.unit ? " " : "", r->v.unit, decimals(r->exact.value),
-				      r->v.value - r->exact.value);
+				      shown_difference(r, decimals(r->exact.value)));
 	if (n < len && r->v.flagged == 1)
 		snprintf(buf + n, len - n, "  <==");
 	return buf;
