@@ -69,7 +69,8 @@
 	}
 
 	// The metrics of one scope: value and unit, interval and how it was taken, the runs, the
-	// threshold and toplev's "<==" when it holds, the chart of the value and its interval.
+	// threshold (in the metric's unit: threshold_shown) and toplev's "<==" when it holds, the
+	// chart of the value and its interval.
 	function metrics(list) {
 		var t = el("table", {class: "stats metrics"});
 		t.appendChild(el("tr", {}, el("th", {}, "Metric"), el("th", {}, "Value"),
@@ -87,7 +88,7 @@
 				el("td", {}, !ok || typeof m.ci !== "number" ? "" : pmc.num(m.ci) +
 					" (" + (m.ci_pct || 0).toFixed(2) + "%, " + m.method + ")"),
 				el("td", {}, String(m.n || 0)),
-				el("td", {class: "threshold"}, (m.threshold || "") +
+				el("td", {class: "threshold"}, (m.threshold_shown || m.threshold || "") +
 					(m.flagged === true ? " <== holds" : "")),
 				el("td", {}, why ? el("span", {class: "note"}, m.status + ": " + why) :
 					chart({name: m.name, mean: m.value, ci: m.ci, values: m.values,

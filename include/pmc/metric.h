@@ -222,6 +222,30 @@ PMC_API int pmc_metric__for_each_event(const struct pmc_metric *metric, pmc_metr
 PMC_API int pmc_metrics__for_each_event(const struct pmc_metrics *m, pmc_metric_event_fn fn,
 					void *arg);
 
+/*
+ * Checks the names the metric's own formula and threshold give (not those of the metrics they
+ * refer to) against evlist's backend: each that is neither a metric of the set nor a tool value
+ * (duration_time, user_time, system_time) must parse as an event; each is parsed into evlist, a
+ * scratch list the caller owns and deletes. For a one-off definition (pmc_metrics__define()),
+ * whose names the user typed, an unknown name is a mistake to refuse before anything is
+ * counted, where a file's metric is merely unavailable. Returns 0; -PMC_E_UNKNOWN_EVENT (or the
+ * parser's other code) with err's offset into the formula or threshold (err->text), the
+ * parser's message and closest names; when the name and its neighbours written with '-'
+ * between them name an event ('page-faults', which the grammar reads as page minus faults),
+ * the message says so and gives the escape to write (page\-faults); -EINVAL; -ENOMEM.
+ */
+PMC_API int pmc_metric__check_events(const struct pmc_metric *metric, struct pmc_evlist *evlist,
+				     struct pmc_metric_error *err);
+
+/*
+ * Writes the metric's MetricThreshold as it reads beside the metric's value: each number that
+ * a comparison (<, >) sets against a metric with a ScaleUnit is written in that metric's unit
+ * ("branch_miss_rate > 0.05" of a metric in 100% as "branch_miss_rate > 5 %"; a threshold
+ * reads the unscaled values). buf holds len bytes; "" when the metric has no threshold.
+ * Returns 0; -ENOSPC when it was cut; -EINVAL.
+ */
+PMC_API int pmc_metric__threshold_shown(const struct pmc_metric *metric, char *buf, size_t len);
+
 /* An event's counts, as pmc_metric__eval() asks for them. */
 struct pmc_metric_input {
 	double value; /* the count (scaled when it was multiplexed) */

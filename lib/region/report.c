@@ -21,12 +21,26 @@ static double per_entry(uint64_t v, uint64_t entered)
 	return entered ? (double)v / (double)entered : 0.0;
 }
 
+/* The unit of an event's values: the clocks count nanoseconds ("task-clock:u" too). */
+static const char *unit(const char *event)
+{
+	size_t len = strcspn(event, ":/");
+
+	return (len == 10 && !strncmp(event, "task-clock", len)) ||
+			       (len == 9 && !strncmp(event, "cpu-clock", len))
+		       ? " ns"
+		       : "";
+}
+
 static void text_values(FILE *f, const struct pmc_region_data *d, const struct pmc_region_values *v,
 			const char *indent)
 {
-	for (size_t e = 0; e < pmc_region_data__nr_events(d); e++)
-		fprintf(f, "%s%s: %" PRIu64 " [%.1f]\n", indent, pmc_region_data__event(d, e),
-			v->values[e], per_entry(v->values[e], v->entered));
+	for (size_t e = 0; e < pmc_region_data__nr_events(d); e++) {
+		const char *ev = pmc_region_data__event(d, e);
+
+		fprintf(f, "%s%s: %" PRIu64 "%s [%.1f%s]\n", indent, ev, v->values[e], unit(ev),
+			per_entry(v->values[e], v->entered), unit(ev));
+	}
 }
 
 static void text_warnings(FILE *f, const struct pmc_region_values *v)

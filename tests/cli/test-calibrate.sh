@@ -42,7 +42,7 @@ cat >"$T/known.json" <<EOF
 EOF
 "$PMC" stat -e $TP -r 3 --subtract-overhead --calibration "$T/known.json" "$R" loop 100 10 2>"$T/sub"
 expect_grep "says so on the terminal" "^overhead subtracted \(calibration $T/known.json" "$T/sub"
-expect_grep "per entry: 1000 - 100 x 3" "^    $TP: 700\.0 \+/- 0\.0 \(0\.000%\) \[7\.0\]" "$T/sub"
+expect_grep "per entry: 1000 - 100 x 3" "^    $TP: 700 \+/- 0\.0 \(0\.000%\) \[7\.0 per entry\]" "$T/sub"
 "$PMC" stat -e $TP -r 2 --subtract-overhead --calibration "$T/known.json" "$PROGS/getppid-loop" 50 2>"$T/sub-run"
 expect_grep "per run: 50 - 2" "^ +48 +$TP " "$T/sub-run"
 

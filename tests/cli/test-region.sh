@@ -18,6 +18,9 @@ expect_eq "no environment, no output" "$(wc -c <"$T/none")" 0
 PMC_EVENTS=$TP "$R" loop 100 10 2>"$T/loop"
 expect_grep "standalone header" "^  Region loop, entered 100 times and exited 100 times:" "$T/loop"
 expect_grep "standalone value per entry" "^    $TP: 1000 \[10\.0\]" "$T/loop"
+PMC_EVENTS=task-clock:u,$TP "$R" loop 100 10 2>"$T/loop-clk"
+expect_grep "standalone: a clock's values with their unit" \
+	"^    task-clock:u: [0-9]+ ns \[[0-9]+\.[0-9] ns\]$" "$T/loop-clk"
 
 PMC_EVENTS=$TP PMC_OUTPUT="$T/loop.json" "$R" loop 2>"$T/loop-json.err"
 expect_eq "JSON file, nothing on stderr" "$(wc -c <"$T/loop-json.err")" 0
@@ -75,8 +78,15 @@ expect_eq "example: hello, one write in each region" "$(grep -c 'sys_enter_write
 expect_eq "pmc stat exit status" $? 0
 expect_grep "stat: region results header" "^Results \(for 1 region, 5 repetitions, 95% confidence level\):" "$T/stat"
 expect_grep "stat: entered/exited" "^  Region loop, entered 100 times and exited 100 times:" "$T/stat"
-expect_grep "stat: mean, ci and per entry" "^    $TP: 1000\.0 \+/- 0\.0 \(0\.000%\) \[10\.0\]" "$T/stat"
+expect_grep "stat: mean, ci and per entry" "^    $TP: 1000 \+/- 0\.0 \(0\.000%\) \[10\.0 per entry\]" "$T/stat"
 expect_grep "stat: whole-program counts still there" "^ +10[0-9][0-9] +$TP " "$T/stat"
+# A region's clock in the summary's unit (msec), each number with its unit (was bare ns).
+"$PMC" stat -e task-clock,$TP --all-results "$R" loop 100 10 2>"$T/stat-clk"
+expect_grep "stat: the summary's task-clock in msec" "^ +[0-9]+\.[0-9]{2} msec task-clock " "$T/stat-clk"
+expect_grep "stat: a region's task-clock in msec, each number with its unit" \
+	"^    task-clock: [0-9]+\.[0-9]{2} msec \+/- [0-9]+\.[0-9]{3} msec \([0-9.]+%\) \[[0-9]+\.[0-9]{5} msec per entry\]$" "$T/stat-clk"
+expect_grep "stat: a region's repetition in msec" "^        rep 1: [0-9]+\.[0-9]{2} msec$" "$T/stat-clk"
+expect_grep "stat: a region's count with no decimals it does not have" "^    $TP: 1000 \+/- " "$T/stat-clk"
 
 "$PMC" stat -e $TP -r 5 -o "$T/stat.json" --format json "$R" loop 100 10 2>/dev/null
 expect_eq "stat json: region" "$(json "$T/stat.json" '[(r["name"], r["entered"], r["exited"]) for r in j["regions"]]')" \
@@ -110,7 +120,7 @@ expect_eq "stat threads: total" "$(json "$T/thr.json" 'j["regions"][0]["events"]
 "$PMC" stat -e $TP -r 2 "$R" fork 2>"$T/stat-fork"
 expect_grep "stat fork: parent" "^  Region parent, entered 1 time and" "$T/stat-fork"
 expect_grep "stat fork: child" "^  Region child, entered 1 time and" "$T/stat-fork"
-expect_grep "stat fork: child value" "^    $TP: 5\.0 \+/- 0\.0" "$T/stat-fork"
+expect_grep "stat fork: child value" "^    $TP: 5 \+/- 0\.0" "$T/stat-fork"
 
 # A child that leaves with _exit() runs no atexit handler and writes no record: its loss is
 # counted (it said it started), never taken for a region that was not entered.
@@ -134,14 +144,14 @@ expect_eq "names: the 412 regions below it are measured" "$(grep -c "^  Region n
 E100=$(printf "$TP,%.0s" $(seq 100)); E100=${E100%,}
 "$PMC" stat -e "$E100" "$R" loop 3 1 2>"$T/e100"
 expect_eq "100 events in regions: each read in every entry" \
-	"$(grep -cE "^    $TP: 3\.0 \+/- 0\.0 \(0\.000%\) \[1\.0\]" "$T/e100")" 100
+	"$(grep -cE "^    $TP: 3 \+/- 0\.0 \(0\.000%\) \[1\.0 per entry\]" "$T/e100")" 100
 expect_no_grep "100 events in regions: no failed reads" "reads in markers failed" "$T/e100"
 
 # 64 processes that write their results at the same moment, 20 runs: no record is lost (a
 # memfd's writes share one offset without its lock; the records now go in append-only).
 "$PMC" stat -e $TP -r 20 "$R" forks 64 20 2>"$T/forks"
 expect_eq "stat forks: 20 regions, each 64 calls in every run" \
-	"$(grep -cE "^    $TP: 64\.0 \+/- 0\.0" "$T/forks")" 20
+	"$(grep -cE "^    $TP: 64 \+/- 0\.0" "$T/forks")" 20
 
 # A record that cannot be read (here a malformed one the command writes itself) is counted
 # and said, on stderr and in every results file; the records beside it are still counted.

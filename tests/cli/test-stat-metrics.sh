@@ -25,17 +25,19 @@ check_cu=$(json "$T/cu.json" "(lambda ev, m: (
 expect_eq "cpus_utilized: value of the means, per-repetition t interval" "$check_cu" \
 	"(True, 'per-repetition', 5, True)"
 expect_eq "cpus_utilized: JSON fields" "$(json "$T/cu.json" 'sorted(j["metrics"][0])')" \
-	"['ci', 'ci_pct', 'flagged', 'formula', 'inputs', 'method', 'n', 'name', 'status', 'threshold', 'unit', 'value', 'values']"
+	"['ci', 'ci_pct', 'flagged', 'formula', 'inputs', 'method', 'n', 'name', 'status', 'threshold', 'threshold_shown', 'unit', 'value', 'values']"
 expect_eq "cpus_utilized: each repetition's value, as the interval took them" \
 	"$(json "$T/cu.json" '(lambda ev, m: [abs(v - a / b) <= 1e-12 * v for v, a, b in zip(m["values"], ev["task-clock"], ev["duration_time"])])({e["name"]: e["values"] for e in j["events"]}, j["metrics"][0])')" \
 	"[True, True, True, True, True]"
 expect_eq "cpus_utilized: formula, inputs, unit" \
 	"$(json "$T/cu.json" '[j["metrics"][0][k] for k in ("formula", "inputs", "unit", "flagged")]')" \
 	"['task\\\\-clock / duration_time', ['task-clock', 'duration_time'], 'CPUs', None]"
-# The summary: on task-clock's line (which has perf's comment) the metric takes a line of its own.
+# The summary: task-clock's line has perf's comment, CPUs utilized, whose value the metric is
+# (duration_time is the wall time): the metric takes its place, the value printed once.
 "$PMC" stat -M cpus_utilized -r 3 true 2>"$T/cu.txt"
-expect_grep "summary: own line, with its interval and method" \
-	"^ {50,}# +[0-9.]+ CPUs  cpus_utilized  \( \+- [0-9.]+%, per-repetition \)$" "$T/cu.txt"
+expect_grep "summary: in the comment column, with its interval and method" \
+	"^ +[0-9.]+ msec task-clock(:W)? +# +[0-9.]+ CPUs  cpus_utilized  \( \+- [0-9.]+%, per-repetition \)" "$T/cu.txt"
+expect_no_grep "summary: perf's comment of the same value not printed too" "CPUs utilized" "$T/cu.txt"
 "$PMC" stat -M cpus_utilized true 2>"$T/cu1.txt"
 expect_no_grep "one run: no interval" "cpus_utilized .*\+-" "$T/cu1.txt"
 
@@ -72,13 +74,17 @@ L="$PROGS/vpmu-loop"
 
 # --- vpmu: exact counts ---------------------------------------------------------------------
 # The value by hand from the counts the summary prints; instructions' line has perf's comment,
-# so the metric is on a line of its own under it.
-"$PMC" stat --backend=vpmu -M insn_per_cycle "$L" loop 1000 2>"$T/ipc.txt"
+# insn per cycle, whose value the metric is: the metric takes its place (printed once, not
+# twice). branch_miss_rate replaces 'of all branches' the same way.
+"$PMC" stat --backend=vpmu -M insn_per_cycle,branch_miss_rate "$L" loop 1000 2>"$T/ipc.txt"
 ins=$(awk '$2 == "instructions:W" { print $1 }' "$T/ipc.txt")
 cyc=$(awk '$2 == "cycles:W" { print $1 }' "$T/ipc.txt")
-expect_eq "insn_per_cycle under instructions' line, value by hand" \
-	"$(grep -A1 " instructions:W " "$T/ipc.txt" | tail -1 | sed 's/^ *//')" \
+expect_eq "insn_per_cycle in instructions' comment column, value by hand" \
+	"$(grep " instructions:W " "$T/ipc.txt" | sed 's/^ *[0-9]* *instructions:W *//; s/ *$//')" \
 	"# $(awk -v a="$ins" -v b="$cyc" 'BEGIN { printf "%9.3f", a / b }') insn per cycle  insn_per_cycle"
+expect_eq "insn per cycle printed once" "$(grep -c "insn per cycle" "$T/ipc.txt")" 1
+expect_eq "the miss rate printed once, as the metric" \
+	"$(grep -c "of all branches" "$T/ipc.txt") $(grep -cE "^ +[0-9]+ +branch-misses:W +# +[0-9.]+ %  branch_miss_rate" "$T/ipc.txt")" "0 1"
 # Where the first input's line has no comment, the metric is in its comment column.
 "$PMC" stat --backend=vpmu -M 'cpb = cycles / branches' "$L" loop 1000 2>"$T/cpb.txt"
 cyc=$(awk '$2 == "cycles:W" { print $1 }' "$T/cpb.txt")
@@ -103,14 +109,37 @@ expect_grep "division by zero: n/a with the reason" "# +n/a  z  \(division by ze
 expect_eq "division by zero: JSON" "$(json "$T/z.json" '[(m["status"], m["value"]) for m in j["metrics"]][0]')" \
 	"('n/a', None)"
 expect_eq "the other metric has its value" "$(json "$T/z.json" 'j["metrics"][1]["status"]')" ok
-# Inputs this backend lacks: unavailable with the reason; the other metrics counted.
-"$PMC" stat --backend=vpmu -M cpus_utilized,insn_per_cycle -M 'u = NO_SUCH_EVENT_Q / instructions' \
+# Inputs this backend lacks: unavailable with the reason; the other metrics counted. A file's
+# metric may name an event this machine does not know (the files serve many machines).
+printf '[{"MetricName": "u", "MetricExpr": "NO_SUCH_EVENT_Q / instructions"}]\n' >"$T/u-file.json"
+"$PMC" stat --backend=vpmu --metrics-file "$T/u-file.json" -M cpus_utilized,insn_per_cycle,u \
 	--format json -o "$T/u.json" "$L" loop 100 2>"$T/u.txt"
 expect_eq "unavailable inputs: runs" $? 0
 expect_eq "unavailable: status of each" "$(json "$T/u.json" '[m["status"] for m in j["metrics"]]')" \
 	"['unavailable', 'ok', 'unavailable']"
 expect_grep "unavailable: a software event's reason" "<unavailable>  cpus_utilized  \(.*software events" "$T/u.txt"
 expect_grep "unavailable: an unknown event's reason" "<unavailable>  u  \(.*NO_SUCH_EVENT_Q" "$T/u.txt"
+
+# A one-off definition's names are the user's: one that is no event here is a usage error
+# (exit 2) with a caret under it, before anything is counted, and adds nothing. '-' is minus
+# (perf's grammar): a name it cuts in two is shown with the escape that keeps it whole.
+"$PMC" stat -M 'pf = page-faults / task-clock' "$PROGS/getppid-loop" 10 >"$T/pf.txt" 2>&1
+expect_eq "one-off, page-faults unescaped: a usage error" $? 2
+expect_grep "one-off, page-faults unescaped: the escape to write" \
+	"'page-faults' is a subtraction in a formula \('-' is minus\), and 'page' is not an event here; for the event, write page\\\\-faults$" "$T/pf.txt"
+expect_eq "one-off, page-faults unescaped: the caret under it" \
+	"$(grep -A2 "is a subtraction" "$T/pf.txt" | tail -2 | tr -s ' ')" "$(printf ' page-faults / task-clock\n ^')"
+expect_no_grep "one-off, page-faults unescaped: nothing counted" "Performance counter stats|faults" \
+	<(grep -v "page.faults" "$T/pf.txt")
+"$PMC" stat -M 'x = task\-clock / L1-dcache-load-misses' "$PROGS/getppid-loop" 10 >"$T/l1.txt" 2>&1
+expect_eq "one-off, a name of four parts: a usage error" $? 2
+expect_grep "one-off, a name of four parts: its escape" "write L1\\\\-dcache\\\\-load\\\\-misses$" "$T/l1.txt"
+"$PMC" stat -M 'x = paeg\-faults + 1' "$PROGS/getppid-loop" 10 >"$T/typo.txt" 2>&1
+expect_eq "one-off, an unknown event: a usage error" $? 2
+expect_grep "one-off, an unknown event: the closest name" "did you mean 'page-faults'\?" "$T/typo.txt"
+"$PMC" stat -M 'pf = page\-faults / task\-clock' -x, "$PROGS/getppid-loop" 10 >"$T/pfok.txt" 2>&1
+expect_eq "one-off, page\\-faults escaped: counted" \
+	"$(grep -c '^[0-9.]*,[a-z]*,\(page-faults\|task-clock\):W,' "$T/pfok.txt")" 2
 
 # An input the backend refuses is not in the metric's group (a group counts whole or not):
 # cycles is counted, task-clock says why, the metric is unavailable.

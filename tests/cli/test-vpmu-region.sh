@@ -42,8 +42,8 @@ expect_eq "region total = entries x per entry" \
 # marker than with two, so its own constant).
 "$PMC" stat --backend=vpmu -e instructions "$R" 5 1000 >"$T/text" 2>&1
 expect_grep "text: region header" "^  Region loop, entered 5 times and exited 5 times" "$T/text"
-expect_grep "text: per entry" "^    instructions: [0-9.]+ \+/- 0\.0 \(0\.000%\) \[4[0-9]{3}\.0\]" "$T/text"
-one=$(sed -n 's/^    instructions: .*\[\([0-9]*\)\.0\]$/\1/p' "$T/text")
+expect_grep "text: per entry" "^    instructions: [0-9]+ \+/- 0\.0 \(0\.000%\) \[4[0-9]{3}\.0 per entry\]" "$T/text"
+one=$(sed -n 's/^    instructions: .*\[\([0-9]*\)\.0 per entry\]$/\1/p' "$T/text")
 
 # Standalone under the tool: PMC_BACKEND=vpmu and PMC_EVENTS, results printed at exit; the
 # same per-entry value as under pmc stat.

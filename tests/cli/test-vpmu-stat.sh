@@ -105,6 +105,19 @@ expect_eq "json list marks unsupported events" \
 
 # No gdbserver FIFOs (/tmp/vgdb-pipe-*, predictable names) while a program runs under vpmu.
 # (pmc's own child, waited for: a fixed delay raced valgrind's start on a loaded machine)
+# A metric whose value is a whole number (a count, exact under vpmu) prints as counts do: no
+# decimals it does not have ('602981.00  SLOTS' before).
+"$PMC" stat --backend=vpmu -e instructions -M 'twice = 2 * instructions' --topdown \
+	"$PROGS/vpmu-loop" loop 1000 >"$T/int" 2>&1
+ins=$(awk '$2 == "instructions" { print $1 }' "$T/int")
+clk=$(awk '$2 == "CPU_CLK_UNHALTED.THREAD" { print $1 }' "$T/int")
+expect_grep "a count metric prints as an integer" "^ +$ins +instructions +# +$((2 * ins))  twice$" "$T/int"
+expect_grep "SLOTS (#slots x cycles) prints as an integer" "# +$clk  SLOTS$" "$T/int"
+expect_grep "a share keeps its decimals" "# +[0-9]+\.[0-9][0-9] %  tma_retiring" "$T/int"
+# An estimate equal to the exact value up to the arithmetic's rounding: +0.00, never -0.00.
+expect_grep "the exact value beside the estimate" "difference \+0\.00\]" "$T/int"
+expect_no_grep "no difference of -0.00" "difference -0\.00" "$T/int"
+
 "$PMC" stat --backend=vpmu --no-warmup -e instructions -- sleep 2 2>/dev/null & pid=$!
 vg=
 for _ in $(seq 150); do

@@ -240,6 +240,31 @@ Test(metric_eval, scale_unit_and_threshold)
 	cr_expect_str_eq(v.unit, "MiB");
 	cr_expect_eq(v.flagged, -1, "a threshold without a value has no verdict");
 	cr_expect_str_eq(v.why, "", "nor does it make the metric's value n/a");
+	/* Shown beside the value: each number a metric is compared with, in that metric's unit. */
+	{
+		char buf[128], tiny[8];
+
+		cr_expect_eq(pmc_metric__threshold_shown(pmc_metrics__find(m, "ratio"), buf,
+							 sizeof(buf)),
+			     0);
+		cr_expect_str_eq(buf, "ratio > 30 %");
+		cr_expect_eq(
+			pmc_metric__threshold_shown(pmc_metrics__find(m, "low"), buf, sizeof(buf)),
+			0);
+		cr_expect_str_eq(buf, "low > 0.5 per_instr & ratio > 30 %");
+		cr_expect_eq(pmc_metric__threshold_shown(pmc_metrics__find(m, "nothr"), buf,
+							 sizeof(buf)),
+			     0);
+		cr_expect_str_eq(buf, "nothr / zero > 1", "a number not set against a metric");
+		cr_expect_eq(pmc_metric__threshold_shown(pmc_metrics__find(m, "huge_scale"), buf,
+							 sizeof(buf)),
+			     0);
+		cr_expect_str_eq(buf, "", "no threshold");
+		cr_expect_eq(pmc_metric__threshold_shown(pmc_metrics__find(m, "ratio"), tiny,
+							 sizeof(tiny)),
+			     -ENOSPC);
+		cr_expect_eq(pmc_metric__threshold_shown(NULL, buf, sizeof(buf)), -EINVAL);
+	}
 	cr_assert_eq(pmc_metric__eval(pmc_metrics__find(m, "huge_scale"), &o, &v), 0);
 	cr_expect_eq(v.status, PMC_METRIC_NA);
 	cr_expect(strstr(v.why, "out of range"), "%s", v.why);

@@ -21,9 +21,29 @@ static int decimals(double v)
 	return d > 9 ? 9 : d;
 }
 
+/*
+ * Of a metric's value: none for a whole number (a count such as SLOTS, exact under vpmu, prints
+ * as the counts do, with no decimals it does not have), else as decimals() says.
+ */
+static int value_decimals(double v)
+{
+	return v == floor(v) && fabs(v) < 1e15 ? 0 : decimals(v);
+}
+
 static const char *status_name(enum pmc_metric_status s)
 {
 	return s == PMC_METRIC_OK ? "ok" : s == PMC_METRIC_NA ? "n/a" : "unavailable";
+}
+
+/*
+ * The estimate less the exact value as printed with dp decimals: a rounding error of the
+ * formula's arithmetic that prints as 0 is +0.00, not -0.00 (which reads as an estimate below).
+ */
+static double shown_difference(const struct metric_result *r, int dp)
+{
+	double d = r->v.value - r->exact.value;
+
+	return fabs(d) < 0.5 * pow(10, -dp) ? 0 : d;
 }
 
 char *metric_comment(char *buf, size_t len, const struct metric_result *r)
@@ -37,7 +57,7 @@ char *metric_comment(char *buf, size_t len, const struct metric_result *r)
 			 r->v.why);
 		return buf;
 	}
-	n = (size_t)snprintf(buf, len, "# %9.*f %s%s %s", decimals(r->v.value), r->v.value,
+	n = (size_t)snprintf(buf, len, "# %9.*f %s%s %s", value_decimals(r->v.value), r->v.value,
 			     r->v.unit, *r->v.unit ? " " : "", info->name);
 	/* Of a value of 0, the interval in the metric's unit (no percentage of 0). */
 	if (n < len && r->method != METRIC_ONE_RUN && (r->v.value != 0 || r->ci == 0))
@@ -48,9 +68,9 @@ char *metric_comment(char *buf, size_t len, const struct metric_result *r)
 				      metric_method__name(r->method));
 	if (n < len && r->has_exact && r->exact.status == PMC_METRIC_OK)
 		n += (size_t)snprintf(buf + n, len - n, "  [exact %.*f%s%s, difference %+.*f]",
-				      decimals(r->exact.value), r->exact.value,
+				      value_decimals(r->exact.value), r->exact.value,
 				      *r->v.unit ? " " : "", r->v.unit, decimals(r->exact.value),
-				      r->v.value - r->exact.value);
+				      shown_difference(r, decimals(r->exact.value)));
 	if (n < len && r->v.flagged == 1)
 		snprintf(buf + n, len - n, "  <==");
 	return buf;
@@ -81,6 +101,18 @@ static json_t *inputs_json(const char *list)
 	return a;
 }
 
+/* The threshold in the metric's unit (a fraction beside a value in % reads as neither). */
+static json_t *threshold_shown(const struct pmc_metric *metric)
+{
+	char buf[1024];
+
+	if (!pmc_metric__info(metric)->threshold)
+		return json_null();
+	if (pmc_metric__threshold_shown(metric, buf, sizeof(buf)))
+		return json_string(pmc_metric__info(metric)->threshold);
+	return json_string(buf);
+}
+
 json_t *metric_json(const struct metric_result *r)
 {
 	const struct pmc_metric_info *info = pmc_metric__info(r->metric);
@@ -106,6 +138,7 @@ json_t *metric_json(const struct metric_result *r)
 	json_object_set_new(j, "inputs", inputs_json(r->inputs));
 	json_object_set_new(j, "threshold",
 			    info->threshold ? json_string(info->threshold) : json_null());
+	json_object_set_new(j, "threshold_shown", threshold_shown(r->metric));
 	json_object_set_new(j, "flagged",
 			    r->v.flagged < 0 ? json_null() : json_boolean(r->v.flagged == 1));
 	if (r->has_exact) {

@@ -313,6 +313,31 @@ static int add_metric(struct adding *a, const struct pmc_metric *metric)
 	return rc;
 }
 
+/*
+ * The names of a one-off definition (-M 'name = expression') are the user's: one that is no
+ * event here is a usage error, before anything is added or counted (as perf refuses a metric
+ * whose event does not parse), where a file's metric would only be unavailable.
+ */
+static int check_definitions(struct pmc_metrics *m, struct pmc_evlist *scratch, const char *cmd)
+{
+	for (size_t i = 0; i < pmc_metrics__nr_selected(m); i++) {
+		const struct pmc_metric *metric = pmc_metrics__selected(m, i);
+		const struct pmc_metric_info *info = pmc_metric__info(metric);
+		struct pmc_metric_error err = {0};
+		int rc;
+
+		if (info->file)
+			continue;
+		rc = pmc_metric__check_events(metric, scratch, &err);
+		if (!rc)
+			continue;
+		snprintf(err.where, sizeof(err.where), "-M '%s = ...'", info->name);
+		print_error(cmd, info->expr, &err, rc);
+		return status_of(rc);
+	}
+	return 0;
+}
+
 int metric_set__add_events(struct pmc_metrics *m, struct pmc_evlist *evlist,
 			   const struct pmc_evlist_opts *eo, const char *cmd,
 			   struct metric_absent **absent, size_t *nr_absent)
@@ -320,6 +345,10 @@ int metric_set__add_events(struct pmc_metrics *m, struct pmc_evlist *evlist,
 	struct adding a = {.evlist = evlist, .cmd = cmd, .absent = absent, .nr_absent = nr_absent};
 	int rc = pmc_evlist__new(eo, &a.scratch) ? 1 : 0;
 
+	if (!rc && (rc = check_definitions(m, a.scratch, cmd))) {
+		pmc_evlist__delete(a.scratch);
+		return rc;
+	}
 	for (size_t i = 0; i < pmc_metrics__nr_selected(m) && !rc; i++)
 		rc = add_metric(&a, pmc_metrics__selected(m, i));
 	pmc_evlist__delete(a.scratch);

@@ -49,7 +49,9 @@ struct metric_absent {
  * a metric's counter events as one weak group ({...}:W, together in a pass when they fit),
  * the tool events and the counters the backend refuses alone. An event that does not parse
  * on this backend is not added but appended to *absent (free() it), and its metrics show
- * unavailable. Returns 0, or 1 (no memory).
+ * unavailable; a name of a one-off definition (-M 'name = expression') that is no event here
+ * is refused first, with a caret under it, and nothing is added. Returns 0, 2 (that refusal)
+ * or 1 (no memory).
  */
 int metric_set__add_events(struct pmc_metrics *m, struct pmc_evlist *evlist,
 			   const struct pmc_evlist_opts *eo, const char *cmd,

@@ -125,20 +125,30 @@ static void print_comment(FILE *f, const struct stat_view *v, const struct stat_
 	fprintf(f, " %-*s", n < METRIC_LEN - 1 ? METRIC_LEN - n - 1 : 0, v->derived.unit);
 }
 
+/* Whether a metric's value is the line's own comment (insn_per_cycle and 'insn per cycle'). */
+static bool same_as_comment(const struct stat_view *v, const struct metric_row *row)
+{
+	double a = v->derived.value, b = row->r.v.value;
+
+	return row->r.v.status == PMC_METRIC_OK && fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b));
+}
+
 /*
  * The metrics that read event idx first (perf's layout): the first in its comment column when
- * the event has no comment of its own (returned, and marked printed), or -1.
+ * the event has no comment of its own, or one whose value is that comment's, which it
+ * replaces (else the value would be printed twice); returned and marked printed, or -1.
  */
 static long metric_in_column(const struct stat_run *run, const struct stat_view *v, size_t idx,
 			     bool *printed)
 {
-	for (size_t i = 0; !v->has_derived && i < run->rows.nr; i++) {
+	for (size_t i = 0; i < run->rows.nr; i++) {
 		const struct metric_row *row = &run->rows.v[i];
 
-		if (!row->region && row->r.first == (long)idx && !printed[i]) {
-			printed[i] = true;
-			return (long)i;
-		}
+		if (row->region || row->r.first != (long)idx || printed[i] ||
+		    (v->has_derived && !same_as_comment(v, row)))
+			continue;
+		printed[i] = true;
+		return (long)i;
 	}
 	return -1;
 }
@@ -225,7 +235,9 @@ static void print_detail(FILE *f, const struct stat_view *v, bool all, const str
 
 	stat_num(n[0], sizeof(n[0]), s->mean * v->scale, d, nf);
 	stat_num(n[1], sizeof(n[1]), s->ci * v->scale, d + 1, nf);
-	stat_num(n[2], sizeof(n[2]), s->median * v->scale, d + 1, nf);
+	/* A median of counts is a count, or halfway between two: no decimals it does not have. */
+	stat_num(n[2], sizeof(n[2]), s->median * v->scale,
+		 d + (v->scale != 1 || s->median != floor(s->median)), nf);
 	stat_num(n[3], sizeof(n[3]), s->min * v->scale, d, nf);
 	stat_num(n[4], sizeof(n[4]), s->max * v->scale, d, nf);
 	stat_num(n[5], sizeof(n[5]), s->stddev * v->scale, d + 1, nf);

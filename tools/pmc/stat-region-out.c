@@ -4,22 +4,42 @@
  * brackets) and of the overhead subtracted; the machine formats are the library's.
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include "cli.h"
 #include "stat.h"
 
-static void print_cells(FILE *f, const struct stat_run *run, size_t ri, int thread,
-			const char *indent)
+/*
+ * A value of an event in the summary's unit (stat_view: task-clock in msec), with that unit:
+ * with count_dp decimals for a count, clock_dp for a clock.
+ */
+static void put(FILE *f, const struct stat_view *v, double value, int count_dp, int clock_dp)
+{
+	fprintf(f, "%.*f%s%s", v->scale != 1 ? clock_dp : count_dp, value * v->scale,
+		*v->unit ? " " : "", v->unit);
+}
+
+/* "name: mean +/- ci (pct%) [per entry]" of each event the region counted (Figure 4.5). */
+static void print_cells(FILE *f, const struct stat_run *run, const struct stat_view *views,
+			size_t ri, int thread, const char *indent)
 {
 	for (size_t e = 0; e < run->res->nr_events; e++) {
 		const struct pmc_run_cell *c = pmc_run__cell(run->runner, ri, thread, e);
+		const struct stat_view *v = &views[e];
 
 		if (!c || !c->nr)
 			continue;
-		fprintf(f, "%s%s: %.1f +/- %.1f (%.3f%%) [%.1f]\n", indent,
-			pmc_evsel__name(run->res->events[e].evsel), c->sum.mean, c->sum.ci,
-			c->sum.ci_pct, c->per_entry);
-		for (int i = 0; run->opts->all_results && i < c->nr; i++)
-			fprintf(f, "%s    rep %d: %.0f\n", indent, i + 1, c->values[i]);
+		fprintf(f, "%s%s: ", indent, pmc_evsel__name(run->res->events[e].evsel));
+		put(f, v, c->sum.mean, 0, 2);
+		fputs(" +/- ", f);
+		put(f, v, c->sum.ci, 1, 3);
+		fprintf(f, " (%.3f%%) [", c->sum.ci_pct);
+		put(f, v, c->per_entry, 1, 5);
+		fputs(" per entry]\n", f);
+		for (int i = 0; run->opts->all_results && i < c->nr; i++) {
+			fprintf(f, "%s    rep %d: ", indent, i + 1);
+			put(f, v, c->values[i], 0, 2);
+			fputc('\n', f);
+		}
 	}
 }
 
@@ -46,9 +66,14 @@ void stat_regions__print(FILE *f, const struct stat_run *run)
 {
 	const struct pmc_run_results *res = run->res;
 	int reps = res->nr_region_reps;
+	struct stat_view *v;
 
 	if (!res->nr_regions && !res->lost_records && !res->bad_runs)
 		return;
+	if (stat_views__new(run, &v)) {
+		fprintf(stderr, "pmc stat: cannot print the regions: out of memory\n");
+		return;
+	}
 	fprintf(f, "\nResults (for %zu region%s, %d repetition%s, %g%% confidence level):\n",
 		res->nr_regions, res->nr_regions == 1 ? "" : "s", reps, reps == 1 ? "" : "s",
 		run->opts->level * 100);
@@ -63,7 +88,7 @@ void stat_regions__print(FILE *f, const struct stat_run *run)
 			"  Region %s, entered %" PRIu64 " time%s and exited %" PRIu64 " time%s:\n",
 			cli_show(r->name), r->entered, r->entered == 1 ? "" : "s", r->exited,
 			r->exited == 1 ? "" : "s");
-		print_cells(f, run, i, -1, "    ");
+		print_cells(f, run, v, i, -1, "    ");
 		metric_rows__print(f, &run->rows, r->name, -1, "    ", NULL);
 		print_warnings(f, r);
 		for (int t = 0; run->opts->region_per_thread && t < r->nr_threads; t++) {
@@ -75,7 +100,7 @@ void stat_regions__print(FILE *f, const struct stat_run *run)
 
 			fprintf(f, "    thread %d, entered %.0f time%s:\n", t, n,
 				n == 1 ? "" : "s");
-			print_cells(f, run, i, t, "      ");
+			print_cells(f, run, v, i, t, "      ");
 			metric_rows__print(f, &run->rows, r->name, t, "      ", NULL);
 		}
 	}
@@ -94,6 +119,7 @@ void stat_regions__print(FILE *f, const struct stat_run *run)
 	if (res->bad_runs)
 		fprintf(f, "  warning: the region results of %d run%s were unreadable\n",
 			res->bad_runs, res->bad_runs == 1 ? "" : "s");
+	free(v);
 }
 
 void stat_print_overhead(FILE *f, const struct stat_run *run)
