@@ -236,10 +236,11 @@ Test(metric_shipped, real_cpus_by_cpuid)
 		{"GenuineIntel", 6, 0x2c, "intel-nehalem"}, /* Westmere-EP */
 		{"AuthenticAMD", 0x19, 0x11, "amd-zen4"},   /* Genoa */
 		{"AuthenticAMD", 0x19, 0x61, "amd-zen4"},   /* Raphael */
-		{"AuthenticAMD", 0x19, 0x01, NULL},	    /* Milan: Zen 3 */
-		{"AuthenticAMD", 0x19, 0x50, NULL},	    /* Cezanne: Zen 3 */
+		{"AuthenticAMD", 0x19, 0x01, "amd-zen3"},   /* Milan: no metric file */
+		{"AuthenticAMD", 0x19, 0x50, "amd-zen3"},   /* Cezanne */
 		{"AuthenticAMD", 0x1a, 0x02, "amd-zen5"},
-		{"AuthenticAMD", 0x17, 0x31, NULL}, /* Zen 2: no pipeline-utilization events */
+		{"AuthenticAMD", 0x17, 0x31, "amd-zen2"}, /* Rome: no metric file */
+		{"AuthenticAMD", 0x17, 0x08, "amd-zen1"}, /* Pinnacle Ridge */
 		{"HygonGenuine", 0x18, 0x00, NULL},
 	};
 

@@ -57,6 +57,14 @@ static const struct cpu_row {
 	{"GenuineIntel", 6, 0x8c, 0x8d, "intel-icelake"},
 	/* sapphirerapids (8F) */
 	{"GenuineIntel", 6, 0x8f, 0x8f, "intel-sapphirerapids"},
+	/*
+	 * amdzen1: family 23 (0x17) models 0-2F; amdzen2: its other models; amdzen3: family 25
+	 * (0x19) models 0-F and 20-5F. No metric file: pmc validate's events.
+	 */
+	{"AuthenticAMD", 0x17, 0x00, 0x2f, "amd-zen1"},
+	{"AuthenticAMD", 0x17, 0x30, 0xff, "amd-zen2"},
+	{"AuthenticAMD", 0x19, 0x00, 0x0f, "amd-zen3"},
+	{"AuthenticAMD", 0x19, 0x20, 0x5f, "amd-zen3"},
 	/* amdzen4: family 25 (0x19) less amdzen3's models 0-F and 20-5F (mapfile.csv after 6.1) */
 	{"AuthenticAMD", 0x19, 0x10, 0x1f, "amd-zen4"},
 	{"AuthenticAMD", 0x19, 0x60, 0xff, "amd-zen4"},
