@@ -13,8 +13,11 @@ QUANTITIES="loads stores branches-cond branches-taken fp-scalar-double fp-packed
 # field FILE NAME: the values of attr field NAME, one per block.
 field() { awk -v n="$2" 'substr($0, 1, 35) == sprintf("  %-32s ", n) { print substr($0, 36) }' "$1"; }
 # plan MODEL: pmc validate --dry-run -vv on MODEL's recorded core PMU, into $T/MODEL.
+# Zen 1 and 2 have Zen 3's core PMU (the same format fields).
 plan() {
-	PMC_SYSFS_ROOT="$SRC/tests/data/sysfs/pmu-$1" PMC_PERF_CPU_MODEL=$1 \
+	local tree=pmu-$1
+	case $1 in amd-zen[12]) tree=pmu-amd-zen3 ;; esac
+	PMC_SYSFS_ROOT="$SRC/tests/data/sysfs/$tree" PMC_PERF_CPU_MODEL=$1 \
 		"$PMC" validate --dry-run -vv --kernel loop,inline,rep,fp >"$T/$1" 2>"$T/$1.err"
 }
 # has_config MODEL VALUE WHAT: a call of MODEL's plan has attr config VALUE.
@@ -30,13 +33,13 @@ for q in $QUANTITIES; do
 done
 
 # --- each model: every quantity planned with a real encoding, none unsupported ---
-for m in amd-zen3 amd-zen4 amd-zen5 intel-skylake intel-icelake intel-sapphirerapids intel-nehalem intel-sandybridge; do
+for m in amd-zen1 amd-zen2 amd-zen3 amd-zen4 amd-zen5 intel-skylake intel-icelake intel-sapphirerapids intel-nehalem intel-sandybridge; do
 	plan $m
 	expect_eq "$m: validate --dry-run exits 0" "$?" 0
 	for q in $QUANTITIES; do
-		if { [ $m = intel-sandybridge ] || [ $m = amd-zen3 ]; } && [ "${q#fp-}" != "$q" ]; then
-			# Sandy Bridge to Broadwell share the model, and Haswell has no FP event; Zen 3
-			# counts FLOPs, not operations by width
+		if [[ $m =~ ^(intel-sandybridge|amd-zen[123])$ ]] && [ "${q#fp-}" != "$q" ]; then
+			# Sandy Bridge to Broadwell share the model, and Haswell has no FP event; Zen 1 to 3
+			# count FLOPs, not operations by width
 			expect_grep "$m: $q has no event, said so" \
 				"^# $q: unsupported: no event for $q on this CPU \\($m\\)$" "$T/$m"
 			continue
@@ -49,6 +52,12 @@ for m in amd-zen3 amd-zen4 amd-zen5 intel-skylake intel-icelake intel-sapphirera
 	expect_eq "$m: the cpu PMU's type on the raw events" \
 		"$(field "$T/$m" type | sort -u | grep -c '^4$')" 1
 done
+
+# --- every perf row of the table was planned on its model, as written ---
+expect_eq "events.tsv: every perf row planned" "$(grep -v '^#' "$TABLE" | awk -F'\t' '$2 != "vpmu"' |
+	while IFS=$'\t' read -r q m ev; do
+		grep -qxF "# $q: $ev" "$T/$m" || echo "$q $m $ev"
+	done)" ""
 
 # --- the encodings, each the vendor's event|umask<<8 on the model's format ---
 has_config amd-zen3 0xd1 "zen3 conditional branches: ex_ret_cond 0xd1"

@@ -5,7 +5,9 @@
  *
  *   pmc-kernels KERNEL N   runs KERNEL at size N and exits 0
  *   pmc-kernels --list     prints each prediction, one a line, tab-separated:
- *                          kernel, event, per-size count (or '-': reported, not
+ *                          kernel, event (or a quantity of pmc's
+ *                          data/validate/events.tsv: loads, stores, ...),
+ *                          per-size count (or '-': reported, not
  *                          predicted), start-up (a count, or '-' when the program's own
  *                          start-up and exit add an unknown constant), the default sizes
  *                          and the quick sizes (comma-separated), and the backend the row
