@@ -65,6 +65,15 @@ PMC_API const struct pmc_backend_caps *pmc_caps__backend(const struct pmc_caps *
 PMC_API const struct pmc_cap_check *pmc_caps__check(const struct pmc_caps *caps,
 						    const char *backend, const char *key);
 
+/*
+ * The CPU model the backend called backend counts on, as data/metrics/index.tsv's model
+ * column names it ("intel-skylake", "amd-zen4"; vpmu: its preset's, "nehalem"), or NULL when
+ * the backend is unknown or does not know this CPU. The perf backend reads CPUID; the
+ * environment variable PMC_PERF_CPU_MODEL, where set, names the model instead (with
+ * PMC_SYSFS_ROOT, another machine's: docs/hardware-validation.md).
+ */
+PMC_API const char *pmc_caps__cpu_model(const char *backend);
+
 #ifdef __cplusplus
 }
 #endif

@@ -86,6 +86,13 @@ const struct pmc_backend_caps *pmc_caps__backend(const struct pmc_caps *c, const
 	return NULL;
 }
 
+const char *pmc_caps__cpu_model(const char *backend)
+{
+	const struct pmc_backend_ops *b = backend ? pmc__backend_find(backend) : NULL;
+
+	return b ? pmc__backend_cpu_model(b) : NULL;
+}
+
 const struct pmc_cap_check *pmc_caps__check(const struct pmc_caps *c, const char *backend,
 					    const char *key)
 {

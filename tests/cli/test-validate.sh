@@ -29,6 +29,10 @@ if grep -qE '^ *\[ok\] vpmu' "$T/doctor"; then
 	done
 	expect_eq "vpmu loop factor of instructions" \
 		"$(json "$T/v.json" "[r['factor'] for r in j['results'] if r['kernel'] == 'loop' and r['event'] == 'instructions'][0]")" 1.0
+	expect_eq "vpmu: the loop's loads counted with vpmu's Nehalem name, the quantity named" \
+		"$(json "$T/v.json" "[r.get('quantity') for r in j['results'] if r['kernel'] == 'loop' and r['event'] == 'MEM_INST_RETIRED.LOADS'][0]")" loads
+	expect_eq "vpmu: a generic event has no quantity" \
+		"$(json "$T/v.json" "[r.get('quantity') for r in j['results'] if r['kernel'] == 'loop' and r['event'] == 'instructions'][0]")" None
 	expect_eq "schema" "$(json "$T/v.json" 'j["schema"]')" pmc-validate/1
 	expect_eq "provenance names the backend" "$(json "$T/v.json" 'j["provenance"]["backend"]')" vpmu
 	expect_eq "3 sizes x 1 repetition" "$(json "$T/v.json" 'len(j["results"][0]["points"])')" 3

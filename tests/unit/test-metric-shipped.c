@@ -215,7 +215,7 @@ Test(metric_shipped, vpmu_sets_follow_the_model)
 	unsetenv("PMC_VPMU_MODEL");
 }
 
-/* The perf backend names the CPU from CPUID as perf's mapfile.csv rows do; NULL: no file. */
+/* The perf backend names the CPU from CPUID as perf's mapfile.csv rows do; NULL: no model. */
 Test(metric_shipped, real_cpus_by_cpuid)
 {
 	static const struct {
@@ -231,14 +231,16 @@ Test(metric_shipped, real_cpus_by_cpuid)
 		{"GenuineIntel", 6, 0x3c, "intel-sandybridge"}, /* Haswell */
 		{"GenuineIntel", 6, 0x4f, "intel-sandybridge"}, /* Broadwell-X */
 		{"GenuineIntel", 6, 0x8f, "intel-sapphirerapids"},
-		{"GenuineIntel", 6, 0x97, NULL},	  /* Alder Lake (hybrid): no file yet */
-		{"GenuineIntel", 6, 0x1e, NULL},	  /* Nehalem: no top-down events */
-		{"AuthenticAMD", 0x19, 0x11, "amd-zen4"}, /* Genoa */
-		{"AuthenticAMD", 0x19, 0x61, "amd-zen4"}, /* Raphael */
-		{"AuthenticAMD", 0x19, 0x01, NULL},	  /* Milan: Zen 3 */
-		{"AuthenticAMD", 0x19, 0x50, NULL},	  /* Cezanne: Zen 3 */
+		{"GenuineIntel", 6, 0x97, NULL},	    /* Alder Lake (hybrid): no file yet */
+		{"GenuineIntel", 6, 0x1e, "intel-nehalem"}, /* no metric file: validate's events */
+		{"GenuineIntel", 6, 0x2c, "intel-nehalem"}, /* Westmere-EP */
+		{"AuthenticAMD", 0x19, 0x11, "amd-zen4"},   /* Genoa */
+		{"AuthenticAMD", 0x19, 0x61, "amd-zen4"},   /* Raphael */
+		{"AuthenticAMD", 0x19, 0x01, "amd-zen3"},   /* Milan: no metric file */
+		{"AuthenticAMD", 0x19, 0x50, "amd-zen3"},   /* Cezanne */
 		{"AuthenticAMD", 0x1a, 0x02, "amd-zen5"},
-		{"AuthenticAMD", 0x17, 0x31, NULL}, /* Zen 2: no pipeline-utilization events */
+		{"AuthenticAMD", 0x17, 0x31, "amd-zen2"}, /* Rome: no metric file */
+		{"AuthenticAMD", 0x17, 0x08, "amd-zen1"}, /* Pinnacle Ridge */
 		{"HygonGenuine", 0x18, 0x00, NULL},
 	};
 

@@ -23,7 +23,8 @@ enum {
 	O_SEEDS,
 	O_SKID,
 	O_USER,
-	O_KERNEL_LEVEL
+	O_KERNEL_LEVEL,
+	O_DRY_RUN
 };
 
 static const struct cli_opt options[] = {
@@ -56,6 +57,10 @@ static const struct cli_opt options[] = {
 	{"kernel-level", O_KERNEL_LEVEL, NULL, CLI_V_NONE, NULL,
 	 "count kernel level for events without :u/:k (with --user: both, as pmc stat --user "
 	 "--kernel); each level's verdicts are kept apart in the trust file"},
+	{"dry-run", O_DRY_RUN, NULL, CLI_V_NONE, NULL,
+	 "measure nothing: print each kernel's events and the perf_event_open calls that count "
+	 "them, as pmc stat --dry-run does (-vv: with their attrs)"},
+	{"verbose", 'v', NULL, CLI_V_NONE, NULL, "with --dry-run: -vv prints the attrs"},
 	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text"},
 	{0},
 };
@@ -140,6 +145,12 @@ static int apply(struct validate_opts *o, int c, char *arg)
 	case O_KERNEL_LEVEL:
 		o->priv |= PMC_PRIV_KERNEL;
 		return 0;
+	case O_DRY_RUN:
+		o->dry_run = true;
+		return 0;
+	case 'v':
+		o->verbose++;
+		return 0;
 	case O_FORMAT:
 		if (strcmp(arg, "text") && strcmp(arg, "csv") && strcmp(arg, "json"))
 			return bad_usage("--format is text, csv or json", arg);
@@ -204,13 +215,17 @@ static int check_names(const struct vplan *plan, const char *list, bool kernels)
 	int rc = 0;
 
 	for (size_t i = 0; i < plan->nr_rows && nr < 256; i++) {
-		const char *n = kernels ? plan->rows[i].kernel : plan->rows[i].event;
-		bool seen = false;
+		/* an event is asked for by its name here or by the kernel's quantity */
+		for (int q = 0; q < (kernels ? 1 : 2) && nr < 256; q++) {
+			const struct vrow *r = &plan->rows[i];
+			const char *n = kernels ? r->kernel : q ? r->quantity : r->event;
+			bool seen = false;
 
-		for (size_t k = 0; k < nr; k++)
-			seen |= !strcmp(cands[k], n);
-		if (!seen)
-			cands[nr++] = n;
+			for (size_t k = 0; k < nr; k++)
+				seen |= !strcmp(cands[k], n);
+			if (!seen)
+				cands[nr++] = n;
+		}
 	}
 	for (char *w = strtok_r(copy, ",", &save); w && !rc; w = strtok_r(NULL, ",", &save)) {
 		struct pmc_parse_error err = {0};
@@ -276,12 +291,13 @@ static int select_rows(struct vplan *plan, const struct validate_opts *o)
 		bool ev = !o->nr_events;
 
 		for (size_t k = 0; k < o->nr_events; k++)
-			ev |= in_list(o->events[k], r->event);
+			ev |= in_list(o->events[k], r->event) || in_list(o->events[k], r->quantity);
 		if (keep && ev) {
 			plan->rows[kept++] = *r;
 		} else {
 			free(r->kernel);
 			free(r->event);
+			free(r->quantity);
 		}
 	}
 	plan->nr_rows = kept;
@@ -301,8 +317,18 @@ int cmd_validate(int argc, char **argv)
 
 	if (!rc)
 		rc = validate_load(prog, &plan);
+	if (!rc && validate_resolve(&plan, o.backend)) {
+		fprintf(stderr, "pmc validate: %s\n", pmc_strerror(-ENOMEM));
+		rc = 1;
+	}
 	if (!rc)
 		rc = select_rows(&plan, &o);
+	if (!rc && o.dry_run) {
+		rc = validate_dry_run(&o, prog, &plan);
+		validate_free(&plan);
+		free(o.events);
+		return rc;
+	}
 	if (!rc && !o.sampling)
 		rc = validate_check_trust(&o);
 	if (!rc && o.output && strcmp(o.output, "-")) {

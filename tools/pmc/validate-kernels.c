@@ -150,6 +150,7 @@ void validate_free(struct vplan *plan)
 	for (size_t i = 0; i < plan->nr_rows; i++) {
 		free(plan->rows[i].kernel);
 		free(plan->rows[i].event);
+		free(plan->rows[i].quantity);
 		free(plan->rows[i].x);
 		free(plan->rows[i].y);
 		free(plan->rows[i].pf);

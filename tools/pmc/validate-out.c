@@ -133,6 +133,8 @@ static json_t *json_row(const struct vrow *r)
 		json_object_set_new(j, "page_faults_r", validate_json_num(r->pf_r));
 		json_object_set_new(j, "interrupts_r", validate_json_num(r->irq_r));
 	}
+	if (j && r->quantity && strcmp(r->quantity, r->event)) /* the event counts a quantity */
+		json_object_set_new(j, "quantity", json_string(r->quantity));
 	if (j && r->cls == VCLASS_BIAS)
 		json_object_set_new(j, "bias", json_real(r->bias));
 	if (j && *r->why)

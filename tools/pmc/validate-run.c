@@ -67,9 +67,20 @@ static void row_says(struct vrow *r, enum vclass c, const char *why)
 }
 
 /* The kernel's events in one list; an event the backend cannot parse makes its row unsupported. */
+/* --dry-run: the library's descriptions are the command's output, as pmc stat's. */
+static void print_dry_run(const char *text, void *arg)
+{
+	fputs(text, arg);
+}
+
 static int build(const struct validate_opts *o, struct kernel_run *k, struct pmc_evlist **out)
 {
-	struct pmc_evlist_opts eo = {.sz = sizeof(eo), .backend = o->backend, .priv = o->priv};
+	struct pmc_evlist_opts eo = {.sz = sizeof(eo),
+				     .backend = o->backend,
+				     .priv = o->priv,
+				     .dry_run = o->dry_run ? print_dry_run : NULL,
+				     .dry_run_arg = stdout,
+				     .dry_run_attrs = o->verbose >= 2};
 	struct pmc_parse_error perr;
 	int err = pmc_evlist__new(&eo, out);
 
@@ -81,6 +92,10 @@ static int build(const struct validate_opts *o, struct kernel_run *k, struct pmc
 		struct vrow *r = &k->plan->rows[i];
 		size_t before = pmc_evlist__nr(*out);
 
+		if (r->no_event) { /* no event for its quantity on this CPU: said already */
+			k->idx[i - k->first] = SIZE_MAX;
+			continue;
+		}
 		perr = (struct pmc_parse_error){0};
 		err = pmc_evlist__parse(*out, r->event, &perr);
 		k->idx[i - k->first] = err ? SIZE_MAX : before;
@@ -402,4 +417,61 @@ int validate_run_kernel(const struct validate_opts *o, const char *prog, struct 
 	}
 	pmc_evlist__delete(l);
 	return rc > 0 ? rc : 0;
+}
+
+/* One kernel's rows and the calls that would count them at its first size. */
+static int dry_run_kernel(const struct validate_opts *o, const char *prog, struct vplan *plan,
+			  size_t first, size_t end)
+{
+	struct kernel_run k = {.plan = plan, .first = first, .end = end};
+	const struct vrow *r0 = &plan->rows[first];
+	const struct pmc_run_results *res;
+	struct pmc_evlist *l = NULL;
+	struct kernel_cmd c;
+	struct pmc_run *run = NULL;
+	int err = 0;
+
+	if (end - first > sizeof(k.idx) / sizeof(k.idx[0]) || build(o, &k, &l) ||
+	    plan_run(o, prog, &k, l, o->quick ? r0->quick[0] : r0->sizes[0], 1, &c, &run)) {
+		pmc_evlist__delete(l);
+		return 1;
+	}
+	res = pmc_run__results(run);
+	refusals(&k, res);
+	printf("# kernel %s %s\n", r0->kernel, c.size);
+	for (size_t i = first; i < end; i++) {
+		const struct vrow *r = &plan->rows[i];
+
+		if (r->cls == VCLASS_UNSUPPORTED)
+			printf("# %s: unsupported: %s\n", r->quantity, r->why);
+		else if (strcmp(r->quantity, r->event))
+			printf("# %s: %s\n", r->quantity, r->event);
+		else
+			printf("# %s\n", r->event);
+	}
+	for (int pass = 0; pass < res->nr_passes && !err; pass++) {
+		if (res->nr_passes > 1)
+			printf("# pass %d/%d\n", pass + 1, res->nr_passes);
+		err = pmc_evlist__open(l, &c.t, pass);
+	}
+	if (err)
+		fprintf(stderr, "pmc validate: --dry-run: %s\n",
+			err == -EOPNOTSUPP ? "the backend cannot describe its calls; only perf can"
+					   : pmc_strerror(err));
+	pmc_run__delete(run);
+	pmc_evlist__delete(l);
+	return err ? 1 : 0;
+}
+
+int validate_dry_run(const struct validate_opts *o, const char *prog, struct vplan *plan)
+{
+	int rc = 0;
+
+	for (size_t i = 0, j; !rc && i < plan->nr_rows; i = j) {
+		for (j = i;
+		     j < plan->nr_rows && !strcmp(plan->rows[j].kernel, plan->rows[i].kernel); j++)
+			;
+		rc = dry_run_kernel(o, prog, plan, i, j);
+	}
+	return rc || fflush(stdout) || ferror(stdout) ? 1 : 0;
 }

@@ -100,9 +100,11 @@ int validate_save_trust(const struct validate_opts *o, const struct vplan *plan)
 	entries = json_array();
 	gethostname(host, sizeof(host) - 1);
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-	for (size_t i = 0; i < plan->nr_rows; i++)
-		json_array_append_new(
-			entries, entry(&plan->rows[i], o->backend ? o->backend : "perf", o->priv));
+	for (size_t i = 0; i < plan->nr_rows; i++) /* a quantity with no event: nothing to trust */
+		if (!plan->rows[i].no_event)
+			json_array_append_new(
+				entries,
+				entry(&plan->rows[i], o->backend ? o->backend : "perf", o->priv));
 	machine = json_pack("{s:s, s:s, s:s, s:s, s:s}", "hostname", host, "cpu_model",
 			    caps->cpu_model, "kernel", caps->kernel, "date", date, "pmc_version",
 			    pmc_version());

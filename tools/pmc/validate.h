@@ -24,6 +24,10 @@ enum vclass {
 /* One prediction of one kernel (a row of pmc-kernels --list) and what was made of it. */
 struct vrow {
 	char *kernel, *event;
+	char *quantity;	 /* what the kernel predicts: a quantity of data/validate/events.tsv, or
+			  * the event itself; event is what counts it here (validate_resolve()) */
+	bool no_event;	 /* the CPU has no event for the quantity (an unsupported row)
+			  */
 	char backend[8]; /* the backend the row is for: any, perf or vpmu */
 	double per_size; /* predicted count per unit of the size; NAN: reported, not predicted */
 	double startup;	 /* what the start-up adds; NAN: an unknown constant */
@@ -66,6 +70,8 @@ struct validate_opts {
 	char **events;
 	size_t nr_events;
 	bool quick, sampling; /* sampling: --mode=sampling */
+	bool dry_run;	      /* --dry-run: print the perf_event_open calls, count nothing */
+	int verbose;	      /* -v: with --dry-run -vv, the attrs too */
 	int repeat, fmt;      /* fmt: VALIDATE_* */
 	int seeds, skid;      /* sampling: runs per period; vpmu's --skid for the imprecise run */
 };
@@ -117,6 +123,14 @@ const char *validate_kernels_path(void);
 /* Reads pmc-kernels --list into plan->rows. Returns 0 or 1 with a message on stderr. */
 int validate_load(const char *prog, struct vplan *plan);
 void validate_free(struct vplan *plan);
+/*
+ * Each row's event for the backend (vpmu) or the perf backend's CPU model
+ * (data/validate/events.tsv); a quantity without one here makes its row unsupported, "no event
+ * for QUANTITY on this CPU (MODEL)". Returns 0 or -ENOMEM.
+ */
+int validate_resolve(struct vplan *plan, const char *backend);
+/* --dry-run: each kernel's events, planned as pmc stat --dry-run plans them. Returns 0 or 1. */
+int validate_dry_run(const struct validate_opts *o, const char *prog, struct vplan *plan);
 
 /* Fits reported = factor x predicted + overhead over r's points and classifies them; notes
  * residuals that follow the page faults or interrupts (counted as irq_source says). */

@@ -148,8 +148,7 @@ static void list_array(const struct geom *g)
 		/* per pass: 2 + 4 per line + 2 instructions, a load and a branch per line + 1 */
 		kernels_print(name, "instructions", 4.0 * lines + 4, "-", "1,2,3,4", "1,2,3",
 			      "vpmu");
-		kernels_print(name, "MEM_INST_RETIRED.LOADS", lines, "-", "1,2,3,4", "1,2,3",
-			      "vpmu");
+		kernels_print(name, "loads", lines, "-", "1,2,3,4", "1,2,3", "vpmu");
 		kernels_print(name, "L1-dcache-load-misses", m[0], "-", "1,2,3,4", "1,2,3", "vpmu");
 		kernels_print(name, "L2_RQSTS.LD_MISS", m[1], "-", "1,2,3,4", "1,2,3", "vpmu");
 		if (g->l[2].size) {

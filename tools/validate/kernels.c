@@ -5,7 +5,9 @@
  *
  *   pmc-kernels KERNEL N   runs KERNEL at size N and exits 0
  *   pmc-kernels --list     prints each prediction, one a line, tab-separated:
- *                          kernel, event, per-size count (or '-': reported, not
+ *                          kernel, event (or a quantity of pmc's
+ *                          data/validate/events.tsv: loads, stores, ...),
+ *                          per-size count (or '-': reported, not
  *                          predicted), start-up (a count, or '-' when the program's own
  *                          start-up and exit add an unknown constant), the default sizes
  *                          and the quick sizes (comma-separated), and the backend the row
@@ -101,7 +103,12 @@ static void k_breakpoint(long n)
 }
 
 struct prediction {
-	const char *event; /* "%BP%" stands for the watched variable's address */
+	/*
+	 * An event, or a quantity of data/validate/events.tsv (loads, stores, branches-cond,
+	 * ...), which pmc validate counts with the event the table names for the CPU; "%BP%"
+	 * stands for the watched variable's address.
+	 */
+	const char *event;
 	double per_size;
 	const char *startup; /* a count, or "-": unknown */
 };
@@ -120,35 +127,33 @@ static const struct kernel kernels[] = {
 	 "100000,200000,300000",
 	 {{"instructions", 4, "-"},
 	  {"branches", 1, "-"},
-	  {"BR_INST_RETIRED.CONDITIONAL", 1, "-"},
-	  {"BR_INST_EXEC.TAKEN", 1, "-"},
-	  {"MEM_INST_RETIRED.LOADS", 1, "-"},
-	  {"MEM_INST_RETIRED.STORES", 1, "-"}}},
+	  {"branches-cond", 1, "-"},
+	  {"branches-taken", 1, "-"},
+	  {"loads", 1, "-"},
+	  {"stores", 1, "-"}}},
 	{"inline",
 	 k_inline,
 	 "10000,20000,30000,40000",
 	 "20000,30000,40000",
 	 {{"instructions", 1, "-"},
 	  {"branches", 0, "-"},
-	  {"BR_INST_RETIRED.CONDITIONAL", 0, "-"},
-	  {"MEM_INST_RETIRED.LOADS", 0, "-"},
-	  {"MEM_INST_RETIRED.STORES", 0, "-"}}},
+	  {"branches-cond", 0, "-"},
+	  {"loads", 0, "-"},
+	  {"stores", 0, "-"}}},
 	{"rep",
 	 k_rep,
 	 "10000,20000,30000,40000",
 	 "20000,30000,40000",
 	 {{"instructions", 0, "-"},
 	  {"branches", 0, "-"},
-	  {"BR_INST_RETIRED.CONDITIONAL", 0, "-"},
-	  {"MEM_INST_RETIRED.LOADS", 1, "-"},
-	  {"MEM_INST_RETIRED.STORES", 1, "-"}}},
+	  {"branches-cond", 0, "-"},
+	  {"loads", 1, "-"},
+	  {"stores", 1, "-"}}},
 	{"fp",
 	 k_fp,
 	 "100000,200000,300000,400000",
 	 "100000,200000,300000",
-	 {{"instructions", 4, "-"},
-	  {"SSEX_UOPS_RETIRED.SCALAR_DOUBLE", 1, "-"},
-	  {"SSEX_UOPS_RETIRED.PACKED_DOUBLE", 1, "-"}}},
+	 {{"instructions", 4, "-"}, {"fp-scalar-double", 1, "-"}, {"fp-packed-double", 1, "-"}}},
 	{"syscall",
 	 k_syscall,
 	 "1000,2000,3000,4000",
