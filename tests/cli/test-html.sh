@@ -144,7 +144,7 @@ n=$("$PMC" stat --backend=vpmu -x, -e instructions "$PROGS/vpmu-loop" loop 10 2>
 "$PMC" report -i "$T/one.data" -F html -o "$T/one.html" 2>"$T/rep.err"
 browse one "$T/one.html" --dump-dom
 expect_grep "one sample: the file's line says 1 sample" ': 1 sample, 0 lost' "$T/one.dom"
-expect_grep "one sample: the event's line too" 'event instructions: 1 sample, estimated' "$T/one.dom"
+expect_grep "one sample: the event's line too" 'event instructions: 1 sample, sum of sample periods [0-9,]+, no estimate: only 1 sample' "$T/one.dom"
 expect_no_grep "one sample: never '1 samples'" '[^0-9,]1 samples' "$T/one.dom"
 
 # pmc stat's page: the pmc-stat/1 model in an island; its charts drawn from it.

@@ -66,7 +66,7 @@ expect_eq "raw_syscalls:sys_enter counts at least the 1000 calls (got $v)" \
 # N write(2) calls are N syscalls:sys_enter_write hits, in every repetition.
 "$PMC" stat -r 3 --all-results -e syscalls:sys_enter_write "$PROGS/write-loop" 100 2>"$T/w"
 expect_grep "100 writes: 100 hits" "^ +100 +syscalls:sys_enter_write " "$T/w"
-expect_grep "100 writes: min 100, max 100" "^ +100 \+- 0\.0 +100\.0 +100 +100 +0\.0  syscalls:sys_enter_write$" "$T/w"
+expect_grep "100 writes: min 100, max 100" "^ +100 \+- 0\.0 +100 +100 +100 +0\.0  syscalls:sys_enter_write$" "$T/w"
 expect_eq "100 writes: each repetition" "$(grep -c '^    rep [123]: 100$' "$T/w")" 3
 
 # ---- the header: the default level, and kernel-side events where they happen ----

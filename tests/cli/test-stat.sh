@@ -35,7 +35,7 @@ expect_eq "exit status of a clean run" $? 0
 expect_grep "perf's line: value, name" "^ {14}1000      $TP  " "$T/out"
 expect_no_grep "an exact count has no interval" "1000 .*$TP.*\( \+-" "$T/out"
 expect_grep "run_p5mon details: mean +- interval, median, min, max, stddev" \
-	"^ +1000 \+- 0\.0 +1000\.0 +1000 +1000 +0\.0  $TP$" "$T/out"
+	"^ +1000 \+- 0\.0 +1000 +1000 +1000 +0\.0  $TP$" "$T/out"
 
 "$PMC" stat -e $TP -r 5 -o "$T/s.json" --format json "$PROGS/getppid-loop" 1000 2>/dev/null
 expect_eq "json schema" "$(json "$T/s.json" 'j["schema"]')" "pmc-stat/1"
