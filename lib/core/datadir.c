@@ -12,7 +12,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <jansson.h>
 #include <pmc/error.h>
+#include <pmc/infile.h>
 #include <pmc/outfile.h>
 #include <pmc/run.h>
 #include "core/datadir.h"
@@ -144,4 +146,28 @@ int pmc_data_file_prepare(const char *path, char *why, size_t len)
 	}
 	pmc_outfile__abort(o);
 	return 0;
+}
+
+int pmc__data_json_load(const char *path, bool is_default, struct json_t **root, char *why,
+			size_t len)
+{
+	json_error_t jerr;
+	FILE *f = NULL;
+	int err = is_default ? pmc__data_dir_check(path, why, len) : 0;
+
+	if (err == -ENOENT)
+		err = 0;
+	if (!err)
+		err = pmc_fopen_input(path, &f);
+	if (err) {
+		if (!*why)
+			snprintf(why, len, "%s", pmc_strerror(err));
+		return err;
+	}
+	*root = json_loadf(f, 0, &jerr);
+	fclose(f);
+	if (*root)
+		return 0;
+	snprintf(why, len, "line %d: %s", jerr.line, jerr.text);
+	return -PMC_E_FORMAT;
 }

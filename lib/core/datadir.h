@@ -3,6 +3,7 @@
 #ifndef PMC_LIB_CORE_DATADIR_H
 #define PMC_LIB_CORE_DATADIR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -28,5 +29,15 @@ char *pmc__data_file(const char *env, const char *stem);
  * with why (len bytes) saying what is wrong with which folder.
  */
 int pmc__data_dir_check(const char *path, char *why, size_t len);
+
+/*
+ * Reads the JSON file at path: the data folder's default file (is_default) only where
+ * pmc__data_dir_check() passes it (a missing folder reads as a missing file), a FIFO or a
+ * device refused rather than waited on. Returns 0 with *root (the caller's reference), or a
+ * negative errno or -PMC_E_FORMAT with why (len bytes) saying what failed.
+ */
+struct json_t;
+int pmc__data_json_load(const char *path, bool is_default, struct json_t **root, char *why,
+			size_t len);
 
 #endif

@@ -136,8 +136,6 @@ static int check_schema(json_t *root, char *why, size_t len)
 int pmc__calib_load(const char *path, struct calib **out, char *why, size_t len)
 {
 	struct calib *c = calloc(1, sizeof(*c));
-	json_error_t jerr;
-	FILE *f = NULL;
 	int err;
 
 	snprintf(why, len, "%s", "");
@@ -149,24 +147,8 @@ int pmc__calib_load(const char *path, struct calib **out, char *why, size_t len)
 		return -ENOMEM;
 	}
 	/* the default file is read only from a data folder no one else can write */
-	err = path ? 0 : pmc__data_dir_check(c->path, why, len);
-	if (err == -ENOENT)
-		err = 0;
-	if (!err)
-		err = pmc_fopen_input(c->path,
-				      &f); /* a FIFO or a device is refused, not waited on */
-	if (err) {
-		if (!*why)
-			snprintf(why, len, "%s", pmc_strerror(err));
-		pmc__calib_free(c);
-		return err;
-	}
-	c->root = json_loadf(f, 0, &jerr);
-	fclose(f);
-	if (!c->root) {
-		snprintf(why, len, "line %d: %s", jerr.line, jerr.text);
-		err = -PMC_E_FORMAT;
-	} else {
+	err = pmc__data_json_load(c->path, !path, &c->root, why, len);
+	if (!err) {
 		err = check_schema(c->root, why, len);
 		if (!err)
 			err = check_entries(c->root, why, len);

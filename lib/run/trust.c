@@ -108,8 +108,6 @@ static int check(json_t *root, char *why, size_t len)
 int pmc__trust_load(const char *path, struct trust **out, char *why, size_t len)
 {
 	struct trust *t = calloc(1, sizeof(*t));
-	json_error_t jerr;
-	FILE *f = NULL;
 	int err;
 
 	snprintf(why, len, "%s", "");
@@ -121,26 +119,9 @@ int pmc__trust_load(const char *path, struct trust **out, char *why, size_t len)
 		return -ENOMEM;
 	}
 	/* the default file is read only from a data folder no one else can write */
-	err = path ? 0 : pmc__data_dir_check(t->path, why, len);
-	if (err == -ENOENT)
-		err = 0;
+	err = pmc__data_json_load(t->path, !path, &t->root, why, len);
 	if (!err)
-		err = pmc_fopen_input(t->path,
-				      &f); /* a FIFO or a device is refused, not waited on */
-	if (err) {
-		if (!*why)
-			snprintf(why, len, "%s", pmc_strerror(err));
-		pmc__trust_free(t);
-		return err;
-	}
-	t->root = json_loadf(f, 0, &jerr);
-	fclose(f);
-	if (!t->root) {
-		snprintf(why, len, "line %d: %s", jerr.line, jerr.text);
-		err = -PMC_E_FORMAT;
-	} else {
 		err = check(t->root, why, len);
-	}
 	if (err) {
 		pmc__trust_free(t);
 		return err;

@@ -11,7 +11,7 @@
 TP=syscalls:sys_enter_getppid
 [ -r /sys/kernel/tracing/events/syscalls/sys_enter_getppid/id ] ||
 	[ -r /sys/kernel/debug/tracing/events/syscalls/sys_enter_getppid/id ] ||
-	skip "no syscalls tracepoints (tracefs not mounted or no CONFIG_FTRACE_SYSCALLS)"
+	{ fail "no syscalls tracepoints: scripts/setup.sh mounts tracefs"; exit 1; }
 G=$PROGS/getppid-loop
 
 # ---- the attrs: period 1 for tracepoints and breakpoints, 4000 Hz for the rest, options win ----
