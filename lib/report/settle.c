@@ -42,10 +42,11 @@ int pmc__report_settle_add(struct pmc_report *r, size_t attr_idx, uint32_t tid, 
 	/* The file, the event and the thread: ranks' tids may repeat across files. */
 	uint64_t key =
 		(uint64_t)(r->nr_files & 0xffff) << 48 | (uint64_t)(attr_idx & 0xffff) << 32 | tid;
-	struct stream *s = pmc__addrmap_get(&r->streams, key);
+	struct stream *s;
 
 	if (!r->attrs[attr_idx].freq)
 		return 0; /* fixed periods do not settle: they are set */
+	s = pmc__addrmap_get(&r->streams, key);
 	if (!s) {
 		s = calloc(1, sizeof(*s));
 		if (!s || pmc__addrmap_put(&r->streams, key, s)) {
