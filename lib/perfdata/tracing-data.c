@@ -96,8 +96,8 @@ static bool subsys_seen(const struct pmc__tp_path *tps, size_t i)
 }
 
 /* u32 count, then each format of subsystem sys among tps as u64 size and contents. */
-static int put_formats(FILE *out, const char *root, const char *sys,
-		       const struct pmc__tp_path *tps, size_t nr)
+static int put_formats(FILE *out, const char *root, const char *sys, const struct pmc__tp_path *tps,
+		       size_t nr)
 {
 	char rel[PATH_MAX];
 	uint32_t count = 0;
@@ -179,8 +179,7 @@ static int put_all(FILE *out, const char *root, const struct pmc__tp_path *tps, 
 	return ret;
 }
 
-int pmc__perfdata_tracing_data(const struct pmc__tp_path *tps, size_t nr, char **out,
-			       size_t *len)
+int pmc__perfdata_tracing_data(const struct pmc__tp_path *tps, size_t nr, char **out, size_t *len)
 {
 	const char *root = pmc__tracefs_root();
 	FILE *m;

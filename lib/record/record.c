@@ -13,7 +13,6 @@
 #include "core/opts.h"
 #include "count/counting.h"
 #include "event/evsel.h"
-#include "event/parse.h"
 #include "perfdata/synth.h"
 #include "record/record.h"
 #include "symbol/vdso.h"
@@ -228,42 +227,6 @@ static int synthesize(struct pmc_record *rec, const struct pmc_target *target)
 	return ret;
 }
 
-/*
- * The formats of the tracepoints recorded, for perf script and perf report (the TRACING_DATA
- * feature): pmc reads its files without them, so a failure is said and the recording goes on.
- */
-static int add_tracepoints(struct pmc_record *rec)
-{
-	struct pmc_sampling *s = rec->s;
-	struct pmc__tp_path *paths = calloc(s->nr_attrs, sizeof(*paths));
-	struct pmc_tp **tps = calloc(s->nr_attrs, sizeof(*tps));
-	size_t nr = 0;
-	int err = paths && tps ? 0 : -ENOMEM;
-
-	for (size_t i = 0; !err && i < s->nr_attrs; i++) {
-		if (s->attrs[i].type != PERF_TYPE_TRACEPOINT)
-			continue;
-		err = pmc__tp_by_id(s->attrs[i].config, rec->evlist->entries[i]->name, &tps[nr]);
-		if (!err) {
-			paths[nr] = (struct pmc__tp_path){tps[nr]->subsys, tps[nr]->name};
-			nr++;
-		}
-	}
-	if (!err && nr)
-		err = pmc__perfdata_writer_set_tracepoints(rec->w, paths, nr);
-	if (err == -ENOMEM)
-		return err;
-	if (err)
-		pr_warn("cannot read the formats of the tracepoints recorded (%s): perf script "
-			"and perf report will not read this recording\n",
-			pmc_strerror(err));
-	for (size_t i = 0; i < nr; i++)
-		pmc__tp_free(tps[i], 1);
-	free(tps);
-	free(paths);
-	return 0;
-}
-
 /* The attrs as opened (with their ids) and the header; the file itself is already open. */
 static int open_writer(struct pmc_record *rec)
 {
@@ -275,7 +238,7 @@ static int open_writer(struct pmc_record *rec)
 						    rec->evlist->entries[i]->name, s->ids[i],
 						    s->nr_ids[i]);
 	if (!ret)
-		ret = add_tracepoints(rec);
+		ret = pmc__record_tracepoints(rec);
 	if (!ret && rec->opts.argc)
 		ret = pmc__perfdata_writer_set_cmdline(rec->w, rec->opts.argc, rec->opts.argv);
 	/* The vDSO's image, for its samples' names (symbol/vdso.h); without it they stay
