@@ -97,8 +97,8 @@ Test(perfdata_tracing, layout_as_perf_reads_it)
 	cr_expect_eq(take_num(&w, 4), 1);
 	take_file(&w, 8, "name: sched_process_exit\nID: ");
 	cr_expect_eq(take_num(&w, 4), 0, "kallsyms: empty");
-	take_file(&w, 4, "");  /* printk_formats */
-	take_file(&w, 8, "");  /* saved_cmdlines */
+	take_file(&w, 4, ""); /* printk_formats */
+	take_file(&w, 8, ""); /* saved_cmdlines */
 	cr_expect_eq(w.off, w.len, "nothing after saved_cmdlines");
 	free(buf);
 }
