@@ -37,6 +37,8 @@ static int slurp(const char *path, char **data, size_t *len)
 	if (ferror(in))
 		ret = -EIO;
 	fclose(in);
+	if (ferror(m) && !ret)
+		ret = -ENOMEM;
 	if (fclose(m) && !ret)
 		ret = -ENOMEM;
 	if (ret) {
@@ -196,6 +198,8 @@ int pmc__perfdata_tracing_data(const struct pmc__tp_path *tps, size_t nr, char *
 	if (!m)
 		return -errno;
 	ret = put_all(m, root, tps, nr);
+	if (ferror(m) && !ret) /* a write that failed: out of memory */
+		ret = -ENOMEM;
 	if (fclose(m) && !ret)
 		ret = -ENOMEM;
 	if (ret) {
