@@ -149,6 +149,9 @@ static void build_feature(struct pmc__perfdata_writer *w, int feat, struct fbuf 
 
 	uname(&u);
 	switch (feat) {
+	case PERFDATA_FEAT_TRACING_DATA:
+		fput(b, w->tracing_data, w->tracing_data_len);
+		break;
 	case PERFDATA_FEAT_BUILD_ID:
 		feat_build_id(w, b);
 		break;
@@ -178,9 +181,9 @@ static void build_feature(struct pmc__perfdata_writer *w, int feat, struct fbuf 
 }
 
 static const int feats[] = {
-	PERFDATA_FEAT_BUILD_ID, PERFDATA_FEAT_HOSTNAME,	  PERFDATA_FEAT_OSRELEASE,
-	PERFDATA_FEAT_VERSION,	PERFDATA_FEAT_ARCH,	  PERFDATA_FEAT_NRCPUS,
-	PERFDATA_FEAT_CMDLINE,	PERFDATA_FEAT_EVENT_DESC,
+	PERFDATA_FEAT_TRACING_DATA, PERFDATA_FEAT_BUILD_ID, PERFDATA_FEAT_HOSTNAME,
+	PERFDATA_FEAT_OSRELEASE,    PERFDATA_FEAT_VERSION,  PERFDATA_FEAT_ARCH,
+	PERFDATA_FEAT_NRCPUS,	    PERFDATA_FEAT_CMDLINE,  PERFDATA_FEAT_EVENT_DESC,
 };
 #define NR_FEATS (sizeof(feats) / sizeof(feats[0]))
 
@@ -199,6 +202,8 @@ static int write_features(struct pmc__perfdata_writer *w)
 		if (feats[i] == PERFDATA_FEAT_CMDLINE && !w->cmdline_argc)
 			continue;
 		if (feats[i] == PERFDATA_FEAT_BUILD_ID && !w->vdso_build_id[0])
+			continue;
+		if (feats[i] == PERFDATA_FEAT_TRACING_DATA && !w->tracing_data)
 			continue;
 		build_feature(w, feats[i], &b);
 		bits[feats[i] / 64] |= 1ull << (feats[i] % 64);
@@ -305,6 +310,21 @@ int pmc__perfdata_writer_set_vdso(struct pmc__perfdata_writer *w, const char *bu
 	if (n > 40 || n % 2 || strspn(build_id, "0123456789abcdef") != n)
 		return -EINVAL;
 	memcpy(w->vdso_build_id, build_id, n + 1);
+	return 0;
+}
+
+int pmc__perfdata_writer_set_tracepoints(struct pmc__perfdata_writer *w,
+					 const struct pmc__tp_path *tps, size_t nr)
+{
+	char *data;
+	size_t len;
+	int ret = pmc__perfdata_tracing_data(tps, nr, &data, &len);
+
+	if (ret)
+		return ret;
+	free(w->tracing_data);
+	w->tracing_data = data;
+	w->tracing_data_len = len;
 	return 0;
 }
 
@@ -444,6 +464,7 @@ void pmc__perfdata_writer_delete(struct pmc__perfdata_writer *w)
 		free(w->attrs[i].ids);
 	}
 	free_cmdline(w);
+	free(w->tracing_data);
 	free(w->attrs);
 	free(w->buf);
 	free(w);

@@ -22,6 +22,8 @@ struct pmc__perfdata_writer {
 	char **cmdline;
 	int cmdline_argc;
 	char vdso_build_id[41]; /* hex; "" when not known */
+	char *tracing_data;	/* the TRACING_DATA feature, or NULL without tracepoints */
+	size_t tracing_data_len;
 	uint64_t attrs_offset, data_offset, data_size;
 	bool begun, finished;
 	char *buf; /* records not yet written; the last buf_len bytes of data_size */
