@@ -68,9 +68,9 @@ static struct pmc__arena_chunk *reserve(uint32_t kind, uint32_t id, uint64_t len
 	} while (!__atomic_compare_exchange_n(&h->next, &at, at + len, true, __ATOMIC_RELAXED,
 					      __ATOMIC_RELAXED));
 	c = (struct pmc__arena_chunk *)(arena.base + at);
-	*c = (struct pmc__arena_chunk){.kind = kind, .id = id, .owner = kind == PMC_ARENA_PROC
-									     ? at
-									     : arena.proc,
+	*c = (struct pmc__arena_chunk){.kind = kind,
+				       .id = id,
+				       .owner = kind == PMC_ARENA_PROC ? at : arena.proc,
 				       .len = len};
 	__atomic_store_n(&c->magic, PMC_ARENA_CHUNK_MAGIC, __ATOMIC_RELEASE);
 	return c;
@@ -136,6 +136,8 @@ uint64_t *pmc__region_arena_table(pid_t tid, size_t words, size_t nr_events,
 		__atomic_store_n(&proc_chunk()->state, PMC_ARENA_INCOMPLETE, __ATOMIC_RELAXED);
 		return NULL;
 	}
+	/* Every page written: the reader takes a hole for the arena's end. */
+	memset(c + 1, 0, words * sizeof(uint64_t));
 	return (uint64_t *)(c + 1);
 }
 

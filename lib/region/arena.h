@@ -69,7 +69,8 @@ int pmc__region_arena_init(int fd, uint64_t off, uint64_t size);
  */
 int pmc__region_arena_map(int fd, uint64_t off, uint64_t size);
 /*
- * A table of words zeroed words for thread tid in the arena, the process's chunk written
+ * A table of words zeroed words (every page written, so none is a hole and no marker takes
+ * a page fault on it) for thread tid in the arena, the process's chunk written
  * first (with its nr_events event names) when this is its first. NULL when there is no
  * arena or it is full: the caller allocates the table itself, and the process's chunk says
  * that the arena does not hold all of it.
@@ -89,8 +90,7 @@ bool pmc__region_arena_holds(const void *table);
  * passed to fn. Returns the number of records passed, or a negative code: -PMC_E_FORMAT when
  * the arena cannot be walked to its end (then nothing is passed), or fn's error.
  */
-int pmc__region_arena_recover(const void *arena, size_t len,
-			      bool (*gone)(int pid, void *ctx),
+int pmc__region_arena_recover(const void *arena, size_t len, bool (*gone)(int pid, void *ctx),
 			      int (*fn)(const char *rec, size_t len, void *ctx), void *ctx);
 
 #endif /* PMC_LIB_REGION_ARENA_H */
