@@ -65,7 +65,8 @@ size_t pmc__perfdata_build_ids_size(const struct pmc__perfdata_build_ids *v)
 	size_t len = 0;
 
 	for (size_t i = 0; i < v->nr; i++)
-		len += ENTRY_FIXED + ((strlen(v->v[i].name) + NAME_ALIGN) & ~(size_t)(NAME_ALIGN - 1));
+		len += ENTRY_FIXED +
+		       ((strlen(v->v[i].name) + NAME_ALIGN) & ~(size_t)(NAME_ALIGN - 1));
 	return len;
 }
 

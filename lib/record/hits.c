@@ -111,12 +111,13 @@ static void read_modules(struct pmc__hits *h)
 	h->modules_read = true;
 	while (f && fgets(line, sizeof(line), f)) {
 		struct pmc__hit_obj *v;
-		if (sscanf(line, "%63s %" SCNu64 " %*s %*s %*s %" SCNx64, name, &size, &addr) != 3 ||
+		if (sscanf(line, "%63s %" SCNu64 " %*s %*s %*s %" SCNx64, name, &size, &addr) !=
+			    3 ||
 		    !addr || !(v = realloc(h->mods, (h->nr_mods + 1) * sizeof(*v))))
 			continue;
 		h->mods = v;
-		v[h->nr_mods] = (struct pmc__hit_obj){.name = strdup(name), .kernel = true,
-						      .start = addr, .end = addr + size};
+		v[h->nr_mods] = (struct pmc__hit_obj){
+			.name = strdup(name), .kernel = true, .start = addr, .end = addr + size};
 		h->nr_mods += v[h->nr_mods].name != NULL;
 	}
 	if (f)
@@ -185,8 +186,8 @@ void pmc__hits_note(struct pmc__hits *h, const void *rec, size_t len)
 }
 
 /* One user object: its build id in the file, its copy in the cache. */
-static int write_obj(const struct pmc__hit_obj *o, struct pmc__perfdata_writer *w,
-		     bool no_cache, bool *warned)
+static int write_obj(const struct pmc__hit_obj *o, struct pmc__perfdata_writer *w, bool no_cache,
+		     bool *warned)
 {
 	char hex[PMC_BUILD_ID_HEX];
 	int ret;

@@ -20,8 +20,8 @@ struct pmc__hit_obj {
 };
 
 struct pmc__hits {
-	bool samples_ok;	      /* every event's samples start id, ip, pid/tid */
-	struct pmc__addrmap procs;    /* pid -> struct hit_proc (hits.c) */
+	bool samples_ok;	   /* every event's samples start id, ip, pid/tid */
+	struct pmc__addrmap procs; /* pid -> struct hit_proc (hits.c) */
 	struct pmc__hit_obj *objs;
 	size_t nr_objs;
 	bool kernel_hit, modules_read;

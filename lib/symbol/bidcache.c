@@ -190,9 +190,8 @@ int pmc__buildid_cache_find(const char *hex, char *buf, size_t len)
 
 	if (ret)
 		return ret;
-	if (strlen(hex) < 4 ||
-	    snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/elf", dir, hex, hex + 2) >=
-		    (int)sizeof(path))
+	if (strlen(hex) < 4 || snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/elf", dir, hex,
+					hex + 2) >= (int)sizeof(path))
 		return -ENAMETOOLONG;
 	return matching(path, hex, buf, len);
 }

@@ -28,8 +28,8 @@ int pmc__build_id_of_notes(const uint8_t *p, size_t len, char hex[PMC_BUILD_ID_H
 		off += sizeof(nh);
 		if (name > len - off || desc > len - off - name)
 			break;
-		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 && !memcmp(p + off, "GNU", 4) &&
-		    nh.n_descsz && nh.n_descsz <= 20) {
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+		    !memcmp(p + off, "GNU", 4) && nh.n_descsz && nh.n_descsz <= 20) {
 			for (unsigned j = 0; j < nh.n_descsz; j++)
 				snprintf(hex + 2 * j, 3, "%02x", p[off + name + j]);
 			return 0;
@@ -107,9 +107,9 @@ int pmc__build_id_of_module(const char *name, char hex[PMC_BUILD_ID_HEX])
 {
 	char path[320];
 
-	if (strchr(name, '/') || snprintf(path, sizeof(path),
-					  "/sys/module/%s/notes/.note.gnu.build-id",
-					  name) >= (int)sizeof(path))
+	if (strchr(name, '/') ||
+	    snprintf(path, sizeof(path), "/sys/module/%s/notes/.note.gnu.build-id", name) >=
+		    (int)sizeof(path))
 		return -EINVAL;
 	return notes_file(path, hex);
 }
