@@ -121,7 +121,8 @@ static int add_entry(int root, const char *path, const char *hex, const void *im
 	dir = walk(root, rel);
 	if (dir < 0)
 		return dir;
-	if (fstatat(dir, "elf", &st, AT_SYMLINK_NOFOLLOW))
+	/* a copy there is kept; a link or other thing planted there is refused */
+	if (fstatat(dir, "elf", &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
 		ret = write_copy(dir, "elf", img, size);
 	close(dir);
 	snprintf(link, sizeof(link), ".build-id/%.2s", hex);
