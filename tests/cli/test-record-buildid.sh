@@ -77,6 +77,8 @@ expect_grep "the cached copy names spin" ' prog +\[\.\] spin$' "$T/r1"
 expect_grep "and lib_spin" ' libspin\.so +\[\.\] lib_spin$' "$T/r1"
 expect_no_grep "no sample is put in a pad function" 'pad[12]' "$T/r1"
 expect_no_grep "and no warning is given" 'mismatch' "$T/r1.err"
+"$PMC" annotate -i "$T/p.data" spin >"$T/a1" 2>&1
+expect_grep "pmc annotate disassembles spin from the copy" "^# spin \\($T/w/prog\\): [0-9]+ samples" "$T/a1"
 perf report -i "$T/p.data" --stdio --sort dso,sym >"$T/perf1" 2>&1
 expect_grep "perf report finds the cached program" ' prog +\[\.\] spin' "$T/perf1"
 expect_grep "and the cached library" ' libspin\.so +\[\.\] lib_spin' "$T/perf1"
