@@ -185,6 +185,17 @@ void pmc__hits_note(struct pmc__hits *h, const void *rec, size_t len)
 	}
 }
 
+/* A copy not kept is said once a recording (a rebuilt object is not copied: no warning). */
+static void cache_warn(int err, const char *what, bool *warned)
+{
+	if (!err || err == -ESTALE || err == -EPERM || *warned)
+		return;
+	*warned = true;
+	pr_warn("cannot keep a copy of %s in the build-id cache (%s): a report after it is "
+		"rebuilt cannot name its samples\n",
+		what, pmc_strerror(err));
+}
+
 /* One user object: its build id in the file, its copy in the cache. */
 static int write_obj(const struct pmc__hit_obj *o, struct pmc__perfdata_writer *w, bool no_cache,
 		     bool *warned)
@@ -197,13 +208,7 @@ static int write_obj(const struct pmc__hit_obj *o, struct pmc__perfdata_writer *
 	ret = pmc__perfdata_writer_add_build_id(w, o->name, hex, false);
 	if (ret || no_cache)
 		return ret == -ENOMEM ? ret : 0;
-	ret = pmc__buildid_cache_add(o->name, hex);
-	if (ret && ret != -ESTALE && !*warned) {
-		*warned = true;
-		pr_warn("cannot keep a copy of %s in the build-id cache (%s): a report after it "
-			"is rebuilt cannot name its samples\n",
-			o->name, pmc_strerror(ret));
-	}
+	cache_warn(pmc__buildid_cache_add(o->name, hex), o->name, warned);
 	return 0;
 }
 
@@ -213,8 +218,12 @@ int pmc__hits_write(struct pmc__hits *h, struct pmc__perfdata_writer *w, bool no
 	bool warned = false;
 	int ret = 0;
 
-	if (h->kernel_hit && !pmc__build_id_of_kernel(hex))
+	if (h->kernel_hit && !pmc__build_id_of_kernel(hex)) {
 		ret = pmc__perfdata_writer_add_build_id(w, "[kernel.kallsyms]", hex, true);
+		if (!ret && !no_cache)
+			cache_warn(pmc__buildid_cache_add_kallsyms(hex), "the kernel's symbols",
+				   &warned);
+	}
 	for (size_t i = 0; !ret && i < h->nr_mods; i++) {
 		if (!h->mods[i].hit || pmc__build_id_of_module(h->mods[i].name, hex))
 			continue;

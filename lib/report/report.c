@@ -533,6 +533,12 @@ int pmc_report__load(struct pmc_report *r, const char *path, struct pmc_file_err
 	r->ordered = false;
 	for (size_t i = 0; !ret && i < r->nr_attrs; i++)
 		r->ordered |= !!(pmc__perfdata_attr(r->f, i)->sample_type & PERF_SAMPLE_TIME);
+	/* Kernel samples are named from the recorded kernel's symbols (symbol/buildid.h). */
+	if (!ret && pmc__perfdata_build_id(r->f, "[kernel.kallsyms]"))
+		ret = pmc__symtab_expect_kernel(
+			      r->st, pmc__perfdata_build_id(r->f, "[kernel.kallsyms]")) == -ENOMEM
+			      ? -ENOMEM
+			      : 0;
 	if (!ret && pmc__perfdata_was_interrupted(r->f))
 		pr_warn("%s: the recording was interrupted; reading the data up to the end\n",
 			path);

@@ -18,6 +18,7 @@
 #include <pmc/error.h>
 #include <pmc/infile.h>
 #include "core/log.h"
+#include "core/readall.h"
 #include "core/outfile-at.h"
 #include "symbol/buildid.h"
 #include "symbol/symtab.h"
@@ -109,29 +110,34 @@ static int write_copy(int dirfd, const char *name, const void *img, size_t size)
 	return pmc_outfile__commit(o);
 }
 
-/* DIR/PATH/ID/elf from the image (when not there yet), then the .build-id link to it. */
-static int add_entry(int root, const char *path, const char *hex, const void *img, size_t size)
+/*
+ * DIR/NAME/ID/FILE from the image (NAME: the object's path without its leading slash, or
+ * "[kernel.kallsyms]"; FILE: "elf" or "kallsyms"), when not there yet, then the .build-id
+ * link to its folder.
+ */
+static int add_entry(int root, const char *name, const char *hex, const char *file, const void *img,
+		     size_t size)
 {
-	char rel[4096 + PMC_BUILD_ID_HEX + 2], link[16];
+	char rel[4096 + PMC_BUILD_ID_HEX + 8], link[16];
 	struct stat st;
 	int dir, ret = 0;
 
-	if (snprintf(rel, sizeof(rel), "%s/%s", path + 1, hex) >= (int)sizeof(rel))
+	if (snprintf(rel, sizeof(rel), "%s/%s", name, hex) >= (int)sizeof(rel))
 		return -ENAMETOOLONG;
 	dir = walk(root, rel);
 	if (dir < 0)
 		return dir;
 	/* a copy there is kept; a link or other thing planted there is refused */
-	if (fstatat(dir, "elf", &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
-		ret = write_copy(dir, "elf", img, size);
+	if (fstatat(dir, file, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
+		ret = write_copy(dir, file, img, size);
 	close(dir);
 	snprintf(link, sizeof(link), ".build-id/%.2s", hex);
 	if (!ret && (dir = walk(root, link)) < 0)
 		ret = dir;
 	if (ret)
 		return ret;
-	/* "../../PATH/ID", relative as perf makes it, so the cache can be moved whole */
-	snprintf(rel, sizeof(rel), "../..%s/%s", path, hex);
+	/* "../../NAME/ID", relative as perf makes it, so the cache can be moved whole */
+	snprintf(rel, sizeof(rel), "../../%s/%s", name, hex);
 	if (symlinkat(rel, dir, hex + 2) && errno != EEXIST)
 		ret = -errno;
 	close(dir);
@@ -166,10 +172,61 @@ int pmc__buildid_cache_add(const char *path, const char *hex)
 	if (!ret && root < 0)
 		ret = root;
 	if (!ret)
-		ret = add_entry(root, path, hex, img, (size_t)st.st_size);
+		ret = add_entry(root, path + 1, hex, "elf", img, (size_t)st.st_size);
 	if (root >= 0)
 		close(root);
 	munmap(img, (size_t)st.st_size);
+	return ret;
+}
+
+/* The cached file of build id hex named file (DIR/.build-id/../../file) into path. */
+static int cached_path(const char *hex, const char *file, char *path, size_t len)
+{
+	char dir[4096];
+	int ret = pmc__buildid_dir(dir, sizeof(dir));
+
+	if (ret)
+		return ret;
+	if (strlen(hex) < 4 ||
+	    snprintf(path, len, "%s/.build-id/%.2s/%s/%s", dir, hex, hex + 2, file) >= (int)len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* Whether some line of a kallsyms file has an address: without, the copy names nothing. */
+static bool has_addresses(const char *p)
+{
+	for (; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "")
+		if (strspn(p, "0") < 16 && strspn(p, "0123456789abcdef") >= 8)
+			return true;
+	return false;
+}
+
+int pmc__buildid_cache_add_kallsyms(const char *hex)
+{
+	char path[4096 + 64];
+	size_t len = 0;
+	char *buf;
+	int fd, root, ret = cached_path(hex, "kallsyms", path, sizeof(path));
+
+	if (ret || !access(path, F_OK))
+		return ret;
+	fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	buf = pmc__read_all(fd, &len);
+	close(fd);
+	if (!buf)
+		return -ENOMEM;
+	ret = has_addresses(buf) ? 0 : -EPERM; /* kptr_restrict: perf keeps none either */
+	root = ret ? -1 : open_root();
+	if (!ret && root < 0)
+		ret = root;
+	if (!ret)
+		ret = add_entry(root, "[kernel.kallsyms]", hex, "kallsyms", buf, len);
+	if (root >= 0)
+		close(root);
+	free(buf);
 	return ret;
 }
 
@@ -186,15 +243,10 @@ static int matching(const char *path, const char *hex, char *buf, size_t len)
 
 int pmc__buildid_cache_find(const char *hex, char *buf, size_t len)
 {
-	char dir[4096], path[4096 + 64];
-	int ret = pmc__buildid_dir(dir, sizeof(dir));
+	char path[4096 + 64];
+	int ret = cached_path(hex, "elf", path, sizeof(path));
 
-	if (ret)
-		return ret;
-	if (strlen(hex) < 4 || snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/elf", dir, hex,
-					hex + 2) >= (int)sizeof(path))
-		return -ENAMETOOLONG;
-	return matching(path, hex, buf, len);
+	return ret ? ret : matching(path, hex, buf, len);
 }
 
 /* A copy of the object with build id hex: the cache's, else a separate debug file's. */
@@ -233,5 +285,26 @@ int pmc__dso_expect_build_id(struct pmc__dso *d, const char *hex)
 		"its samples are shown as [build id mismatch]; record again, or keep the "
 		"build-id cache (pmc record without -N)\n",
 		d->path, ret ? "none" : have, hex, dir);
+	return -ESTALE;
+}
+
+int pmc__symtab_expect_kernel(struct pmc__symtab *st, const char *hex)
+{
+	char have[PMC_BUILD_ID_HEX], path[4096 + 64];
+	struct pmc__dso *k = pmc__symtab_kernel(st);
+
+	if (st->opts.kallsyms || !k || k->bid_checked || pmc__build_id_of_kernel(have) ||
+	    !strcmp(have, hex))
+		return 0; /* named by the user, checked, unknown, or the running kernel */
+	k->bid_checked = true;
+	if (!cached_path(hex, "kallsyms", path, sizeof(path)) && !access(path, R_OK)) {
+		st->opts.kallsyms = strdup(path);
+		return st->opts.kallsyms ? 0 : -ENOMEM;
+	}
+	k->mismatch = true;
+	pr_warn("the recording's kernel (build id %s) is not the running one (%s) and no copy of "
+		"its symbols was found (%s): its samples are shown as [build id mismatch]; "
+		"name its symbols with --kallsyms\n",
+		hex, have, path);
 	return -ESTALE;
 }

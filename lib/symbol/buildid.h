@@ -42,6 +42,13 @@ int pmc__buildid_dir(char *buf, size_t len);
  */
 int pmc__buildid_cache_add(const char *path, const char *hex);
 /*
+ * Keeps a copy of /proc/kallsyms as the kernel's of build id hex, as perf does:
+ * DIR/[kernel.kallsyms]/ID/kallsyms, linked from DIR/.build-id as objects are; not when one
+ * is there, nor when the file shows no addresses (-EPERM: kptr_restrict). 0, or a negative
+ * errno.
+ */
+int pmc__buildid_cache_add_kallsyms(const char *hex);
+/*
  * The cached copy of build id hex (DIR/.build-id/../../elf) in buf, when it is there and
  * carries that build id. 0, -ENOENT, or -ENAMETOOLONG.
  */
@@ -53,5 +60,14 @@ int pmc__buildid_cache_find(const char *hex, char *buf, size_t len);
  * and a warning names the file. Once per DSO. 0 (the file or a copy), -ESTALE (marked).
  */
 int pmc__dso_expect_build_id(struct pmc__dso *dso, const char *hex);
+
+/*
+ * Checks that the running kernel is the one the recording names (hex): when it is not, its
+ * samples are named from the cached kallsyms of that kernel, and without one the kernel
+ * DSO is marked as above, with a warning. Nothing is checked when the user named a
+ * kallsyms file or the running kernel's id is unknown. Once. 0, -ESTALE (marked), -ENOMEM.
+ */
+struct pmc__symtab;
+int pmc__symtab_expect_kernel(struct pmc__symtab *st, const char *hex);
 
 #endif /* PMC_LIB_SYMBOL_BUILDID_H */

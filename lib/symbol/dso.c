@@ -293,7 +293,9 @@ const struct pmc__symres *pmc__dso_resolve(struct pmc__dso *d, uint64_t vaddr)
 		return NULL;
 	r->addr = vaddr;
 	d->st->nr_lookups++;
-	if (d->kernel)
+	if (d->mismatch)
+		unnamed(d, im, r);
+	else if (d->kernel)
 		r->sym = pmc__kallsyms_find(d->st, d, vaddr);
 	else if (d->jitmap)
 		resolve_jit(d, im, r);

@@ -112,6 +112,23 @@ if [ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 1 ]
 	expect_eq "pmc record --kernel exits 0" $? 0
 	perf buildid-list -i "$T/k.data" >"$T/kids" 2>&1
 	expect_grep "the kernel's build id is perf's" "^$(perf buildid-list -k) \\[kernel\\.kallsyms\\]\$" "$T/kids"
+	KID=$(perf buildid-list -k)
+	expect_eq "the kernel's symbols are kept as ~/.debug/[kernel.kallsyms]/ID/kallsyms, linked" \
+		"$(cmp -s "$C/.build-id/${KID:0:2}/${KID:2}/kallsyms" "$C/[kernel.kallsyms]/$KID/kallsyms" &&
+			grep -c ' [Tt] vsnprintf$' "$C/[kernel.kallsyms]/$KID/kallsyms")" 1
+	# The recording as if made under another kernel (its id in BUILD_ID replaced).
+	FAKE=abababababababababababababababababababab
+	python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); k = bytes.fromhex(sys.argv[2]); assert d.count(k) == 1; open(sys.argv[3], "wb").write(d.replace(k, bytes.fromhex(sys.argv[4])))' \
+		"$T/k.data" "$KID" "$T/kf.data" $FAKE
+	"$PMC" report -i "$T/kf.data" --sort dso,sym >"$T/kf" 2>"$T/kf.err"
+	expect_grep "another kernel's samples are marked" '\[kernel\.kallsyms\] +\[k\] \[build id mismatch\]$' "$T/kf"
+	expect_no_grep "and not named with the running kernel's symbols" ' \[k\] [a-z_]' "$T/kf"
+	expect_grep "a warning names both kernels" "recording's kernel \\(build id $FAKE\\) is not the running one \\($KID\\)" "$T/kf.err"
+	mkdir -p "$C/[kernel.kallsyms]/$FAKE" && cp "$C/[kernel.kallsyms]/$KID/kallsyms" "$C/[kernel.kallsyms]/$FAKE/" &&
+		mkdir -p "$C/.build-id/ab" && ln -s "../../[kernel.kallsyms]/$FAKE" "$C/.build-id/ab/${FAKE:2}"
+	"$PMC" report -i "$T/kf.data" --sort dso,sym >"$T/kf2" 2>&1
+	expect_grep "with that kernel's kallsyms in the cache, its samples are named from it" \
+		'\[kernel\.kallsyms\] +\[k\] [a-z_]' "$T/kf2"
 else
 	echo "note: perf_event_paranoid forbids sampling the kernel: its build id is not checked"
 fi
