@@ -217,6 +217,14 @@ static void expect_build_id(struct pmc_report *r, const char *path)
 		(void)pmc__dso_expect_build_id(d, want);
 }
 
+/* Kernel samples are named from the recorded kernel's symbols (symbol/buildid.h). */
+static int expect_kernel(struct pmc_report *r)
+{
+	const char *want = pmc__perfdata_build_id(r->f, "[kernel.kallsyms]");
+
+	return want && pmc__symtab_expect_kernel(r->st, want) == -ENOMEM ? -ENOMEM : 0;
+}
+
 /* Memory no file backs, as perf's is_anon_memory() names it. */
 static bool is_anon_path(const char *path)
 {
@@ -533,12 +541,8 @@ int pmc_report__load(struct pmc_report *r, const char *path, struct pmc_file_err
 	r->ordered = false;
 	for (size_t i = 0; !ret && i < r->nr_attrs; i++)
 		r->ordered |= !!(pmc__perfdata_attr(r->f, i)->sample_type & PERF_SAMPLE_TIME);
-	/* Kernel samples are named from the recorded kernel's symbols (symbol/buildid.h). */
-	if (!ret && pmc__perfdata_build_id(r->f, "[kernel.kallsyms]"))
-		ret = pmc__symtab_expect_kernel(
-			      r->st, pmc__perfdata_build_id(r->f, "[kernel.kallsyms]")) == -ENOMEM
-			      ? -ENOMEM
-			      : 0;
+	if (!ret)
+		ret = expect_kernel(r);
 	if (!ret && pmc__perfdata_was_interrupted(r->f))
 		pr_warn("%s: the recording was interrupted; reading the data up to the end\n",
 			path);
