@@ -22,7 +22,7 @@ struct pmc__perfdata_writer {
 	char **cmdline;
 	int cmdline_argc;
 	struct pmc__perfdata_build_ids build_ids;
-	char *tracing_data;	/* the TRACING_DATA feature, or NULL without tracepoints */
+	char *tracing_data; /* the TRACING_DATA feature, or NULL without tracepoints */
 	size_t tracing_data_len;
 	uint64_t attrs_offset, data_offset, data_size;
 	bool begun, finished;
