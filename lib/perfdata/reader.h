@@ -30,7 +30,7 @@ struct pmc__perfdata {
 	size_t nr_idmap;
 	int id_pos; /* u64 index of the id in a sample body; -1 when samples have none */
 	char *feat_str[PERFDATA_NR_STR_FEATS];
-	char vdso_build_id[41]; /* hex, from the BUILD_ID feature's [vdso] entry; or "" */
+	struct pmc__perfdata_build_ids build_ids; /* the BUILD_ID feature's entries */
 	uint64_t pos, data_end;
 	uint64_t released; /* mapped pages below this offset were handed back (next.c) */
 	/*
@@ -53,7 +53,7 @@ void pmc__perfdata_release_behind(struct pmc__perfdata *f, uint64_t pos);
 int pmc__perfdata_fail(struct pmc_file_error *err, int code, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* features.c: the feature sections pmc keeps (single strings, EVENT_DESC, BUILD_ID's
- * [vdso]). 0, or an error naming the section. */
+ * entries). 0, or an error naming the section. */
 int pmc__perfdata_read_features(struct pmc__perfdata *f, struct pmc_file_error *err);
 /*
  * compressed.c: a data section with compressed records (perf record -z) is replaced by

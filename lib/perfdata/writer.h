@@ -21,8 +21,8 @@ struct pmc__perfdata_writer {
 	size_t nr_attrs;
 	char **cmdline;
 	int cmdline_argc;
-	char vdso_build_id[41]; /* hex; "" when not known */
-	char *tracing_data;	/* the TRACING_DATA feature, or NULL without tracepoints */
+	struct pmc__perfdata_build_ids build_ids;
+	char *tracing_data; /* the TRACING_DATA feature, or NULL without tracepoints */
 	size_t tracing_data_len;
 	uint64_t attrs_offset, data_offset, data_size;
 	bool begun, finished;
