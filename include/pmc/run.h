@@ -122,6 +122,7 @@ struct pmc_run_event {
 	bool scaled;	/* some repetition ran less than all the time */
 	struct pmc_summary sum;
 	double overhead; /* subtracted from each value (0 without subtract_overhead) */
+	int nr_clamped;	 /* repetitions whose count was below the overhead: counted as 0 */
 };
 
 /* One region, thread (or all threads) and event over the repetitions of its pass. */

@@ -119,6 +119,8 @@ static json_t *event_json(const struct pmc_run_event *e)
 		return j;
 	set_summary(j, &e->sum);
 	json_object_set_new(j, "overhead_subtracted", json_real(e->overhead));
+	if (e->nr_clamped) /* runs whose count was below it, counted as 0 */
+		json_object_set_new(j, "overhead_clamped", json_integer(e->nr_clamped));
 	return j;
 }
 

@@ -5,6 +5,7 @@
  * subtraction is applied here too.
  */
 #include <errno.h>
+#include <math.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -273,6 +274,31 @@ static void named_costs(struct pmc_run *run, size_t i, const char *backend, cons
 }
 
 /*
+ * Subtracts e's per-run overhead from each repetition; a count below it is counted as 0, and
+ * said (a bias larger than the count means the trust or calibration file does not fit).
+ */
+static void clamp_runs(struct pmc_run *run, struct pmc_run_event *e)
+{
+	double least = INFINITY;
+
+	for (int r = 0; r < e->nr; r++) {
+		if (e->values[r] < e->overhead && e->overhead > 0) {
+			e->nr_clamped++;
+			least = fmin(least, e->values[r]);
+		}
+		e->values[r] = e->values[r] > e->overhead ? e->values[r] - e->overhead : 0;
+	}
+	if (e->nr_clamped)
+		run_warn(run,
+			 "--subtract-overhead: the %s subtracted from '%s' (%.0f per run) is larger "
+			 "than its count (%.0f) in %d of %d runs: those are counted as 0\n",
+			 run->res.overhead_from[e - run->res.events] == PMC_RUN_OVERHEAD_VALIDATED
+				 ? "validated bias"
+				 : "calibrated overhead",
+			 pmc_evsel__name(e->evsel), e->overhead, least, e->nr_clamped, e->nr);
+}
+
+/*
  * Loads the calibration and subtracts per run from the whole-program values (a validated
  * bias first, see per_run_overhead()); regions get the calibrated per-entry overhead of the
  * marker form each entry used.
@@ -339,8 +365,7 @@ static void subtract_runs(struct pmc_run *run)
 				name);
 		if (run->overhead_named)
 			named_costs(run, i, backend, name);
-		for (int r = 0; r < e->nr; r++)
-			e->values[r] = e->values[r] > e->overhead ? e->values[r] - e->overhead : 0;
+		clamp_runs(run, e);
 	}
 }
 

@@ -15,6 +15,7 @@
  *                    each, then all exit at once (their results written together)
  *   flush            "flushed" (6 calls), pmc_region_flush(), then _exit
  *   names [N]        N regions "n0".."n<N-1>" (420), each entered once around 1 call
+ *   as-named NAME... each argument a region's name, entered once around 1 call
  */
 #include <pthread.h>
 #include <signal.h>
@@ -206,6 +207,14 @@ int main(int argc, char **argv)
 			pmc_region_begin(name);
 			calls(1);
 			pmc_region_end(name);
+		}
+		return 0;
+	}
+	if (!strcmp(c, "as-named")) {
+		for (int i = 2; i < argc; i++) {
+			pmc_region_begin(argv[i]);
+			calls(1);
+			pmc_region_end(argv[i]);
 		}
 		return 0;
 	}
