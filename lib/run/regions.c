@@ -289,13 +289,14 @@ static void clamp_runs(struct pmc_run *run, struct pmc_run_event *e)
 		e->values[r] = e->values[r] > e->overhead ? e->values[r] - e->overhead : 0;
 	}
 	if (e->nr_clamped)
-		run_warn(run,
-			 "--subtract-overhead: the %s subtracted from '%s' (%.0f per run) is larger "
-			 "than its count (%.0f) in %d of %d runs: those are counted as 0\n",
-			 run->res.overhead_from[e - run->res.events] == PMC_RUN_OVERHEAD_VALIDATED
-				 ? "validated bias"
-				 : "calibrated overhead",
-			 pmc_evsel__name(e->evsel), e->overhead, least, e->nr_clamped, e->nr);
+		run_warn(
+			run,
+			"--subtract-overhead: the %s subtracted from '%s' (%.0f per run) is larger "
+			"than its count (%.0f) in %d of %d runs: those are counted as 0\n",
+			run->res.overhead_from[e - run->res.events] == PMC_RUN_OVERHEAD_VALIDATED
+				? "validated bias"
+				: "calibrated overhead",
+			pmc_evsel__name(e->evsel), e->overhead, least, e->nr_clamped, e->nr);
 }
 
 /*

@@ -38,7 +38,8 @@ Test(jsonstr, encoding_is_injective_and_decodes_back)
 
 	char s[64], *back;
 	unsigned seed = 7;
-	const char alphabet[] = "\\x5cf0\xff\xc3\xa9a";
+	const char alphabet[] = "\\x5cf0\xff\xc3\xa9"
+				"a";
 
 	for (int round = 0; round < 5000; round++) {
 		json_t *j;
