@@ -94,7 +94,8 @@ static bool arena_thread(void *ctx, unsigned *tid, const uint64_t **table)
 static int proc_events(const struct pmc__arena_chunk *c, const uint64_t *words, size_t nr,
 		       const char **ev)
 {
-	const char *p = (const char *)(words + PMC_ARENA_PROC_WORDS), *end = (const char *)c + c->len;
+	const char *p = (const char *)(words + PMC_ARENA_PROC_WORDS),
+		   *end = (const char *)c + c->len;
 
 	for (size_t e = 0; e < nr; e++) {
 		const char *z = memchr(p, '\0', (size_t)(end - p));
@@ -135,8 +136,8 @@ static int recover_one(struct walk *w, size_t i, bool (*gone)(int, void *),
 {
 	const struct pmc__arena_chunk *c = chunk(w, i);
 	const uint64_t *words = (const uint64_t *)(c + 1);
-	struct pmc__region_src src = {.pid = c->id, .name = arena_name,
-				      .next_thread = arena_thread, .ctx = w};
+	struct pmc__region_src src = {
+		.pid = c->id, .name = arena_name, .next_thread = arena_thread, .ctx = w};
 	const char **ev = NULL;
 	char *rec = NULL;
 	size_t len = 0;
@@ -149,6 +150,7 @@ static int recover_one(struct walk *w, size_t i, bool (*gone)(int, void *),
 	src.nr_events = (size_t)words[PMC_ARENA_NR_EVENTS];
 	src.bad_ids = words[PMC_ARENA_BAD_IDS];
 	src.failed_reads = words[PMC_ARENA_FAILED_READS];
+	src.unopened = words[PMC_ARENA_UNOPENED];
 	w->proc = w->offs[i];
 	w->cursor = 0;
 	w->table_bytes = (size_t)PMC_REGION_MAX * (SLOT_HDR + 2 * src.nr_events) * sizeof(uint64_t);

@@ -55,7 +55,13 @@ struct pmc__arena_chunk {
 };
 
 /* A PROC chunk's payload: these words, then nr_events event names, each NUL-terminated. */
-enum { PMC_ARENA_NR_EVENTS, PMC_ARENA_BAD_IDS, PMC_ARENA_FAILED_READS, PMC_ARENA_PROC_WORDS };
+enum {
+	PMC_ARENA_NR_EVENTS,
+	PMC_ARENA_BAD_IDS,
+	PMC_ARENA_FAILED_READS,
+	PMC_ARENA_UNOPENED,
+	PMC_ARENA_PROC_WORDS
+};
 
 /*
  * The runner's side: writes an empty arena's head at off of fd (the file must already be
@@ -89,8 +95,7 @@ bool pmc__region_arena_holds(const void *table);
  * passed to fn. Returns the number of records passed, or a negative code: -PMC_E_FORMAT when
  * the arena cannot be walked to its end (then nothing is passed), or fn's error.
  */
-int pmc__region_arena_recover(const void *arena, size_t len,
-			      bool (*gone)(int pid, void *ctx),
+int pmc__region_arena_recover(const void *arena, size_t len, bool (*gone)(int pid, void *ctx),
 			      int (*fn)(const char *rec, size_t len, void *ctx), void *ctx);
 
 #endif /* PMC_LIB_REGION_ARENA_H */

@@ -223,6 +223,7 @@ void pmc__run_regions_collect(struct pmc_run *run, int pass, int rep)
 		run->res.bad_ids += bad;
 		run->res.failed_reads += failed;
 	}
+	run->res.unopened += pmc_region_data__nr_unopened(d);
 	free(map);
 	pmc_region_data__delete(d);
 }
@@ -450,6 +451,7 @@ void pmc__run_regions_free(struct pmc_run *run)
 	res->nr_regions = 0;
 	run->region_cap = 0;
 	res->bad_ids = res->failed_reads = res->lost_records = res->recovered_records = 0;
+	res->unopened = 0;
 	res->bad_runs = 0;
 	if (run->warned) /* NULL until the list is planned */
 		memset(run->warned, 0, res->nr_events * sizeof(*run->warned));

@@ -128,4 +128,18 @@ EOF
 expect_grep "bias above the count: said" "the validated bias subtracted from '$TP' \(100 per run\) is larger than its count \(10\)" "$T/bias.err"
 expect_eq "bias above the count: marked in JSON" "$(json "$T/bias.json" 'j["events"][0]["mean"], j["events"][0]["overhead_clamped"]')" "0.0 1"
 
+# ---- 7: threads that cannot open counters (ulimit -n 64): said once, counted everywhere ----
+(ulimit -n 64 && "$PMC" stat --no-warmup -e $TP --format json -o "$T/fd.json" -- \
+	"$PROGS/region-cases" held 200 >/dev/null 2>"$T/fd.err")
+expect_eq "EMFILE: said once" "$(grep -c 'libpmc' "$T/fd.err")" 1
+expect_eq "EMFILE: threads counted and without counters make 200" \
+	"$(json "$T/fd.json" 'j["regions"][0]["entered"] + j["region_problems"]["threads_without_counters"] == 200 and j["region_problems"]["threads_without_counters"] > 0')" True
+(ulimit -n 64 && "$PMC" stat --no-warmup -e $TP -o "$T/fd.txt" -- "$PROGS/region-cases" held 200 >/dev/null 2>"$T/fd2.err")
+expect_grep "EMFILE: the text results count them" "threads without counters: [1-9]" "$T/fd.txt"
+expect_grep "EMFILE: the summary says so" "threads entered regions without counters" "$T/fd2.err"
+(ulimit -n 64 && PMC_EVENTS=$TP PMC_OUTPUT=$T/sa.json "$PROGS/region-cases" held 200 2>"$T/sa.err")
+expect_eq "EMFILE standalone: said once" "$(grep -c 'libpmc' "$T/sa.err")" 1
+expect_eq "EMFILE standalone: counted in JSON" \
+	"$(json "$T/sa.json" 'j["regions"][0]["entered"] + j["region_problems"]["threads_without_counters"]')" 200
+
 finish
