@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <pmc/error.h>
 #include "core/cachedir.h"
+#include "core/datadir.h"
 
 /* The base folder: $XDG_CACHE_HOME when absolute (the XDG spec ignores a relative one). */
 static int base_dir(char *buf, size_t len)
@@ -27,19 +28,6 @@ static int base_dir(char *buf, size_t len)
 	else
 		return -ENOENT;
 	return n < (int)len ? 0 : -ENAMETOOLONG;
-}
-
-/* mkdir -p of the base, each folder made 0700 as the XDG spec asks. */
-static void make_base(char *dir)
-{
-	for (char *s = strchr(dir + 1, '/');; s = strchr(s + 1, '/')) {
-		if (s)
-			*s = '\0';
-		mkdir(dir, 0700);
-		if (!s)
-			return;
-		*s = '/';
-	}
 }
 
 /* A folder fit to hold the cache: the caller's, writable by no one else. */
@@ -72,13 +60,13 @@ int pmc__cache_dir(const char *sub, bool make, char *buf, size_t len)
 	int fd, err;
 
 	err = base_dir(base, sizeof(base));
-	if (!err && snprintf(buf, len, "%s/pmc%s%s", base, sub && *sub ? "/" : "", sub ? sub : "") >=
-			    (int)len)
+	if (!err && snprintf(buf, len, "%s/pmc%s%s", base, sub && *sub ? "/" : "",
+			     sub ? sub : "") >= (int)len)
 		err = -ENAMETOOLONG;
 	if (err)
 		return err;
 	if (make)
-		make_base(base);
+		pmc__make_folders(base); /* as the XDG spec asks: 0700; checked below */
 	/* The base may be a link of the caller's own (~/.cache on another disk), no other. */
 	if (lstat(base, &l))
 		return -errno;
