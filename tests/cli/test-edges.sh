@@ -126,6 +126,7 @@ EOF
 "$PMC" stat --trust="$T/trust.json" --subtract-overhead --user --kernel -e $TP --format json \
 	-o "$T/bias.json" -- "$PROGS/getppid-loop" 10 2>"$T/bias.err"
 expect_grep "bias above the count: said" "the validated bias subtracted from '$TP' \(100 per run\) is larger than its count \(10\)" "$T/bias.err"
+expect_grep "bias above the count: marked in the summary" "subtracted, larger than the count: 0\\]" "$T/bias.err"
 expect_eq "bias above the count: marked in JSON" "$(json "$T/bias.json" 'j["events"][0]["mean"], j["events"][0]["overhead_clamped"]')" "0.0 1"
 
 # ---- 7: threads that cannot open counters (ulimit -n 64): said once, counted everywhere ----
