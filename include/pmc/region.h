@@ -179,6 +179,12 @@ PMC_API int pmc_region_data__named_entries(const struct pmc_region_data *data, s
  */
 PMC_API uint64_t pmc_region_data__nr_recovered(const struct pmc_region_data *data);
 
+/*
+ * Threads of the command that entered regions but could not open their counters (the limit
+ * of open files, ulimit -n): their entries are not counted (docs/regions.md).
+ */
+PMC_API uint64_t pmc_region_data__nr_unopened(const struct pmc_region_data *data);
+
 PMC_API void pmc_region_data__problems(const struct pmc_region_data *data, uint64_t *bad_ids,
 				       uint64_t *failed_reads);
 

@@ -122,6 +122,7 @@ struct pmc_run_event {
 	bool scaled;	/* some repetition ran less than all the time */
 	struct pmc_summary sum;
 	double overhead; /* subtracted from each value (0 without subtract_overhead) */
+	int nr_clamped;	 /* repetitions whose count was below the overhead: counted as 0 */
 };
 
 /* One region, thread (or all threads) and event over the repetitions of its pass. */
@@ -197,6 +198,7 @@ struct pmc_run_results {
 	size_t nr_regions;
 	struct pmc_run_region *regions;
 	uint64_t bad_ids, failed_reads; /* markers of unknown ids; failed reads in markers */
+	uint64_t unopened;		/* threads that entered regions but opened no counters */
 	int bad_runs;			/* runs whose region results were unreadable */
 	const char *calibration;	/* the file subtracted (NULL: none) */
 	const char *calibration_date;

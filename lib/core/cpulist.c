@@ -55,6 +55,8 @@ int pmc__cpu_list(const char *list, int **out, char *why, size_t len)
 	char buf[4096];
 	const char *s = list;
 	int *v = NULL, n = 0, alloc = 0;
+	/* A CPU named twice ("0,0", "0-1,1") is one CPU, counted once, as perf does. */
+	unsigned char seen[MAX_CPU + 1] = {0};
 
 	if (!s) {
 		if (pmc__sysfs_read("devices/system/cpu/online", buf, sizeof(buf)) < 0)
@@ -74,7 +76,7 @@ int pmc__cpu_list(const char *list, int **out, char *why, size_t len)
 				return fail(v, list, at, why, len);
 		}
 		for (long c = a; c <= b; c++)
-			if (append(&v, &n, &alloc, (int)c)) {
+			if (!seen[c]++ && append(&v, &n, &alloc, (int)c)) {
 				free(v);
 				return -ENOMEM;
 			}

@@ -102,8 +102,7 @@ int pmc__data_dir_check(const char *path, char *why, size_t len)
 	return 0;
 }
 
-/* mkdir -p dir, each folder made 0700; an existing one keeps its mode (the XDG spec). */
-static int make_folders(char *dir)
+int pmc__make_folders(char *dir)
 {
 	for (char *s = strchr(dir + 1, '/');; s = strchr(s + 1, '/')) {
 		int ret;
@@ -128,7 +127,7 @@ int pmc_data_file_prepare(const char *path, char *why, size_t len)
 	if (!path || !strcmp(path, "-"))
 		return 0;
 	if (in_data_dir(path, dir, sizeof(dir))) {
-		err = make_folders(dir);
+		err = pmc__make_folders(dir);
 		if (err) {
 			snprintf(why, len, "cannot make pmc's data folder %s: %s", dir,
 				 pmc_strerror(err));

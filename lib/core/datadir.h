@@ -21,6 +21,9 @@ int pmc__data_dir(char *buf, size_t len);
  */
 char *pmc__data_file(const char *env, const char *stem);
 
+/* mkdir -p dir, each folder made 0700; an existing one keeps its mode (the XDG spec). */
+int pmc__make_folders(char *dir);
+
 /*
  * Whether path's folder is the data folder and fit to hold pmc's files (docs/security.md,
  * "pmc's data folder"): a folder, or a symbolic link to one that the caller owns, owned by

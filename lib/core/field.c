@@ -1,14 +1,27 @@
 // SPDX-License-Identifier: MIT
 /* Names as fields of line formats: quoted CSV (RFC 4180) and %XX-encoded words. */
+#include <stdbool.h>
 #include "core/field.h"
 
 void pmc__csv_field(FILE *f, const char *s)
 {
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+
 	fputc('"', f);
-	for (; s && *s; s++) {
-		if (*s == '"')
+	for (; *p; p++) {
+		/* Control bytes as the terminal's text shows them (pmc_printable): a CSV file
+		 * is read on terminals too. C1 controls are U+0080 to U+009F, C2 80 to C2 9F. */
+		bool c1 = p[0] == 0xc2 && p[1] >= 0x80 && p[1] < 0xa0;
+
+		if (*p < 0x20 || *p == 0x7f || c1) {
+			fprintf(f, "\\x%02x", *p);
+			if (c1)
+				fprintf(f, "\\x%02x", *++p);
+			continue;
+		}
+		if (*p == '"')
 			fputc('"', f);
-		fputc(*s, f);
+		fputc(*p, f);
 	}
 	fputc('"', f);
 }

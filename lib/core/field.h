@@ -6,8 +6,9 @@
 #include <stdio.h>
 
 /*
- * Writes s as one quoted CSV field (RFC 4180): quotes doubled, commas, newlines and any other
- * bytes kept as they are inside the quotes, so a name never splits a row. NULL is "".
+ * Writes s as one quoted CSV field (RFC 4180): quotes doubled, commas and other bytes kept as
+ * they are inside the quotes, so a name never splits a row; control characters (C0, DEL, C1)
+ * as \xHH, as on a terminal (pmc_printable), so no escape sequence reaches one. NULL is "".
  */
 void pmc__csv_field(FILE *f, const char *s);
 

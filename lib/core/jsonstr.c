@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Byte strings made safe, never dropped: in JSON (bytes that are not UTF-8 as \xHH) and on a
- * terminal (control characters too).
+ * Byte strings made safe, never dropped: in JSON (bytes that are not UTF-8, and backslashes,
+ * as \xHH, decoded back by pmc__json_unbytes) and on a terminal (control characters too).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -62,6 +62,10 @@ static size_t escape(const unsigned char *p, bool printable, char *out)
 		n = utf8_len(p + i);
 		if (n && printable && (p[i] < 0x20 || p[i] == 0x7f || is_c1(p + i, n)))
 			n = 0;
+		/* In JSON a backslash is \x5c too, so that the text \xff and the byte 0xff
+		 * differ: every \ in the string then starts an escape, and decoding is exact. */
+		if (!printable && p[i] == '\\')
+			n = 0;
 		if (n) {
 			if (out)
 				memcpy(out + len, p + i, n);
@@ -95,6 +99,30 @@ json_t *pmc__json_bytes(const char *s)
 	j = json_string(buf);
 	free(buf);
 	return j;
+}
+
+static int hex_digit(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+void pmc__json_unbytes(char *s)
+{
+	char *w = s;
+
+	for (; s && *s; s++) {
+		int hi = s[0] == '\\' && s[1] == 'x' ? hex_digit(s[2]) : -1;
+		int lo = hi >= 0 ? hex_digit(s[3]) : -1;
+
+		if (lo >= 0 && (hi || lo)) {
+			*w++ = (char)(hi << 4 | lo);
+			s += 3;
+		} else {
+			*w++ = *s;
+		}
+	}
+	if (w)
+		*w = 0;
 }
 
 char *pmc_printable(const char *s)

@@ -2,7 +2,8 @@
 /*
  * pmc merge's walk of one rank's file (pmc-stat/1 or pmc-regions/1) with the scanner of
  * scan.c: the provenance is kept whole (jansson parses that part, for the JSON output), and of
- * the rest only each event's, region's and metric's name and value are decoded. A file is
+ * the rest only each event's, region's and metric's name and value are decoded (names back to
+ * their bytes, docs/versioning.md "Strings"). A file is
  * read in one pass when its provenance and events come before its regions and metrics, as
  * pmc writes them; otherwise those parts are walked again once the rest is known.
  */
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pmc/error.h>
+#include "core/jsonstr.h"
 #include "merge/merge.h"
 #include "merge/scan.h"
 
@@ -38,13 +40,28 @@ struct doc {
 enum { R_SCHEMA = 1, R_PROV = 2, R_EVENTS = 4, R_REGIONS = 8, R_METRICS = 16, R_SIGNAL = 32 };
 
 /*
- * An entry {"name": ..., "mean" or "value": ...}: *named when it has a string name (in
- * d->name), *v its "mean" when it has one (NAN unless a number), else its "value".
+ * A "mean" or "value" that is not a number: refused with the file and the field, for a
+ * value dropped unseen would change the statistics (a null is no value only where pmc writes
+ * one: a metric it could not compute).
  */
-static int entry(struct doc *d, struct jscan *s, bool *named, double *v)
+static int bad_value(struct doc *d, const char *what, bool named, const char *field)
+{
+	snprintf(d->why, d->why_len, "%s: %s '%s': \"%s\" is not a number: refused", d->f->path,
+		 what, named ? d->name.s : "(no name)", field);
+	return -EINVAL;
+}
+
+/*
+ * An entry {"name": ..., "mean" or "value": ...} of what ("event", "metric", ...): *named
+ * when it has a string name (in d->name), *v its "mean" when it has one, else its "value",
+ * NAN when it has neither (or null, where null_ok).
+ */
+static int entry(struct doc *d, struct jscan *s, bool *named, double *v, const char *what,
+		 bool null_ok)
 {
 	bool first = true, has_mean = false, has_value = false;
 	double mean = NAN, value = NAN;
+	const char *bad = NULL;
 	int k, err = 0;
 
 	*named = false;
@@ -61,17 +78,22 @@ static int entry(struct doc *d, struct jscan *s, bool *named, double *v)
 			return NOT_JSON; /* a member twice */
 		if (seen == named && c == '"') {
 			err = pmc__jscan_string(s, &d->name);
+			pmc__json_unbytes(err ? NULL : d->name.s);
 			*named = true;
 		} else if (seen && seen != named && (c == '-' || (c >= '0' && c <= '9'))) {
 			err = pmc__jscan_number(s, seen == &has_mean ? &mean : &value);
 			*seen = true;
 		} else {
+			if (seen && seen != named && !(null_ok && c == 'n') && !bad)
+				bad = seen == &has_mean ? "mean" : "value";
 			err = pmc__jscan_skip(s);
 			if (seen && seen != named)
-				*seen = true; /* present, not a number: no value */
+				*seen = true; /* present, null: no value */
 		}
 	}
 	*v = has_mean ? mean : has_value ? value : NAN;
+	if (!err && !k && bad)
+		return bad_value(d, what, *named, bad);
 	return err ? err : k;
 }
 
@@ -91,8 +113,9 @@ static int read_events(struct doc *d, struct jscan *s)
 		v = NAN;
 		if (c == '"') {
 			err = pmc__jscan_string(s, &d->name);
+			pmc__json_unbytes(err ? NULL : d->name.s);
 		} else if (c == '{') {
-			err = entry(d, s, &named, &v);
+			err = entry(d, s, &named, &v, "event", false);
 			if (!err && !named)
 				err = -PMC_E_FORMAT;
 		} else {
@@ -136,7 +159,7 @@ static int region_events(struct doc *d, struct jscan *s, double *row)
 			err = pmc__jscan_skip(s);
 			continue;
 		}
-		err = entry(d, s, &named, &v);
+		err = entry(d, s, &named, &v, "region's event", false);
 		if (err || !named)
 			continue;
 		/* Most often in the order of the file's events: the i-th is tried first. */
@@ -166,6 +189,7 @@ static int region(struct doc *d, struct jscan *s)
 			if (row || pmc__jscan_peek(s) != '"')
 				return row ? NOT_JSON : -PMC_E_FORMAT;
 			err = pmc__jscan_string(s, &d->name);
+			pmc__json_unbytes(err ? NULL : d->name.s);
 			if (!err && !(row = pmc__merge_region_row(d->m, d->f, d->name.s, &err)))
 				return err;
 			if (!err && events) { /* its events came before its name */
@@ -216,7 +240,7 @@ static int read_metrics(struct doc *d, struct jscan *s)
 	while (!err && (k = pmc__jscan_next(s, &first)) == 1) {
 		if (pmc__jscan_peek(s) != '{')
 			return -PMC_E_FORMAT;
-		err = entry(d, s, &named, &v);
+		err = entry(d, s, &named, &v, "metric", true);
 		if (!err && !named)
 			err = -PMC_E_FORMAT;
 		if (!err)

@@ -161,9 +161,22 @@ static int check_rank(struct pmc_merge *m, struct merge_file *f, const json_t *p
 		f->rank = (int)m->nr_files;
 		return 0;
 	}
-	if (!json_is_integer(json_object_get(mpi, "rank")) || rank < 0 || rank > 1 << 30 ||
-	    size < -1 || size > 1 << 30)
-		return -PMC_E_FORMAT;
+	if (!json_is_integer(json_object_get(mpi, "rank")) || rank < 0 || rank > 1 << 30)
+		return refuse(why, len, "%s: provenance.mpi.rank is not a rank (an integer from 0)",
+			      f->path);
+	/* The job's size: -1 (or absent) when unknown, else a count its ranks are below. */
+	if (!json_object_get(mpi, "size") || json_is_null(json_object_get(mpi, "size")))
+		size = -1;
+	else if (!json_is_integer(json_object_get(mpi, "size")) || size < -1 || !size ||
+		 size > 1 << 30)
+		return refuse(why, len,
+			      "%s: provenance.mpi.size is not a job's size (an integer from 1, "
+			      "or -1: unknown)",
+			      f->path);
+	if (size > 0 && rank >= size)
+		return refuse(why, len,
+			      "%s: provenance.mpi.rank %d is not below provenance.mpi.size %d",
+			      f->path, (int)rank, (int)size);
 	if (!m->nr_files) {
 		const char *l = json_string_value(json_object_get(mpi, "launcher"));
 

@@ -42,7 +42,9 @@ static void balance(struct merge_stat *s)
 size_t pmc__merge_stat(const double *values, const int *ranks, size_t n, double *scratch,
 		       struct merge_stat *s)
 {
-	double ss = 0;
+	/* In long double (to 1e4932 here): ranks of 1.7e308 each have a mean, though their
+	 * sum is past the largest double (it then has no value, docs/mpi.md). */
+	long double sum = 0, mean, ss = 0;
 
 	memset(s, 0, sizeof(*s));
 	s->min_rank = s->max_rank = -1;
@@ -59,15 +61,17 @@ size_t pmc__merge_stat(const double *values, const int *ranks, size_t n, double 
 			s->max = v;
 			s->max_rank = ranks[i];
 		}
-		s->sum += v;
+		sum += v;
 		scratch[s->n++] = v;
 	}
 	if (!s->n)
 		return 0;
-	s->mean = s->sum / (double)s->n;
+	s->sum = (double)sum;
+	mean = sum / (long double)s->n;
+	s->mean = (double)mean;
 	for (size_t i = 0; i < s->n; i++)
-		ss += (scratch[i] - s->mean) * (scratch[i] - s->mean);
-	s->stddev = s->n > 1 ? sqrt(ss / (double)(s->n - 1)) : 0;
+		ss += (scratch[i] - mean) * (scratch[i] - mean);
+	s->stddev = s->n > 1 ? (double)sqrtl(ss / (long double)(s->n - 1)) : 0;
 	balance(s);
 	qsort(scratch, s->n, sizeof(*scratch), cmp_double);
 	for (int k = 0; k < MERGE_NR_PCT; k++)

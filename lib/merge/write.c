@@ -81,6 +81,18 @@ static const char *series_name(const struct pmc_merge *m, char kind, size_t idx)
 	return kind == 'm' ? m->metrics.names[idx] : m->events.names[idx];
 }
 
+/*
+ * A value in text and CSV: an integer (counts are) with all its digits, up to 2^64 and
+ * beyond; another with 15 significant digits, as before.
+ */
+static void num(FILE *f, const char *sep, double v)
+{
+	if (isfinite(v) && v == floor(v) && fabs(v) < 1e20)
+		fprintf(f, "%s%.0f", sep, v);
+	else
+		fprintf(f, "%s%.15g", sep, v);
+}
+
 /* Text ------------------------------------------------------------------------------- */
 
 static void text_missing(int rank, void *arg)
@@ -110,11 +122,15 @@ static void text_row(const struct pmc_merge *m, char kind, size_t r, size_t idx,
 		fprintf(f, " not counted\n");
 		return;
 	}
-	fprintf(f, " %.15g %.15g %d %.15g %d %.15g %.6g %.4f %.4f %.4f", st->sum, st->min,
-		st->min_rank, st->max, st->max_rank, st->mean, st->stddev, st->cv, st->imbalance,
-		st->load_balance);
+	num(f, " ", st->sum);
+	num(f, " ", st->min);
+	fprintf(f, " %d", st->min_rank);
+	num(f, " ", st->max);
+	fprintf(f, " %d", st->max_rank);
+	num(f, " ", st->mean);
+	fprintf(f, " %.6g %.4f %.4f %.4f", st->stddev, st->cv, st->imbalance, st->load_balance);
 	for (int k = 0; k < MERGE_NR_PCT; k++)
-		fprintf(f, " %.15g", st->pct[k]);
+		num(f, " ", st->pct[k]);
 	fputc('\n', f);
 }
 
@@ -153,7 +169,7 @@ int pmc__merge_write_text(struct pmc_merge *m, FILE *f)
 static void csv_num(FILE *f, double v)
 {
 	if (isfinite(v))
-		fprintf(f, ",%.15g", v);
+		num(f, ",", v);
 	else
 		fputc(',', f);
 }
@@ -188,8 +204,10 @@ static void csv_row(const struct pmc_merge *m, char kind, size_t r, size_t idx,
 		csv_num(f, st->pct[k]);
 	fputc(',', f);
 	for (size_t i = 0, k = 0; i < m->nr_files; i++)
-		if (!isnan(s->values[i]))
-			fprintf(f, "%s%d:%.15g", k++ ? ";" : "", s->ranks[i], s->values[i]);
+		if (!isnan(s->values[i])) {
+			fprintf(f, "%s%d", k++ ? ";" : "", s->ranks[i]);
+			num(f, ":", s->values[i]);
+		}
 	fputc('\n', f);
 }
 

@@ -150,6 +150,7 @@ static int recover_one(struct walk *w, size_t i, bool (*gone)(int, void *),
 	src.nr_events = (size_t)words[PMC_ARENA_NR_EVENTS];
 	src.bad_ids = words[PMC_ARENA_BAD_IDS];
 	src.failed_reads = words[PMC_ARENA_FAILED_READS];
+	src.unopened = words[PMC_ARENA_UNOPENED];
 	w->proc = w->offs[i];
 	w->cursor = 0;
 	w->table_bytes = (size_t)PMC_REGION_MAX * (SLOT_HDR + 2 * src.nr_events) * sizeof(uint64_t);

@@ -115,6 +115,7 @@ static int attach(size_t nr_events, const char *const *events)
 	w[PMC_ARENA_BAD_IDS] = __atomic_load_n(&s->problems[REGION_BAD_IDS], __ATOMIC_RELAXED);
 	w[PMC_ARENA_FAILED_READS] =
 		__atomic_load_n(&s->problems[REGION_FAILED_READS], __ATOMIC_RELAXED);
+	w[PMC_ARENA_UNOPENED] = __atomic_load_n(&s->problems[REGION_UNOPENED], __ATOMIC_RELAXED);
 	p = (char *)(w + PMC_ARENA_PROC_WORDS);
 	for (size_t e = 0; e < nr_events; e++)
 		p = stpcpy(p, events[e]) + 1;
@@ -156,6 +157,7 @@ void pmc__region_arena_forked(void)
 	if (arena.proc) {
 		s->own_problems[REGION_BAD_IDS] = s->problems[REGION_BAD_IDS];
 		s->own_problems[REGION_FAILED_READS] = s->problems[REGION_FAILED_READS];
+		s->own_problems[REGION_UNOPENED] = s->problems[REGION_UNOPENED];
 		s->problems = s->own_problems;
 	}
 	arena.proc = 0;

@@ -55,7 +55,13 @@ struct pmc__arena_chunk {
 };
 
 /* A PROC chunk's payload: these words, then nr_events event names, each NUL-terminated. */
-enum { PMC_ARENA_NR_EVENTS, PMC_ARENA_BAD_IDS, PMC_ARENA_FAILED_READS, PMC_ARENA_PROC_WORDS };
+enum {
+	PMC_ARENA_NR_EVENTS,
+	PMC_ARENA_BAD_IDS,
+	PMC_ARENA_FAILED_READS,
+	PMC_ARENA_UNOPENED,
+	PMC_ARENA_PROC_WORDS
+};
 
 /*
  * The runner's side: writes an empty arena's head at off of fd (the file must already be

@@ -69,6 +69,11 @@ int pmc_region_data__named_entries(const struct pmc_region_data *d, size_t idx, 
 	return err;
 }
 
+uint64_t pmc_region_data__nr_unopened(const struct pmc_region_data *d)
+{
+	return d->unopened;
+}
+
 void pmc_region_data__problems(const struct pmc_region_data *d, uint64_t *bad_ids,
 			       uint64_t *failed_reads)
 {

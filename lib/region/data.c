@@ -221,6 +221,7 @@ static int merge(struct pmc_region_data *d, struct rd_record *rec)
 	d->nr_threads += rec->nr_threads;
 	d->bad_ids += rec->bad_ids;
 	d->failed_reads += rec->failed_reads;
+	d->unopened += rec->unopened;
 	return 0;
 }
 

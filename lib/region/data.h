@@ -28,7 +28,7 @@ struct rd_record {
 	bool started; /* the "started" record of a process (docs/regions.md) */
 	size_t nr_events, nr_names;
 	char **events;
-	uint64_t bad_ids, failed_reads;
+	uint64_t bad_ids, failed_reads, unopened;
 	size_t nr_threads, cap_tids;
 	int *tids;
 	size_t nr_lines, cap_lines;
@@ -50,7 +50,7 @@ struct pmc_region_data {
 	size_t nr_events;
 	char **events;
 	bool have_events;
-	uint64_t bad_ids, failed_reads;
+	uint64_t bad_ids, failed_reads, unopened;
 	uint64_t nr_lost; /* records that could not be read (malformed, cut short, other events) */
 	uint64_t nr_recovered; /* records built from the arena: their processes wrote none */
 	/* pids of the "started" records, and of the records with results (or unreadable) */

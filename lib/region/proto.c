@@ -79,6 +79,9 @@ static int body(const struct pmc__region_src *src, char **out, size_t *len)
 	put_id(f, "process ", src->pid);
 	fprintf(f, " %zu %" PRIu64 " %" PRIu64 "\n", src->nr_events, src->bad_ids,
 		src->failed_reads);
+	/* A line of its own: readers skip keywords they do not know (docs/regions.md). */
+	if (src->unopened)
+		fprintf(f, "unopened %" PRIu64 "\n", src->unopened);
 	for (size_t e = 0; e < src->nr_events; e++) {
 		fputs("event ", f);
 		pmc__pct_field(f, src->events[e]);
@@ -142,6 +145,7 @@ int pmc__region_record(const struct region_session *s, struct region_thread *thr
 		.bad_ids = __atomic_load_n(&s->problems[REGION_BAD_IDS], __ATOMIC_RELAXED),
 		.failed_reads =
 			__atomic_load_n(&s->problems[REGION_FAILED_READS], __ATOMIC_RELAXED),
+		.unopened = __atomic_load_n(&s->problems[REGION_UNOPENED], __ATOMIC_RELAXED),
 		.events = s->event_names,
 		.name = live_name,
 		.next_thread = live_thread,

@@ -80,7 +80,12 @@ static int grow(void **arr, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
-static int line_process(struct rd_record *r, char *p)
+/*
+ * "process PID NR BAD FAILED": NR events, each named by an "event" line of 8 bytes at least,
+ * so a body of len bytes names len / 8 at most: no cap of its own (a writer of 5,000 events
+ * is read), and no allocation a hostile NR could make huge.
+ */
+static int line_process(struct rd_record *r, char *p, size_t len)
 {
 	uint64_t pid, nr;
 	int err = number(&p, &pid);
@@ -91,7 +96,7 @@ static int line_process(struct rd_record *r, char *p)
 		err = number(&p, &r->bad_ids);
 	if (!err)
 		err = number(&p, &r->failed_reads);
-	if (err || pid > INT32_MAX || nr > 4096)
+	if (err || pid > INT32_MAX || nr > len / 8)
 		return -PMC_E_FORMAT;
 	r->pid = (int)pid;
 	r->nr_events = nr;
@@ -138,7 +143,7 @@ static int line_named(struct rd_record *r, char *p)
 	return 0;
 }
 
-static int line(struct rd_record *r, char *p, bool *end)
+static int line(struct rd_record *r, char *p, size_t len, bool *end)
 {
 	char *kw = token(&p);
 	uint64_t tid;
@@ -146,7 +151,7 @@ static int line(struct rd_record *r, char *p, bool *end)
 	if (!kw)
 		return -PMC_E_FORMAT;
 	if (!r->events)
-		return strcmp(kw, "process") ? -PMC_E_FORMAT : line_process(r, p);
+		return strcmp(kw, "process") ? -PMC_E_FORMAT : line_process(r, p, len);
 	if (!strcmp(kw, "event")) {
 		if (r->nr_names >= r->nr_events || !p || decode(p))
 			return -PMC_E_FORMAT;
@@ -164,6 +169,8 @@ static int line(struct rd_record *r, char *p, bool *end)
 		return r->nr_names == r->nr_events ? line_region(r, p) : -PMC_E_FORMAT;
 	if (!strcmp(kw, "named"))
 		return line_named(r, p);
+	if (!strcmp(kw, "unopened")) /* threads that could not count */
+		return number(&p, &r->unopened) || p ? -PMC_E_FORMAT : 0;
 	if (!strcmp(kw, "started")) { /* a process that starts to count: no values yet */
 		r->started = true;
 		return 0;
@@ -214,7 +221,7 @@ int pmc__rd_record_parse(struct rd_record *r, const char *buf, size_t len, size_
 	if (n && copy[n - 1] != '\n')
 		err = -PMC_E_FORMAT;
 	for (l = strtok_r(copy, "\n", &save); l && !err && !end; l = strtok_r(NULL, "\n", &save))
-		err = line(r, l, &end);
+		err = line(r, l, n, &end);
 	free(copy);
 	if (!err && (!end || r->nr_names != r->nr_events))
 		err = -PMC_E_FORMAT;

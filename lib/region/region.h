@@ -18,7 +18,7 @@ enum region_state {
 	REGION_DONE, /* results written: markers return at once */
 };
 
-enum { REGION_BAD_IDS, REGION_FAILED_READS };
+enum { REGION_BAD_IDS, REGION_FAILED_READS, REGION_UNOPENED, REGION_NR_PROBLEMS };
 
 struct region_session {
 	int state;		       /* enum region_state, read with atomics */
@@ -29,11 +29,12 @@ struct region_session {
 	bool per_thread; /* SINK_STDERR: a line per thread too */
 	/*
 	 * [REGION_BAD_IDS]: markers with an unknown id; [REGION_FAILED_READS]: counter reads
-	 * that failed (values kept). In own_problems, or in the arena once the process has a
-	 * chunk there.
+	 * that failed (values kept); [REGION_UNOPENED]: threads whose counters could not be
+	 * opened (EMFILE...), whose entries are not counted. In own_problems, or in the arena once
+	 * the process has a chunk there.
 	 */
 	uint64_t *problems;
-	uint64_t own_problems[2];
+	uint64_t own_problems[REGION_NR_PROBLEMS];
 	int init_err;	    /* why regions are off when the config was bad */
 	size_t nr_events;   /* set by the first thread that opened counters */
 	char **event_names; /* [nr_events], the session's copies */
@@ -101,7 +102,7 @@ void pmc__region_thread_settle(struct region_thread *t);
 struct pmc__region_src {
 	unsigned pid;
 	size_t nr_events;
-	uint64_t bad_ids, failed_reads;
+	uint64_t bad_ids, failed_reads, unopened;
 	char *const *events; /* [nr_events] */
 	/* The name of region id (numbered ones printed into buf), or NULL to leave it out. */
 	const char *(*name)(void *ctx, unsigned id, char *buf, size_t len);

@@ -98,6 +98,11 @@ int pmc__region_report_text(FILE *f, const struct pmc_region_data *d, bool per_t
 		fprintf(f, "  warning: %" PRIu64 " markers named an unknown region id\n", bad);
 	if (failed)
 		fprintf(f, "  warning: %" PRIu64 " counter reads failed\n", failed);
+	if (pmc_region_data__nr_unopened(d))
+		fprintf(f,
+			"  warning: %" PRIu64 " threads entered regions without counters: their "
+			"entries are not counted\n",
+			pmc_region_data__nr_unopened(d));
 	return fflush(f) || ferror(f) ? -EIO : 0;
 }
 
@@ -150,6 +155,7 @@ int pmc__region_report_json(const char *path, const char *backend, int stopped_b
 	struct pmc_outfile *out = NULL;
 	struct pmc_launcher l;
 	char where[4096];
+	uint64_t bad, failed;
 	int err;
 
 	pmc_launcher_detect(&l);
@@ -174,8 +180,12 @@ int pmc__region_report_json(const char *path, const char *backend, int stopped_b
 		json_object_set_new(prov, "mpi", mpi);
 	else
 		json_decref(mpi);
-	root = json_pack("{s:s, s:i, s:o, s:o, s:o*}", "schema", "pmc-regions/1", "pid",
-			 (int)getpid(), "events", events, "regions", regions, "provenance", prov);
+	pmc_region_data__problems(d, &bad, &failed);
+	root = json_pack("{s:s, s:i, s:o, s:o, s:o*, s:{s:I, s:I, s:I}}", "schema", "pmc-regions/1",
+			 "pid", (int)getpid(), "events", events, "regions", regions, "provenance",
+			 prov, "region_problems", "unknown_ids", (json_int_t)bad, "failed_reads",
+			 (json_int_t)failed, "threads_without_counters",
+			 (json_int_t)pmc_region_data__nr_unopened(d));
 	if (!err)
 		err = root ? pmc_outfile__open(where, &out) : -ENOMEM;
 	if (!err &&

@@ -24,6 +24,8 @@ struct region_session pmc__region_session = {.fd = -1,
 __thread struct region_thread *pmc__region_self __attribute__((tls_model("initial-exec")));
 /* The thread could not open counters: do not retry at every marker. */
 static __thread bool self_failed __attribute__((tls_model("initial-exec")));
+/* A thread of this process could not open counters and said so: the others only count. */
+static bool said_unopened;
 
 static pthread_mutex_t cfg_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -78,6 +80,7 @@ static void after_fork_child(void)
 	}
 	pmc__region_self = NULL;
 	self_failed = false;
+	said_unopened = false;
 	pmc__region_arena_forked();
 	pthread_setspecific(exit_key, NULL);
 	pthread_mutex_init(&list_lock, NULL);
@@ -298,12 +301,17 @@ struct region_thread *pmc__region_thread_slow(void)
 	}
 	if (err) {
 		pmc__region_thread_delete(t);
-		if (err == -EMFILE)
+		/* Counted (the results say how many threads), said once per process. */
+		__atomic_fetch_add(&pmc__region_session.problems[REGION_UNOPENED], 1,
+				   __ATOMIC_RELAXED);
+		if (err == -EMFILE && !__atomic_exchange_n(&said_unopened, true, __ATOMIC_RELAXED))
 			pr_warn("regions: cannot count in thread: %s: each thread takes a "
 				"descriptor per event; raise the limit of open files (ulimit -n) "
-				"or count fewer events\n",
+				"or count fewer events (said once: the results count the threads "
+				"that could not)\n",
 				pmc_strerror(err));
-		else
+		else if (err != -EMFILE &&
+			 !__atomic_exchange_n(&said_unopened, true, __ATOMIC_RELAXED))
 			pr_warn("regions: cannot count in thread: %s\n", pmc_strerror(err));
 		self_failed = true;
 		return NULL;

@@ -119,6 +119,8 @@ static json_t *event_json(const struct pmc_run_event *e)
 		return j;
 	set_summary(j, &e->sum);
 	json_object_set_new(j, "overhead_subtracted", json_real(e->overhead));
+	if (e->nr_clamped) /* runs whose count was below it, counted as 0 */
+		json_object_set_new(j, "overhead_clamped", json_integer(e->nr_clamped));
 	return j;
 }
 
@@ -306,11 +308,12 @@ json_t *pmc__run_json(const struct pmc_run *run)
 	}
 	/* What the command's markers could not deliver: never silent (docs/regions.md). */
 	json_object_set_new(root, "region_problems",
-			    json_pack("{s:I, s:I, s:i, s:I, s:I}", "lost_records",
+			    json_pack("{s:I, s:I, s:i, s:I, s:I, s:I}", "lost_records",
 				      (json_int_t)res->lost_records, "recovered_records",
 				      (json_int_t)res->recovered_records, "unreadable_runs",
 				      res->bad_runs, "unknown_ids", (json_int_t)res->bad_ids,
-				      "failed_reads", (json_int_t)res->failed_reads));
+				      "failed_reads", (json_int_t)res->failed_reads,
+				      "threads_without_counters", (json_int_t)res->unopened));
 	return root;
 }
 

@@ -5,6 +5,7 @@
  * subtraction is applied here too.
  */
 #include <errno.h>
+#include <math.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,6 +223,7 @@ void pmc__run_regions_collect(struct pmc_run *run, int pass, int rep)
 		run->res.bad_ids += bad;
 		run->res.failed_reads += failed;
 	}
+	run->res.unopened += pmc_region_data__nr_unopened(d);
 	free(map);
 	pmc_region_data__delete(d);
 }
@@ -270,6 +272,32 @@ static void named_costs(struct pmc_run *run, size_t i, const char *backend, cons
 	if (!run->calib ||
 	    !pmc__calib_first_entry(run->calib, backend, name, run->opts.priv, true, &n[1]))
 		n[1] = n[0] + run->res.overhead_first_entry[i] - run->res.overhead_entry[i];
+}
+
+/*
+ * Subtracts e's per-run overhead from each repetition; a count below it is counted as 0, and
+ * said (a bias larger than the count means the trust or calibration file does not fit).
+ */
+static void clamp_runs(struct pmc_run *run, struct pmc_run_event *e)
+{
+	double least = INFINITY;
+
+	for (int r = 0; r < e->nr; r++) {
+		if (e->values[r] < e->overhead && e->overhead > 0) {
+			e->nr_clamped++;
+			least = fmin(least, e->values[r]);
+		}
+		e->values[r] = e->values[r] > e->overhead ? e->values[r] - e->overhead : 0;
+	}
+	if (e->nr_clamped)
+		run_warn(
+			run,
+			"--subtract-overhead: the %s subtracted from '%s' (%.0f per run) is larger "
+			"than its count (%.0f) in %d of %d runs: those are counted as 0\n",
+			run->res.overhead_from[e - run->res.events] == PMC_RUN_OVERHEAD_VALIDATED
+				? "validated bias"
+				: "calibrated overhead",
+			pmc_evsel__name(e->evsel), e->overhead, least, e->nr_clamped, e->nr);
 }
 
 /*
@@ -339,8 +367,7 @@ static void subtract_runs(struct pmc_run *run)
 				name);
 		if (run->overhead_named)
 			named_costs(run, i, backend, name);
-		for (int r = 0; r < e->nr; r++)
-			e->values[r] = e->values[r] > e->overhead ? e->values[r] - e->overhead : 0;
+		clamp_runs(run, e);
 	}
 }
 
@@ -424,6 +451,7 @@ void pmc__run_regions_free(struct pmc_run *run)
 	res->nr_regions = 0;
 	run->region_cap = 0;
 	res->bad_ids = res->failed_reads = res->lost_records = res->recovered_records = 0;
+	res->unopened = 0;
 	res->bad_runs = 0;
 	if (run->warned) /* NULL until the list is planned */
 		memset(run->warned, 0, res->nr_events * sizeof(*run->warned));

@@ -102,8 +102,8 @@ int pmc__run_write_text(const struct pmc_run *run, FILE *f, unsigned flags)
 	if (res->regions_seen)
 		fprintf(f,
 			"# lost region records: %" PRIu64 ", unreadable runs: %d, recovered "
-			"region records: %" PRIu64 "\n",
-			res->lost_records, res->bad_runs, res->recovered_records);
+			"region records: %" PRIu64 ", threads without counters: %" PRIu64 "\n",
+			res->lost_records, res->bad_runs, res->recovered_records, res->unopened);
 	for (int p = 0; res->pass_wall && p < res->nr_passes; p++)
 		if (res->pass_wall[p].n)
 			fprintf(f, "# elapsed, pass %d: %.9f s +- %.9f (%.3f%%) over %zu runs\n", p,

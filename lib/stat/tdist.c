@@ -53,11 +53,19 @@ static double beta_inc(double a, double b, double x)
 	return 1.0 - front * beta_cf(b, a, 1.0 - x) / b;
 }
 
-static double t_cdf(double t, double df)
+/*
+ * P(0 < T < t) and P(T > t) for t >= 0, each from its own incomplete beta so that neither
+ * is a difference of numbers near 1: a level of 1e-9 % asks for the first near 0, a level
+ * of 99.99999999999 % for the second near 0, and 1 - (something near 1) keeps no digits.
+ */
+static double t_center(double t, double df)
 {
-	double tail = 0.5 * beta_inc(df / 2.0, 0.5, df / (df + t * t));
+	return 0.5 * beta_inc(0.5, df / 2.0, t * t / (df + t * t));
+}
 
-	return t >= 0 ? 1.0 - tail : tail;
+static double t_tail(double t, double df)
+{
+	return 0.5 * beta_inc(df / 2.0, 0.5, df / (df + t * t));
 }
 
 static double t_pdf(double t, double df)
@@ -66,26 +74,33 @@ static double t_pdf(double t, double df)
 		   (df + 1) / 2 * log1p(t * t / df));
 }
 
+/* How far t is below the quantile p >= 0.5 (negative below it); its slope is t_pdf(). */
+static double t_residual(double t, double p, double df)
+{
+	return p < 0.75 ? t_center(t, df) - (p - 0.5) : (1 - p) - t_tail(t, df);
+}
+
 static double t_quantile(double p, double df)
 {
 	double lo = 0, hi = 1, t;
 
-	while (t_cdf(hi, df) < p && hi < 1e12)
-		hi *= 2;
-	for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+	while (t_residual(hi, p, df) < 0 && hi < 1e300)
+		lo = hi, hi *= 2;
+	for (int i = 0; i < 2000 && hi - lo > 1e-12 * hi; i++) {
 		double mid = 0.5 * (lo + hi);
 
-		if (t_cdf(mid, df) < p)
+		if (t_residual(mid, p, df) < 0)
 			lo = mid;
 		else
 			hi = mid;
 	}
 	t = 0.5 * (lo + hi);
 	for (int i = 0; i < 3; i++) {
-		double f = t_pdf(t, df);
+		double f = t_pdf(t, df), next = f > 0 ? t - t_residual(t, p, df) / f : t;
 
-		if (f > 0)
-			t -= (t_cdf(t, df) - p) / f;
+		if (!(next > lo && next < hi))
+			break; /* a step out of the bracket is worse than none */
+		t = next;
 	}
 	return t;
 }

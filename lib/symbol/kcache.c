@@ -17,21 +17,13 @@
 #include <pmc/infile.h>
 #include <pmc/outfile.h>
 #include "core/log.h"
+#include "core/cachedir.h"
 #include "symbol/symtab.h"
 
-/*
- * The folder: $XDG_CACHE_HOME/pmc, else $HOME/.cache/pmc (read with secure_getenv, as all
- * of libpmc's environment). 0, or -ENOENT without either.
- */
-static int cache_dir(char *buf, size_t len)
+/* The folder: $XDG_CACHE_HOME/pmc, else $HOME/.cache/pmc, checked (lib/core/cachedir.h). */
+static int cache_dir(char *buf, size_t len, bool make)
 {
-	const char *x = secure_getenv("XDG_CACHE_HOME"), *home = secure_getenv("HOME");
-
-	if (x && x[0] == '/')
-		return snprintf(buf, len, "%s/pmc", x) < (int)len ? 0 : -ENAMETOOLONG;
-	if (home && home[0] == '/')
-		return snprintf(buf, len, "%s/.cache/pmc", home) < (int)len ? 0 : -ENAMETOOLONG;
-	return -ENOENT;
+	return pmc__cache_dir("", make, buf, len);
 }
 
 static uint64_t fnv(const char *s, size_t n, uint64_t h)
@@ -82,12 +74,13 @@ int pmc__kcache_open(char *path, size_t len)
 {
 	char dir[4000], key[128];
 	struct stat sb;
-	int fd;
+	int fd, err = cache_dir(dir, sizeof(dir), false);
 
-	if (cache_dir(dir, sizeof(dir)) || cache_key(key, sizeof(key)) ||
+	/* path is filled for pmc__kcache_write() even when the folder is not there yet. */
+	if ((err && err != -ENOENT) || cache_key(key, sizeof(key)) ||
 	    snprintf(path, len, "%s/%s", dir, key) >= (int)len)
 		return -ENOENT;
-	fd = pmc_open_input(path);
+	fd = err ? err : pmc_open_input(path);
 	if (fd < 0)
 		return fd;
 	/* Only a file of the user's own: another's could name any address anything. */
@@ -114,7 +107,7 @@ static void remove_stale(const char *dir, const char *keep)
 
 void pmc__kcache_write(const struct pmc__symtab *st, const char *path)
 {
-	char dir[4096], *slash;
+	char dir[4096], checked[4096], *slash;
 	struct pmc_outfile *o;
 	FILE *f;
 	int err;
@@ -124,15 +117,10 @@ void pmc__kcache_write(const struct pmc__symtab *st, const char *path)
 	if (!slash)
 		return;
 	*slash = 0;
-	/* $HOME/.cache may not exist yet: made as the XDG base-directory spec asks (0700). */
-	if (mkdir(dir, 0700) && errno == ENOENT) {
-		char *up = strrchr(dir, '/');
-		*up = 0;
-		mkdir(dir, 0700);
-		*up = '/';
-		mkdir(dir, 0700);
-	}
-	if (pmc_outfile__open(path, &o))
+	/* $HOME/.cache may not exist yet: made as the XDG base-directory spec asks (0700), and
+	 * a folder of another user's (as root with their environment) is not written into. */
+	if (cache_dir(checked, sizeof(checked), true) || strcmp(checked, dir) ||
+	    pmc_outfile__open(path, &o))
 		return;
 	f = pmc_outfile__stream(o);
 	for (size_t i = 0; f && i < st->nr_ksyms; i++)

@@ -14,20 +14,33 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <pmc/outfile.h>
+#include "core/cachedir.h"
 #include "symbol/vdso.h"
+
+/* The image's path in folder vdso/ID of the cache folder, checked (made, with make). */
+static int cache_file(const char *build_id, bool make, char *buf, size_t len)
+{
+	char sub[8 + PMC_BUILD_ID_HEX];
+	size_t n;
+	int err;
+
+	/* The id comes from a sample file when a report asks: hex, or no folder of it. */
+	if (!*build_id || build_id[strspn(build_id, "0123456789abcdef")] ||
+	    strlen(build_id) >= PMC_BUILD_ID_HEX)
+		return -ENOENT;
+	snprintf(sub, sizeof(sub), "vdso/%s", build_id);
+	err = pmc__cache_dir(sub, make, buf, len);
+	n = err ? 0 : strlen(buf);
+	if (!err && n + sizeof("/[vdso]") > len)
+		err = -ENAMETOOLONG;
+	if (!err)
+		memcpy(buf + n, "/[vdso]", sizeof("/[vdso]"));
+	return err;
+}
 
 int pmc__vdso_cache_path(const char *build_id, char *buf, size_t len)
 {
-	const char *xdg = secure_getenv("XDG_CACHE_HOME"), *home = secure_getenv("HOME");
-	int n;
-
-	if (xdg && *xdg)
-		n = snprintf(buf, len, "%s/pmc/vdso/%s/[vdso]", xdg, build_id);
-	else if (home && *home)
-		n = snprintf(buf, len, "%s/.cache/pmc/vdso/%s/[vdso]", home, build_id);
-	else
-		return -ENOENT;
-	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+	return cache_file(build_id, false, buf, len);
 }
 
 /* The size of the [vdso] mapping at base, from /proc/self/maps; 0 if not found. */
@@ -47,19 +60,6 @@ static size_t vdso_size(uintptr_t base)
 	return size;
 }
 
-/* mkdir -p of path's folders (not its last component), private to the user. */
-static int make_folders(char *path)
-{
-	for (char *s = strchr(path + 1, '/'); s; s = strchr(s + 1, '/')) {
-		*s = 0;
-		int ret = mkdir(path, 0700) && errno != EEXIST ? -errno : 0;
-		*s = '/';
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
 int pmc__vdso_save(char build_id[PMC_BUILD_ID_HEX])
 {
 	uintptr_t base = (uintptr_t)getauxval(AT_SYSINFO_EHDR);
@@ -71,12 +71,10 @@ int pmc__vdso_save(char build_id[PMC_BUILD_ID_HEX])
 
 	if (!size || pmc__build_id_of_image((const uint8_t *)base, size, build_id))
 		return -ENOENT;
-	ret = pmc__vdso_cache_path(build_id, path, sizeof(path));
+	ret = cache_file(build_id, true, path, sizeof(path));
 	if (ret || !stat(path, &sb))
 		return ret;
-	ret = make_folders(path);
-	if (!ret)
-		ret = pmc_outfile__open(path, &o);
+	ret = pmc_outfile__open(path, &o);
 	if (ret)
 		return ret;
 	if (write(pmc_outfile__fd(o), (const void *)base, size) != (ssize_t)size) {

@@ -11,7 +11,9 @@
 
 /*
  * Where the image of build id (hex) is kept: "$XDG_CACHE_HOME/pmc/vdso/ID/[vdso]", or
- * under "$HOME/.cache" without XDG_CACHE_HOME. 0, or -ENOENT without either variable,
+ * under "$HOME/.cache" without XDG_CACHE_HOME, its folders checked as pmc__cache_dir()
+ * does (lib/core/cachedir.h). 0, or -ENOENT without either variable, without the folder or
+ * for an id that is not hex; -PMC_E_UNSAFELINK, -EPERM for a folder not to be trusted,
  * -ENAMETOOLONG.
  */
 int pmc__vdso_cache_path(const char *build_id, char *buf, size_t len);

@@ -17,6 +17,9 @@
  *   huge-file        makes the runner's results file 16 GiB long (a hole), then enters
  *                    "after" (2 calls)
  *   names [N]        N regions "n0".."n<N-1>" (420), each entered once around 1 call
+ *   as-named NAME... each argument a region's name, entered once around 1 call
+ *   held [T]         T threads (200, at most 256) each enter "work" once (2 calls), all
+ *                    alive together: each waits for the others before it ends
  */
 #include <pthread.h>
 #include <signal.h>
@@ -55,6 +58,32 @@ static int threads(int nr)
 	for (int i = 0; i < nr && i < 64; i++)
 		pthread_create(&tid[i], NULL, worker, NULL);
 	for (int i = 0; i < nr && i < 64; i++)
+		pthread_join(tid[i], NULL);
+	return 0;
+}
+
+static pthread_barrier_t all_in;
+
+static void *held_worker(void *arg)
+{
+	(void)arg;
+	pmc_region_begin("work");
+	calls(2);
+	pmc_region_end("work");
+	pthread_barrier_wait(&all_in);
+	return NULL;
+}
+
+static int held(int nr)
+{
+	pthread_t tid[256];
+
+	nr = nr > 256 ? 256 : nr;
+	pthread_barrier_init(&all_in, NULL, (unsigned)nr);
+	for (int i = 0; i < nr; i++)
+		if (pthread_create(&tid[i], NULL, held_worker, NULL))
+			return 1;
+	for (int i = 0; i < nr; i++)
 		pthread_join(tid[i], NULL);
 	return 0;
 }
@@ -208,6 +237,16 @@ int main(int argc, char **argv)
 			pmc_region_begin(name);
 			calls(1);
 			pmc_region_end(name);
+		}
+		return 0;
+	}
+	if (!strcmp(c, "held"))
+		return held(a < 0 ? 200 : (int)a);
+	if (!strcmp(c, "as-named")) {
+		for (int i = 2; i < argc; i++) {
+			pmc_region_begin(argv[i]);
+			calls(1);
+			pmc_region_end(argv[i]);
 		}
 		return 0;
 	}

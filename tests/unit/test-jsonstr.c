@@ -22,7 +22,40 @@ Test(jsonstr, valid_utf8_is_kept)
 	expect_json("loop", "loop");
 	expect_json("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
 		    "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
-	expect_json("a\\x41\"\n", "a\\x41\"\n"); /* a literal backslash stays one */
+	expect_json("a\"\n", "a\"\n");
+}
+
+/*
+ * A backslash is \x5c: the byte 0xff and the text \xff encoded alike, and pmc merge then
+ * took two regions of pmc's own file for one region written twice.
+ */
+Test(jsonstr, encoding_is_injective_and_decodes_back)
+{
+	expect_json("a\\x41", "a\\x5cx41");
+	expect_json("\\", "\\x5c");
+	expect_json("\\xff", "\\x5cxff");
+	expect_json("\xff", "\\xff");
+
+	char s[64], *back;
+	unsigned seed = 7;
+	const char alphabet[] = "\\x5cf0\xff\xc3\xa9"
+				"a";
+
+	for (int round = 0; round < 5000; round++) {
+		json_t *j;
+		size_t n = (size_t)(rand_r(&seed) % 16);
+
+		for (size_t i = 0; i < n; i++)
+			s[i] = alphabet[rand_r(&seed) % (sizeof(alphabet) - 1)];
+		s[n] = 0;
+		j = pmc__json_bytes(s);
+		cr_assert_not_null(j);
+		back = strdup(json_string_value(j));
+		pmc__json_unbytes(back);
+		cr_expect_str_eq(back, s, "round %d: decoded back differs", round);
+		free(back);
+		json_decref(j);
+	}
 }
 
 Test(jsonstr, other_bytes_are_escaped)

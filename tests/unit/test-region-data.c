@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The region record reader (docs/regions.md): a table of records and their verdicts, merging. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
@@ -263,5 +264,41 @@ Test(region_data, named_entries_are_summed_over_processes_and_kept_per_thread)
 	cr_assert_eq(pmc_region_data__named_entries(d, 0, 1, &n), 0);
 	cr_expect_eq(n, 0, "the second process named none");
 	cr_expect_eq(pmc_region_data__named_entries(d, 1, -1, &n), -EINVAL);
+	pmc_region_data__delete(d);
+}
+
+/*
+ * A record of more events than 4,096 (the reader's old cap, which the writer never had) is
+ * read; a count of events its body cannot hold is refused before anything is allocated.
+ */
+Test(region_data, a_record_of_5000_events_is_read)
+{
+	size_t n = 5000, cap = 64 * n + 256, len;
+	char *body = malloc(cap), *buf = malloc(cap + 64);
+	struct pmc_region_data *d;
+	struct pmc_region_values v;
+
+	cr_assert(body && buf);
+	len = (size_t)snprintf(body, cap, "process 10 %zu 0 0\n", n);
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)snprintf(body + len, cap - len, "event e%zu\n", i);
+	len += (size_t)snprintf(body + len, cap - len, "thread 11\nregion 1 r 1 1 0 0");
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)snprintf(body + len, cap - len, " %zu", i);
+	len += (size_t)snprintf(body + len, cap - len, "\nend\n");
+	len = (size_t)snprintf(buf, cap + 64, "PMC-REGIONS 1 %zu\n%s", len, body);
+	cr_assert_eq(pmc_region_data__new(&d), 0);
+	cr_assert_eq(pmc_region_data__parse(d, buf, len), 1);
+	cr_expect_eq(pmc_region_data__nr_events(d), n);
+	cr_assert_eq(pmc_region_data__get(d, 0, -1, &v), 0);
+	cr_expect_eq(v.values[n - 1], n - 1);
+	pmc_region_data__delete(d);
+	free(body);
+	free(buf);
+
+	const char *huge = rec("process 10 99999999999 0 0\nend\n");
+
+	cr_assert_eq(pmc_region_data__new(&d), 0);
+	cr_expect_eq(pmc_region_data__parse(d, huge, strlen(huge)), -PMC_E_FORMAT);
 	pmc_region_data__delete(d);
 }

@@ -37,6 +37,38 @@ Test(stat, t_quantile_rejects_bad_arguments)
 	cr_expect(fabs(pmc_t_quantile(0.5, 7)) < 1e-9);
 }
 
+/*
+ * Levels near 0 and near 100 %: with one degree of freedom t is Cauchy's, tan(pi (p - 1/2)),
+ * so the quantile is known exactly. --ci 1e-9 gave a negative interval, and a quantile
+ * above 1e12 was cut there.
+ */
+Test(stat, t_quantile_at_extreme_levels)
+{
+	static const double ps[] = {0.5 + 5e-12, 0.5 + 5e-10, 0.5 + 5e-8, 0.75,
+				    0.9,	 1 - 5e-10,   1 - 5e-14};
+
+	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++) {
+		/* Near 1, from 1 - p: tan near pi/2 would magnify M_PI's own rounding. */
+		double want =
+			ps[i] < 0.75 ? tan(M_PI * (ps[i] - 0.5)) : 1 / tan(M_PI * (1 - ps[i]));
+		double t = pmc_t_quantile(ps[i], 1);
+
+		cr_expect(t > 0 && fabs(t - want) <= 1e-6 * want, "t(%.17g, 1) = %.10g, want %.10g",
+			  ps[i], t, want);
+	}
+}
+
+Test(stat, tiny_level_gives_a_small_nonnegative_interval)
+{
+	double v[] = {10, 20, 30, 40};
+	struct pmc_summary s;
+
+	cr_assert_eq(pmc_summarize(v, 4, 1e-9, &s), 0);
+	cr_expect(s.ci > 0 && s.ci < 1e-6, "ci %g", s.ci);
+	cr_assert_eq(pmc_summarize(v, 4, 0.9999999999999, &s), 0);
+	cr_expect(s.ci > 1e3 && isfinite(s.ci), "ci %g", s.ci);
+}
+
 Test(stat, summary_of_constant_values_has_zero_interval)
 {
 	double v[] = {1000, 1000, 1000, 1000, 1000};

@@ -223,11 +223,16 @@ static int apply(struct stat_opts *o, int c, const char *arg, unsigned *priv_set
 		o->repeat = (int)n;
 		return 0;
 	case O_CI:
-		if (cli_parse_double(arg, 1e-9, 100.0 - 1e-9, &o->level))
+		if (cli_parse_double(arg, 0, 100, &o->level) || o->level <= 0 || o->level >= 100)
 			return bad_usage("--ci takes a level in percent, above 0 and below 100 "
 					 "(95, 99), not '%s'",
 					 arg);
 		o->level /= 100.0;
+		/* The quantile 1 - (1 - level)/2 must differ from 1 in a double. */
+		if (!(1 - (1 - o->level) / 2 < 1))
+			return bad_usage("--ci %s is too close to 100 to compute an interval "
+					 "(at most 99.9999999999999)",
+					 arg);
 		return 0;
 	case O_FORMAT:
 		o->format_set = true;

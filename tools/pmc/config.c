@@ -61,6 +61,14 @@ static int line_to_option(char *line, const struct cli_cmd *cmd, char **opt,
 			 "unknown key '%.60s' (the keys are the long options)", key);
 		return -PMC_E_CONFIG;
 	}
+	/* A config file is data (docs/security.md): it never runs a command. */
+	if (!strcmp(key, "pre") || !strcmp(key, "post")) {
+		snprintf(err->msg, sizeof(err->msg),
+			 "'%s' runs a command, and a config file never runs one: give --%s on "
+			 "the command line",
+			 key, key);
+		return -PMC_E_CONFIG;
+	}
 	if (!o->arg) {
 		if (is_true(val))
 			return asprintf(opt, "--%s", key) < 0 ? -ENOMEM : 0;

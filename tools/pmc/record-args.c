@@ -41,7 +41,7 @@ static const struct cli_opt options[] = {
 	 "breakpoints); -c, -F and an event's period=/freq= term win over the defaults"},
 	{NULL, 'g', NULL, CLI_V_NONE, NULL, "call chains by frame pointer"},
 	{"call-graph", O_CALLGRAPH, "MODE", CLI_V_CHOICES, "fp dwarf",
-	 "fp, or dwarf[,BYTES] (copies BYTES of user stack, default 8192)"},
+	 "fp, or dwarf[,BYTES] (copies BYTES of user stack, default 8192, at most 65000)"},
 	{"branch-any", 'b', NULL, CLI_V_NONE, NULL,
 	 "sample the branch stack, any branch (needs a PMU with LBR, or --backend=vpmu)"},
 	{"branch-filter", 'j', "FILTER", CLI_V_NONE, NULL,
@@ -238,8 +238,16 @@ static int parse_call_graph(struct record_cli *c, const char *arg)
 		return 0;
 	if (parse_u64("--call-graph dwarf", arg + 6, &n))
 		return 2;
-	/* The kernel wants a multiple of 8 below 64 KiB, leaving room for the rest. */
-	c->ro.stack_bytes = (uint32_t)((n > 65000 ? 65000 : n) & ~7ull);
+	/* The kernel wants a multiple of 8 below 64 KiB, leaving room for the rest of the
+	 * sample: a larger size is refused, as perf refuses one above 65528. */
+	if (n > 65000) {
+		fprintf(stderr,
+			"pmc record: --call-graph dwarf copies at most 65000 bytes of stack "
+			"(a sample must fit in 64 KiB), not %llu\n",
+			(unsigned long long)n);
+		return 2;
+	}
+	c->ro.stack_bytes = (uint32_t)(n & ~7ull);
 	return 0;
 }
 

@@ -222,7 +222,10 @@ static void print_line(FILE *f, const char *prefix, const struct stat_view *v, i
 	if (pmc_evsel__note(e->evsel))
 		fprintf(f, "   (%s)", pmc_evsel__note(e->evsel));
 	if (v->trust)
-		fprintf(f, "   [%s%s]", v->trust, v->bias_subtracted ? ", subtracted" : "");
+		fprintf(f, "   [%s%s%s]", v->trust, v->bias_subtracted ? ", subtracted" : "",
+			e->nr_clamped ? ", larger than the count: 0" : "");
+	else if (e->nr_clamped)
+		fprintf(f, "   [overhead larger than the count: 0]");
 	fputc('\n', f);
 }
 

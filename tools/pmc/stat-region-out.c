@@ -68,7 +68,7 @@ void stat_regions__print(FILE *f, const struct stat_run *run)
 	int reps = res->nr_region_reps;
 	struct stat_view *v;
 
-	if (!res->nr_regions && !res->lost_records && !res->bad_runs)
+	if (!res->nr_regions && !res->lost_records && !res->bad_runs && !res->unopened)
 		return;
 	if (stat_views__new(run, &v)) {
 		fprintf(stderr, "pmc stat: cannot print the regions: out of memory\n");
@@ -107,6 +107,12 @@ void stat_regions__print(FILE *f, const struct stat_run *run)
 	if (res->bad_ids)
 		fprintf(f, "  warning: %" PRIu64 " markers named an unknown region id\n",
 			res->bad_ids);
+	if (res->unopened)
+		fprintf(f,
+			"  warning: %" PRIu64 " thread%s entered regions without counters (the "
+			"limit of open files?): %s entries are not counted\n",
+			res->unopened, res->unopened == 1 ? "" : "s",
+			res->unopened == 1 ? "its" : "their");
 	if (res->failed_reads)
 		fprintf(f, "  warning: %" PRIu64 " counter reads in markers failed\n",
 			res->failed_reads);
