@@ -31,8 +31,11 @@ enum perfdata_feat {
 
 /* Record types perf's tools add to the kernel's (PERF_RECORD_USER_TYPE_START and up). */
 enum {
-	PERFDATA_RECORD_HEADER_ATTR = 64,
+	PERFDATA_RECORD_HEADER_ATTR = 64,	  /* pipe mode: an attr, then its ids */
+	PERFDATA_RECORD_HEADER_TRACING_DATA = 66, /* pipe mode: u32 size; that many bytes follow */
+	PERFDATA_RECORD_HEADER_BUILD_ID = 67,
 	PERFDATA_RECORD_FINISHED_ROUND = 68,
+	PERFDATA_RECORD_HEADER_FEATURE = 80, /* pipe mode: u64 feature number; its section */
 	PERFDATA_RECORD_COMPRESSED = 81,
 	PERFDATA_RECORD_COMPRESSED2 = 83, /* perf 6.8: a u64 data_size before the zstd bytes */
 };
@@ -208,6 +211,12 @@ int pmc__perfdata_writer_write_sample(struct pmc__perfdata_writer *w, size_t att
 int pmc__perfdata_writer_set_vdso(struct pmc__perfdata_writer *w, const char *build_id);
 /* Bytes of data written so far. */
 uint64_t pmc__perfdata_writer_data_size(const struct pmc__perfdata_writer *w);
+/*
+ * The end of a round of records (FINISHED_ROUND, docs/sample-file.md). To a pipe (pipe.c)
+ * the records are then written out, for a reader that reads as they come. 0, or -EPIPE
+ * (also with no record: round 0) once the reader of a pipe has gone away.
+ */
+int pmc__perfdata_writer_round(struct pmc__perfdata_writer *w, bool round);
 int pmc__perfdata_writer_finish(struct pmc__perfdata_writer *w);
 void pmc__perfdata_writer_delete(struct pmc__perfdata_writer *w);
 

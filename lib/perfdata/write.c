@@ -59,14 +59,23 @@ static int write_header(struct pmc__perfdata_writer *w, uint64_t data_size,
 	return pwrite_all(w->fd, &h, sizeof(h), 0);
 }
 
-/* A growing byte buffer for one feature section. */
-struct fbuf {
-	uint8_t *p;
-	size_t len, cap;
-	bool oom;
-};
+int pmc__perfdata_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
 
-static void fput(struct fbuf *b, const void *v, size_t n)
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+void pmc__fput(struct pmc__fbuf *b, const void *v, size_t n)
 {
 	if (b->oom || !n)
 		return;
@@ -84,35 +93,35 @@ static void fput(struct fbuf *b, const void *v, size_t n)
 	b->len += n;
 }
 
-static void fput32(struct fbuf *b, uint32_t v)
+static void fput32(struct pmc__fbuf *b, uint32_t v)
 {
-	fput(b, &v, 4);
+	pmc__fput(b, &v, 4);
 }
 
 /* perf's header string: u32 length (rounded up to 64 with the NUL), then the padded bytes. */
-static void fput_string(struct fbuf *b, const char *s)
+static void fput_string(struct pmc__fbuf *b, const char *s)
 {
 	static const char zero[64];
 	size_t n = strlen(s) + 1, padded = (n + 63) & ~(size_t)63;
 
 	fput32(b, (uint32_t)padded);
-	fput(b, s, n - 1);
-	fput(b, zero, padded - n + 1);
+	pmc__fput(b, s, n - 1);
+	pmc__fput(b, zero, padded - n + 1);
 }
 
-static void feat_event_desc(struct pmc__perfdata_writer *w, struct fbuf *b)
+static void feat_event_desc(struct pmc__perfdata_writer *w, struct pmc__fbuf *b)
 {
 	fput32(b, (uint32_t)w->nr_attrs);
 	fput32(b, w->attrs[0].attr.size);
 	for (size_t i = 0; i < w->nr_attrs; i++) {
-		fput(b, &w->attrs[i].attr, w->attrs[i].attr.size);
+		pmc__fput(b, &w->attrs[i].attr, w->attrs[i].attr.size);
 		fput32(b, (uint32_t)w->attrs[i].nr_ids);
 		fput_string(b, w->attrs[i].name);
-		fput(b, w->attrs[i].ids, w->attrs[i].nr_ids * 8);
+		pmc__fput(b, w->attrs[i].ids, w->attrs[i].nr_ids * 8);
 	}
 }
 
-static void feat_cmdline(struct pmc__perfdata_writer *w, struct fbuf *b)
+static void feat_cmdline(struct pmc__perfdata_writer *w, struct pmc__fbuf *b)
 {
 	fput32(b, (uint32_t)w->cmdline_argc);
 	for (int i = 0; i < w->cmdline_argc; i++)
@@ -124,7 +133,7 @@ static void feat_cmdline(struct pmc__perfdata_writer *w, struct fbuf *b)
  * of id of which byte 20 is the id's length (misc bit 15, PERF_RECORD_MISC_BUILD_ID_SIZE),
  * the file's name padded to 64 bytes. The one entry is the vDSO's.
  */
-static void feat_build_id(struct pmc__perfdata_writer *w, struct fbuf *b)
+static void feat_build_id(struct pmc__perfdata_writer *w, struct pmc__fbuf *b)
 {
 	static const char name[64] = "[vdso]";
 	uint8_t id[24] = {0};
@@ -136,17 +145,20 @@ static void feat_build_id(struct pmc__perfdata_writer *w, struct fbuf *b)
 	for (size_t i = 0; i < n && i < 20; i++)
 		sscanf(w->vdso_build_id + 2 * i, "%2hhx", &id[i]);
 	id[20] = (uint8_t)n;
-	fput(b, &h, sizeof(h));
-	fput(b, &pid, 4);
-	fput(b, id, sizeof(id));
-	fput(b, name, sizeof(name));
+	pmc__fput(b, &h, sizeof(h));
+	pmc__fput(b, &pid, 4);
+	pmc__fput(b, id, sizeof(id));
+	pmc__fput(b, name, sizeof(name));
 }
 
-static void build_feature(struct pmc__perfdata_writer *w, int feat, struct fbuf *b)
+bool pmc__perfdata_build_feature(struct pmc__perfdata_writer *w, int feat, struct pmc__fbuf *b)
 {
 	struct utsname u;
 	long conf = sysconf(_SC_NPROCESSORS_CONF), onln = sysconf(_SC_NPROCESSORS_ONLN);
 
+	if ((feat == PERFDATA_FEAT_CMDLINE && !w->cmdline_argc) ||
+	    (feat == PERFDATA_FEAT_BUILD_ID && !w->vdso_build_id[0]))
+		return false;
 	uname(&u);
 	switch (feat) {
 	case PERFDATA_FEAT_BUILD_ID:
@@ -175,14 +187,15 @@ static void build_feature(struct pmc__perfdata_writer *w, int feat, struct fbuf 
 		feat_event_desc(w, b);
 		break;
 	}
+	return true;
 }
 
-static const int feats[] = {
+const int pmc__perfdata_wfeats[PERFDATA_NR_WFEATS] = {
 	PERFDATA_FEAT_BUILD_ID, PERFDATA_FEAT_HOSTNAME,	  PERFDATA_FEAT_OSRELEASE,
 	PERFDATA_FEAT_VERSION,	PERFDATA_FEAT_ARCH,	  PERFDATA_FEAT_NRCPUS,
 	PERFDATA_FEAT_CMDLINE,	PERFDATA_FEAT_EVENT_DESC,
 };
-#define NR_FEATS (sizeof(feats) / sizeof(feats[0]))
+#define NR_FEATS PERFDATA_NR_WFEATS
 
 /* Appends the feature sections after the data and rewrites the header with final sizes. */
 static int write_features(struct pmc__perfdata_writer *w)
@@ -190,18 +203,15 @@ static int write_features(struct pmc__perfdata_writer *w)
 	uint64_t bits[PERFDATA_FEAT_BITS / 64] = {0};
 	struct perfdata_section idx[NR_FEATS];
 	uint64_t idx_off = w->data_offset + w->data_size, off;
-	struct fbuf b = {0};
+	struct pmc__fbuf b = {0};
 	int ret = 0;
 
 	off = idx_off + sizeof(idx);
 	for (size_t i = 0; i < NR_FEATS; i++) {
 		size_t start = b.len;
-		if (feats[i] == PERFDATA_FEAT_CMDLINE && !w->cmdline_argc)
+		if (!pmc__perfdata_build_feature(w, pmc__perfdata_wfeats[i], &b))
 			continue;
-		if (feats[i] == PERFDATA_FEAT_BUILD_ID && !w->vdso_build_id[0])
-			continue;
-		build_feature(w, feats[i], &b);
-		bits[feats[i] / 64] |= 1ull << (feats[i] % 64);
+		bits[pmc__perfdata_wfeats[i] / 64] |= 1ull << (pmc__perfdata_wfeats[i] % 64);
 		idx[i] = (struct perfdata_section){off + start, b.len - start};
 	}
 	if (b.oom)
@@ -209,7 +219,7 @@ static int write_features(struct pmc__perfdata_writer *w)
 	/* The index lists the set bits in order, with no gaps for skipped features. */
 	size_t n = 0;
 	for (size_t i = 0; i < NR_FEATS; i++)
-		if (bits[feats[i] / 64] >> (feats[i] % 64) & 1)
+		if (bits[pmc__perfdata_wfeats[i] / 64] >> (pmc__perfdata_wfeats[i] % 64) & 1)
 			idx[n++] = idx[i];
 	off = idx_off + n * sizeof(idx[0]);
 	for (size_t i = 0; i < n; i++)
@@ -264,6 +274,11 @@ int pmc__perfdata_writer_new(const char *path, struct pmc__perfdata_writer **out
 		return ret;
 	}
 	w->fd = pmc_outfile__fd(w->out);
+	/*
+	 * perf's pipe mode (pipe.c) for standard output, whatever it is (as perf record -o -),
+	 * and for an output that cannot seek (a FIFO, a terminal).
+	 */
+	w->pipe = !strcmp(path, "-") || (lseek(w->fd, 0, SEEK_CUR) < 0 && errno == ESPIPE);
 	*out = w;
 	return 0;
 }
@@ -346,6 +361,8 @@ int pmc__perfdata_writer_begin(struct pmc__perfdata_writer *w)
 	}
 	for (size_t i = 0; i < w->nr_attrs; i++) {
 		w->attrs[i].attr.size = asz;
+		if (w->pipe)
+			continue;
 		w->attrs[i].ids_offset = off;
 		ret = pwrite_all(w->fd, w->attrs[i].ids, w->attrs[i].nr_ids * 8, off);
 		if (ret)
@@ -353,6 +370,10 @@ int pmc__perfdata_writer_begin(struct pmc__perfdata_writer *w)
 		off += w->attrs[i].nr_ids * 8;
 	}
 	w->attrs_offset = off;
+	if (w->pipe) {
+		w->begun = true;
+		return pmc__perfdata_pipe_begin(w);
+	}
 	for (size_t i = 0; i < w->nr_attrs; i++) {
 		struct perfdata_section ids = {w->attrs[i].ids_offset, w->attrs[i].nr_ids * 8};
 		ret = pwrite_all(w->fd, &w->attrs[i].attr, asz, off);
@@ -367,9 +388,17 @@ int pmc__perfdata_writer_begin(struct pmc__perfdata_writer *w)
 	return write_header(w, 0, NULL);
 }
 
-static int flush(struct pmc__perfdata_writer *w)
+/* Records are appended: written in order to a pipe, at their offset to a file. */
+static int put(struct pmc__perfdata_writer *w, const void *p, size_t len, uint64_t data_off)
 {
-	int ret = pwrite_all(w->fd, w->buf, w->buf_len, w->data_offset + w->data_size - w->buf_len);
+	if (w->pipe)
+		return pmc__perfdata_write_all(w->fd, p, len);
+	return pwrite_all(w->fd, p, len, w->data_offset + data_off);
+}
+
+int pmc__perfdata_writer_flush(struct pmc__perfdata_writer *w)
+{
+	int ret = put(w, w->buf, w->buf_len, w->data_size - w->buf_len);
 
 	w->buf_len = 0;
 	return ret;
@@ -380,12 +409,12 @@ int pmc__perfdata_writer_write(struct pmc__perfdata_writer *w, const void *rec, 
 	if (!w->begun || w->finished)
 		return -EINVAL;
 	if (w->buf_len + len > WBUF_BYTES) {
-		int ret = flush(w);
+		int ret = pmc__perfdata_writer_flush(w);
 		if (ret)
 			return ret;
 	}
 	if (len > WBUF_BYTES) {
-		int ret = pwrite_all(w->fd, rec, len, w->data_offset + w->data_size);
+		int ret = put(w, rec, len, w->data_size);
 		if (!ret)
 			w->data_size += len;
 		return ret;
@@ -421,8 +450,8 @@ int pmc__perfdata_writer_finish(struct pmc__perfdata_writer *w)
 
 	if (!w->begun || w->finished)
 		return -EINVAL;
-	ret = flush(w);
-	if (!ret)
+	ret = pmc__perfdata_writer_flush(w);
+	if (!ret && !w->pipe) /* a pipe's features went first (pipe.c) */
 		ret = write_features(w);
 	if (!ret) {
 		ret = pmc_outfile__commit(w->out);
