@@ -189,6 +189,8 @@ int pmc__perfdata_sample(struct pmc__perfdata *f, const struct pmc__perfdata_eve
  *	pmc__perfdata_writer_finish(w);                      // features, header, rename
  *	pmc__perfdata_writer_delete(w);
  *
+ * To "-" or an output that cannot seek (a FIFO), the writer writes perf's pipe mode
+ * instead (pipe.c): the header and attrs as records at begin, records in order.
  * A writer deleted without finish removes its temporary file. Records must carry the
  * sample_id trailer their attr implies (attr.sample_id_all) — the kernel's do.
  */

@@ -309,18 +309,20 @@ int pmc__perfdata_open_mem(const void *buf, size_t len, struct pmc__perfdata **o
 static int open_stream(struct pmc__perfdata **out, struct pmc_file_error *err)
 {
 	uint8_t *buf;
-	size_t len;
-	int ret = pmc__perfdata_read_stream(STDIN_FILENO, &buf, &len);
+	size_t len, cap;
+	int ret = pmc__perfdata_read_stream(STDIN_FILENO, &buf, &len, &cap);
 
 	if (ret)
 		return pmc__perfdata_fail(err, ret, 0, "cannot read standard input: %s",
 					  strerror(-ret));
 	ret = open_buf(buf, len, false, out, err);
-	if (ret)
-		free(buf);
-	else
-		(*out)->stream = buf;
-	return ret;
+	if (ret) {
+		munmap(buf, cap);
+		return ret;
+	}
+	(*out)->stream = buf;
+	(*out)->stream_cap = cap;
+	return 0;
 }
 
 static int map_file(int fd, const char *path, struct pmc__perfdata **out,
@@ -404,7 +406,8 @@ void pmc__perfdata_close(struct pmc__perfdata *f)
 		f->buf = f->file_buf, f->len = f->file_len;
 	if (f->mapped)
 		munmap((void *)f->buf, f->len);
-	free(f->stream);
+	if (f->stream)
+		munmap(f->stream, f->stream_cap);
 	free(f);
 }
 

@@ -23,7 +23,8 @@ struct pmc__perfdata {
 	size_t file_len;
 	bool interrupted;
 	bool pipe;	 /* a pipe-mode stream (pipe.c): header and attrs are records */
-	uint8_t *stream; /* the stream read into memory, owned; NULL for a mapped file */
+	uint8_t *stream; /* the stream read into memory (mapped, stream_cap bytes) or NULL */
+	size_t stream_cap;
 	struct perfdata_file_header h;
 	size_t nr_attrs;
 	struct perf_event_attr *attrs; /* zero-extended to this build's struct size */
@@ -64,9 +65,9 @@ int pmc__perfdata_read_feature(struct pmc__perfdata *f, int bit, const struct pe
 			       struct pmc_file_error *err);
 /*
  * pipe.c: a pipe-mode stream (perf record -o -, pmc record -o -) read from fd to its end,
- * into a buffer the caller frees.
+ * into a mapping of *cap bytes that the caller unmaps.
  */
-int pmc__perfdata_read_stream(int fd, uint8_t **out, size_t *len);
+int pmc__perfdata_read_stream(int fd, uint8_t **out, size_t *len, size_t *cap);
 /* pipe.c: the header records of a pipe-mode stream (attrs, features); 0 or an error. */
 int pmc__perfdata_pipe_open(struct pmc__perfdata *f, struct pmc_file_error *err);
 /*

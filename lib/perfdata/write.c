@@ -25,19 +25,22 @@ static uint32_t attr_write_size(const struct perf_event_attr *a)
 	return PERF_ATTR_SIZE_VER7;
 }
 
+#define APPEND UINT64_MAX /* pwrite_all's offset for write(2) at the position (a pipe) */
+
 static int pwrite_all(int fd, const void *buf, size_t len, uint64_t off)
 {
 	const char *p = buf;
 
 	while (len) {
-		ssize_t n = pwrite(fd, p, len, (off_t)off);
+		ssize_t n = off == APPEND ? write(fd, p, len) : pwrite(fd, p, len, (off_t)off);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			return -errno;
 		p += n;
 		len -= (size_t)n;
-		off += (uint64_t)n;
+		if (off != APPEND)
+			off += (uint64_t)n;
 	}
 	return 0;
 }
@@ -61,18 +64,7 @@ static int write_header(struct pmc__perfdata_writer *w, uint64_t data_size,
 
 int pmc__perfdata_write_all(int fd, const void *buf, size_t len)
 {
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	return pwrite_all(fd, buf, len, APPEND);
 }
 
 void pmc__fput(struct pmc__fbuf *b, const void *v, size_t n)
@@ -391,9 +383,7 @@ int pmc__perfdata_writer_begin(struct pmc__perfdata_writer *w)
 /* Records are appended: written in order to a pipe, at their offset to a file. */
 static int put(struct pmc__perfdata_writer *w, const void *p, size_t len, uint64_t data_off)
 {
-	if (w->pipe)
-		return pmc__perfdata_write_all(w->fd, p, len);
-	return pwrite_all(w->fd, p, len, w->data_offset + data_off);
+	return pwrite_all(w->fd, p, len, w->pipe ? APPEND : w->data_offset + data_off);
 }
 
 int pmc__perfdata_writer_flush(struct pmc__perfdata_writer *w)

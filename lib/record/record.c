@@ -287,6 +287,7 @@ static void sample_params(struct pmc_record *rec, const struct pmc_target *t,
 		p->argv = t->argv;
 		p->keep_fd = t->child_fd > 0 ? t->child_fd : -1;
 		p->keep_fd_env = t->child_fd_env;
+		p->stdout_to_stderr = !strcmp(rec->output, "-");
 		p->child = &rec->child;
 		p->inherit = !t->no_inherit;
 		p->enable_on_exec = true;

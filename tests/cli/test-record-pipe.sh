@@ -90,4 +90,11 @@ wait
 "$PMC" report -i "$T/fifo" >"$T/out" 2>&1 && fail "pmc report -i FIFO succeeded"
 expect_grep "report -i FIFO: says to use -i - <" "\-i - <" "$T/out"
 
+# The vpmu backend, which starts the command itself, sends its output to stderr as well.
+require_vpmu
+"$PMC" record -q --backend=vpmu -e instructions -c 10000 -o - -- sh -c "echo hello; exec $G 10" \
+	2>"$T/err" | "$PMC" report -i - >"$T/out" 2>&1
+expect_grep "vpmu: pmc report -i - reads the stream" "^# pmc report of -: [1-9][0-9]* samples" "$T/out"
+expect_grep "vpmu: the command's output went to standard error" "^hello$" "$T/err"
+
 echo "$PASSES passed, $FAILS failed"
