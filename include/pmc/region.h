@@ -171,6 +171,14 @@ PMC_API int pmc_region_data__named_entries(const struct pmc_region_data *data, s
  * Problems the recording processes counted: markers with an unknown id or name that could
  * not be registered, and counter reads that failed (those entries added nothing).
  */
+/*
+ * Records read from the arena, not written by their processes: processes that left without
+ * writing their results (_exit(), a crash, a signal), whose tables the runner read from the
+ * memory it shares with them (docs/regions.md, "The arena"). They are in the data, and not
+ * lost.
+ */
+PMC_API uint64_t pmc_region_data__nr_recovered(const struct pmc_region_data *data);
+
 PMC_API void pmc_region_data__problems(const struct pmc_region_data *data, uint64_t *bad_ids,
 				       uint64_t *failed_reads);
 

@@ -250,6 +250,12 @@ struct pmc_run_results {
 	 */
 	struct pmc_summary *pass_wall;
 	int wall_pass;
+	/*
+	 * The command's region records read from the memory it shared with the runner, not
+	 * written by their processes (they left with _exit(), crashed or were killed:
+	 * docs/regions.md, "The arena"); counted, not lost.
+	 */
+	uint64_t recovered_records;
 };
 
 enum { PMC_RUN_OVERHEAD_NONE, PMC_RUN_OVERHEAD_CALIBRATED, PMC_RUN_OVERHEAD_VALIDATED };

@@ -271,6 +271,12 @@ bool pmc__tp_exists(const char *subsys, const char *name);
  * may be 0), -PMC_E_NOTRACEFS or -ENOMEM. */
 int pmc__tp_lookup(const char *subsys, const char *name, struct pmc_tp **out, size_t *nr);
 void pmc__tp_free(struct pmc_tp *tps, size_t nr);
+/*
+ * The tracepoint of id id into *out (one entry; pmc__tp_free(*out, 1)). hint, when not NULL,
+ * is tried first: a name that starts "subsys:name" (as an evsel of a tracepoint is named);
+ * else every tracepoint is read. Returns 0, -ENOENT, -PMC_E_NOTRACEFS or -ENOMEM.
+ */
+int pmc__tp_by_id(uint64_t id, const char *hint, struct pmc_tp **out);
 /* Walks tracepoints (of subsys only, when not NULL) as "subsys:name". */
 int pmc__tp_for_each(const char *subsys, pmc_event_fn fn, void *arg);
 /*

@@ -199,6 +199,57 @@ int pmc__tp_lookup(const char *subsys, const char *name, struct pmc_tp **out, si
 	return 0;
 }
 
+/* hint's "subsys:name" (an evsel's name: a tail of terms or modifiers may follow). */
+static bool split_hint(const char *hint, char *sub, size_t sub_len, char *name, size_t name_len)
+{
+	size_t s = hint ? strcspn(hint, ":") : 0, n;
+
+	if (!s || !hint[s] || s >= sub_len)
+		return false;
+	n = strcspn(hint + s + 1, ":/ ,{}");
+	if (!n || n >= name_len)
+		return false;
+	snprintf(sub, sub_len, "%.*s", (int)s, hint);
+	snprintf(name, name_len, "%.*s", (int)n, hint + s + 1);
+	return true;
+}
+
+int pmc__tp_by_id(uint64_t id, const char *hint, struct pmc_tp **out)
+{
+	char sub[256], name[256];
+	struct pmc_tp *all;
+	size_t nr, i;
+	int ret;
+
+	*out = NULL;
+	if (split_hint(hint, sub, sizeof(sub), name, sizeof(name))) {
+		ret = pmc__tp_lookup(sub, name, &all, &nr);
+		if (ret)
+			return ret;
+		if (nr == 1 && all[0].id == id) {
+			*out = all;
+			return 0;
+		}
+		pmc__tp_free(all, nr);
+	}
+	ret = pmc__tp_lookup("*", "*", &all, &nr);
+	if (ret)
+		return ret;
+	ret = -ENOENT;
+	for (i = 0; i < nr && all[i].id != id; i++)
+		;
+	if (i < nr) {
+		*out = malloc(sizeof(**out));
+		ret = *out ? 0 : -ENOMEM;
+	}
+	if (!ret) {
+		**out = all[i]; /* moved out: the last entry takes its place */
+		all[i] = all[--nr];
+	}
+	pmc__tp_free(all, nr);
+	return ret;
+}
+
 void pmc__tp_free(struct pmc_tp *tps, size_t nr)
 {
 	for (size_t i = 0; i < nr; i++) {

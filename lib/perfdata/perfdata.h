@@ -18,6 +18,7 @@
 
 /* Feature sections pmc writes or reads (perf's HEADER_* numbers). */
 enum perfdata_feat {
+	PERFDATA_FEAT_TRACING_DATA = 1,
 	PERFDATA_FEAT_BUILD_ID = 2,
 	PERFDATA_FEAT_HOSTNAME = 3,
 	PERFDATA_FEAT_OSRELEASE = 4,
@@ -35,6 +36,7 @@ enum {
 	PERFDATA_RECORD_HEADER_TRACING_DATA = 66, /* pipe mode: u32 size; that many bytes follow */
 	PERFDATA_RECORD_HEADER_BUILD_ID = 67,
 	PERFDATA_RECORD_FINISHED_ROUND = 68,
+	PERFDATA_RECORD_EVENT_UPDATE = 78,   /* pipe mode: u64 type (2: name), u64 id, the name */
 	PERFDATA_RECORD_HEADER_FEATURE = 80, /* pipe mode: u64 feature number; its section */
 	PERFDATA_RECORD_COMPRESSED = 81,
 	PERFDATA_RECORD_COMPRESSED2 = 83, /* perf 6.8: a u64 data_size before the zstd bytes */
@@ -176,6 +178,25 @@ void pmc__perfdata_event_at(struct pmc__perfdata *f, uint64_t offset, size_t att
 int pmc__perfdata_sample(struct pmc__perfdata *f, const struct pmc__perfdata_event *ev,
 			 struct pmc__sample *s, struct pmc_file_error *err);
 
+/* ---- tracing data (tracing-data.c) ---- */
+
+/* A tracepoint by its tracefs names: events/<subsys>/<name>/format. */
+struct pmc__tp_path {
+	const char *subsys, *name;
+};
+
+/*
+ * perf's TRACING_DATA (version "0.6") for the tracepoints tps[nr] (repeats are written once):
+ * magic, version, endianness, sizeof(long), page size, tracefs's header_page and
+ * header_event, the formats of the tracepoints of subsystem ftrace, those of the others by
+ * subsystem, an empty kallsyms, printk_formats and saved_cmdlines (each empty when tracefs
+ * lacks it). It is the body of the perf.data feature TRACING_DATA and, padded to 8 bytes, what
+ * follows pipe mode's PERF_RECORD_HEADER_TRACING_DATA record. *out is a new buffer of *len
+ * bytes (free() it). Returns 0, -PMC_E_NOTRACEFS, -EINVAL (a name that is no tracefs folder
+ * name), -ENOMEM, or the negative errno of a tracefs file that could not be read.
+ */
+int pmc__perfdata_tracing_data(const struct pmc__tp_path *tps, size_t nr, char **out, size_t *len);
+
 /* ---- writer ---- */
 
 /*
@@ -211,6 +232,14 @@ int pmc__perfdata_writer_write_sample(struct pmc__perfdata_writer *w, size_t att
  * [vdso] entry of the BUILD_ID feature (as perf does); symbol/vdso.h keeps the image.
  */
 int pmc__perfdata_writer_set_vdso(struct pmc__perfdata_writer *w, const char *build_id);
+/*
+ * The tracepoints recorded (subsystem and name in tracefs, each once or more): their
+ * formats are read from tracefs now and written at finish as the TRACING_DATA feature
+ * (pmc__perfdata_tracing_data()), which perf script and perf report need to read tracepoint
+ * samples. Returns 0 or pmc__perfdata_tracing_data()'s error; the writer is unchanged then.
+ */
+int pmc__perfdata_writer_set_tracepoints(struct pmc__perfdata_writer *w,
+					 const struct pmc__tp_path *tps, size_t nr);
 /* Bytes of data written so far. */
 uint64_t pmc__perfdata_writer_data_size(const struct pmc__perfdata_writer *w);
 /*

@@ -33,6 +33,25 @@ static int put_record(struct pmc__fbuf *b, uint32_t type, const void *body, size
 	return 0;
 }
 
+/*
+ * Tracepoints' formats, for perf script and perf report: a TRACING_DATA record whose u32 size
+ * is that of the bytes after it, tracing-data.c's padded with zeros to 8 (as perf writes it).
+ */
+static void put_tracing_data(struct pmc__perfdata_writer *w, struct pmc__fbuf *b)
+{
+	static const uint8_t zero[8];
+	uint64_t padded = ALIGN8((uint64_t)w->tracing_data_len);
+	uint32_t body[2] = {(uint32_t)padded, 0};
+
+	if (padded > UINT32_MAX) {
+		b->oom = true;
+		return;
+	}
+	put_record(b, PERFDATA_RECORD_HEADER_TRACING_DATA, body, sizeof(body), NULL, 0);
+	pmc__fput(b, w->tracing_data, w->tracing_data_len);
+	pmc__fput(b, zero, padded - w->tracing_data_len);
+}
+
 static int put_features(struct pmc__perfdata_writer *w, struct pmc__fbuf *b)
 {
 	int ret = 0;
@@ -41,11 +60,37 @@ static int put_features(struct pmc__perfdata_writer *w, struct pmc__fbuf *b)
 		uint64_t feat = (uint64_t)pmc__perfdata_wfeats[i];
 		struct pmc__fbuf fb = {0};
 
-		if (pmc__perfdata_build_feature(w, (int)feat, &fb))
+		/* perf's pipe mode carries it as its own record (put_tracing_data) */
+		if (feat != PERFDATA_FEAT_TRACING_DATA &&
+		    pmc__perfdata_build_feature(w, (int)feat, &fb))
 			ret = fb.oom ? -ENOMEM
 				     : put_record(b, PERFDATA_RECORD_HEADER_FEATURE, &feat, 8, fb.p,
 						  fb.len);
 		free(fb.p);
+	}
+	return ret;
+}
+
+/*
+ * Each event's name as an EVENT_UPDATE record (type 2, NAME; the event's first id): perf's
+ * pipe-mode readers name events from these (a tracepoint without one is "unknown
+ * tracepoint" in perf script), as perf record writes them after the features.
+ */
+static int put_names(struct pmc__perfdata_writer *w, struct pmc__fbuf *b)
+{
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < w->nr_attrs; i++) {
+		size_t n = strlen(w->attrs[i].name);
+		uint64_t body[2] = {2, w->attrs[i].nr_ids ? w->attrs[i].ids[0] : 0};
+		char *name = n ? calloc(1, ALIGN8(n + 1)) : NULL; /* NUL-padded to 8 */
+
+		if (n && !name)
+			return -ENOMEM;
+		if (n)
+			ret = put_record(b, PERFDATA_RECORD_EVENT_UPDATE, body, sizeof(body),
+					 memcpy(name, w->attrs[i].name, n), ALIGN8(n + 1));
+		free(name);
 	}
 	return ret;
 }
@@ -60,12 +105,12 @@ int pmc__perfdata_pipe_begin(struct pmc__perfdata_writer *w)
 	for (size_t i = 0; !ret && i < w->nr_attrs; i++)
 		ret = put_record(&b, PERFDATA_RECORD_HEADER_ATTR, &w->attrs[i].attr,
 				 w->attrs[i].attr.size, w->attrs[i].ids, w->attrs[i].nr_ids * 8);
-	/*
-	 * TRACING_DATA goes here, before the samples that need it: tracepoint events read
-	 * with perf report/script need their formats (fix-tracing's encoder, once merged).
-	 */
+	if (!ret && w->tracing_data)
+		put_tracing_data(w, &b);
 	if (!ret)
 		ret = put_features(w, &b);
+	if (!ret)
+		ret = put_names(w, &b);
 	if (!ret && b.oom)
 		ret = -ENOMEM;
 	if (!ret)

@@ -149,10 +149,14 @@ bool pmc__perfdata_build_feature(struct pmc__perfdata_writer *w, int feat, struc
 	long conf = sysconf(_SC_NPROCESSORS_CONF), onln = sysconf(_SC_NPROCESSORS_ONLN);
 
 	if ((feat == PERFDATA_FEAT_CMDLINE && !w->cmdline_argc) ||
-	    (feat == PERFDATA_FEAT_BUILD_ID && !w->vdso_build_id[0]))
+	    (feat == PERFDATA_FEAT_BUILD_ID && !w->vdso_build_id[0]) ||
+	    (feat == PERFDATA_FEAT_TRACING_DATA && !w->tracing_data))
 		return false;
 	uname(&u);
 	switch (feat) {
+	case PERFDATA_FEAT_TRACING_DATA:
+		pmc__fput(b, w->tracing_data, w->tracing_data_len);
+		break;
 	case PERFDATA_FEAT_BUILD_ID:
 		feat_build_id(w, b);
 		break;
@@ -183,9 +187,9 @@ bool pmc__perfdata_build_feature(struct pmc__perfdata_writer *w, int feat, struc
 }
 
 const int pmc__perfdata_wfeats[PERFDATA_NR_WFEATS] = {
-	PERFDATA_FEAT_BUILD_ID, PERFDATA_FEAT_HOSTNAME,	  PERFDATA_FEAT_OSRELEASE,
-	PERFDATA_FEAT_VERSION,	PERFDATA_FEAT_ARCH,	  PERFDATA_FEAT_NRCPUS,
-	PERFDATA_FEAT_CMDLINE,	PERFDATA_FEAT_EVENT_DESC,
+	PERFDATA_FEAT_TRACING_DATA, PERFDATA_FEAT_BUILD_ID, PERFDATA_FEAT_HOSTNAME,
+	PERFDATA_FEAT_OSRELEASE,    PERFDATA_FEAT_VERSION,  PERFDATA_FEAT_ARCH,
+	PERFDATA_FEAT_NRCPUS,	    PERFDATA_FEAT_CMDLINE,  PERFDATA_FEAT_EVENT_DESC,
 };
 #define NR_FEATS PERFDATA_NR_WFEATS
 
@@ -312,6 +316,21 @@ int pmc__perfdata_writer_set_vdso(struct pmc__perfdata_writer *w, const char *bu
 	if (n > 40 || n % 2 || strspn(build_id, "0123456789abcdef") != n)
 		return -EINVAL;
 	memcpy(w->vdso_build_id, build_id, n + 1);
+	return 0;
+}
+
+int pmc__perfdata_writer_set_tracepoints(struct pmc__perfdata_writer *w,
+					 const struct pmc__tp_path *tps, size_t nr)
+{
+	char *data;
+	size_t len;
+	int ret = pmc__perfdata_tracing_data(tps, nr, &data, &len);
+
+	if (ret)
+		return ret;
+	free(w->tracing_data);
+	w->tracing_data = data;
+	w->tracing_data_len = len;
 	return 0;
 }
 
@@ -463,6 +482,7 @@ void pmc__perfdata_writer_delete(struct pmc__perfdata_writer *w)
 		free(w->attrs[i].ids);
 	}
 	free_cmdline(w);
+	free(w->tracing_data);
 	free(w->attrs);
 	free(w->buf);
 	free(w);

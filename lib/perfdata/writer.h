@@ -22,6 +22,8 @@ struct pmc__perfdata_writer {
 	char **cmdline;
 	int cmdline_argc;
 	char vdso_build_id[41]; /* hex; "" when not known */
+	char *tracing_data;	/* the TRACING_DATA feature, or NULL without tracepoints */
+	size_t tracing_data_len;
 	uint64_t attrs_offset, data_offset, data_size;
 	bool begun, finished;
 	bool pipe; /* out is a pipe, FIFO or terminal: pipe mode (pipe.c), written in order */
@@ -38,7 +40,7 @@ struct pmc__fbuf {
 
 void pmc__fput(struct pmc__fbuf *b, const void *v, size_t n);
 /* The feature sections pmc writes, in bit order. */
-#define PERFDATA_NR_WFEATS 8
+#define PERFDATA_NR_WFEATS 9
 extern const int pmc__perfdata_wfeats[PERFDATA_NR_WFEATS];
 /* Appends feature feat's section to b; false when w has nothing for it (not written). */
 bool pmc__perfdata_build_feature(struct pmc__perfdata_writer *w, int feat, struct pmc__fbuf *b);

@@ -108,6 +108,10 @@ static void set_sample_fields(struct perf_event_attr *a, const struct pmc_evsel 
 		a->sample_type &= ~PERF_SAMPLE_TIME;
 	if (cpu_target || o->sample_cpu)
 		a->sample_type |= PERF_SAMPLE_CPU;
+	/* A tracepoint's fields, as perf records them: perf script prints them, perf report
+	 * sorts by them (and crashes on a tracepoint sample without them). */
+	if (a->type == PERF_TYPE_TRACEPOINT)
+		a->sample_type |= PERF_SAMPLE_RAW;
 	set_period(a, ev, o);
 	set_call_graph(a, ev, o);
 	if (o->user_regs) {
@@ -233,6 +237,8 @@ static int open_writer(struct pmc_record *rec)
 		ret = pmc__perfdata_writer_add_attr(rec->w, &s->attrs[i],
 						    rec->evlist->entries[i]->name, s->ids[i],
 						    s->nr_ids[i]);
+	if (!ret)
+		ret = pmc__record_tracepoints(rec);
 	if (!ret && rec->opts.argc)
 		ret = pmc__perfdata_writer_set_cmdline(rec->w, rec->opts.argc, rec->opts.argv);
 	/* The vDSO's image, for its samples' names (symbol/vdso.h); without it they stay

@@ -28,4 +28,11 @@ struct pmc_record {
 	uint64_t nr_samples, nr_lost, nr_round;
 };
 
+/*
+ * tracepoints.c: hands the writer the tracefs names of the tracepoints among rec's events,
+ * whose formats it writes as the TRACING_DATA feature (perf script and perf report need it).
+ * pmc reads its files without it, so a failure other than -ENOMEM is said and 0 returned.
+ */
+int pmc__record_tracepoints(struct pmc_record *rec);
+
 #endif /* PMC_LIB_RECORD_RECORD_H */

@@ -95,3 +95,8 @@ uint64_t pmc_region_data__nr_lost(const struct pmc_region_data *d)
 	}
 	return lost;
 }
+
+uint64_t pmc_region_data__nr_recovered(const struct pmc_region_data *d)
+{
+	return d->nr_recovered;
+}

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* The results of region records: merging records by region name, and the public getters. */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <pmc/error.h>
+#include "region/arena.h"
 #include "region/data.h"
 #include "region/proto.h"
 
@@ -221,22 +224,43 @@ static int merge(struct pmc_region_data *d, struct rd_record *rec)
 	return 0;
 }
 
+/* Where a buffer's parts lie: the records, and the arena when the pass header names one. */
+struct parts {
+	const char *rec, *arena;
+	size_t rec_len, arena_len;
+};
+
 /*
- * The runner's results file starts with its pass header (protocol version 3); the records
- * follow it. A buffer of records alone (standalone mode) has none. Sets *off past it.
+ * The runner's results file starts with its pass header (protocol version 3), then the
+ * arena when the header names one, then the records. A buffer of records alone (standalone
+ * mode) has none of the first two.
  */
-static int skip_pass(const char *p, size_t len, size_t *off)
+static int split(const char *p, size_t len, struct parts *out)
 {
-	size_t hdr, body;
+	struct pmc__region_pass pass;
+	size_t off = 0;
 	int err;
 
+	*out = (struct parts){.rec = p, .rec_len = len};
 	if (len < sizeof(PMC_PASS_MAGIC) || memcmp(p, PMC_PASS_MAGIC " ", sizeof(PMC_PASS_MAGIC)))
 		return 0;
-	err = pmc__region_pass_line(p, len, &hdr, &body);
-	if (!err && body > len - hdr)
-		err = -PMC_E_TRUNCATED;
-	if (!err)
-		*off = hdr + body;
+	err = pmc__region_pass_parse(p, len, &pass, &off);
+	if (err)
+		return err;
+	if (pass.arena_size && pass.arena_off < off)
+		err = -PMC_E_FORMAT;
+	else if (pass.arena_size && pass.arena_off < len) {
+		out->arena = p + pass.arena_off;
+		out->arena_len = len - pass.arena_off;
+		if (out->arena_len > pass.arena_size)
+			out->arena_len = (size_t)pass.arena_size;
+		off = (size_t)pass.arena_off + out->arena_len;
+	} else if (pass.arena_size) {
+		off = len;
+	}
+	out->rec = p + off;
+	out->rec_len = len - off;
+	pmc__region_pass_free(&pass);
 	return err;
 }
 
@@ -263,19 +287,17 @@ static int note_pid(struct pmc_region_data *d, const struct rd_record *rec)
 	return add_pid(&d->reported, &d->nr_reported, &d->cap_reported, rec->pid);
 }
 
-int pmc_region_data__parse(struct pmc_region_data *d, const void *buf, size_t len)
+/*
+ * Reads every record of p[0..len) into d. A record that cannot be read is counted as lost
+ * and the next one is read: each record says its length, so one bad record costs only
+ * itself. When its header is unreadable the rest of the buffer cannot be framed: that is one
+ * record lost, at least. Returns the number of records read, or the first error met.
+ */
+static int parse_records(struct pmc_region_data *d, const char *p, size_t len)
 {
-	const char *p = buf;
 	size_t off = 0, used = 0;
-	int nr = 0, err = skip_pass(p, len, &off);
+	int nr = 0, err = 0;
 
-	if (err)
-		return err;
-	/*
-	 * A record that cannot be read is counted as lost and the next one is read: each record
-	 * says its length, so one bad record costs only itself. When its header is unreadable
-	 * the rest of the buffer cannot be framed: that is one record lost, at least.
-	 */
 	while (off < len && err != -ENOMEM) {
 		struct rd_record rec = {0};
 		int rerr;
@@ -298,20 +320,80 @@ int pmc_region_data__parse(struct pmc_region_data *d, const void *buf, size_t le
 		}
 		off += used;
 	}
-	/* Also after a failed record: the getters read the order of what the data holds. */
-	if (d->region_order)
-		order(d);
 	return err ? err : nr;
 }
 
-int pmc_region_data__read_fd(struct pmc_region_data *d, int fd)
+/* Whether process pid has ended: a process still running may yet write its own record. */
+static bool gone(int pid, void *ctx)
+{
+	char path[32], buf[256], *paren;
+	ssize_t n;
+	int fd;
+
+	(void)ctx;
+	if (pid <= 0)
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT || errno == ESRCH;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return n == 0 || errno == ESRCH;
+	buf[n] = '\0';
+	/* "pid (comm) S ...": the state after the last ')'; Z and X have ended. */
+	paren = strrchr(buf, ')');
+	return paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X');
+}
+
+/* A record built from the arena (docs/regions.md, "The arena"), read as a written one. */
+static int recovered(const char *rec, size_t len, void *ctx)
+{
+	struct pmc_region_data *d = ctx;
+	int nr = parse_records(d, rec, len);
+
+	if (nr > 0)
+		d->nr_recovered++;
+	return nr == -ENOMEM ? nr : 0;
+}
+
+static int parse_parts(struct pmc_region_data *d, const struct parts *parts)
+{
+	int nr = parse_records(d, parts->rec, parts->rec_len);
+
+	if (parts->arena) {
+		int r = pmc__region_arena_recover(parts->arena, parts->arena_len, gone, recovered,
+						  d);
+
+		/* An arena that cannot be walked recovers nothing: its processes stay lost. */
+		if (r < 0 && r != -PMC_E_FORMAT && nr >= 0)
+			nr = r;
+		else if (r > 0 && nr >= 0)
+			nr += r;
+	}
+	/* Also after a failed record: the getters read the order of what the data holds. */
+	if (d->region_order)
+		order(d);
+	return nr;
+}
+
+int pmc_region_data__parse(struct pmc_region_data *d, const void *buf, size_t len)
+{
+	struct parts parts;
+	int err = split(buf, len, &parts);
+
+	return err ? err : parse_parts(d, &parts);
+}
+
+/* fd's bytes from off to its end, or to off + max; *len 0 and NULL at the end. */
+static int read_from(int fd, uint64_t off, uint64_t max, char **out, size_t *out_len)
 {
 	size_t len = 0, cap = 0;
 	char *buf = NULL;
-	ssize_t n;
-	int err;
+	ssize_t n = 0;
 
-	for (;;) {
+	while (len < max) {
 		if (len == cap) {
 			char *p = realloc(buf, cap = cap ? 2 * cap : 65536);
 
@@ -321,14 +403,71 @@ int pmc_region_data__read_fd(struct pmc_region_data *d, int fd)
 			}
 			buf = p;
 		}
-		n = pread(fd, buf + len, cap - len, (off_t)len);
+		n = pread(fd, buf + len, cap - len < max - len ? cap - len : (size_t)(max - len),
+			  (off_t)(off + len));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			break;
 		len += (size_t)n;
 	}
-	err = n < 0 ? -errno : pmc_region_data__parse(d, buf, len);
+	if (n < 0) {
+		free(buf);
+		return -errno;
+	}
+	*out = buf;
+	*out_len = len;
+	return 0;
+}
+
+/*
+ * A runner's file with an arena: the arena up to its first free byte, and the records after
+ * it, without reading the arena's untouched (sparse) gigabyte.
+ */
+static int read_arena_file(struct pmc_region_data *d, int fd, const struct pmc__region_pass *pass)
+{
+	struct pmc__arena_head h = {0};
+	struct parts parts = {0};
+	char *arena = NULL, *rec = NULL;
+	int err = -PMC_E_TRUNCATED;
+
+	if (pread(fd, &h, sizeof(h), (off_t)pass->arena_off) == (ssize_t)sizeof(h)) {
+		uint64_t used = h.next < pass->arena_size ? h.next : pass->arena_size;
+
+		if (used < sizeof(h))
+			used = sizeof(h);
+		err = read_from(fd, pass->arena_off, used, &arena, &parts.arena_len);
+	}
+	if (!err)
+		err = read_from(fd, pass->arena_off + pass->arena_size, UINT64_MAX, &rec,
+				&parts.rec_len);
+	parts.arena = arena;
+	parts.rec = rec ? rec : "";
+	if (!err)
+		err = parse_parts(d, &parts);
+	free(arena);
+	free(rec);
+	return err;
+}
+
+int pmc_region_data__read_fd(struct pmc_region_data *d, int fd)
+{
+	struct pmc__region_pass pass;
+	char *buf = NULL;
+	size_t len = 0;
+	int err;
+
+	if (!pmc__region_pass_read(fd, &pass)) {
+		bool arena = pass.arena_size;
+
+		err = arena ? read_arena_file(d, fd, &pass) : 0;
+		pmc__region_pass_free(&pass);
+		if (arena)
+			return err;
+	}
+	err = read_from(fd, 0, UINT64_MAX, &buf, &len);
+	if (!err)
+		err = pmc_region_data__parse(d, buf ? buf : "", len);
 	free(buf);
 	return err;
 }

@@ -52,6 +52,7 @@ struct pmc_region_data {
 	bool have_events;
 	uint64_t bad_ids, failed_reads;
 	uint64_t nr_lost; /* records that could not be read (malformed, cut short, other events) */
+	uint64_t nr_recovered; /* records built from the arena: their processes wrote none */
 	/* pids of the "started" records, and of the records with results (or unreadable) */
 	int *started, *reported;
 	size_t nr_started, cap_started, nr_reported, cap_reported;

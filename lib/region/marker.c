@@ -29,7 +29,7 @@ static inline struct region_thread *self(void)
 
 static void misuse(void)
 {
-	__atomic_fetch_add(&pmc__region_session.bad_ids, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&pmc__region_session.problems[REGION_BAD_IDS], 1, __ATOMIC_RELAXED);
 }
 
 /* Bookkeeping first, the read last: as little as possible between the two reads. */
@@ -39,7 +39,8 @@ static inline void begin(struct region_thread *t, unsigned id)
 
 	s[SLOT_ENTERED]++;
 	if (s[SLOT_DEPTH]++ == 0 && unlikely(t->reader->ops->read(t->reader, &s[SLOT_HDR])))
-		__atomic_fetch_add(&pmc__region_session.failed_reads, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&pmc__region_session.problems[REGION_FAILED_READS], 1,
+				   __ATOMIC_RELAXED);
 }
 
 /*
@@ -58,7 +59,8 @@ static inline void end(struct region_thread *t, unsigned id, bool read_done, int
 			for (size_t e = 0; e < nr; e++)
 				s[SLOT_HDR + nr + e] += t->now[e] - s[SLOT_HDR + e];
 		} else {
-			__atomic_fetch_add(&pmc__region_session.failed_reads, 1, __ATOMIC_RELAXED);
+			__atomic_fetch_add(&pmc__region_session.problems[REGION_FAILED_READS], 1,
+					   __ATOMIC_RELAXED);
 		}
 	}
 	s[SLOT_EXITED]++;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <pmc/error.h>
+#include "region/arena.h"
 #include "region/proto.h"
 
 /* Far more than any event string; a larger body is a broken header, not a pass. */
@@ -90,10 +91,26 @@ static int take(char **dst, const char *v)
 	return *dst ? 0 : -ENOMEM;
 }
 
+/* "<offset> <bytes>", both decimal: the offset a multiple of PMC_ARENA_ALIGN. */
+static int arena_key(const char *v, struct pmc__region_pass *out)
+{
+	const char *end = v + strlen(v) + 1;
+	unsigned long long off, size;
+	int err = field(&v, end, ' ', &off);
+
+	if (!err)
+		err = field(&v, end, '\0', &size);
+	if (err || off % PMC_ARENA_ALIGN || !size || size > PMC_ARENA_SIZE)
+		return -PMC_E_FORMAT;
+	out->arena_off = off;
+	out->arena_size = size;
+	return 0;
+}
+
 /* The body's "<key> <value>" lines; keys it does not know are skipped, so version 3 can grow. */
 static int body_keys(char *b, size_t len, struct pmc__region_pass *out)
 {
-	char *end = b + len, *priv = NULL, *e;
+	char *end = b + len, *priv = NULL, *arena = NULL, *e;
 	int err = 0;
 
 	if (!len || end[-1] != '\n')
@@ -108,6 +125,8 @@ static int body_keys(char *b, size_t len, struct pmc__region_pass *out)
 			err = take(&out->backend, b + 8);
 		else if (!strncmp(b, "priv ", 5))
 			err = take(&priv, b + 5);
+		else if (!strncmp(b, "arena ", 6))
+			err = take(&arena, b + 6);
 		b = nl + 1;
 	}
 	if (!err && (!out->events || !*out->events || (out->backend && !*out->backend)))
@@ -122,7 +141,10 @@ static int body_keys(char *b, size_t len, struct pmc__region_pass *out)
 		else
 			out->priv = (unsigned)v;
 	}
+	if (!err && arena)
+		err = arena_key(arena, out);
 	free(priv);
+	free(arena);
 	return err;
 }
 
@@ -131,6 +153,30 @@ void pmc__region_pass_free(struct pmc__region_pass *p)
 	free(p->events);
 	free(p->backend);
 	*p = (struct pmc__region_pass){0};
+}
+
+int pmc__region_pass_parse(const char *buf, size_t len, struct pmc__region_pass *out, size_t *end)
+{
+	size_t hdr, n;
+	int err = pmc__region_pass_line(buf, len, &hdr, &n);
+	char *b;
+
+	if (!err && n > len - hdr)
+		err = -PMC_E_TRUNCATED;
+	if (err)
+		return err;
+	b = malloc(n + 1);
+	if (!b)
+		return -ENOMEM;
+	memcpy(b, buf + hdr, n);
+	*out = (struct pmc__region_pass){0};
+	err = body_keys(b, n, out);
+	if (err)
+		pmc__region_pass_free(out);
+	else
+		*end = hdr + n;
+	free(b);
+	return err;
 }
 
 int pmc__region_pass_read(int fd, struct pmc__region_pass *out)

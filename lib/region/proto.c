@@ -37,23 +37,24 @@ static void put_id(FILE *f, const char *kw, unsigned v)
 	fputs(b, f);
 }
 
-static void put_thread(FILE *f, struct region_thread *t)
+static void put_thread(FILE *f, const struct pmc__region_src *src, unsigned tid,
+		       const uint64_t *table)
 {
-	size_t nr = t->nr_events;
+	size_t nr = src->nr_events, stride = SLOT_HDR + 2 * nr;
 	char num[16];
 	bool any = false;
 
 	for (unsigned id = 0; id < PMC_REGION_MAX && !any; id++)
-		any = used(region_slot(t, id));
+		any = used(table + id * stride);
 	if (!any)
 		return;
-	put_id(f, "thread ", (unsigned)t->tid);
+	put_id(f, "thread ", tid);
 	fputc('\n', f);
 	for (unsigned id = 0; id < PMC_REGION_MAX; id++) {
-		const uint64_t *s = region_slot(t, id);
-		const char *name = pmc__region_name(id, num, sizeof(num));
+		const uint64_t *s = table + id * stride;
+		const char *name = used(s) ? src->name(src->ctx, id, num, sizeof(num)) : NULL;
 
-		if (!used(s) || !name)
+		if (!name)
 			continue;
 		fprintf(f, "region %s%u ", id < PMC_REGION_NUMBERED ? "#" : "", id);
 		pmc__pct_field(f, name);
@@ -67,34 +68,33 @@ static void put_thread(FILE *f, struct region_thread *t)
 	}
 }
 
-static int body(const struct region_session *s, struct region_thread *threads, char **out,
-		size_t *len)
+static int body(const struct pmc__region_src *src, char **out, size_t *len)
 {
 	FILE *f = open_memstream(out, len);
+	const uint64_t *table;
+	unsigned tid;
 
 	if (!f)
 		return -ENOMEM;
-	put_id(f, "process ", (unsigned)getpid());
-	fprintf(f, " %zu %" PRIu64 " %" PRIu64 "\n", s->nr_events,
-		__atomic_load_n(&s->bad_ids, __ATOMIC_RELAXED),
-		__atomic_load_n(&s->failed_reads, __ATOMIC_RELAXED));
-	for (size_t e = 0; e < s->nr_events; e++) {
+	put_id(f, "process ", src->pid);
+	fprintf(f, " %zu %" PRIu64 " %" PRIu64 "\n", src->nr_events, src->bad_ids,
+		src->failed_reads);
+	for (size_t e = 0; e < src->nr_events; e++) {
 		fputs("event ", f);
-		pmc__pct_field(f, s->event_names[e]);
+		pmc__pct_field(f, src->events[e]);
 		fputc('\n', f);
 	}
-	for (struct region_thread *t = threads; t; t = t->next)
-		put_thread(f, t);
+	while (src->next_thread(src->ctx, &tid, &table))
+		put_thread(f, src, tid, table);
 	fputs("end\n", f);
 	return fclose(f) ? -ENOMEM : 0;
 }
 
-int pmc__region_record(const struct region_session *s, struct region_thread *threads, char **buf,
-		       size_t *len)
+int pmc__region_record_of(const struct pmc__region_src *src, char **buf, size_t *len)
 {
 	char *b = NULL, *rec;
 	size_t n = 0;
-	int err = body(s, threads, &b, &n), hdr;
+	int err = body(src, &b, &n), hdr;
 
 	if (err) {
 		free(b);
@@ -112,6 +112,43 @@ int pmc__region_record(const struct region_session *s, struct region_thread *thr
 	*buf = rec;
 	*len = (size_t)hdr + n;
 	return 0;
+}
+
+static const char *live_name(void *ctx, unsigned id, char *buf, size_t len)
+{
+	(void)ctx;
+	return pmc__region_name(id, buf, len);
+}
+
+static bool live_thread(void *ctx, unsigned *tid, const uint64_t **table)
+{
+	struct region_thread **t = ctx;
+
+	if (!*t)
+		return false;
+	*tid = (unsigned)(*t)->tid;
+	*table = (*t)->table;
+	*t = (*t)->next;
+	return true;
+}
+
+int pmc__region_record(const struct region_session *s, struct region_thread *threads, char **buf,
+		       size_t *len)
+{
+	struct region_thread *cursor = threads;
+	struct pmc__region_src src = {
+		.pid = (unsigned)getpid(),
+		.nr_events = s->nr_events,
+		.bad_ids = __atomic_load_n(&s->problems[REGION_BAD_IDS], __ATOMIC_RELAXED),
+		.failed_reads =
+			__atomic_load_n(&s->problems[REGION_FAILED_READS], __ATOMIC_RELAXED),
+		.events = s->event_names,
+		.name = live_name,
+		.next_thread = live_thread,
+		.ctx = &cursor,
+	};
+
+	return pmc__region_record_of(&src, buf, len);
 }
 
 /*

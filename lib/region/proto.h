@@ -4,6 +4,7 @@
 #define PMC_LIB_REGION_PROTO_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* "PMC-REGIONS <version> <body bytes>\n", then the body (docs/regions.md). */
 #define PMC_REGION_MAGIC "PMC-REGIONS"
@@ -28,6 +29,8 @@ struct pmc__region_pass {
 	char *events;  /* "events": the pass's events as an event string; always there */
 	char *backend; /* "backend": the runner's backend when not the default, or NULL */
 	unsigned priv; /* "priv": the default privilege mask (PMC_PRIV_*), 0 when absent */
+	/* "arena <offset> <bytes>": where the arena lies in the file; 0, 0 when absent */
+	uint64_t arena_off, arena_size;
 };
 
 /*
@@ -38,5 +41,11 @@ struct pmc__region_pass {
  */
 int pmc__region_pass_read(int fd, struct pmc__region_pass *out);
 void pmc__region_pass_free(struct pmc__region_pass *p);
+/*
+ * The pass header at buf[0..len), whole: 0 with *out (as pmc__region_pass_read()) and *end
+ * its length, or a negative code as pmc__region_pass_line() (-PMC_E_TRUNCATED when the body
+ * runs past len).
+ */
+int pmc__region_pass_parse(const char *buf, size_t len, struct pmc__region_pass *out, size_t *end);
 
 #endif /* PMC_LIB_REGION_PROTO_H */

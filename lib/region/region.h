@@ -18,19 +18,26 @@ enum region_state {
 	REGION_DONE, /* results written: markers return at once */
 };
 
+enum { REGION_BAD_IDS, REGION_FAILED_READS };
+
 struct region_session {
 	int state;		       /* enum region_state, read with atomics */
 	struct pmc__region_config cfg; /* events, backend, priv */
 	enum pmc_region_sink sink;
-	char *output;	       /* SINK_JSON */
-	int fd;		       /* SINK_FD */
-	bool per_thread;       /* SINK_STDERR: a line per thread too */
-	uint64_t bad_ids;      /* markers with an unknown id */
-	uint64_t failed_reads; /* counter reads that failed (values kept) */
-	int init_err;	       /* why regions are off when the config was bad */
-	size_t nr_events;      /* set by the first thread that opened counters */
-	char **event_names;    /* [nr_events], the session's copies */
-	int stopped_by; /* the signal that ends the run early, 0 (pmc_region_flush_stopped) */
+	char *output;	 /* SINK_JSON */
+	int fd;		 /* SINK_FD */
+	bool per_thread; /* SINK_STDERR: a line per thread too */
+	/*
+	 * [REGION_BAD_IDS]: markers with an unknown id; [REGION_FAILED_READS]: counter reads
+	 * that failed (values kept). In own_problems, or in the arena once the process has a
+	 * chunk there.
+	 */
+	uint64_t *problems;
+	uint64_t own_problems[2];
+	int init_err;	    /* why regions are off when the config was bad */
+	size_t nr_events;   /* set by the first thread that opened counters */
+	char **event_names; /* [nr_events], the session's copies */
+	int stopped_by;	    /* the signal that ends the run early, 0 (pmc_region_flush_stopped) */
 };
 
 extern struct region_session pmc__region_session;
@@ -51,7 +58,7 @@ struct region_thread {
 	size_t nr_events;
 	size_t stride;	 /* words per slot: SLOT_HDR + 2 * nr_events */
 	uint64_t *now;	 /* [nr_events] scratch for the end marker's read */
-	uint64_t *table; /* [PMC_REGION_MAX * stride] */
+	uint64_t *table; /* [PMC_REGION_MAX * stride], in the arena or malloc'ed */
 };
 
 static inline uint64_t *region_slot(struct region_thread *t, unsigned id)
@@ -66,6 +73,11 @@ int pmc__region_id(const char *name);
 const char *pmc__region_name(unsigned id, char *buf, size_t len);
 /* Whether id may be used with the numbered markers. */
 bool pmc__region_known(unsigned id);
+/*
+ * Calls fn for every name registered so far, then for every later one as it is registered
+ * (under the registry's lock, so none is missed between the two); NULL stops.
+ */
+void pmc__region_names_follow(void (*fn)(unsigned id, const char *name));
 
 /* session.c: reading the environment, the exit and fork hooks, the flush. */
 /* Makes sure the session is configured; returns the state. */
@@ -84,6 +96,22 @@ void pmc__region_thread_retire(struct region_thread *t);
 void pmc__region_thread_delete(struct region_thread *t);
 /* For the calling thread at exit: adds what open regions counted so far. */
 void pmc__region_thread_settle(struct region_thread *t);
+
+/* What a record holds, from the live session or from the arena (proto.c). */
+struct pmc__region_src {
+	unsigned pid;
+	size_t nr_events;
+	uint64_t bad_ids, failed_reads;
+	char *const *events; /* [nr_events] */
+	/* The name of region id (numbered ones printed into buf), or NULL to leave it out. */
+	const char *(*name)(void *ctx, unsigned id, char *buf, size_t len);
+	/* The next thread's tid and table (stride SLOT_HDR + 2 * nr_events); false at the end. */
+	bool (*next_thread)(void *ctx, unsigned *tid, const uint64_t **table);
+	void *ctx;
+};
+
+/* proto.c: the record of docs/regions.md (header and body) that src describes. */
+int pmc__region_record_of(const struct pmc__region_src *src, char **buf, size_t *len);
 
 /*
  * proto.c: the record of docs/regions.md for session s and every thread on its list (the

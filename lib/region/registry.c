@@ -18,6 +18,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static char *names[PMC_REGION_MAX]; /* named ids only; published with release */
 static int hash[HASH_SIZE];	    /* id + 1, 0 for an empty slot */
 static unsigned next_id = PMC_REGION_NUMBERED;
+static void (*follower)(unsigned id, const char *name);
 
 static unsigned fnv1a(const char *s)
 {
@@ -75,6 +76,8 @@ static int insert(const char *name, unsigned h)
 	id = (int)next_id++;
 	__atomic_store_n(&names[id], copy, __ATOMIC_RELEASE);
 	__atomic_store_n(&hash[-find(name, h) - 1], id + 1, __ATOMIC_RELEASE);
+	if (follower)
+		follower((unsigned)id, copy);
 	return id;
 }
 
@@ -108,4 +111,13 @@ const char *pmc__region_name(unsigned id, char *buf, size_t len)
 		return buf;
 	}
 	return id < PMC_REGION_MAX ? __atomic_load_n(&names[id], __ATOMIC_ACQUIRE) : NULL;
+}
+
+void pmc__region_names_follow(void (*fn)(unsigned id, const char *name))
+{
+	pthread_mutex_lock(&lock);
+	follower = fn;
+	for (unsigned id = PMC_REGION_NUMBERED; fn && id < next_id; id++)
+		fn(id, names[id]);
+	pthread_mutex_unlock(&lock);
 }

@@ -15,10 +15,12 @@
 #include <pmc/error.h>
 #include "core/log.h"
 #include "core/opts.h"
+#include "region/arena.h"
 #include "region/proto.h"
 #include "region/region.h"
 
-struct region_session pmc__region_session = {.fd = -1};
+struct region_session pmc__region_session = {.fd = -1,
+					     .problems = pmc__region_session.own_problems};
 __thread struct region_thread *pmc__region_self __attribute__((tls_model("initial-exec")));
 /* The thread could not open counters: do not retry at every marker. */
 static __thread bool self_failed __attribute__((tls_model("initial-exec")));
@@ -76,6 +78,7 @@ static void after_fork_child(void)
 	}
 	pmc__region_self = NULL;
 	self_failed = false;
+	pmc__region_arena_forked();
 	pthread_setspecific(exit_key, NULL);
 	pthread_mutex_init(&list_lock, NULL);
 }
@@ -146,6 +149,12 @@ static bool from_runner(struct region_session *s)
 		s->cfg.events = pass.events;
 		s->cfg.backend = pass.backend;
 		s->cfg.priv = pass.priv;
+		/* Without it, regions count as before; only a process's _exit() loses its own. */
+		if (pass.arena_size &&
+		    (err = pmc__region_arena_map(s->fd, pass.arena_off, pass.arena_size)))
+			pr_warn("regions: cannot map the runner's arena (%s): a process that "
+				"leaves without exit() loses its regions\n",
+				pmc_strerror(err));
 	}
 	s->cfg.quiet = true;
 	return true;
@@ -368,6 +377,8 @@ int pmc_region_flush(void)
 	if (!err) {
 		switch (s->sink) {
 		case PMC_REGION_SINK_FD:
+			/* Before the write: a record half written is lost, never counted twice. */
+			pmc__region_arena_written();
 			err = write_all(s->fd, buf, len);
 			break;
 		case PMC_REGION_SINK_STDERR:

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include "region/arena.h"
 #include "region/region.h"
 
 int pmc__region_thread_new(const struct pmc__region_config *cfg, struct region_thread **out)
@@ -23,16 +24,19 @@ int pmc__region_thread_new(const struct pmc__region_config *cfg, struct region_t
 	t->nr_events = t->reader->nr_events;
 	t->stride = SLOT_HDR + 2 * t->nr_events;
 	words = (size_t)PMC_REGION_MAX * t->stride;
+	t->pid = getpid();
+	t->tid = (pid_t)syscall(SYS_gettid);
 	t->now = calloc(t->nr_events, sizeof(*t->now));
-	t->table = malloc(words * sizeof(*t->table));
+	/* Under the runner, in the arena, where the runner finds it whatever way we exit. */
+	t->table = pmc__region_arena_table(t->tid, words, t->nr_events, t->reader->names);
+	if (!t->table)
+		t->table = malloc(words * sizeof(*t->table));
 	if (!t->now || !t->table) {
 		pmc__region_thread_delete(t);
 		return -ENOMEM;
 	}
 	/* Touch every page now, so that no marker takes a page fault on a fresh slot. */
 	memset(t->table, 0, words * sizeof(*t->table));
-	t->pid = getpid();
-	t->tid = (pid_t)syscall(SYS_gettid);
 	t->live = true;
 	*out = t;
 	return 0;
@@ -56,7 +60,8 @@ void pmc__region_thread_delete(struct region_thread *t)
 	if (t->reader)
 		t->reader->ops->close(t->reader);
 	free(t->now);
-	free(t->table);
+	if (!pmc__region_arena_holds(t->table))
+		free(t->table);
 	free(t);
 }
 

@@ -306,8 +306,9 @@ json_t *pmc__run_json(const struct pmc_run *run)
 	}
 	/* What the command's markers could not deliver: never silent (docs/regions.md). */
 	json_object_set_new(root, "region_problems",
-			    json_pack("{s:I, s:i, s:I, s:I}", "lost_records",
-				      (json_int_t)res->lost_records, "unreadable_runs",
+			    json_pack("{s:I, s:I, s:i, s:I, s:I}", "lost_records",
+				      (json_int_t)res->lost_records, "recovered_records",
+				      (json_int_t)res->recovered_records, "unreadable_runs",
 				      res->bad_runs, "unknown_ids", (json_int_t)res->bad_ids,
 				      "failed_reads", (json_int_t)res->failed_reads));
 	return root;

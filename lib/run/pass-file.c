@@ -5,11 +5,15 @@
  * PMC_REGION_FD alone. regions.c reads the records after the run.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include "region/arena.h"
 #include "region/proto.h"
 #include "run/regions.h"
 
@@ -45,16 +49,26 @@ static char *pass_events(const struct pmc_run *run, int pass)
 }
 
 /*
- * The pass header of runner protocol 3 (docs/regions.md), built once per pass: every
- * repetition of a pass writes the same bytes. NULL for no memory, or for an event string or
- * backend name with a newline in it (neither can be written as a line).
+ * The arena's offset, for a header whose body is body bytes without its "arena" line: past
+ * the header line (at most 32 bytes) and that line (at most 48).
  */
-static const char *pass_header(struct pmc_run *run, int pass)
+static uint64_t arena_offset(size_t body)
+{
+	return (body + 128 + PMC_ARENA_ALIGN - 1) / PMC_ARENA_ALIGN * PMC_ARENA_ALIGN;
+}
+
+/*
+ * The pass header of runner protocol 3 (docs/regions.md), built once per pass: every
+ * repetition of a pass writes the same bytes. With arena, it names the arena, at
+ * arena_offset() of its length without that line. NULL for no memory, or for an event
+ * string or backend name with a newline in it (neither can be written as a line).
+ */
+static const char *pass_header(struct pmc_run *run, int pass, bool arena)
 {
 	const char *be = run->opts.backend && *run->opts.backend ? run->opts.backend : NULL;
 	char *events, *buf;
 
-	if (run->pass_header && run->pass_header_of == pass)
+	if (run->pass_header && run->pass_header_of == pass && run->pass_header_arena == arena)
 		return run->pass_header;
 	free(run->pass_header);
 	run->pass_header = NULL;
@@ -68,15 +82,24 @@ static const char *pass_header(struct pmc_run *run, int pass)
 		/* asprintf() leaves its pointer undefined when it fails */
 		if (asprintf(&body, "events %s\npriv %u\n%s%s%s", events, run->opts.priv,
 			     be ? "backend " : "", be ? be : "", be ? "\n" : "") >= 0) {
-			if (asprintf(&buf, PMC_PASS_MAGIC " %d %zu\n%s", PMC_PASS_VERSION,
-				     strlen(body), body) < 0)
+			size_t n = strlen(body);
+			char *all = NULL;
+
+			if (arena && asprintf(&all, "%sarena %" PRIu64 " %llu\n", body,
+					      arena_offset(n), PMC_ARENA_SIZE) < 0)
+				all = NULL;
+			if ((!arena || all) &&
+			    asprintf(&buf, PMC_PASS_MAGIC " %d %zu\n%s", PMC_PASS_VERSION,
+				     strlen(all ? all : body), all ? all : body) < 0)
 				buf = NULL;
+			free(all);
 			free(body);
 		}
 	}
 	free(events);
 	run->pass_header = buf;
 	run->pass_header_of = pass;
+	run->pass_header_arena = arena;
 	return buf;
 }
 
@@ -98,10 +121,52 @@ static int write_all(int fd, const char *buf)
 	return 0;
 }
 
+/*
+ * A fresh file for every run, at the same descriptor number (the command's environment
+ * names it, and must not change between runs): a process of an earlier run that still
+ * writes (a daemon the command left behind) writes into that run's file, not this one's.
+ */
+static int fresh_file(struct pmc_run *run)
+{
+	int fd = memfd_create("pmc-regions", MFD_CLOEXEC);
+
+	if (fd < 0 || run->region_fd < 0) {
+		if (fd >= 0)
+			run->region_fd = fd;
+		return fd < 0 ? -errno : 0;
+	}
+	if (dup3(fd, run->region_fd, O_CLOEXEC) < 0) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	close(fd);
+	return 0;
+}
+
+/*
+ * The arena past the header (docs/regions.md, "The arena"), and the file's offset past the
+ * arena, where the records go; false when the file cannot grow (a small ulimit -f).
+ */
+static bool make_arena(int fd, const char *header)
+{
+	const char *body = strchr(header, '\n') + 1, *line = strstr(body, "\narena ");
+	uint64_t off = arena_offset((size_t)(line + 1 - body));
+	struct rlimit fsize;
+
+	/* Past the limit, ftruncate() raises SIGXFSZ, which kills by default. */
+	if (getrlimit(RLIMIT_FSIZE, &fsize) ||
+	    (fsize.rlim_cur != RLIM_INFINITY && fsize.rlim_cur < off + PMC_ARENA_SIZE + (1 << 20)))
+		return false;
+	return !ftruncate(fd, (off_t)(off + PMC_ARENA_SIZE)) &&
+	       !pmc__region_arena_init(fd, off, PMC_ARENA_SIZE) &&
+	       lseek(fd, (off_t)(off + PMC_ARENA_SIZE), SEEK_SET) >= 0;
+}
+
 int pmc__run_regions_prepare(struct pmc_run *run, int pass, struct pmc_target *t)
 {
 	const char *header;
-
 	bool any = false;
 
 	for (size_t i = 0; i < pmc_evlist__nr(run->evlist) && !any; i++)
@@ -110,11 +175,7 @@ int pmc__run_regions_prepare(struct pmc_run *run, int pass, struct pmc_target *t
 	 * and the command's markers stay off rather than read a header with no events. */
 	if (t->kind != PMC_TARGET_COMMAND || !any)
 		return 0;
-	if (run->region_fd < 0)
-		run->region_fd = memfd_create("pmc-regions", MFD_CLOEXEC);
-	/* The offset is shared with the command: back to 0, or its write leaves a hole. */
-	if (run->region_fd < 0 || ftruncate(run->region_fd, 0) ||
-	    lseek(run->region_fd, 0, SEEK_SET))
+	if (fresh_file(run))
 		return 0; /* regions are an extra: whole-program counting goes on without */
 	/*
 	 * What the command is told goes into the descriptor, not the environment: the
@@ -122,11 +183,20 @@ int pmc__run_regions_prepare(struct pmc_run *run, int pass, struct pmc_target *t
 	 * for byte, and one the same size as without a runner but for PMC_REGION_FD, which only
 	 * the child gets (the caller's own environment is never changed).
 	 */
-	header = pass_header(run, pass);
+	header = pass_header(run, pass, true);
 	if (!header)
 		return -ENOMEM;
 	if (write_all(run->region_fd, header))
 		return 0; /* as above: this run's regions go unmeasured */
+	if (!make_arena(run->region_fd, header)) {
+		/* Regions without an arena: a process that leaves by _exit() loses its own. */
+		header = pass_header(run, pass, false);
+		if (!header)
+			return -ENOMEM;
+		if (ftruncate(run->region_fd, 0) || lseek(run->region_fd, 0, SEEK_SET) ||
+		    write_all(run->region_fd, header))
+			return 0;
+	}
 	t->child_fd = run->region_fd;
 	t->child_fd_env = "PMC_REGION_FD";
 	return 0;

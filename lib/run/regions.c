@@ -194,6 +194,7 @@ void pmc__run_regions_collect(struct pmc_run *run, int pass, int rep)
 		return;
 	}
 	lost = pmc_region_data__nr_lost(d);
+	run->res.recovered_records += pmc_region_data__nr_recovered(d);
 	if (lost) {
 		/* Every record is kept or its loss said: here, and in the results files. */
 		run_warn(run,
@@ -422,7 +423,7 @@ void pmc__run_regions_free(struct pmc_run *run)
 	res->regions = NULL;
 	res->nr_regions = 0;
 	run->region_cap = 0;
-	res->bad_ids = res->failed_reads = res->lost_records = 0;
+	res->bad_ids = res->failed_reads = res->lost_records = res->recovered_records = 0;
 	res->bad_runs = 0;
 	if (run->warned) /* NULL until the list is planned */
 		memset(run->warned, 0, res->nr_events * sizeof(*run->warned));

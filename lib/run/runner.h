@@ -39,6 +39,7 @@ struct pmc_run {
 	int region_fd;	   /* the memfd handed to the command, -1 */
 	char *pass_header; /* the header written for pass_header_of (regions.c) */
 	int pass_header_of;
+	bool pass_header_arena; /* whether it names the arena */
 	size_t region_cap;
 	struct calib *calib; /* subtract_overhead */
 	/* [2 * nr_events]: per event, the named markers' per-entry and first-entry costs

@@ -100,8 +100,10 @@ int pmc__run_write_text(const struct pmc_run *run, FILE *f, unsigned flags)
 			res->calibration_date);
 	}
 	if (res->regions_seen)
-		fprintf(f, "# lost region records: %" PRIu64 ", unreadable runs: %d\n",
-			res->lost_records, res->bad_runs);
+		fprintf(f,
+			"# lost region records: %" PRIu64 ", unreadable runs: %d, recovered "
+			"region records: %" PRIu64 "\n",
+			res->lost_records, res->bad_runs, res->recovered_records);
 	for (int p = 0; res->pass_wall && p < res->nr_passes; p++)
 		if (res->pass_wall[p].n)
 			fprintf(f, "# elapsed, pass %d: %.9f s +- %.9f (%.3f%%) over %zu runs\n", p,

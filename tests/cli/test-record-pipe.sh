@@ -31,8 +31,8 @@ expect_grep "its output went to standard error" "^hello$" "$T/err"
 
 if command -v perf >/dev/null; then
 	# pmc's stream read by perf: one perf script line per sample, perf report's sample count.
-	got=$(rec - 1234 2>/dev/null | perf script -i - 2>/dev/null | wc -l)
-	expect_eq "pmc record -o - | perf script -i -: every getppid" "$got" 1234
+	got=$(rec - 1234 2>/dev/null | perf script -i - 2>/dev/null | grep -c ' syscalls:sys_enter_getppid: ')
+	expect_eq "pmc record -o - | perf script -i -: every getppid, named (TRACING_DATA, EVENT_UPDATE)" "$got" 1234
 	"$PMC" record -q -e task-clock -o - -- "$G" 200000 >"$T/t.data" 2>/dev/null
 	want=$(samples "$T/t.data")
 	got=$(perf report -i - --stdio <"$T/t.data" 2>/dev/null | awk '/^# Samples:/ { print $3; exit }')

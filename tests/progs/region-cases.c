@@ -9,12 +9,15 @@
  *   threads [T [E]]  T threads (4) each enter "work" E times (50), 2 calls per entry
  *   fork             "parent" (3 calls) around a fork; the child enters "child" (5 calls)
  *   fork-exit        as fork, but the child leaves with _exit(0): no atexit handler runs
+ *   fork-kill        as fork, but the child then enters "held" (2 calls) and kills itself
+ *                    with SIGKILL inside it
  *   forks [P [R]]    P processes (64) each enter regions "r0".."r<R-1>" (20) once, 1 call
  *                    each, then all exit at once (their results written together)
  *   flush            "flushed" (6 calls), pmc_region_flush(), then _exit
  *   names [N]        N regions "n0".."n<N-1>" (420), each entered once around 1 call
  */
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,7 +121,8 @@ static int missing(void)
 	return 0;
 }
 
-static int forked(bool quick_exit)
+/* how: 0 exit(), 1 _exit(), 2 SIGKILL with "held" still open (2 calls in it). */
+static int forked(int how)
 {
 	pid_t pid;
 	int status;
@@ -130,7 +134,12 @@ static int forked(bool quick_exit)
 		pmc_region_begin("child");
 		calls(5);
 		pmc_region_end("child");
-		if (quick_exit)
+		if (how == 2) {
+			pmc_region_begin("held");
+			calls(2);
+			raise(SIGKILL);
+		}
+		if (how)
 			_exit(0);
 		exit(0);
 	}
@@ -187,8 +196,8 @@ int main(int argc, char **argv)
 		entries = b < 0 ? 50 : b;
 		return threads(a < 0 ? 4 : (int)a);
 	}
-	if (!strcmp(c, "fork") || !strcmp(c, "fork-exit"))
-		return forked(!strcmp(c, "fork-exit"));
+	if (!strcmp(c, "fork") || !strcmp(c, "fork-exit") || !strcmp(c, "fork-kill"))
+		return forked(!strcmp(c, "fork") ? 0 : !strcmp(c, "fork-exit") ? 1 : 2);
 	if (!strcmp(c, "names")) {
 		char name[32];
 

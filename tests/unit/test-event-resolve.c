@@ -231,3 +231,27 @@ Test(event_resolve, pfm_generic_pmu)
 	cr_expect(e->attr.exclude_user && !e->attr.exclude_kernel);
 	pmc_evlist__delete(evlist);
 }
+
+/* A recorded tracepoint's tracefs names from its id (record's TRACING_DATA): by the event's
+ * name when it leads with them, else by reading every tracepoint. */
+Test(event_resolve, tracepoint_by_id)
+{
+	struct pmc_tp *tps, *tp;
+	size_t nr;
+
+	need_tracepoint("syscalls", "sys_enter_getppid");
+	cr_assert_eq(pmc__tp_lookup("syscalls", "sys_enter_getppid", &tps, &nr), 0);
+	cr_assert_eq(nr, 1);
+	const char *hints[] = {"syscalls:sys_enter_getppid:u", "syscalls:sys_enter_getppid/nr=1/",
+			       "renamed", "syscalls:sys_enter_getpid", NULL};
+	for (size_t i = 0; i < sizeof(hints) / sizeof(hints[0]); i++) {
+		cr_assert_eq(pmc__tp_by_id(tps[0].id, hints[i], &tp), 0, "hint %s", hints[i]);
+		cr_expect_str_eq(tp->subsys, "syscalls");
+		cr_expect_str_eq(tp->name, "sys_enter_getppid");
+		cr_expect_eq(tp->id, tps[0].id);
+		pmc__tp_free(tp, 1);
+	}
+	cr_expect_eq(pmc__tp_by_id(UINT64_MAX, "syscalls:sys_enter_getppid", &tp), -ENOENT);
+	cr_expect_null(tp);
+	pmc__tp_free(tps, nr);
+}

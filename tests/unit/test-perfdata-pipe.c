@@ -47,8 +47,12 @@ static uint8_t *write_stream(size_t *len)
 	cr_assert_eq(pmc__perfdata_writer_add_attr(w, &a, "page-faults", &ids[1], 1), 0);
 	cr_assert_eq(pmc__perfdata_writer_begin(w), 0);
 	for (int i = 0; i < NR; i++) {
-		struct pmc__sample s = {.sample_type = TYPE, .id = ids[i % 2], .ip = 0x1000 + i,
-					.pid = 7, .tid = 8, .period = 1};
+		struct pmc__sample s = {.sample_type = TYPE,
+					.id = ids[i % 2],
+					.ip = 0x1000 + i,
+					.pid = 7,
+					.tid = 8,
+					.period = 1};
 		cr_assert_eq(pmc__perfdata_writer_write_sample(w, i % 2, &s), 0);
 	}
 	cr_assert_eq(pmc__perfdata_writer_round(w, true), 0);

@@ -116,6 +116,15 @@ void stat_regions__print(FILE *f, const struct stat_run *run)
 			"and %s not counted\n",
 			res->lost_records, res->lost_records == 1 ? "" : "s",
 			res->lost_records == 1 ? "is" : "are");
+	if (res->recovered_records)
+		fprintf(f,
+			"  note: %" PRIu64 " process record%s of the command %s read from the "
+			"memory it shared with pmc: %s left without writing %s (_exit(), a crash "
+			"or a signal)\n",
+			res->recovered_records, res->recovered_records == 1 ? "" : "s",
+			res->recovered_records == 1 ? "was" : "were",
+			res->recovered_records == 1 ? "its process" : "their processes",
+			res->recovered_records == 1 ? "it" : "them");
 	if (res->bad_runs)
 		fprintf(f, "  warning: the region results of %d run%s were unreadable\n",
 			res->bad_runs, res->bad_runs == 1 ? "" : "s");
