@@ -64,6 +64,11 @@ struct pmc_record_opts {
 	 * 0: branch_stack's "any". An event's branch_type= term is over both.
 	 */
 	uint64_t branch_filter;
+	/*
+	 * pmc record -N (perf's --no-buildid-cache): no copy of the sampled objects is kept
+	 * in the build-id cache (docs/sample-file.md). Their build ids are written either way.
+	 */
+	bool no_buildid_cache;
 };
 
 /*

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <pmc/error.h>
 #include <pmc/outfile.h>
+#include "core/outfile-at.h"
 #include "opts.h"
 
 /* Links followed from one name, as the kernel's limit (MAXSYMLINKS). */
@@ -248,6 +249,36 @@ int pmc_outfile__open_opts(const char *path, const struct pmc_outfile_opts *opts
 		err = old_name(o, &old);
 		free(old);
 	}
+	if (err) {
+		pmc_outfile__abort(o);
+		return err;
+	}
+	*out = o;
+	return 0;
+}
+
+int pmc__outfile_openat(int dirfd, const char *name, const struct pmc_outfile_opts *opts,
+			struct pmc_outfile **out)
+{
+	struct pmc_outfile *o = calloc(1, sizeof(*o));
+	struct stat st;
+	int err;
+
+	if (!o)
+		return -ENOMEM;
+	o->fd = -1;
+	o->dirfd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
+	o->name = strdup(name);
+	err = PMC_OPTS_COPY(pmc_outfile_opts, &o->opts, opts, sz);
+	if (!err && (o->dirfd < 0 || !o->name))
+		err = o->dirfd < 0 ? -errno : -ENOMEM;
+	if (!err && !fstatat(o->dirfd, name, &st, AT_SYMLINK_NOFOLLOW))
+		err = S_ISLNK(st.st_mode)    ? -ELOOP
+		      : S_ISDIR(st.st_mode)  ? -EISDIR
+		      : !S_ISREG(st.st_mode) ? -PMC_E_NOTREG
+					     : 0;
+	if (!err)
+		err = open_temp(o);
 	if (err) {
 		pmc_outfile__abort(o);
 		return err;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Reading an opened input file whole, up to the size it had when it was opened. */
+/* Reading an opened input file whole: up to the size it had when it was opened, or to its end. */
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -29,4 +29,33 @@ int pmc__read_upto(int fd, size_t size, char **out, size_t *len)
 	*out = buf;
 	*len = n;
 	return 0;
+}
+
+char *pmc__read_all(int fd, size_t *len)
+{
+	size_t cap = 1 << 22, n = 0;
+	char *buf = malloc(cap + 1), *v;
+	ssize_t got;
+
+	while (buf) {
+		if (n == cap) {
+			v = realloc(buf, (cap *= 2) + 1);
+			if (!v)
+				break;
+			buf = v;
+		}
+		got = read(fd, buf + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			if (got < 0)
+				break;
+			buf[n] = 0;
+			*len = n;
+			return buf;
+		}
+		n += (size_t)got;
+	}
+	free(buf);
+	return NULL;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The feature sections of a perf.data file that the reader keeps (after the data): the single
- * strings, EVENT_DESC's event names and the [vdso]'s build id of BUILD_ID. */
+ * strings, EVENT_DESC's event names and BUILD_ID's entries. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,41 +61,13 @@ static int read_event_desc(struct pmc__perfdata *f, uint64_t off, uint64_t end,
 	return 0;
 }
 
-/*
- * The BUILD_ID feature's entries (perf_record_header_build_id: header, pid, 24 bytes of id,
- * the name): the [vdso] entry's id is kept. A malformed entry ends the walk; the feature is
- * informative, so it is no error.
- */
-static void read_build_ids(struct pmc__perfdata *f, uint64_t off, uint64_t end)
-{
-	struct perf_event_header h;
-	uint8_t id[24];
-
-	while (end - off >= sizeof(h) + 4 + sizeof(id)) {
-		const char *name = (const char *)f->buf + off + sizeof(h) + 4 + sizeof(id);
-		size_t n;
-		memcpy(&h, f->buf + off, sizeof(h));
-		if (h.size < sizeof(h) + 4 + sizeof(id) || h.size > end - off)
-			return;
-		memcpy(id, f->buf + off + sizeof(h) + 4, sizeof(id));
-		n = h.misc & 1u << 15 ? id[20] : 20; /* PERF_RECORD_MISC_BUILD_ID_SIZE */
-		if (h.size - (sizeof(h) + 4 + sizeof(id)) >= 7 && !memcmp(name, "[vdso]", 7) && n &&
-		    n <= 20)
-			for (size_t i = 0; i < n; i++)
-				snprintf(f->vdso_build_id + 2 * i, 3, "%02x", id[i]);
-		off += h.size;
-	}
-}
-
 int pmc__perfdata_read_feature(struct pmc__perfdata *f, int bit, const struct perfdata_section *s,
 			       struct pmc_file_error *err)
 {
 	uint64_t off = s->offset, end = s->offset + s->size;
 
-	if (bit == PERFDATA_FEAT_BUILD_ID) {
-		read_build_ids(f, off, end);
-		return 0;
-	}
+	if (bit == PERFDATA_FEAT_BUILD_ID) /* buildid.c */
+		return pmc__perfdata_build_ids_decode(f->buf + off, end - off, &f->build_ids);
 	if (bit == PERFDATA_FEAT_EVENT_DESC)
 		return read_event_desc(f, off, end, err);
 	/* HOSTNAME, OSRELEASE, VERSION, ARCH, CPUDESC and CPUID are single strings. */

@@ -30,6 +30,30 @@ enum perfdata_feat {
 	PERFDATA_FEAT_SAMPLE_TIME = 21,
 };
 
+/* The BUILD_ID feature's entries (buildid.c): an object's name and its GNU build id. */
+struct pmc__perfdata_build_id {
+	char *name;   /* a path, "[vdso]", "[kernel.kallsyms]" or a module's "[name]" */
+	char hex[41]; /* lower-case hex, up to 20 bytes */
+	bool kernel;  /* PERF_RECORD_MISC_KERNEL */
+};
+
+struct pmc__perfdata_build_ids {
+	struct pmc__perfdata_build_id *v;
+	size_t nr;
+};
+
+/* Adds an entry (a name already there keeps its first id). 0, -EINVAL, -ENOMEM. */
+int pmc__perfdata_build_ids_add(struct pmc__perfdata_build_ids *v, const char *name,
+				const char *hex, bool kernel);
+void pmc__perfdata_build_ids_free(struct pmc__perfdata_build_ids *v);
+/* The id (hex) of the entry named name, or NULL. */
+const char *pmc__perfdata_build_ids_find(const struct pmc__perfdata_build_ids *v, const char *name);
+/* The feature's bytes: their number, and the entries written to out (that many bytes). */
+size_t pmc__perfdata_build_ids_size(const struct pmc__perfdata_build_ids *v);
+void pmc__perfdata_build_ids_encode(const struct pmc__perfdata_build_ids *v, uint8_t *out);
+/* The entries of a BUILD_ID section added to v. 0, or -ENOMEM. */
+int pmc__perfdata_build_ids_decode(const uint8_t *p, size_t len, struct pmc__perfdata_build_ids *v);
+
 /* Record types perf's tools add to the kernel's (PERF_RECORD_USER_TYPE_START and up). */
 enum {
 	PERFDATA_RECORD_HEADER_ATTR = 64,	  /* pipe mode: an attr, then its ids */
@@ -156,6 +180,8 @@ const char *pmc__perfdata_attr_name(const struct pmc__perfdata *f, size_t idx);
 /* Feature strings (HOSTNAME, ARCH, ...) when present, else NULL. */
 /* The [vdso] build id (hex) of the BUILD_ID feature, or NULL. */
 const char *pmc__perfdata_vdso_build_id(const struct pmc__perfdata *f);
+/* The build id (hex) the BUILD_ID feature names for the object at path, or NULL. */
+const char *pmc__perfdata_build_id(const struct pmc__perfdata *f, const char *path);
 const char *pmc__perfdata_feat_string(const struct pmc__perfdata *f, enum perfdata_feat feat);
 /* True when the header's data size was 0 and the rest of the file was taken as data. */
 bool pmc__perfdata_was_interrupted(const struct pmc__perfdata *f);
@@ -228,10 +254,12 @@ int pmc__perfdata_writer_write(struct pmc__perfdata_writer *w, const void *rec, 
 int pmc__perfdata_writer_write_sample(struct pmc__perfdata_writer *w, size_t attr_idx,
 				      const struct pmc__sample *s);
 /*
- * The build id (hex) of the vDSO image the recording's processes mapped, written as the
- * [vdso] entry of the BUILD_ID feature (as perf does); symbol/vdso.h keeps the image.
+ * An object's build id (hex), written as an entry of the BUILD_ID feature (buildid.c), as
+ * perf does for each object with samples: the vDSO as "[vdso]" (symbol/vdso.h keeps the
+ * image), the kernel as "[kernel.kallsyms]" (kernel). 0, -EINVAL, -ENOMEM.
  */
-int pmc__perfdata_writer_set_vdso(struct pmc__perfdata_writer *w, const char *build_id);
+int pmc__perfdata_writer_add_build_id(struct pmc__perfdata_writer *w, const char *name,
+				      const char *hex, bool kernel);
 /*
  * The tracepoints recorded (subsystem and name in tracefs, each once or more): their
  * formats are read from tracefs now and written at finish as the TRACING_DATA feature

@@ -60,8 +60,8 @@ static int put_features(struct pmc__perfdata_writer *w, struct pmc__fbuf *b)
 		uint64_t feat = (uint64_t)pmc__perfdata_wfeats[i];
 		struct pmc__fbuf fb = {0};
 
-		/* perf's pipe mode carries it as its own record (put_tracing_data) */
-		if (feat != PERFDATA_FEAT_TRACING_DATA &&
+		/* carried as records of their own (put_tracing_data, pipe_finish) */
+		if (feat != PERFDATA_FEAT_TRACING_DATA && feat != PERFDATA_FEAT_BUILD_ID &&
 		    pmc__perfdata_build_feature(w, (int)feat, &fb))
 			ret = fb.oom ? -ENOMEM
 				     : put_record(b, PERFDATA_RECORD_HEADER_FEATURE, &feat, 8, fb.p,
@@ -138,6 +138,33 @@ int pmc__perfdata_writer_round(struct pmc__perfdata_writer *w, bool round)
  * that copies held the old and new buffers at once: 281 MiB of peak for a 96 MB stream, 115
  * MiB for the same file mapped), and pages past the end are never touched.
  */
+/*
+ * The build ids, known at the end (the objects with samples): each BUILD_ID feature entry
+ * as a HEADER_BUILD_ID record, the last records of the stream.
+ */
+int pmc__perfdata_pipe_finish(struct pmc__perfdata_writer *w)
+{
+	size_t n = pmc__perfdata_build_ids_size(&w->build_ids);
+	struct perf_event_header h;
+	uint8_t *p;
+	int ret;
+
+	if (!n)
+		return 0;
+	p = malloc(n);
+	if (!p)
+		return -ENOMEM;
+	pmc__perfdata_build_ids_encode(&w->build_ids, p);
+	for (size_t off = 0; off + sizeof(h) <= n; off += h.size) {
+		memcpy(&h, p + off, sizeof(h));
+		h.type = PERFDATA_RECORD_HEADER_BUILD_ID;
+		memcpy(p + off, &h, sizeof(h));
+	}
+	ret = pmc__perfdata_write_all(w->fd, p, n);
+	free(p);
+	return ret;
+}
+
 int pmc__perfdata_read_stream(int fd, uint8_t **out, size_t *len, size_t *cap)
 {
 	size_t n = 0, c = (size_t)1 << 20;

@@ -399,6 +399,7 @@ void pmc__perfdata_close(struct pmc__perfdata *f)
 	for (size_t i = 0; i < PERFDATA_NR_STR_FEATS; i++)
 		free(f->feat_str[i]);
 	free(f->names);
+	pmc__perfdata_build_ids_free(&f->build_ids);
 	free(f->attrs);
 	free(f->idmap);
 	free(f->inflated);
@@ -433,7 +434,12 @@ const char *pmc__perfdata_feat_string(const struct pmc__perfdata *f, enum perfda
 
 const char *pmc__perfdata_vdso_build_id(const struct pmc__perfdata *f)
 {
-	return f->vdso_build_id[0] ? f->vdso_build_id : NULL;
+	return pmc__perfdata_build_ids_find(&f->build_ids, "[vdso]");
+}
+
+const char *pmc__perfdata_build_id(const struct pmc__perfdata *f, const char *path)
+{
+	return pmc__perfdata_build_ids_find(&f->build_ids, path);
 }
 
 bool pmc__perfdata_was_interrupted(const struct pmc__perfdata *f)

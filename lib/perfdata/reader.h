@@ -33,7 +33,7 @@ struct pmc__perfdata {
 	size_t nr_idmap;
 	int id_pos; /* u64 index of the id in a sample body; -1 when samples have none */
 	char *feat_str[PERFDATA_NR_STR_FEATS];
-	char vdso_build_id[41]; /* hex, from the BUILD_ID feature's [vdso] entry; or "" */
+	struct pmc__perfdata_build_ids build_ids; /* the BUILD_ID feature's entries */
 	uint64_t pos, data_end;
 	uint64_t released; /* mapped pages below this offset were handed back (next.c) */
 	/*
@@ -77,7 +77,7 @@ int pmc__perfdata_pipe_open(struct pmc__perfdata *f, struct pmc_file_error *err)
 uint64_t pmc__perfdata_rec_len(const struct pmc__perfdata *f, uint64_t off,
 			       const struct perf_event_header *h);
 /* features.c: the feature sections pmc keeps (single strings, EVENT_DESC, BUILD_ID's
- * [vdso]). 0, or an error naming the section. */
+ * entries). 0, or an error naming the section. */
 int pmc__perfdata_read_features(struct pmc__perfdata *f, struct pmc_file_error *err);
 /*
  * compressed.c: a data section with compressed records (perf record -z) is replaced by

@@ -120,27 +120,19 @@ static void feat_cmdline(struct pmc__perfdata_writer *w, struct pmc__fbuf *b)
 		fput_string(b, w->cmdline[i]);
 }
 
-/*
- * perf's build-id event (perf_record_header_build_id): header, pid (-1: the host), 24 bytes
- * of id of which byte 20 is the id's length (misc bit 15, PERF_RECORD_MISC_BUILD_ID_SIZE),
- * the file's name padded to 64 bytes. The one entry is the vDSO's.
- */
+/* The BUILD_ID feature's entries, encoded by buildid.c. */
 static void feat_build_id(struct pmc__perfdata_writer *w, struct pmc__fbuf *b)
 {
-	static const char name[64] = "[vdso]";
-	uint8_t id[24] = {0};
-	size_t n = strlen(w->vdso_build_id) / 2;
-	struct perf_event_header h = {0, PERF_RECORD_MISC_USER | 1u << 15,
-				      (uint16_t)(sizeof(h) + 4 + sizeof(id) + sizeof(name))};
-	int32_t pid = -1;
+	size_t n = pmc__perfdata_build_ids_size(&w->build_ids);
+	uint8_t *p = malloc(n);
 
-	for (size_t i = 0; i < n && i < 20; i++)
-		sscanf(w->vdso_build_id + 2 * i, "%2hhx", &id[i]);
-	id[20] = (uint8_t)n;
-	pmc__fput(b, &h, sizeof(h));
-	pmc__fput(b, &pid, 4);
-	pmc__fput(b, id, sizeof(id));
-	pmc__fput(b, name, sizeof(name));
+	if (!p) {
+		b->oom = true;
+		return;
+	}
+	pmc__perfdata_build_ids_encode(&w->build_ids, p);
+	pmc__fput(b, p, n);
+	free(p);
 }
 
 bool pmc__perfdata_build_feature(struct pmc__perfdata_writer *w, int feat, struct pmc__fbuf *b)
@@ -149,7 +141,7 @@ bool pmc__perfdata_build_feature(struct pmc__perfdata_writer *w, int feat, struc
 	long conf = sysconf(_SC_NPROCESSORS_CONF), onln = sysconf(_SC_NPROCESSORS_ONLN);
 
 	if ((feat == PERFDATA_FEAT_CMDLINE && !w->cmdline_argc) ||
-	    (feat == PERFDATA_FEAT_BUILD_ID && !w->vdso_build_id[0]) ||
+	    (feat == PERFDATA_FEAT_BUILD_ID && !w->build_ids.nr) ||
 	    (feat == PERFDATA_FEAT_TRACING_DATA && !w->tracing_data))
 		return false;
 	uname(&u);
@@ -309,14 +301,10 @@ int pmc__perfdata_writer_add_attr(struct pmc__perfdata_writer *w,
 	return 0;
 }
 
-int pmc__perfdata_writer_set_vdso(struct pmc__perfdata_writer *w, const char *build_id)
+int pmc__perfdata_writer_add_build_id(struct pmc__perfdata_writer *w, const char *name,
+				      const char *hex, bool kernel)
 {
-	size_t n = strlen(build_id);
-
-	if (n > 40 || n % 2 || strspn(build_id, "0123456789abcdef") != n)
-		return -EINVAL;
-	memcpy(w->vdso_build_id, build_id, n + 1);
-	return 0;
+	return pmc__perfdata_build_ids_add(&w->build_ids, name, hex, kernel);
 }
 
 int pmc__perfdata_writer_set_tracepoints(struct pmc__perfdata_writer *w,
@@ -462,6 +450,8 @@ int pmc__perfdata_writer_finish(struct pmc__perfdata_writer *w)
 	ret = pmc__perfdata_writer_flush(w);
 	if (!ret && !w->pipe) /* a pipe's features went first (pipe.c) */
 		ret = write_features(w);
+	else if (!ret)
+		ret = pmc__perfdata_pipe_finish(w);
 	if (!ret) {
 		ret = pmc_outfile__commit(w->out);
 		w->out = NULL; /* committed or removed either way */
@@ -483,6 +473,7 @@ void pmc__perfdata_writer_delete(struct pmc__perfdata_writer *w)
 	}
 	free_cmdline(w);
 	free(w->tracing_data);
+	pmc__perfdata_build_ids_free(&w->build_ids);
 	free(w->attrs);
 	free(w->buf);
 	free(w);

@@ -21,8 +21,8 @@ struct pmc__perfdata_writer {
 	size_t nr_attrs;
 	char **cmdline;
 	int cmdline_argc;
-	char vdso_build_id[41]; /* hex; "" when not known */
-	char *tracing_data;	/* the TRACING_DATA feature, or NULL without tracepoints */
+	struct pmc__perfdata_build_ids build_ids;
+	char *tracing_data; /* the TRACING_DATA feature, or NULL without tracepoints */
 	size_t tracing_data_len;
 	uint64_t attrs_offset, data_offset, data_size;
 	bool begun, finished;
@@ -49,5 +49,7 @@ int pmc__perfdata_write_all(int fd, const void *buf, size_t len);
 int pmc__perfdata_writer_flush(struct pmc__perfdata_writer *w);
 /* pipe.c: the pipe header and the header records (attrs, features), written to w->fd. */
 int pmc__perfdata_pipe_begin(struct pmc__perfdata_writer *w);
+/* pipe.c: the records known only at the end (build ids), after the last round. */
+int pmc__perfdata_pipe_finish(struct pmc__perfdata_writer *w);
 
 #endif /* PMC_LIB_PERFDATA_WRITER_H */

@@ -33,6 +33,7 @@ static int record_sink(const void *p, size_t len, void *arg)
 		memcpy(&lost, (const uint8_t *)p + 8, 8);
 		rec->nr_lost += lost;
 	}
+	pmc__hits_note(&rec->hits, p, len);
 	return pmc__perfdata_writer_write(rec->w, p, len);
 }
 
@@ -227,6 +228,8 @@ static int synthesize(struct pmc_record *rec, const struct pmc_target *target)
 	return ret;
 }
 
+#define SAMPLE_LEAD (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID)
+
 /* The attrs as opened (with their ids) and the header; the file itself is already open. */
 static int open_writer(struct pmc_record *rec)
 {
@@ -247,12 +250,17 @@ static int open_writer(struct pmc_record *rec)
 		char id[PMC_BUILD_ID_HEX];
 		int err = pmc__vdso_save(id);
 		if (!err)
-			err = pmc__perfdata_writer_set_vdso(rec->w, id);
+			err = pmc__perfdata_writer_add_build_id(rec->w, "[vdso]", id, false);
 		else if (err != -ENOENT)
 			pr_warn("cannot save the vDSO image (%s): its samples will stay "
 				"unnamed\n",
 				pmc_strerror(err));
 	}
+	/* The samples' objects are found by their ip and pid, which lead every layout pmc
+	 * asks for (set_sample_fields). */
+	rec->hits.samples_ok = true;
+	for (size_t i = 0; i < s->nr_attrs; i++)
+		rec->hits.samples_ok &= (s->attrs[i].sample_type & SAMPLE_LEAD) == SAMPLE_LEAD;
 	if (!ret)
 		ret = pmc__perfdata_writer_begin(rec->w);
 	return ret;
@@ -495,7 +503,11 @@ int pmc_record__kill(struct pmc_record *rec, int sig)
 
 int pmc_record__finish(struct pmc_record *rec)
 {
-	int ret = pmc__perfdata_writer_finish(rec->w);
+	/* The build ids of the objects with samples, and their copies (docs/sample-file.md). */
+	int ret = pmc__hits_write(&rec->hits, rec->w, rec->opts.no_buildid_cache);
+
+	if (!ret)
+		ret = pmc__perfdata_writer_finish(rec->w);
 
 	rec->finished = !ret;
 	return ret;
@@ -511,6 +523,7 @@ void pmc_record__delete(struct pmc_record *rec)
 	pmc__child_delete(rec->child);
 	if (rec->pidfd >= 0)
 		close(rec->pidfd);
+	pmc__hits_free(&rec->hits);
 	free(rec->attrs);
 	free(rec->output);
 	free(rec);

@@ -8,6 +8,7 @@
 #include "core/backend.h"
 #include "count/child.h"
 #include "perfdata/perfdata.h"
+#include "record/hits.h"
 #include "record/sampling.h"
 
 struct pmc_record {
@@ -26,6 +27,7 @@ struct pmc_record {
 	volatile sig_atomic_t stop;
 	bool started, finished;
 	uint64_t nr_samples, nr_lost, nr_round;
+	struct pmc__hits hits; /* the objects with samples, for their build ids */
 };
 
 /*

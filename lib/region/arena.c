@@ -136,6 +136,8 @@ uint64_t *pmc__region_arena_table(pid_t tid, size_t words, size_t nr_events,
 		__atomic_store_n(&proc_chunk()->state, PMC_ARENA_INCOMPLETE, __ATOMIC_RELAXED);
 		return NULL;
 	}
+	/* Every page written: the reader takes a hole for the arena's end. */
+	memset(c + 1, 0, words * sizeof(uint64_t));
 	return (uint64_t *)(c + 1);
 }
 

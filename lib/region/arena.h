@@ -69,7 +69,8 @@ int pmc__region_arena_init(int fd, uint64_t off, uint64_t size);
  */
 int pmc__region_arena_map(int fd, uint64_t off, uint64_t size);
 /*
- * A table of words zeroed words for thread tid in the arena, the process's chunk written
+ * A table of words zeroed words (every page written, so none is a hole and no marker takes
+ * a page fault on it) for thread tid in the arena, the process's chunk written
  * first (with its nr_events event names) when this is its first. NULL when there is no
  * arena or it is full: the caller allocates the table itself, and the process's chunk says
  * that the arena does not hold all of it.

@@ -386,34 +386,71 @@ int pmc_region_data__parse(struct pmc_region_data *d, const void *buf, size_t le
 	return err ? err : parse_parts(d, &parts);
 }
 
-/* fd's bytes from off to its end, or to off + max; *len 0 and NULL at the end. */
-static int read_from(int fd, uint64_t off, uint64_t max, char **out, size_t *out_len)
+/* Appends fd's bytes [from, to) to *buf; a read that ends early ends the extent. */
+static int read_extent(int fd, uint64_t from, uint64_t to, char **buf, size_t *len, bool *eof)
 {
-	size_t len = 0, cap = 0;
-	char *buf = NULL;
-	ssize_t n = 0;
+	char *p;
 
-	while (len < max) {
-		if (len == cap) {
-			char *p = realloc(buf, cap = cap ? 2 * cap : 65536);
+	if (to - from > SIZE_MAX - *len - 1)
+		return -ENOMEM;
+	p = realloc(*buf, *len + (size_t)(to - from) + 1);
+	if (!p)
+		return -ENOMEM;
+	*buf = p;
+	while (from < to) {
+		ssize_t n = pread(fd, p + *len, (size_t)(to - from), (off_t)from);
 
-			if (!p) {
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = p;
-		}
-		n = pread(fd, buf + len, cap - len < max - len ? cap - len : (size_t)(max - len),
-			  (off_t)(off + len));
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
+		if (n < 0)
+			return -errno;
+		if (n == 0) {
+			*eof = true;
 			break;
-		len += (size_t)n;
+		}
+		*len += (size_t)n;
+		from += (uint64_t)n;
 	}
-	if (n < 0) {
+	return 0;
+}
+
+/*
+ * fd's bytes from off to off + max (or its end) that were written: a hole (what ftruncate()
+ * added and nobody wrote) is skipped (skip_holes) or ends the read, and never read as zeros,
+ * so a results file made huge by its command costs what was written, not what its size
+ * claims. *out is NULL when nothing was read.
+ */
+static int read_from(int fd, uint64_t off, uint64_t max, bool skip_holes, char **out,
+		     size_t *out_len)
+{
+	uint64_t end = max > UINT64_MAX - off ? UINT64_MAX : off + max, pos = off;
+	size_t len = 0;
+	char *buf = NULL;
+	bool eof = false;
+	int err = 0;
+
+	while (!err && !eof && pos < end) {
+		off_t data = lseek(fd, (off_t)pos, SEEK_DATA), hole;
+
+		if (data < 0 && errno == ENXIO)
+			break; /* no data after pos */
+		if (data < 0)  /* no holes to tell (a pipe, a file system without): read on */
+			data = (off_t)pos, hole = -1;
+		else if ((uint64_t)data != pos && !skip_holes)
+			break;
+		else
+			hole = lseek(fd, data, SEEK_HOLE);
+		if ((uint64_t)data >= end)
+			break;
+		if (hole < 0) /* a step at a time, to the end of the file */
+			hole = (off_t)((uint64_t)data + (1u << 20));
+		err = read_extent(fd, (uint64_t)data, (uint64_t)hole < end ? (uint64_t)hole : end,
+				  &buf, &len, &eof);
+		pos = (uint64_t)hole;
+	}
+	if (err) {
 		free(buf);
-		return -errno;
+		return err;
 	}
 	*out = buf;
 	*out_len = len;
@@ -436,10 +473,11 @@ static int read_arena_file(struct pmc_region_data *d, int fd, const struct pmc__
 
 		if (used < sizeof(h))
 			used = sizeof(h);
-		err = read_from(fd, pass->arena_off, used, &arena, &parts.arena_len);
+		/* A hole ends the arena: every chunk's bytes are written when it is taken. */
+		err = read_from(fd, pass->arena_off, used, false, &arena, &parts.arena_len);
 	}
 	if (!err)
-		err = read_from(fd, pass->arena_off + pass->arena_size, UINT64_MAX, &rec,
+		err = read_from(fd, pass->arena_off + pass->arena_size, UINT64_MAX, true, &rec,
 				&parts.rec_len);
 	parts.arena = arena;
 	parts.rec = rec ? rec : "";
@@ -465,7 +503,7 @@ int pmc_region_data__read_fd(struct pmc_region_data *d, int fd)
 		if (arena)
 			return err;
 	}
-	err = read_from(fd, 0, UINT64_MAX, &buf, &len);
+	err = read_from(fd, 0, UINT64_MAX, true, &buf, &len);
 	if (!err)
 		err = pmc_region_data__parse(d, buf ? buf : "", len);
 	free(buf);

@@ -29,14 +29,13 @@ int pmc__region_thread_new(const struct pmc__region_config *cfg, struct region_t
 	t->now = calloc(t->nr_events, sizeof(*t->now));
 	/* Under the runner, in the arena, where the runner finds it whatever way we exit. */
 	t->table = pmc__region_arena_table(t->tid, words, t->nr_events, t->reader->names);
-	if (!t->table)
-		t->table = malloc(words * sizeof(*t->table));
+	if (!t->table && (t->table = malloc(words * sizeof(*t->table))))
+		/* Touch every page now, so that no marker takes a page fault on a fresh slot. */
+		memset(t->table, 0, words * sizeof(*t->table));
 	if (!t->now || !t->table) {
 		pmc__region_thread_delete(t);
 		return -ENOMEM;
 	}
-	/* Touch every page now, so that no marker takes a page fault on a fresh slot. */
-	memset(t->table, 0, words * sizeof(*t->table));
 	t->live = true;
 	*out = t;
 	return 0;

@@ -12,6 +12,7 @@
 #include "core/log.h"
 #include "core/opts.h"
 #include "report/report.h"
+#include "symbol/buildid.h"
 #include "symbol/vdso.h"
 
 int pmc_report__new(const struct pmc_report_opts *opts, struct pmc_report **out)
@@ -203,6 +204,27 @@ static void vdso_path(struct pmc_report *r, char *path, size_t len)
 		strcpy(path, buf);
 }
 
+/*
+ * An object whose build id the file names is read only if it is still that object, else
+ * from a copy that is (symbol/buildid.h); with neither, its samples are marked.
+ */
+static void expect_build_id(struct pmc_report *r, const char *path)
+{
+	const char *want = pmc__perfdata_build_id(r->f, path);
+	struct pmc__dso *d = want ? pmc__symtab_dso(r->st, path) : NULL;
+
+	if (d)
+		(void)pmc__dso_expect_build_id(d, want);
+}
+
+/* Kernel samples are named from the recorded kernel's symbols (symbol/buildid.h). */
+static int expect_kernel(struct pmc_report *r)
+{
+	const char *want = pmc__perfdata_build_id(r->f, "[kernel.kallsyms]");
+
+	return want && pmc__symtab_expect_kernel(r->st, want) == -ENOMEM ? -ENOMEM : 0;
+}
+
 /* Memory no file backs, as perf's is_anon_memory() names it. */
 static bool is_anon_path(const char *path)
 {
@@ -230,6 +252,8 @@ static int on_mmap(struct pmc_report *r, const struct pmc__perfdata_event *ev, b
 	/* The vDSO: the image pmc record saved, found by the build id the file names. */
 	if (!strcmp(path, "[vdso]"))
 		vdso_path(r, path, sizeof(path));
+	else if (path[0] == '/')
+		expect_build_id(r, path);
 	/* Anonymous code is a JIT's: named by its /tmp/perf-PID.map, at absolute addresses
 	 * (perf's map__new does the same). */
 	if (!(h->misc & PERF_RECORD_MISC_MMAP_DATA) && is_anon_path(path)) {
@@ -517,6 +541,8 @@ int pmc_report__load(struct pmc_report *r, const char *path, struct pmc_file_err
 	r->ordered = false;
 	for (size_t i = 0; !ret && i < r->nr_attrs; i++)
 		r->ordered |= !!(pmc__perfdata_attr(r->f, i)->sample_type & PERF_SAMPLE_TIME);
+	if (!ret)
+		ret = expect_kernel(r);
 	if (!ret && pmc__perfdata_was_interrupted(r->f))
 		pr_warn("%s: the recording was interrupted; reading the data up to the end\n",
 			path);

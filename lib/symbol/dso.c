@@ -65,7 +65,7 @@ static struct dso_impl *dso_open(struct pmc__dso *d)
 	if (!im)
 		return NULL;
 	im->fd = -1;
-	if (d->kernel || d->jitmap)
+	if (d->kernel || d->jitmap || d->mismatch)
 		return im;
 	im->dw = pmc__dw_api(); /* the first DSO opened loads libdw */
 	if (!im->dw)
@@ -77,13 +77,14 @@ static struct dso_impl *dso_open(struct pmc__dso *d)
 	 * The path comes from the sample file: only a regular file is read (a FIFO planted
 	 * under a mapped object's name would hang the report). On success libdwfl owns fd.
 	 */
-	fd = pmc_open_input(d->path);
+	fd = pmc_open_input(d->file ? d->file : d->path);
 	if (fd == -PMC_E_NOTREG)
 		pr_warn("%s, mapped in the recording, is not a regular file: its samples stay "
 			"unnamed\n",
 			d->path);
 	if (fd >= 0) {
-		im->mod = im->dw->dwfl_report_offline(im->dwfl, d->short_name, d->path, fd);
+		im->mod = im->dw->dwfl_report_offline(im->dwfl, d->short_name,
+						      d->file ? d->file : d->path, fd);
 		if (!im->mod)
 			close(fd);
 	}
@@ -188,13 +189,19 @@ static void resolve_line(struct pmc__dso *d, struct dso_impl *im, struct pmc__sy
 	r->inlined = inlined_at(d, im, r->addr);
 }
 
-/* An address no symbol holds: named by itself. */
+/*
+ * An address no symbol holds: named by itself. In an object that is not the one recorded
+ * (buildid.h) addresses mean nothing: one mark holds them all.
+ */
 static void unnamed(struct pmc__dso *d, struct dso_impl *im, struct pmc__symres *r)
 {
 	char buf[32];
 
 	snprintf(buf, sizeof(buf), "0x%016" PRIx64, r->addr);
-	r->sym = get_sym(d, im, buf, r->addr, 1);
+	if (d->mismatch)
+		r->sym = get_sym(d, im, "[build id mismatch]", 0, 0);
+	else
+		r->sym = get_sym(d, im, buf, r->addr, 1);
 	if (r->sym)
 		r->sym->unnamed = true;
 }
@@ -286,7 +293,9 @@ const struct pmc__symres *pmc__dso_resolve(struct pmc__dso *d, uint64_t vaddr)
 		return NULL;
 	r->addr = vaddr;
 	d->st->nr_lookups++;
-	if (d->kernel)
+	if (d->mismatch)
+		unnamed(d, im, r);
+	else if (d->kernel)
 		r->sym = pmc__kallsyms_find(d->st, d, vaddr);
 	else if (d->jitmap)
 		resolve_jit(d, im, r);

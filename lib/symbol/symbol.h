@@ -37,7 +37,11 @@ struct pmc__dso {
 	bool kernel;		/* [kernel.kallsyms] */
 	bool jitmap;		/* /tmp/perf-PID.map: a JIT's symbols (perfmap.h) */
 	bool tried, usable;	/* opened yet; opened successfully */
-	struct dso_impl *impl;	/* libdwfl state (dso.c) */
+	/* the file read for path: a copy with the recorded build id (buildid.h), or NULL */
+	const char *file;
+	bool bid_checked;      /* pmc__dso_expect_build_id() was asked */
+	bool mismatch;	       /* path is not the recorded object, and no copy is: not read */
+	struct dso_impl *impl; /* libdwfl state (dso.c) */
 };
 
 struct pmc__symtab_opts {

@@ -9,6 +9,7 @@
 #include <pmc/error.h>
 #include <pmc/infile.h>
 #include "core/log.h"
+#include "core/readall.h"
 #include "symbol/symtab.h"
 
 static uint64_t str_hash(const char *s)
@@ -111,37 +112,6 @@ static int cmp_ksym(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* The whole file in one buffer (NUL-terminated), read with large read(2)s: /proc files have no
- * size. */
-static char *read_all(int fd, size_t *len)
-{
-	size_t cap = 1 << 22, n = 0;
-	char *buf = malloc(cap + 1), *v;
-	ssize_t got;
-
-	while (buf) {
-		if (n == cap) {
-			v = realloc(buf, (cap *= 2) + 1);
-			if (!v)
-				break;
-			buf = v;
-		}
-		got = read(fd, buf + n, cap - n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0) {
-			if (got < 0)
-				break;
-			buf[n] = 0;
-			*len = n;
-			return buf;
-		}
-		n += (size_t)got;
-	}
-	free(buf);
-	return NULL;
-}
-
 static int hex_digit(char c)
 {
 	if (c >= '0' && c <= '9')
@@ -202,7 +172,7 @@ static void kallsyms_load(struct pmc__symtab *st)
 		pr_warn("cannot read kernel symbols from %s: %s\n", path, pmc_strerror(fd));
 	if (fd < 0)
 		return;
-	st->kbuf = read_all(fd, &len);
+	st->kbuf = pmc__read_all(fd, &len);
 	close(fd);
 	if (!st->kbuf)
 		return;

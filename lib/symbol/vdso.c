@@ -6,7 +6,6 @@
  * id in the sample file (the BUILD_ID feature, as perf does); pmc report maps the
  * recording's [vdso] to that file.
  */
-#include <elf.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,41 +47,6 @@ static size_t vdso_size(uintptr_t base)
 	return size;
 }
 
-/* The GNU build id in the image's PT_NOTE segments, in hex; 0 or -ENOENT. */
-static int build_id_of(const uint8_t *img, size_t size, char hex[PMC_BUILD_ID_HEX])
-{
-	const Elf64_Ehdr *eh = (const void *)img;
-
-	if (size < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
-	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_phentsize != sizeof(Elf64_Phdr) ||
-	    eh->e_phoff > size || eh->e_phnum > (size - eh->e_phoff) / sizeof(Elf64_Phdr))
-		return -ENOENT;
-	for (unsigned i = 0; i < eh->e_phnum; i++) {
-		const Elf64_Phdr *ph = (const void *)(img + eh->e_phoff + i * sizeof(*ph));
-		size_t off = ph->p_offset, end = off + ph->p_filesz;
-		if (ph->p_type != PT_NOTE || off > size || ph->p_filesz > size - off)
-			continue;
-		while (end - off >= sizeof(Elf64_Nhdr)) {
-			Elf64_Nhdr nh;
-			size_t name, desc;
-			memcpy(&nh, img + off, sizeof(nh));
-			name = (nh.n_namesz + 3u) & ~3u;
-			desc = (nh.n_descsz + 3u) & ~3u;
-			off += sizeof(nh);
-			if (name > end - off || desc > end - off - name)
-				break;
-			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-			    !memcmp(img + off, "GNU", 4) && nh.n_descsz && nh.n_descsz <= 20) {
-				for (unsigned j = 0; j < nh.n_descsz; j++)
-					sprintf(hex + 2 * j, "%02x", img[off + name + j]);
-				return 0;
-			}
-			off += name + desc;
-		}
-	}
-	return -ENOENT;
-}
-
 /* mkdir -p of path's folders (not its last component), private to the user. */
 static int make_folders(char *path)
 {
@@ -105,7 +69,7 @@ int pmc__vdso_save(char build_id[PMC_BUILD_ID_HEX])
 	struct stat sb;
 	int ret;
 
-	if (!size || build_id_of((const uint8_t *)base, size, build_id))
+	if (!size || pmc__build_id_of_image((const uint8_t *)base, size, build_id))
 		return -ENOENT;
 	ret = pmc__vdso_cache_path(build_id, path, sizeof(path));
 	if (ret || !stat(path, &sb))

@@ -7,8 +7,7 @@
 #define PMC_LIB_SYMBOL_VDSO_H
 
 #include <stddef.h>
-
-#define PMC_BUILD_ID_HEX 41 /* up to 20 bytes in hex, and the NUL */
+#include "symbol/buildid.h"
 
 /*
  * Where the image of build id (hex) is kept: "$XDG_CACHE_HOME/pmc/vdso/ID/[vdso]", or

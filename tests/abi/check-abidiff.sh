@@ -4,9 +4,12 @@
 # public types they reach, read from DWARF) against the checked-in tests/abi/libpmc.abi.
 # Any difference fails, additions included. With PMC_ABI_UPDATE=1 (update-baseline.sh) it
 # writes the baseline instead.
-#   SRC=source-dir LIB=libpmc.so check-abidiff.sh
+#   SRC=source-dir BUILD=build-dir LIB=libpmc.so check-abidiff.sh
 set -euo pipefail
-: "${SRC:?}" "${LIB:?}"
+: "${SRC:?}" "${BUILD:?}" "${LIB:?}"
+# Real paths: a path spelled through a symlink would miss abidw's.
+SRC=$(cd "$SRC" && pwd -P)
+BUILD=$(cd "$BUILD" && pwd -P)
 baseline=$SRC/tests/abi/libpmc.abi
 tmp=$(mktemp -d)
 # Only the script's own shell cleans up: a background job killed before its exec is a
@@ -21,11 +24,12 @@ fi
 
 # Only the types of include/pmc count (--headers-dir, --drop-private-types): the bodies of
 # opaque objects may change freely. Locations, the build folder and the dependencies'
-# sonames are left out, and each translation unit's path is made relative to the source
-# tree, so that the file is the same whatever folder or build type produced it.
+# sonames are left out, and each translation unit's path is made relative to the build
+# folder (generated sources, as BUILD/...) or else to the source tree, so that the file is
+# the same whatever folder (inside the source tree or not) or build type produced it.
 abidw --headers-dir "$SRC/include/pmc" --drop-private-types --drop-undefined-syms \
 	--no-corpus-path --no-comp-dir-path --no-show-locs --no-elf-needed --type-id-style hash \
-	"$LIB" | sed "s|path='$SRC/|path='|" >"$tmp/libpmc.abi"
+	"$LIB" | sed "s|path='$BUILD/|path='BUILD/|; s|path='$SRC/|path='|" >"$tmp/libpmc.abi"
 if grep -n "='/" "$tmp/libpmc.abi" >&2; then
 	echo "abi.abidiff: the ABI dump of $LIB still holds absolute paths (above)" >&2
 	exit 1

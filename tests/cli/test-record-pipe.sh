@@ -37,6 +37,8 @@ if command -v perf >/dev/null; then
 	want=$(samples "$T/t.data")
 	got=$(perf report -i - --stdio <"$T/t.data" 2>/dev/null | awk '/^# Samples:/ { print $3; exit }')
 	expect_eq "perf report -i - reads pmc's task-clock stream" "$got" "$want"
+	expect_grep "the stream's last records are build ids (HEADER_BUILD_ID) perf lists" \
+		"^[0-9a-f]{40} $G\$" <(perf buildid-list -i - <"$T/t.data" 2>/dev/null)
 	# perf's stream read by pmc, tracepoint (with its TRACING_DATA record) and task-clock.
 	got=$(perf record -q -c 1 -e syscalls:sys_enter_getppid -o - -- "$G" 1234 2>/dev/null | samples -)
 	expect_eq "perf record -o - | pmc report -i -: every getppid" "$got" 1234

@@ -141,6 +141,20 @@ expect_eq "fork: both records read, nothing lost" \
 	"$(json "$T/f.json" '[j["region_problems"]["lost_records"], sorted((r["name"], r["entered"]) for r in j["regions"])]')" \
 	"[0, [('child', 1), ('parent', 1)]]"
 
+# A command that makes its results file 16 GiB long costs what it wrote: the reader skips the
+# hole (it read 16 GiB of zeros, or failed for memory), and the region after it is counted.
+python3 -c 'import resource, subprocess, sys
+rc = subprocess.run(sys.argv[1:], stderr=subprocess.DEVNULL, timeout=120).returncode
+print(rc, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)' \
+	"$PMC" stat -e $TP --no-warmup --format json -o "$T/huge.json" "$R" huge-file >"$T/huge"
+read -r huge_rc huge_mb <"$T/huge"
+expect_eq "huge results file: pmc exits 0" "$huge_rc" 0
+[ "$huge_mb" -lt 400 ] && ok "huge results file: at most 400 MB resident ($huge_mb MB)" ||
+	fail "huge results file: $huge_mb MB resident"
+expect_eq "huge results file: the region after the hole is counted" \
+	"$(json "$T/huge.json" '[(r["name"], r["entered"], r["events"][0]["values"]) for r in j["regions"]]')" \
+	"[('after', 1, [2.0])]"
+
 # Past the limit of 412 named regions: said once, with the limit; those below it measured.
 PMC_EVENTS=$TP "$R" names 420 2>"$T/names"
 expect_eq "names: the limit is said once" \

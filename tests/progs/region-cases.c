@@ -14,6 +14,8 @@
  *   forks [P [R]]    P processes (64) each enter regions "r0".."r<R-1>" (20) once, 1 call
  *                    each, then all exit at once (their results written together)
  *   flush            "flushed" (6 calls), pmc_region_flush(), then _exit
+ *   huge-file        makes the runner's results file 16 GiB long (a hole), then enters
+ *                    "after" (2 calls)
  *   names [N]        N regions "n0".."n<N-1>" (420), each entered once around 1 call
  */
 #include <pthread.h>
@@ -211,6 +213,17 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(c, "forks"))
 		return forks(a < 0 ? 64 : a, b < 0 ? 20 : b);
+	if (!strcmp(c, "huge-file")) {
+		const char *fd = getenv("PMC_REGION_FD");
+
+		/* The results file made 16 GiB long, unwritten: its reader must not read zeros. */
+		if (fd && ftruncate(atoi(fd), (off_t)16 << 30))
+			return 3;
+		pmc_region_begin("after");
+		calls(2);
+		pmc_region_end("after");
+		return 0;
+	}
 	if (!strcmp(c, "flush")) {
 		pmc_region_begin("flushed");
 		calls(6);

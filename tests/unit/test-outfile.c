@@ -4,6 +4,7 @@
  * except another user's in a sticky folder, temporary names recognisable as pmc's.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include <criterion/criterion.h>
 #include <pmc/error.h>
 #include <pmc/outfile.h>
+#include "core/outfile-at.h"
 
 static char dir[64];
 
@@ -232,4 +234,33 @@ Test(outfile, a_link_loop_fails)
 	cr_assert_eq(symlink(a, b), 0);
 	cr_expect_eq(pmc_outfile__open(a, &o), -ELOOP);
 	cr_expect_null(o);
+}
+
+/* pmc__outfile_openat (the build-id cache's files): nothing at the name is followed. */
+Test(outfile, openat_refuses_links_and_replaces_files)
+{
+	char path[128], buf[16];
+	struct pmc_outfile *o;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY);
+
+	cr_assert_geq(fd, 0);
+	snprintf(path, sizeof(path), "%s/victim", dir);
+	FILE *f = fopen(path, "w");
+	cr_assert(f);
+	fputs("keep", f);
+	fclose(f);
+	cr_assert_eq(symlinkat(path, fd, "elf"), 0);
+	cr_assert_eq(pmc__outfile_openat(fd, "elf", NULL, &o), -ELOOP);
+	cr_assert_eq(unlinkat(fd, "elf", 0), 0);
+	cr_assert_eq(mkdirat(fd, "elf", 0700), 0);
+	cr_assert_eq(pmc__outfile_openat(fd, "elf", NULL, &o), -EISDIR);
+	cr_assert_eq(unlinkat(fd, "elf", AT_REMOVEDIR), 0);
+	cr_assert_eq(pmc__outfile_openat(fd, "elf", NULL, &o), 0);
+	cr_assert_eq(write(pmc_outfile__fd(o), "new", 3), 3);
+	cr_assert_eq(pmc_outfile__commit(o), 0);
+	snprintf(path, sizeof(path), "%s/elf", dir);
+	cr_assert_str_eq(slurp(path, buf, sizeof(buf)), "new");
+	snprintf(path, sizeof(path), "%s/victim", dir);
+	cr_assert_str_eq(slurp(path, buf, sizeof(buf)), "keep");
+	close(fd);
 }

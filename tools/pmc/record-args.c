@@ -69,6 +69,10 @@ static const struct cli_opt options[] = {
 	{"kernel", O_KERNEL, NULL, CLI_V_NONE, NULL,
 	 "sample kernel level for events without :u/:k (with --user: both)"},
 	{"mmap-pages", 'm', "N", CLI_V_NONE, NULL, "ring-buffer pages per CPU, a power of 2"},
+	{"no-buildid-cache", 'N', NULL, CLI_V_NONE, NULL,
+	 "keep no copy of the sampled objects in the build-id cache (~/.debug, perf's), which "
+	 "lets a report name their samples after they are rebuilt; their build ids are written "
+	 "either way"},
 	{"output", 'o', "FILE", CLI_V_FILE, NULL,
 	 "output file (default perf.data; mode 0600, the file it replaces kept as FILE.old); - or "
 	 "a FIFO: perf's pipe-mode stream (docs/sample-file.md); under "
@@ -281,6 +285,9 @@ static int apply2(struct record_cli *c, int opt, char *arg)
 		return 0;
 	case 'i':
 		c->t.no_inherit = true;
+		return 0;
+	case 'N':
+		c->ro.no_buildid_cache = true;
 		return 0;
 	case O_USER:
 		c->priv |= PMC_PRIV_USER;
