@@ -35,7 +35,8 @@ extern "C" {
 	X(EXPR, "metric expression does not parse")                                                \
 	X(UNKNOWN_METRIC, "unknown metric or metric group")                                        \
 	X(METRIC_CYCLE, "metrics refer to each other in a cycle")                                  \
-	X(OLDDIR, "the name that keeps the previous file (NAME.old) is a folder: move it away")
+	X(OLDDIR, "the name that keeps the previous file (NAME.old) is a folder: move it away")    \
+	X(NOREADER, "no process opened the FIFO for reading within 10 seconds")
 
 enum pmc_error {
 	PMC_E_BASE = 4000,

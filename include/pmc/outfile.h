@@ -29,7 +29,9 @@ struct pmc_outfile;
  * by neither the caller nor the folder's owner is refused (-PMC_E_UNSAFELINK), so no one
  * can point root's results at a file of their choosing. A target that exists and is not a
  * regular file (/dev/null, a FIFO, a terminal) is written in place, as it cannot be
- * replaced; a folder is refused (-EISDIR). Missing folders are not created (-ENOENT).
+ * replaced; a folder is refused (-EISDIR). A FIFO waits up to 10 seconds for a process
+ * to open it for reading, then fails (-PMC_E_NOREADER) rather than block for ever.
+ * Missing folders are not created (-ENOENT).
  * "-" means standard output.
  * Returns 0, or a negative errno or PMC_E_* code.
  */

@@ -30,7 +30,7 @@ enum pmc_call_graph {
 /* Options of pmc_record__open() (sz: see "Options structs" in pmc/common.h). */
 struct pmc_record_opts {
 	size_t sz;	    /* sizeof(struct pmc_record_opts) */
-	const char *output; /* file to write; "perf.data" when NULL */
+	const char *output; /* file to write; "perf.data" when NULL; "-": standard output */
 	uint64_t period;    /* sample every period events (-c); 0: use freq */
 	/*
 	 * Samples per second (-F). When period and freq are 0, perf record's defaults: period 1
@@ -93,7 +93,11 @@ PMC_API const char *pmc_branch_filter_name(uint64_t bit);
  *	pmc_record__delete(rec);
  *
  * pmc_record__run() returns when the command has exited (status is its wait status)
- * or, for PID and CPU targets, when pmc_record__stop() was called (status 0).
+ * or, for PID and CPU targets, when pmc_record__stop() was called (status 0). When the
+ * recording cannot go on (-EPIPE: the reader of a pipe or FIFO output went away; the caller
+ * ignores SIGPIPE), the command is sent SIGTERM and reaped, and the error returned.
+ * An output of "-" or a FIFO gets perf's pipe-mode stream (docs/sample-file.md), and "-"
+ * sends the command's standard output to standard error.
  * pmc_record__stop() and pmc_record__kill() are async-signal-safe, for SIGINT handlers.
  */
 struct pmc_record;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <pmc/error.h>
 #include <pmc/outfile.h>
 #include "core/outfile-at.h"
@@ -112,6 +113,34 @@ static int open_temp(struct pmc_outfile *o)
 	return -errno;
 }
 
+/*
+ * A FIFO is opened for writing without blocking, which fails (ENXIO) while no process has it
+ * open for reading: pmc waits up to FIFO_WAIT_MS for a reader, then fails (-PMC_E_NOREADER)
+ * rather than hanging before its work starts as a blocking open would. Writes then block.
+ */
+#define FIFO_WAIT_MS 10000
+#define FIFO_POLL_MS 10
+
+static int open_fifo(struct pmc_outfile *o)
+{
+	const struct timespec step = {0, FIFO_POLL_MS * 1000000L};
+
+	for (int waited = 0;; waited += FIFO_POLL_MS) {
+		o->fd = openat(o->dirfd, o->name,
+			       O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+		if (o->fd >= 0)
+			break;
+		if (errno != ENXIO)
+			return -errno;
+		if (waited >= FIFO_WAIT_MS)
+			return -PMC_E_NOREADER;
+		nanosleep(&step, NULL);
+	}
+	if (fcntl(o->fd, F_SETFL, fcntl(o->fd, F_GETFL) & ~O_NONBLOCK))
+		return -errno;
+	return 0;
+}
+
 /* Opens path for o, following at most links more links. */
 static int open_target(struct pmc_outfile *o, const char *path, int links)
 {
@@ -127,7 +156,9 @@ static int open_target(struct pmc_outfile *o, const char *path, int links)
 		return open_temp(o);
 	if (S_ISDIR(st.st_mode))
 		return -EISDIR;
-	if (!S_ISLNK(st.st_mode)) { /* a device, FIFO or terminal: written where it is */
+	if (S_ISFIFO(st.st_mode))
+		return open_fifo(o);
+	if (!S_ISLNK(st.st_mode)) { /* a device or terminal: written where it is */
 		o->fd = openat(o->dirfd, o->name, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
 		return o->fd < 0 ? -errno : 0;
 	}

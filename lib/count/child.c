@@ -67,6 +67,8 @@ child_main(char *const argv[], const struct pmc_child_opts *opts, int go_rd, int
 		if (fl >= 0)
 			fcntl(opts->extra_fd, F_SETFD, fl & ~FD_CLOEXEC);
 	}
+	if (opts && opts->stdout_to_stderr)
+		dup2(STDERR_FILENO, STDOUT_FILENO);
 	signal(SIGPIPE, SIG_DFL);
 	execvp(argv[0], argv);
 	e = errno;

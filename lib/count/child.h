@@ -29,6 +29,8 @@ struct pmc_child_opts {
 	int keep_fd;		 /* an fd the command inherits, or -1 */
 	const char *keep_fd_env; /* env variable set to keep_fd's number, or NULL */
 	int extra_fd; /* a second fd the command inherits (vpmu's stream); 0 or -1: none */
+	/* The command's standard output is pmc's standard error (pmc record -o -, as perf). */
+	bool stdout_to_stderr;
 };
 
 /* Forks argv (argv[0] is searched in PATH). Returns 0 or a negative errno. */

@@ -75,6 +75,7 @@ struct child_plan {
 	int go_rd, err_wr;
 	int go_wr, err_rd; /* pmc's ends, which the child closes (it has a copy of the table) */
 	int keep_fd, extra_fd;
+	bool stdout_to_stderr;
 	void *stack;
 };
 
@@ -215,6 +216,7 @@ static struct child_plan *plan_new(char *const argv[], const struct pmc_child_op
 	p->err_wr = errp[1];
 	p->keep_fd = opts ? opts->keep_fd : -1;
 	p->extra_fd = opts ? opts->extra_fd : 0;
+	p->stdout_to_stderr = opts && opts->stdout_to_stderr;
 	memcpy(&p->mask, mask, sizeof(p->mask));
 	p->envp = plan_env(opts && opts->keep_fd >= 0 ? opts->keep_fd_env : NULL,
 			   opts ? opts->keep_fd : -1);
@@ -281,6 +283,8 @@ CHILD_CODE __attribute__((noinline)) static int clone_main(void *arg)
 		clear_cloexec(p->keep_fd);
 	if (p->extra_fd > 0)
 		clear_cloexec(p->extra_fd);
+	if (p->stdout_to_stderr)
+		raw(SYS_dup3, STDERR_FILENO, STDOUT_FILENO, 0, 0);
 	/* execvp()'s search: on to the next file while this one is not there or not allowed */
 	for (char **f = p->files; *f; f++) {
 		n = raw(SYS_execve, (long)*f, (long)p->argv, (long)p->envp, 0);

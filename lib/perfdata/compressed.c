@@ -128,9 +128,10 @@ static bool has_compressed(struct pmc__perfdata *f, uint64_t *nr_bytes)
 	bool any = false;
 
 	*nr_bytes = 0;
-	for (uint64_t pos = f->pos; f->data_end - pos >= sizeof(h); pos += h.size) {
+	for (uint64_t pos = f->pos, len; f->data_end - pos >= sizeof(h); pos += len) {
 		memcpy(&h, f->buf + pos, sizeof(h));
-		if (h.size < sizeof(h) || h.size > f->data_end - pos)
+		len = pmc__perfdata_rec_len(f, pos, &h);
+		if (h.size < sizeof(h) || len > f->data_end - pos)
 			break; /* next.c says what is wrong, where */
 		if (is_compressed(h.type)) {
 			any = true;
@@ -148,14 +149,15 @@ static int inflate_all(struct pmc__perfdata *f, struct inflater *in, struct pmc_
 	uint64_t pos = f->pos;
 	int ret = append(in, f->buf, (size_t)f->pos);
 
-	for (; !ret && f->data_end - pos >= sizeof(h); pos += h.size) {
+	for (uint64_t len; !ret && f->data_end - pos >= sizeof(h); pos += len) {
 		memcpy(&h, f->buf + pos, sizeof(h));
-		if (h.size < sizeof(h) || h.size > f->data_end - pos)
+		len = pmc__perfdata_rec_len(f, pos, &h);
+		if (h.size < sizeof(h) || len > f->data_end - pos)
 			break;
 		if (is_compressed(h.type))
 			ret = inflate_record(in, f->buf + pos, &h, pos, err);
 		else
-			ret = append(in, f->buf + pos, h.size);
+			ret = append(in, f->buf + pos, len);
 	}
 	/* What is left (a malformed record, a cut tail) is kept for next.c to report. */
 	if (!ret)

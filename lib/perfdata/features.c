@@ -61,8 +61,8 @@ static int read_event_desc(struct pmc__perfdata *f, uint64_t off, uint64_t end,
 	return 0;
 }
 
-static int read_feature(struct pmc__perfdata *f, int bit, const struct perfdata_section *s,
-			struct pmc_file_error *err)
+int pmc__perfdata_read_feature(struct pmc__perfdata *f, int bit, const struct perfdata_section *s,
+			       struct pmc_file_error *err)
 {
 	uint64_t off = s->offset, end = s->offset + s->size;
 
@@ -100,7 +100,7 @@ int pmc__perfdata_read_features(struct pmc__perfdata *f, struct pmc_file_error *
 						  "the end of the %zu-byte file",
 						  bit, (unsigned long long)s.offset,
 						  (unsigned long long)s.size, f->len);
-		ret = read_feature(f, bit, &s, err);
+		ret = pmc__perfdata_read_feature(f, bit, &s, err);
 		if (ret)
 			return ret;
 		idx_off += 16;

@@ -78,7 +78,7 @@ int pmc__perfdata_next(struct pmc__perfdata *f, struct pmc__perfdata_event *ev,
 {
 	struct perf_event_header h;
 	const uint8_t *p;
-	uint64_t left = f->data_end - f->pos;
+	uint64_t left = f->data_end - f->pos, len;
 
 	if (!left)
 		return 0;
@@ -101,6 +101,12 @@ int pmc__perfdata_next(struct pmc__perfdata *f, struct pmc__perfdata_event *ev,
 	if (h.type == PERFDATA_RECORD_COMPRESSED || h.type == PERFDATA_RECORD_COMPRESSED2)
 		return pmc__perfdata_fail(err, -PMC_E_FORMAT, f->pos,
 					  "a compressed record inside compressed data");
+	len = pmc__perfdata_rec_len(f, f->pos, &h);
+	if (len > left)
+		return pmc__perfdata_fail(err, -PMC_E_TRUNCATED, f->pos,
+					  "tracing data of %llu bytes but the stream has %llu left",
+					  (unsigned long long)(len - h.size),
+					  (unsigned long long)(left - h.size));
 	if ((uintptr_t)p % 8) {
 		memcpy(f->scratch, p, h.size);
 		p = (const uint8_t *)f->scratch;
@@ -109,7 +115,7 @@ int pmc__perfdata_next(struct pmc__perfdata *f, struct pmc__perfdata_event *ev,
 	ev->offset = f->pos;
 	if (record_attr(f, ev->hdr, f->pos, &ev->attr_idx, err))
 		return -PMC_E_FORMAT;
-	f->pos += h.size;
+	f->pos += len;
 	pmc__perfdata_release_behind(f, f->pos);
 	return 1;
 }

@@ -56,8 +56,12 @@ int pmc__perfdata_build_ids_decode(const uint8_t *p, size_t len, struct pmc__per
 
 /* Record types perf's tools add to the kernel's (PERF_RECORD_USER_TYPE_START and up). */
 enum {
-	PERFDATA_RECORD_HEADER_ATTR = 64,
+	PERFDATA_RECORD_HEADER_ATTR = 64,	  /* pipe mode: an attr, then its ids */
+	PERFDATA_RECORD_HEADER_TRACING_DATA = 66, /* pipe mode: u32 size; that many bytes follow */
+	PERFDATA_RECORD_HEADER_BUILD_ID = 67,
 	PERFDATA_RECORD_FINISHED_ROUND = 68,
+	PERFDATA_RECORD_EVENT_UPDATE = 78,   /* pipe mode: u64 type (2: name), u64 id, the name */
+	PERFDATA_RECORD_HEADER_FEATURE = 80, /* pipe mode: u64 feature number; its section */
 	PERFDATA_RECORD_COMPRESSED = 81,
 	PERFDATA_RECORD_COMPRESSED2 = 83, /* perf 6.8: a u64 data_size before the zstd bytes */
 };
@@ -232,6 +236,8 @@ int pmc__perfdata_tracing_data(const struct pmc__tp_path *tps, size_t nr, char *
  *	pmc__perfdata_writer_finish(w);                      // features, header, rename
  *	pmc__perfdata_writer_delete(w);
  *
+ * To "-" or an output that cannot seek (a FIFO), the writer writes perf's pipe mode
+ * instead (pipe.c): the header and attrs as records at begin, records in order.
  * A writer deleted without finish removes its temporary file. Records must carry the
  * sample_id trailer their attr implies (attr.sample_id_all) — the kernel's do.
  */
@@ -264,6 +270,12 @@ int pmc__perfdata_writer_set_tracepoints(struct pmc__perfdata_writer *w,
 					 const struct pmc__tp_path *tps, size_t nr);
 /* Bytes of data written so far. */
 uint64_t pmc__perfdata_writer_data_size(const struct pmc__perfdata_writer *w);
+/*
+ * The end of a round of records (FINISHED_ROUND, docs/sample-file.md). To a pipe (pipe.c)
+ * the records are then written out, for a reader that reads as they come. 0, or -EPIPE
+ * (also with no record: round 0) once the reader of a pipe has gone away.
+ */
+int pmc__perfdata_writer_round(struct pmc__perfdata_writer *w, bool round);
 int pmc__perfdata_writer_finish(struct pmc__perfdata_writer *w);
 void pmc__perfdata_writer_delete(struct pmc__perfdata_writer *w);
 

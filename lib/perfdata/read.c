@@ -87,9 +87,7 @@ static int check_header(struct pmc__perfdata *f, struct pmc_file_error *err)
 					  "file ends inside the header size field");
 	memcpy(&h->size, f->buf + 8, 8);
 	if (h->size == PERFDATA_PIPE_HEADER_SIZE)
-		return pmc__perfdata_fail(err, -PMC_E_FORMAT, 8,
-					  "pipe-mode perf.data (perf record -o -) is not "
-					  "supported; record to a file");
+		return 1; /* pipe mode: pipe.c reads the rest */
 	if (h->size > PERFDATA_HEADER_SIZE)
 		return pmc__perfdata_fail(err, -PMC_E_VERSION, 8,
 					  "header of %llu bytes is of a newer format; expected "
@@ -162,6 +160,30 @@ static int add_ids(struct pmc__perfdata *f, size_t idx, const struct perfdata_se
 	return 0;
 }
 
+int pmc__perfdata_add_attr(struct pmc__perfdata *f, uint64_t off, size_t size,
+			   const struct perfdata_section *ids, struct pmc_file_error *err)
+{
+	size_t i = f->nr_attrs;
+	struct perf_event_attr *a;
+	char **names;
+
+	if (i >= 4096)
+		return pmc__perfdata_fail(err, -PMC_E_FORMAT, off, "more than 4096 events");
+	a = realloc(f->attrs, (i + 1) * sizeof(*a));
+	if (a)
+		f->attrs = a;
+	names = realloc(f->names, (i + 1) * sizeof(*names));
+	if (names)
+		f->names = names;
+	if (!a || !names)
+		return -ENOMEM;
+	memset(&a[i], 0, sizeof(*a));
+	memcpy(&a[i], f->buf + off, size < sizeof(*a) ? size : sizeof(*a));
+	names[i] = NULL;
+	f->nr_attrs++;
+	return check_attr(&a[i], off, err) ?: add_ids(f, i, ids, off + size, err);
+}
+
 /* Where the id sits in a sample body, given one sample_type for all events. */
 static int id_position(uint64_t t)
 {
@@ -175,7 +197,7 @@ static int id_position(uint64_t t)
 	return pos + !!(t & PERF_SAMPLE_ADDR);
 }
 
-static int check_sample_types(struct pmc__perfdata *f, struct pmc_file_error *err)
+int pmc__perfdata_check_sample_types(struct pmc__perfdata *f, struct pmc_file_error *err)
 {
 	uint64_t t0 = f->attrs[0].sample_type;
 
@@ -216,37 +238,30 @@ static int read_attrs(struct pmc__perfdata *f, struct pmc_file_error *err)
 					  "number (1 to 4096) of %llu-byte entries",
 					  (unsigned long long)f->h.attrs.size,
 					  (unsigned long long)asz);
-	f->attrs = calloc(n, sizeof(*f->attrs));
-	f->names = calloc(n, sizeof(*f->names));
-	if (!f->attrs || !f->names)
-		return -ENOMEM;
-	f->nr_attrs = n;
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t off = f->h.attrs.offset + i * asz;
-		size_t copy = asz - 16 < sizeof(struct perf_event_attr)
-				      ? asz - 16
-				      : sizeof(struct perf_event_attr);
 		struct perfdata_section ids;
 
-		memcpy(&f->attrs[i], f->buf + off, copy);
 		memcpy(&ids, f->buf + off + asz - 16, 16);
-		ret = check_attr(&f->attrs[i], off, err);
-		if (!ret)
-			ret = add_ids(f, i, &ids, off + asz - 16, err);
+		ret = pmc__perfdata_add_attr(f, off, asz - 16, &ids, err);
 		if (ret)
 			return ret;
 	}
-	return check_sample_types(f, err);
+	return pmc__perfdata_check_sample_types(f, err);
 }
 
 static int do_open(struct pmc__perfdata *f, struct pmc_file_error *err)
 {
 	int ret = check_header(f, err);
 
-	if (!ret)
-		ret = read_attrs(f, err);
-	if (!ret)
-		ret = pmc__perfdata_read_features(f, err);
+	if (ret == 1) {
+		ret = pmc__perfdata_pipe_open(f, err);
+	} else {
+		if (!ret)
+			ret = read_attrs(f, err);
+		if (!ret)
+			ret = pmc__perfdata_read_features(f, err);
+	}
 	f->pos = f->h.data.offset;
 	f->data_end = f->h.data.offset + f->h.data.size;
 	if (!ret)
@@ -287,20 +302,68 @@ int pmc__perfdata_open_mem(const void *buf, size_t len, struct pmc__perfdata **o
 	return open_buf(buf, len, false, out, err);
 }
 
+/*
+ * Standard input that is not a regular file (a pipe): the stream is read to its end into
+ * memory, then read as a file held in memory is. It takes as much memory as it has bytes.
+ */
+static int open_stream(struct pmc__perfdata **out, struct pmc_file_error *err)
+{
+	uint8_t *buf;
+	size_t len, cap;
+	int ret = pmc__perfdata_read_stream(STDIN_FILENO, &buf, &len, &cap);
+
+	if (ret)
+		return pmc__perfdata_fail(err, ret, 0, "cannot read standard input: %s",
+					  strerror(-ret));
+	ret = open_buf(buf, len, false, out, err);
+	if (ret) {
+		munmap(buf, cap);
+		return ret;
+	}
+	(*out)->stream = buf;
+	(*out)->stream_cap = cap;
+	return 0;
+}
+
+static int map_file(int fd, const char *path, struct pmc__perfdata **out,
+		    struct pmc_file_error *err);
+
 int pmc__perfdata_open(const char *path, struct pmc__perfdata **out, struct pmc_file_error *err)
 {
-	struct pmc__perfdata *f;
 	struct stat st;
-	void *map = NULL;
-	int fd, ret;
+	int fd;
 
+	if (!strcmp(path, "-")) { /* standard input: a file is mapped, a pipe read whole */
+		if (fstat(STDIN_FILENO, &st) < 0)
+			return pmc__perfdata_fail(err, -errno, 0, "cannot read standard input");
+		if (!S_ISREG(st.st_mode))
+			return open_stream(out, err);
+		fd = dup(STDIN_FILENO);
+		if (fd < 0)
+			return pmc__perfdata_fail(err, -errno, 0, "cannot read standard input");
+		return map_file(fd, path, out, err);
+	}
 	fd = pmc_open_input(path); /* a FIFO or device is refused, not waited on */
 	if (fd == -PMC_E_NOTREG)
 		return pmc__perfdata_fail(
 			err, -EINVAL, 0,
-			"%s is not a regular file (a sample file must be seekable)", path);
+			"%s is not a regular file (a FIFO or pipe is read as standard input: "
+			"-i - < %s)",
+			path, path);
 	if (fd < 0)
 		return pmc__perfdata_fail(err, fd, 0, "cannot open %s: %s", path, strerror(-fd));
+	return map_file(fd, path, out, err);
+}
+
+/* A regular file, mapped; fd is closed. */
+static int map_file(int fd, const char *path, struct pmc__perfdata **out,
+		    struct pmc_file_error *err)
+{
+	struct pmc__perfdata *f;
+	struct stat st;
+	void *map = NULL;
+	int ret;
+
 	if (fstat(fd, &st) < 0) {
 		ret = -errno;
 		close(fd);
@@ -344,6 +407,8 @@ void pmc__perfdata_close(struct pmc__perfdata *f)
 		f->buf = f->file_buf, f->len = f->file_len;
 	if (f->mapped)
 		munmap((void *)f->buf, f->len);
+	if (f->stream)
+		munmap(f->stream, f->stream_cap);
 	free(f);
 }
 

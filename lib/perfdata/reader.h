@@ -22,6 +22,9 @@ struct pmc__perfdata {
 	const uint8_t *file_buf;
 	size_t file_len;
 	bool interrupted;
+	bool pipe;	 /* a pipe-mode stream (pipe.c): header and attrs are records */
+	uint8_t *stream; /* the stream read into memory (mapped, stream_cap bytes) or NULL */
+	size_t stream_cap;
 	struct perfdata_file_header h;
 	size_t nr_attrs;
 	struct perf_event_attr *attrs; /* zero-extended to this build's struct size */
@@ -52,6 +55,27 @@ struct pmc__perfdata {
 void pmc__perfdata_release_behind(struct pmc__perfdata *f, uint64_t pos);
 int pmc__perfdata_fail(struct pmc_file_error *err, int code, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* read.c: appends an event (its attr, size bytes at off, and its ids) to f's events. */
+int pmc__perfdata_add_attr(struct pmc__perfdata *f, uint64_t off, size_t size,
+			   const struct perfdata_section *ids, struct pmc_file_error *err);
+/* read.c: the checks once every event is known (one id position for all samples). */
+int pmc__perfdata_check_sample_types(struct pmc__perfdata *f, struct pmc_file_error *err);
+/* features.c: one feature section s, of feature bit. */
+int pmc__perfdata_read_feature(struct pmc__perfdata *f, int bit, const struct perfdata_section *s,
+			       struct pmc_file_error *err);
+/*
+ * pipe.c: a pipe-mode stream (perf record -o -, pmc record -o -) read from fd to its end,
+ * into a mapping of *cap bytes that the caller unmaps.
+ */
+int pmc__perfdata_read_stream(int fd, uint8_t **out, size_t *len, size_t *cap);
+/* pipe.c: the header records of a pipe-mode stream (attrs, features); 0 or an error. */
+int pmc__perfdata_pipe_open(struct pmc__perfdata *f, struct pmc_file_error *err);
+/*
+ * pipe.c: the bytes the record at off takes, h.size but for a pipe stream's TRACING_DATA,
+ * whose data follow it. The caller checks it against the bytes left.
+ */
+uint64_t pmc__perfdata_rec_len(const struct pmc__perfdata *f, uint64_t off,
+			       const struct perf_event_header *h);
 /* features.c: the feature sections pmc keeps (single strings, EVENT_DESC, BUILD_ID's
  * entries). 0, or an error naming the section. */
 int pmc__perfdata_read_features(struct pmc__perfdata *f, struct pmc_file_error *err);

@@ -25,19 +25,22 @@ static uint32_t attr_write_size(const struct perf_event_attr *a)
 	return PERF_ATTR_SIZE_VER7;
 }
 
+#define APPEND UINT64_MAX /* pwrite_all's offset for write(2) at the position (a pipe) */
+
 static int pwrite_all(int fd, const void *buf, size_t len, uint64_t off)
 {
 	const char *p = buf;
 
 	while (len) {
-		ssize_t n = pwrite(fd, p, len, (off_t)off);
+		ssize_t n = off == APPEND ? write(fd, p, len) : pwrite(fd, p, len, (off_t)off);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			return -errno;
 		p += n;
 		len -= (size_t)n;
-		off += (uint64_t)n;
+		if (off != APPEND)
+			off += (uint64_t)n;
 	}
 	return 0;
 }
@@ -59,14 +62,12 @@ static int write_header(struct pmc__perfdata_writer *w, uint64_t data_size,
 	return pwrite_all(w->fd, &h, sizeof(h), 0);
 }
 
-/* A growing byte buffer for one feature section. */
-struct fbuf {
-	uint8_t *p;
-	size_t len, cap;
-	bool oom;
-};
+int pmc__perfdata_write_all(int fd, const void *buf, size_t len)
+{
+	return pwrite_all(fd, buf, len, APPEND);
+}
 
-static void fput(struct fbuf *b, const void *v, size_t n)
+void pmc__fput(struct pmc__fbuf *b, const void *v, size_t n)
 {
 	if (b->oom || !n)
 		return;
@@ -84,35 +85,35 @@ static void fput(struct fbuf *b, const void *v, size_t n)
 	b->len += n;
 }
 
-static void fput32(struct fbuf *b, uint32_t v)
+static void fput32(struct pmc__fbuf *b, uint32_t v)
 {
-	fput(b, &v, 4);
+	pmc__fput(b, &v, 4);
 }
 
 /* perf's header string: u32 length (rounded up to 64 with the NUL), then the padded bytes. */
-static void fput_string(struct fbuf *b, const char *s)
+static void fput_string(struct pmc__fbuf *b, const char *s)
 {
 	static const char zero[64];
 	size_t n = strlen(s) + 1, padded = (n + 63) & ~(size_t)63;
 
 	fput32(b, (uint32_t)padded);
-	fput(b, s, n - 1);
-	fput(b, zero, padded - n + 1);
+	pmc__fput(b, s, n - 1);
+	pmc__fput(b, zero, padded - n + 1);
 }
 
-static void feat_event_desc(struct pmc__perfdata_writer *w, struct fbuf *b)
+static void feat_event_desc(struct pmc__perfdata_writer *w, struct pmc__fbuf *b)
 {
 	fput32(b, (uint32_t)w->nr_attrs);
 	fput32(b, w->attrs[0].attr.size);
 	for (size_t i = 0; i < w->nr_attrs; i++) {
-		fput(b, &w->attrs[i].attr, w->attrs[i].attr.size);
+		pmc__fput(b, &w->attrs[i].attr, w->attrs[i].attr.size);
 		fput32(b, (uint32_t)w->attrs[i].nr_ids);
 		fput_string(b, w->attrs[i].name);
-		fput(b, w->attrs[i].ids, w->attrs[i].nr_ids * 8);
+		pmc__fput(b, w->attrs[i].ids, w->attrs[i].nr_ids * 8);
 	}
 }
 
-static void feat_cmdline(struct pmc__perfdata_writer *w, struct fbuf *b)
+static void feat_cmdline(struct pmc__perfdata_writer *w, struct pmc__fbuf *b)
 {
 	fput32(b, (uint32_t)w->cmdline_argc);
 	for (int i = 0; i < w->cmdline_argc; i++)
@@ -120,7 +121,7 @@ static void feat_cmdline(struct pmc__perfdata_writer *w, struct fbuf *b)
 }
 
 /* The BUILD_ID feature's entries, encoded by buildid.c. */
-static void feat_build_id(struct pmc__perfdata_writer *w, struct fbuf *b)
+static void feat_build_id(struct pmc__perfdata_writer *w, struct pmc__fbuf *b)
 {
 	size_t n = pmc__perfdata_build_ids_size(&w->build_ids);
 	uint8_t *p = malloc(n);
@@ -130,19 +131,23 @@ static void feat_build_id(struct pmc__perfdata_writer *w, struct fbuf *b)
 		return;
 	}
 	pmc__perfdata_build_ids_encode(&w->build_ids, p);
-	fput(b, p, n);
+	pmc__fput(b, p, n);
 	free(p);
 }
 
-static void build_feature(struct pmc__perfdata_writer *w, int feat, struct fbuf *b)
+bool pmc__perfdata_build_feature(struct pmc__perfdata_writer *w, int feat, struct pmc__fbuf *b)
 {
 	struct utsname u;
 	long conf = sysconf(_SC_NPROCESSORS_CONF), onln = sysconf(_SC_NPROCESSORS_ONLN);
 
+	if ((feat == PERFDATA_FEAT_CMDLINE && !w->cmdline_argc) ||
+	    (feat == PERFDATA_FEAT_BUILD_ID && !w->build_ids.nr) ||
+	    (feat == PERFDATA_FEAT_TRACING_DATA && !w->tracing_data))
+		return false;
 	uname(&u);
 	switch (feat) {
 	case PERFDATA_FEAT_TRACING_DATA:
-		fput(b, w->tracing_data, w->tracing_data_len);
+		pmc__fput(b, w->tracing_data, w->tracing_data_len);
 		break;
 	case PERFDATA_FEAT_BUILD_ID:
 		feat_build_id(w, b);
@@ -170,14 +175,15 @@ static void build_feature(struct pmc__perfdata_writer *w, int feat, struct fbuf 
 		feat_event_desc(w, b);
 		break;
 	}
+	return true;
 }
 
-static const int feats[] = {
+const int pmc__perfdata_wfeats[PERFDATA_NR_WFEATS] = {
 	PERFDATA_FEAT_TRACING_DATA, PERFDATA_FEAT_BUILD_ID, PERFDATA_FEAT_HOSTNAME,
 	PERFDATA_FEAT_OSRELEASE,    PERFDATA_FEAT_VERSION,  PERFDATA_FEAT_ARCH,
 	PERFDATA_FEAT_NRCPUS,	    PERFDATA_FEAT_CMDLINE,  PERFDATA_FEAT_EVENT_DESC,
 };
-#define NR_FEATS (sizeof(feats) / sizeof(feats[0]))
+#define NR_FEATS PERFDATA_NR_WFEATS
 
 /* Appends the feature sections after the data and rewrites the header with final sizes. */
 static int write_features(struct pmc__perfdata_writer *w)
@@ -185,20 +191,15 @@ static int write_features(struct pmc__perfdata_writer *w)
 	uint64_t bits[PERFDATA_FEAT_BITS / 64] = {0};
 	struct perfdata_section idx[NR_FEATS];
 	uint64_t idx_off = w->data_offset + w->data_size, off;
-	struct fbuf b = {0};
+	struct pmc__fbuf b = {0};
 	int ret = 0;
 
 	off = idx_off + sizeof(idx);
 	for (size_t i = 0; i < NR_FEATS; i++) {
 		size_t start = b.len;
-		if (feats[i] == PERFDATA_FEAT_CMDLINE && !w->cmdline_argc)
+		if (!pmc__perfdata_build_feature(w, pmc__perfdata_wfeats[i], &b))
 			continue;
-		if (feats[i] == PERFDATA_FEAT_BUILD_ID && !w->build_ids.nr)
-			continue;
-		if (feats[i] == PERFDATA_FEAT_TRACING_DATA && !w->tracing_data)
-			continue;
-		build_feature(w, feats[i], &b);
-		bits[feats[i] / 64] |= 1ull << (feats[i] % 64);
+		bits[pmc__perfdata_wfeats[i] / 64] |= 1ull << (pmc__perfdata_wfeats[i] % 64);
 		idx[i] = (struct perfdata_section){off + start, b.len - start};
 	}
 	if (b.oom)
@@ -206,7 +207,7 @@ static int write_features(struct pmc__perfdata_writer *w)
 	/* The index lists the set bits in order, with no gaps for skipped features. */
 	size_t n = 0;
 	for (size_t i = 0; i < NR_FEATS; i++)
-		if (bits[feats[i] / 64] >> (feats[i] % 64) & 1)
+		if (bits[pmc__perfdata_wfeats[i] / 64] >> (pmc__perfdata_wfeats[i] % 64) & 1)
 			idx[n++] = idx[i];
 	off = idx_off + n * sizeof(idx[0]);
 	for (size_t i = 0; i < n; i++)
@@ -261,6 +262,11 @@ int pmc__perfdata_writer_new(const char *path, struct pmc__perfdata_writer **out
 		return ret;
 	}
 	w->fd = pmc_outfile__fd(w->out);
+	/*
+	 * perf's pipe mode (pipe.c) for standard output, whatever it is (as perf record -o -),
+	 * and for an output that cannot seek (a FIFO, a terminal).
+	 */
+	w->pipe = !strcmp(path, "-") || (lseek(w->fd, 0, SEEK_CUR) < 0 && errno == ESPIPE);
 	*out = w;
 	return 0;
 }
@@ -354,6 +360,8 @@ int pmc__perfdata_writer_begin(struct pmc__perfdata_writer *w)
 	}
 	for (size_t i = 0; i < w->nr_attrs; i++) {
 		w->attrs[i].attr.size = asz;
+		if (w->pipe)
+			continue;
 		w->attrs[i].ids_offset = off;
 		ret = pwrite_all(w->fd, w->attrs[i].ids, w->attrs[i].nr_ids * 8, off);
 		if (ret)
@@ -361,6 +369,10 @@ int pmc__perfdata_writer_begin(struct pmc__perfdata_writer *w)
 		off += w->attrs[i].nr_ids * 8;
 	}
 	w->attrs_offset = off;
+	if (w->pipe) {
+		w->begun = true;
+		return pmc__perfdata_pipe_begin(w);
+	}
 	for (size_t i = 0; i < w->nr_attrs; i++) {
 		struct perfdata_section ids = {w->attrs[i].ids_offset, w->attrs[i].nr_ids * 8};
 		ret = pwrite_all(w->fd, &w->attrs[i].attr, asz, off);
@@ -375,9 +387,15 @@ int pmc__perfdata_writer_begin(struct pmc__perfdata_writer *w)
 	return write_header(w, 0, NULL);
 }
 
-static int flush(struct pmc__perfdata_writer *w)
+/* Records are appended: written in order to a pipe, at their offset to a file. */
+static int put(struct pmc__perfdata_writer *w, const void *p, size_t len, uint64_t data_off)
 {
-	int ret = pwrite_all(w->fd, w->buf, w->buf_len, w->data_offset + w->data_size - w->buf_len);
+	return pwrite_all(w->fd, p, len, w->pipe ? APPEND : w->data_offset + data_off);
+}
+
+int pmc__perfdata_writer_flush(struct pmc__perfdata_writer *w)
+{
+	int ret = put(w, w->buf, w->buf_len, w->data_size - w->buf_len);
 
 	w->buf_len = 0;
 	return ret;
@@ -388,12 +406,12 @@ int pmc__perfdata_writer_write(struct pmc__perfdata_writer *w, const void *rec, 
 	if (!w->begun || w->finished)
 		return -EINVAL;
 	if (w->buf_len + len > WBUF_BYTES) {
-		int ret = flush(w);
+		int ret = pmc__perfdata_writer_flush(w);
 		if (ret)
 			return ret;
 	}
 	if (len > WBUF_BYTES) {
-		int ret = pwrite_all(w->fd, rec, len, w->data_offset + w->data_size);
+		int ret = put(w, rec, len, w->data_size);
 		if (!ret)
 			w->data_size += len;
 		return ret;
@@ -429,9 +447,11 @@ int pmc__perfdata_writer_finish(struct pmc__perfdata_writer *w)
 
 	if (!w->begun || w->finished)
 		return -EINVAL;
-	ret = flush(w);
-	if (!ret)
+	ret = pmc__perfdata_writer_flush(w);
+	if (!ret && !w->pipe) /* a pipe's features went first (pipe.c) */
 		ret = write_features(w);
+	else if (!ret)
+		ret = pmc__perfdata_pipe_finish(w);
 	if (!ret) {
 		ret = pmc_outfile__commit(w->out);
 		w->out = NULL; /* committed or removed either way */

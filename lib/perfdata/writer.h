@@ -26,8 +26,30 @@ struct pmc__perfdata_writer {
 	size_t tracing_data_len;
 	uint64_t attrs_offset, data_offset, data_size;
 	bool begun, finished;
+	bool pipe; /* out is a pipe, FIFO or terminal: pipe mode (pipe.c), written in order */
 	char *buf; /* records not yet written; the last buf_len bytes of data_size */
 	size_t buf_len;
 };
+
+/* A growing byte buffer (write.c); oom is set, and later bytes dropped, when it cannot grow. */
+struct pmc__fbuf {
+	uint8_t *p;
+	size_t len, cap;
+	bool oom;
+};
+
+void pmc__fput(struct pmc__fbuf *b, const void *v, size_t n);
+/* The feature sections pmc writes, in bit order. */
+#define PERFDATA_NR_WFEATS 9
+extern const int pmc__perfdata_wfeats[PERFDATA_NR_WFEATS];
+/* Appends feature feat's section to b; false when w has nothing for it (not written). */
+bool pmc__perfdata_build_feature(struct pmc__perfdata_writer *w, int feat, struct pmc__fbuf *b);
+int pmc__perfdata_write_all(int fd, const void *buf, size_t len);
+/* The buffered records written out. */
+int pmc__perfdata_writer_flush(struct pmc__perfdata_writer *w);
+/* pipe.c: the pipe header and the header records (attrs, features), written to w->fd. */
+int pmc__perfdata_pipe_begin(struct pmc__perfdata_writer *w);
+/* pipe.c: the records known only at the end (build ids), after the last round. */
+int pmc__perfdata_pipe_finish(struct pmc__perfdata_writer *w);
 
 #endif /* PMC_LIB_PERFDATA_WRITER_H */

@@ -269,7 +269,8 @@ static int open_writer(struct pmc_record *rec)
 static int spawn(struct pmc_record *rec, const struct pmc_target *t)
 {
 	struct pmc_child_opts co = {.keep_fd = t->child_fd > 0 ? t->child_fd : -1,
-				    .keep_fd_env = t->child_fd_env};
+				    .keep_fd_env = t->child_fd_env,
+				    .stdout_to_stderr = !strcmp(rec->output, "-")};
 	int ret = pmc__child_spawn(t->argv, &co, &rec->child);
 
 	if (ret)
@@ -300,6 +301,7 @@ static void sample_params(struct pmc_record *rec, const struct pmc_target *t,
 		p->argv = t->argv;
 		p->keep_fd = t->child_fd > 0 ? t->child_fd : -1;
 		p->keep_fd_env = t->child_fd_env;
+		p->stdout_to_stderr = !strcmp(rec->output, "-");
 		p->child = &rec->child;
 		p->inherit = !t->no_inherit;
 		p->enable_on_exec = true;
@@ -446,14 +448,13 @@ static bool child_exited(struct pmc_record *rec)
 /* One drain of every buffer, closed by a FINISHED_ROUND so readers can sort by time. */
 static int drain(struct pmc_record *rec)
 {
-	static const struct perf_event_header round = {PERFDATA_RECORD_FINISHED_ROUND, 0, 8};
 	int n = pmc__backend_sample_drain(rec->ops, rec->s, record_sink, rec);
 
-	if (n > 0) {
+	if (n < 0)
+		return n;
+	if (n > 0)
 		rec->nr_round++;
-		return pmc__perfdata_writer_write(rec->w, &round, sizeof(round));
-	}
-	return n;
+	return pmc__perfdata_writer_round(rec->w, n > 0);
 }
 
 int pmc_record__run(struct pmc_record *rec, int *status)
@@ -472,6 +473,12 @@ int pmc_record__run(struct pmc_record *rec, int *status)
 	pmc__backend_sample_disable(rec->ops, rec->s);
 	if (!ret)
 		ret = drain(rec);
+	/*
+	 * The recording cannot go on (its reader went away: -EPIPE): the command is ended
+	 * (SIGTERM) rather than waited for, and its status reported as usual.
+	 */
+	if (ret && rec->child && !rec->child->reaped)
+		kill(rec->child->pid, SIGTERM);
 	if (rec->child) {
 		int wret;
 		while ((wret = pmc__child_wait(rec->child, status)) == -EINTR)

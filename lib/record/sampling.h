@@ -37,6 +37,7 @@ struct pmc__sample_params {
 	char *const *argv;
 	int keep_fd;
 	const char *keep_fd_env;
+	bool stdout_to_stderr; /* the command's stdout is pmc's stderr (record -o -) */
 	struct pmc_child **child;
 	unsigned period_jitter; /* percent of the mean period; 0: fixed periods */
 	uint64_t seed;		/* of the jitter's generator (never 0) */

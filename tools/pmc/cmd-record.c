@@ -164,8 +164,11 @@ static int run(struct record_cli *c, struct pmc_evlist *el)
 	}
 	if (err == -PMC_E_EXEC) /* the command cannot be started: said by libpmc */
 		return 127;
+	if (err == -EPIPE)
+		fprintf(stderr, "pmc record: cannot write %s: its reader closed it (broken pipe)\n",
+			cli_show(c->ro.output));
 	if (err)
-		return record_open_error(c, el, err);
+		return err == -EPIPE ? 1 : record_open_error(c, el, err);
 	active = rec;
 	err = pmc_record__start(rec);
 	if (err == -PMC_E_EXEC) {
@@ -183,8 +186,14 @@ static int run(struct record_cli *c, struct pmc_evlist *el)
 		err = pmc_record__run(rec, &status);
 	if (!err)
 		err = pmc_record__finish(rec);
-	if (err) {
+	if (err == -EPIPE) /* the command was ended (libpmc): said below, with its status */
+		fprintf(stderr, "pmc record: cannot write %s: its reader closed it (broken pipe)\n",
+			cli_show(pmc_record__output(rec)));
+	else if (err)
 		fprintf(stderr, "pmc record: %s\n", pmc_strerror(err));
+	if (err) {
+		if (has_command(c) && WIFSIGNALED(status))
+			exit_status(c, status);
 		rc = 1;
 		goto out;
 	}
@@ -220,6 +229,8 @@ static int cmd_record_run(struct record_cli *c)
 	 * no terminal, which is no reason to stop.
 	 */
 	sigaction(SIGHUP, &sa, NULL);
+	/* A reader of -o - or a FIFO that goes away is a write error (EPIPE), said as such. */
+	signal(SIGPIPE, SIG_IGN);
 	rc = build_evlist(c, &el);
 	if (!rc)
 		rc = run(c, el);

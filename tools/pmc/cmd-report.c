@@ -27,7 +27,8 @@ static const char *const format_names[] = {"text", "csv",   "json",	  "folded",
 
 static const struct cli_opt options[] = {
 	{"input", 'i', "FILE", CLI_V_FILE, NULL,
-	 "sample file (default perf.data); pmc's or perf's; repeat -i (or name the files after "
+	 "sample file (default perf.data); pmc's or perf's; - reads a stream (record -o -) from "
+	 "standard input; repeat -i (or name the files after "
 	 "the options) to sum several files, such as the ranks of an MPI job"},
 	{"sort", 's', "KEYS", CLI_V_NONE, NULL,
 	 "comma-separated: symbol dso srcline inline ip comm pid tid rank, for data samples daddr "

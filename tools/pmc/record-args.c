@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -73,7 +74,8 @@ static const struct cli_opt options[] = {
 	 "lets a report name their samples after they are rebuilt; their build ids are written "
 	 "either way"},
 	{"output", 'o', "FILE", CLI_V_FILE, NULL,
-	 "output file (default perf.data; mode 0600, the file it replaces kept as FILE.old); under "
+	 "output file (default perf.data; mode 0600, the file it replaces kept as FILE.old); - or "
+	 "a FIFO: perf's pipe-mode stream (docs/sample-file.md); under "
 	 "an MPI launcher named per rank as pmc stat -o "
 	 "names it (docs/mpi.md)"},
 	{"period-jitter", O_JITTER, "PCT", CLI_V_OPTIONAL, NULL,
@@ -148,12 +150,20 @@ static int parse_u64(const char *opt, const char *arg, uint64_t *out)
 	return 0;
 }
 
-/* The output can be written (tried the way it will be written, then abandoned). */
+/*
+ * The output can be written, asked before anything runs. A FIFO is not opened here: its
+ * reader would see the end of the stream when the probe closes it (the recording opens it
+ * once, before the command starts, and waits there for a reader: include/pmc/outfile.h).
+ */
 static int check_output(const char *path)
 {
 	struct pmc_outfile *o;
-	int err = pmc_outfile__open(path, &o);
+	struct stat st;
+	int err;
 
+	if (!stat(path, &st) && S_ISFIFO(st.st_mode))
+		return 0;
+	err = pmc_outfile__open(path, &o);
 	if (err) {
 		fprintf(stderr, "pmc record: cannot write %s: %s\n", path, pmc_strerror(err));
 		return 1;

@@ -160,6 +160,7 @@ int pmc__vpmu_spawn(const struct vpmu_cmdline *cl, int *rd_fd, struct pmc_child 
 		o.keep_fd_env = cl->keep_fd_env;
 	}
 	o.extra_fd = wr;
+	o.stdout_to_stderr = cl->stdout_to_stderr;
 	if (!err)
 		err = pmc__child_spawn(argv, &o, child);
 	if (!err)

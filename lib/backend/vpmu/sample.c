@@ -323,7 +323,8 @@ static int spawn(struct vpmu_sampling *vs, const struct pmc__sample_params *p)
 				  .nr_extra = 1,
 				  .argv = p->argv,
 				  .keep_fd = p->keep_fd,
-				  .keep_fd_env = p->keep_fd_env};
+				  .keep_fd_env = p->keep_fd_env,
+				  .stdout_to_stderr = p->stdout_to_stderr};
 	int fl, err;
 
 	if (vs->lbr) {

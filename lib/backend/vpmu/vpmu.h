@@ -72,6 +72,7 @@ struct vpmu_cmdline {
 	char *const *argv;	 /* the command */
 	int keep_fd;		 /* an fd the command inherits (regions), or <= 0 */
 	const char *keep_fd_env; /* env variable naming keep_fd, or NULL */
+	bool stdout_to_stderr;	 /* the command's stdout is pmc's stderr (record -o -) */
 	const char *tool;	 /* the tool's name: NULL for vpmu, or "vpmuheap" */
 };
 
