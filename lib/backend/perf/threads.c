@@ -225,6 +225,10 @@ static int on_read(struct perf_threads *t, const uint32_t *body, size_t len)
 		th = thread_of(t, body[0], body[1]);
 		if (!th)
 			return -ENOMEM;
+		pr_debug("per-thread: thread %u of %u ended: counter %zu read %llu, "
+			 "enabled %llu ns, running %llu ns\n",
+			 body[1], body[0], t->ids[i].idx, (unsigned long long)v[0],
+			 (unsigned long long)v[1], (unsigned long long)v[2]);
 		th->counted = true;
 		th->v[t->ids[i].idx].value += v[0];
 		th->v[t->ids[i].idx].time_enabled_ns += v[1];
