@@ -39,17 +39,21 @@ bool pmc__run_live(const struct pmc_run *run)
 	return run->opts.interval_ms > 0 || run->opts.delay_ms || run->opts.ctl_fd > 0;
 }
 
-/* Waits for the command, passing the stop signal on to it once. */
+/*
+ * Waits for the command, passing the stop signal on to it once: also one that came before
+ * the wait (while the counters were opened), which interrupts no wait.
+ */
 static int wait_command(struct pmc_run *run, int *status)
 {
 	bool forwarded = false;
-	int err;
+	int err = -EINTR;
 
-	while ((err = pmc_evlist__wait(run->evlist, status)) == -EINTR)
+	do
 		if (run->stop_sig && !forwarded) {
 			pmc_evlist__kill(run->evlist, run->stop_sig);
-			forwarded = true;
+			forwarded = run->stop_passed = true;
 		}
+	while (err == -EINTR && (err = pmc_evlist__wait(run->evlist, status)) == -EINTR);
 	return err;
 }
 
@@ -107,7 +111,7 @@ static int wait_other(struct pmc_run *run, int *status, bool *have_status)
 			return 0;
 		if (run->stop_sig && !forwarded) {
 			kill(child, run->stop_sig);
-			forwarded = true;
+			forwarded = run->stop_passed = true;
 			continue;
 		}
 		if (target_gone(run))
@@ -179,7 +183,7 @@ static bool step(struct live *l, const struct pollfd *ctl)
 		return true;
 	if (run->stop_sig && !l->forwarded) {
 		kill(l->child, run->stop_sig);
-		l->forwarded = true;
+		l->forwarded = run->stop_passed = true;
 	}
 	return l->child > 0 ? exited(l->child) : target_gone(run);
 }
