@@ -64,4 +64,29 @@ M=6$$
 expect_eq "pmc stat -I into a closed pipe dies of SIGPIPE" "${PIPESTATUS[0]}" 141
 expect_eq "nothing left running after pmc died of SIGPIPE" "$(survivors "1000\.$M")" ""
 
+# --- SIGTERM during --pre or --post: pmc's status and the JSON say the signal ---
+"$PMC" stat -e task-clock --format json -o "$T/pre.json" --pre 'kill -TERM $PPID' -- touch "$T/ran" 2>"$T/pre.err"
+expect_eq "SIGTERM during --pre: pmc exits 128+15" "$?" 143
+expect_eq "SIGTERM during --pre: the command is not started after it" "$([ -e "$T/ran" ] && echo ran)" ""
+expect_eq "SIGTERM during --pre: no exit_code in the JSON" "$(json "$T/pre.json" 'j.get("exit_code")')" None
+expect_eq "SIGTERM during --pre: stopped_by says it" "$(json "$T/pre.json" 'j["provenance"].get("stopped_by")')" SIGTERM
+"$PMC" stat -e task-clock --format json -o "$T/post.json" --post 'kill -TERM $PPID' -- "$PROGS/exit-with" exit 0 2>"$T/post.err"
+expect_eq "SIGTERM during --post: pmc exits 128+15" "$?" 143
+expect_eq "SIGTERM during --post: no exit_code in the JSON" "$(json "$T/post.json" 'j.get("exit_code")')" None
+expect_eq "SIGTERM during --post: stopped_by says it" "$(json "$T/post.json" 'j["provenance"].get("stopped_by")')" SIGTERM
+
+# --- pmc validate stopped by SIGTERM in the middle of its runs: no temporary file left ---
+KERNELS=$(dirname "$PMC")/libexec/pmc/pmc-kernels
+cat >"$T/stopping" <<EOS
+#!/bin/sh
+[ "\$1" = --list ] || kill -TERM \$PPID
+exec "$KERNELS" "\$@"
+EOS
+chmod +x "$T/stopping"
+mkdir "$T/v"
+PMC_KERNELS=$T/stopping "$PMC" validate --trust=none --quick --kernel syscall -e syscalls:sys_enter_getppid \
+	--format json -o "$T/v/v.json" >"$T/v.out" 2>&1
+expect_eq "pmc validate stopped by SIGTERM: killed by it" "$?" 143
+expect_eq "pmc validate stopped by SIGTERM: no file left in the -o folder" "$(ls -A "$T/v")" ""
+
 finish
