@@ -89,4 +89,16 @@ PMC_KERNELS=$T/stopping "$PMC" validate --trust=none --quick --kernel syscall -e
 expect_eq "pmc validate stopped by SIGTERM: killed by it" "$?" 143
 expect_eq "pmc validate stopped by SIGTERM: no file left in the -o folder" "$(ls -A "$T/v")" ""
 
+# --- vpmu: a clone(CLONE_VM) that is no thread, which Valgrind refuses, is named as such ---
+if grep -qE '^ *\[ok\] vpmu' "$T/doctor"; then
+	"$PMC" stat --backend=vpmu -e instructions -- "$PROGS/clone-vm" >"$T/cv.out" 2>"$T/cv.err"
+	expect_eq "vpmu stat of clone-vm fails" "$?" 1
+	expect_grep "vpmu stat names the refused clone" "Valgrind cannot run '.*clone-vm': it made a process that shares its memory without being a thread \(clone flags 0x111: CLONE_VM without CLONE_THREAD" "$T/cv.err"
+	expect_no_grep "vpmu stat: no 'unexpected message'" "unexpected message" "$T/cv.err"
+	"$PMC" record --backend=vpmu -e instructions -o "$T/cv.data" -- "$PROGS/clone-vm" >"$T/cvr.out" 2>"$T/cvr.err"
+	expect_grep "vpmu record names the refused clone" "Valgrind cannot run '.*clone-vm': it made a process that shares its memory" "$T/cvr.err"
+	"$PMC" stat --backend=vpmu -e instructions -- "$PROGS/threads-getppid" >"$T/th.out" 2>"$T/th.err"
+	expect_no_grep "vpmu stat of threads: no refused clone" "Valgrind cannot run" "$T/th.err"
+fi
+
 finish
