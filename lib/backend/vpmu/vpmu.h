@@ -26,8 +26,8 @@ struct vpmu_counting {
 	uint64_t totals[VPMU_MAX_COUNTERS]; /* summed COUNTS totals of every process */
 	bool have_counts;
 	uint64_t refused_clone; /* the flags of a clone Valgrind refused (REFUSED), 0: none */
-	bool self;	    /* SELF under vpmu: client requests */
-	unsigned self_mask; /* SELF: the counters this list programmed */
+	bool self;		/* SELF under vpmu: client requests */
+	unsigned self_mask;	/* SELF: the counters this list programmed */
 	/* COMMAND: the --out-fd stream, read by a thread so the guest never blocks */
 	int rd_fd, wake_fd[2];
 	pthread_t reader;
