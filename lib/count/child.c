@@ -217,6 +217,12 @@ int pmc__child_wait(struct pmc_child *c, int *status)
 	return 0;
 }
 
+void pmc__child_release(struct pmc_child *c)
+{
+	c->reaped = true; /* the caller's to reap: nothing to kill here */
+	pmc__child_delete(c);
+}
+
 void pmc__child_delete(struct pmc_child *c)
 {
 	if (!c)

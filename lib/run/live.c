@@ -9,7 +9,6 @@
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -17,9 +16,8 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <pmc/error.h>
+#include "count/child.h"
 #include "run/runner.h"
-
-extern char **environ;
 
 /* The longest poll: a signal that comes just before it waits no longer than this. */
 #define TICK_MS 100
@@ -63,16 +61,27 @@ static int wait_command(struct pmc_run *run, int *status)
  */
 static int spawn_other(struct pmc_run *run, pid_t *child)
 {
+	const struct pmc_child_opts o = {.keep_fd = -1};
 	char *const *argv = run->target.argv;
+	struct pmc_child *c;
+	int err, e = 0;
 
 	*child = -1;
 	if (run->target.kind == PMC_TARGET_COMMAND || !argv || !*argv)
 		return 0;
-	if (posix_spawnp(child, argv[0], NULL, NULL, argv, environ)) {
+	/* As a COMMAND is started: it does not outlive pmc (count/child.c, "Lifetime") */
+	err = pmc__child_spawn(argv, &o, &c);
+	if (err)
+		return err;
+	err = pmc__child_start(c, &e);
+	if (err) {
 		pmc__log(PMC_LOG_ERROR, "%s: cannot run '%s': %s\n", run->opts.who, argv[0],
-			 strerror(errno));
+			 strerror(e ? e : -err));
+		pmc__child_delete(c);
 		return -PMC_E_EXEC;
 	}
+	*child = c->pid;
+	pmc__child_release(c);
 	return 0;
 }
 

@@ -50,6 +50,10 @@ killed_pmc() {
 killed_pmc "pmc stat" "1$$" stat -e task-clock
 killed_pmc "pmc stat -r 3" "2$$" stat -r 3 -e task-clock
 killed_pmc "pmc record" "3$$" record -e task-clock -o "$T/k3.data"
+sleep 1000 &
+TARGET=$!
+killed_pmc "pmc stat -p PID -- cmd" "7$$" stat -e task-clock -p "$TARGET"
+kill "$TARGET"
 "$PMC" doctor >"$T/doctor" 2>&1
 if grep -qE '^ *\[ok\] vpmu' "$T/doctor"; then
 	killed_pmc "pmc stat --backend=vpmu" "4$$" stat --backend=vpmu -e instructions
