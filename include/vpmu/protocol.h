@@ -198,6 +198,17 @@ enum vpmu_rec_type {
 	VPMU_REC_END = 10,
 	VPMU_REC_EXEC = 11,
 	VPMU_REC_SITE = 12, /* version 2: an allocation site, before the first sample naming it */
+	VPMU_REC_REFUSED = 13, /* a clone Valgrind refuses, before Valgrind ends the process */
+};
+
+/* What REFUSED names: a clone(CLONE_VM) that is no thread (Valgrind runs threads, fork, vfork). */
+#define VPMU_REFUSED_CLONE 1
+
+struct vpmu_rec_refused {
+	struct vpmu_hdr hdr;
+	uint32_t pid;
+	uint32_t what;	/* VPMU_REFUSED_* */
+	uint64_t flags; /* the clone flags */
 };
 
 struct vpmu_rec_begin {

@@ -2,6 +2,20 @@
 /*
  * A command started by pmc: start it held before exec, release, wait (see child.h). The
  * child is a CLONE_VM clone where clone.c can make one (it says why), else a fork.
+ *
+ * Lifetime: the child asks the kernel for SIGKILL when its parent goes (PR_SET_PDEATHSIG)
+ * before anything else, so a measured program does not outlive a pmc that is killed
+ * (SIGKILL), dies of SIGPIPE or crashes. It then checks getppid(): a pmc gone before that
+ * sends no signal, and the child exits 127. What this covers, as the kernel does it:
+ * - the direct child only. The program's own children (a shell's, make's) are not
+ *   killed, unless they are the same process (a shell that execs its last command;
+ *   valgrind under --backend=vpmu, which execs its tool in place, and the program in it);
+ * - the signal comes when the *thread* that started the child ends, not pmc's process:
+ *   the runner waits for its command in the thread that started it, so a library caller
+ *   whose thread ends (pthread_exit, cancellation) in the middle of a run kills the
+ *   command;
+ * - an exec of a set-user-ID or set-group-ID program, or one with file capabilities,
+ *   clears it: such a command (sudo ...) outlives a killed pmc.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -10,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <pmc/error.h>
@@ -30,10 +45,15 @@ static ssize_t read_full(int fd, void *buf, size_t len)
 /* Runs in the forked child: wait for the go byte, then exec; report exec's errno. */
 static void __attribute__((noreturn))
 child_main(char *const argv[], const struct pmc_child_opts *opts, int go_rd, int err_wr,
-	   const sigset_t *mask)
+	   const sigset_t *mask, pid_t parent)
 {
 	char c, num[16];
 	int e;
+
+	/* Killed when pmc's thread that forked it ends; gone already if pmc went before this */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(127);
 
 	/*
 	 * The parent's handlers are not the command's: a signal pmc passes on before the exec
@@ -99,7 +119,7 @@ static void say_no_fork(const char *argv0, int e)
 static pid_t start_child(struct pmc_child *c, char *const argv[], const struct pmc_child_opts *opts,
 			 int go[2], int errp[2], const sigset_t *mask)
 {
-	pid_t pid = pmc__clone_start(argv, opts, go, errp, mask, &c->plan);
+	pid_t pid = pmc__clone_start(argv, opts, go, errp, mask, &c->plan), parent = getpid();
 
 	if (pid >= 0 || errno != ENOSYS)
 		return pid;
@@ -107,7 +127,7 @@ static pid_t start_child(struct pmc_child *c, char *const argv[], const struct p
 	if (pid == 0) {
 		close(go[1]);
 		close(errp[0]);
-		child_main(argv, opts, go[0], errp[1], mask);
+		child_main(argv, opts, go[0], errp[1], mask, parent);
 	}
 	return pid;
 }
@@ -197,6 +217,12 @@ int pmc__child_wait(struct pmc_child *c, int *status)
 	c->have_rusage = true;
 	*status = c->status;
 	return 0;
+}
+
+void pmc__child_release(struct pmc_child *c)
+{
+	c->reaped = true; /* the caller's to reap: nothing to kill here */
+	pmc__child_delete(c);
 }
 
 void pmc__child_delete(struct pmc_child *c)

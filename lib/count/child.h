@@ -42,6 +42,11 @@ int pmc__child_spawn(char *const argv[], const struct pmc_child_opts *opts, stru
 int pmc__child_start(struct pmc_child *c, int *exec_errno);
 /* Waits for the child, keeping its rusage. -EINTR when a signal interrupted the wait. */
 int pmc__child_wait(struct pmc_child *c, int *status);
+/*
+ * Frees c once pmc__child_start() has started it, leaving the running process to the
+ * caller, who reaps it by its pid (which it keeps the death signal of child.c's "Lifetime").
+ */
+void pmc__child_release(struct pmc_child *c);
 /* Kills (SIGKILL) and reaps a child that has not been reaped, then frees it. NULL ok. */
 void pmc__child_delete(struct pmc_child *c);
 

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #if __has_include(<valgrind/valgrind.h>)
 #include <valgrind/valgrind.h>
@@ -76,6 +77,7 @@ struct child_plan {
 	int go_wr, err_rd; /* pmc's ends, which the child closes (it has a copy of the table) */
 	int keep_fd, extra_fd;
 	bool stdout_to_stderr;
+	int parent; /* pmc's pid: the child's parent, until pmc is gone (child.c, "Lifetime") */
 	void *stack;
 };
 
@@ -217,6 +219,7 @@ static struct child_plan *plan_new(char *const argv[], const struct pmc_child_op
 	p->keep_fd = opts ? opts->keep_fd : -1;
 	p->extra_fd = opts ? opts->extra_fd : 0;
 	p->stdout_to_stderr = opts && opts->stdout_to_stderr;
+	p->parent = getpid();
 	memcpy(&p->mask, mask, sizeof(p->mask));
 	p->envp = plan_env(opts && opts->keep_fd >= 0 ? opts->keep_fd_env : NULL,
 			   opts ? opts->keep_fd : -1);
@@ -264,6 +267,10 @@ CHILD_CODE __attribute__((noinline)) static int clone_main(void *arg)
 	char c;
 	int ee;
 
+	/* Killed when pmc's thread that made it ends; gone already if pmc went before this */
+	raw(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0);
+	if (raw(SYS_getppid, 0, 0, 0, 0) != p->parent)
+		raw(SYS_exit_group, 127, 0, 0, 0);
 	raw(SYS_close, p->go_wr, 0, 0, 0);
 	raw(SYS_close, p->err_rd, 0, 0, 0);
 	/* The parent's handlers are not the command's (see child_main()); SIGPIPE is ignored */

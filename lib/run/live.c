@@ -9,7 +9,6 @@
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -17,9 +16,8 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <pmc/error.h>
+#include "count/child.h"
 #include "run/runner.h"
-
-extern char **environ;
 
 /* The longest poll: a signal that comes just before it waits no longer than this. */
 #define TICK_MS 100
@@ -39,17 +37,21 @@ bool pmc__run_live(const struct pmc_run *run)
 	return run->opts.interval_ms > 0 || run->opts.delay_ms || run->opts.ctl_fd > 0;
 }
 
-/* Waits for the command, passing the stop signal on to it once. */
+/*
+ * Waits for the command, passing the stop signal on to it once: also one that came before
+ * the wait (while the counters were opened), which interrupts no wait.
+ */
 static int wait_command(struct pmc_run *run, int *status)
 {
 	bool forwarded = false;
-	int err;
+	int err = -EINTR;
 
-	while ((err = pmc_evlist__wait(run->evlist, status)) == -EINTR)
+	do
 		if (run->stop_sig && !forwarded) {
 			pmc_evlist__kill(run->evlist, run->stop_sig);
-			forwarded = true;
+			forwarded = run->stop_passed = true;
 		}
+	while (err == -EINTR && (err = pmc_evlist__wait(run->evlist, status)) == -EINTR);
 	return err;
 }
 
@@ -59,16 +61,27 @@ static int wait_command(struct pmc_run *run, int *status)
  */
 static int spawn_other(struct pmc_run *run, pid_t *child)
 {
+	const struct pmc_child_opts o = {.keep_fd = -1};
 	char *const *argv = run->target.argv;
+	struct pmc_child *c;
+	int err, e = 0;
 
 	*child = -1;
 	if (run->target.kind == PMC_TARGET_COMMAND || !argv || !*argv)
 		return 0;
-	if (posix_spawnp(child, argv[0], NULL, NULL, argv, environ)) {
+	/* As a COMMAND is started: it does not outlive pmc (count/child.c, "Lifetime") */
+	err = pmc__child_spawn(argv, &o, &c);
+	if (err)
+		return err;
+	err = pmc__child_start(c, &e);
+	if (err) {
 		pmc__log(PMC_LOG_ERROR, "%s: cannot run '%s': %s\n", run->opts.who, argv[0],
-			 strerror(errno));
+			 strerror(e ? e : -err));
+		pmc__child_delete(c);
 		return -PMC_E_EXEC;
 	}
+	*child = c->pid;
+	pmc__child_release(c);
 	return 0;
 }
 
@@ -107,7 +120,7 @@ static int wait_other(struct pmc_run *run, int *status, bool *have_status)
 			return 0;
 		if (run->stop_sig && !forwarded) {
 			kill(child, run->stop_sig);
-			forwarded = true;
+			forwarded = run->stop_passed = true;
 			continue;
 		}
 		if (target_gone(run))
@@ -179,7 +192,7 @@ static bool step(struct live *l, const struct pollfd *ctl)
 		return true;
 	if (run->stop_sig && !l->forwarded) {
 		kill(l->child, run->stop_sig);
-		l->forwarded = true;
+		l->forwarded = run->stop_passed = true;
 	}
 	return l->child > 0 ? exited(l->child) : target_gone(run);
 }

@@ -389,6 +389,8 @@ static int hooked_run(struct pmc_run *run, int pass, int rep, double t0)
 			 "stopped before a run by the caller's hook");
 		return -ECANCELED;
 	}
+	if (run->stop_sig) /* stopped during the hook: no command is started after it */
+		return 0;
 	err = one_run(run, pass, rep);
 	p = where(run, pass, rep, t0);
 	if (!err && run->opts.after_run && run->opts.after_run(&p, run->opts.arg)) {
@@ -444,6 +446,10 @@ int pmc_run__execute(struct pmc_run *run)
 	}
 	run->res.elapsed_s = now_s() - t0;
 	run->res.stop_signal = run->stop_sig;
+	/* A stop no command received (in --pre, --post, between runs) is the run's end, and its
+	 * status: not the exit status of a command that ended before it. */
+	if (run->stop_sig && !run->stop_passed)
+		run->res.have_status = false;
 	summarize(run);
 	return err;
 }

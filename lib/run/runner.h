@@ -35,6 +35,7 @@ struct pmc_run {
 	struct pmc_evlist *evlist;
 	struct pmc_run_results res;
 	volatile sig_atomic_t stop_sig; /* pmc_run__stop() */
+	bool stop_passed;		/* stop_sig was passed on to a running command (live.c) */
 	/* regions (regions.c) */
 	int region_fd;	   /* the memfd handed to the command, -1 */
 	char *pass_header; /* the header written for pass_header_of (regions.c) */

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include "cli.h"
 #include "validate.h"
@@ -304,6 +305,47 @@ static int select_rows(struct vplan *plan, const struct validate_opts *o)
 	return o->kernels_arg ? other_backend(plan, o) : 0;
 }
 
+/*
+ * -o FILE, opened (a temporary file beside it) only when the results are there to write, so
+ * that a run stopped by a signal (SIGTERM, Ctrl-C) leaves none behind; stdout otherwise.
+ */
+static int open_output(const struct validate_opts *o, struct pmc_outfile **out, FILE **f)
+{
+	int err;
+
+	*out = NULL;
+	*f = stdout;
+	if (!o->output || !strcmp(o->output, "-"))
+		return 0;
+	err = pmc_outfile__open(o->output, out);
+	if (err) {
+		fprintf(stderr, "pmc validate: cannot write %s: %s\n", o->output,
+			pmc_strerror(err));
+		return 1;
+	}
+	*f = pmc_outfile__stream(*out);
+	return 0;
+}
+
+/*
+ * Whether -o FILE can be written, said before the runs rather than after them: a regular
+ * file (or a new one) is opened and dropped; a FIFO or a device is left for the one open,
+ * as a second would end what its reader reads.
+ */
+static int probe_output(const struct validate_opts *o)
+{
+	struct pmc_outfile *out;
+	struct stat st;
+	FILE *f;
+	int rc;
+
+	if (!o->output || (!stat(o->output, &st) && !S_ISREG(st.st_mode)))
+		return 0;
+	rc = open_output(o, &out, &f);
+	pmc_outfile__abort(out);
+	return rc;
+}
+
 int cmd_validate(int argc, char **argv)
 {
 	struct validate_opts o;
@@ -331,19 +373,12 @@ int cmd_validate(int argc, char **argv)
 	}
 	if (!rc && !o.sampling)
 		rc = validate_check_trust(&o);
-	if (!rc && o.output && strcmp(o.output, "-")) {
-		int err = pmc_outfile__open(o.output, &out);
-
-		if (err) {
-			fprintf(stderr, "pmc validate: cannot write %s: %s\n", o.output,
-				pmc_strerror(err));
-			rc = 1;
-		} else {
-			f = pmc_outfile__stream(out);
-		}
-	}
+	if (!rc)
+		rc = probe_output(&o);
 	if (!rc && o.sampling) {
 		rc = validate_sampling(&o, &plan, &samp, &prov);
+		if (!rc)
+			rc = open_output(&o, &out, &f);
 		if (!rc && validate_sampling_write(f, &o, &plan, samp, prov))
 			rc = 1;
 	}
@@ -356,6 +391,8 @@ int cmd_validate(int argc, char **argv)
 	}
 	for (size_t i = 0; !rc && !o.sampling && i < plan.nr_rows; i++)
 		validate_fit(&plan.rows[i], plan.level, plan.irq_source);
+	if (!rc && !o.sampling)
+		rc = open_output(&o, &out, &f);
 	if (!rc && !o.sampling && validate_write(f, &plan, o.fmt, prov))
 		rc = 1;
 	if (out && !rc && pmc_outfile__commit(out)) {

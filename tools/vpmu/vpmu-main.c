@@ -93,8 +93,33 @@ static Bool is_exec(UInt sysno)
 	return sysno == __NR_execve || sysno == __NR_execveat;
 }
 
+/*
+ * A clone that shares memory without being a thread (CLONE_VM without the flags of
+ * pthread_create, nor vfork's): Valgrind's wrapper, after this hook, says "Unsupported clone()
+ * flags" on stderr and ends the process with no fini, so the stream says why first.
+ */
+static void refused_clone(UInt sysno, UWord *args, UInt nargs)
+{
+	struct vpmu_rec_refused r;
+	UWord f;
+
+	if (sysno != __NR_clone || vp_clo.out_fd < 0 || nargs < 1)
+		return;
+	f = args[0] & (VKI_CLONE_VM | VKI_CLONE_FS | VKI_CLONE_FILES | VKI_CLONE_VFORK);
+	if (!(f & VKI_CLONE_VM) || f == (VKI_CLONE_VM | VKI_CLONE_FS | VKI_CLONE_FILES) ||
+	    f == (VKI_CLONE_VM | VKI_CLONE_VFORK))
+		return;
+	VG_(memset)(&r, 0, sizeof(r));
+	vp_hdr_init(&r.hdr, VPMU_MAGIC_RECORD, VPMU_REC_REFUSED, sizeof(r));
+	r.pid = (UInt)VG_(getpid)();
+	r.what = VPMU_REFUSED_CLONE;
+	r.flags = args[0];
+	vp_out_write(&r, sizeof(r));
+}
+
 static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 {
+	refused_clone(sysno, args, nargs);
 	if (!is_exec(sysno) || vp_clo.out_fd < 0 || nargs < 2)
 		return;
 	vp_thread_switch(tid);

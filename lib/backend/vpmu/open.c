@@ -199,6 +199,10 @@ int pmc__vpmu_read(struct pmc_counting *c)
 		return err;
 	if (!vc->self && c->child && !c->child->reaped)
 		return -EBUSY; /* counts arrive when the command exits */
+	if (!vc->self && !vc->have_counts && vc->refused_clone) {
+		pmc__vpmu_say_refused_clone(c->target.argv[0], vc->refused_clone);
+		return -ENOSYS;
+	}
 	if (!vc->self && !vc->have_counts) {
 		pr_warn("vpmu: the tool sent no counts for '%s' (did valgrind start it?)\n",
 			c->target.argv[0]);

@@ -55,6 +55,7 @@ struct vpmu_sampling {
 	unsigned char *buf; /* stream bytes not yet converted (at most a partial record) */
 	size_t len, alloc;
 	bool eof;
+	const char *argv0; /* the command's, to name it */
 };
 
 static struct vpmu_sampling *to_vs(struct pmc_sampling *s)
@@ -327,6 +328,7 @@ static int spawn(struct vpmu_sampling *vs, const struct pmc__sample_params *p)
 				  .stdout_to_stderr = p->stdout_to_stderr};
 	int fl, err;
 
+	vs->argv0 = p->argv[0];
 	if (vs->lbr) {
 		snprintf(sel, sizeof(sel), "--lbr-select=%u", vs->lbr_select);
 		extra[cl.nr_extra++] = "--lbr=yes";
@@ -471,6 +473,10 @@ static int convert_buffered(struct vpmu_sampling *vs)
 		}
 		if (h->size > vs->len - off)
 			break;
+		if (h->type == VPMU_REC_REFUSED && h->size >= sizeof(struct vpmu_rec_refused) &&
+		    ((const struct vpmu_rec_refused *)h)->what == VPMU_REFUSED_CLONE)
+			pmc__vpmu_say_refused_clone(vs->argv0,
+						    ((const struct vpmu_rec_refused *)h)->flags);
 		n = pmc__vpmu_convert(&vs->cv, h);
 		if (n < 0)
 			return n;

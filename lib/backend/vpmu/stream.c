@@ -182,6 +182,16 @@ static void exec_seen(const struct vpmu_hdr *h)
 		r->pid, (int)strnlen(r->path, max), r->path);
 }
 
+void pmc__vpmu_say_refused_clone(const char *argv0, uint64_t flags)
+{
+	pr_err("vpmu: Valgrind cannot run '%s': it made a process that shares its memory without "
+	       "being a thread (clone flags 0x%llx: CLONE_VM without CLONE_THREAD, as a "
+	       "posix_spawn emulation or a runtime's own spawn does); Valgrind runs only threads, "
+	       "fork and vfork, and ended it (its 'Unsupported clone() flags' above). Measure it "
+	       "with the perf backend\n",
+	       argv0, (unsigned long long)flags);
+}
+
 /* One record of the stream, checked to be whole and framed. */
 static int stream_record(struct vpmu_counting *vc, struct image_list *l, const struct vpmu_hdr *h)
 {
@@ -203,6 +213,11 @@ static int stream_record(struct vpmu_counting *vc, struct image_list *l, const s
 		if (h->size >= sizeof(struct vpmu_rec_exec) + 8)
 			exec_seen(h);
 		break;
+	case VPMU_REC_REFUSED:
+		if (h->size >= sizeof(struct vpmu_rec_refused) &&
+		    ((const struct vpmu_rec_refused *)h)->what == VPMU_REFUSED_CLONE)
+			vc->refused_clone = ((const struct vpmu_rec_refused *)h)->flags;
+		break;
 	case VPMU_REC_LOST:
 		if (h->size >= sizeof(struct vpmu_rec_lost))
 			pr_debug("vpmu: the tool dropped %llu samples\n",
@@ -223,6 +238,7 @@ int pmc__vpmu_stream_finish(struct vpmu_counting *vc)
 	stop_reader(vc);
 	memset(vc->totals, 0, sizeof(vc->totals));
 	vc->have_counts = false;
+	vc->refused_clone = 0;
 	while (!err && off + sizeof(struct vpmu_hdr) <= vc->stream_len) {
 		const struct vpmu_hdr *h = (const void *)(vc->stream + off);
 

@@ -25,8 +25,9 @@ struct vpmu_counting {
 	bool ctr_used[VPMU_MAX_COUNTERS];
 	uint64_t totals[VPMU_MAX_COUNTERS]; /* summed COUNTS totals of every process */
 	bool have_counts;
-	bool self;	    /* SELF under vpmu: client requests */
-	unsigned self_mask; /* SELF: the counters this list programmed */
+	uint64_t refused_clone; /* the flags of a clone Valgrind refused (REFUSED), 0: none */
+	bool self;		/* SELF under vpmu: client requests */
+	unsigned self_mask;	/* SELF: the counters this list programmed */
 	/* COMMAND: the --out-fd stream, read by a thread so the guest never blocks */
 	int rd_fd, wake_fd[2];
 	pthread_t reader;
@@ -89,6 +90,8 @@ int pmc__vpmu_runnable(const char *prog);
 int pmc__vpmu_stream_start(struct vpmu_counting *vc);
 /* Stops the reader once the command has exited and sums the COUNTS records. */
 int pmc__vpmu_stream_finish(struct vpmu_counting *vc);
+/* Says that Valgrind ended argv0 at a clone it cannot run (REFUSED), with its flags. */
+void pmc__vpmu_say_refused_clone(const char *argv0, uint64_t flags);
 void pmc__vpmu_stream_close(struct vpmu_counting *vc);
 
 /* SELF under vpmu (self.c): whether this process runs under the tool, and its requests. */
