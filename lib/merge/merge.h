@@ -66,13 +66,19 @@ struct series {
 
 /*
  * write.c: fn called for every series in order (events, metrics, each region's events; kind
- * 'e', 'm', 'r', r the region, idx the event or metric), with the files sorted by rank; and
- * for every missing rank (below the job's size, in no file). Returns 0 or -ENOMEM.
+ * 'e', 'm', 'r', r the region, idx the event or metric), with the files sorted by rank.
+ * Returns 0 or -ENOMEM.
  */
 typedef void (*pmc__merge_series_fn)(const struct pmc_merge *m, char kind, size_t r, size_t idx,
 				     const struct series *s, void *arg);
 int pmc__merge_for_series(const struct pmc_merge *m, pmc__merge_series_fn fn, void *arg);
-void pmc__merge_for_missing(const struct pmc_merge *m, void (*fn)(int rank, void *arg), void *arg);
+/*
+ * Calls fn for each run of missing ranks, first to last (below the job's size, in no file): as
+ * many calls as files and one, whatever size a file claims. Files sorted by rank.
+ */
+#define PMC_MERGE_MAX_LISTED 1000 /* ranks JSON's missing_ranks lists one by one */
+void pmc__merge_for_missing(const struct pmc_merge *m, void (*fn)(int first, int last, void *arg),
+			    void *arg);
 
 /* The three formats (write.c, json.c). */
 int pmc__merge_write_text(struct pmc_merge *m, FILE *f);
