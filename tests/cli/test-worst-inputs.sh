@@ -64,7 +64,7 @@ for r in 0 5; do
 done
 timeout 20 "$PMC" merge "$T"/b.json.rank-* >"$T/b.txt"
 expect_eq "pmc merge: size 10^9, text within 20 s" $? 0
-expect_eq "pmc merge: the missing ranks as runs" "$(grep '^# missing' "$T/b.txt")" \
+expect_eq "pmc merge: the missing ranks as runs" "$(grep '^# missing' "$T/b.txt" | cut -c1-80)" \
 	"# missing ranks: 1-4 6-999999999"
 timeout 20 "$PMC" merge --format json "$T"/b.json.rank-* >"$T/b.json"
 expect_eq "pmc merge: size 10^9, JSON within 20 s" $? 0
