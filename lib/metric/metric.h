@@ -139,9 +139,9 @@ struct pmc_metrics {
 	struct pmc__name_index names; /* metrics by name */
 	/* Metrics another of their name replaced: kept so that pointers to them stay valid. */
 	struct pmc_metric **replaced;
-	size_t nr_replaced;
+	size_t nr_replaced, cap_replaced;
 	struct pmc_metric **selected;
-	size_t nr_selected;
+	size_t nr_selected, cap_selected;
 	unsigned gen; /* changes whenever a name may resolve differently */
 	/* A definition being checked: its name resolves to it before it is added. */
 	struct pmc_metric *pending;

@@ -220,10 +220,17 @@ int pmc__metrics_add(struct pmc_metrics *m, struct pmc_metric **metrics, size_t 
 			m->cap = cap;
 		}
 	}
-	r = realloc(m->replaced, (m->nr_replaced + nr + 1) * sizeof(*r));
-	if (r)
-		m->replaced = r;
-	if (m->nr + nr > m->cap || !r || pmc__name_index_reserve(&m->names, nr)) {
+	if (m->nr_replaced + nr > m->cap_replaced) {
+		size_t cap = (m->nr_replaced + nr) * 2;
+
+		r = realloc(m->replaced, cap * sizeof(*r));
+		if (r) {
+			m->replaced = r;
+			m->cap_replaced = cap;
+		}
+	}
+	if (m->nr + nr > m->cap || m->nr_replaced + nr > m->cap_replaced ||
+	    pmc__name_index_reserve(&m->names, nr)) {
 		for (size_t i = 0; i < nr; i++)
 			pmc__metric_free(metrics[i]);
 		return -ENOMEM;
