@@ -11,6 +11,7 @@
 struct merge_names {
 	size_t nr, cap;
 	char **names;
+	size_t *idx, cap_idx; /* by hash (open addressing): an index into names plus 1, 0 empty */
 };
 
 /* One rank's file: its values, NAN where it counted nothing. */
@@ -56,6 +57,8 @@ size_t pmc__merge_stat(const double *values, const int *ranks, size_t n, double 
 
 /* The index of name in names, added when absent; -1 when out of memory. */
 long pmc__merge_name(struct merge_names *names, const char *name);
+/* read.c: the index of name among names, or -1 (by hash: a file of n names reads in O(n)). */
+long pmc__merge_find(const struct merge_names *names, const char *name);
 
 /* One series over the ranks: the values in rank order (NAN: none), and their statistics. */
 struct series {

@@ -79,4 +79,14 @@ expect_eq "pmc merge: size 10^9, JSON within 20 s" $? 0
 expect_eq "pmc merge: JSON lists the first 1,000 and counts them all" \
 	"$(json "$T/b.json" 'len(j["missing_ranks"]), j["missing_ranks"][:5], j["nr_missing"]')" \
 	"1000 [1, 2, 3, 4, 6] 999999998"
+# pmc merge of a file of 60,000 events: names found by hash (was a linear search each: quadratic).
+python3 - "$T/b.json.rank-000000000" "$T/e.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+j['events'] = [dict(j['events'][0], name='ev%d' % i) for i in range(60000)]
+json.dump(j, open(sys.argv[2], 'w'))
+PY
+timeout 30 "$PMC" merge --format csv "$T/e.json" >"$T/e.csv"
+expect_eq "pmc merge: 60,000 events within 30 s" $? 0
+expect_eq "pmc merge: a row each" "$(grep -c '^event,' "$T/e.csv")" 60000
 finish
