@@ -148,6 +148,7 @@ static int region_events(struct doc *d, struct jscan *s, double *row)
 	const struct merge_names *names = &d->m->events;
 	bool first = true, named;
 	size_t i = 0;
+	long z;
 	double v;
 	int k, err = 0;
 
@@ -167,9 +168,8 @@ static int region_events(struct doc *d, struct jscan *s, double *row)
 			row[i] = v;
 			continue;
 		}
-		for (size_t z = 0; z < names->nr; z++)
-			if (!strcmp(d->name.s, names->names[z]))
-				row[z] = v;
+		if ((z = pmc__merge_find(names, d->name.s)) >= 0)
+			row[z] = v;
 	}
 	return err ? err : k;
 }

@@ -220,12 +220,21 @@ static void add_series(const struct pmc_merge *m, char kind, size_t r, size_t id
 		  m->nr_files);
 }
 
-static void add_missing(int rank, void *arg)
-{
-	struct jw *w = arg;
+/* The missing ranks one by one, the first PMC_MERGE_MAX_LISTED of them, and their number. */
+struct missing {
+	struct jw *w;
+	long listed, nr;
+};
 
-	item(w);
-	fprintf(w->f, "%d", rank);
+static void add_missing(int first, int last, void *arg)
+{
+	struct missing *ms = arg;
+
+	for (int r = first; r <= last && ms->listed < PMC_MERGE_MAX_LISTED; r++, ms->listed++) {
+		item(ms->w);
+		fprintf(ms->w->f, "%d", r);
+	}
+	ms->nr += (long)last - first + 1;
 }
 
 static void str_or_null(struct jw *w, const char *k, const char *v)
@@ -269,6 +278,7 @@ int pmc__merge_write_json(struct pmc_merge *m, FILE *f)
 {
 	struct json_out o = {.w = {.f = f}, .part = -1, .region = SIZE_MAX};
 	struct jw *w = &o.w;
+	struct missing ms = {.w = w};
 	int err;
 
 	open_(w, '{');
@@ -282,8 +292,10 @@ int pmc__merge_write_json(struct pmc_merge *m, FILE *f)
 	str_or_null(w, "backend", m->backend);
 	key(w, "missing_ranks");
 	open_(w, '[');
-	pmc__merge_for_missing(m, add_missing, w);
+	pmc__merge_for_missing(m, add_missing, &ms);
 	close_(w, ']');
+	key(w, "nr_missing");
+	fprintf(f, "%ld", ms.nr);
 	key(w, "stopped_early");
 	ranks_json(w, m, true);
 	key(w, "ranks");

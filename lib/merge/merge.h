@@ -11,6 +11,7 @@
 struct merge_names {
 	size_t nr, cap;
 	char **names;
+	size_t *idx, cap_idx; /* by hash (open addressing): an index into names plus 1, 0 empty */
 };
 
 /* One rank's file: its values, NAN where it counted nothing. */
@@ -56,6 +57,8 @@ size_t pmc__merge_stat(const double *values, const int *ranks, size_t n, double 
 
 /* The index of name in names, added when absent; -1 when out of memory. */
 long pmc__merge_name(struct merge_names *names, const char *name);
+/* read.c: the index of name among names, or -1 (by hash: a file of n names reads in O(n)). */
+long pmc__merge_find(const struct merge_names *names, const char *name);
 
 /* One series over the ranks: the values in rank order (NAN: none), and their statistics. */
 struct series {
@@ -66,13 +69,19 @@ struct series {
 
 /*
  * write.c: fn called for every series in order (events, metrics, each region's events; kind
- * 'e', 'm', 'r', r the region, idx the event or metric), with the files sorted by rank; and
- * for every missing rank (below the job's size, in no file). Returns 0 or -ENOMEM.
+ * 'e', 'm', 'r', r the region, idx the event or metric), with the files sorted by rank.
+ * Returns 0 or -ENOMEM.
  */
 typedef void (*pmc__merge_series_fn)(const struct pmc_merge *m, char kind, size_t r, size_t idx,
 				     const struct series *s, void *arg);
 int pmc__merge_for_series(const struct pmc_merge *m, pmc__merge_series_fn fn, void *arg);
-void pmc__merge_for_missing(const struct pmc_merge *m, void (*fn)(int rank, void *arg), void *arg);
+/*
+ * Calls fn for each run of missing ranks, first to last (below the job's size, in no file): as
+ * many calls as files and one, whatever size a file claims. Files sorted by rank.
+ */
+#define PMC_MERGE_MAX_LISTED 1000 /* ranks JSON's missing_ranks lists one by one */
+void pmc__merge_for_missing(const struct pmc_merge *m, void (*fn)(int first, int last, void *arg),
+			    void *arg);
 
 /* The three formats (write.c, json.c). */
 int pmc__merge_write_text(struct pmc_merge *m, FILE *f);

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -30,6 +31,7 @@ static void names_free(struct merge_names *n)
 	for (size_t i = 0; i < n->nr; i++)
 		free(n->names[i]);
 	free(n->names);
+	free(n->idx);
 }
 
 static void file_free(struct merge_file *f)
@@ -59,13 +61,52 @@ void pmc_merge__delete(struct pmc_merge *m)
 	free(m);
 }
 
+/* The slot of name in names' index: the one that holds it, or the empty one where it goes. */
+static size_t slot(const struct merge_names *names, const char *name)
+{
+	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+	size_t i;
+
+	for (const char *c = name; *c; c++)
+		h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
+	for (i = (size_t)h & (names->cap_idx - 1); names->idx[i];
+	     i = (i + 1) & (names->cap_idx - 1))
+		if (!strcmp(names->names[names->idx[i] - 1], name))
+			break;
+	return i;
+}
+
+long pmc__merge_find(const struct merge_names *names, const char *name)
+{
+	size_t i = names->cap_idx ? slot(names, name) : 0;
+
+	return names->cap_idx && names->idx[i] ? (long)names->idx[i] - 1 : -1;
+}
+
+/* Rebuilds the index at twice the size. */
+static int reindex(struct merge_names *names)
+{
+	struct merge_names n = *names;
+
+	n.cap_idx = names->cap_idx ? names->cap_idx * 2 : 32;
+	if (!(n.idx = calloc(n.cap_idx, sizeof(*n.idx))))
+		return -1;
+	for (size_t i = 0; i < n.nr; i++)
+		n.idx[slot(&n, n.names[i])] = i + 1;
+	free(names->idx);
+	*names = n;
+	return 0;
+}
+
 long pmc__merge_name(struct merge_names *names, const char *name)
 {
+	long found = pmc__merge_find(names, name);
 	char **grown;
 
-	for (size_t i = 0; i < names->nr; i++)
-		if (!strcmp(names->names[i], name))
-			return (long)i;
+	if (found >= 0)
+		return found;
+	if ((names->nr + 1) * 2 > names->cap_idx && reindex(names))
+		return -1;
 	if (names->nr == names->cap) {
 		size_t cap = names->cap ? names->cap * 2 : 16;
 
@@ -75,8 +116,10 @@ long pmc__merge_name(struct merge_names *names, const char *name)
 		names->names = grown;
 		names->cap = cap;
 	}
-	names->names[names->nr] = strdup(name);
-	return names->names[names->nr] ? (long)names->nr++ : -1;
+	if (!(names->names[names->nr] = strdup(name)))
+		return -1;
+	names->idx[slot(names, name)] = names->nr + 1;
+	return (long)names->nr++;
 }
 
 double pmc__merge_value(const struct merge_file *f, char kind, size_t r, size_t idx)

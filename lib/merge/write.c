@@ -42,16 +42,20 @@ static void series_fill(const struct pmc_merge *m, struct series *s, char kind, 
 	pmc__merge_stat(s->values, s->ranks, m->nr_files, s->scratch, &s->st);
 }
 
-void pmc__merge_for_missing(const struct pmc_merge *m, void (*fn)(int rank, void *arg), void *arg)
+void pmc__merge_for_missing(const struct pmc_merge *m, void (*fn)(int first, int last, void *arg),
+			    void *arg)
 {
-	size_t i = 0;
+	int next = 0; /* the first rank not known to be present or missing */
 
-	for (int r = 0; r < m->size; r++) {
-		while (i < m->nr_files && m->files[i].rank < r)
-			i++;
-		if (i >= m->nr_files || m->files[i].rank != r)
-			fn(r, arg);
+	for (size_t i = 0; i < m->nr_files && next < m->size; i++) {
+		if (m->files[i].rank > next)
+			fn(next, (m->files[i].rank < m->size ? m->files[i].rank : m->size) - 1,
+			   arg);
+		if (m->files[i].rank >= next)
+			next = m->files[i].rank + 1;
 	}
+	if (next < m->size)
+		fn(next, m->size - 1, arg);
 }
 
 int pmc__merge_for_series(const struct pmc_merge *m, pmc__merge_series_fn fn, void *arg)
@@ -95,9 +99,12 @@ static void num(FILE *f, const char *sep, double v)
 
 /* Text ------------------------------------------------------------------------------- */
 
-static void text_missing(int rank, void *arg)
+static void text_missing(int first, int last, void *arg)
 {
-	fprintf(arg, " %d", rank);
+	if (first == last)
+		fprintf(arg, " %d", first);
+	else
+		fprintf(arg, " %d-%d", first, last);
 }
 
 static void text_row(const struct pmc_merge *m, char kind, size_t r, size_t idx,

@@ -114,13 +114,32 @@ static enum pmc_metric_status literal(struct pmc__eval *ev, struct pmc__expr *e,
 	return PMC_METRIC_OK;
 }
 
-/* A referenced metric's value, its name on the walk's stack. */
+/* A metric evaluated before, when its chain of references fits below this depth too. */
+static bool remembered(struct pmc__eval *ev, const struct pmc_metric *m, double *out)
+{
+	const struct pmc__memo_slot *s = pmc__memo_get(ev->memo, m);
+
+	if (!s || ev->depth + s->height > PMC_METRIC_MAX_DEPTH)
+		return false;
+	*out = s->value;
+	if (ev->depth + s->height > ev->deepest)
+		ev->deepest = ev->depth + s->height;
+	return true;
+}
+
+/*
+ * A referenced metric's value, its name on the walk's stack. A value is remembered: a metric
+ * that many paths reach is evaluated once (a value missing ends the whole walk).
+ */
 static enum pmc_metric_status reference(struct pmc__eval *ev, const struct pmc_metric *m,
 					double *out)
 {
 	enum pmc_metric_status st;
 	const char *text = ev->text;
+	int deepest = ev->deepest;
 
+	if (remembered(ev, m, out))
+		return PMC_METRIC_OK;
 	for (int i = 0; i < ev->depth; i++)
 		if (ev->stack[i] == m)
 			return why(ev, PMC_METRIC_NA, "metric '%s' refers to itself", m->info.name);
@@ -128,9 +147,14 @@ static enum pmc_metric_status reference(struct pmc__eval *ev, const struct pmc_m
 		return why(ev, PMC_METRIC_NA, "metrics refer to metrics deeper than %d",
 			   PMC_METRIC_MAX_DEPTH);
 	ev->stack[ev->depth++] = m;
+	ev->deepest = ev->depth;
 	st = eval(ev, pmc__metric_expr(ev, m, &ev->text), out);
 	ev->text = text;
 	ev->depth--;
+	if (st == PMC_METRIC_OK)
+		pmc__memo_put(ev->memo, m, *out, ev->deepest - ev->depth);
+	if (deepest > ev->deepest)
+		ev->deepest = deepest;
 	return st;
 }
 

@@ -59,6 +59,7 @@ struct group {
 	size_t nr_ctr, nr_mapped; /* counters, those of them whose event is mapped */
 	struct pmc_metric **metrics;
 	size_t nr, cap;
+	struct pmc__name_index names; /* of metrics, for the check that none is given twice */
 	int line;
 };
 
@@ -86,6 +87,7 @@ static void group_free(struct group *g)
 	for (size_t i = 0; i < g->nr; i++)
 		pmc__metric_free(g->metrics[i]);
 	free(g->metrics);
+	pmc__name_index_free(&g->names);
 	free(g->name);
 	free(g->brief);
 	free(g->desc);
@@ -265,6 +267,8 @@ static int add_metric(struct group *g, const char *name, const char *expr)
 	if (ret == -PMC_E_EXPR)
 		ret = fault(g, ret, "metric '%s': %s, in '%s' (the formula in pmc's grammar)", name,
 			    perr.msg, expr);
+	if (!ret)
+		ret = pmc__name_index_reserve(&g->names, 1);
 	if (!ret && g->nr == g->cap) {
 		size_t cap = g->cap ? 2 * g->cap : 16;
 		struct pmc_metric **v = realloc(g->metrics, cap * sizeof(*v));
@@ -278,6 +282,7 @@ static int add_metric(struct group *g, const char *name, const char *expr)
 		return ret;
 	}
 	g->metrics[g->nr++] = metric;
+	pmc__name_index_put(&g->names, metric);
 	return 0;
 }
 
@@ -302,9 +307,8 @@ static int metrics_line(struct group *g, char *line)
 		if ((unsigned char)*c < ' ' || *c == ',' || *c == 127)
 			return fault(g, -PMC_E_FORMAT,
 				     "the metric's name holds ',' or a control character");
-	for (size_t i = 0; i < g->nr; i++)
-		if (!strcasecmp(g->metrics[i]->info.name, line))
-			return fault(g, -PMC_E_FORMAT, "metric '%s' is given twice", line);
+	if (pmc__name_index_get(&g->names, line))
+		return fault(g, -PMC_E_FORMAT, "metric '%s' is given twice", line);
 	if (!g->nr_ctr)
 		return fault(g, -PMC_E_FORMAT, "METRICS before the EVENTSET");
 	if ((ret = map_events(g)))

@@ -82,8 +82,9 @@ struct load {
 	struct pmc_metric_error *err;
 	char where[256]; /* "PATH: entry N (metric 'NAME')" */
 	struct pmc_metric **metrics;
-	size_t nr;
-	int rank; /* a shipped file's index row, -1: the user's */
+	size_t nr, cap;
+	struct pmc__name_index names; /* of metrics, for the check that no name comes twice */
+	int rank;		      /* a shipped file's index row, -1: the user's */
 };
 
 static __attribute__((format(printf, 4, 5))) int fault(struct load *l, const char *field, int code,
@@ -240,29 +241,29 @@ static int entry(struct load *l, json_t *obj, size_t idx)
 		 json_string_value(name));
 	if ((ret = check_keys(l, obj)))
 		return ret;
-	metric = calloc(1, sizeof(*metric));
-	v = realloc(l->metrics, (l->nr + 1) * sizeof(*v));
-	if (!metric || !v) {
-		free(metric);
-		if (v)
-			l->metrics = v;
-		return -ENOMEM;
+	if (l->nr == l->cap) {
+		if (!(v = realloc(l->metrics, (l->cap ? l->cap * 2 : 16) * sizeof(*v))))
+			return -ENOMEM;
+		l->metrics = v;
+		l->cap = l->cap ? l->cap * 2 : 16;
 	}
-	l->metrics = v;
+	if (pmc__name_index_reserve(&l->names, 1) || !(metric = calloc(1, sizeof(*metric))))
+		return -ENOMEM;
 	ret = string(l, obj, "MetricName", true, (char **)&metric->info.name);
 	ret = ret ?: check_name(l, metric->info.name);
 	ret = ret ?: (metric->info.file = strdup(l->path)) ? 0 : -ENOMEM;
 	metric->shipped = l->rank >= 0;
 	metric->order = (long)l->rank * 100000 + (long)idx; /* ample: perf's largest has 2000 */
 	ret = ret ?: metric_fields(l, obj, metric);
-	for (size_t i = 0; !ret && i < l->nr; i++)
-		if (!strcasecmp(l->metrics[i]->info.name, metric->info.name))
-			ret = fault(l, "MetricName", -PMC_E_FORMAT,
-				    "'%s' is also the name of an earlier entry", metric->info.name);
-	if (ret)
+	if (!ret && pmc__name_index_get(&l->names, metric->info.name))
+		ret = fault(l, "MetricName", -PMC_E_FORMAT,
+			    "'%s' is also the name of an earlier entry", metric->info.name);
+	if (ret) {
 		pmc__metric_free(metric);
-	else
+	} else {
 		l->metrics[l->nr++] = metric;
+		pmc__name_index_put(&l->names, metric);
+	}
 	return ret;
 }
 
@@ -330,6 +331,7 @@ static int load_one(struct pmc_metrics *m, const char *path, int rank, size_t id
 	json_decref(obj);
 	if (!ret && l.nr)
 		ret = pmc__metrics_add(m, l.metrics, l.nr);
+	pmc__name_index_free(&l.names);
 	free(l.metrics);
 	return ret;
 }
@@ -396,6 +398,7 @@ int pmc__metrics_load_file(struct pmc_metrics *m, const char *path, int rank,
 	else
 		for (size_t i = 0; i < l.nr; i++)
 			pmc__metric_free(l.metrics[i]);
+	pmc__name_index_free(&l.names);
 	free(l.metrics);
 	return ret;
 }

@@ -125,16 +125,23 @@ struct pmc__literals {
 	double tsc_freq, slots;
 };
 
+/* memo.c: the metrics of a set by name, without regard to case (open addressing). */
+struct pmc__name_index {
+	struct pmc_metric **v;
+	size_t nr, cap;
+};
+
 struct pmc_metrics {
 	struct pmc_metrics_opts opts; /* backend, dir and cpu_list owned */
 	const struct pmc_backend_ops *backend;
 	struct pmc_metric **metrics; /* definition order */
 	size_t nr, cap;
+	struct pmc__name_index names; /* metrics by name */
 	/* Metrics another of their name replaced: kept so that pointers to them stay valid. */
 	struct pmc_metric **replaced;
-	size_t nr_replaced;
+	size_t nr_replaced, cap_replaced;
 	struct pmc_metric **selected;
-	size_t nr_selected;
+	size_t nr_selected, cap_selected;
 	unsigned gen; /* changes whenever a name may resolve differently */
 	/* A definition being checked: its name resolves to it before it is added. */
 	struct pmc_metric *pending;
@@ -144,14 +151,43 @@ struct pmc_metrics {
 	struct pmc__literals lit;
 };
 
-/* names.c: a set of distinct strings (copies), in the order added. */
+/* memo.c: a set of distinct strings (copies), in the order added, hashed. */
 struct pmc__strset {
 	char **v;
-	size_t nr;
+	size_t nr, cap;
+	size_t *idx, cap_idx; /* open addressing: an index into v plus 1, 0 empty */
 };
 /* Adds a copy of str unless the set has it: 1 when added, 0 when there, or -ENOMEM. */
 int pmc__strset_add(struct pmc__strset *s, const char *str);
 void pmc__strset_free(struct pmc__strset *s);
+
+/* The metric named name, or NULL. */
+struct pmc_metric *pmc__name_index_get(const struct pmc__name_index *t, const char *name);
+/* Makes room for more names: 0 or -ENOMEM. */
+int pmc__name_index_reserve(struct pmc__name_index *t, size_t more);
+/* Puts metric in the place of the one of its name, or adds it (in the room reserved). */
+void pmc__name_index_put(struct pmc__name_index *t, struct pmc_metric *metric);
+void pmc__name_index_free(struct pmc__name_index *t);
+
+/*
+ * memo.c: what a walk learned of the metrics it finished (eval.c, walk.c): a value and a
+ * height (the metrics on the longest chain of references from it, itself included), so that
+ * a metric is walked once however many paths lead to it.
+ */
+struct pmc__memo_slot {
+	const struct pmc_metric *key; /* NULL: empty */
+	double value;
+	int height;
+};
+struct pmc__memo {
+	struct pmc__memo_slot *v;
+	size_t nr, cap;
+};
+/* The slot of m, or NULL (also of a NULL table). */
+const struct pmc__memo_slot *pmc__memo_get(const struct pmc__memo *t, const struct pmc_metric *m);
+/* Records m (a NULL table, or no memory: nothing is recorded). */
+void pmc__memo_put(struct pmc__memo *t, const struct pmc_metric *m, double value, int height);
+void pmc__memo_free(struct pmc__memo *t);
 /* names.c: whether name[0, len) is one of list's names separated by sep, without regard to case. */
 bool pmc__in_list(const char *list, char sep, const char *name, size_t len);
 /* names.c: the same of a list that is the n bytes at list (no NUL needed). */
@@ -233,7 +269,9 @@ struct pmc__eval {
 	const char *text;				      /* of the expression walked */
 	const struct pmc_metric *stack[PMC_METRIC_MAX_DEPTH]; /* the metrics entered */
 	int depth;
-	bool exact; /* metrics give their PmcExactExpr where they have one */
+	int deepest;		/* the greatest depth the walk reached below the metric entered */
+	struct pmc__memo *memo; /* the values of metrics evaluated, or NULL */
+	bool exact;		/* metrics give their PmcExactExpr where they have one */
 };
 /*
  * eval.c: the value of a metric, of its threshold, of a node of the expression ev->text:

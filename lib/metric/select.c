@@ -65,16 +65,31 @@ static size_t match(const struct pmc_metrics *m, const char *name, size_t len, s
 	return nr;
 }
 
+/* Room for more selected metrics, grown by doubling: selecting n one by one is linear in n. */
+static int reserve(struct pmc_metrics *m, size_t more)
+{
+	size_t cap = m->cap_selected ? m->cap_selected : 16;
+	struct pmc_metric **sel;
+
+	while (cap < m->nr_selected + more)
+		cap *= 2;
+	if (cap == m->cap_selected)
+		return 0;
+	if (!(sel = realloc(m->selected, cap * sizeof(*sel))))
+		return -ENOMEM;
+	m->selected = sel;
+	m->cap_selected = cap;
+	return 0;
+}
+
 /* Appends the picked metrics to the selection, checking each for cycles first. */
 static int commit(struct pmc_metrics *m, const struct pick *p, struct pmc_metric_error *err)
 {
-	struct pmc_metric **sel = realloc(m->selected, (m->nr_selected + p->nr + 1) * sizeof(*sel));
 	char why[192];
 	int ret;
 
-	if (!sel)
+	if (reserve(m, p->nr + 1))
 		return -ENOMEM;
-	m->selected = sel;
 	for (size_t i = 0; i < p->nr; i++) {
 		ret = pmc__metric_check_cycles(p->v[i], why, sizeof(why));
 		if (ret) {
@@ -84,7 +99,7 @@ static int commit(struct pmc_metrics *m, const struct pick *p, struct pmc_metric
 		}
 	}
 	for (size_t i = 0; i < p->nr; i++) {
-		sel[m->nr_selected++] = p->v[i];
+		m->selected[m->nr_selected++] = p->v[i];
 		p->v[i]->info.selected = true;
 	}
 	return 0;
@@ -148,15 +163,11 @@ int pmc_metrics__select(struct pmc_metrics *m, const char *list, struct pmc_metr
 
 int pmc__metrics_select_one(struct pmc_metrics *m, struct pmc_metric *metric)
 {
-	struct pmc_metric **sel;
-
 	if (metric->info.selected)
 		return 0;
-	sel = realloc(m->selected, (m->nr_selected + 1) * sizeof(*sel));
-	if (!sel)
+	if (reserve(m, 1))
 		return -ENOMEM;
-	m->selected = sel;
-	sel[m->nr_selected++] = metric;
+	m->selected[m->nr_selected++] = metric;
 	metric->info.selected = true;
 	return 0;
 }

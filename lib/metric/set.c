@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The set of metric definitions: its life, lookups, one-off definitions and evaluation. */
+#include <assert.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -123,6 +124,7 @@ void pmc_metrics__delete(struct pmc_metrics *m)
 	for (size_t i = 0; i < m->nr_lazy; i++)
 		pmc__lazy_free(&m->lazy[i]);
 	free(m->lazy);
+	pmc__name_index_free(&m->names);
 	free(m->metrics);
 	free(m->replaced);
 	free(m->selected);
@@ -136,10 +138,7 @@ static struct pmc_metric *loaded(const struct pmc_metrics *m, const char *name)
 {
 	if (m->pending && !strcasecmp(m->pending->info.name, name))
 		return m->pending;
-	for (size_t i = 0; i < m->nr; i++)
-		if (!strcasecmp(m->metrics[i]->info.name, name))
-			return m->metrics[i];
-	return NULL;
+	return pmc__name_index_get(&m->names, name);
 }
 
 struct pmc_metric *pmc__metrics_lookup(const struct pmc_metrics *m, const char *name)
@@ -160,6 +159,25 @@ static void insert(struct pmc_metrics *m, struct pmc_metric *metric)
 	m->nr++;
 }
 
+/* The index of a metric of the set: metrics are in order (insert()), so a binary search. */
+static size_t place(const struct pmc_metrics *m, const struct pmc_metric *metric)
+{
+	size_t lo = 0, hi = m->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->metrics[mid]->order < metric->order)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo < m->nr && m->metrics[lo] != metric)
+		lo++; /* past others of its order, were there any */
+	assert(lo < m->nr);
+	return lo;
+}
+
 /*
  * Puts metric in the place of the one of its name (kept aside), or in its place in order; a
  * shipped metric parsed after the user's of its name, or a later file's, is dropped.
@@ -175,15 +193,14 @@ static void add_one(struct pmc_metrics *m, struct pmc_metric *metric)
 		pmc__metric_free(metric);
 		return;
 	}
+	pmc__name_index_put(&m->names, metric);
 	if (!old) {
 		insert(m, metric);
 		return;
 	}
 	metric->order = old->order;
-	for (size_t i = 0; i < m->nr; i++)
-		if (m->metrics[i] == old)
-			m->metrics[i] = metric;
-	for (size_t i = 0; i < m->nr_selected; i++)
+	m->metrics[place(m, old)] = metric;
+	for (size_t i = 0; old->info.selected && i < m->nr_selected; i++)
 		if (m->selected[i] == old)
 			m->selected[i] = metric;
 	metric->info.selected = old->info.selected;
@@ -203,10 +220,17 @@ int pmc__metrics_add(struct pmc_metrics *m, struct pmc_metric **metrics, size_t 
 			m->cap = cap;
 		}
 	}
-	r = realloc(m->replaced, (m->nr_replaced + nr + 1) * sizeof(*r));
-	if (r)
-		m->replaced = r;
-	if (m->nr + nr > m->cap || !r) {
+	if (m->nr_replaced + nr > m->cap_replaced) {
+		size_t cap = (m->nr_replaced + nr) * 2;
+
+		r = realloc(m->replaced, cap * sizeof(*r));
+		if (r) {
+			m->replaced = r;
+			m->cap_replaced = cap;
+		}
+	}
+	if (m->nr + nr > m->cap || m->nr_replaced + nr > m->cap_replaced ||
+	    pmc__name_index_reserve(&m->names, nr)) {
 		for (size_t i = 0; i < nr; i++)
 			pmc__metric_free(metrics[i]);
 		return -ENOMEM;
@@ -259,7 +283,8 @@ int pmc_metric__eval(const struct pmc_metric *metric, const struct pmc_metric_ev
 {
 	struct pmc_metric_eval_opts o;
 	struct pmc_metric_value v = {.unit = metric->info.unit, .flagged = -1};
-	struct pmc__eval ev = {.opts = &o, .why = v.why, .len = sizeof(v.why)};
+	struct pmc__memo memo = {0};
+	struct pmc__eval ev = {.opts = &o, .why = v.why, .len = sizeof(v.why), .memo = &memo};
 	double t;
 
 	if (!out || out->sz < offsetofend(struct pmc_metric_value, why) ||
@@ -285,6 +310,7 @@ int pmc_metric__eval(const struct pmc_metric *metric, const struct pmc_metric_ev
 	ev.why = NULL; /* a threshold without a value says nothing of the metric's */
 	if (metric->threshold && (metric->exact || !o.exact))
 		v.flagged = pmc__metric_threshold(&ev, metric, &t) == PMC_METRIC_OK ? t != 0 : -1;
+	pmc__memo_free(&memo);
 	if (v.status != PMC_METRIC_OK)
 		v.value = v.raw = NAN;
 	v.sz = out->sz;

@@ -19,6 +19,11 @@ struct walk {
 	struct pmc__strset seen;      /* the events handed to fn */
 	char *why;		      /* the cycle */
 	size_t len;
+	/*
+	 * Of each pass (the formulas, the exact ones): the metrics walked to the end (found
+	 * without a cycle, their events handed to fn) and the values of the constant conditions.
+	 */
+	struct pmc__memo done[2], values[2];
 };
 
 static int walk_expr(struct walk *w, struct pmc__expr *e);
@@ -49,11 +54,23 @@ static int cycle(struct walk *w, const struct pmc_metric *m, int from)
 	return -PMC_E_METRIC_CYCLE;
 }
 
+/*
+ * A metric is walked once in a pass, however many paths lead to it: walked again, it would
+ * find no cycle and no event it did not find the first time. (Unless its chain of references
+ * is too deep from here: the walk that says so is the one of old.)
+ */
 static int walk_metric(struct walk *w, const struct pmc_metric *m)
 {
+	const struct pmc__memo_slot *s = pmc__memo_get(&w->done[w->ev.exact], m);
 	const char *text = w->ev.text;
+	int deepest = w->ev.deepest;
 	int err;
 
+	if (s && w->ev.depth + s->height <= PMC_METRIC_MAX_DEPTH) {
+		if (w->ev.depth + s->height > w->ev.deepest)
+			w->ev.deepest = w->ev.depth + s->height;
+		return 0;
+	}
 	for (int i = 0; i < w->ev.depth; i++)
 		if (w->ev.stack[i] == m)
 			return cycle(w, m, i);
@@ -63,9 +80,14 @@ static int walk_metric(struct walk *w, const struct pmc_metric *m)
 		return -PMC_E_METRIC_CYCLE;
 	}
 	w->ev.stack[w->ev.depth++] = m;
+	w->ev.deepest = w->ev.depth;
 	err = walk_expr(w, pmc__metric_expr(&w->ev, m, &w->ev.text));
 	w->ev.text = text;
 	w->ev.depth--;
+	if (!err)
+		pmc__memo_put(&w->done[w->ev.exact], m, 0, w->ev.deepest - w->ev.depth);
+	if (deepest > w->ev.deepest)
+		w->ev.deepest = deepest;
 	return err;
 }
 
@@ -103,6 +125,7 @@ static int walk(struct walk *w, const struct pmc_metric *metric)
 	w->ev.root = w->top = metric;
 	for (int pass = 0; pass < (metric->exact ? 2 : 1) && !err; pass++) {
 		w->ev.exact = pass == 1;
+		w->ev.memo = &w->values[pass];
 		w->ev.depth = 0;
 		err = walk_metric(w, metric);
 		if (!err && metric->threshold) {
@@ -114,11 +137,22 @@ static int walk(struct walk *w, const struct pmc_metric *metric)
 	return err;
 }
 
+static void walk_free(struct walk *w)
+{
+	pmc__strset_free(&w->seen);
+	for (int pass = 0; pass < 2; pass++) {
+		pmc__memo_free(&w->done[pass]);
+		pmc__memo_free(&w->values[pass]);
+	}
+}
+
 int pmc__metric_check_cycles(const struct pmc_metric *metric, char *why, size_t len)
 {
 	struct walk w = {.why = why, .len = len};
+	int err = walk(&w, metric);
 
-	return walk(&w, metric);
+	walk_free(&w);
+	return err;
 }
 
 int pmc_metric__for_each_event(const struct pmc_metric *metric, pmc_metric_event_fn fn, void *arg)
@@ -127,7 +161,7 @@ int pmc_metric__for_each_event(const struct pmc_metric *metric, pmc_metric_event
 	struct walk w = {.prune = true, .fn = fn, .arg = arg, .why = why, .len = sizeof(why)};
 	int err = walk(&w, metric);
 
-	pmc__strset_free(&w.seen);
+	walk_free(&w);
 	return err;
 }
 
@@ -139,6 +173,6 @@ int pmc_metrics__for_each_event(const struct pmc_metrics *m, pmc_metric_event_fn
 
 	for (size_t i = 0; i < m->nr_selected && !err; i++)
 		err = walk(&w, m->selected[i]);
-	pmc__strset_free(&w.seen);
+	walk_free(&w);
 	return err;
 }

@@ -169,6 +169,92 @@ Test(metric_eval, references_to_metrics)
 	pmc_metrics__delete(m);
 }
 
+/* A metric file of text, loaded into m. */
+static void load_text(struct pmc_metrics *m, const char *text)
+{
+	struct pmc_metric_error err;
+	char path[] = "/tmp/pmc-metric-eval-XXXXXX";
+	int fd = mkstemp(path);
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	cr_assert_eq(pmc_metrics__load(m, path, &err), 0, "%s", err.parse.msg);
+	unlink(path);
+}
+
+static int count_event(const struct pmc_metric_event *ev, void *arg)
+{
+	(void)ev;
+	(*(int *)arg)++;
+	return 0;
+}
+
+/*
+ * A metric that many paths reach is evaluated and walked once: 30 levels, each the one before
+ * twice (2^29 paths), take 30 evaluations and one input; before, minutes (docs/security.md).
+ */
+Test(metric_eval, shared_references_are_evaluated_once, .timeout = 30)
+{
+	struct pmc_metric_eval_opts o = {.sz = sizeof(o), .input = input};
+	struct pmc_metric_value v = {.sz = sizeof(v)};
+	struct pmc_metrics *m = set();
+	struct pmc_metric_error err;
+	char def[64];
+	int calls = 0, events = 0;
+
+	define(m, "l0 = cycles");
+	for (int i = 1; i < 30; i++) {
+		snprintf(def, sizeof(def), "l%d = l%d + l%d", i, i - 1, i - 1);
+		define(m, def);
+	}
+	o.arg = &calls;
+	cr_assert_eq(pmc_metric__eval(pmc_metrics__find(m, "l29"), &o, &v), 0);
+	cr_expect_eq(v.status, PMC_METRIC_OK, "%s", v.why);
+	cr_expect_eq(v.raw, 1000 * (double)(1 << 29));
+	cr_expect_eq(calls, 1, "the input asked once, not %d times", calls);
+	cr_assert_eq(pmc_metrics__select(m, "l29", &err), 0, "%s", err.parse.msg);
+	cr_expect_eq(pmc_metrics__for_each_event(m, count_event, &events), 0);
+	cr_expect_eq(events, 1);
+	pmc_metrics__delete(m);
+}
+
+/*
+ * The depth bound stays exact: c20 (21 metrics deep) fits from top directly (depth 1), and
+ * was evaluated there first, but not through z10 ... z0 (depth 12): n/a, as without the memo.
+ */
+Test(metric_eval, a_remembered_metric_keeps_the_depth_bound)
+{
+	struct pmc_metrics *m = set();
+	struct pmc_metric_value v;
+	char text[4096];
+	size_t n = 0;
+
+	n += (size_t)snprintf(text + n, sizeof(text) - n,
+			      "[{\"MetricName\": \"c0\", \"MetricExpr\": \"cycles\"}");
+	for (int i = 1; i <= 20; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n,
+				      ", {\"MetricName\": \"c%d\", \"MetricExpr\": \"c%d + 1\"}", i,
+				      i - 1);
+	n += (size_t)snprintf(text + n, sizeof(text) - n,
+			      ", {\"MetricName\": \"z0\", \"MetricExpr\": \"c20\"}");
+	for (int i = 1; i <= 10; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n,
+				      ", {\"MetricName\": \"z%d\", \"MetricExpr\": \"z%d\"}", i,
+				      i - 1);
+	snprintf(text + n, sizeof(text) - n,
+		 ", {\"MetricName\": \"top\", \"MetricExpr\": \"c20 + z10\"},"
+		 " {\"MetricName\": \"fits\", \"MetricExpr\": \"c20 + z5\"}]");
+	load_text(m, text);
+	v = eval(m, "top");
+	cr_expect_eq(v.status, PMC_METRIC_NA);
+	cr_expect(strstr(v.why, "deeper than 32"), "%s", v.why);
+	v = eval(m, "fits");
+	cr_expect_eq(v.status, PMC_METRIC_OK, "%s", v.why);
+	cr_expect_eq(v.raw, 2 * 1020.0);
+	pmc_metrics__delete(m);
+}
+
 Test(metric_eval, cycles_are_refused_with_the_cycle_named)
 {
 	struct pmc_metrics *m = set();
