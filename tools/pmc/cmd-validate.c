@@ -304,6 +304,22 @@ static int select_rows(struct vplan *plan, const struct validate_opts *o)
 	return o->kernels_arg ? other_backend(plan, o) : 0;
 }
 
+/*
+ * -o's file committed, or abandoned when rc says the run failed (1) or its writing did
+ * (-EIO: the reason is the file's own error where it had one, ENOSPC). Returns the exit code.
+ */
+static int finish_output(struct pmc_outfile *out, const char *output, int rc)
+{
+	if (rc == -EIO)
+		return out ? cli_say_unwritable("validate", output, pmc_outfile__fail(out, rc)) : 1;
+	if (rc) {
+		pmc_outfile__abort(out);
+		return rc;
+	}
+	rc = out ? pmc_outfile__commit(out) : 0;
+	return rc ? cli_say_unwritable("validate", output, rc) : 0;
+}
+
 int cmd_validate(int argc, char **argv)
 {
 	struct validate_opts o;
@@ -335,9 +351,7 @@ int cmd_validate(int argc, char **argv)
 		int err = pmc_outfile__open(o.output, &out);
 
 		if (err) {
-			fprintf(stderr, "pmc validate: cannot write %s: %s\n", o.output,
-				pmc_strerror(err));
-			rc = 1;
+			rc = cli_say_unwritable("validate", o.output, err);
 		} else {
 			f = pmc_outfile__stream(out);
 		}
@@ -345,7 +359,7 @@ int cmd_validate(int argc, char **argv)
 	if (!rc && o.sampling) {
 		rc = validate_sampling(&o, &plan, &samp, &prov);
 		if (!rc && validate_sampling_write(f, &o, &plan, samp, prov))
-			rc = 1;
+			rc = -EIO;
 	}
 	/* One kernel at a time: the rows of a kernel are consecutive in pmc-kernels --list. */
 	for (size_t i = 0, j; !rc && !o.sampling && i < plan.nr_rows; i = j) {
@@ -357,13 +371,8 @@ int cmd_validate(int argc, char **argv)
 	for (size_t i = 0; !rc && !o.sampling && i < plan.nr_rows; i++)
 		validate_fit(&plan.rows[i], plan.level, plan.irq_source);
 	if (!rc && !o.sampling && validate_write(f, &plan, o.fmt, prov))
-		rc = 1;
-	if (out && !rc && pmc_outfile__commit(out)) {
-		fprintf(stderr, "pmc validate: cannot write %s\n", o.output);
-		rc = 1;
-	} else if (out && rc) {
-		pmc_outfile__abort(out);
-	}
+		rc = -EIO;
+	rc = finish_output(out, o.output, rc);
 	if (!out && !rc && (fflush(stdout) || ferror(stdout)))
 		rc = 1;
 	if (!rc && !o.sampling)
