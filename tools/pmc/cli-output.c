@@ -9,8 +9,8 @@ int cli_say_unwritable(const char *cmd, const char *path, int err)
 	const char *name = !path || !strcmp(path, "-") ? "stdout" : cli_show(path);
 
 	if (err == -ENOSPC)
-		fprintf(stderr, "pmc %s: no space left on %s; a file there is left as it was\n",
-			cmd, name);
+		fprintf(stderr, "pmc %s: no space left on %s%s\n", cmd, name,
+			strcmp(name, "stdout") ? "; a file there was kept as it was" : "");
 	else
 		fprintf(stderr, "pmc %s: cannot write %s: %s\n", cmd, name,
 			pmc_strerror(err < 0 ? err : -EIO));

@@ -85,7 +85,7 @@ static const struct cli_opt options[] = {
 	{"no-big-num", O_NO_BIG_NUM, NULL, CLI_V_NONE, NULL,
 	 "no thousands separators in the summary"},
 	{"append", O_APPEND_OUT, NULL, CLI_V_NONE, NULL,
-	 "add to -o's file instead of replacing it"},
+	 "add -x/-j lines to -o's file instead of replacing it (whole runs, under a lock)"},
 	{"log-fd", O_LOG_FD, "N", CLI_V_NONE, NULL,
 	 "write the summary, or the -x/-j lines, to file descriptor N instead of stderr"},
 	{"config", O_CONFIG, "FILE", CLI_V_FILE, NULL,
