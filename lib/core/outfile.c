@@ -221,7 +221,7 @@ static int open_proc_link(struct pmc_outfile *o)
 /* A regular file or a new one: a temporary file beside it, or opened to append to. */
 static int open_regular(struct pmc_outfile *o, const struct stat *st)
 {
-	int err = st ? may_replace(o->dirfd, st) : 0;
+	int err = st && !o->opts.append ? may_replace(o->dirfd, st) : 0;
 
 	if (err || !o->opts.append || (o->probe && !st))
 		return err ?: open_temp(o);

@@ -92,10 +92,15 @@ expect_eq "a file size limit: the old file kept" "$(cat "$T/keep.json")" "old re
 expect_eq "a file size limit: no temporary file left" "$(ls "$T" | grep -c pmc-tmp)" 0
 
 # ---- -o - with stdout closed: an error ----
-"$PMC" stat -x, -o - -e $TP "$L" 10 >&- 2>"$T/closed.err"
+"$PMC" stat -x, -o - -e $TP -- sh -c "touch '$T/ran.closed'" >&- 2>"$T/closed.err"
 rc=$?
 [ $rc -ne 0 ] && ok "-o - to a closed stdout: exit $rc" || fail "-o - to a closed stdout: exit 0"
 expect_grep "-o - to a closed stdout: said" "cannot write stdout: Bad file descriptor" "$T/closed.err"
+[ ! -e "$T/ran.closed" ] && ok "-o - to a closed stdout: said before the run" ||
+	fail "-o - to a closed stdout: the command ran first"
+"$PMC" merge "$T/m.json.rank-0" >&- 2>"$T/closed.err"
+rc=$?
+[ $rc -ne 0 ] && ok "merge to a closed stdout: exit $rc" || fail "merge to a closed stdout: exit 0"
 
 # ---- a sticky folder's file someone else owns: said before the run ----
 use_unprivileged

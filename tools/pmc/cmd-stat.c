@@ -343,7 +343,7 @@ static int check_values(const struct stat_opts *o)
 		fprintf(stderr, "pmc stat: %s\n", why);
 		return 2;
 	}
-	if (!o->output || !strcmp(o->output, "-"))
+	if (!o->output)
 		return 0;
 	err = pmc_outfile__check(o->output, &oo);
 	return err ? cli_say_unwritable("stat", o->output, err) : 0;
