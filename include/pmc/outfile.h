@@ -29,10 +29,15 @@ struct pmc_outfile;
  * by neither the caller nor the folder's owner is refused (-PMC_E_UNSAFELINK), so no one
  * can point root's results at a file of their choosing. A target that exists and is not a
  * regular file (/dev/null, a FIFO, a terminal) is written in place, as it cannot be
- * replaced; a folder is refused (-EISDIR). A FIFO waits up to 10 seconds for a process
- * to open it for reading, then fails (-PMC_E_NOREADER) rather than block for ever.
- * Missing folders are not created (-ENOENT).
- * "-" means standard output.
+ * replaced; a FIFO waits up to 10 seconds for a process to open it for reading, then
+ * fails (-PMC_E_NOREADER) rather than block for ever. So is an open descriptor named
+ * through /proc (/dev/stdout, /dev/fd/N, a shell's >(cmd)) written in place: pmc's own
+ * through a dup, at its offset. A folder is refused (-EISDIR). Missing folders are not
+ * created (-ENOENT). In a sticky folder, a file that neither the caller nor the folder's
+ * owner owns cannot be replaced (-EPERM, said at the open rather than at the commit).
+ * "-" means standard output, which must be open for writing (-EBADF). Write errors are
+ * kept: the commit returns the first (-ENOSPC, -EFBIG; a file size limit gives -EFBIG, not
+ * SIGXFSZ).
  * Returns 0, or a negative errno or PMC_E_* code.
  */
 PMC_API int pmc_outfile__open(const char *path, struct pmc_outfile **out);
@@ -52,6 +57,13 @@ struct pmc_outfile_opts {
 	 * (-PMC_E_OLDDIR).
 	 */
 	bool keep_old;
+	/*
+	 * Appends to the target instead of replacing it: what is written is kept in memory and
+	 * written by the commit at the file's end with one write(2), under flock(2), so that
+	 * concurrent appenders never interleave inside a commit; a write that fails is cut
+	 * back (ftruncate) to where the file ended. Devices and FIFOs get the same one write.
+	 */
+	bool append;
 };
 
 /*
@@ -60,6 +72,14 @@ struct pmc_outfile_opts {
  */
 PMC_API int pmc_outfile__open_opts(const char *path, const struct pmc_outfile_opts *opts,
 				   struct pmc_outfile **out);
+
+/*
+ * Whether path can be written as pmc_outfile__open_opts() would write it, before any work:
+ * the folder takes a temporary file (made and removed), a file may be replaced or appended
+ * to; a device, FIFO or descriptor is not opened (a FIFO's reader would see an end of
+ * file), only its permissions checked. Returns 0, or the error the open would give.
+ */
+PMC_API int pmc_outfile__check(const char *path, const struct pmc_outfile_opts *opts);
 
 /* The file descriptor to write to (for pwrite(2)-style writers). */
 PMC_API int pmc_outfile__fd(const struct pmc_outfile *o);
@@ -74,6 +94,13 @@ PMC_API FILE *pmc_outfile__stream(struct pmc_outfile *o);
  * target is left as it was.
  */
 PMC_API int pmc_outfile__commit(struct pmc_outfile *o);
+
+/*
+ * Abandons o after the caller's own writing failed (a json_dumpf(3) that returned -1):
+ * returns the write error o met (-ENOSPC, ...) when there was one, else err; then as
+ * pmc_outfile__abort(). Accepts NULL (returns err).
+ */
+PMC_API int pmc_outfile__fail(struct pmc_outfile *o, int err);
 
 /* Removes the temporary file and frees o. Accepts NULL. */
 PMC_API void pmc_outfile__abort(struct pmc_outfile *o);

@@ -120,7 +120,6 @@ int pmc__make_folders(char *dir)
 int pmc_data_file_prepare(const char *path, char *why, size_t len)
 {
 	char dir[4096];
-	struct pmc_outfile *o;
 	int err = 0;
 
 	snprintf(why, len, "%s", "");
@@ -137,14 +136,13 @@ int pmc_data_file_prepare(const char *path, char *why, size_t len)
 		if (err)
 			return err;
 	}
-	/* a temporary file made and removed: the folder takes a file now, before any run */
-	err = pmc_outfile__open(path, &o);
-	if (err) {
+	/* the folder takes a file now, before any run (a FIFO is not opened: see the check) */
+	err = pmc_outfile__check(path, NULL);
+	if (err == -ENOSPC)
+		snprintf(why, len, "no space left on %s", path);
+	else if (err)
 		snprintf(why, len, "cannot write %s: %s", path, pmc_strerror(err));
-		return err;
-	}
-	pmc_outfile__abort(o);
-	return 0;
+	return err;
 }
 
 int pmc__data_json_load(const char *path, bool is_default, struct json_t **root, char *why,

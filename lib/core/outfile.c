@@ -12,26 +12,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/capability.h>
+#include <linux/magic.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <pmc/error.h>
 #include <pmc/outfile.h>
 #include "core/outfile-at.h"
 #include "opts.h"
+#include "outfile.h"
 
 /* Links followed from one name, as the kernel's limit (MAXSYMLINKS). */
 #define MAX_LINKS 40
-
-struct pmc_outfile {
-	int fd;
-	FILE *stream;
-	int dirfd;  /* the target's folder, while a temporary file is open in it */
-	char *name; /* the target's name in dirfd */
-	char *tmp;  /* the temporary file's name in dirfd */
-	bool is_stdout;
-	struct pmc_outfile_opts opts;
-};
 
 /*
  * The kernel's rule for links in sticky, world-writable folders: follow one only when the
@@ -141,31 +136,129 @@ static int open_fifo(struct pmc_outfile *o)
 	return 0;
 }
 
+/* CAP_FOWNER, which lets a rename replace another user's file in a sticky folder. */
+static bool has_fowner(void)
+{
+	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
+	struct __user_cap_data_struct data[2] = {0};
+
+	return !syscall(SYS_capget, &hdr, data) && (data[0].effective & (1u << CAP_FOWNER));
+}
+
+/*
+ * The rename that commits may replace st, the target, in dirfd: in a sticky folder only
+ * the file's owner, the folder's owner or CAP_FOWNER may (EPERM after the work otherwise).
+ */
+static int may_replace(int dirfd, const struct stat *st)
+{
+	struct stat dir;
+
+	if (fstat(dirfd, &dir) || !(dir.st_mode & S_ISVTX))
+		return 0;
+	if (st->st_uid == geteuid() || dir.st_uid == geteuid() || has_fowner())
+		return 0;
+	return -EPERM;
+}
+
+/* A descriptor that pmc writes to must be open for writing (a closed stdout is not). */
+static int writable_fd(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	return fl < 0 || (fl & O_ACCMODE) == O_RDONLY ? -EBADF : 0;
+}
+
+/* Writes to the descriptor fd of this process, in place at its offset (a dup). */
+static int open_fd(struct pmc_outfile *o, int fd)
+{
+	int err = writable_fd(fd);
+
+	if (err || o->probe)
+		return err;
+	o->fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	return o->fd < 0 ? -errno : 0;
+}
+
+/* A device, FIFO or terminal, written where it is: a check opens nothing (a FIFO's reader
+ * would see the end of its input). */
+static int open_in_place(struct pmc_outfile *o, const struct stat *st)
+{
+	if (o->probe)
+		return faccessat(o->dirfd, o->name, W_OK, AT_EACCESS) ? -errno : 0;
+	if (S_ISFIFO(st->st_mode))
+		return open_fifo(o);
+	o->fd = openat(o->dirfd, o->name, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+	return o->fd < 0 ? -errno : 0;
+}
+
+/*
+ * A link in /proc names an open file rather than a path (/dev/stdout, /dev/fd/N, a shell's
+ * >(cmd)): one of pmc's own descriptors is written through a dup, another process's pipe or
+ * device is opened through the link. Returns 1 for a regular file of another process,
+ * followed as a path.
+ */
+static int open_proc_link(struct pmc_outfile *o)
+{
+	struct stat via, mine;
+	char *end;
+	long fd = strtol(o->name, &end, 10);
+
+	if (fstatat(o->dirfd, o->name, &via, 0))
+		return -errno;
+	if (*o->name && !*end && fd >= 0 && fd < INT_MAX && !fstat((int)fd, &mine) &&
+	    mine.st_dev == via.st_dev && mine.st_ino == via.st_ino)
+		return open_fd(o, (int)fd);
+	if (S_ISREG(via.st_mode))
+		return 1;
+	if (S_ISDIR(via.st_mode))
+		return -EISDIR;
+	if (o->probe)
+		return faccessat(o->dirfd, o->name, W_OK, AT_EACCESS) ? -errno : 0;
+	o->fd = openat(o->dirfd, o->name, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	return o->fd < 0 ? -errno : 0;
+}
+
+/* A regular file or a new one: a temporary file beside it, or opened to append to. */
+static int open_regular(struct pmc_outfile *o, const struct stat *st)
+{
+	int err = st && !o->opts.append ? may_replace(o->dirfd, st) : 0;
+
+	if (err || !o->opts.append || (o->probe && !st))
+		return err ?: open_temp(o);
+	if (o->probe)
+		return faccessat(o->dirfd, o->name, W_OK, AT_EACCESS) ? -errno : 0;
+	o->fd = openat(o->dirfd, o->name, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+		       o->opts.mode ? o->opts.mode : 0666);
+	return o->fd < 0 ? -errno : 0;
+}
+
 /* Opens path for o, following at most links more links. */
 static int open_target(struct pmc_outfile *o, const char *path, int links)
 {
 	struct stat st;
+	struct statfs fs;
 	char *next;
 	int err = open_parent(path, &o->dirfd, &o->name);
 
 	if (err)
 		return err;
 	if (fstatat(o->dirfd, o->name, &st, AT_SYMLINK_NOFOLLOW))
-		return errno == ENOENT ? open_temp(o) : -errno;
+		return errno == ENOENT ? open_regular(o, NULL) : -errno;
 	if (S_ISREG(st.st_mode))
-		return open_temp(o);
+		return open_regular(o, &st);
 	if (S_ISDIR(st.st_mode))
 		return -EISDIR;
-	if (S_ISFIFO(st.st_mode))
-		return open_fifo(o);
-	if (!S_ISLNK(st.st_mode)) { /* a device or terminal: written where it is */
-		o->fd = openat(o->dirfd, o->name, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
-		return o->fd < 0 ? -errno : 0;
-	}
+	if (!S_ISLNK(st.st_mode))
+		return open_in_place(o, &st);
 	if (!links)
 		return -ELOOP;
 	if (!may_follow(o->dirfd, &st))
 		return -PMC_E_UNSAFELINK;
+	if (!fstatfs(o->dirfd, &fs) && fs.f_type == PROC_SUPER_MAGIC) {
+		err = open_proc_link(o);
+		if (err <= 0)
+			return err;
+	}
 	err = link_target(o->dirfd, o->name, path, &next);
 	close(o->dirfd);
 	o->dirfd = -1;
@@ -226,8 +319,8 @@ int pmc_outfile__open(const char *path, struct pmc_outfile **out)
 	return pmc_outfile__open_opts(path, NULL, out);
 }
 
-int pmc_outfile__open_opts(const char *path, const struct pmc_outfile_opts *opts,
-			   struct pmc_outfile **out)
+static int open_any(const char *path, const struct pmc_outfile_opts *opts, bool probe,
+		    struct pmc_outfile **out)
 {
 	struct pmc_outfile *o = calloc(1, sizeof(*o));
 	int err = 0;
@@ -236,13 +329,12 @@ int pmc_outfile__open_opts(const char *path, const struct pmc_outfile_opts *opts
 		return -ENOMEM;
 	o->fd = -1;
 	o->dirfd = -1;
+	o->probe = probe;
 	err = PMC_OPTS_COPY(pmc_outfile_opts, &o->opts, opts, sz);
-	if (!err && !strcmp(path, "-")) {
-		o->is_stdout = true;
-		o->fd = STDOUT_FILENO;
-	} else if (!err) {
+	if (!err && !strcmp(path, "-"))
+		err = open_fd(o, STDOUT_FILENO);
+	else if (!err)
 		err = open_target(o, path, MAX_LINKS);
-	}
 	if (!err && o->tmp && o->opts.keep_old) { /* a folder at NAME.old fails before any work */
 		char *old;
 
@@ -255,6 +347,22 @@ int pmc_outfile__open_opts(const char *path, const struct pmc_outfile_opts *opts
 	}
 	*out = o;
 	return 0;
+}
+
+int pmc_outfile__open_opts(const char *path, const struct pmc_outfile_opts *opts,
+			   struct pmc_outfile **out)
+{
+	return open_any(path, opts, false, out);
+}
+
+int pmc_outfile__check(const char *path, const struct pmc_outfile_opts *opts)
+{
+	struct pmc_outfile *o;
+	int err = open_any(path, opts, true, &o);
+
+	if (!err)
+		pmc_outfile__abort(o);
+	return err;
 }
 
 int pmc__outfile_openat(int dirfd, const char *name, const struct pmc_outfile_opts *opts,
@@ -295,16 +403,31 @@ int pmc_outfile__fd(const struct pmc_outfile *o)
 FILE *pmc_outfile__stream(struct pmc_outfile *o)
 {
 	if (!o->stream)
-		o->stream = o->is_stdout ? stdout : fdopen(o->fd, "w");
+		o->stream = pmc__outfile_stream(o);
 	return o->stream;
+}
+
+/* The stream flushed and closed, the descriptor closed: the first error each met. */
+static int close_all(struct pmc_outfile *o)
+{
+	int err = 0;
+
+	if (o->stream && fclose(o->stream))
+		err = o->err ?: -EIO;
+	o->stream = NULL;
+	err = err ?: o->err;
+	if (!err && o->opts.append)
+		err = pmc__outfile_append(o);
+	if (o->fd >= 0 && close(o->fd) && !err && errno != EINTR)
+		err = -errno;
+	o->fd = -1;
+	return err;
 }
 
 int pmc_outfile__commit(struct pmc_outfile *o)
 {
-	int err = 0;
+	int err = close_all(o);
 
-	if (o->stream && (fflush(o->stream) || ferror(o->stream)))
-		err = errno ? -errno : -EIO;
 	if (!err && o->tmp && o->opts.keep_old)
 		err = keep_old(o);
 	if (!err && o->tmp && renameat(o->dirfd, o->tmp, o->dirfd, o->name))
@@ -317,21 +440,32 @@ int pmc_outfile__commit(struct pmc_outfile *o)
 	return err;
 }
 
+int pmc_outfile__fail(struct pmc_outfile *o, int err)
+{
+	if (!o)
+		return err;
+	if (o->stream)
+		fflush(o->stream); /* a write error the stream still holds is the reason */
+	err = o->err ?: err;
+	pmc_outfile__abort(o);
+	return err;
+}
+
 void pmc_outfile__abort(struct pmc_outfile *o)
 {
 	if (!o)
 		return;
-	if (o->stream && !o->is_stdout)
+	o->aborted = true;
+	if (o->stream)
 		fclose(o->stream);
-	else if (o->fd >= 0 && !o->is_stdout)
+	if (o->fd >= 0)
 		close(o->fd);
-	else if (o->stream)
-		fflush(o->stream);
 	if (o->tmp)
 		unlinkat(o->dirfd, o->tmp, 0);
 	if (o->dirfd >= 0)
 		close(o->dirfd);
 	free(o->tmp);
 	free(o->name);
+	free(o->buf);
 	free(o);
 }

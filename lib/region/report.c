@@ -190,8 +190,7 @@ int pmc__region_report_json(const char *path, const char *backend, int stopped_b
 		err = root ? pmc_outfile__open(where, &out) : -ENOMEM;
 	if (!err &&
 	    json_dumpf(root, pmc_outfile__stream(out), JSON_INDENT(2) | JSON_REAL_PRECISION(17))) {
-		pmc_outfile__abort(out);
-		err = -EIO;
+		err = pmc_outfile__fail(out, -EIO);
 	} else if (!err) {
 		err = pmc_outfile__commit(out);
 	}

@@ -87,7 +87,7 @@ expect_eq "--append: both runs follow" "$(grep -c "^[12]000,,$TP," "$T/a.csv")" 
 expect_eq "without --append: replaced" "$(grep -vc '^#' "$T/a.csv")" 1
 "$PMC" stat --format text -o "$T/a.txt" -e $TP "$L" 10 2>/dev/null
 "$PMC" stat --format text -o "$T/a.txt" --append -e $TP "$L" 20 2>/dev/null
-expect_eq "--append to a results file: two summaries" "$(grep -c "^$TP -1 " "$T/a.txt")" 2
+expect_eq "--append to a results file: refused (one document per file)" "$?,$(grep -c "^$TP -1 " "$T/a.txt")" "2,1"
 
 # ---- thousands separators: LC_NUMERIC's, in the summary only ----
 mkdir -p "$T/loc"

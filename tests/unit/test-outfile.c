@@ -264,3 +264,60 @@ Test(outfile, openat_refuses_links_and_replaces_files)
 	cr_assert_str_eq(slurp(path, buf, sizeof(buf)), "keep");
 	close(fd);
 }
+
+Test(outfile, check_opens_no_fifo)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	cr_assert_eq(mkfifo(path, 0600), 0);
+	/* no reader: an open for writing would block; the check only looks at the mode */
+	cr_expect_eq(pmc_outfile__check(path, NULL), 0);
+}
+
+Test(outfile, a_write_error_is_kept_and_returned)
+{
+	struct pmc_outfile *o;
+
+	cr_assert_eq(pmc_outfile__open("/dev/full", &o), 0);
+	fputs("x", pmc_outfile__stream(o));
+	cr_expect_eq(pmc_outfile__commit(o), -ENOSPC);
+	cr_assert_eq(pmc_outfile__open("/dev/full", &o), 0);
+	fputs("x", pmc_outfile__stream(o));
+	cr_expect_eq(pmc_outfile__fail(o, -EIO), -ENOSPC);
+}
+
+Test(outfile, a_descriptor_through_proc_is_written_in_place)
+{
+	struct pmc_outfile *o;
+	char path[64], buf[16] = "";
+	int p[2];
+
+	cr_assert_eq(pipe(p), 0);
+	snprintf(path, sizeof(path), "/dev/fd/%d", p[1]);
+	cr_assert_eq(pmc_outfile__open(path, &o), 0);
+	fputs("hello", pmc_outfile__stream(o));
+	cr_expect_eq(pmc_outfile__commit(o), 0);
+	close(p[1]);
+	cr_expect_eq(read(p[0], buf, sizeof(buf) - 1), 5);
+	cr_expect_str_eq(buf, "hello");
+	close(p[0]);
+}
+
+Test(outfile, append_adds_whole_writes_at_the_end)
+{
+	const struct pmc_outfile_opts opts = {.sz = sizeof(opts), .append = true};
+	struct pmc_outfile *a, *b;
+	char path[128], buf[64];
+
+	snprintf(path, sizeof(path), "%s/log", dir);
+	cr_assert_eq(pmc_outfile__open_opts(path, &opts, &a), 0);
+	cr_assert_eq(pmc_outfile__open_opts(path, &opts, &b), 0);
+	fputs("a1\n", pmc_outfile__stream(a));
+	fputs("b1\nb2\n", pmc_outfile__stream(b));
+	fflush(pmc_outfile__stream(a));
+	fputs("a2\n", pmc_outfile__stream(a));
+	cr_expect_eq(pmc_outfile__commit(b), 0);
+	cr_expect_eq(pmc_outfile__commit(a), 0);
+	cr_expect_str_eq(slurp(path, buf, sizeof(buf)), "b1\nb2\na1\na2\n");
+}

@@ -328,14 +328,13 @@ int calib_save(const char *path, json_t *entries, const struct calib_params *p)
 	err = root ? pmc_outfile__open(target, &out) : -ENOMEM;
 	if (!err &&
 	    json_dumpf(root, pmc_outfile__stream(out), JSON_INDENT(2) | JSON_REAL_PRECISION(17))) {
-		pmc_outfile__abort(out);
-		err = -EIO;
+		err = pmc_outfile__fail(out, -EIO);
 	} else if (!err) {
 		fputc('\n', pmc_outfile__stream(out));
 		err = pmc_outfile__commit(out);
 	}
 	if (err)
-		fprintf(stderr, "pmc calibrate: cannot write %s: %s\n", target, pmc_strerror(err));
+		cli_say_unwritable("calibrate", target, err);
 	else if (strcmp(target, "-"))
 		fprintf(stderr, "pmc calibrate: calibration written to %s\n", target);
 	json_decref(root);

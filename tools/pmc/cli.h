@@ -148,6 +148,12 @@ extern enum pmc_log_level cli_log_level;
  */
 const char *cli_show(const char *s);
 
+/*
+ * Says on stderr that pmc CMD cannot write path ("-": stdout) for err (a negative errno:
+ * "no space left on PATH" for ENOSPC, "cannot write PATH: WHY" otherwise). Returns 1.
+ */
+int cli_say_unwritable(const char *cmd, const char *path, int err);
+
 /* The name of signal sig ("SIGSEGV"). */
 const char *cli_signame(int sig);
 

@@ -70,30 +70,16 @@ static int parse(int argc, char **argv, const char **output, enum pmc_merge_form
 
 static int write_out(struct pmc_merge *m, const char *output, enum pmc_merge_format fmt)
 {
-	const char *name = output && strcmp(output, "-") ? output : "stdout";
-	struct pmc_outfile *out = NULL;
-	FILE *f = stdout;
-	int err = 0;
+	struct pmc_outfile *out;
+	FILE *f;
+	int err = pmc_outfile__open(output ? output : "-", &out);
 
-	if (output)
-		err = pmc_outfile__open(output, &out);
-	if (!err && out)
-		f = pmc_outfile__stream(out);
-	if (!err && !f)
-		err = -EIO;
-	if (!err)
-		err = pmc_merge__write(m, f, fmt);
-	if (err) {
-		fprintf(stderr, "pmc merge: cannot write %s: %s\n", name, pmc_strerror(err));
-		pmc_outfile__abort(out);
-		return 1;
-	}
-	err = out ? pmc_outfile__commit(out) : fflush(stdout) || ferror(stdout) ? -EIO : 0;
-	if (err) {
-		fprintf(stderr, "pmc merge: cannot write %s: %s\n", name, pmc_strerror(err));
-		return 1;
-	}
-	return 0;
+	if (err)
+		return cli_say_unwritable("merge", output, err);
+	f = pmc_outfile__stream(out);
+	err = f ? pmc_merge__write(m, f, fmt) : -ENOMEM;
+	err = err ? pmc_outfile__fail(out, err) : pmc_outfile__commit(out);
+	return err ? cli_say_unwritable("merge", output, err) : 0;
 }
 
 int cmd_merge(int argc, char **argv)

@@ -207,25 +207,14 @@ static int write_report(struct pmc_report *r, enum pmc_report_format fmt, const 
 	int err = pmc_outfile__open(output, &of);
 
 	if (err) {
-		fprintf(stderr, "pmc report: cannot write %s: %s\n", cli_show(output),
-			pmc_strerror(err));
 		pmc_report__delete(r);
-		return 1;
+		return cli_say_unwritable("report", output, err);
 	}
 	f = pmc_outfile__stream(of);
 	err = f ? pmc_report__write(r, fmt, f) : -ENOMEM;
 	pmc_report__delete(r);
-	if (err) {
-		pmc_outfile__abort(of);
-	} else {
-		err = pmc_outfile__commit(of);
-	}
-	if (err) {
-		fprintf(stderr, "pmc report: cannot write the report to %s: %s\n",
-			strcmp(output, "-") ? cli_show(output) : "stdout", pmc_strerror(err));
-		return 1;
-	}
-	return 0;
+	err = err ? pmc_outfile__fail(of, err) : pmc_outfile__commit(of);
+	return err ? cli_say_unwritable("report", output, err) : 0;
 }
 
 /* Adds input's samples to r; 1 (named on stderr) when it cannot be read. */

@@ -85,7 +85,7 @@ static const struct cli_opt options[] = {
 	{"no-big-num", O_NO_BIG_NUM, NULL, CLI_V_NONE, NULL,
 	 "no thousands separators in the summary"},
 	{"append", O_APPEND_OUT, NULL, CLI_V_NONE, NULL,
-	 "add to -o's file instead of replacing it"},
+	 "add -x/-j lines to -o's file instead of replacing it (whole runs, under a lock)"},
 	{"log-fd", O_LOG_FD, "N", CLI_V_NONE, NULL,
 	 "write the summary, or the -x/-j lines, to file descriptor N instead of stderr"},
 	{"config", O_CONFIG, "FILE", CLI_V_FILE, NULL,
@@ -328,13 +328,13 @@ static int apply(struct stat_opts *o, int c, const char *arg, unsigned *priv_set
 
 /*
  * Values checked before anything runs: the target (-p of a process that is gone, -C of
- * CPUs that are not online) and the results file, which is opened and dropped so that an
- * unwritable -o is said now and not after the measurement.
+ * CPUs that are not online) and the results file, checked as it will be written (a FIFO
+ * is not opened) so that an unwritable -o is said now and not after the measurement.
  */
 static int check_values(const struct stat_opts *o)
 {
+	const struct pmc_outfile_opts oo = {.sz = sizeof(oo), .append = o->append};
 	struct pmc_target t;
-	struct pmc_outfile *out;
 	char why[512];
 	int err;
 
@@ -343,15 +343,10 @@ static int check_values(const struct stat_opts *o)
 		fprintf(stderr, "pmc stat: %s\n", why);
 		return 2;
 	}
-	if (!o->output || !strcmp(o->output, "-"))
+	if (!o->output)
 		return 0;
-	err = pmc_outfile__open(o->output, &out);
-	if (err) {
-		fprintf(stderr, "pmc stat: cannot write %s: %s\n", o->output, pmc_strerror(err));
-		return 1;
-	}
-	pmc_outfile__abort(out);
-	return 0;
+	err = pmc_outfile__check(o->output, &oo);
+	return err ? cli_say_unwritable("stat", o->output, err) : 0;
 }
 
 /* The output options that exclude each other, as perf stat's (docs/stat-output.md). */
@@ -369,6 +364,11 @@ static int check_outputs(const struct stat_opts *o)
 		return bad_usage("%s", "-o and --log-fd are two places for the output: choose one");
 	if (o->append && (!o->output || !strcmp(o->output, "-")))
 		return bad_usage("%s", "--append adds to -o's file: give -o FILE");
+	/* perf's lines append whole; a --format file is one document (docs/stat-output.md) */
+	if (o->append && !o->csv_sep && !o->json_lines)
+		return bad_usage("%s", "--append adds -x or -j lines; a --format results file is "
+				       "one document: write one file per run (-o run-N.json) and "
+				       "combine them with 'pmc merge'");
 	return 0;
 }
 

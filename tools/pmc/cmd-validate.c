@@ -306,7 +306,7 @@ static int select_rows(struct vplan *plan, const struct validate_opts *o)
 }
 
 /*
- * -o FILE, opened (a temporary file beside it) only when the results are there to write, so
+* -o FILE, opened (a temporary file beside it) only when the results are there to write, so
  * that a run stopped by a signal (SIGTERM, Ctrl-C) leaves none behind; stdout otherwise.
  */
 static int open_output(const struct validate_opts *o, struct pmc_outfile **out, FILE **f)
@@ -318,32 +318,40 @@ static int open_output(const struct validate_opts *o, struct pmc_outfile **out, 
 	if (!o->output || !strcmp(o->output, "-"))
 		return 0;
 	err = pmc_outfile__open(o->output, out);
-	if (err) {
-		fprintf(stderr, "pmc validate: cannot write %s: %s\n", o->output,
-			pmc_strerror(err));
-		return 1;
-	}
+	if (err)
+		return cli_say_unwritable("validate", o->output, err);
 	*f = pmc_outfile__stream(*out);
 	return 0;
 }
 
 /*
- * Whether -o FILE can be written, said before the runs rather than after them: a regular
- * file (or a new one) is opened and dropped; a FIFO or a device is left for the one open,
- * as a second would end what its reader reads.
+ * Whether -o FILE can be written, said before the runs rather than after them, without
+ * opening it (a FIFO's reader would see an end of file).
  */
 static int probe_output(const struct validate_opts *o)
 {
-	struct pmc_outfile *out;
-	struct stat st;
-	FILE *f;
-	int rc;
+	int err;
 
-	if (!o->output || (!stat(o->output, &st) && !S_ISREG(st.st_mode)))
+	if (!o->output || !strcmp(o->output, "-"))
 		return 0;
-	rc = open_output(o, &out, &f);
-	pmc_outfile__abort(out);
-	return rc;
+	err = pmc_outfile__check(o->output, NULL);
+	return err ? cli_say_unwritable("validate", o->output, err) : 0;
+}
+
+/*
+ * -o's file committed, or abandoned when rc says the run failed (1) or its writing did
+ * (-EIO: the reason is the file's own error where it had one, ENOSPC). Returns the exit code.
+ */
+static int finish_output(struct pmc_outfile *out, const char *output, int rc)
+{
+	if (rc == -EIO)
+		return out ? cli_say_unwritable("validate", output, pmc_outfile__fail(out, rc)) : 1;
+	if (rc) {
+		pmc_outfile__abort(out);
+		return rc;
+	}
+	rc = out ? pmc_outfile__commit(out) : 0;
+	return rc ? cli_say_unwritable("validate", output, rc) : 0;
 }
 
 int cmd_validate(int argc, char **argv)
@@ -380,7 +388,7 @@ int cmd_validate(int argc, char **argv)
 		if (!rc)
 			rc = open_output(&o, &out, &f);
 		if (!rc && validate_sampling_write(f, &o, &plan, samp, prov))
-			rc = 1;
+			rc = -EIO;
 	}
 	/* One kernel at a time: the rows of a kernel are consecutive in pmc-kernels --list. */
 	for (size_t i = 0, j; !rc && !o.sampling && i < plan.nr_rows; i = j) {
@@ -394,13 +402,8 @@ int cmd_validate(int argc, char **argv)
 	if (!rc && !o.sampling)
 		rc = open_output(&o, &out, &f);
 	if (!rc && !o.sampling && validate_write(f, &plan, o.fmt, prov))
-		rc = 1;
-	if (out && !rc && pmc_outfile__commit(out)) {
-		fprintf(stderr, "pmc validate: cannot write %s\n", o.output);
-		rc = 1;
-	} else if (out && rc) {
-		pmc_outfile__abort(out);
-	}
+		rc = -EIO;
+	rc = finish_output(out, o.output, rc);
 	if (!out && !rc && (fflush(stdout) || ferror(stdout)))
 		rc = 1;
 	if (!rc && !o.sampling)

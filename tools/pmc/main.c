@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* pmc: the command table and dispatch to one cmd-<name>.c per subcommand. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <pmc/pmc.h>
 #include "cli.h"
 #include "cmd.h"
@@ -104,10 +107,29 @@ static int internal(int argc, char **argv)
 	return 2;
 }
 
+/*
+ * A standard descriptor pmc was started without (">&-") is held by /dev/null, read-only and
+ * closed on exec, so that no file pmc opens (a counter, a results file) takes its number:
+ * "-o -" then fails (EBADF) instead of writing into that file and exiting 0.
+ */
+static void hold_std_fds(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		int n;
+
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		n = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		if (n >= 0 && n != fd)
+			close(n);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const struct cli_command *c;
 
+	hold_std_fds();
 	pmc_set_print(print_lib);
 	if (argc < 2) {
 		usage(stderr);

@@ -2,7 +2,7 @@
 /*
  * Where pmc stat's outputs go (docs/stat-output.md): the summary, or perf's -x/-j lines in its
  * place, on stderr or --log-fd, never on the measured program's stdout; the results file to
- * -o (whole or not at all, --append keeping what the file had) or, without -o, beside the
+ * -o (whole or not at all, --append adding -x/-j lines whole) or, without -o, beside the
  * summary's place.
  */
 #include <errno.h>
@@ -67,62 +67,23 @@ static int write_data(FILE *f, const struct stat_run *run)
 }
 
 /*
- * --append: what the file holds goes first into the temporary file that replaces it, so that
- * a failed write leaves it as it was. Only a regular file is read (a FIFO or a device is
- * written in place, after nothing).
+ * -o's file, whole or not at all; --append's lines are added to it in one write under its
+ * lock (pmc_outfile's append), so that concurrent runs' lines never mix.
  */
-static int copy_old(FILE *to, const char *path)
-{
-	char buf[65536];
-	struct stat st;
-	size_t n;
-	FILE *from;
-	int err = 0;
-
-	if (stat(path, &st))
-		return errno == ENOENT ? 0 : -errno;
-	if (!S_ISREG(st.st_mode))
-		return 0;
-	from = fopen(path, "r");
-	if (!from)
-		return -errno;
-	while ((n = fread(buf, 1, sizeof(buf), from)) > 0)
-		if (fwrite(buf, 1, n, to) != n)
-			err = -EIO;
-	if (ferror(from))
-		err = -EIO;
-	fclose(from);
-	return err;
-}
-
 static int write_output(const struct stat_run *run)
 {
 	const struct stat_opts *o = run->opts;
-	const char *name = strcmp(o->output, "-") ? o->output : "stdout";
+	const struct pmc_outfile_opts oo = {.sz = sizeof(oo), .append = o->append};
 	struct pmc_outfile *out;
 	FILE *f;
-	int err = pmc_outfile__open(o->output, &out);
+	int err = pmc_outfile__open_opts(o->output, &oo, &out);
 
-	if (err) {
-		fprintf(stderr, "pmc stat: cannot write %s: %s\n", name, pmc_strerror(err));
-		return 1;
-	}
+	if (err)
+		return cli_say_unwritable("stat", o->output, err);
 	f = pmc_outfile__stream(out);
-	err = !f ? -EIO : o->append && strcmp(o->output, "-") ? copy_old(f, o->output) : 0;
-	if (!err)
-		err = write_data(f, run);
-	if (err) {
-		fprintf(stderr, "pmc stat: cannot write %s: %s; nothing was written\n", name,
-			pmc_strerror(err < 0 ? err : -EIO));
-		pmc_outfile__abort(out);
-		return 1;
-	}
-	err = pmc_outfile__commit(out);
-	if (err) {
-		fprintf(stderr, "pmc stat: cannot write %s: %s\n", name, pmc_strerror(err));
-		return 1;
-	}
-	return 0;
+	err = f ? write_data(f, run) : -ENOMEM;
+	err = err ? pmc_outfile__fail(out, err) : pmc_outfile__commit(out);
+	return err ? cli_say_unwritable("stat", o->output, err) : 0;
 }
 
 FILE *stat_log_open(const struct stat_opts *o)

@@ -114,13 +114,17 @@ int validate_save_trust(const struct validate_opts *o, const struct vplan *plan)
 	json_decref(entries);
 	err = root ? pmc_outfile__open(path, &out) : -ENOMEM;
 	if (!err && json_dumpf(root, pmc_outfile__stream(out), JSON_INDENT(2))) {
-		pmc_outfile__abort(out);
-		err = -EIO;
+		err = pmc_outfile__fail(out, -EIO);
 	} else if (!err) {
 		fputc('\n', pmc_outfile__stream(out));
 		err = pmc_outfile__commit(out);
 	}
-	if (err)
+	if (err == -ENOSPC)
+		fprintf(stderr,
+			"pmc validate: no space left on the trust file's %s; it is left as "
+			"it was\n",
+			path);
+	else if (err)
 		fprintf(stderr, "pmc validate: cannot write the trust file %s: %s\n", path,
 			pmc_strerror(err));
 	else
