@@ -4,7 +4,9 @@
  * its parent's memory, as posix_spawn's emulations and some runtimes make), which exits 7;
  * waits for it and exits with its status. Valgrind cannot run such a clone.
  */
+#ifndef _GNU_SOURCE /* the build may define it already */
 #define _GNU_SOURCE
+#endif
 #include <sched.h>
 #include <stdlib.h>
 #include <sys/mman.h>
