@@ -306,7 +306,7 @@ static int select_rows(struct vplan *plan, const struct validate_opts *o)
 }
 
 /*
-* -o FILE, opened (a temporary file beside it) only when the results are there to write, so
+ * -o FILE, opened (a temporary file beside it) only when the results are there to write, so
  * that a run stopped by a signal (SIGTERM, Ctrl-C) leaves none behind; stdout otherwise.
  */
 static int open_output(const struct validate_opts *o, struct pmc_outfile **out, FILE **f)
