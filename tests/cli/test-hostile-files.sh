@@ -44,8 +44,9 @@ rc=$?
 [ $rc -ne 0 ] && [ $rc -ne 124 ] && ok "stat --config /dev/zero fails at once ($rc)" || fail "stat --config /dev/zero: exit $rc"
 
 # A recording whose program is then replaced by a FIFO (its mapped object, read by report).
+# -N: no copy in the build-id cache, which report would read instead of the FIFO.
 cp "$PROGS/sample-split" "$T/prog"
-if ! "$PMC" record -q -e cpu-clock:u -o "$T/r.data" -- "$T/prog" 20 >/dev/null 2>"$T/err"; then
+if ! "$PMC" record -N -q -e cpu-clock:u -o "$T/r.data" -- "$T/prog" 20 >/dev/null 2>"$T/err"; then
 	fail "pmc record: $(cat "$T/err")"
 else
 	rm "$T/prog" && mkfifo "$T/prog"

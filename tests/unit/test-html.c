@@ -44,7 +44,8 @@ static const struct {
 	{"</script><i id=x>", "{\"name\":\"\\u003c/script\\u003e\\u003ci id=x\\u003e\"}"},
 	{"<!--", "{\"name\":\"\\u003c!--\"}"},
 	{"a&amp;b", "{\"name\":\"a\\u0026amp;b\"}"},
-	{"q\"\\", "{\"name\":\"q\\\"\\\\\"}"},
+	/* A backslash is \x5c in pmc's JSON strings (docs/versioning.md, "Strings"). */
+	{"q\"\\", "{\"name\":\"q\\\"\\\\x5c\"}"},
 	{"\xff<", "{\"name\":\"\\\\xff\\u003c\"}"},
 };
 
