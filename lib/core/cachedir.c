@@ -14,6 +14,7 @@
 #include <pmc/error.h>
 #include "core/cachedir.h"
 #include "core/datadir.h"
+#include "core/walkdir.h"
 
 /* The base folder: $XDG_CACHE_HOME when absolute (the XDG spec ignores a relative one). */
 static int base_dir(char *buf, size_t len)
@@ -40,22 +41,9 @@ static int fit(int fd)
 	return st.st_uid == geteuid() && !(st.st_mode & (S_IWGRP | S_IWOTH)) ? 0 : -EPERM;
 }
 
-/* Opens name in dir (made first with make), never through a symbolic link. */
-static int step(int dir, const char *name, bool make)
-{
-	int fd;
-
-	if (make && mkdirat(dir, name, 0700) && errno != EEXIST)
-		return -errno;
-	fd = openat(dir, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ELOOP || errno == ENOTDIR ? -PMC_E_UNSAFELINK : -errno;
-	return fd;
-}
-
 int pmc__cache_dir(const char *sub, bool make, char *buf, size_t len)
 {
-	char base[4096], *path, *name, *save = NULL;
+	char base[4096], *path;
 	struct stat l;
 	int fd, err;
 
@@ -80,15 +68,14 @@ int pmc__cache_dir(const char *sub, bool make, char *buf, size_t len)
 		return -ENOMEM;
 	}
 	err = fit(fd);
-	for (name = strtok_r(path, "/", &save); !err && name; name = strtok_r(NULL, "/", &save)) {
-		int next = step(fd, name, make);
+	if (!err) {
+		int dir = pmc__walk_dir(fd, path, make ? 0700 : 0, fit);
 
-		close(fd);
-		fd = next;
-		err = fd < 0 ? fd : fit(fd);
+		err = dir == -ELOOP || dir == -ENOTDIR ? -PMC_E_UNSAFELINK : dir < 0 ? dir : 0;
+		if (dir >= 0)
+			close(dir);
 	}
-	if (fd >= 0)
-		close(fd);
+	close(fd);
 	free(path);
 	return err;
 }

@@ -71,4 +71,16 @@ struct pmc_region_data {
 int pmc__rd_record_parse(struct rd_record *r, const char *buf, size_t len, size_t *used);
 void pmc__rd_record_free(struct rd_record *r);
 
+/* Where a buffer's parts lie: the records, and the arena when the pass header names one. */
+struct pmc__rd_parts {
+	const char *rec, *arena;
+	size_t rec_len, arena_len;
+};
+
+/*
+ * data.c: adds the records of parts to d, then those built from its arena (when it has
+ * one). Returns the number of records, or the first error met (pmc_region_data__parse()).
+ */
+int pmc__rd_parse_parts(struct pmc_region_data *d, const struct pmc__rd_parts *parts);
+
 #endif /* PMC_LIB_REGION_DATA_H */

@@ -3,9 +3,10 @@
  * perf's build-id cache (buildid.h; docs/sample-file.md, "The build-id cache"): pmc record
  * keeps a copy of each sampled object as DIR/PATH/ID/elf with the link
  * DIR/.build-id/ID[0..2]/ID[2..] -> ../../PATH/ID, so that pmc report and perf report read
- * the object that was measured even after it was rebuilt. Below DIR each folder is made and
- * opened by descriptor without following links (a link planted as a folder or as the file
- * is refused), and the copy is written whole through pmc_outfile.
+ * the object that was measured even after it was rebuilt. Below DIR each folder is made
+ * (0755, as perf makes them) and opened by descriptor without following links (walkdir.c) (a link
+ * planted as a folder or as the file is refused), and the copy is written whole through
+ * pmc_outfile.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +21,7 @@
 #include "core/log.h"
 #include "core/readall.h"
 #include "core/outfile-at.h"
+#include "core/walkdir.h"
 #include "symbol/buildid.h"
 #include "symbol/symtab.h"
 
@@ -35,40 +37,6 @@ int pmc__buildid_dir(char *buf, size_t len)
 	else
 		return -ENOENT;
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
-}
-
-/*
- * The folder rel below the folder at, made (0755, as perf makes them) where missing, each
- * component opened with O_NOFOLLOW. A descriptor, or a negative errno (-ELOOP for a link).
- */
-static int walk(int at, const char *rel)
-{
-	char name[256];
-	int fd = fcntl(at, F_DUPFD_CLOEXEC, 0);
-
-	while (fd >= 0 && *rel) {
-		size_t n = strcspn(rel, "/");
-		int next;
-
-		if (n >= sizeof(name) || (n == 2 && !strncmp(rel, "..", 2))) {
-			close(fd);
-			return -EINVAL;
-		}
-		memcpy(name, rel, n);
-		name[n] = 0;
-		rel += n + (rel[n] == '/');
-		if (!n || !strcmp(name, "."))
-			continue;
-		if (mkdirat(fd, name, 0755) && errno != EEXIST) {
-			next = -errno;
-		} else {
-			next = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			next = next < 0 ? -errno : next;
-		}
-		close(fd);
-		fd = next;
-	}
-	return fd == -1 ? -errno : fd;
 }
 
 /* The cache's root, made where missing (its own path is the user's: followed). */
@@ -124,7 +92,7 @@ static int add_entry(int root, const char *name, const char *hex, const char *fi
 
 	if (snprintf(rel, sizeof(rel), "%s/%s", name, hex) >= (int)sizeof(rel))
 		return -ENAMETOOLONG;
-	dir = walk(root, rel);
+	dir = pmc__walk_dir(root, rel, 0755, NULL);
 	if (dir < 0)
 		return dir;
 	/* a copy there is kept; a link or other thing planted there is refused */
@@ -132,7 +100,7 @@ static int add_entry(int root, const char *name, const char *hex, const char *fi
 		ret = write_copy(dir, file, img, size);
 	close(dir);
 	snprintf(link, sizeof(link), ".build-id/%.2s", hex);
-	if (!ret && (dir = walk(root, link)) < 0)
+	if (!ret && (dir = pmc__walk_dir(root, link, 0755, NULL)) < 0)
 		ret = dir;
 	if (ret)
 		return ret;
