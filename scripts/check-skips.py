@@ -29,6 +29,7 @@ CAPABILITIES = {
     "container that forbids it)",
     "no-mount-namespace": "cannot mount in a private mount namespace (unshare -m: not root, or "
     "a container that forbids it)",
+    "no-root": "not run as root: giving a file or folder to another user needs CAP_CHOWN",
     "no-unprivileged-user": "no way to run as a user without CAP_PERFMON (root without setpriv "
     "or runuser, a build tree others cannot read, or a privileged non-root user)",
 }

@@ -65,7 +65,7 @@ if [ "$(id -u)" = 0 ]; then
 	refused "another user's folder" "data folder $DATA is another user's \(mode 0700, uid 65534\)"
 	rm -rf "$DATA" && ln -s "$T/elsewhere" "$DATA"
 else
-	skip_part root "giving a link or a folder to another user needs root"
+	skip_part no-root "giving a link or a folder to another user needs root"
 fi
 # a link of one's own to a folder of one's own is followed (data kept on another disk)
 chmod 700 "$T/elsewhere"

@@ -8,7 +8,7 @@
 TP=syscalls:sys_enter_getppid
 [ -r /sys/kernel/tracing/events/syscalls/sys_enter_getppid/id ] ||
 	[ -r /sys/kernel/debug/tracing/events/syscalls/sys_enter_getppid/id ] ||
-	skip "no syscalls tracepoints (tracefs not mounted or no CONFIG_FTRACE_SYSCALLS)"
+	fail "no syscalls tracepoints: scripts/setup.sh mounts tracefs"
 LVARS=(-u OMPI_COMM_WORLD_RANK -u OMPI_COMM_WORLD_SIZE -u OMPI_COMM_WORLD_LOCAL_RANK
 	-u PMI_RANK -u PMI_SIZE -u MPI_LOCALRANKID -u PMIX_RANK -u SLURM_PROCID -u SLURM_NTASKS
 	-u SLURM_LOCALID)

@@ -9,7 +9,7 @@
 
 [ -r /sys/kernel/tracing/events/syscalls/sys_enter_getppid/id ] ||
 	[ -r /sys/kernel/debug/tracing/events/syscalls/sys_enter_getppid/id ] ||
-	skip "no syscalls tracepoints (tracefs not mounted or no CONFIG_FTRACE_SYSCALLS)"
+	fail "no syscalls tracepoints: scripts/setup.sh mounts tracefs"
 TP=syscalls:sys_enter_getppid
 L="$PROGS/getppid-loop"
 EMPTY="$BUILD/examples/empty"

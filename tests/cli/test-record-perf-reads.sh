@@ -8,7 +8,7 @@
 # test-report-zstd.sh), so there is no compressed file of pmc's to check.
 . "$(dirname "$0")/lib.sh"
 
-command -v perf >/dev/null || skip_cap perf "perf is not installed (scripts/setup.sh --test)"
+command -v perf >/dev/null || { fail "perf is not installed: scripts/setup.sh --test installs it"; finish; exit; }
 require_vpmu
 G="$PROGS/getppid-loop"
 
