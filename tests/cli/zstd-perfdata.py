@@ -2,16 +2,16 @@
 # SPDX-License-Identifier: MIT
 """Writes a perf.data file of many samples, plain or as perf record -z writes it.
 
-Usage: zstd-perfdata.py OUT ELF ROUNDS PER_ROUND ADDR... [--zstd] [--no-time] [--pipe]
+Usage: zstd-perfdata.py PLAIN ZSTD ELF ROUNDS PER_ROUND ADDR... [--no-time] [--no-rounds] [--pipe]
 
 One cpu-clock event (ip, tid, time and period; no time with --no-time), a COMM and an MMAP of
 ELF (pid 7, at 0x555555554000, from file offset 0), then ROUNDS rounds of PER_ROUND samples,
-each round ended by a FINISHED_ROUND: sample i of a round is at ELF's address ADDR[i % n]
+each round ended by a FINISHED_ROUND (none with --no-rounds): sample i of a round is at ELF's address ADDR[i % n]
 (hexadecimal, as nm prints them), its time the round's plus i, its period 1000 plus a
 pseudo-random number below 10 (so that the data compress about 100 times, under the reader's
-limit of 256). With --zstd the data section is compressed with the zstd command as one
-stream, cut into PERF_RECORD_COMPRESSED records of at most 60,000 bytes (so records are split
-across them, as perf's are); the two files of the same arguments hold the same records.
+limit of 256). PLAIN gets the records as they are; ZSTD the same records as perf record -z
+writes them: compressed with the zstd command as one stream, cut into PERF_RECORD_COMPRESSED
+records of at most 60,000 bytes (so records are split across them, as perf's are).
 --pipe writes pipe mode (perf record -o -): the attr as a record, no file header.
 """
 import random
@@ -37,12 +37,11 @@ def attr(sample_type):
     return bytes(a)
 
 
-def records(elf, rounds, per_round, addrs, sample_type):
+def records(elf, rounds, per_round, addrs, sample_type, finished):
     path = elf.encode() + b"\0" * (8 - len(elf) % 8)
     yield rec(COMM, struct.pack("<II", PID, PID) + b"gen\0\0\0\0\0")
     yield rec(MMAP, struct.pack("<IIQQQ", PID, PID, BASE, 1 << 20, 0) + path)
     rnd = random.Random(1)
-    finished = rec(FINISHED_ROUND, b"")
     for r in range(rounds):
         out = []
         for i in range(per_round):
@@ -53,7 +52,8 @@ def records(elf, rounds, per_round, addrs, sample_type):
             else:
                 body = struct.pack("<QIIQ", ip, PID, PID, period)
             out.append(rec(SAMPLE, body))
-        out.append(finished)
+        if finished:
+            out.append(rec(FINISHED_ROUND, b""))
         yield b"".join(out)
 
 
@@ -77,36 +77,31 @@ def compressed(chunks):
     return b"".join(out)
 
 
-def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    flags = [a for a in sys.argv[1:] if a.startswith("--")]
-    out, elf, rounds, per_round = args[0], args[1], int(args[2]), int(args[3])
-    addrs = [int(a, 16) for a in args[4:]]
-    sample_type = IP | TID | PERIOD | (0 if "--no-time" in flags else TIME)
-    a = attr(sample_type)
-    gen = records(elf, rounds, per_round, addrs, sample_type)
-    with open(out, "wb") as f:
-        if "--pipe" in flags:
+def write(path, a, body, pipe):
+    with open(path, "wb") as f:
+        if pipe:
             f.write(struct.pack("<QQ", 0x32454C4946524550, 16))
             f.write(rec(HEADER_ATTR, a + struct.pack("<Q", 1)))
         else:
             data_off = 104 + ATTR_SIZE + 16
-            f.write(bytes(data_off))
-        n = 0
-        if "--zstd" in flags:
-            body = compressed(gen)
-            f.write(body)
-            n = len(body)
-        else:
-            for c in gen:
-                f.write(c)
-                n += len(c)
-        if "--pipe" not in flags:
-            f.seek(0)
             f.write(struct.pack("<QQQQQQQ", 0x32454C4946524550, 104, ATTR_SIZE + 16,
-                                104, ATTR_SIZE + 16, data_off, n))
+                                104, ATTR_SIZE + 16, data_off, len(body)))
             f.write(bytes(16 + 32))  # event_types, features
             f.write(a + bytes(16))
+        f.write(body)
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    flags = [a for a in sys.argv[1:] if a.startswith("--")]
+    plain, packed, elf, rounds, per_round = args[0], args[1], args[2], int(args[3]), int(args[4])
+    addrs = [int(a, 16) for a in args[5:]]
+    sample_type = IP | TID | PERIOD | (0 if "--no-time" in flags else TIME)
+    a = attr(sample_type)
+    body = b"".join(records(elf, rounds, per_round, addrs, sample_type,
+                            "--no-rounds" not in flags))
+    write(plain, a, body, "--pipe" in flags)
+    write(packed, a, compressed([body]), "--pipe" in flags)
 
 
 if __name__ == "__main__":
