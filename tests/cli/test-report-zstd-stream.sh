@@ -7,7 +7,11 @@
 # in pipe mode through a pipe. zstd-perfdata.py writes the twins.
 source "$(dirname "$0")/lib.sh"
 
-command -v zstd >/dev/null || skip_cap zstd "the zstd command is not installed (scripts/setup.sh --test)"
+if ! command -v zstd >/dev/null; then
+	fail "the zstd command is needed to write the -z files (scripts/setup.sh --test installs it)"
+	finish
+	exit 1
+fi
 GEN=$SRC/tests/cli/zstd-perfdata.py
 ELF=$PROGS/sample-deep
 addrs=$(nm --defined-only "$ELF" | awk '$3 ~ /^(deep_hot|deep_b|deep_a|main)$/ { print $1 }')
