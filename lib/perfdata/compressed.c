@@ -167,15 +167,14 @@ static int next_source(struct pmc__perfdata *f, struct pmc__perfdata_zstream *zs
 	struct perf_event_header h;
 	uint64_t len, pos = zs->src;
 
-	if (f->data_end - pos < sizeof(h)) {
-		len = f->data_end - pos;
-	} else {
+	/* What is left after a malformed record is copied for next.c to report. */
+	len = f->data_end - pos;
+	if (len >= sizeof(h)) {
 		memcpy(&h, f->buf + pos, sizeof(h));
-		len = pmc__perfdata_rec_len(f, f->buf + pos, &h);
-		/* What is left after a malformed record is copied for next.c to report. */
-		if (h.size < sizeof(h) || len > f->data_end - pos)
-			len = f->data_end - pos;
-		else if (is_compressed(h.type)) {
+		if (h.size >= sizeof(h) && h.size <= len &&
+		    pmc__perfdata_rec_len(f, f->buf + pos, &h) <= len)
+			len = pmc__perfdata_rec_len(f, f->buf + pos, &h);
+		if (len == h.size && is_compressed(h.type)) {
 			zs->src += len;
 			zs->in_off = pos;
 			zs->inflating = !payload(f->buf + pos, &h, pos, &zs->in, err);
@@ -270,9 +269,11 @@ static bool has_compressed(struct pmc__perfdata *f, uint64_t *nr_bytes)
 	*nr_bytes = 0;
 	for (uint64_t pos = f->pos, len; f->data_end - pos >= sizeof(h); pos += len) {
 		memcpy(&h, f->buf + pos, sizeof(h));
-		len = pmc__perfdata_rec_len(f, f->buf + pos, &h);
-		if (h.size < sizeof(h) || len > f->data_end - pos)
+		if (h.size < sizeof(h) || h.size > f->data_end - pos)
 			break; /* next.c says what is wrong, where */
+		len = pmc__perfdata_rec_len(f, f->buf + pos, &h);
+		if (len > f->data_end - pos)
+			break;
 		if (is_compressed(h.type)) {
 			any = true;
 			*nr_bytes += h.size;

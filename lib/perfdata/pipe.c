@@ -275,9 +275,11 @@ int pmc__perfdata_pipe_open(struct pmc__perfdata *f, struct pmc_file_error *err)
 	while (!ret && f->len - off >= sizeof(h)) {
 		uint64_t len;
 		memcpy(&h, f->buf + off, sizeof(h));
-		len = pmc__perfdata_rec_len(f, f->buf + off, &h);
-		if (h.size < sizeof(h) || len > f->len - off)
+		if (h.size < sizeof(h) || h.size > f->len - off)
 			break; /* next.c says what is wrong, where */
+		len = pmc__perfdata_rec_len(f, f->buf + off, &h);
+		if (len > f->len - off)
+			break;
 		ret = pipe_record(f, off, &h, err);
 		off += len;
 	}
