@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Processes: a measured program does not outlive a pmc killed by SIGKILL or SIGPIPE (stat,
-# record, vpmu), nor do the helpers of calibrate and validate; a signal during --pre/--post is pmc's status and the JSON's; pmc validate
+# record, vpmu), nor do the helpers of calibrate and validate or a --pre hook; a signal during --pre/--post is pmc's status and the JSON's; pmc validate
 # stopped by SIGTERM leaves no temporary file; vpmu names a clone(CLONE_VM) Valgrind refuses.
 . "$(dirname "$0")/lib.sh"
 
@@ -92,6 +92,14 @@ started "$T/$M" || fail "pmc validate: its kernel list did not start"
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null
 expect_eq "pmc validate: its kernel list not left running after SIGKILL of pmc" "$(survivors "1000\.$M")" ""
+
+M=10$$
+"$PMC" stat -e task-clock --pre ": >'$T/$M'; exec sleep 1000.$M" -- true >"$T/pre$M.out" 2>&1 &
+pid=$!
+started "$T/$M" || fail "pmc stat --pre: the hook did not start"
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+expect_eq "pmc stat --pre: the hook not left running after SIGKILL of pmc" "$(survivors "1000\.$M")" ""
 
 # --- SIGPIPE: pmc dies writing its first interval to a closed pipe; the command goes too ---
 M=6$$
