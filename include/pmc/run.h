@@ -135,6 +135,7 @@ struct pmc_run_cell {
 	/* [nr]: of those entries, the ones made with the named marker, pmc_region_begin(name)
 	 * (the others by id); each form's calibrated cost is subtracted (docs/accuracy.md) */
 	double *named;
+	int nr_clamped; /* repetitions whose count was below the overhead: counted as 0 */
 };
 
 /*

@@ -28,6 +28,16 @@ static void text_cells(FILE *f, const struct pmc_run *run, size_t ri, int t, uns
 		}
 		if (!c || !c->nr)
 			continue;
+		if (c->nr_clamped) {
+			fprintf(f, "# ");
+			pmc__pct_field(f, r->name);
+			if (t >= 0)
+				fprintf(f, "[t%d]", t);
+			fputc(' ', f);
+			pmc__pct_field(f, ev);
+			fprintf(f, ": overhead larger than the count in %d of %d runs: counted as 0\n",
+				c->nr_clamped, c->nr);
+		}
 		pmc__pct_field(f, r->name);
 		if (t >= 0)
 			fprintf(f, "[t%d]", t);
@@ -165,7 +175,7 @@ static void csv_regions(FILE *f, const struct pmc_run *run)
 	if (!res->nr_regions)
 		return;
 	fprintf(f, "\nregion,thread,event,entered,exited,n,mean,stddev,median,min,max,ci,ci_pct,"
-		   "per_entry,overhead_per_entry,overhead_first_entry,values\n");
+		   "per_entry,overhead_per_entry,overhead_first_entry,values,overhead_clamped\n");
 	for (size_t i = 0; i < res->nr_regions; i++) {
 		const struct pmc_run_region *r = &res->regions[i];
 
@@ -189,7 +199,7 @@ static void csv_regions(FILE *f, const struct pmc_run *run)
 					fprintf(f, "%.3f", res->overhead_first_entry[e]);
 				fputc(',', f);
 				csv_values(f, c->values, c->nr);
-				fputc('\n', f);
+				fprintf(f, ",%d\n", c->nr_clamped);
 			}
 		}
 	}
