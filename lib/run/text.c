@@ -35,7 +35,8 @@ static void text_cells(FILE *f, const struct pmc_run *run, size_t ri, int t, uns
 				fprintf(f, "[t%d]", t);
 			fputc(' ', f);
 			pmc__pct_field(f, ev);
-			fprintf(f, ": overhead larger than the count in %d of %d runs: counted as 0\n",
+			fprintf(f,
+				": overhead larger than the count in %d of %d runs: counted as 0\n",
 				c->nr_clamped, c->nr);
 		}
 		pmc__pct_field(f, r->name);
