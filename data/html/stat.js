@@ -63,7 +63,10 @@
 				el("td", {}, why || typeof s.ci !== "number" ? "" : pmc.num(s.ci) +
 					" (" + (s.ci_pct || 0).toFixed(2) + "%)"),
 				el("td", {}, String((s.values || []).length)),
-				el("td", {}, why ? el("span", {class: "note"}, why) : chart(s))));
+				el("td", {}, why ? el("span", {class: "note"}, why) : chart(s),
+					s.overhead_clamped ? el("span", {class: "note"}, "overhead " +
+						"larger than the count in " + s.overhead_clamped + " of " +
+						(s.values || []).length + " runs: counted as 0") : null)));
 		});
 		return t;
 	}

@@ -136,6 +136,7 @@ struct pmc_run_cell {
 	/* [nr]: of those entries, the ones made with the named marker, pmc_region_begin(name)
 	 * (the others by id); each form's calibrated cost is subtracted (docs/accuracy.md) */
 	double *named;
+	int nr_clamped; /* repetitions whose count was below the overhead: counted as 0 */
 };
 
 /*
@@ -399,6 +400,17 @@ PMC_API char *pmc_trust_default_path(void);
  * or the negative errno of the failed call (-EACCES, -EROFS, -ENOENT, ...).
  */
 PMC_API int pmc_data_file_prepare(const char *path, char *why, size_t len);
+
+/*
+ * fork(2) for a helper process that must not outlive the caller, as the commands the runner
+ * starts do not: the child asks the kernel for SIGKILL when the caller goes
+ * (PR_SET_PDEATHSIG) and exits at once (status 127) if the caller was gone before that. The
+ * signal comes when the *thread* that called pmc_fork() ends, not the caller's process; it
+ * reaches the child only (not the child's own children), and an exec of a set-user-ID or
+ * set-group-ID program clears it.
+ * Returns 0 in the child, the child's pid in the caller, or a negative errno (fork failed).
+ */
+PMC_API int pmc_fork(void);
 
 #ifdef __cplusplus
 }

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include "outfile.h"
 
-int pmc__outfile_write_all(int fd, const void *buf, size_t len)
+int pmc__outfile_pwrite_all(int fd, const void *buf, size_t len, off_t off)
 {
 	struct sigaction ign = {.sa_handler = SIG_IGN}, old;
 	const char *p = buf;
@@ -23,7 +23,7 @@ int pmc__outfile_write_all(int fd, const void *buf, size_t len)
 	/* a file size limit (ulimit -f) would kill pmc with SIGXFSZ: EFBIG is said instead */
 	sigaction(SIGXFSZ, &ign, &old);
 	while (len) {
-		ssize_t n = write(fd, p, len);
+		ssize_t n = off < 0 ? write(fd, p, len) : pwrite(fd, p, len, off);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -33,9 +33,15 @@ int pmc__outfile_write_all(int fd, const void *buf, size_t len)
 		}
 		p += n;
 		len -= (size_t)n;
+		off += off < 0 ? 0 : n;
 	}
 	sigaction(SIGXFSZ, &old, NULL);
 	return err;
+}
+
+int pmc__outfile_write_all(int fd, const void *buf, size_t len)
+{
+	return pmc__outfile_pwrite_all(fd, buf, len, -1);
 }
 
 static int buffer_add(struct pmc_outfile *o, const char *buf, size_t len)

@@ -16,6 +16,8 @@
  *   command;
  * - an exec of a set-user-ID or set-group-ID program, or one with file capabilities,
  *   clears it: such a command (sudo ...) outlives a killed pmc.
+ * pmc_fork() gives the helpers pmc forks itself (calibrate's in-process measurements,
+ * validate's kernel list) the same tie.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +30,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <pmc/error.h>
+#include <pmc/run.h>
 #include "core/log.h"
 #include "count/child.h"
 #include "count/clone.h"
@@ -42,6 +45,30 @@ static ssize_t read_full(int fd, void *buf, size_t len)
 	return n;
 }
 
+/*
+ * In a forked child of parent: killed when parent's thread that forked it ends; gone already
+ * (status 127) if parent went before this ("Lifetime" above).
+ */
+static void tie_to_parent(pid_t parent)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(127);
+}
+
+int pmc_fork(void)
+{
+	pid_t parent = getpid(), pid;
+
+	fflush(NULL); /* what the caller's streams hold is written once, not by both */
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0)
+		tie_to_parent(parent);
+	return pid;
+}
+
 /* Runs in the forked child: wait for the go byte, then exec; report exec's errno. */
 static void __attribute__((noreturn))
 child_main(char *const argv[], const struct pmc_child_opts *opts, int go_rd, int err_wr,
@@ -50,10 +77,7 @@ child_main(char *const argv[], const struct pmc_child_opts *opts, int go_rd, int
 	char c, num[16];
 	int e;
 
-	/* Killed when pmc's thread that forked it ends; gone already if pmc went before this */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(127);
+	tie_to_parent(parent);
 
 	/*
 	 * The parent's handlers are not the command's: a signal pmc passes on before the exec

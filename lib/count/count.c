@@ -175,6 +175,18 @@ pid_t pmc_evlist__child_pid(const struct pmc_evlist *evlist)
 	return c && c->child ? c->child->pid : -1;
 }
 
+int pmc__counting_start_ns(const struct pmc_evlist *evlist, uint64_t *out)
+{
+	const struct pmc_counting *c = evlist->counting;
+
+	if (!c)
+		return -EBADF;
+	if (!c->started)
+		return -EAGAIN;
+	*out = c->start_ns;
+	return 0;
+}
+
 int pmc__counting_times(const struct pmc_evlist *evlist, struct pmc__run_times *out)
 {
 	const struct pmc_counting *c = evlist->counting;

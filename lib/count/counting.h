@@ -92,5 +92,11 @@ int pmc__evsel_set_enabled(struct pmc_evsel *evsel, bool on);
  * stopped). Returns 0, -EBADF when the list is not open, -EAGAIN when the run has not ended.
  */
 int pmc__counting_times(const struct pmc_evlist *evlist, struct pmc__run_times *out);
+/*
+ * When evlist's open run started counting (pmc_evlist__start(): CLOCK_MONOTONIC, ns, taken
+ * before a command is released to exec), the origin of its wall time. Returns 0, -EBADF when
+ * the list is not open, -EAGAIN when it was not started.
+ */
+int pmc__counting_start_ns(const struct pmc_evlist *evlist, uint64_t *out);
 
 #endif /* PMC_LIB_COUNT_COUNTING_H */

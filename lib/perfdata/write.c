@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include "core/outfile.h"
 #include "perfdata/writer.h"
 
 #define WBUF_BYTES (1u << 20)
@@ -27,22 +28,10 @@ static uint32_t attr_write_size(const struct perf_event_attr *a)
 
 #define APPEND UINT64_MAX /* pwrite_all's offset for write(2) at the position (a pipe) */
 
+/* The whole of buf at off, or at the position (APPEND); a file size limit is EFBIG, not SIGXFSZ. */
 static int pwrite_all(int fd, const void *buf, size_t len, uint64_t off)
 {
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = off == APPEND ? write(fd, p, len) : pwrite(fd, p, len, (off_t)off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		p += n;
-		len -= (size_t)n;
-		if (off != APPEND)
-			off += (uint64_t)n;
-	}
-	return 0;
+	return pmc__outfile_pwrite_all(fd, buf, len, off == APPEND ? -1 : (off_t)off);
 }
 
 static int write_header(struct pmc__perfdata_writer *w, uint64_t data_size,

@@ -147,6 +147,8 @@ static json_t *cells_json(const struct pmc_run *run, size_t ri, int t)
 		if (j && run->res.first_entry_region && ri == 0 && t < 1)
 			json_object_set_new(j, "overhead_first_entry",
 					    json_real(run->res.overhead_first_entry[e]));
+		if (j && c->nr_clamped) /* runs below the overhead, counted as 0 */
+			json_object_set_new(j, "overhead_clamped", json_integer(c->nr_clamped));
 		if (j)
 			set_summary(j, &c->sum);
 		json_array_append_new(events, j);

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <pmc/error.h>
 #include "count/child.h"
+#include "count/counting.h"
 #include "run/runner.h"
 
 /* The longest poll: a signal that comes just before it waits no longer than this. */
@@ -238,12 +239,27 @@ static void loop(struct live *l)
 	drain_control(run);
 }
 
+/*
+ * Where the run's times start: when the counters were started (a command released to exec,
+ * which its counters count from), as its wall time does; so the first interval spans all
+ * that its counts do, however late pmc got back to run after the exec (a loaded machine).
+ * Now, when nothing was started yet (other targets with a delay).
+ */
+static double start_s(const struct pmc_run *run)
+{
+	uint64_t ns;
+
+	if (pmc__counting_start_ns(run->evlist, &ns))
+		return now_s();
+	return (double)ns * 1e-9;
+}
+
 /* The live loop, then the command's end reaped as the plain waits reap it. */
 static int wait_live(struct pmc_run *run, struct pmc_target *t, int pass, int rep, int *status,
 		     bool *have_status)
 {
 	struct live l = {.run = run, .pass = pass, .rep = rep, .pidfd = -1};
-	double t0 = now_s();
+	double t0 = start_s(run);
 	int err = 0;
 
 	if (t->kind == PMC_TARGET_COMMAND)

@@ -381,18 +381,38 @@ static void summarize_cell(const struct pmc_run *run, struct pmc_run_cell *c, co
 {
 	double entered = 0;
 
+	c->nr_clamped = 0;
 	for (int r = 0; r < c->nr; r++) {
 		double named = c->named ? c->named[r] : 0, by_id = c->entered[r] - named;
 		int form = 2 * named > c->entered[r];
 		double sub = oh[0] * by_id + oh[1] * named +
 			     (first && c->entered[r] >= 1 ? first[form] - oh[form] : 0);
 
+		c->nr_clamped += sub > 0 && c->values[r] < sub;
 		c->values[r] = c->values[r] > sub ? c->values[r] - sub : 0; /* never negative */
 		entered += c->entered[r];
 	}
 	if (c->nr)
 		pmc_summarize(c->values, (size_t)c->nr, run->opts.level, &c->sum);
 	c->per_entry = entered > 0 ? c->sum.mean / (entered / c->nr) : 0;
+}
+
+/* Said once per region and event (all threads): counts below the overhead taken off. */
+static void warn_clamped(struct pmc_run *run)
+{
+	for (size_t i = 0; i < run->res.nr_regions; i++)
+		for (size_t e = 0; e < run->res.nr_events; e++) {
+			const struct pmc_run_cell *c = pmc_run__cell(run, i, -1, e);
+
+			if (c && c->nr_clamped)
+				run_warn(run,
+					 "--subtract-overhead: in region '%s', the calibrated "
+					 "overhead of the entries is larger than the count of '%s' "
+					 "in %d of %d runs: those are counted as 0\n",
+					 run->res.regions[i].name,
+					 pmc_evsel__name(run->res.events[e].evsel), c->nr_clamped,
+					 c->nr);
+		}
 }
 
 void pmc__run_regions_summarize(struct pmc_run *run)
@@ -429,6 +449,8 @@ void pmc__run_regions_summarize(struct pmc_run *run)
 				run->res.nr_region_reps = r->cells[c].nr;
 		}
 	}
+	if (run->opts.subtract_overhead)
+		warn_clamped(run);
 }
 
 void pmc__run_regions_free(struct pmc_run *run)

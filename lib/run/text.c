@@ -28,6 +28,17 @@ static void text_cells(FILE *f, const struct pmc_run *run, size_t ri, int t, uns
 		}
 		if (!c || !c->nr)
 			continue;
+		if (c->nr_clamped) {
+			fprintf(f, "# ");
+			pmc__pct_field(f, r->name);
+			if (t >= 0)
+				fprintf(f, "[t%d]", t);
+			fputc(' ', f);
+			pmc__pct_field(f, ev);
+			fprintf(f,
+				": overhead larger than the count in %d of %d runs: counted as 0\n",
+				c->nr_clamped, c->nr);
+		}
 		pmc__pct_field(f, r->name);
 		if (t >= 0)
 			fprintf(f, "[t%d]", t);
@@ -125,6 +136,14 @@ int pmc__run_write_text(const struct pmc_run *run, FILE *f, unsigned flags)
 			pmc__pct_field(f, name);
 			fprintf(f, ": %s\n", pmc_evsel__note(e->evsel));
 		}
+		if (e->nr_clamped) {
+			fprintf(f, "# ");
+			pmc__pct_field(f, name);
+			fprintf(f,
+				": overhead larger than the count in %d of %d runs: counted as "
+				"0\n",
+				e->nr_clamped, e->nr);
+		}
 		for (int r = 0; (flags & PMC_RUN_ALL_RESULTS) && r < e->nr; r++) {
 			pmc__pct_field(f, name);
 			fprintf(f, " %d %.0f\n", r, e->values[r]);
@@ -157,7 +176,7 @@ static void csv_regions(FILE *f, const struct pmc_run *run)
 	if (!res->nr_regions)
 		return;
 	fprintf(f, "\nregion,thread,event,entered,exited,n,mean,stddev,median,min,max,ci,ci_pct,"
-		   "per_entry,overhead_per_entry,overhead_first_entry,values\n");
+		   "per_entry,overhead_per_entry,overhead_first_entry,values,overhead_clamped\n");
 	for (size_t i = 0; i < res->nr_regions; i++) {
 		const struct pmc_run_region *r = &res->regions[i];
 
@@ -181,7 +200,7 @@ static void csv_regions(FILE *f, const struct pmc_run *run)
 					fprintf(f, "%.3f", res->overhead_first_entry[e]);
 				fputc(',', f);
 				csv_values(f, c->values, c->nr);
-				fputc('\n', f);
+				fprintf(f, ",%d\n", c->nr_clamped);
 			}
 		}
 	}
@@ -245,20 +264,20 @@ int pmc__run_write_csv(const struct pmc_run *run, FILE *f)
 		fprintf(f, ",\"%s\"\n\n", l.cpus);
 	}
 	fprintf(f, "event,supported,pass,n,mean,stddev,median,min,max,ci,ci_pct,scaled,values,"
-		   "overhead_subtracted\n");
+		   "overhead_subtracted,overhead_clamped\n");
 	for (size_t i = 0; i < res->nr_events; i++) {
 		const struct pmc_run_event *e = &res->events[i];
 
 		pmc__csv_field(f, pmc_evsel__name(e->evsel));
 		fprintf(f, ",%s,%d", e->supported ? "yes" : "no", pmc_evsel__pass(e->evsel));
 		if (!e->nr) {
-			fprintf(f, ",0,,,,,,,,,,\n");
+			fprintf(f, ",0,,,,,,,,,,,\n");
 			continue;
 		}
 		csv_summary(f, e->nr, &e->sum);
 		fprintf(f, ",%s,", e->scaled ? "yes" : "no");
 		csv_values(f, e->values, e->nr);
-		fprintf(f, ",%.3f\n", e->overhead);
+		fprintf(f, ",%.3f,%d\n", e->overhead, e->nr_clamped);
 	}
 	csv_regions(f, run);
 	csv_units(f, run);

@@ -52,6 +52,18 @@ expect_eq "json says so" "$(json "$T/sub.json" 'j["overhead"]["subtracted"]')" "
 expect_eq "never negative, whole program" "$(json "$T/sub.json" '[e["mean"] for e in j["events"] if e["name"] == "page-faults"]')" "[0.0]"
 expect_eq "never negative, regions" "$(json "$T/sub.json" '[e["mean"] for e in j["regions"][0]["events"]]')" "[700.0, 0.0]"
 expect_eq "json per-entry overhead" "$(json "$T/sub.json" 'j["regions"][0]["events"][0]["overhead_per_entry"]')" "3.0"
+# a region's count below the overhead of its entries: said and marked in every format
+expect_eq "never negative, regions: JSON's overhead_clamped" "$(json "$T/sub.json" '[e.get("overhead_clamped") for e in j["regions"][0]["events"]]')" "[None, 2]"
+"$PMC" stat -e $TP,page-faults -r 2 --subtract-overhead --calibration "$T/known.json" \
+	-o "$T/subr.csv" --format csv "$R" loop 100 10 2>"$T/subr.err"
+expect_grep "never negative, regions: said" "in region 'loop', the calibrated overhead of the entries is larger than the count of 'page-faults' in 2 of 2 runs" "$T/subr.err"
+expect_grep "never negative, regions: marked in the summary" "^    page-faults: 0 .*per entry\]   \[overhead larger than the count: 0\]" "$T/subr.err"
+expect_eq "never negative, regions: CSV's overhead_clamped column" \
+	"$(python3 -c 'import csv,sys; t=open(sys.argv[1]).read().split("\n\n"); r=[x for x in t if x.startswith("region,")][0]; print([(x["event"], x["overhead_clamped"]) for x in csv.DictReader(r.splitlines())])' "$T/subr.csv")" \
+	"[('$TP', '0'), ('page-faults', '2')]"
+"$PMC" stat -e $TP,page-faults -r 2 --subtract-overhead --calibration "$T/known.json" \
+	-o "$T/subr.txt" "$R" loop 100 10 2>/dev/null
+expect_grep "never negative, regions: the text file's comment" "^# loop page-faults: overhead larger than the count in 2 of 2 runs: counted as 0\$" "$T/subr.txt"
 
 "$PMC" stat -e $TP --subtract-overhead --calibration "$T/known.json" -o "$T/sub.txt" "$R" loop 10 1 2>/dev/null
 expect_grep "results file says so" "^# overhead subtracted" "$T/sub.txt"

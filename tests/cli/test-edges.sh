@@ -128,6 +128,24 @@ EOF
 expect_grep "bias above the count: said" "the validated bias subtracted from '$TP' \(100 per run\) is larger than its count \(10\)" "$T/bias.err"
 expect_grep "bias above the count: marked in the summary" "subtracted, larger than the count: 0\\]" "$T/bias.err"
 expect_eq "bias above the count: marked in JSON" "$(json "$T/bias.json" 'j["events"][0]["mean"], j["events"][0]["overhead_clamped"]')" "0.0 1"
+# ... and in every other format: perf's -x line keeps perf's fields and says it in pmc's
+# last field; -j has the JSON file's key; the CSV file a column; the text file a comment.
+sub() { "$PMC" stat --trust="$T/trust.json" --subtract-overhead --user --kernel -e $TP "$@" -- \
+	"$PROGS/getppid-loop" 10; }
+CLAMPED="overhead larger than the count in 1 of 1 runs: counted as 0"
+sub -x, 2>"$T/bias.x"
+expect_eq "bias above the count: -x, perf's fields as they were, the mark last" \
+	"$(grep -v '^#' "$T/bias.x" | grep -v 'pmc stat:' | cut -d, -f1-3,8-)" "0,,$TP,0,$CLAMPED"
+sub -j 2>"$T/bias.j"
+expect_eq "bias above the count: -j, overhead_clamped and the note" \
+	"$(grep '^{' "$T/bias.j" | python3 -c 'import json,sys; j=json.loads(sys.stdin.read()); print(j["overhead_clamped"], j["note"])')" \
+	"1 $CLAMPED"
+sub --format csv -o "$T/bias.csv" 2>/dev/null
+expect_eq "bias above the count: CSV's overhead_clamped column" \
+	"$(python3 -c 'import csv,sys; r=next(csv.DictReader(open(sys.argv[1]))); print(r["mean"], r["overhead_clamped"])' "$T/bias.csv")" \
+	"0.000 1"
+sub --format text -o "$T/bias.txt" 2>/dev/null
+expect_grep "bias above the count: the text file's comment" "^# $TP: $CLAMPED\$" "$T/bias.txt"
 
 # ---- 7: threads that cannot open counters (ulimit -n 64): said once, counted everywhere ----
 (ulimit -n 64 && "$PMC" stat --no-warmup -e $TP --format json -o "$T/fd.json" -- \

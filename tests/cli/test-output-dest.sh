@@ -4,7 +4,8 @@
 # records under a lock, and --format documents refuse --append before anything runs; FIFOs,
 # /dev/stdout as a pipe and a shell's >(cmd) are written in place; a full disk or a file size
 # limit says why, exits non-zero and keeps the file that was there; a closed stdout is an
-# error; a sticky folder's file that cannot be replaced is said before the run.
+# error; a sticky folder's file that cannot be replaced is said before the run. pmc record
+# checks its -o as stat does and says an output's errors in the same words.
 . "$(dirname "$0")/lib.sh"
 
 [ -r /sys/kernel/tracing/events/syscalls/sys_enter_getppid/id ] ||
@@ -83,6 +84,26 @@ full "report html" "$PMC" report --format html -i "$T/r.data" -o /dev/full
 full "validate -o" "$PMC" validate --mode=sampling --quick --kernel syscall -e $TP --trust=none \
 	--format json -o /dev/full
 
+# ---- pmc record: the same check before the run and the same words as stat ----
+full "record" "$PMC" record -q -e $TP -c 1 -o /dev/full -- "$L" 10
+"$PMC" record -q -e $TP -c 1 -o - -- sh -c "touch '$T/ran.rclosed'" >&- 2>"$T/rclosed.err"
+rc=$?
+[ $rc -ne 0 ] && ok "record -o - to a closed stdout: exit $rc" || fail "record -o - to a closed stdout: exit 0"
+expect_grep "record -o - to a closed stdout: said as stat says it" "^pmc record: cannot write stdout: Bad file descriptor" "$T/rclosed.err"
+[ ! -e "$T/ran.rclosed" ] && ok "record -o - to a closed stdout: said before the run" ||
+	fail "record -o - to a closed stdout: the command ran first"
+mkdir "$T/rold.data.old"
+"$PMC" record -q -e $TP -c 1 -o "$T/rold.data" -- sh -c "touch '$T/ran.rold'" 2>"$T/rold.err"
+expect_grep "record -o FILE with a folder at FILE.old: said as an output" "^pmc record: cannot write .*rold.data: the name that keeps" "$T/rold.err"
+[ ! -e "$T/ran.rold" ] && ok "record, a folder at FILE.old: said before the run" ||
+	fail "record, a folder at FILE.old: the command ran first"
+echo "old recording" >"$T/rkeep.data"
+(ulimit -f 4; exec "$PMC" record -q -e $TP -c 1 -o "$T/rkeep.data" -- "$L" 2000) 2>"$T/rfsize.err"
+expect_eq "record, a file size limit: exit 1, not SIGXFSZ" $? 1
+expect_grep "record, a file size limit: said" "^pmc record: cannot write .*rkeep.data: File too large" "$T/rfsize.err"
+expect_eq "record, a file size limit: the old file kept" "$(cat "$T/rkeep.data")" "old recording"
+expect_eq "record, a file size limit: no temporary file left" "$(ls "$T" | grep -c pmc-tmp)" 0
+
 # ---- a write that fails partway: the file that was there is kept ----
 echo "old results" >"$T/keep.json"
 (ulimit -f 1; exec "$PMC" stat --format json -o "$T/keep.json" -e $TP "$L" 10) 2>"$T/fsize.err"
@@ -113,6 +134,15 @@ if [ "$(id -u)" = 0 ]; then
 	expect_grep "sticky folder: said" "cannot write .*out.csv: Operation not permitted" "$T/sticky.err"
 	[ ! -e "$T/sticky/ran" ] && ok "sticky folder: refused before the run" ||
 		fail "sticky folder: the command ran first"
+	as_user "$PMC" record -q -e task-clock -o "$T/sticky/out.csv" -- sh -c "touch '$T/sticky/ran'" 2>"$T/rsticky.err"
+	expect_grep "sticky folder: record says it as stat" "^pmc record: cannot write .*out.csv: Operation not permitted" "$T/rsticky.err"
+	[ ! -e "$T/sticky/ran" ] && ok "sticky folder: record refused before the run" ||
+		fail "sticky folder: record ran the command first"
+	mkfifo -m 600 "$T/sticky/fifo"
+	as_user "$PMC" record -q -e task-clock -o "$T/sticky/fifo" -- sh -c "touch '$T/sticky/ran'" 2>"$T/rfifo.err"
+	expect_grep "a FIFO the user cannot write: record says so first" "^pmc record: cannot write .*fifo: Permission denied" "$T/rfifo.err"
+	[ ! -e "$T/sticky/ran" ] && ok "a FIFO the user cannot write: refused before the run" ||
+		fail "a FIFO the user cannot write: the command ran first"
 	as_user "$PMC" validate --kernel syscall -e $TP --trust="$T/sticky/out.csv" 2>"$T/vsticky.err" >/dev/null
 	expect_grep "sticky folder: validate's trust file refused first" "nothing was measured" "$T/vsticky.err"
 else

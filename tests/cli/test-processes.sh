@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Processes: a measured program does not outlive a pmc killed by SIGKILL or SIGPIPE (stat,
-# record, vpmu); a signal during --pre/--post is pmc's status and the JSON's; pmc validate
+# record, vpmu), nor do the helpers of calibrate and validate or a --pre hook; a signal during --pre/--post is pmc's status and the JSON's; pmc validate
 # stopped by SIGTERM leaves no temporary file; vpmu names a clone(CLONE_VM) Valgrind refuses.
 . "$(dirname "$0")/lib.sh"
 
@@ -61,6 +61,45 @@ if grep -qE '^ *\[ok\] vpmu' "$T/doctor"; then
 else
 	fail "the vpmu tool is not available (it is part of the build): $(grep vpmu "$T/doctor")"
 fi
+
+# --- the helpers pmc forks itself (pmc_fork): calibrate's in-process measurements and
+# validate's kernel list do not outlive a pmc killed by SIGKILL either ---
+M=8$$
+"$PMC" calibrate -e page-faults -n 5000000 -r 2 --empty=true -o "$T/cal.$M.json" >"$T/cal.out" 2>&1 &
+pid=$!
+helper=
+for _ in $(seq 600); do # the measuring child is a fork: pmc's command line, the mark in it
+	helper=$(pgrep -P "$pid" -f -- "cal\.$M" | tr '\n' ' ')
+	[ -n "$helper" ] && break
+	sleep 0.1
+done
+[ -n "$helper" ] && ok "pmc calibrate: its measuring child runs" ||
+	{ fail "pmc calibrate: no measuring child seen"; sed 's/^/    /' "$T/cal.out"; }
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+expect_eq "pmc calibrate: nothing left running after SIGKILL of pmc" "$(survivors "cal\.$M")" ""
+M=9$$
+cat >"$T/listing" <<EOS
+#!/bin/sh
+[ "\$1" = --list ] && : >"$T/$M" && exec sleep 1000.$M
+exit 1
+EOS
+chmod +x "$T/listing"
+PMC_KERNELS=$T/listing "$PMC" validate --trust=none --quick --kernel syscall -e syscalls:sys_enter_getppid \
+	>"$T/vl.out" 2>&1 &
+pid=$!
+started "$T/$M" || fail "pmc validate: its kernel list did not start"
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+expect_eq "pmc validate: its kernel list not left running after SIGKILL of pmc" "$(survivors "1000\.$M")" ""
+
+M=10$$
+"$PMC" stat -e task-clock --pre ": >'$T/$M'; exec sleep 1000.$M" -- true >"$T/pre$M.out" 2>&1 &
+pid=$!
+started "$T/$M" || fail "pmc stat --pre: the hook did not start"
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+expect_eq "pmc stat --pre: the hook not left running after SIGKILL of pmc" "$(survivors "1000\.$M")" ""
 
 # --- SIGPIPE: pmc dies writing its first interval to a closed pipe; the command goes too ---
 M=6$$

@@ -57,6 +57,18 @@ ls=[json.loads(l) for l in open(sys.argv[1])]
 iv=[l for l in ls if 'interval' in l]
 print(all('cpu' in l for l in ls), sum(float(l['counter-value']) for l in iv) >= 300)" "$T/ivj")" "True True"
 
+# -I times start where the counts do, when the command was released (as the run's wall time):
+# a run shorter than its interval has one interval, the last, whose time covers the whole
+# run (its runtime field at least the total's, which is the run's wall time); it was shorter
+# by pmc's wake-up after the exec (4.4 CPUs utilized on a loaded 2-CPU machine). No interval
+# of two spinning threads says more CPUs utilized than this process may use.
+"$PMC" stat -I 5000 -x, --no-warmup -e task-clock "$PROGS/spin-threads" 2 300 2>"$T/ivw"
+expect_eq "-I: the only interval spans the whole run (its time, then its runtime >= the total's)" \
+	"$(grep -v '^#' "$T/ivw" | awk -F, 'NR == 1 {t = $1; r = $5} NR == 2 {print (t * 1e9 >= $4 && r >= $4)}')" 1
+"$PMC" stat -I 100 -x, --no-warmup -e task-clock "$PROGS/spin-threads" 2 700 2>"$T/ivc"
+expect_eq "-I 100, two spinning threads: no interval above $(nproc) CPUs utilized" \
+	"$(awk -F, -v n="$(nproc)" '!/^#/ && $8 == "CPUs utilized" {k++; if ($7 > n * 1.01) bad = bad " " $7} END {print (k >= 2 ? "ok" bad : "no intervals")}' "$T/ivc")" ok
+
 # -D: counting starts 1.5 s after the exec. The program makes 100 calls at once, then waits
 # until pmc stat says the events are enabled (the test passes it on), then makes 50: only
 # those count. The margin is the 1.5 s against the first 100 calls.

@@ -220,8 +220,7 @@ static json_t *measure_child(const struct calib_params *p, const char *event)
 
 	if (pipe(fd))
 		return NULL;
-	fflush(NULL);
-	pid = fork();
+	pid = pmc_fork(); /* it does not outlive a killed pmc */
 	if (pid == 0) {
 		int err;
 		json_t *r = calib_measure_inprocess(p, event, &err);

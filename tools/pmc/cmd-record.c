@@ -127,15 +127,29 @@ static void summary(const struct record_cli *c, struct pmc_record *rec)
 }
 
 /*
+ * Errors that writing the output gives (a full disk, a file size limit, a FIFO nobody reads,
+ * ...): said as every command says them (cli_say_unwritable). ENOSPC is also the kernel's
+ * answer when no breakpoint slot is left: an open that the probes explain is theirs.
+ */
+static bool output_error(int err)
+{
+	return err == -ENOSPC || err == -EFBIG || err == -EDQUOT || err == -EIO || err == -EBADF ||
+	       err == -PMC_E_NOREADER || err == -PMC_E_OLDDIR || err == -PMC_E_UNSAFELINK;
+}
+
+/*
  * A refusal is said with the rule that refused, as the backend's probes find it now; an error
- * they do not reproduce (the output file, say) is said as it is, blaming nothing else.
+ * they do not reproduce is said as it is, blaming nothing else, the output's as the output's.
  */
 static int record_open_error(const struct record_cli *c, struct pmc_evlist *el, int err)
 {
 	char why[1024];
+	bool explained = !pmc_evlist__explain(el, &c->t, err, why, sizeof(why));
 
+	if (!explained && output_error(err))
+		return cli_say_unwritable("record", c->ro.output, err);
 	fprintf(stderr, "pmc record: cannot start sampling: %s\n", pmc_strerror(err));
-	if (!pmc_evlist__explain(el, &c->t, err, why, sizeof(why)))
+	if (explained)
 		fprintf(stderr, "pmc record: %s; see 'pmc doctor'\n", why);
 	if (err == -EOPNOTSUPP && !c->ro.period_jitter) /* else the backend said why */
 		fprintf(stderr, "pmc record: a requested sample field (branch stack, precise ip, "
@@ -189,6 +203,8 @@ static int run(struct record_cli *c, struct pmc_evlist *el)
 	if (err == -EPIPE) /* the command was ended (libpmc): said below, with its status */
 		fprintf(stderr, "pmc record: cannot write %s: its reader closed it (broken pipe)\n",
 			cli_show(pmc_record__output(rec)));
+	else if (err && output_error(err))
+		cli_say_unwritable("record", pmc_record__output(rec), err);
 	else if (err)
 		fprintf(stderr, "pmc record: %s\n", pmc_strerror(err));
 	if (err) {

@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
-#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -151,25 +150,18 @@ static int parse_u64(const char *opt, const char *arg, uint64_t *out)
 }
 
 /*
- * The output can be written, asked before anything runs. A FIFO is not opened here: its
- * reader would see the end of the stream when the probe closes it (the recording opens it
- * once, before the command starts, and waits there for a reader: include/pmc/outfile.h).
+ * The output can be written, asked before anything runs, as pmc stat asks (the same check,
+ * the same words): as the recording writes it (lib/perfdata/write.c: the file it replaces kept
+ * as FILE.old, so a folder there is refused now). A FIFO or device is not opened, only its
+ * permissions checked: a FIFO's reader would see the end of the stream when a probe closed it
+ * (the recording opens it once, before the command starts, and waits there for a reader).
  */
 static int check_output(const char *path)
 {
-	struct pmc_outfile *o;
-	struct stat st;
-	int err;
+	const struct pmc_outfile_opts oo = {.sz = sizeof(oo), .mode = 0600, .keep_old = true};
+	int err = pmc_outfile__check(path, &oo);
 
-	if (!stat(path, &st) && S_ISFIFO(st.st_mode))
-		return 0;
-	err = pmc_outfile__open(path, &o);
-	if (err) {
-		fprintf(stderr, "pmc record: cannot write %s: %s\n", path, pmc_strerror(err));
-		return 1;
-	}
-	pmc_outfile__abort(o);
-	return 0;
+	return err ? cli_say_unwritable("record", path, err) : 0;
 }
 
 /*

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -85,6 +86,29 @@ void stat_live_close(struct stat_run *run)
 	run->ctl_fd = run->ack_fd = -1;
 }
 
+/*
+ * system(3), but the shell does not outlive a killed pmc (pmc_fork, as the command): its wait
+ * status, or -1 with errno.
+ */
+static int shell(const char *cmd)
+{
+	int st, pid = pmc_fork();
+
+	if (pid == 0) {
+		signal(SIGPIPE, SIG_DFL);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0) {
+		errno = -pid;
+		return -1;
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return st;
+}
+
 /* --pre, --post: CMD through the shell, with pmc stat's output streams flushed first. */
 static int hook(struct stat_run *run, const char *opt, const char *cmd)
 {
@@ -92,7 +116,7 @@ static int hook(struct stat_run *run, const char *opt, const char *cmd)
 
 	fflush(stdout);
 	fflush(stderr);
-	st = system(cmd);
+	st = shell(cmd);
 	if (st != -1 && WIFEXITED(st) && !WEXITSTATUS(st))
 		return 0;
 	if (st == -1)

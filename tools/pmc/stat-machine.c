@@ -44,11 +44,28 @@ static void lead_fields(FILE *f, const struct stat_run *run, const struct line_o
 	}
 }
 
+/*
+ * pmc's note on a counted event: how it was counted (pmc_evsel__note), then runs whose count
+ * was below the overhead --subtract-overhead took off, counted as 0 (docs/accuracy.md); NULL
+ * when there is none.
+ */
+static const char *event_note(const struct pmc_run_event *e, char *buf, size_t len)
+{
+	const char *note = pmc_evsel__note(e->evsel);
+
+	if (!e->nr_clamped)
+		return note;
+	snprintf(buf, len, "%s%soverhead larger than the count in %d of %d runs: counted as 0",
+		 note ? note : "", note ? "; " : "", e->nr_clamped, e->nr);
+	return buf;
+}
+
 static void csv_line(FILE *f, const struct stat_run *run, const struct line_of *l,
 		     const struct stat_view *v, const char *sep)
 {
 	const struct pmc_run_event *e = v->e;
-	const char *note = pmc_evsel__note(e->evsel);
+	char buf[1024];
+	const char *note = event_note(e, buf, sizeof(buf));
 
 	lead_fields(f, run, l, sep);
 	if (v->counted)
@@ -128,8 +145,8 @@ static void json_line(FILE *f, const struct stat_run *run, const struct line_of 
 		      const struct stat_view *v)
 {
 	const struct pmc_run_event *e = v->e;
-	const char *note = pmc_evsel__note(e->evsel);
-	char num[64];
+	char num[64], buf[1024];
+	const char *note = event_note(e, buf, sizeof(buf));
 
 	snprintf(num, sizeof(num), "%f", v->value);
 	fputc('{', f);
@@ -157,6 +174,8 @@ static void json_line(FILE *f, const struct stat_run *run, const struct line_of 
 		json_key(f, "reason", e->why);
 	else if (note)
 		json_key(f, "note", note);
+	if (e->nr_clamped) /* the JSON results file's name for it */
+		fprintf(f, "\"overhead_clamped\" : %d, ", e->nr_clamped);
 	fprintf(f, "\"backend\" : ");
 	json_str(f, pmc_evlist__backend(run->evlist));
 	fputs("}\n", f);

@@ -34,7 +34,10 @@ static void print_cells(FILE *f, const struct stat_run *run, const struct stat_v
 		put(f, v, c->sum.ci, 1, 3);
 		fprintf(f, " (%.3f%%) [", c->sum.ci_pct);
 		put(f, v, c->per_entry, 1, 5);
-		fputs(" per entry]\n", f);
+		fputs(" per entry]", f);
+		if (c->nr_clamped)
+			fputs("   [overhead larger than the count: 0]", f);
+		fputc('\n', f);
 		for (int i = 0; run->opts->all_results && i < c->nr; i++) {
 			fprintf(f, "%s    rep %d: ", indent, i + 1);
 			put(f, v, c->values[i], 0, 2);

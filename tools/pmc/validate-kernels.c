@@ -87,7 +87,7 @@ static FILE *start_list(const char *prog, pid_t *pid)
 
 	if (pipe(fd))
 		return NULL;
-	*pid = fork();
+	*pid = pmc_fork(); /* it does not outlive a killed pmc */
 	if (*pid == 0) {
 		dup2(fd[1], 1);
 		close(fd[0]);
