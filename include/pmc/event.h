@@ -145,6 +145,14 @@ PMC_API enum pmc_event_kind pmc_evsel__kind(const struct pmc_evsel *evsel);
  * CPU-specific), -EINVAL for a NULL or empty buf. A name too long for len is cut.
  */
 PMC_API int pmc_evsel__generic_name(const struct pmc_evsel *evsel, char *buf, size_t len);
+/*
+ * The scale and unit of the event's PMU alias (its events/NAME.scale and .unit files), which
+ * counts are shown in, as perf shows them: power/energy-pkg/ counts 2^-32 joules, its scale
+ * 2.3283064365386962890625e-10 and unit "Joules". 1 and "" for an event without them. The
+ * unit is owned by the event.
+ */
+PMC_API double pmc_evsel__scale(const struct pmc_evsel *evsel);
+PMC_API const char *pmc_evsel__unit(const struct pmc_evsel *evsel);
 /* Index of the event in its list. */
 PMC_API size_t pmc_evsel__idx(const struct pmc_evsel *evsel);
 /* The group leader (the event itself when it is not in a group). */
