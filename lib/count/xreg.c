@@ -46,13 +46,15 @@ int pmc__xregs_of_group(const struct pmc_evlist *evlist, const struct pmc_evsel 
 			uint64_t v;
 			int nr;
 
-			if (!pmc__backend_extra_reg(evlist->backend, evlist->entries[i], k, &v, &nr))
+			if (!pmc__backend_extra_reg(evlist->backend, evlist->entries[i], k, &v,
+						    &nr))
 				continue;
 			out->cap[k] = nr < PMC_XREG_MAX ? nr : PMC_XREG_MAX;
 			if (!add_value(out, k, v)) {
 				pr_warn("group led by '%s' needs more %s at once than the %d "
 					"register%s a core has for them\n",
-					leader->name, what[k], out->cap[k], out->cap[k] == 1 ? "" : "s");
+					leader->name, what[k], out->cap[k],
+					out->cap[k] == 1 ? "" : "s");
 				return -PMC_E_TOOMANY;
 			}
 		}

@@ -31,10 +31,14 @@ static void expect_cpus(const struct pmc__pmu *p, const int *cpus, int nr)
 /* The existing fixture trees: a `cpu` PMU alone, one core PMU, nothing hybrid. */
 Test(event_pmus, single_core_fixtures)
 {
-	static const char *const trees[] = {"pmu-amd-zen3",	 "pmu-amd-zen4",
-					    "pmu-amd-zen5",	 "pmu-intel-icelake",
-					    "pmu-intel-nehalem", "pmu-intel-sandybridge",
-					    "pmu-intel-sapphirerapids", "pmu-intel-skylake"};
+	static const char *const trees[] = {"pmu-amd-zen3",
+					    "pmu-amd-zen4",
+					    "pmu-amd-zen5",
+					    "pmu-intel-icelake",
+					    "pmu-intel-nehalem",
+					    "pmu-intel-sandybridge",
+					    "pmu-intel-sapphirerapids",
+					    "pmu-intel-skylake"};
 	static const uint32_t types[] = {4, 4, 4, 4, 4, 4, 4, 4};
 
 	for (size_t i = 0; i < sizeof(trees) / sizeof(trees[0]); i++) {

@@ -166,8 +166,9 @@ Test(stat_view, alias_scale_and_unit)
 
 	pmc__sysfs_set_root(PMC_TEST_DATA "/sysfs/pmu-intel-skx-2s");
 	cr_assert_eq(pmc_evlist__new(NULL, &evlist), 0);
-	cr_assert_eq(pmc_evlist__parse(evlist, "power/energy-pkg/,uncore_imc_0/cas_count_read/,"
-					       "msr/tsc/,task-clock",
+	cr_assert_eq(pmc_evlist__parse(evlist,
+				       "power/energy-pkg/,uncore_imc_0/cas_count_read/,"
+				       "msr/tsc/,task-clock",
 				       NULL),
 		     0);
 	for (int i = 0; i < 4; i++) {

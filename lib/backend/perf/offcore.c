@@ -18,8 +18,8 @@
 #include "event/evsel.h"
 
 static const struct rsp_regs {
-	int nr;		     /* registers a core has */
-	uint16_t event[2];   /* the event|umask that programs each */
+	int nr;		   /* registers a core has */
+	uint16_t event[2]; /* the event|umask that programs each */
 } regs[PERF_RSP_NR] = {
 	/* intel_nehalem_extra_regs: INTEL_UEVENT_EXTRA_REG(0x01b7, MSR_OFFCORE_RSP_0, ...) */
 	[PERF_RSP_NHM] = {1, {0x01b7}},
