@@ -152,6 +152,8 @@ const char *pmc__perf_cpu_forced_pfm(void);
  * response event of this CPU's core PMU: true, with how many such registers a core has in *nr.
  */
 bool pmc__perf_offcore(const struct pmc_evsel *evsel, uint64_t *value, int *nr);
+/* sample-pmu.c: counting refused on a PMU that only samples (AMD IBS), with why. */
+int pmc__perf_sample_only_check(const struct pmc_evsel *evsel, char *why, size_t len);
 
 /*
  * Debug registers, probed apart (on first use: a breakpoint event planned, or pmc doctor)
