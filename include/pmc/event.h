@@ -153,6 +153,20 @@ PMC_API int pmc_evsel__generic_name(const struct pmc_evsel *evsel, char *buf, si
  */
 PMC_API double pmc_evsel__scale(const struct pmc_evsel *evsel);
 PMC_API const char *pmc_evsel__unit(const struct pmc_evsel *evsel);
+/*
+ * The event whose output line this event's values join, as perf merges aliases: the first of
+ * the events one written event became on several units of a PMU (uncore_imc/cas_count_read/
+ * on uncore_imc_0..5, an alias that several uncore PMUs have), with the same name, scale and
+ * unit; the event itself when it is first or alone. Owned by the list.
+ */
+PMC_API const struct pmc_evsel *pmc_evsel__merged_into(const struct pmc_evsel *evsel);
+/*
+ * Writes into buf the event's name on its own PMU, as perf's --no-merge shows it: the PMU's
+ * name and the terms ("uncore_imc_0/cas_count_read/" for uncore_imc/cas_count_read/), the
+ * name and the PMU in brackets for an alias written alone ("cas_count_read [uncore_imc_0]"),
+ * else the name. Returns 0, or -EINVAL for a NULL or empty buf; a name too long is cut.
+ */
+PMC_API int pmc_evsel__unit_name(const struct pmc_evsel *evsel, char *buf, size_t len);
 /* Index of the event in its list. */
 PMC_API size_t pmc_evsel__idx(const struct pmc_evsel *evsel);
 /* The group leader (the event itself when it is not in a group). */

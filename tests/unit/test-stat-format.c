@@ -179,7 +179,7 @@ Test(stat_view, alias_scale_and_unit)
 		ev[i].ratio = &all_time;
 		ev[i].sum.mean = counts[i];
 	}
-	cr_assert_eq(stat_views__of(ev, 4, 1e9, &v), 0);
+	cr_assert_eq(stat_views__of(ev, 4, 1e9, false, &v), 0);
 	for (int i = 0; i < 4; i++) {
 		cr_expect_str_eq(v[i].name, names[i]);
 		cr_expect_str_eq(v[i].unit, units[i], "%s: unit '%s'", names[i], v[i].unit);

@@ -276,13 +276,13 @@ static void print_lines(FILE *f, const struct stat_run *run, const struct line_o
 {
 	struct stat_view *v;
 
-	if (stat_views__of(events, nr, l->wall_ns, &v)) {
+	if (stat_views__of(events, nr, l->wall_ns, !run->opts->no_merge, &v)) {
 		fprintf(stderr, "pmc stat: cannot print the results: out of memory\n");
 		return;
 	}
 	for (size_t i = 0; i < nr; i++) {
 		/* an interval's or unit's line of an event not in its run is not printed */
-		if ((l->t_s >= 0 || l->unit) && !v[i].counted)
+		if (((l->t_s >= 0 || l->unit) && !v[i].counted) || v[i].merged)
 			continue;
 		if (sep)
 			csv_line(f, run, l, &v[i], sep);
