@@ -10,14 +10,6 @@
 . "$(dirname "$0")/lib.sh"
 export ASAN_OPTIONS=exitcode=99 UBSAN_OPTIONS=exitcode=98
 
-# opens FILE: one line per perf_event_open call, "pass type config config1 pid cpu", with the
-# attr of the last block printed before it (a block is printed when the attr changes).
-opens() {
-	awk '/^# pass / { pass = $3 }
-		/^perf_event_attr:/ { type = "-"; config = "0"; config1 = "0" }
-		/^  type / { type = $2 } /^  config / { config = $2 } /config1 }/ { config1 = $NF }
-		/^sys_perf_event_open:/ { print (pass ? pass : "-"), type, config, config1, $3, $5 }' "$1"
-}
 # dry MODEL FIXTURE EVENTS [ARGS]: pmc stat --dry-run -vv on MODEL's recorded tree, into $T/out.
 dry() {
 	local model=$1 tree=$2 evs=$3
@@ -37,18 +29,18 @@ done
 # --- perf's term: config = event|umask, config1 = the matrix, on the command ---
 dry intel-nehalem nehalem 'cpu/event=0xb7,umask=0x01,offcore_rsp=0x4001/'
 expect_eq "nehalem: offcore_rsp= opens" "$?" 0
-expect_eq "nehalem: offcore_rsp= goes to config1" "$(opens "$T/out")" "- 4 0x1b7 0x4001 <command> -1"
+expect_eq "nehalem: offcore_rsp= goes to config1" "$(dry_calls "$T/out")" "- 4 0x1b7 0x4001 <command> -1"
 dry intel-sapphirerapids sapphirerapids 'cpu/event=0x2a,umask=0x01,offcore_rsp=0x10003c0001/'
-expect_eq "sapphirerapids: OCR (0x2a) with offcore_rsp=" "$(opens "$T/out")" \
+expect_eq "sapphirerapids: OCR (0x2a) with offcore_rsp=" "$(dry_calls "$T/out")" \
 	"- 4 0x12a 0x10003c0001 <command> -1"
 
 # --- libpfm4's names, where libpfm4 knows the CPU (here: the model the test names) ---
 dry intel-nehalem nehalem OFFCORE_RESPONSE_0:DMND_DATA_RD:LOCAL_DRAM
 expect_eq "nehalem: libpfm4's name opens" "$?" 0
-expect_eq "nehalem: DMND_DATA_RD (bit 0) | LOCAL_DRAM (bit 14) in config1" "$(opens "$T/out")" \
+expect_eq "nehalem: DMND_DATA_RD (bit 0) | LOCAL_DRAM (bit 14) in config1" "$(dry_calls "$T/out")" \
 	"- 4 0x1b7 0x4001 <command> -1"
 dry intel-skylake skylake OFFCORE_RESPONSE_1:DMND_DATA_RD:L3_MISS_LOCAL
-expect_eq "skylake: OFFCORE_RESPONSE_1 is event 0x01bb" "$(opens "$T/out")" \
+expect_eq "skylake: OFFCORE_RESPONSE_1 is event 0x01bb" "$(dry_calls "$T/out")" \
 	"- 4 0x1bb 0x3f84000001 <command> -1"
 dry intel-nehalem nehalem OFFCORE_RESPONSE_1:DMND_DATA_RD:LOCAL_DRAM
 expect_eq "nehalem: no OFFCORE_RESPONSE_1 (one register): usage error" "$?" 2
@@ -56,7 +48,7 @@ expect_grep "nehalem: no OFFCORE_RESPONSE_1: unknown" "unknown event 'OFFCORE_RE
 
 # --- Nehalem: one register, one matrix value per pass ---
 dry intel-nehalem nehalem "OFFCORE_RESPONSE_0:DMND_DATA_RD:LOCAL_DRAM,cpu/event=0xb7,umask=0x01,offcore_rsp=0x2001/,cpu/event=0xb7,umask=0x01,offcore_rsp=0x4001/"
-expect_eq "nehalem: two values, two passes; the same value shares one" "$(opens "$T/out")" \
+expect_eq "nehalem: two values, two passes; the same value shares one" "$(dry_calls "$T/out")" \
 	"1/2 4 0x1b7 0x4001 <command> -1
 1/2 4 0x1b7 0x4001 <command> -1
 2/2 4 0x1b7 0x2001 <command> -1"
@@ -70,11 +62,11 @@ expect_eq "nehalem --multiplex: the kernel time-shares the register, one pass" \
 # --- Sandy Bridge on: two registers (0x1a6, 0x1a7), any two values at once ---
 SNB=OFFCORE_RESPONSE_0:DMND_DATA_RD:LLC_MISS_LOCAL_DRAM,OFFCORE_RESPONSE_0:DMND_RFO:LLC_MISS_LOCAL_DRAM
 dry intel-sandybridge sandybridge "$SNB"
-expect_eq "sandybridge: two values of OFFCORE_RESPONSE_0 in one pass" "$(opens "$T/out")" \
+expect_eq "sandybridge: two values of OFFCORE_RESPONSE_0 in one pass" "$(dry_calls "$T/out")" \
 	"- 4 0x1b7 0x3f80400001 <command> -1
 - 4 0x1b7 0x3f80400002 <command> -1"
 dry intel-sandybridge sandybridge "$SNB,OFFCORE_RESPONSE_1:DMND_IFETCH:LLC_MISS_LOCAL_DRAM,OFFCORE_RESPONSE_1:DMND_DATA_RD:LLC_MISS_LOCAL_DRAM"
-expect_eq "sandybridge: a third value, a second pass" "$(opens "$T/out")" \
+expect_eq "sandybridge: a third value, a second pass" "$(dry_calls "$T/out")" \
 	"1/2 4 0x1b7 0x3f80400001 <command> -1
 1/2 4 0x1b7 0x3f80400002 <command> -1
 1/2 4 0x1bb 0x3f80400001 <command> -1
