@@ -32,11 +32,12 @@ static void setup(void)
 		     0);
 	cr_assert_eq(pmc_evlist__nr(evlist), NR);
 	for (size_t i = 0; i < NR; i++)
-		events[i] = (struct pmc_run_event){.evsel = pmc_evlist__at(evlist, i),
-						   .supported = true,
-						   .nr = 1,
-						   .ratio = &ratio[i],
-						   .sum = {.n = 1, .mean = 100.0 * (double)(i + 1)}};
+		events[i] =
+			(struct pmc_run_event){.evsel = pmc_evlist__at(evlist, i),
+					       .supported = true,
+					       .nr = 1,
+					       .ratio = &ratio[i],
+					       .sum = {.n = 1, .mean = 100.0 * (double)(i + 1)}};
 }
 
 static void teardown(void)

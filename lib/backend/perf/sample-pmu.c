@@ -24,7 +24,8 @@ int pmc__perf_sample_only_check(const struct pmc_evsel *evsel, char *why, size_t
 				 "%s is AMD IBS, a sampling PMU: it reports tagged %s as samples "
 				 "and its count is never read; sample it with "
 				 "'pmc record -a -e %s//'",
-				 evsel->pmu, strcmp(evsel->pmu, "ibs_op") ? "fetches" : "operations",
+				 evsel->pmu,
+				 strcmp(evsel->pmu, "ibs_op") ? "fetches" : "operations",
 				 evsel->pmu);
 			return -PMC_E_UNSUPPORTED;
 		}
