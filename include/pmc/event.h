@@ -180,6 +180,21 @@ PMC_API size_t pmc_evsel__group_size(const struct pmc_evsel *evsel);
  */
 PMC_API bool pmc_evsel__kernel_side(const struct pmc_evsel *evsel);
 /*
+ * Whether the event counts its whole host rather than a task or a CPU: an uncore PMU's (a
+ * memory controller, RAPL's energy, a package's C-state residency: a PMU with a cpumask in
+ * sysfs), counted system-wide on the PMU's cpumask CPUs.
+ */
+PMC_API bool pmc_evsel__per_host(const struct pmc_evsel *evsel);
+struct pmc_launcher;
+/*
+ * Under an MPI launcher (l from pmc_launcher_detect()), the rule for per-host events: the
+ * host's lowest local rank (0) counts them; in any other local rank they are refused with that
+ * reason, so that pmc merge, which sums over ranks, counts each host once (docs/mpi.md,
+ * "Per-host events"). Outside a launcher, in local rank 0, or when the launcher does not say
+ * the local rank, nothing changes. Returns how many events were refused, or -ENOMEM.
+ */
+PMC_API int pmc_evlist__mpi_per_host(struct pmc_evlist *evlist, const struct pmc_launcher *l);
+/*
  * The privilege levels the event counts (enum pmc_priv bits), as it is opened: after
  * pmc_evsel__check(), which may have narrowed them (see pmc_evsel__note()).
  */
