@@ -167,6 +167,13 @@ PMC_API const struct pmc_evsel *pmc_evsel__merged_into(const struct pmc_evsel *e
  * else the name. Returns 0, or -EINVAL for a NULL or empty buf; a name too long is cut.
  */
 PMC_API int pmc_evsel__unit_name(const struct pmc_evsel *evsel, char *buf, size_t len);
+/*
+ * Writes into buf what the sysfs PMU named pmu is (docs/pmus.md, "Discovery"): its kind
+ * (core, uncore, other), type and, where a cpus or cpumask file says, its CPUs ("uncore PMU,
+ * type 30, counted on CPUs 0,8"). Returns 0, -ENOENT (buf "") for no such PMU under the
+ * sysfs root, -EINVAL for a NULL or empty buf.
+ */
+PMC_API int pmc_pmu_describe(const char *pmu, char *buf, size_t len);
 /* Index of the event in its list. */
 PMC_API size_t pmc_evsel__idx(const struct pmc_evsel *evsel);
 /* The group leader (the event itself when it is not in a group). */

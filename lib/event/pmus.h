@@ -9,6 +9,7 @@
 #define PMC_LIB_EVENT_PMUS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -72,5 +73,11 @@ const char *pmc__pmu_kind_name(enum pmc__pmu_kind kind);
  */
 int pmc__pmus_each_kind(enum pmc__pmu_kind kind, int (*fn)(const struct pmc__pmu *pmu, void *arg),
 			void *arg);
+
+/*
+ * pmus-describe.c: the core PMUs and the uncore units by type, in words ("core: cpu; uncore:
+ * 6 imc units, 8 cha units on 2 sockets"), into buf; returns the number of PMUs.
+ */
+int pmc__pmus_summary(char *buf, size_t len);
 
 #endif /* PMC_LIB_EVENT_PMUS_H */

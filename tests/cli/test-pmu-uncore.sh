@@ -82,4 +82,21 @@ expect_eq "record: exits 1" "$?" 1
 expect_eq "record: nothing opened" "$(calls "$T/rec")" ""
 expect_grep "record: the reason" "uncore_imc_0 is an uncore PMU.*refuses to sample" "$T/err"
 
+# pmc list: each sysfs PMU's events under a heading that says what the PMU is.
+"$PMC" list pmu >"$T/list" 2>&1
+expect_eq "list: the IMC unit's heading, then its events" \
+	"$(grep -A1 '^ uncore_imc_3:' "$T/list" | sed 's/  */ /g')" \
+	" uncore_imc_3: uncore PMU, type 33, counted on CPUs 0,8
+ uncore_imc_3/cas_count_read/ no event=0x04,umask=0x03"
+expect_eq "list: one heading per PMU with events" "$(grep -c '^ uncore_imc_[0-5]: ' "$T/list")" 6
+
+# pmc doctor: the core PMU and the uncore units by type, on their sockets.
+"$PMC" doctor >"$T/doc" 2>&1
+expect_grep "doctor: core and uncore units" \
+	'^  \[ok\] PMUs +core: cpu; uncore: 8 cha units, 6 imc units on 2 sockets$' "$T/doc"
+"$PMC" doctor --json >"$T/doc.json" 2>/dev/null
+expect_eq "doctor --json: the PMUs found" \
+	"$(json "$T/doc.json" "[c['value'] for c in j['checks'] if c['key'] == 'pmus']")" \
+	"[18]"
+
 finish

@@ -116,6 +116,8 @@ static const struct cli_opt options[] = {
 	 "values per physical core too, as sysfs's topology groups the CPUs (with -a or -C)"},
 	{"per-socket", O_PER_SOCKET, NULL, CLI_V_NONE, NULL,
 	 "values per socket too (with -a or -C)"},
+	{"per-die", O_PER_DIE, NULL, CLI_V_NONE, NULL,
+	 "values per die of each socket too (with -a or -C)"},
 	{"region-per-thread", O_REGION_PER_THREAD, NULL, CLI_V_NONE, NULL,
 	 "regions: values per thread too (or PMC_PER_THREAD=1 in the environment)"},
 	{"interval-print", 'I', "MS", CLI_V_NONE, NULL,

@@ -28,6 +28,7 @@ enum stat_mode_key {
 	O_REGION_PER_THREAD,
 	O_PER_CORE,
 	O_PER_SOCKET,
+	O_PER_DIE,
 	O_FILTER,
 	O_CONTROL,
 	O_PRE,

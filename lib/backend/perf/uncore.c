@@ -52,8 +52,10 @@ static void say_system_wide(const struct pmc_evsel *ev)
 	static atomic_flag said = ATOMIC_FLAG_INIT;
 
 	if (!atomic_flag_test_and_set(&said))
-		pr_warn("'%s' is an uncore event: an uncore PMU counts for its whole socket or die, "
-			"not for one task, so it is counted system-wide (pid -1, on the PMU's cpumask "
+		pr_warn("'%s' is an uncore event: an uncore PMU counts for its whole socket or "
+			"die, "
+			"not for one task, so it is counted system-wide (pid -1, on the PMU's "
+			"cpumask "
 			"CPUs) while the target runs, as perf does\n",
 			ev->name);
 }
@@ -125,7 +127,8 @@ int pmc__perf_uncore_enable(struct perf_counting *pc)
 			continue;
 		for (int u = pc->nr_task_units; u < pc->nr_units; u++)
 			if (*perf_fd(pc, i, u) >= 0 &&
-			    ioctl(*perf_fd(pc, i, u), PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) < 0)
+			    ioctl(*perf_fd(pc, i, u), PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) <
+				    0)
 				return -errno;
 	}
 	return 0;
