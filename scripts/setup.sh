@@ -11,7 +11,7 @@ if [ "${1:-}" = "--test" ]; then
 	pkgs+=(libcriterion-dev clang libclang-rt-14-dev linux-perf libpapi-dev hyperfine
 	       binutils abigail-tools clang-format man-db groff-base bsdextrautils locales
 	       chromium protobuf-compiler golang-go python3-jsonschema openmpi-bin libopenmpi-dev
-	       likwid gfortran)
+	       likwid gfortran zstd)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

@@ -64,7 +64,7 @@ void pmc__perfdata_release_behind(struct pmc__perfdata *f, uint64_t pos)
 	uint64_t page, upto;
 
 	/* Called for every record: the page size is asked only when pages are handed back. */
-	if (!f->mapped || f->inflated || pos < f->released + 2 * PERFDATA_KEEP_BEHIND)
+	if (!f->mapped || pos < f->released + 2 * PERFDATA_KEEP_BEHIND)
 		return;
 	page = (uint64_t)sysconf(_SC_PAGESIZE);
 	upto = (pos - PERFDATA_KEEP_BEHIND) & ~(page - 1);
@@ -73,26 +73,43 @@ void pmc__perfdata_release_behind(struct pmc__perfdata *f, uint64_t pos)
 		f->released = upto;
 }
 
+/*
+ * The data at f->pos, at least want bytes unless they end before: *left says how many there
+ * are (all that is left when fewer). A file's are in its buffer; inflated data are inflated
+ * now (compressed.c), and *p is valid until the next call.
+ */
+static int data_at(struct pmc__perfdata *f, uint64_t want, const uint8_t **p, uint64_t *left,
+		   struct pmc_file_error *err)
+{
+	if (f->zs)
+		return pmc__perfdata_zstream_get(f, f->pos, want, p, left, err);
+	*p = f->buf + f->pos;
+	*left = f->data_end - f->pos;
+	return 0;
+}
+
 int pmc__perfdata_next(struct pmc__perfdata *f, struct pmc__perfdata_event *ev,
 		       struct pmc_file_error *err)
 {
 	struct perf_event_header h;
 	const uint8_t *p;
-	uint64_t left = f->data_end - f->pos, len;
+	uint64_t left, len;
+	int ret = data_at(f, sizeof(h), &p, &left, err);
 
-	if (!left)
-		return 0;
+	if (ret || !left)
+		return ret;
 	if (left < sizeof(h))
 		return pmc__perfdata_fail(err, -PMC_E_TRUNCATED, f->pos,
 					  "data ends inside a record header: %llu of 8 bytes",
 					  (unsigned long long)left);
-	p = f->buf + f->pos;
 	memcpy(&h, p, sizeof(h));
 	if (h.size < sizeof(h))
 		return pmc__perfdata_fail(err, -PMC_E_FORMAT, f->pos,
 					  "record of type %u declares %u bytes, fewer than its "
 					  "8-byte header",
 					  h.type, h.size);
+	if ((ret = data_at(f, h.size, &p, &left, err)) != 0)
+		return ret;
 	if (h.size > left)
 		return pmc__perfdata_fail(err, -PMC_E_TRUNCATED, f->pos,
 					  "record of type %u declares %u bytes but the data "
@@ -101,7 +118,9 @@ int pmc__perfdata_next(struct pmc__perfdata *f, struct pmc__perfdata_event *ev,
 	if (h.type == PERFDATA_RECORD_COMPRESSED || h.type == PERFDATA_RECORD_COMPRESSED2)
 		return pmc__perfdata_fail(err, -PMC_E_FORMAT, f->pos,
 					  "a compressed record inside compressed data");
-	len = pmc__perfdata_rec_len(f, f->pos, &h);
+	len = pmc__perfdata_rec_len(f, p, &h);
+	if (len > left && (ret = data_at(f, len, &p, &left, err)) != 0)
+		return ret;
 	if (len > left)
 		return pmc__perfdata_fail(err, -PMC_E_TRUNCATED, f->pos,
 					  "tracing data of %llu bytes but the stream has %llu left",
@@ -116,14 +135,15 @@ int pmc__perfdata_next(struct pmc__perfdata *f, struct pmc__perfdata_event *ev,
 	if (record_attr(f, ev->hdr, f->pos, &ev->attr_idx, err))
 		return -PMC_E_FORMAT;
 	f->pos += len;
-	pmc__perfdata_release_behind(f, f->pos);
+	if (!f->zs) /* inflated data hand back the file's pages as they inflate them */
+		pmc__perfdata_release_behind(f, f->pos);
 	return 1;
 }
 
 void pmc__perfdata_event_at(struct pmc__perfdata *f, uint64_t offset, size_t attr_idx,
 			    struct pmc__perfdata_event *ev)
 {
-	const uint8_t *p = f->buf + offset;
+	const uint8_t *p = f->zs ? pmc__perfdata_zstream_at(f, offset) : f->buf + offset;
 	uint16_t size;
 
 	if ((uintptr_t)p % 8) {

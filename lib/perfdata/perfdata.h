@@ -200,6 +200,18 @@ int pmc__perfdata_next(struct pmc__perfdata *f, struct pmc__perfdata_event *ev,
  */
 void pmc__perfdata_event_at(struct pmc__perfdata *f, uint64_t offset, size_t attr_idx,
 			    struct pmc__perfdata_event *ev);
+/*
+ * The records a reader holds to replay: pmc__perfdata_event_at() will be asked for no record
+ * before offset (UINT64_MAX: none; the default). Records of a perf record -z file are inflated
+ * as they are read, into memory that holds them from the oldest held (docs/sample-file.md);
+ * a mapped file's stay in the file.
+ */
+void pmc__perfdata_keep(struct pmc__perfdata *f, uint64_t offset);
+/*
+ * The most bytes of data from the oldest record held to the newest read that a reader should
+ * hold: past it, replay the oldest. UINT64_MAX for a file, whose records stay in the file.
+ */
+uint64_t pmc__perfdata_hold_max(const struct pmc__perfdata *f);
 /* Decodes a PERF_RECORD_SAMPLE read by pmc__perfdata_next() or pmc__perfdata_event_at(). */
 int pmc__perfdata_sample(struct pmc__perfdata *f, const struct pmc__perfdata_event *ev,
 			 struct pmc__sample *s, struct pmc_file_error *err);

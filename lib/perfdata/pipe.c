@@ -203,14 +203,14 @@ int pmc__perfdata_read_stream(int fd, uint8_t **out, size_t *len, size_t *cap)
 	return 0;
 }
 
-uint64_t pmc__perfdata_rec_len(const struct pmc__perfdata *f, uint64_t off,
+uint64_t pmc__perfdata_rec_len(const struct pmc__perfdata *f, const uint8_t *rec,
 			       const struct perf_event_header *h)
 {
 	uint32_t size;
 
 	if (!f->pipe || h->type != PERFDATA_RECORD_HEADER_TRACING_DATA || h->size < 12)
 		return h->size;
-	memcpy(&size, f->buf + off + 8, 4);
+	memcpy(&size, rec + 8, 4);
 	return h->size + ALIGN8((uint64_t)size);
 }
 
@@ -275,9 +275,11 @@ int pmc__perfdata_pipe_open(struct pmc__perfdata *f, struct pmc_file_error *err)
 	while (!ret && f->len - off >= sizeof(h)) {
 		uint64_t len;
 		memcpy(&h, f->buf + off, sizeof(h));
-		len = pmc__perfdata_rec_len(f, off, &h);
-		if (h.size < sizeof(h) || len > f->len - off)
+		if (h.size < sizeof(h) || h.size > f->len - off)
 			break; /* next.c says what is wrong, where */
+		len = pmc__perfdata_rec_len(f, f->buf + off, &h);
+		if (len > f->len - off)
+			break;
 		ret = pipe_record(f, off, &h, err);
 		off += len;
 	}

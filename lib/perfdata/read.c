@@ -402,9 +402,7 @@ void pmc__perfdata_close(struct pmc__perfdata *f)
 	pmc__perfdata_build_ids_free(&f->build_ids);
 	free(f->attrs);
 	free(f->idmap);
-	free(f->inflated);
-	if (f->inflated)
-		f->buf = f->file_buf, f->len = f->file_len;
+	pmc__perfdata_zstream_free(f->zs);
 	if (f->mapped)
 		munmap((void *)f->buf, f->len);
 	if (f->stream)

@@ -17,10 +17,8 @@ struct pmc__perfdata {
 	const uint8_t *buf;
 	size_t len;
 	bool mapped;
-	/* perf record -z: buf is inflated (compressed.c); the file's own bytes are file_buf */
-	uint8_t *inflated;
-	const uint8_t *file_buf;
-	size_t file_len;
+	/* perf record -z: the records are read from the inflated data (compressed.c) */
+	struct pmc__perfdata_zstream *zs;
 	bool interrupted;
 	bool pipe;	 /* a pipe-mode stream (pipe.c): header and attrs are records */
 	uint8_t *stream; /* the stream read into memory (mapped, stream_cap bytes) or NULL */
@@ -71,21 +69,36 @@ int pmc__perfdata_read_stream(int fd, uint8_t **out, size_t *len, size_t *cap);
 /* pipe.c: the header records of a pipe-mode stream (attrs, features); 0 or an error. */
 int pmc__perfdata_pipe_open(struct pmc__perfdata *f, struct pmc_file_error *err);
 /*
- * pipe.c: the bytes the record at off takes, h.size but for a pipe stream's TRACING_DATA,
- * whose data follow it. The caller checks it against the bytes left.
+ * pipe.c: the bytes the record at rec (its header h, at least h->size bytes) takes, h.size but
+ * for a pipe stream's TRACING_DATA, whose data follow it. The caller checks it against the
+ * bytes left.
  */
-uint64_t pmc__perfdata_rec_len(const struct pmc__perfdata *f, uint64_t off,
+uint64_t pmc__perfdata_rec_len(const struct pmc__perfdata *f, const uint8_t *rec,
 			       const struct perf_event_header *h);
 /* features.c: the feature sections pmc keeps (single strings, EVENT_DESC, BUILD_ID's
  * entries). 0, or an error naming the section. */
 int pmc__perfdata_read_features(struct pmc__perfdata *f, struct pmc_file_error *err);
 /*
- * compressed.c: a data section with compressed records (perf record -z) is replaced by
- * their inflated records. 0 (also when there are none), or an error naming the record.
+ * compressed.c: a data section with compressed records (perf record -z) is read as their
+ * inflated records, inflated as next.c asks for them (f->zs). 0 (also when there are none),
+ * or an error.
  */
 #define PERFDATA_INFLATE_RATIO 256
-#define PERFDATA_INFLATE_SLACK ((size_t)64 << 20)
+#define PERFDATA_INFLATE_SLACK ((uint64_t)64 << 20)
+/* What pmc__perfdata_hold_max() says of inflated data: the records a user may hold. */
+#define PERFDATA_HOLD_MAX ((uint64_t)128 << 20)
 int pmc__perfdata_inflate(struct pmc__perfdata *f, struct pmc_file_error *err);
+/*
+ * compressed.c: the inflated data at off, at least want bytes of them unless they end before
+ * (*left says how many there are from off: all that is left when fewer than want). *p is
+ * valid until the next call. 0, or an error naming the compressed record (said again by every
+ * later call).
+ */
+int pmc__perfdata_zstream_get(struct pmc__perfdata *f, uint64_t off, uint64_t want,
+			      const uint8_t **p, uint64_t *left, struct pmc_file_error *err);
+/* compressed.c: the inflated record at off, which the window still holds. */
+const uint8_t *pmc__perfdata_zstream_at(const struct pmc__perfdata *f, uint64_t off);
+void pmc__perfdata_zstream_free(struct pmc__perfdata_zstream *zs);
 bool pmc__perfdata_in_file(const struct pmc__perfdata *f, uint64_t off, uint64_t size);
 
 #endif /* PMC_LIB_PERFDATA_READER_H */

@@ -420,7 +420,23 @@ static int flush(struct pmc_report *r, uint64_t limit, struct pmc_file_error *er
 	}
 	memmove(q->v, q->v + i, (q->nr - i) * sizeof(*q->v));
 	q->nr -= i;
+	/* The reader holds what is still queued: of a -z file, in memory (pmc__perfdata_keep). */
+	q->keep = UINT64_MAX;
+	for (i = 0; i < q->nr; i++)
+		q->keep = q->v[i].offset < q->keep ? q->v[i].offset : q->keep;
+	pmc__perfdata_keep(r->f, q->keep);
 	return ret;
+}
+
+/* The newest time among the records queued from before offset below. */
+static uint64_t time_before(const struct rqueue *q, uint64_t below)
+{
+	uint64_t t = 0;
+
+	for (size_t i = 0; i < q->nr; i++)
+		if (q->v[i].offset < below && q->v[i].time > t)
+			t = q->v[i].time;
+	return t;
 }
 
 static int grow(struct rqueue *q)
@@ -475,9 +491,17 @@ static int enqueue(struct pmc_report *r, const struct pmc__perfdata_event *ev,
 		return -ENOMEM;
 	if (q->nr && before(&e, &q->v[q->nr - 1]))
 		q->sorted = false;
+	if (!q->nr)
+		pmc__perfdata_keep(r->f, q->keep = e.offset);
 	q->v[q->nr++] = e;
-	if (q->nr < QUEUE_MAX)
+	/*
+	 * A -z file's records are held in memory from the oldest queued (pmc__perfdata_hold_max):
+	 * past that, what was queued before the last half is replayed.
+	 */
+	if (q->nr < QUEUE_MAX && e.offset - q->keep <= pmc__perfdata_hold_max(r->f))
 		return 0;
+	if (q->nr < QUEUE_MAX)
+		return flush(r, time_before(q, e.offset - pmc__perfdata_hold_max(r->f) / 2), err);
 	sort_queue(q);
 	return flush(r, q->v[q->nr / 2].time, err);
 }

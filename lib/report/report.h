@@ -132,6 +132,7 @@ struct rqueue {
 	uint64_t next_flush; /* at the next FINISHED_ROUND, replay up to this time */
 	uint64_t flushed;    /* newest time replayed */
 	uint64_t nr_late;    /* records older than one already replayed */
+	uint64_t keep;	     /* the lowest offset queued, when nr (pmc__perfdata_keep) */
 };
 
 struct pmc_report {

@@ -148,9 +148,9 @@ int pmc__ehframe_range(const struct pmc__dw_api *dw, Elf *elf, uint64_t vaddr, u
 		p = e.fde.start;
 		if (enc < 0 || (enc & 0x70) > 0x10 || read_value(enc, &p, e.fde.end, &loc))
 			continue;
-		if (enc & 0x10) /* pcrel: from the field's own address */
-			loc += (int64_t)(base +
-					 (uint64_t)(e.fde.start - (const uint8_t *)data->d_buf));
+		if (enc & 0x10) /* pcrel: from the field's own address, modulo 2^64 as addresses */
+			loc = (int64_t)((uint64_t)loc + base +
+					(uint64_t)(e.fde.start - (const uint8_t *)data->d_buf));
 		if (read_value(enc & 0x0f, &p, e.fde.end, &len) || len <= 0)
 			continue;
 		if (vaddr >= (uint64_t)loc && vaddr - (uint64_t)loc < (uint64_t)len) {

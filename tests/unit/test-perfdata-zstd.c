@@ -169,3 +169,41 @@ Test(zstd, decompression_bomb_is_refused)
 	cr_assert_eq(read_all(ips, &nr, &err), -PMC_E_FORMAT);
 	cr_expect(strstr(err.msg, "decompression bomb"), "%s", err.msg);
 }
+
+/*
+ * The records are inflated into a window as they are read: a record the reader holds
+ * (pmc__perfdata_keep) is still there, whole, after 960 KB more were read past it.
+ */
+Test(zstd, held_record_is_kept_while_reading_on)
+{
+	static uint8_t buf[1000 * 256];
+	struct pmc__perfdata *f;
+	struct pmc__perfdata_event ev;
+	struct pmc__sample s;
+	struct pmc_file_error err = {0};
+	uint64_t held = 0, nr = 0;
+	int ret;
+
+	for (uint64_t i = 0; i < 30; i++) {
+		size_t len = 0;
+		for (uint64_t j = 0; j < 1000; j++)
+			len += sample_rec(i * 1000 + j, buf + len);
+		write_compressed(buf, len);
+	}
+	cr_assert_eq(pmc__perfdata_writer_finish(w), 0);
+	cr_assert_eq(pmc__perfdata_open(path, &f, &err), 0, "%s", err.msg);
+	while ((ret = pmc__perfdata_next(f, &ev, &err)) == 1) {
+		cr_assert_eq(pmc__perfdata_sample(f, &ev, &s, &err), 0);
+		cr_assert_eq(s.ip, 0x400000 + nr);
+		if (nr++ == 10) {
+			held = ev.offset;
+			pmc__perfdata_keep(f, held);
+		}
+	}
+	cr_assert_eq(ret, 0, "%s", err.msg);
+	cr_assert_eq(nr, 30000);
+	pmc__perfdata_event_at(f, held, 0, &ev);
+	cr_assert_eq(pmc__perfdata_sample(f, &ev, &s, &err), 0);
+	cr_expect_eq(s.ip, 0x400000 + 10);
+	pmc__perfdata_close(f);
+}
