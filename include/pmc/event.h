@@ -146,6 +146,14 @@ PMC_API enum pmc_event_kind pmc_evsel__kind(const struct pmc_evsel *evsel);
  */
 PMC_API int pmc_evsel__generic_name(const struct pmc_evsel *evsel, char *buf, size_t len);
 /*
+ * The scale and unit of the event's PMU alias (its events/NAME.scale and .unit files), which
+ * counts are shown in, as perf shows them: power/energy-pkg/ counts 2^-32 joules, its scale
+ * 2.3283064365386962890625e-10 and unit "Joules". 1 and "" for an event without them. The
+ * unit is owned by the event.
+ */
+PMC_API double pmc_evsel__scale(const struct pmc_evsel *evsel);
+PMC_API const char *pmc_evsel__unit(const struct pmc_evsel *evsel);
+/*
  * The event whose output line this event's values join, as perf merges aliases: the first of
  * the events one written event became on several units of a PMU (uncore_imc/cas_count_read/
  * on uncore_imc_0..5, an alias that several uncore PMUs have), with the same name, scale and
@@ -178,6 +186,21 @@ PMC_API size_t pmc_evsel__group_size(const struct pmc_evsel *evsel);
  * counts where it happens unless :u, :k or :h say otherwise (docs/events.md).
  */
 PMC_API bool pmc_evsel__kernel_side(const struct pmc_evsel *evsel);
+/*
+ * Whether the event counts its whole host rather than a task or a CPU: an uncore PMU's (a
+ * memory controller, RAPL's energy, a package's C-state residency: a PMU with a cpumask in
+ * sysfs), counted system-wide on the PMU's cpumask CPUs.
+ */
+PMC_API bool pmc_evsel__per_host(const struct pmc_evsel *evsel);
+struct pmc_launcher;
+/*
+ * Under an MPI launcher (l from pmc_launcher_detect()), the rule for per-host events: the
+ * host's lowest local rank (0) counts them; in any other local rank they are refused with that
+ * reason, so that pmc merge, which sums over ranks, counts each host once (docs/mpi.md,
+ * "Per-host events"). Outside a launcher, in local rank 0, or when the launcher does not say
+ * the local rank, nothing changes. Returns how many events were refused, or -ENOMEM.
+ */
+PMC_API int pmc_evlist__mpi_per_host(struct pmc_evlist *evlist, const struct pmc_launcher *l);
 /*
  * The privilege levels the event counts (enum pmc_priv bits), as it is opened: after
  * pmc_evsel__check(), which may have narrowed them (see pmc_evsel__note()).

@@ -145,6 +145,17 @@ int pmc__backend_budget(const struct pmc_backend_ops *b, enum pmc_slot_class cls
 	return b->budget ? b->budget(cls) : INT_MAX;
 }
 
+bool pmc__backend_extra_reg(const struct pmc_backend_ops *b, const struct pmc_evsel *evsel,
+			    enum pmc_xreg xreg, uint64_t *value, int *nr)
+{
+	if (xreg == PMC_XREG_LDLAT) {
+		*value = evsel->ldlat;
+		*nr = 1;
+		return evsel->ldlat != 0;
+	}
+	return b->extra_reg && b->extra_reg(evsel, xreg, value, nr);
+}
+
 int pmc__backend_for_each_known(const struct pmc_backend_ops *b, pmc_event_fn fn, void *arg)
 {
 	return b->for_each_known ? b->for_each_known(fn, arg) : 0;

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <pmc/count.h>
 #include <pmc/event.h>
 
@@ -45,6 +46,18 @@ enum pmc_slot_class {
 	PMC_SLOT_NR,
 };
 #define PMC_SLOT_FIXED_NR 3
+
+/*
+ * Registers an event programs besides its counter, shared by the core's events: a core holds
+ * one value per register at a time, so the planner keeps events that need more distinct
+ * values than registers in different passes (count/xreg.c).
+ */
+enum pmc_xreg {
+	PMC_XREG_LDLAT,	  /* the load-latency threshold (evsel->ldlat): one register */
+	PMC_XREG_OFFCORE, /* Intel's offcore response matrix (config1): one or two registers */
+	PMC_XREG_NR,
+};
+#define PMC_XREG_MAX 2 /* the most registers of one kind a core has */
 
 /*
  * One backend. Hooks marked optional may be NULL; the pmc__backend_*() wrappers below turn
@@ -109,6 +122,13 @@ struct pmc_backend_ops {
 	enum pmc_slot_class (*classify)(const struct pmc_evsel *evsel);
 	/* How many of a resource exist (INT_MAX for unlimited). */
 	int (*budget)(enum pmc_slot_class cls);
+	/*
+	 * optional: the value evsel programs into a register of kind xreg other than
+	 * PMC_XREG_LDLAT (true, with how many such registers a core has, at most PMC_XREG_MAX, in
+	 * *nr), or false when it takes none.
+	 */
+	bool (*extra_reg)(const struct pmc_evsel *evsel, enum pmc_xreg xreg, uint64_t *value,
+			  int *nr);
 	/* optional: walk backend-specific names (CPU tables). */
 	int (*for_each_known)(pmc_event_fn fn, void *arg);
 	/*
@@ -216,6 +236,12 @@ enum pmc_slot_class pmc__backend_classify(const struct pmc_backend_ops *b,
 					  const struct pmc_evsel *evsel);
 /* budget: INT_MAX (unlimited) without the hook. */
 int pmc__backend_budget(const struct pmc_backend_ops *b, enum pmc_slot_class cls);
+/*
+ * extra_reg: the load-latency threshold is evsel->ldlat (one register) on every backend; other
+ * kinds false without the hook.
+ */
+bool pmc__backend_extra_reg(const struct pmc_backend_ops *b, const struct pmc_evsel *evsel,
+			    enum pmc_xreg xreg, uint64_t *value, int *nr);
 /* for_each_known: 0 (nothing to walk) without the hook. */
 int pmc__backend_for_each_known(const struct pmc_backend_ops *b, pmc_event_fn fn, void *arg);
 /* preset_model: NULL (the generic column only) without the hook. */

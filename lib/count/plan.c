@@ -13,13 +13,14 @@
 #include <pmc/error.h>
 #include "core/backend.h"
 #include "core/log.h"
+#include "count/xreg.h"
 #include "event/evsel.h"
 
 /* Resources used by each pass so far: used[pass][class]. */
 struct plan {
 	int (*used)[PMC_SLOT_NR];
-	bool *excl;	 /* the pass holds an exclusive group: no other event on its counters */
-	unsigned *ldlat; /* the pass's load-latency threshold (one register per core), 0: none */
+	bool *excl; /* the pass holds an exclusive group: no other event on its counters */
+	struct pmc__xregs *xregs; /* the values the pass holds in shared registers (xreg.c) */
 	int nr_passes, alloc;
 	int budget[PMC_SLOT_NR];
 	int cap[PMC_SLOT_NR]; /* what exists, multiplexed or not: what one group may need */
@@ -52,16 +53,18 @@ static bool fits_budget(const int *budget, const int *used, const int *need)
 }
 
 /*
- * Whether need joins pass (an exclusive one only a pass whose counters are free; one with a
- * load-latency threshold only a pass with none or the same: a core has one threshold register,
- * which the kernel time-shares between events of different thresholds, and vpmu models one).
+ * Whether need joins pass (an exclusive one only a pass whose counters are free; one that
+ * programs shared registers, a load-latency threshold or an offcore response value, only a
+ * pass with a register left for each of its values or holding them already: the kernel
+ * time-shares the registers between events of more values, and vpmu models one threshold).
  */
-static bool fits(const struct plan *p, int pass, const int *need, bool exclusive, unsigned ldlat)
+static bool fits(const struct plan *p, int pass, const int *need, bool exclusive,
+		 const struct pmc__xregs *xneed)
 {
 	if (!p->multiplex && takes_counters(need) &&
 	    (p->excl[pass] || (exclusive && takes_counters(p->used[pass]))))
 		return false;
-	if (!p->multiplex && ldlat && p->ldlat[pass] && p->ldlat[pass] != ldlat)
+	if (!p->multiplex && !pmc__xregs_fit(&p->xregs[pass], xneed))
 		return false;
 	return fits_budget(p->budget, p->used[pass], need);
 }
@@ -72,7 +75,7 @@ static int new_pass(struct plan *p)
 		int n = p->alloc ? 2 * p->alloc : 4;
 		void *u = realloc(p->used, (size_t)n * sizeof(*p->used));
 		bool *x = u ? realloc(p->excl, (size_t)n * sizeof(*p->excl)) : NULL;
-		unsigned *l = x ? realloc(p->ldlat, (size_t)n * sizeof(*p->ldlat)) : NULL;
+		struct pmc__xregs *l = x ? realloc(p->xregs, (size_t)n * sizeof(*p->xregs)) : NULL;
 
 		if (u)
 			p->used = u;
@@ -80,12 +83,12 @@ static int new_pass(struct plan *p)
 			p->excl = x;
 		if (!l)
 			return -ENOMEM;
-		p->ldlat = l;
+		p->xregs = l;
 		p->alloc = n;
 	}
 	memset(p->used[p->nr_passes], 0, sizeof(p->used[0]));
 	p->excl[p->nr_passes] = false;
-	p->ldlat[p->nr_passes] = 0;
+	memset(&p->xregs[p->nr_passes], 0, sizeof(p->xregs[0]));
 	return p->nr_passes++;
 }
 
@@ -95,15 +98,6 @@ static void group_need(const struct pmc_evlist *evlist, const struct pmc_evsel *
 	memset(need, 0, sizeof(int) * PMC_SLOT_NR);
 	for (size_t i = leader->idx; i < evlist->nr && evlist->entries[i]->leader == leader; i++)
 		need[pmc__backend_classify(evlist->backend, evlist->entries[i])]++;
-}
-
-/* The load-latency threshold a group needs (its first member's that has one), 0: none. */
-static unsigned group_ldlat(const struct pmc_evlist *evlist, const struct pmc_evsel *leader)
-{
-	for (size_t i = leader->idx; i < evlist->nr && evlist->entries[i]->leader == leader; i++)
-		if (evlist->entries[i]->ldlat)
-			return evlist->entries[i]->ldlat;
-	return 0;
 }
 
 /* Whether every member of the group is countable here (a group is counted whole or not). */
@@ -150,15 +144,19 @@ static int split(struct plan *p, struct pmc_evlist *evlist, struct pmc_evsel *le
 static int place(struct plan *p, struct pmc_evlist *evlist, struct pmc_evsel *leader)
 {
 	bool exclusive = leader->attr.exclusive;
-	unsigned ldlat = group_ldlat(evlist, leader);
+	struct pmc__xregs xneed;
 	int need[PMC_SLOT_NR], zero[PMC_SLOT_NR] = {0}, pass;
+	int err = pmc__xregs_of_group(evlist, leader, &xneed);
 
+	/* Not even the kernel's time-sharing counts such a group whole (validate_group()). */
+	if (err)
+		return err;
 	group_need(evlist, leader, need);
 	if (leader->nr_members > 1 && (leader->mods & PMC_MOD_WEAK) &&
 	    !fits_budget(p->cap, zero, need))
 		return split(p, evlist, leader);
 	for (pass = 0; pass < p->nr_passes; pass++)
-		if (fits(p, pass, need, exclusive, ldlat))
+		if (fits(p, pass, need, exclusive, &xneed))
 			break;
 	if (pass == p->nr_passes) {
 		if (!fits_budget(p->budget, zero, need)) {
@@ -172,8 +170,7 @@ static int place(struct plan *p, struct pmc_evlist *evlist, struct pmc_evsel *le
 	for (int cls = 0; cls < PMC_SLOT_NR; cls++)
 		p->used[pass][cls] += need[cls];
 	p->excl[pass] |= exclusive && takes_counters(need);
-	if (ldlat)
-		p->ldlat[pass] = ldlat;
+	pmc__xregs_add(&p->xregs[pass], &xneed);
 	set_group_pass(evlist, leader, pass);
 	return 0;
 }
@@ -228,7 +225,7 @@ int pmc_evlist__plan_shared(struct pmc_evlist *evlist, bool multiplex, int share
 	}
 	free(p.used);
 	free(p.excl);
-	free(p.ldlat);
+	free(p.xregs);
 	if (err)
 		return err;
 	*nr_passes = p.nr_passes;

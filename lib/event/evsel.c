@@ -60,6 +60,16 @@ const char *pmc_evsel__name(const struct pmc_evsel *evsel)
 	return evsel->name;
 }
 
+double pmc_evsel__scale(const struct pmc_evsel *evsel)
+{
+	return evsel->scale > 0 ? evsel->scale : 1;
+}
+
+const char *pmc_evsel__unit(const struct pmc_evsel *evsel)
+{
+	return evsel->unit ? evsel->unit : "";
+}
+
 enum pmc_event_kind pmc_evsel__kind(const struct pmc_evsel *evsel)
 {
 	return evsel->kind;

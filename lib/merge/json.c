@@ -279,6 +279,8 @@ int pmc__merge_write_json(struct pmc_merge *m, FILE *f)
 	struct json_out o = {.w = {.f = f}, .part = -1, .region = SIZE_MAX};
 	struct jw *w = &o.w;
 	struct missing ms = {.w = w};
+	const json_t *per_host;
+	json_t *none = json_array();
 	int err;
 
 	open_(w, '{');
@@ -300,6 +302,11 @@ int pmc__merge_write_json(struct pmc_merge *m, FILE *f)
 	ranks_json(w, m, true);
 	key(w, "ranks");
 	ranks_json(w, m, false);
+	/* counted by each host's local rank 0 only (per-host.c) */
+	per_host = pmc__merge_per_host(m);
+	key(w, "per_host_events");
+	value(w, per_host ? (json_t *)per_host : none);
+	json_decref(none);
 	err = pmc__merge_for_series(m, add_series, &o);
 	to_part(&o, 3);
 	close_(w, '}');

@@ -83,6 +83,14 @@ int pmc__merge_for_series(const struct pmc_merge *m, pmc__merge_series_fn fn, vo
 void pmc__merge_for_missing(const struct pmc_merge *m, void (*fn)(int first, int last, void *arg),
 			    void *arg);
 
+/*
+ * per-host.c: the events the files name as counting their whole host (provenance.mpi's
+ * per_host_events, counted by each host's local rank 0 only), or NULL; and the text's line
+ * that says so.
+ */
+const json_t *pmc__merge_per_host(const struct pmc_merge *m);
+void pmc__merge_per_host_text(const struct pmc_merge *m, FILE *f);
+
 /* The three formats (write.c, json.c). */
 int pmc__merge_write_text(struct pmc_merge *m, FILE *f);
 int pmc__merge_write_csv(struct pmc_merge *m, FILE *f);

@@ -166,6 +166,7 @@ int pmc__merge_write_text(struct pmc_merge *m, FILE *f)
 	}
 	if (stopped)
 		fputc('\n', f);
+	pmc__merge_per_host_text(m, f);
 	fprintf(f, "# Event Sum Min MinRank Max MaxRank Mean StdDev CV Imbalance LoadBalance "
 		   "P10 P25 P50 P75 P90\n");
 	return pmc__merge_for_series(m, text_row, f);

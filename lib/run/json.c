@@ -42,6 +42,21 @@ static json_t *command(const struct pmc_run *run)
 	return cmd;
 }
 
+/*
+ * The events that count the whole host (pmc_evsel__per_host()): pmc merge says they are summed
+ * over hosts, each counted by its local rank 0 (docs/mpi.md, "Per-host events").
+ */
+static json_t *per_host_events(const struct pmc_evlist *evlist)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < pmc_evlist__nr(evlist); i++)
+		if (pmc_evsel__per_host(pmc_evlist__at(evlist, i)))
+			json_array_append_new(
+				a, pmc__json_bytes(pmc_evsel__name(pmc_evlist__at(evlist, i))));
+	return a;
+}
+
 static json_t *provenance(const struct pmc_run *run)
 {
 	const struct pmc_caps *caps = pmc_caps();
@@ -70,8 +85,10 @@ static json_t *provenance(const struct pmc_run *run)
 						       run->target.kind == PMC_TARGET_CPUS,
 						       run->target.cpus));
 		pmc_launcher_detect(&l);
-		if ((mpi = pmc__launcher_json(&l)))
+		if ((mpi = pmc__launcher_json(&l))) {
+			json_object_set_new(mpi, "per_host_events", per_host_events(run->evlist));
 			json_object_set_new(j, "mpi", mpi);
+		}
 	}
 	if (j && run->res.stop_signal) {
 		json_object_set_new(j, "stopped_by", signal_name(run->res.stop_signal));

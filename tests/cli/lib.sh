@@ -48,6 +48,16 @@ expect_no_grep() {
 # json FILE PYTHON-EXPR: evaluates EXPR with j = the parsed file, prints the result.
 json() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"; }
 
+# dry_calls FILE: the perf_event_open calls of a --dry-run -vv output, one a line: "PASS TYPE
+# CONFIG CONFIG1 PID CPU", with the attr of the block printed last before the call (a block is
+# printed when the attr changes) and the pass ("-" when the plan has one).
+dry_calls() {
+	awk '/^# pass / { pass = $3 }
+		/^perf_event_attr:/ { type = "-"; config = "0"; config1 = "0" }
+		/^  type / { type = $2 } /^  config / { config = $2 } /config1 }/ { config1 = $NF }
+		/^sys_perf_event_open:/ { print (pass ? pass : "-"), type, config, config1, $3, $5 }' "$1"
+}
+
 skip() { echo "SKIP: $*"; exit 77; }
 # A capability this machine lacks (scripts/check-skips.py lists the ones CI accepts):
 # skip_cap CAP REASON skips the whole test, skip_part CAP REASON only the checks that need it.

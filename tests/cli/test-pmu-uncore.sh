@@ -93,10 +93,10 @@ expect_eq "list: one heading per PMU with events" "$(grep -c '^ uncore_imc_[0-5]
 # pmc doctor: the core PMU and the uncore units by type, on their sockets.
 "$PMC" doctor >"$T/doc" 2>&1
 expect_grep "doctor: core and uncore units" \
-	'^  \[ok\] PMUs +core: cpu; uncore: 8 cha units, 6 imc units on 2 sockets$' "$T/doc"
+	'^  \[ok\] PMUs +core: cpu; uncore: 1 cstate_core unit, 1 cstate_pkg unit, 1 power unit, 8 cha units, 6 imc units on 2 sockets$' "$T/doc"
 "$PMC" doctor --json >"$T/doc.json" 2>/dev/null
 expect_eq "doctor --json: the PMUs found" \
 	"$(json "$T/doc.json" "[c['value'] for c in j['checks'] if c['key'] == 'pmus']")" \
-	"[18]"
+	"[22]" # with power, msr, cstate_core, cstate_pkg (test-pmu-rapl.sh)
 
 finish

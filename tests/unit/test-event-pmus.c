@@ -128,7 +128,7 @@ Test(event_pmus, skx_two_sockets)
 
 	use_root(PMC_TEST_DATA "/sysfs/pmu-intel-skx-2s");
 	s = pmc__pmus();
-	cr_expect_eq(s->nr, 4 + 6 + 8);
+	cr_expect_eq(s->nr, 4 + 6 + 8 + 4); /* + power, msr, cstate_core, cstate_pkg */
 	cr_expect_eq(s->nr_core, 1);
 	cr_expect_not(s->hybrid);
 	for (int i = 0; i < s->nr; i++) {

@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
- * pmc stat's numbers for people (tools/pmc/stat-num.c) and its comment column
- * (tools/pmc/stat-derived.c), from tables of {input, expected} rows.
+ * pmc stat's numbers for people (tools/pmc/stat-num.c), its comment column
+ * (tools/pmc/stat-derived.c), from tables of {input, expected} rows, and the units events are
+ * shown in (tools/pmc/stat-view.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <criterion/criterion.h>
+#include <pmc/event.h>
+#include <pmc/run.h>
+#include "core/sysfile.h"
 #include "stat-derived.h"
 #include "stat-num.h"
+#include "stat.h"
 
 struct num_case {
 	double v;
@@ -139,4 +144,49 @@ Test(stat_format, derived_values)
 		cr_expect_float_eq(d.value, c->value, 1e-9, "event %zu: %g", c->idx, d.value);
 		cr_expect_str_eq(d.unit, c->unit, "event %zu", c->idx);
 	}
+}
+
+/*
+ * An event's PMU alias gives the unit its counts are shown in (tools/pmc/stat-view.c), as perf
+ * applies .scale and .unit: on the recorded two-socket Skylake-SP tree, RAPL's energy-pkg counts
+ * 2^-32 J and shows Joules with two decimals, an IMC's CAS count 64-byte lines as MiB; msr's
+ * tsc has neither, task-clock keeps perf's msec.
+ */
+Test(stat_view, alias_scale_and_unit)
+{
+	static const char *const names[] = {"power/energy-pkg/", "uncore_imc_0/cas_count_read/",
+					    "msr/tsc/", "task-clock"};
+	static const double counts[] = {22.5 * 4294967296.0, 16384, 1000, 2e6};
+	static const double values[] = {22.5, 1, 1000, 2};
+	static const char *const units[] = {"Joules", "MiB", "", "msec"};
+	struct pmc_run_event ev[4] = {0};
+	double all_time = 1;
+	struct pmc_evlist *evlist;
+	struct stat_view *v;
+
+	pmc__sysfs_set_root(PMC_TEST_DATA "/sysfs/pmu-intel-skx-2s");
+	cr_assert_eq(pmc_evlist__new(NULL, &evlist), 0);
+	cr_assert_eq(pmc_evlist__parse(evlist,
+				       "power/energy-pkg/,uncore_imc_0/cas_count_read/,"
+				       "msr/tsc/,task-clock",
+				       NULL),
+		     0);
+	for (int i = 0; i < 4; i++) {
+		ev[i].evsel = (struct pmc_evsel *)pmc_evlist__at(evlist, i);
+		ev[i].supported = true;
+		ev[i].nr = 1;
+		ev[i].values = (double *)&counts[i];
+		ev[i].ratio = &all_time;
+		ev[i].sum.mean = counts[i];
+	}
+	cr_assert_eq(stat_views__of(ev, 4, 1e9, false, &v), 0);
+	for (int i = 0; i < 4; i++) {
+		cr_expect_str_eq(v[i].name, names[i]);
+		cr_expect_str_eq(v[i].unit, units[i], "%s: unit '%s'", names[i], v[i].unit);
+		cr_expect_float_eq(v[i].value, values[i], 1e-9, "%s: %g", names[i], v[i].value);
+	}
+	cr_expect_float_eq(v[0].scale, 2.3283064365386962890625e-10, 1e-24);
+	free(v);
+	pmc_evlist__delete(evlist);
+	pmc__sysfs_set_root(NULL);
 }

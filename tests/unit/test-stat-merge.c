@@ -16,6 +16,8 @@
 
 static struct pmc_evlist *evlist;
 static struct pmc_run_event events[NR];
+/* cas_count_read's .scale: 64-byte lines shown in MiB, as perf shows them (.unit) */
+#define MIB 6.103515625e-5
 static double ratio[NR] = {1, 1, 1, 1, 1, 0.5, 1, 1, 1};
 
 static void setup(void)
@@ -53,8 +55,9 @@ Test(stat_merge, units_merged_into_one_line)
 	cr_assert_eq(stat_views__of(events, NR, 1e9, true, &v), 0);
 	cr_expect_str_eq(v[0].name, "uncore_imc/cas_count_read/");
 	cr_expect_not(v[0].merged);
-	/* 100 + 200 + ... + 600: the six units' sum */
-	cr_expect_float_eq(v[0].value, 2100.0, 1e-9);
+	/* 100 + 200 + ... + 600: the six units' sum, in MiB */
+	cr_expect_float_eq(v[0].value, 2100.0 * MIB, 1e-12);
+	cr_expect_str_eq(v[0].unit, "MiB");
 	/* five at 100 %, one at 50 %: their mean share */
 	cr_expect_float_eq(v[0].running_pct, 550.0 / 6, 1e-9);
 	for (int i = 1; i < 6; i++)
@@ -76,7 +79,7 @@ Test(stat_merge, no_merge_names_each_unit)
 		snprintf(name, sizeof(name), "uncore_imc_%d/cas_count_read/", i);
 		cr_expect_str_eq(v[i].name, name);
 		cr_expect_not(v[i].merged);
-		cr_expect_float_eq(v[i].value, 100.0 * (i + 1), 1e-9);
+		cr_expect_float_eq(v[i].value, 100.0 * (i + 1) * MIB, 1e-12);
 	}
 	cr_expect_str_eq(v[6].name, "uncore_imc_0/clockticks/");
 	cr_expect_str_eq(v[8].name, "task-clock");

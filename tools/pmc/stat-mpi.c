@@ -64,6 +64,24 @@ int stat_mpi_apply(struct stat_opts *o)
 	return rank_output(o);
 }
 
+/*
+ * Per-host events (uncore, RAPL) are counted by the host's lowest local rank only: refused
+ * with the reason in the others (pmc_evlist__mpi_per_host(), docs/mpi.md "Per-host events").
+ */
+int stat_mpi_per_host(const struct stat_opts *o, struct pmc_evlist *evlist)
+{
+	int n;
+
+	if (!o->under_launcher)
+		return 0;
+	n = pmc_evlist__mpi_per_host(evlist, &o->launcher);
+	if (n < 0) {
+		fprintf(stderr, "pmc stat: %s\n", pmc_strerror(n));
+		return 1;
+	}
+	return 0;
+}
+
 int stat_mpi_check_passes(const struct stat_opts *o, int nr_passes)
 {
 	char at[128];

@@ -229,6 +229,9 @@ static int new_runner(struct stat_run *run)
 
 	stat_fill_target(o, &run->target);
 	stat_live_hooks(run, &ro);
+	err = stat_mpi_per_host(o, run->evlist);
+	if (err)
+		return err;
 	if ((o->interval_ms || o->delay_ms || o->control) && !pmc_evlist__counts_live(run->evlist))
 		ro.interval_ms = ro.delay_ms = ro.ctl_fd = 0; /* said by check_modes() */
 	err = pmc_run__new(run->evlist, &run->target, &ro, &run->runner);

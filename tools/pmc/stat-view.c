@@ -16,10 +16,16 @@ static const struct {
 	{"user_time", "ns", 1},	      {"system_time", "ns", 1},
 };
 
-static void set_unit(struct stat_view *v, const char *generic)
+/*
+ * An event's PMU alias names its own (.scale, .unit: RAPL's energy in Joules, an IMC's CAS
+ * count in MiB), as perf applies them; else the generic event's.
+ */
+static void set_unit(struct stat_view *v, const struct pmc_evsel *evsel, const char *generic)
 {
-	v->unit = "";
-	v->scale = 1;
+	v->unit = pmc_evsel__unit(evsel);
+	v->scale = pmc_evsel__scale(evsel);
+	if (*v->unit || v->scale != 1)
+		return;
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 		if (!strcmp(generic, units[i].generic)) {
 			v->unit = units[i].unit;
@@ -96,7 +102,7 @@ int stat_views__of(const struct pmc_run_event *events, size_t nr, double wall_ns
 		v[i].e = e;
 		v[i].name = pmc_evsel__name(e->evsel);
 		pmc_evsel__generic_name(e->evsel, v[i].generic, sizeof(v[i].generic));
-		set_unit(&v[i], v[i].generic);
+		set_unit(&v[i], e->evsel, v[i].generic);
 		v[i].counted = e->supported && e->nr > 0;
 		v[i].value = e->sum.mean * v[i].scale;
 		v[i].running_pct = running_pct(e);

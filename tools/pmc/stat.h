@@ -137,10 +137,12 @@ int stat_args_check(struct stat_opts *o);
 void stat_args_free(struct stat_opts *o);
 /*
  * stat-mpi.c: under an MPI launcher, stat_mpi_apply() refuses -r above 1, drops the warm-up
- * and names -o's file per rank; stat_mpi_check_passes() refuses a plan of several passes.
- * Each returns 0, or the exit status (said).
+ * and names -o's file per rank; stat_mpi_per_host() leaves per-host events to the host's local
+ * rank 0; stat_mpi_check_passes() refuses a plan of several passes. Each returns 0, or the exit
+ * status (said).
  */
 int stat_mpi_apply(struct stat_opts *o);
+int stat_mpi_per_host(const struct stat_opts *o, struct pmc_evlist *evlist);
 int stat_mpi_check_passes(const struct stat_opts *o, int nr_passes);
 /* The target of the options (stat-args.c): COMMAND, PID, TID or CPUS with its modes. */
 void stat_fill_target(const struct stat_opts *o, struct pmc_target *t);

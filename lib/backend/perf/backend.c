@@ -96,6 +96,12 @@ static int perf_budget(enum pmc_slot_class cls)
 	}
 }
 
+static bool perf_extra_reg(const struct pmc_evsel *evsel, enum pmc_xreg xreg, uint64_t *value,
+			   int *nr)
+{
+	return xreg == PMC_XREG_OFFCORE && pmc__perf_offcore(evsel, value, nr);
+}
+
 /* Applies ioctl request to every open leader (with PERF_IOC_FLAG_GROUP) or event. */
 static int ioctl_all(struct pmc_counting *c, unsigned long req)
 {
@@ -170,6 +176,7 @@ const struct pmc_backend_ops pmc__perf_ops = {
 	.why_denied = perf_why_denied,
 	.classify = perf_classify,
 	.budget = perf_budget,
+	.extra_reg = perf_extra_reg,
 	.for_each_known = pmc__pfm_for_each,
 	.cpu_model = pmc__perf_cpu_model,
 	.sample_default = perf_sample_default,

@@ -99,8 +99,10 @@ static void precise_max(struct pmc_evsel *evsel)
 int pmc__perf_check(struct pmc_evsel *evsel, char *why, size_t len)
 {
 	struct perf_event_attr a;
-	int fd, err;
+	int fd, err = pmc__perf_sample_only_check(evsel, why, len);
 
+	if (err)
+		return err;
 	/* A dry run opens nothing: the kernel's verdict comes when the list really opens. */
 	if (evsel->evlist->dry_run) {
 		if (evsel->mods & PMC_MOD_PMAX)

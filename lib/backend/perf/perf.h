@@ -139,6 +139,30 @@ const char *pmc__perf_cpu_model_of(const char *vendor, unsigned family, unsigned
 const char *pmc__perf_cpu_model(void);
 
 /*
+ * The offcore response registers of Intel's core PMU, as the kernel's intel_pmu_init() sets
+ * its extra_regs per model (offcore.c has them): none, Nehalem's one, or two.
+ */
+enum perf_rsp {
+	PERF_RSP_NONE,
+	PERF_RSP_NHM, /* intel_nehalem_extra_regs: 0x01b7 on MSR 0x1a6 */
+	PERF_RSP_WSM, /* intel_westmere_extra_regs: 0x01b7, 0x01bb on MSRs 0x1a6, 0x1a7 */
+	PERF_RSP_SNB, /* intel_snb(ep)/skl/icl_extra_regs: the same events and MSRs */
+	PERF_RSP_SPR, /* intel_spr_extra_regs: 0x012a, 0x012b on MSRs 0x1a6, 0x1a7 */
+	PERF_RSP_NR,
+};
+/* This machine's (or PMC_PERF_CPU_MODEL's first row's) offcore response registers. */
+enum perf_rsp pmc__perf_cpu_rsp(void);
+/* The libpfm4 PMU that PMC_PERF_CPU_MODEL names (pfm-api.c forces it), or NULL. */
+const char *pmc__perf_cpu_forced_pfm(void);
+/*
+ * offcore.c: the offcore response value evsel programs (its config1) when it is an offcore
+ * response event of this CPU's core PMU: true, with how many such registers a core has in *nr.
+ */
+bool pmc__perf_offcore(const struct pmc_evsel *evsel, uint64_t *value, int *nr);
+/* sample-pmu.c: counting refused on a PMU that only samples (AMD IBS), with why. */
+int pmc__perf_sample_only_check(const struct pmc_evsel *evsel, char *why, size_t len);
+
+/*
  * Debug registers, probed apart (on first use: a breakpoint event planned, or pmc doctor)
  * because the probe opens breakpoints and takes debug exceptions, which every pmc stat
  * would otherwise pay for.

@@ -2,6 +2,8 @@
 /* libpfm4 loaded on first use: its function table, resolved by name, and initialised once. */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include "backend/perf/perf.h"
 #include "backend/perf/pfm-api.h"
 #include "core/dynlib.h"
 #include "core/log.h"
@@ -20,6 +22,24 @@ static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static const struct pmc__pfm_api *ready;
 static char why[192];
 
+/*
+ * libpfm4 knows the CPU by CPUID, not by the sysfs tree: with the test hook PMC_PERF_CPU_MODEL
+ * (another machine's model, its tree under PMC_SYSFS_ROOT) it is made to know that model's
+ * PMU through its own LIBPFM_FORCE_PMU, set while it initialises unless the caller set it.
+ */
+static int initialize(void)
+{
+	const char *pmu = pmc__perf_cpu_forced_pfm();
+	int ret;
+
+	if (!pmu || getenv("LIBPFM_FORCE_PMU"))
+		return api.initialize();
+	setenv("LIBPFM_FORCE_PMU", pmu, 1);
+	ret = api.initialize();
+	unsetenv("LIBPFM_FORCE_PMU");
+	return ret;
+}
+
 static void init(void)
 {
 	int ret;
@@ -28,7 +48,7 @@ static void init(void)
 		snprintf(why, sizeof(why), "libpfm4 is not available: %s", lib.why);
 		return;
 	}
-	ret = api.initialize();
+	ret = initialize();
 	if (ret != PFM_SUCCESS) {
 		snprintf(why, sizeof(why), "libpfm4 initialisation failed: %s", api.strerror(ret));
 		pr_debug("%s\n", why);
