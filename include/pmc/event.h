@@ -95,6 +95,12 @@ struct pmc_evlist_opts {
 	void *dry_run_arg;
 	bool dry_run_attrs;
 	enum pmc_evlist_use use; /* PMC_USE_ANY (0) unless the caller says */
+	/*
+	 * perf's --cputype: on a hybrid machine, generic events only on this core type ("core",
+	 * "atom", or a core PMU's name such as "cpu_atom"); NULL: on every core PMU
+	 * (docs/pmus.md, "Hybrid").
+	 */
+	const char *cputype;
 };
 
 /*

@@ -14,10 +14,17 @@
 #include "core/backend.h"
 #include "core/log.h"
 #include "event/evsel.h"
+#include "event/pmu.h"
 
-/* Resources used by each pass so far: used[pass][class]. */
+/*
+ * Resources used by each pass so far: used[pass * nr_domains + domain][class]. A domain is a
+ * core PMU of a hybrid machine, whose CPUs have counters of their own (cpu_core's events do
+ * not take cpu_atom's counters); a machine with one kind of core has one domain.
+ */
 struct plan {
 	int (*used)[PMC_SLOT_NR];
+	int nr_domains;
+	struct pmc__core_pmus cores;
 	bool *excl;	 /* the pass holds an exclusive group: no other event on its counters */
 	unsigned *ldlat; /* the pass's load-latency threshold (one register per core), 0: none */
 	int nr_passes, alloc;
@@ -56,21 +63,37 @@ static bool fits_budget(const int *budget, const int *used, const int *need)
  * load-latency threshold only a pass with none or the same: a core has one threshold register,
  * which the kernel time-shares between events of different thresholds, and vpmu models one).
  */
-static bool fits(const struct plan *p, int pass, const int *need, bool exclusive, unsigned ldlat)
+static bool fits(const struct plan *p, int pass, int dom, const int *need, bool exclusive,
+		 unsigned ldlat)
 {
-	if (!p->multiplex && takes_counters(need) &&
-	    (p->excl[pass] || (exclusive && takes_counters(p->used[pass]))))
-		return false;
-	if (!p->multiplex && ldlat && p->ldlat[pass] && p->ldlat[pass] != ldlat)
-		return false;
-	return fits_budget(p->budget, p->used[pass], need);
+	int(*used)[PMC_SLOT_NR] = &p->used[pass * p->nr_domains];
+
+	for (int d = 0; d < p->nr_domains; d++) {
+		if (dom >= 0 && d != dom)
+			continue;
+		if (!p->multiplex && takes_counters(need) &&
+		    (p->excl[pass] || (exclusive && takes_counters(used[d]))))
+			return false;
+		if (!fits_budget(p->budget, used[d], need))
+			return false;
+	}
+	return p->multiplex || !ldlat || !p->ldlat[pass] || p->ldlat[pass] == ldlat;
+}
+
+/* The domain of a group: its leader's core PMU, or -1 for an event on every core. */
+static int domain_of(const struct plan *p, const struct pmc_evsel *leader)
+{
+	for (int d = 0; leader->pmu && p->nr_domains > 1 && d < p->cores.nr; d++)
+		if (!strcmp(p->cores.pmu[d].name, leader->pmu))
+			return d;
+	return p->nr_domains > 1 ? -1 : 0;
 }
 
 static int new_pass(struct plan *p)
 {
 	if (p->nr_passes == p->alloc) {
 		int n = p->alloc ? 2 * p->alloc : 4;
-		void *u = realloc(p->used, (size_t)n * sizeof(*p->used));
+		void *u = realloc(p->used, (size_t)n * (size_t)p->nr_domains * sizeof(*p->used));
 		bool *x = u ? realloc(p->excl, (size_t)n * sizeof(*p->excl)) : NULL;
 		unsigned *l = x ? realloc(p->ldlat, (size_t)n * sizeof(*p->ldlat)) : NULL;
 
@@ -83,7 +106,8 @@ static int new_pass(struct plan *p)
 		p->ldlat = l;
 		p->alloc = n;
 	}
-	memset(p->used[p->nr_passes], 0, sizeof(p->used[0]));
+	memset(p->used[p->nr_passes * p->nr_domains], 0,
+	       sizeof(p->used[0]) * (size_t)p->nr_domains);
 	p->excl[p->nr_passes] = false;
 	p->ldlat[p->nr_passes] = 0;
 	return p->nr_passes++;
@@ -151,14 +175,14 @@ static int place(struct plan *p, struct pmc_evlist *evlist, struct pmc_evsel *le
 {
 	bool exclusive = leader->attr.exclusive;
 	unsigned ldlat = group_ldlat(evlist, leader);
-	int need[PMC_SLOT_NR], zero[PMC_SLOT_NR] = {0}, pass;
+	int need[PMC_SLOT_NR], zero[PMC_SLOT_NR] = {0}, pass, dom = domain_of(p, leader);
 
 	group_need(evlist, leader, need);
 	if (leader->nr_members > 1 && (leader->mods & PMC_MOD_WEAK) &&
 	    !fits_budget(p->cap, zero, need))
 		return split(p, evlist, leader);
 	for (pass = 0; pass < p->nr_passes; pass++)
-		if (fits(p, pass, need, exclusive, ldlat))
+		if (fits(p, pass, dom, need, exclusive, ldlat))
 			break;
 	if (pass == p->nr_passes) {
 		if (!fits_budget(p->budget, zero, need)) {
@@ -169,8 +193,9 @@ static int place(struct plan *p, struct pmc_evlist *evlist, struct pmc_evsel *le
 		if (pass < 0)
 			return pass;
 	}
-	for (int cls = 0; cls < PMC_SLOT_NR; cls++)
-		p->used[pass][cls] += need[cls];
+	for (int d = 0; d < p->nr_domains; d++)
+		for (int cls = 0; cls < PMC_SLOT_NR && (dom < 0 || d == dom); cls++)
+			p->used[pass * p->nr_domains + d][cls] += need[cls];
 	p->excl[pass] |= exclusive && takes_counters(need);
 	if (ldlat)
 		p->ldlat[pass] = ldlat;
@@ -205,6 +230,8 @@ int pmc_evlist__plan_shared(struct pmc_evlist *evlist, bool multiplex, int share
 	 */
 	multiplex = multiplex && pmc__backend_multiplexes(evlist->backend);
 	p.multiplex = multiplex;
+	pmc__core_pmus(&p.cores);
+	p.nr_domains = pmc__core_pmus_expand(&p.cores) ? p.cores.nr : 1;
 	/* Only the resources the list uses are asked for: the backend may have to probe for
 	 * one (the perf backend counts debug registers by opening breakpoints). */
 	for (size_t i = 0; i < evlist->nr; i++)

@@ -112,6 +112,9 @@ static const struct cli_opt options[] = {
 	 "values per physical core too, as sysfs's topology groups the CPUs (with -a or -C)"},
 	{"per-socket", O_PER_SOCKET, NULL, CLI_V_NONE, NULL,
 	 "values per socket too (with -a or -C)"},
+	{"cputype", O_CPUTYPE, "TYPE", CLI_V_NONE, NULL,
+	 "on a hybrid machine, count generic events on core type TYPE only (core, atom, or a "
+	 "core PMU's name)"},
 	{"region-per-thread", O_REGION_PER_THREAD, NULL, CLI_V_NONE, NULL,
 	 "regions: values per thread too (or PMC_PER_THREAD=1 in the environment)"},
 	{"interval-print", 'I', "MS", CLI_V_NONE, NULL,

@@ -258,7 +258,8 @@ static int build(struct stat_run *run)
 				     .dry_run = run->opts->dry_run ? print_dry_run : NULL,
 				     .dry_run_arg = stdout,
 				     .dry_run_attrs = run->opts->verbose >= 2,
-				     .use = PMC_USE_COUNT};
+				     .use = PMC_USE_COUNT,
+				     .cputype = run->opts->cputype};
 	int err = pmc_evlist__new(&eo, &run->evlist);
 
 	if (err) {

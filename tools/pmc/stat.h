@@ -32,6 +32,7 @@ enum stat_mode_key {
 	O_CONTROL,
 	O_PRE,
 	O_POST,
+	O_CPUTYPE,
 };
 
 struct stat_opts {
@@ -79,6 +80,7 @@ struct stat_opts {
 	int delay_ms;		    /* -D (-1: until a control "enable") */
 	const char *control;	    /* --control */
 	const char *pre, *post;	    /* --pre, --post */
+	const char *cputype;	    /* --cputype core|atom: generic events on that core type only */
 	struct metric_opts metrics; /* -M, --metrics-file, --topdown */
 	/* under an MPI launcher (stat-mpi.c) */
 	bool under_launcher;

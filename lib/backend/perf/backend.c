@@ -33,7 +33,7 @@ static int perf_why_denied(struct pmc_evlist *evlist, const struct pmc_target *t
 /* The fixed counter a generic hardware event takes (architectural order), or NONE. */
 static enum pmc_slot_class fixed_slot(const struct pmc_evsel *evsel)
 {
-	switch (evsel->attr.config) {
+	switch (pmc__event_hw_id(evsel)) {
 	case PERF_COUNT_HW_INSTRUCTIONS:
 		return PMC_SLOT_FIXED0;
 	case PERF_COUNT_HW_CPU_CYCLES:

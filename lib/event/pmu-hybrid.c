@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The core PMUs of a machine with several (x86 hybrid cpu_core/cpu_atom, Arm big.LITTLE's
+ * armv8_*): which there are, the CPUs each covers, and whether the kernel takes a generic
+ * event on each through the extended type, PERF_TYPE_HARDWARE or PERF_TYPE_HW_CACHE with the
+ * PMU's type in config[63:32] (docs/pmus.md, "Hybrid").
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include "core/cpulist.h"
+#include "core/log.h"
+#include "core/sysfile.h"
+#include "event/pmu.h"
+
+/* The release at or after which Arm's PMUs take the extended type (drivers/perf/arm_pmu.c,
+ * armpmu_alloc(): PERF_PMU_CAP_EXTENDED_HW_TYPE, Linux 6.6). */
+#define ARM_EXT_MAJOR 6
+#define ARM_EXT_MINOR 6
+
+int pmc__pmu_cpus(const char *pmu, char *buf, size_t len)
+{
+	char rel[PATH_MAX];
+
+	if (!pmu || strchr(pmu, '/') || pmu[0] == '.')
+		return -ENOENT;
+	snprintf(rel, sizeof(rel), "bus/event_source/devices/%s/cpus", pmu);
+	return pmc__sysfs_read(rel, buf, len);
+}
+
+static int read_type(const char *pmu, uint32_t *type)
+{
+	char rel[PATH_MAX], buf[32], *end;
+	unsigned long v;
+
+	snprintf(rel, sizeof(rel), "bus/event_source/devices/%s/type", pmu);
+	if (pmc__sysfs_read(rel, buf, sizeof(buf)) <= 0)
+		return -ENOENT;
+	v = strtoul(buf, &end, 10);
+	if (*end || v > UINT32_MAX)
+		return -EINVAL;
+	*type = (uint32_t)v;
+	return 0;
+}
+
+/*
+ * The kernel's release that decides the Arm rule: uname(2)'s on this machine; on a recorded
+ * tree (PMC_SYSFS_ROOT), the release it was recorded on, PMC_KERNEL_RELEASE, else unknown
+ * (returns false).
+ */
+static bool kernel_release(int *major, int *minor, char *src, size_t len)
+{
+	const char *rel = NULL;
+	struct utsname u;
+
+	if (strcmp(pmc__sysfs_root(), "/sys")) {
+		rel = secure_getenv("PMC_KERNEL_RELEASE");
+		snprintf(src, len, "the recorded tree's kernel (PMC_KERNEL_RELEASE=%s)",
+			 rel ? rel : "unset");
+	} else if (!uname(&u)) {
+		rel = u.release;
+		snprintf(src, len, "this kernel (%s)", u.release);
+	}
+	return rel && sscanf(rel, "%d.%d", major, minor) == 2;
+}
+
+/* Whether pmu takes the extended type, and the rule that says so, into rule. */
+static bool extended_type(const char *pmu, char *rule, size_t len)
+{
+	int major = 0, minor = 0;
+	char src[128];
+	bool yes;
+
+	if (!strncmp(pmu, "cpu_", 4)) {
+		snprintf(rule, len,
+			 "%s is an x86 hybrid PMU: the kernels that register one (Linux >= 5.13) "
+			 "take the extended type on it",
+			 pmu);
+		return true;
+	}
+	if (!kernel_release(&major, &minor, src, sizeof(src))) {
+		snprintf(rule, len,
+			 "%s takes the extended type from Linux 6.6; the release of %s is unknown: "
+			 "taken as older (perf 6.1's rule: one event on every core)",
+			 pmu, src);
+		return false;
+	}
+	yes = major > ARM_EXT_MAJOR || (major == ARM_EXT_MAJOR && minor >= ARM_EXT_MINOR);
+	snprintf(rule, len, "%s takes the extended type from Linux 6.6; %s is %d.%d: %s", pmu, src,
+		 major, minor, yes ? "one event per core PMU" : "one event on every core");
+	return yes;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/* Adds PMU name to set when it is a core PMU (a `cpus` file: perf's is_pmu_core()). */
+static void add_core(struct pmc__core_pmus *set, const char *name)
+{
+	struct pmc__core_pmu *c = &set->pmu[set->nr];
+	char cpus[PMC_CORE_PMU_CPUS];
+
+	if (set->nr >= PMC_CORE_PMU_MAX || name[0] == '.' || strlen(name) >= sizeof(c->name) ||
+	    pmc__pmu_cpus(name, cpus, sizeof(cpus)) <= 0 || read_type(name, &c->type))
+		return;
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	snprintf(c->cpus, sizeof(c->cpus), "%s", cpus);
+	c->extended = extended_type(name, c->rule, sizeof(c->rule));
+	set->nr++;
+}
+
+int pmc__core_pmus(struct pmc__core_pmus *set)
+{
+	char dir[PATH_MAX];
+	struct dirent **v = NULL;
+	int n;
+
+	memset(set, 0, sizeof(*set));
+	if (pmc__sysfs_path(dir, sizeof(dir), "bus/event_source/devices"))
+		return 0;
+	n = scandir(dir, &v, NULL, by_name); /* in name order, as perf walks PMUs */
+	for (int i = 0; i < n; i++) {
+		add_core(set, v[i]->d_name);
+		free(v[i]);
+	}
+	free(v);
+	for (int i = 0; i < set->nr; i++)
+		set->nr_extended += set->pmu[i].extended;
+	return set->nr;
+}
+
+bool pmc__core_pmus_expand(const struct pmc__core_pmus *set)
+{
+	return set->nr >= 2 && set->nr_extended >= 1;
+}
+
+const struct pmc__core_pmu *pmc__core_pmu_find(const struct pmc__core_pmus *set, const char *pmu,
+					       int len)
+{
+	for (int i = 0; pmu && i < set->nr; i++)
+		if ((int)strlen(set->pmu[i].name) == len && !memcmp(set->pmu[i].name, pmu, len))
+			return &set->pmu[i];
+	return NULL;
+}
+
+const char *pmc__cputype_pmu(const char *cputype, char *buf, size_t len)
+{
+	if (!cputype || !*cputype)
+		return NULL;
+	if (strncmp(cputype, "cpu_", 4))
+		snprintf(buf, len, "cpu_%s", cputype); /* perf's --cputype core|atom */
+	else
+		snprintf(buf, len, "%s", cputype);
+	return buf;
+}
+
+bool pmc__pmu_cpu_in(const char *pmu, int cpu)
+{
+	char buf[PMC_CORE_PMU_CPUS];
+	int *cpus = NULL, n;
+	bool in = false;
+
+	if (cpu < 0 || pmc__pmu_cpus(pmu, buf, sizeof(buf)) <= 0)
+		return true; /* a task-bound open, or a PMU on every CPU */
+	n = pmc__cpu_list(buf, &cpus, NULL, 0);
+	if (n < 0)
+		return true;
+	for (int i = 0; i < n && !in; i++)
+		in = cpus[i] == cpu;
+	free(cpus);
+	return in;
+}
