@@ -73,7 +73,11 @@ static int build_hybrid(struct pmc_parser *p, const struct pmc_parsed *ev, enum 
 
 	if (kind != PMC_EV_HARDWARE && kind != PMC_EV_CACHE)
 		return 0;
-	pmc__core_pmus(&set);
+	if (pmc__core_pmus(&set) < 2)
+		return 0;
+	for (int i = 0; !pmc__core_pmus_expand(&set) && i < set.nr; i++)
+		pr_info("'%.*s' is one event on every core: core PMU %s: %s\n", ev->end - ev->off,
+			p->str + ev->off, set.pmu[i].name, set.pmu[i].rule);
 	if (!pmc__core_pmus_expand(&set))
 		return 0;
 	for (int i = 0; i < set.nr && !ret; i++) {
@@ -333,7 +337,7 @@ static int build_pmu_generic(struct pmc_parser *p, const struct pmc_parsed *ev)
 	const struct pmc__core_pmu *c;
 	struct pmc__core_pmus set;
 	struct pmc_evsel *evsel;
-	uint64_t config;
+	uint64_t config = 0;
 	int ret;
 
 	if (!t || t->vtype != PMC_TV_NONE || t->raw || t->drv)
@@ -344,13 +348,16 @@ static int build_pmu_generic(struct pmc_parser *p, const struct pmc_parsed *ev)
 		return 0;
 	g = pmc__event_find_generic(t->name, (size_t)t->name_len);
 	if (g && g->type == PERF_TYPE_HARDWARE)
-		ret = make(p, ev, PMC_EV_HARDWARE, PERF_TYPE_HARDWARE, g->config, &evsel);
+		evsel = pmc__evsel_new(p, PMC_EV_HARDWARE, ev->off);
 	else if (!g && !pmc__event_find_cache(t->name, (size_t)t->name_len, &config))
-		ret = make(p, ev, PMC_EV_CACHE, PERF_TYPE_HW_CACHE, config, &evsel);
+		evsel = pmc__evsel_new(p, PMC_EV_CACHE, ev->off);
 	else
 		return 0;
-	if (ret)
-		return ret;
+	if (!evsel)
+		return -ENOMEM;
+	/* The one term is the event's name: no term to apply. */
+	evsel->attr.type = g ? PERF_TYPE_HARDWARE : PERF_TYPE_HW_CACHE;
+	evsel->attr.config = g ? g->config : config;
 	pr_info("'%.*s' on core PMU %s (type %u): %s\n", ev->end - ev->off, p->str + ev->off,
 		c->name, c->type, c->rule);
 	evsel->attr.config |= (uint64_t)c->type << 32;

@@ -100,6 +100,13 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
+static int by_type(const void *a, const void *b)
+{
+	const struct pmc__core_pmu *x = a, *y = b;
+
+	return x->type < y->type ? -1 : x->type > y->type;
+}
+
 /* Adds PMU name to set when it is a core PMU (a `cpus` file: perf's is_pmu_core()). */
 static void add_core(struct pmc__core_pmus *set, const char *name)
 {
@@ -130,6 +137,8 @@ int pmc__core_pmus(struct pmc__core_pmus *set)
 		free(v[i]);
 	}
 	free(v);
+	/* In type order: cpu_core (PERF_TYPE_RAW) first, as perf 6.1 lists the core types. */
+	qsort(set->pmu, (size_t)set->nr, sizeof(set->pmu[0]), by_type);
 	for (int i = 0; i < set->nr; i++)
 		set->nr_extended += set->pmu[i].extended;
 	return set->nr;

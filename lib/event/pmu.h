@@ -59,7 +59,7 @@ struct pmc__core_pmus {
 	int nr, nr_extended;
 	struct pmc__core_pmu pmu[PMC_CORE_PMU_MAX];
 };
-/* The sysfs PMUs with a `cpus` file (perf's core PMUs), in name order: how many. */
+/* The sysfs PMUs with a `cpus` file (perf's core PMUs), in type order: how many. */
 int pmc__core_pmus(struct pmc__core_pmus *set);
 /* Whether a generic event becomes one event per core PMU: several, one with the extended type. */
 bool pmc__core_pmus_expand(const struct pmc__core_pmus *set);
