@@ -5,47 +5,18 @@
  * event on each through the extended type, PERF_TYPE_HARDWARE or PERF_TYPE_HW_CACHE with the
  * PMU's type in config[63:32] (docs/pmus.md, "Hybrid").
  */
-#include <dirent.h>
-#include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include "core/cpulist.h"
-#include "core/log.h"
 #include "core/sysfile.h"
 #include "event/pmu.h"
+#include "event/pmus.h"
 
 /* The release at or after which Arm's PMUs take the extended type (drivers/perf/arm_pmu.c,
  * armpmu_alloc(): PERF_PMU_CAP_EXTENDED_HW_TYPE, Linux 6.6). */
 #define ARM_EXT_MAJOR 6
 #define ARM_EXT_MINOR 6
-
-int pmc__pmu_cpus(const char *pmu, char *buf, size_t len)
-{
-	char rel[PATH_MAX];
-
-	if (!pmu || strchr(pmu, '/') || pmu[0] == '.')
-		return -ENOENT;
-	snprintf(rel, sizeof(rel), "bus/event_source/devices/%s/cpus", pmu);
-	return pmc__sysfs_read(rel, buf, len);
-}
-
-static int read_type(const char *pmu, uint32_t *type)
-{
-	char rel[PATH_MAX], buf[32], *end;
-	unsigned long v;
-
-	snprintf(rel, sizeof(rel), "bus/event_source/devices/%s/type", pmu);
-	if (pmc__sysfs_read(rel, buf, sizeof(buf)) <= 0)
-		return -ENOENT;
-	v = strtoul(buf, &end, 10);
-	if (*end || v > UINT32_MAX)
-		return -EINVAL;
-	*type = (uint32_t)v;
-	return 0;
-}
 
 /*
  * The kernel's release that decides the Arm rule: uname(2)'s on this machine; on a recorded
@@ -95,11 +66,6 @@ static bool extended_type(const char *pmu, char *rule, size_t len)
 	return yes;
 }
 
-static int by_name(const struct dirent **a, const struct dirent **b)
-{
-	return strcmp((*a)->d_name, (*b)->d_name);
-}
-
 static int by_type(const void *a, const void *b)
 {
 	const struct pmc__core_pmu *x = a, *y = b;
@@ -107,36 +73,43 @@ static int by_type(const void *a, const void *b)
 	return x->type < y->type ? -1 : x->type > y->type;
 }
 
-/* Adds PMU name to set when it is a core PMU (a `cpus` file: perf's is_pmu_core()). */
-static void add_core(struct pmc__core_pmus *set, const char *name)
+/* pmu's CPUs as a list of ranges ("0-15") into buf. */
+static void cpus_text(const struct pmc__pmu *pmu, char *buf, size_t len)
 {
-	struct pmc__core_pmu *c = &set->pmu[set->nr];
-	char cpus[PMC_CORE_PMU_CPUS];
+	size_t n = 0;
 
-	if (set->nr >= PMC_CORE_PMU_MAX || name[0] == '.' || strlen(name) >= sizeof(c->name) ||
-	    pmc__pmu_cpus(name, cpus, sizeof(cpus)) <= 0 || read_type(name, &c->type))
-		return;
-	snprintf(c->name, sizeof(c->name), "%s", name);
-	snprintf(c->cpus, sizeof(c->cpus), "%s", cpus);
-	c->extended = extended_type(name, c->rule, sizeof(c->rule));
+	buf[0] = 0;
+	for (int i = 0; i < pmu->nr_cpus && n < len; i++) {
+		int first = pmu->cpus[i];
+
+		while (i + 1 < pmu->nr_cpus && pmu->cpus[i + 1] == pmu->cpus[i] + 1)
+			i++;
+		n += (size_t)snprintf(buf + n, len - n, first == pmu->cpus[i] ? "%s%d" : "%s%d-%d",
+				      n ? "," : "", first, pmu->cpus[i]);
+	}
+}
+
+/* Adds pmu to set when it is a core PMU of its own CPUs (a `cpus` file: perf's is_pmu_core()). */
+static int add_core(const struct pmc__pmu *pmu, void *arg)
+{
+	struct pmc__core_pmus *set = arg;
+	struct pmc__core_pmu *c = &set->pmu[set->nr];
+
+	if (set->nr >= PMC_CORE_PMU_MAX || pmu->cpus_from != PMC__PMU_CPUS_FILE ||
+	    strlen(pmu->name) >= sizeof(c->name))
+		return 0;
+	snprintf(c->name, sizeof(c->name), "%s", pmu->name);
+	c->type = pmu->type;
+	cpus_text(pmu, c->cpus, sizeof(c->cpus));
+	c->extended = extended_type(pmu->name, c->rule, sizeof(c->rule));
 	set->nr++;
+	return 0;
 }
 
 int pmc__core_pmus(struct pmc__core_pmus *set)
 {
-	char dir[PATH_MAX];
-	struct dirent **v = NULL;
-	int n;
-
 	memset(set, 0, sizeof(*set));
-	if (pmc__sysfs_path(dir, sizeof(dir), "bus/event_source/devices"))
-		return 0;
-	n = scandir(dir, &v, NULL, by_name); /* in name order, as perf walks PMUs */
-	for (int i = 0; i < n; i++) {
-		add_core(set, v[i]->d_name);
-		free(v[i]);
-	}
-	free(v);
+	pmc__pmus_each_kind(PMC__PMU_CORE, add_core, set);
 	/* In type order: cpu_core (PERF_TYPE_RAW) first, as perf 6.1 lists the core types. */
 	qsort(set->pmu, (size_t)set->nr, sizeof(set->pmu[0]), by_type);
 	for (int i = 0; i < set->nr; i++)
@@ -171,17 +144,13 @@ const char *pmc__cputype_pmu(const char *cputype, char *buf, size_t len)
 
 bool pmc__pmu_cpu_in(const char *pmu, int cpu)
 {
-	char buf[PMC_CORE_PMU_CPUS];
-	int *cpus = NULL, n;
-	bool in = false;
+	const struct pmc__pmu *p = pmu && cpu >= 0 ? pmc__pmus_find(pmu) : NULL;
 
-	if (cpu < 0 || pmc__pmu_cpus(pmu, buf, sizeof(buf)) <= 0)
-		return true; /* a task-bound open, or a PMU on every CPU */
-	n = pmc__cpu_list(buf, &cpus, NULL, 0);
-	if (n < 0)
+	/* A task-bound open, or a PMU without a `cpus` file (uncore's cpumask is not this rule). */
+	if (!p || p->cpus_from != PMC__PMU_CPUS_FILE)
 		return true;
-	for (int i = 0; i < n && !in; i++)
-		in = cpus[i] == cpu;
-	free(cpus);
-	return in;
+	for (int i = 0; i < p->nr_cpus; i++)
+		if (p->cpus[i] == cpu)
+			return true;
+	return false;
 }

@@ -59,7 +59,7 @@ struct pmc__core_pmus {
 	int nr, nr_extended;
 	struct pmc__core_pmu pmu[PMC_CORE_PMU_MAX];
 };
-/* The sysfs PMUs with a `cpus` file (perf's core PMUs), in type order: how many. */
+/* The PMUs with a `cpus` file (perf's core PMUs; event/pmus.h), in type order: how many. */
 int pmc__core_pmus(struct pmc__core_pmus *set);
 /* Whether a generic event becomes one event per core PMU: several, one with the extended type. */
 bool pmc__core_pmus_expand(const struct pmc__core_pmus *set);
@@ -69,8 +69,6 @@ const struct pmc__core_pmu *pmc__core_pmu_find(const struct pmc__core_pmus *set,
 /* perf's --cputype value (core, atom, or a PMU's name) as the PMU's name into buf; NULL for none.
  */
 const char *pmc__cputype_pmu(const char *cputype, char *buf, size_t len);
-/* A PMU's `cpus` file into buf: its length, or a negative errno (-ENOENT: no such file). */
-int pmc__pmu_cpus(const char *pmu, char *buf, size_t len);
 /* Whether an event of pmu may be opened on cpu: cpu is in the PMU's `cpus`, or cpu is -1, or
  * the PMU has no `cpus` file. */
 bool pmc__pmu_cpu_in(const char *pmu, int cpu);
