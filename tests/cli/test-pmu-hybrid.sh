@@ -62,6 +62,20 @@ expect_eq "ADL --cputype atom: cpu_atom only" "$(dry "$ADL" --cputype atom -e cy
 	"0/0x800000000@<command>:-1"
 expect_eq "ADL --cputype core -a" "$(dry "$ADL" --cputype core -a -e instructions | squash)" \
 	"0/0x400000001@-1:0-15"
+# A group of generic events is one group per core PMU (the kernel refuses a group across
+# core PMUs): cpu_core's pair, then cpu_atom's, each member in its own leader's group.
+dry "$ADL" -e '{cycles,instructions}' -- true >"$T/grp"
+expect_eq "ADL {cycles,instructions}: one group per core PMU" \
+	"$(paste -d' ' "$T/grp" <(sed -n 's/^sys_perf_event_open: .*group_fd \(-*[0-9]*\) .*= \([0-9]*\)$/\1>\2/p' "$T/out"))" \
+	"0/0x400000000@<command>:-1 -1>3
+0/0x400000001@<command>:-1 3>4
+0/0x800000000@<command>:-1 -1>5
+0/0x800000001@<command>:-1 5>6"
+# The planner counts each core PMU's counters apart: three general-counter events per core
+# type fit one pass (six would not fit the four, or three, of one core).
+dry "$ADL" -e branches,branch-misses,cache-misses -- true >"$T/plan"
+expect_eq "ADL: 3 events x 2 core PMUs, one pass" "$(grep -c '^# pass' "$T/out")" 0
+expect_eq "ADL: 3 events x 2 core PMUs, six calls" "$(wc -l <"$T/plan")" 6
 # Software events stay one event.
 expect_eq "ADL task-clock: one event" "$(dry "$ADL" -e task-clock -- true)" \
 	"1/0x1@<command>:-1"
