@@ -142,6 +142,12 @@ PMC_API const char *pmc_evlist__default_event(const struct pmc_evlist *evlist);
 
 /* The event as the user wrote it (normalised spacing); owned by the event. */
 PMC_API const char *pmc_evsel__name(const struct pmc_evsel *evsel);
+/*
+ * On a hybrid machine, a generic event written once is one event per core PMU, each named
+ * "pmu/event/" (docs/pmus.md, "Hybrid"): the event as written ("cycles") for each of them;
+ * NULL for every other event. Owned by the event.
+ */
+PMC_API const char *pmc_evsel__hybrid_name(const struct pmc_evsel *evsel);
 PMC_API enum pmc_event_kind pmc_evsel__kind(const struct pmc_evsel *evsel);
 /*
  * Writes into buf the canonical name of the generic event the event counts, without

@@ -96,7 +96,8 @@ static int build_hybrid(struct pmc_parser *p, const struct pmc_parsed *ev, enum 
 		    asprintf(&evsel->name, "%s/%.*s/", c->name, ev->end - ev->off,
 			     p->str + ev->off) < 0)
 			evsel->name = NULL;
-		if (!evsel->pmu || !evsel->name) {
+		evsel->hybrid_of = strndup(p->str + ev->off, (size_t)(ev->end - ev->off));
+		if (!evsel->pmu || !evsel->name || !evsel->hybrid_of) {
 			pmc__evsel_delete(evsel);
 			return -ENOMEM;
 		}

@@ -40,6 +40,7 @@ void pmc__evsel_delete(struct pmc_evsel *evsel)
 	free(evsel->group_name);
 	free(evsel->cfg.branch_type);
 	free(evsel->cfg.metric_id);
+	free(evsel->hybrid_of);
 	free(evsel);
 }
 
@@ -57,6 +58,11 @@ int pmc__evsel_set_name(struct pmc_evsel *evsel, const char *s, size_t len)
 const char *pmc_evsel__name(const struct pmc_evsel *evsel)
 {
 	return evsel->name;
+}
+
+const char *pmc_evsel__hybrid_name(const struct pmc_evsel *evsel)
+{
+	return evsel->hybrid_of;
 }
 
 enum pmc_event_kind pmc_evsel__kind(const struct pmc_evsel *evsel)

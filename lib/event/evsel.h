@@ -116,6 +116,9 @@ struct pmc_evsel {
 	 * thresholds in different passes (docs/events.md, "Load latency").
 	 */
 	unsigned ldlat;
+	/* A generic event opened per core PMU (docs/pmus.md, "Hybrid"): the event as written
+	 * ("cycles"), which perf's --hybrid-merge prints; NULL otherwise. */
+	char *hybrid_of;
 };
 
 /*

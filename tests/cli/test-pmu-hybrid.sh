@@ -83,6 +83,26 @@ expect_eq "ADL task-clock: one event" "$(dry "$ADL" -e task-clock -- true)" \
 PMC_SYSFS_ROOT="$ADL" "$PMC" stat --dry-run -v -e cycles -- true >/dev/null 2>"$T/v"
 expect_grep "ADL -v: the rule" "cpu_atom is an x86 hybrid PMU: .*extended type" "$T/v"
 
+# Output shapes as perf 6.1's: one line per core type, one with --hybrid-merge, the
+# chosen type's with --cputype; in the summary, -x and -j. Nothing counts cycles here (no
+# PMU): the lines are "<not supported>", but named and shaped as they would count
+# (unit.test-run-hybrid sums known values).
+names() { # OPTIONS: the event names of pmc stat's -x lines, then of its -j lines
+	PMC_SYSFS_ROOT="$ADL" "$PMC" stat -x, "$@" -e cycles,task-clock true 2>&1 |
+		awk -F, '!/^#/ { printf "%s ", $3 }'
+	PMC_SYSFS_ROOT="$ADL" "$PMC" stat -j "$@" -e cycles,task-clock true 2>&1 |
+		sed -n 's/.*"event" : "\([^"]*\)".*/\1/p' | tr '\n' ' '
+}
+expect_eq "ADL output: one line per core type" "$(names)" \
+	"cpu_core/cycles/ cpu_atom/cycles/ task-clock cpu_core/cycles/ cpu_atom/cycles/ task-clock "
+expect_eq "ADL output: --hybrid-merge, one line" "$(names --hybrid-merge)" \
+	"cycles task-clock cycles task-clock "
+expect_eq "ADL output: --cputype atom" "$(names --cputype atom)" \
+	"cpu_atom/cycles/ task-clock cpu_atom/cycles/ task-clock "
+PMC_SYSFS_ROOT="$ADL" "$PMC" stat --hybrid-merge -e cycles true >"$T/sum" 2>&1
+expect_grep "ADL summary --hybrid-merge: the merged line" "<not supported> +cycles " "$T/sum"
+expect_no_grep "ADL summary --hybrid-merge: no core type's line" "cpu_(core|atom)/" "$T/sum"
+
 # pmc record: one sampling event per core PMU, each on its CPUs.
 (cd "$T" && PMC_SYSFS_ROOT="$ADL" "$PMC" record --dry-run -vv -c 1000 -e cycles -- true) \
 	>"$T/rec" 2>"$T/err"

@@ -112,6 +112,8 @@ static const struct cli_opt options[] = {
 	 "values per physical core too, as sysfs's topology groups the CPUs (with -a or -C)"},
 	{"per-socket", O_PER_SOCKET, NULL, CLI_V_NONE, NULL,
 	 "values per socket too (with -a or -C)"},
+	{"hybrid-merge", O_HYBRID_MERGE, NULL, CLI_V_NONE, NULL,
+	 "on a hybrid machine, one line per generic event: its core types' counts summed"},
 	{"cputype", O_CPUTYPE, "TYPE", CLI_V_NONE, NULL,
 	 "on a hybrid machine, count generic events on core type TYPE only (core, atom, or a "
 	 "core PMU's name)"},

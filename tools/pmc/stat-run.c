@@ -361,6 +361,7 @@ static int dry_run(const struct stat_run *run)
 int cmd_stat_run(const struct stat_opts *opts)
 {
 	struct stat_run run = {.opts = opts, .ctl_fd = -1, .ack_fd = -1, .iv_pass = -1};
+	struct stat_hybrid merged = {0};
 	int rc, err;
 
 	if (opts->interval_ms) /* the summary's numbers are set up when it is printed */
@@ -387,12 +388,15 @@ int cmd_stat_run(const struct stat_opts *opts)
 			fprintf(stderr, "pmc stat: cannot compute the metrics: %s\n",
 				pmc_strerror(rc));
 			rc = 1;
+		} else if (opts->hybrid_merge && stat_hybrid_merge(&run, &merged)) {
+			rc = 1;
 		} else {
 			rc = stat_write(&run) ? 1 : exit_status(&run);
 			if (err && !rc)
 				rc = 1;
 		}
 	}
+	stat_hybrid_free(&merged);
 	pmc_run__delete(run.runner);
 	stat_metrics__delete(&run);
 	pmc_evlist__delete(run.evlist);
