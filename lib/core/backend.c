@@ -145,6 +145,11 @@ int pmc__backend_budget(const struct pmc_backend_ops *b, enum pmc_slot_class cls
 	return b->budget ? b->budget(cls) : INT_MAX;
 }
 
+int pmc__backend_extended_type(const struct pmc_backend_ops *b, uint32_t pmu_type)
+{
+	return b && b->extended_type ? b->extended_type(pmu_type) : -EOPNOTSUPP;
+}
+
 int pmc__backend_for_each_known(const struct pmc_backend_ops *b, pmc_event_fn fn, void *arg)
 {
 	return b->for_each_known ? b->for_each_known(fn, arg) : 0;

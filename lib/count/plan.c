@@ -230,7 +230,7 @@ int pmc_evlist__plan_shared(struct pmc_evlist *evlist, bool multiplex, int share
 	 */
 	multiplex = multiplex && pmc__backend_multiplexes(evlist->backend);
 	p.multiplex = multiplex;
-	pmc__core_pmus(&p.cores);
+	pmc__core_pmus(&p.cores, evlist);
 	p.nr_domains = pmc__core_pmus_expand(&p.cores) ? p.cores.nr : 1;
 	/* Only the resources the list uses are asked for: the backend may have to probe for
 	 * one (the perf backend counts debug registers by opening breakpoints). */

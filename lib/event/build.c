@@ -73,7 +73,7 @@ static int build_hybrid(struct pmc_parser *p, const struct pmc_parsed *ev, enum 
 
 	if (kind != PMC_EV_HARDWARE && kind != PMC_EV_CACHE)
 		return 0;
-	if (pmc__core_pmus(&set) < 2)
+	if (pmc__core_pmus(&set, p->evlist) < 2)
 		return 0;
 	for (int i = 0; !pmc__core_pmus_expand(&set) && i < set.nr; i++)
 		pr_info("'%.*s' is one event on every core: core PMU %s: %s\n", ev->end - ev->off,
@@ -343,7 +343,7 @@ static int build_pmu_generic(struct pmc_parser *p, const struct pmc_parsed *ev)
 
 	if (!t || t->vtype != PMC_TV_NONE || t->raw || t->drv)
 		return 0;
-	pmc__core_pmus(&set);
+	pmc__core_pmus(&set, p->evlist);
 	c = pmc__core_pmu_find(&set, ev->word, ev->word_len);
 	if (!c || !c->extended || !pmc__core_pmus_expand(&set))
 		return 0;

@@ -72,7 +72,7 @@ static size_t split_by_core(struct pmc_parser *p, size_t first, int *keys)
 	struct pmc__core_pmus set;
 	size_t n = p->nr - first, groups = 1;
 
-	if (pmc__core_pmus(&set) < 2) {
+	if (pmc__core_pmus(&set, p->evlist) < 2) {
 		memset(keys, 0, n * sizeof(*keys));
 		return 1;
 	}

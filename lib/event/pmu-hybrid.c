@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include "core/backend.h"
 #include "core/sysfile.h"
 #include "event/pmu.h"
 #include "event/pmus.h"
@@ -39,13 +40,37 @@ static bool kernel_release(int *major, int *minor, char *src, size_t len)
 	return rel && sscanf(rel, "%d.%d", major, minor) == 2;
 }
 
-/* Whether pmu takes the extended type, and the rule that says so, into rule. */
-static bool extended_type(const char *pmu, char *rule, size_t len)
+/*
+ * On this machine (the sysfs root is /sys) and not in a dry run: perf 6.6's probe through
+ * the backend; 1, 0, or negative when there is no answer (then the rules below decide).
+ */
+static int probed(const struct pmc_evlist *evlist, const struct pmc__pmu *pmu, char *rule,
+		  size_t len)
 {
-	int major = 0, minor = 0;
+	int yes;
+
+	if (!evlist || evlist->dry_run || strcmp(pmc__sysfs_root(), "/sys"))
+		return -1;
+	yes = pmc__backend_extended_type(evlist->backend, pmu->type);
+	if (yes >= 0)
+		snprintf(rule, len,
+			 "the kernel %s a probe of PERF_TYPE_HARDWARE with config 0x%llx (perf "
+			 "6.6's)",
+			 yes ? "accepts" : "refuses", (unsigned long long)pmu->type << 32);
+	return yes;
+}
+
+/* Whether pmu takes the extended type, and the rule that says so, into rule. */
+static bool extended_type(const struct pmc_evlist *evlist, const struct pmc__pmu *p, char *rule,
+			  size_t len)
+{
+	const char *pmu = p->name;
+	int major = 0, minor = 0, yes_probed = probed(evlist, p, rule, len);
 	char src[128];
 	bool yes;
 
+	if (yes_probed >= 0)
+		return yes_probed;
 	if (!strncmp(pmu, "cpu_", 4)) {
 		snprintf(rule, len,
 			 "%s is an x86 hybrid PMU: the kernels that register one (Linux >= 5.13) "
@@ -101,14 +126,15 @@ static int add_core(const struct pmc__pmu *pmu, void *arg)
 	snprintf(c->name, sizeof(c->name), "%s", pmu->name);
 	c->type = pmu->type;
 	cpus_text(pmu, c->cpus, sizeof(c->cpus));
-	c->extended = extended_type(pmu->name, c->rule, sizeof(c->rule));
+	c->extended = extended_type(set->evlist, pmu, c->rule, sizeof(c->rule));
 	set->nr++;
 	return 0;
 }
 
-int pmc__core_pmus(struct pmc__core_pmus *set)
+int pmc__core_pmus(struct pmc__core_pmus *set, const struct pmc_evlist *evlist)
 {
 	memset(set, 0, sizeof(*set));
+	set->evlist = evlist;
 	pmc__pmus_each_kind(PMC__PMU_CORE, add_core, set);
 	/* In type order: cpu_core (PERF_TYPE_RAW) first, as perf 6.1 lists the core types. */
 	qsort(set->pmu, (size_t)set->nr, sizeof(set->pmu[0]), by_type);

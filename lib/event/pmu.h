@@ -56,11 +56,16 @@ struct pmc__core_pmu {
 	char rule[320]; /* why extended is what it is, in words (for -v) */
 };
 struct pmc__core_pmus {
+	const struct pmc_evlist *evlist; /* whose backend probes, or NULL */
 	int nr, nr_extended;
 	struct pmc__core_pmu pmu[PMC_CORE_PMU_MAX];
 };
 /* The PMUs with a `cpus` file (perf's core PMUs; event/pmus.h), in type order: how many. */
-int pmc__core_pmus(struct pmc__core_pmus *set);
+/*
+ * On this machine (the sysfs root /sys), evlist's backend probes each PMU's extended type
+ * unless it is a dry run or NULL; else the rules of docs/pmus.md, "Hybrid" decide.
+ */
+int pmc__core_pmus(struct pmc__core_pmus *set, const struct pmc_evlist *evlist);
 /* Whether a generic event becomes one event per core PMU: several, one with the extended type. */
 bool pmc__core_pmus_expand(const struct pmc__core_pmus *set);
 /* The core PMU named pmu[0..len) in set, or NULL. */

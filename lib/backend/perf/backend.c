@@ -169,6 +169,7 @@ const struct pmc_backend_ops pmc__perf_ops = {
 	.probe_caps = pmc__perf_probe_caps,
 	.why_denied = perf_why_denied,
 	.classify = perf_classify,
+	.extended_type = pmc__perf_extended_type,
 	.budget = perf_budget,
 	.for_each_known = pmc__pfm_for_each,
 	.cpu_model = pmc__perf_cpu_model,
