@@ -157,6 +157,27 @@ PMC_API enum pmc_event_kind pmc_evsel__kind(const struct pmc_evsel *evsel);
  * CPU-specific), -EINVAL for a NULL or empty buf. A name too long for len is cut.
  */
 PMC_API int pmc_evsel__generic_name(const struct pmc_evsel *evsel, char *buf, size_t len);
+/*
+ * The event whose output line this event's values join, as perf merges aliases: the first of
+ * the events one written event became on several units of a PMU (uncore_imc/cas_count_read/
+ * on uncore_imc_0..5, an alias that several uncore PMUs have), with the same name, scale and
+ * unit; the event itself when it is first or alone. Owned by the list.
+ */
+PMC_API const struct pmc_evsel *pmc_evsel__merged_into(const struct pmc_evsel *evsel);
+/*
+ * Writes into buf the event's name on its own PMU, as perf's --no-merge shows it: the PMU's
+ * name and the terms ("uncore_imc_0/cas_count_read/" for uncore_imc/cas_count_read/), the
+ * name and the PMU in brackets for an alias written alone ("cas_count_read [uncore_imc_0]"),
+ * else the name. Returns 0, or -EINVAL for a NULL or empty buf; a name too long is cut.
+ */
+PMC_API int pmc_evsel__unit_name(const struct pmc_evsel *evsel, char *buf, size_t len);
+/*
+ * Writes into buf what the sysfs PMU named pmu is (docs/pmus.md, "Discovery"): its kind
+ * (core, uncore, other), type and, where a cpus or cpumask file says, its CPUs ("uncore PMU,
+ * type 30, counted on CPUs 0,8"). Returns 0, -ENOENT (buf "") for no such PMU under the
+ * sysfs root, -EINVAL for a NULL or empty buf.
+ */
+PMC_API int pmc_pmu_describe(const char *pmu, char *buf, size_t len);
 /* Index of the event in its list. */
 PMC_API size_t pmc_evsel__idx(const struct pmc_evsel *evsel);
 /* The group leader (the event itself when it is not in a group). */

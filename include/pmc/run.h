@@ -35,9 +35,9 @@ struct pmc_run_event;
 struct pmc_run_interval;
 
 /*
- * Values per unit (results->units): none (totals only), per CPU (perf -A), per physical core
- * or per socket of the CPUs counted (from sysfs's topology), or per thread (perf
- * --per-thread). CPU, CORE and SOCKET need a CPUS target; THREAD a target counted per
+ * Values per unit (results->units): none (totals only), per CPU (perf -A), per physical core,
+ * per die or per socket of the CPUs counted (from sysfs's topology), or per thread (perf
+ * --per-thread). CPU, CORE, DIE and SOCKET need a CPUS target; THREAD a target counted per
  * thread (PID, TID, or COMMAND and CPUS with pmc_target.per_thread).
  */
 enum pmc_run_aggr {
@@ -46,6 +46,7 @@ enum pmc_run_aggr {
 	PMC_RUN_AGGR_CORE,
 	PMC_RUN_AGGR_SOCKET,
 	PMC_RUN_AGGR_THREAD,
+	PMC_RUN_AGGR_DIE, /* --per-die: each die of each socket (needs a CPUS target) */
 };
 
 struct pmc_run_opts {

@@ -35,6 +35,9 @@ int64_t pmc__topo_key(int cpu, const struct pmc__topo *t, enum pmc__topo_by by, 
 	case PMC__TOPO_SOCKET:
 		snprintf(label, len, "S%d", t->socket);
 		return (int64_t)t->socket << 40;
+	case PMC__TOPO_DIE:
+		snprintf(label, len, "S%d-D%d", t->socket, t->die);
+		return (int64_t)t->socket << 40 | (int64_t)t->die << 20;
 	case PMC__TOPO_CORE:
 		snprintf(label, len, "S%d-D%d-C%d", t->socket, t->die, t->core);
 		return (int64_t)t->socket << 40 | (int64_t)t->die << 20 | t->core;

@@ -21,12 +21,12 @@ struct pmc__topo {
 int pmc__topo_read(int cpu, struct pmc__topo *out);
 
 /* Ways of grouping CPUs: each CPU alone, by physical core, or by socket. */
-enum pmc__topo_by { PMC__TOPO_CPU, PMC__TOPO_CORE, PMC__TOPO_SOCKET };
+enum pmc__topo_by { PMC__TOPO_CPU, PMC__TOPO_CORE, PMC__TOPO_SOCKET, PMC__TOPO_DIE };
 
 /*
  * The group of a CPU at t: a key that is equal for the CPUs of one group and orders groups
  * as perf does (socket, then die, then core; CPU number for PMC__TOPO_CPU), and perf's label
- * of the group ("CPU3", "S0-D0-C1", "S0") in label. A pure function.
+ * of the group ("CPU3", "S0-D0-C1", "S0", "S0-D1") in label. A pure function.
  */
 int64_t pmc__topo_key(int cpu, const struct pmc__topo *t, enum pmc__topo_by by, char *label,
 		      size_t len);

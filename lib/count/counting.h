@@ -76,7 +76,7 @@ int pmc__counting_units(struct pmc_counting *c, int nr);
 /*
  * The units of evlist's open list at its last read: how many (0 when the backend keeps no
  * values per unit, or the list is not open), unit i, and evsel's value on unit i (-ENOENT
- * when the event is not open or i is out of range).
+ * when the event is not open, i is out of range, or an uncore event has no counter there).
  */
 int pmc__evlist_nr_units(const struct pmc_evlist *evlist);
 const struct pmc__unit *pmc__evlist_unit(const struct pmc_evlist *evlist, int i);

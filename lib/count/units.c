@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include "count/counting.h"
 #include "event/evsel.h"
+#include "event/uncore.h"
 
 int pmc__counting_units(struct pmc_counting *c, int nr)
 {
@@ -48,6 +49,9 @@ int pmc__evsel_count_unit(const struct pmc_evsel *evsel, int i, struct pmc_count
 	if (!c || !c->open[evsel->idx] || i < 0 || i >= c->nr_units)
 		return -ENOENT;
 	*out = c->unit_values[(size_t)i * evsel->evlist->nr + evsel->idx];
+	/* An uncore event has counters on its PMU's cpumask CPUs only: no row elsewhere. */
+	if (!out->time_enabled_ns && !out->value && pmc__group_uncore(evsel))
+		return -ENOENT;
 	return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <pmc/error.h>
 #include "event/parse.h"
+#include "event/uncore.h"
 
 struct pmc_evsel *pmc__evsel_new(struct pmc_parser *p, enum pmc_event_kind kind, int offset)
 {
@@ -93,10 +94,15 @@ const char *pmc_evsel__group_name(const struct pmc_evsel *evsel)
 /*
  * What the encoding alone says cannot be opened, as the kernel would refuse it: breakpoint
  * lengths (breakpoint.c), and D or e on a group member (perf_event_open(2): only a group's
- * leader may be pinned or exclusive).
+ * leader may be pinned or exclusive), and uncore events sampled or grouped with another PMU's
+ * (uncore.c).
  */
 int pmc__evsel_static_check(const struct pmc_evsel *evsel, char *why, size_t len)
 {
+	int err = pmc__uncore_check(evsel, why, len);
+
+	if (err)
+		return err;
 	if (evsel->leader != evsel && (evsel->attr.pinned || evsel->attr.exclusive)) {
 		snprintf(why, len,
 			 "%s on a member of a group: the kernel lets only a group's leader be "

@@ -162,7 +162,8 @@ bool pmc__event_levels_written(const struct pmc_evsel *evsel);
 
 /*
  * The rules an encoding breaks that need no kernel to say (breakpoint lengths, D or e on a
- * group member): 0, or -PMC_E_UNSUPPORTED with why written. Part of pmc_evsel__check().
+ * group member, an uncore event sampled or grouped with another PMU's): 0, or -PMC_E_UNSUPPORTED
+ * with why written. Part of pmc_evsel__check().
  */
 int pmc__evsel_static_check(const struct pmc_evsel *evsel, char *why, size_t len);
 

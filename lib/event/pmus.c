@@ -247,8 +247,8 @@ const char *pmc__pmu_kind_name(enum pmc__pmu_kind kind)
 	}
 }
 
-int pmc__pmus_each_kind(enum pmc__pmu_kind kind,
-			int (*fn)(const struct pmc__pmu *pmu, void *arg), void *arg)
+int pmc__pmus_each_kind(enum pmc__pmu_kind kind, int (*fn)(const struct pmc__pmu *pmu, void *arg),
+			void *arg)
 {
 	const struct pmc__pmus *s = pmc__pmus();
 	int nr = 0;

@@ -9,6 +9,7 @@
 #define PMC_LIB_EVENT_PMUS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -45,11 +46,11 @@ struct pmc__pmu {
 };
 
 struct pmc__pmus {
-	char *root;		/* the sysfs root read */
-	struct pmc__pmu *pmus;	/* every PMU with a readable type, in name order (as perf) */
+	char *root;	       /* the sysfs root read */
+	struct pmc__pmu *pmus; /* every PMU with a readable type, in name order (as perf) */
 	int nr;
-	int nr_core;		/* PMUs of kind PMC__PMU_CORE */
-	bool hybrid;		/* more than one core PMU */
+	int nr_core; /* PMUs of kind PMC__PMU_CORE */
+	bool hybrid; /* more than one core PMU */
 };
 
 /*
@@ -70,7 +71,13 @@ const char *pmc__pmu_kind_name(enum pmc__pmu_kind kind);
  * Calls fn for each PMU of kind kind, in name order; stops at fn's first non-zero return and
  * returns it, else the number of PMUs visited.
  */
-int pmc__pmus_each_kind(enum pmc__pmu_kind kind,
-			int (*fn)(const struct pmc__pmu *pmu, void *arg), void *arg);
+int pmc__pmus_each_kind(enum pmc__pmu_kind kind, int (*fn)(const struct pmc__pmu *pmu, void *arg),
+			void *arg);
+
+/*
+ * pmus-describe.c: the core PMUs and the uncore units by type, in words ("core: cpu; uncore:
+ * 6 imc units, 8 cha units on 2 sockets"), into buf; returns the number of PMUs.
+ */
+int pmc__pmus_summary(char *buf, size_t len);
 
 #endif /* PMC_LIB_EVENT_PMUS_H */

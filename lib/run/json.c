@@ -30,7 +30,7 @@ static json_t *signal_name(int sig)
 static const char *const aggr_names[] = {
 	[PMC_RUN_AGGR_GLOBAL] = "none",	  [PMC_RUN_AGGR_CPU] = "cpu",
 	[PMC_RUN_AGGR_CORE] = "core",	  [PMC_RUN_AGGR_SOCKET] = "socket",
-	[PMC_RUN_AGGR_THREAD] = "thread",
+	[PMC_RUN_AGGR_THREAD] = "thread", [PMC_RUN_AGGR_DIE] = "die",
 };
 
 static json_t *command(const struct pmc_run *run)

@@ -35,6 +35,7 @@ static bool aggr_fits(const struct pmc_run_opts *o, const struct pmc_target *t)
 	case PMC_RUN_AGGR_CPU:
 	case PMC_RUN_AGGR_CORE:
 	case PMC_RUN_AGGR_SOCKET:
+	case PMC_RUN_AGGR_DIE:
 		return t->kind == PMC_TARGET_CPUS && !t->per_thread;
 	case PMC_RUN_AGGR_THREAD:
 		return t->kind == PMC_TARGET_PID || t->kind == PMC_TARGET_TID || t->per_thread;

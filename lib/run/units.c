@@ -76,6 +76,7 @@ static int64_t key_of(struct pmc_run *run, const struct pmc__unit *cu, struct pm
 		[PMC_RUN_AGGR_CPU] = PMC__TOPO_CPU,
 		[PMC_RUN_AGGR_CORE] = PMC__TOPO_CORE,
 		[PMC_RUN_AGGR_SOCKET] = PMC__TOPO_SOCKET,
+		[PMC_RUN_AGGR_DIE] = PMC__TOPO_DIE,
 	};
 	const struct pmc__topo *t;
 	struct pmc__topo none = {-1, -1, -1};

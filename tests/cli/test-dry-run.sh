@@ -47,8 +47,9 @@ expect_eq "-a: one call per CPU" "$(calls "$T/all" | awk '{ print $4 }' | tr '\n
 expect_eq "-a: pid -1" "$(calls "$T/all" | awk '{ print $2 }' | sort -u)" -1
 expect_no_grep "--dry-run without -vv: no attr blocks" 'perf_event_attr' "$T/all"
 
-# -C 1 with a group: pid -1, cpu 1, the member in its leader's group.
-"$PMC" stat --dry-run -e "{$RAW,fakeunc/clockticks/}" -C 1 -- touch "$T/ran" >"$T/cpu1" 2>"$T/err"
+# -C 1 with a group: pid -1, cpu 1, the member in its leader's group (of the same PMU: an
+# uncore member would be refused, tests/cli/test-pmu-uncore.sh).
+"$PMC" stat --dry-run -e "{$RAW,fakepmu/fake-loads/}" -C 1 -- touch "$T/ran" >"$T/cpu1" 2>"$T/err"
 expect_eq "-C 1: two calls on cpu 1" "$(calls "$T/cpu1")" \
 	"pid -1 cpu 1 group_fd -1 flags 0x8 = 3
 pid -1 cpu 1 group_fd 3 flags 0x8 = 4"

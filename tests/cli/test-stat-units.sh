@@ -123,6 +123,8 @@ per_unit() { # FIXTURE MODE: "label/CPUs=value ..." of pmc stat -a MODE -x,
 }
 expect_eq "--per-socket: a socket per CPU" "$(per_unit topo-2cpu-2s --per-socket)" "S0/1=40 S1/1=0"
 expect_eq "--per-core: a core per CPU" "$(per_unit topo-2cpu-2s --per-core)" "S0-D0-C0/1=40 S1-D0-C0/1=0"
+expect_eq "--per-die: a die per socket" "$(per_unit topo-2cpu-2s --per-die)" "S0-D0/1=40 S1-D0/1=0"
+expect_eq "--per-die: one die of two CPUs" "$(per_unit topo-2cpu-smt --per-die)" "S0-D0/2=40"
 expect_eq "--per-socket: one socket of two CPUs" "$(per_unit topo-2cpu-smt --per-socket)" "S0/2=40"
 expect_eq "--per-core: one core of two hardware threads" "$(per_unit topo-2cpu-smt --per-core)" \
 	"S0-D0-C0/2=40"

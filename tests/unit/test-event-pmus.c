@@ -31,10 +31,14 @@ static void expect_cpus(const struct pmc__pmu *p, const int *cpus, int nr)
 /* The existing fixture trees: a `cpu` PMU alone, one core PMU, nothing hybrid. */
 Test(event_pmus, single_core_fixtures)
 {
-	static const char *const trees[] = {"pmu-amd-zen3",	 "pmu-amd-zen4",
-					    "pmu-amd-zen5",	 "pmu-intel-icelake",
-					    "pmu-intel-nehalem", "pmu-intel-sandybridge",
-					    "pmu-intel-sapphirerapids", "pmu-intel-skylake"};
+	static const char *const trees[] = {"pmu-amd-zen3",
+					    "pmu-amd-zen4",
+					    "pmu-amd-zen5",
+					    "pmu-intel-icelake",
+					    "pmu-intel-nehalem",
+					    "pmu-intel-sandybridge",
+					    "pmu-intel-sapphirerapids",
+					    "pmu-intel-skylake"};
 	static const uint32_t types[] = {4, 4, 4, 4, 4, 4, 4, 4};
 
 	for (size_t i = 0; i < sizeof(trees) / sizeof(trees[0]); i++) {
@@ -112,4 +116,43 @@ Test(event_pmus, cached_per_root)
 	cr_expect_eq(pmc__pmus(), a);
 	use_root(NULL);
 	cr_expect_eq(pmc__pmus()->nr, 0);
+}
+
+/* pmu-intel-skx-2s: six IMC and eight CHA units on cpumask 0,8 (one CPU per socket). */
+Test(event_pmus, skx_two_sockets)
+{
+	static const int sockets[] = {0, 8};
+	const struct pmc__pmus *s;
+	const struct pmc__pmu *p;
+	int imc = 0, cha = 0;
+
+	use_root(PMC_TEST_DATA "/sysfs/pmu-intel-skx-2s");
+	s = pmc__pmus();
+	cr_expect_eq(s->nr, 4 + 6 + 8);
+	cr_expect_eq(s->nr_core, 1);
+	cr_expect_not(s->hybrid);
+	for (int i = 0; i < s->nr; i++) {
+		p = &s->pmus[i];
+		if (strncmp(p->name, "uncore_", 7))
+			continue;
+		imc += !strncmp(p->name, "uncore_imc_", 11);
+		cha += !strncmp(p->name, "uncore_cha_", 11);
+		cr_expect_eq(p->kind, PMC__PMU_UNCORE, "%s", p->name);
+		cr_expect_eq(p->cpus_from, PMC__PMU_CPUS_CPUMASK, "%s", p->name);
+		expect_cpus(p, sockets, 2);
+	}
+	cr_expect_eq(imc, 6);
+	cr_expect_eq(cha, 8);
+	cr_expect_eq(pmc__pmus_find("uncore_imc_3")->type, 33);
+	cr_expect_eq(pmc__pmus_by_type(12), pmc__pmus_find("uncore_cha_0"));
+	p = pmc__pmus_find("cpu");
+	cr_assert(p);
+	cr_expect_eq(p->kind, PMC__PMU_CORE);
+	cr_expect_eq(p->nr_cpus, 32);
+	cr_expect_str_eq(pmc__pmu_cap(p, "max_precise"), "3");
+	cr_expect_str_eq(pmc__pmu_cap(p, "branches"), "32");
+	cr_expect_str_eq(pmc__pmu_cap(p, "pmu_name"), "skylake");
+	cr_expect_eq(pmc__pmu_cap(p, "nosuch"), NULL);
+	cr_expect_eq(pmc__pmus_find("software")->kind, PMC__PMU_OTHER);
+	cr_expect_eq(pmc__pmus_find("breakpoint")->kind, PMC__PMU_OTHER);
 }

@@ -319,6 +319,20 @@ static void print_line(const struct entry *e, const struct kind_run *k, int widt
 	}
 }
 
+/* Before a sysfs PMU's first line: the PMU, its kind, type and CPUs (pmc_pmu_describe()). */
+static void print_pmu_heading(const struct list_ctx *ctx, size_t i, size_t *last)
+{
+	char what[256];
+
+	if (*last != SIZE_MAX && ctx->e[*last].pmu && !strcmp(ctx->e[*last].pmu, ctx->e[i].pmu)) {
+		*last = i;
+		return;
+	}
+	*last = i;
+	if (!pmc_pmu_describe(ctx->e[i].pmu, what, sizeof(what)))
+		printf(" %s: %s\n", ctx->e[i].pmu, what);
+}
+
 static void print_kind(const struct list_ctx *ctx, const struct kind_run *k, int width)
 {
 	const char *kind = pmc_event_kind__name(ctx->e[k->first].kind);
@@ -344,9 +358,13 @@ static void print_kind(const struct list_ctx *ctx, const struct kind_run *k, int
 	} else {
 		putchar('\n');
 	}
-	for (size_t i = k->first; i < k->end; i++)
-		if (ctx->e[i].shown && !ctx->e[i].canon)
-			print_line(&ctx->e[i], k, width);
+	for (size_t i = k->first, last = SIZE_MAX; i < k->end; i++) {
+		if (!ctx->e[i].shown || ctx->e[i].canon)
+			continue;
+		if (ctx->e[i].kind == PMC_EV_PMU && ctx->e[i].pmu)
+			print_pmu_heading(ctx, i, &last);
+		print_line(&ctx->e[i], k, width);
+	}
 	if (k->footnote) {
 		snprintf(text, sizeof(text), "no*: %s", k->footnote);
 		fputs("  ", stdout);

@@ -13,6 +13,7 @@ enum {
 	O_PLAN,
 	O_DRY_RUN,
 	O_MULTIPLEX,
+	O_NO_MERGE,
 	O_CI,
 	O_ALL,
 	O_USER,
@@ -58,6 +59,9 @@ static const struct cli_opt options[] = {
 	 "attr fields, as perf -vv)"},
 	{"multiplex", O_MULTIPLEX, NULL, CLI_V_NONE, NULL,
 	 "count everything in one run, time-shared and scaled"},
+	{"no-merge", O_NO_MERGE, NULL, CLI_V_NONE, NULL,
+	 "one line per PMU unit of an event that several units count (uncore_imc/x/: "
+	 "uncore_imc_0/x/, ...); by default their values are summed in one line, as perf does"},
 	{"ci", O_CI, "LEVEL", CLI_V_NONE, NULL, "confidence level in percent (default 95)"},
 	{"all-results", O_ALL, NULL, CLI_V_NONE, NULL, "show every repetition's value"},
 	{"user", O_USER, NULL, CLI_V_NONE, NULL,
@@ -112,6 +116,8 @@ static const struct cli_opt options[] = {
 	 "values per physical core too, as sysfs's topology groups the CPUs (with -a or -C)"},
 	{"per-socket", O_PER_SOCKET, NULL, CLI_V_NONE, NULL,
 	 "values per socket too (with -a or -C)"},
+	{"per-die", O_PER_DIE, NULL, CLI_V_NONE, NULL,
+	 "values per die of each socket too (with -a or -C)"},
 	{"hybrid-merge", O_HYBRID_MERGE, NULL, CLI_V_NONE, NULL,
 	 "on a hybrid machine, one line per generic event: its core types' counts summed"},
 	{"cputype", O_CPUTYPE, "TYPE", CLI_V_NONE, NULL,
@@ -282,6 +288,9 @@ static int apply(struct stat_opts *o, int c, const char *arg, unsigned *priv_set
 		return 0;
 	case O_MULTIPLEX:
 		o->multiplex = true;
+		return 0;
+	case O_NO_MERGE:
+		o->no_merge = true;
 		return 0;
 	case O_ALL:
 		o->all_results = true;

@@ -24,7 +24,8 @@ static int bad(const char *fmt, const char *arg)
 static int set_aggr(struct stat_opts *o, enum pmc_run_aggr a)
 {
 	if (o->aggr != PMC_RUN_AGGR_GLOBAL && o->aggr != a)
-		return bad("%sonly one of -A, --per-core, --per-socket and --per-thread", NULL);
+		return bad("%sonly one of -A, --per-core, --per-die, --per-socket and --per-thread",
+			   NULL);
 	o->aggr = a;
 	return 0;
 }
@@ -113,6 +114,8 @@ int stat_args_apply(struct stat_opts *o, int c, const char *arg)
 		return set_aggr(o, PMC_RUN_AGGR_CORE);
 	case O_PER_SOCKET:
 		return set_aggr(o, PMC_RUN_AGGR_SOCKET);
+	case O_PER_DIE:
+		return set_aggr(o, PMC_RUN_AGGR_DIE);
 	case O_PER_THREAD:
 		o->per_thread = true;
 		return set_aggr(o, PMC_RUN_AGGR_THREAD);
@@ -148,10 +151,10 @@ static int check_cpu_modes(const struct stat_opts *o)
 	bool cpus = o->system_wide || o->cpus;
 
 	if (o->aggr != PMC_RUN_AGGR_GLOBAL && o->aggr != PMC_RUN_AGGR_THREAD && !cpus)
-		return bad(
-			"%s-A, --per-core and --per-socket divide what CPUs count: add -a (or -C "
-			"CPUS), as perf asks",
-			NULL);
+		return bad("%s-A, --per-core, --per-die and --per-socket divide what CPUs count: "
+			   "add -a (or -C "
+			   "CPUS), as perf asks",
+			   NULL);
 	if (o->cgroup && !cpus)
 		return bad("-G counts the tasks of a cgroup on CPUs: add -a (or -C CPUS), as perf "
 			   "asks",

@@ -26,7 +26,8 @@ static unsigned long long runtime_ns(const struct line_of *l, const struct stat_
 
 static bool aggregated(const struct stat_run *run)
 {
-	return run->opts->aggr == PMC_RUN_AGGR_CORE || run->opts->aggr == PMC_RUN_AGGR_SOCKET;
+	return run->opts->aggr == PMC_RUN_AGGR_CORE || run->opts->aggr == PMC_RUN_AGGR_SOCKET ||
+	       run->opts->aggr == PMC_RUN_AGGR_DIE;
 }
 
 /* perf's leading fields: the interval's time, the unit, the CPUs of a core or socket. */
@@ -102,8 +103,11 @@ static const char *unit_key(const struct stat_run *run, const struct pmc_run_uni
 		return "cpu";
 	case PMC_RUN_AGGR_CORE:
 	case PMC_RUN_AGGR_SOCKET:
+	case PMC_RUN_AGGR_DIE:
 		snprintf(val, len, "%s", u->label);
-		return run->opts->aggr == PMC_RUN_AGGR_CORE ? "core" : "socket";
+		return run->opts->aggr == PMC_RUN_AGGR_CORE  ? "core"
+		       : run->opts->aggr == PMC_RUN_AGGR_DIE ? "die"
+							     : "socket";
 	default:
 		snprintf(val, len, "%s", u->label);
 		return "thread";
@@ -276,13 +280,13 @@ static void print_lines(FILE *f, const struct stat_run *run, const struct line_o
 {
 	struct stat_view *v;
 
-	if (stat_views__of(events, nr, l->wall_ns, &v)) {
+	if (stat_views__of(events, nr, l->wall_ns, !run->opts->no_merge, &v)) {
 		fprintf(stderr, "pmc stat: cannot print the results: out of memory\n");
 		return;
 	}
 	for (size_t i = 0; i < nr; i++) {
 		/* an interval's or unit's line of an event not in its run is not printed */
-		if ((l->t_s >= 0 || l->unit) && !v[i].counted)
+		if (((l->t_s >= 0 || l->unit) && !v[i].counted) || v[i].merged)
 			continue;
 		if (sep)
 			csv_line(f, run, l, &v[i], sep);

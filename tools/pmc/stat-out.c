@@ -352,13 +352,13 @@ void stat_print_events(FILE *f, const struct stat_run *run, const char *prefix,
 	struct stat_view *v;
 	int uw;
 
-	if (stat_views__of(events, nr, wall_ns, &v)) {
+	if (stat_views__of(events, nr, wall_ns, !run->opts->no_merge, &v)) {
 		fprintf(stderr, "pmc stat: cannot print: out of memory\n");
 		return;
 	}
 	uw = unit_width(v, nr);
 	for (size_t i = 0; i < nr; i++)
-		if (v[i].counted)
+		if (v[i].counted && !v[i].merged)
 			print_line(f, prefix, &v[i], uw, run->res->nr_reps, nf, -1, run);
 	print_unit_metrics(f, run, prefix, events, uw);
 	free(v);
@@ -383,7 +383,8 @@ void stat_print_summary(FILE *f, const struct stat_run *run, const struct stat_n
 	for (size_t i = 0; i < res->nr_events; i++) {
 		long m = v[i].counted ? metric_in_column(run, &v[i], i, printed) : -1;
 
-		print_line(f, "", &v[i], uw, res->nr_reps, nf, m, run);
+		if (!v[i].merged)
+			print_line(f, "", &v[i], uw, res->nr_reps, nf, m, run);
 		print_metric_lines(f, run, (long)i, uw, printed);
 	}
 	print_metric_lines(f, run, -1, uw, printed);

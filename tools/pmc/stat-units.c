@@ -24,7 +24,7 @@ static int label_width(const struct pmc_run_unit *u, size_t n)
 static void unit_prefix(char *buf, size_t len, const char *before, const struct pmc_run_unit *u,
 			int w, enum pmc_run_aggr aggr)
 {
-	if (aggr == PMC_RUN_AGGR_CORE || aggr == PMC_RUN_AGGR_SOCKET)
+	if (aggr == PMC_RUN_AGGR_CORE || aggr == PMC_RUN_AGGR_SOCKET || aggr == PMC_RUN_AGGR_DIE)
 		snprintf(buf, len, "%s%-*s %3d  ", before, w, u->label, u->nr_cpus);
 	else
 		snprintf(buf, len, "%s%-*s  ", before, w, cli_show(u->label));

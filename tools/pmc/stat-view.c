@@ -45,7 +45,8 @@ static double wall_ns(const struct pmc_run_results *res)
 int stat_views__new(const struct stat_run *run, struct stat_view **out)
 {
 	const struct pmc_run_results *res = run->res;
-	int err = stat_views__of(res->events, res->nr_events, wall_ns(res), out);
+	int err = stat_views__of(res->events, res->nr_events, wall_ns(res), !run->opts->no_merge,
+				 out);
 
 	for (size_t i = 0; !err && res->trust && i < res->nr_events; i++) {
 		(*out)[i].trust = res->trust[i];
@@ -54,16 +55,39 @@ int stat_views__new(const struct stat_run *run, struct stat_view **out)
 	return err;
 }
 
-int stat_views__of(const struct pmc_run_event *events, size_t nr, double wall_ns,
+/*
+ * Adds view i into the view of the event it merges into (an earlier one of events[]): the
+ * sum of the units' means, the mean of their running shares.
+ */
+static void merge_view(struct stat_view *v, const struct pmc_run_event *events, size_t i,
+		       int *nr_in)
+{
+	const struct pmc_evsel *into = pmc_evsel__merged_into(events[i].evsel);
+	size_t j = pmc_evsel__idx(into);
+
+	if (into == events[i].evsel || j >= i || events[j].evsel != into)
+		return;
+	v[i].merged = true;
+	if (!v[i].counted)
+		return;
+	v[j].value = (v[j].counted ? v[j].value : 0) + v[i].value;
+	v[j].running_pct = (v[j].running_pct * nr_in[j] + v[i].running_pct) / (nr_in[j] + 1);
+	v[j].counted = true;
+	nr_in[j]++;
+}
+
+int stat_views__of(const struct pmc_run_event *events, size_t nr, double wall_ns, bool merge,
 		   struct stat_view **out)
 {
 	struct stat_view *v = calloc(nr + 1, sizeof(*v));
 	struct stat_derived_event *d = calloc(nr + 1, sizeof(*d));
+	int *nr_in = calloc(nr + 1, sizeof(*nr_in));
 
 	*out = NULL;
-	if (!v || !d) {
+	if (!v || !d || !nr_in) {
 		free(v);
 		free(d);
+		free(nr_in);
 		return -1;
 	}
 	for (size_t i = 0; i < nr; i++) {
@@ -76,14 +100,20 @@ int stat_views__of(const struct pmc_run_event *events, size_t nr, double wall_ns
 		v[i].counted = e->supported && e->nr > 0;
 		v[i].value = e->sum.mean * v[i].scale;
 		v[i].running_pct = running_pct(e);
+		nr_in[i] = 1;
+		if (!merge && !pmc_evsel__unit_name(e->evsel, v[i].own_name, sizeof(v[i].own_name)))
+			v[i].name = v[i].own_name;
 		d[i] = (struct stat_derived_event){.generic = v[i].generic,
 						   .priv = pmc_evsel__priv(e->evsel),
 						   .counted = v[i].counted,
 						   .mean = e->sum.mean};
 	}
+	for (size_t i = 0; merge && i < nr; i++)
+		merge_view(v, events, i, nr_in);
 	for (size_t i = 0; i < nr; i++)
 		v[i].has_derived = stat_derived__compute(d, nr, i, wall_ns, &v[i].derived);
 	free(d);
+	free(nr_in);
 	*out = v;
 	return 0;
 }

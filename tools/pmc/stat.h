@@ -28,6 +28,7 @@ enum stat_mode_key {
 	O_REGION_PER_THREAD,
 	O_PER_CORE,
 	O_PER_SOCKET,
+	O_PER_DIE,
 	O_FILTER,
 	O_CONTROL,
 	O_PRE,
@@ -45,7 +46,8 @@ struct stat_opts {
 	bool plan_only;
 	bool dry_run; /* --dry-run: print the perf_event_open calls (-vv: with attrs), make none */
 	bool multiplex;
-	double level; /* confidence level, 0.95 */
+	bool no_merge; /* --no-merge: each PMU unit's line (perf's) */
+	double level;  /* confidence level, 0.95 */
 	bool all_results;
 	bool strict;	    /* --strict: a user-named event that cannot be counted is an error */
 	unsigned priv;	    /* PMC_PRIV_* default for events without modifiers */
@@ -180,12 +182,22 @@ struct stat_view {
 	struct stat_derived derived; /* the comment column */
 	const char *trust;	     /* pmc validate's verdict (results->trust), or NULL */
 	bool bias_subtracted;	     /* its validated bias was subtracted (--subtract-overhead) */
+	/*
+	 * Merged into an earlier view (pmc_evsel__merged_into(), perf's alias merging, unless
+	 * --no-merge): not printed, its value is in that view's.
+	 */
+	bool merged;
+	char own_name[192]; /* --no-merge: pmc_evsel__unit_name() (name points here) */
 };
 
 /* The views of run's events, [nr_events]; free() them. Returns 0 or -1 (no memory). */
 int stat_views__new(const struct stat_run *run, struct stat_view **out);
-/* The same of any events[nr] (a unit's, an interval's) over wall_ns of wall time. */
-int stat_views__of(const struct pmc_run_event *events, size_t nr, double wall_ns,
+/*
+ * The same of any events[nr] (a unit's, an interval's) over wall_ns of wall time; merge:
+ * the events of one written event on several PMU units in one view (perf's default),
+ * else each under its unit's name (--no-merge).
+ */
+int stat_views__of(const struct pmc_run_event *events, size_t nr, double wall_ns, bool merge,
 		   struct stat_view **out);
 
 /*

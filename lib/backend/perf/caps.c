@@ -7,6 +7,7 @@
 #include "backend/perf/perf.h"
 #include "core/backend.h"
 #include "core/sysfile.h"
+#include "event/pmus.h"
 
 /*
  * What a level means for a user without CAP_PERFMON. Above 2 it depends on the kernel, so the
@@ -151,6 +152,21 @@ static void describe_counters(const struct pmc_caps *mc, const struct perf_machi
 		SAY(c, "%d debug registers for mem: events", bp->nr);
 }
 
+/* The PMUs of sysfs: the core types (hybrid) and the uncore units (event/pmus.h). */
+static void describe_pmus(struct pmc_backend_caps *out)
+{
+	char buf[256];
+	int n = pmc__pmus_summary(buf, sizeof(buf));
+	struct pmc_cap_check *c = pmc__caps_add_check(out, "pmus", "PMUs", n > 0);
+
+	if (c)
+		c->value = n;
+	if (n > 0)
+		SAY(c, "%s", buf);
+	else
+		SAY(c, "none under %s/bus/event_source/devices", pmc__sysfs_root());
+}
+
 void pmc__perf_probe_caps(const struct pmc_caps *mc, struct pmc_backend_caps *out)
 {
 	const struct perf_machine *m = pmc__perf_machine();
@@ -163,4 +179,5 @@ void pmc__perf_probe_caps(const struct pmc_caps *mc, struct pmc_backend_caps *ou
 	describe_kernel(mc, m, out);
 	describe_permissions(mc, m, out);
 	describe_counters(mc, m, out);
+	describe_pmus(out);
 }

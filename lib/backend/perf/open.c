@@ -82,6 +82,7 @@ static void setup_attr(struct perf_counting *pc, const struct pmc_evsel *ev,
 	a->freq = 0;
 	if (pc->threads)
 		pmc__perf_threads_attr(pc, ev, a);
+	pmc__perf_uncore_attr(pc, ev, a);
 }
 
 /* A tracepoint's filter (pmc_evsel__set_filter(), tried then): fd, or -errno with fd closed. */
@@ -109,11 +110,12 @@ static int open_one(struct perf_counting *pc, struct pmc_evsel *ev)
 		int group_fd = ev->leader == ev ? -1 : *perf_fd(pc, ev->leader->idx, u);
 		int fd;
 
+		if (!pmc__perf_uncore_opens(pc, ev, u))
+			continue; /* another PMU's units: uncore events open on their cpumask */
 		if (group_fd < 0 && ev->leader != ev)
 			continue; /* a thread that ended before its leader opened */
 		if (!pmc__pmu_cpu_in(ev->pmu, pc->cpus[u]))
-			continue; /* a core PMU counts on its `cpus` only (docs/pmus.md, "Hybrid")
-				   */
+			continue; /* a core PMU counts on its `cpus` only (docs/pmus.md) */
 		setup_attr(pc, ev, &a);
 		fd = pmc__perf_open_call(&pc->dry, &a, pc->pids[u], pc->cpus[u], group_fd,
 					 pc->open_flags);
@@ -216,6 +218,8 @@ int pmc__perf_open(struct pmc_evlist *evlist, const struct pmc_target *target, i
 	if (!err)
 		err = setup_units(pc, target);
 	if (!err)
+		err = pmc__perf_uncore_units(pc);
+	if (!err)
 		err = alloc_state(pc, evlist);
 	if (!err && pmc__perf_units_kept(pc))
 		err = pmc__perf_units_describe(pc);
@@ -243,8 +247,10 @@ int pmc__perf_open(struct pmc_evlist *evlist, const struct pmc_target *target, i
 int pmc__perf_start_child(struct pmc_counting *c)
 {
 	int exec_errno = 0;
-	int err = pmc__child_start(c->child, &exec_errno);
+	int err = pmc__perf_uncore_enable(to_perf(c)); /* system-wide: no exec enables them */
 
+	if (!err)
+		err = pmc__child_start(c->child, &exec_errno);
 	if (err == -PMC_E_EXEC)
 		pr_err("cannot run '%s': %s\n", c->target.argv[0], strerror(exec_errno));
 	return err;

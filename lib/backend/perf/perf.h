@@ -51,6 +51,13 @@ struct perf_counting {
 	int cgroup_fd;		      /* the cgroup's folder (pids[] hold it), or -1 */
 	bool skip_gone;		      /* a thread that ended before its open is left out */
 	struct perf_threads *threads; /* threads.c: a COMMAND counted per thread, or NULL */
+	/*
+	 * uncore.c: the units of every event but uncore ones: all of them (nr_units), or the
+	 * first ones when uncore events of a task's run have units of their own after them (pid
+	 * -1 on their PMUs' cpumask CPUs: an uncore PMU counts system-wide).
+	 */
+	int nr_task_units;
+	bool uncore_apart; /* uncore events have the units from nr_task_units on */
 };
 
 static inline struct perf_counting *to_perf(struct pmc_counting *c)
@@ -150,6 +157,16 @@ void pmc__perf_probe_caps(const struct pmc_caps *machine, struct pmc_backend_cap
 int pmc__perf_check(struct pmc_evsel *evsel, char *why, size_t len);
 /* filter.c: whether the kernel takes filter for the tracepoint evsel (tried on pmc). */
 int pmc__perf_check_filter(struct pmc_evsel *evsel, const char *filter, char *why, size_t len);
+/*
+ * uncore.c: after the target's units are made, the units of uncore events (pid -1 on their
+ * PMUs' cpumask CPUs) added for a task's run; whether ev opens on unit; its attr's task
+ * flags (none on a CPU); and enabling those units when the command starts.
+ */
+int pmc__perf_uncore_units(struct perf_counting *pc);
+bool pmc__perf_uncore_opens(const struct perf_counting *pc, const struct pmc_evsel *ev, int unit);
+void pmc__perf_uncore_attr(const struct perf_counting *pc, const struct pmc_evsel *ev,
+			   struct perf_event_attr *a);
+int pmc__perf_uncore_enable(struct perf_counting *pc);
 int pmc__perf_open(struct pmc_evlist *evlist, const struct pmc_target *target, int pass,
 		   struct pmc_counting **out);
 int pmc__perf_read(struct pmc_counting *c);
