@@ -76,6 +76,11 @@ expect_eq "ADL {cycles,instructions}: one group per core PMU" \
 dry "$ADL" -e branches,branch-misses,cache-misses -- true >"$T/plan"
 expect_eq "ADL: 3 events x 2 core PMUs, one pass" "$(grep -c '^# pass' "$T/out")" 0
 expect_eq "ADL: 3 events x 2 core PMUs, six calls" "$(wc -l <"$T/plan")" 6
+# pmc stat's default set: its hardware events per core PMU, as perf 6.1's (intel-hybrid.txt:
+# cpu_core/cycles/, cpu_atom/cycles/, cpu_core/instructions/, ... branch-misses).
+expect_eq "ADL default events: the hardware ones per core PMU" \
+	"$(dry "$ADL" -- true | grep -v '^1/' | awk -F@ '{ printf "%s ", $1 }')" \
+	"0/0x400000000 0/0x800000000 0/0x400000001 0/0x800000001 0/0x400000004 0/0x800000004 0/0x400000005 0/0x800000005 "
 # Software events stay one event.
 expect_eq "ADL task-clock: one event" "$(dry "$ADL" -e task-clock -- true)" \
 	"1/0x1@<command>:-1"
