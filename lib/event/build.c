@@ -61,7 +61,8 @@ static int build_simple(struct pmc_parser *p, const struct pmc_parsed *ev, enum 
 
 /*
  * A generic hardware or cache event on a hybrid machine: one event per core PMU that takes
- * the extended type (its type in config[63:32]), named "pmu/event/" as perf 6.1 prints it,
+ * the extended type (its type in config[63:32]; a raw event rN: of the PMU's type), named
+ * "pmu/event/" as perf 6.1 prints it,
  * on that PMU's CPUs; only --cputype's PMU when set (docs/pmus.md, "Hybrid"). Returns 1 when
  * it applied, 0 when the event is one event (no hybrid PMUs, or none with the extended type).
  */
@@ -71,7 +72,7 @@ static int build_hybrid(struct pmc_parser *p, const struct pmc_parsed *ev, enum 
 	struct pmc__core_pmus set;
 	int n = 0, ret = 0;
 
-	if (kind != PMC_EV_HARDWARE && kind != PMC_EV_CACHE)
+	if (kind != PMC_EV_HARDWARE && kind != PMC_EV_CACHE && kind != PMC_EV_RAW)
 		return 0;
 	if (pmc__core_pmus(&set, p->evlist) < 2)
 		return 0;
@@ -88,7 +89,11 @@ static int build_hybrid(struct pmc_parser *p, const struct pmc_parsed *ev, enum 
 			p->str + ev->off, c->name, c->type, c->cpus, c->rule);
 		if (!c->extended || (p->evlist->cputype[0] && strcmp(p->evlist->cputype, c->name)))
 			continue;
-		ret = make(p, ev, kind, type, config | (uint64_t)c->type << 32, &evsel);
+		/* A raw event goes to each PMU's own type (perf 6.1's add_raw_hybrid()). */
+		if (kind == PMC_EV_RAW)
+			ret = make(p, ev, kind, c->type, config, &evsel);
+		else
+			ret = make(p, ev, kind, type, config | (uint64_t)c->type << 32, &evsel);
 		if (ret)
 			break;
 		evsel->pmu = strdup(c->name);
@@ -405,7 +410,7 @@ int pmc__event_build(struct pmc_parser *p, struct pmc_parsed *ev)
 	case PMC_HEAD_CACHE:
 		return build_generic(p, ev, PMC_EV_CACHE, PERF_TYPE_HW_CACHE, ev->config);
 	case PMC_HEAD_RAW:
-		return build_simple(p, ev, PMC_EV_RAW, PERF_TYPE_RAW, ev->num);
+		return build_generic(p, ev, PMC_EV_RAW, PERF_TYPE_RAW, ev->num);
 	case PMC_HEAD_NUMERIC:
 		return build_numeric(p, ev);
 	case PMC_HEAD_TP:

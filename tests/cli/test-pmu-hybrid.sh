@@ -81,6 +81,10 @@ expect_eq "ADL: 3 events x 2 core PMUs, six calls" "$(wc -l <"$T/plan")" 6
 expect_eq "ADL default events: the hardware ones per core PMU" \
 	"$(dry "$ADL" -- true | grep -v '^1/' | awk -F@ '{ printf "%s ", $1 }')" \
 	"0/0x400000000 0/0x800000000 0/0x400000001 0/0x800000001 0/0x400000004 0/0x800000004 0/0x400000005 0/0x800000005 "
+# A raw event: one per core PMU, of each PMU's own type (perf 6.1's add_raw_hybrid()).
+expect_eq "ADL r1a: one per core PMU, each of its type" "$(dry "$ADL" -e r1a -- true)" \
+	"4/0x1a@<command>:-1
+8/0x1a@<command>:-1"
 # Software events stay one event.
 expect_eq "ADL task-clock: one event" "$(dry "$ADL" -e task-clock -- true)" \
 	"1/0x1@<command>:-1"
