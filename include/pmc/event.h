@@ -95,6 +95,12 @@ struct pmc_evlist_opts {
 	void *dry_run_arg;
 	bool dry_run_attrs;
 	enum pmc_evlist_use use; /* PMC_USE_ANY (0) unless the caller says */
+	/*
+	 * perf's --cputype: on a hybrid machine, generic events only on this core type ("core",
+	 * "atom", or a core PMU's name such as "cpu_atom"); NULL: on every core PMU
+	 * (docs/pmus.md, "Hybrid").
+	 */
+	const char *cputype;
 };
 
 /*
@@ -136,6 +142,12 @@ PMC_API const char *pmc_evlist__default_event(const struct pmc_evlist *evlist);
 
 /* The event as the user wrote it (normalised spacing); owned by the event. */
 PMC_API const char *pmc_evsel__name(const struct pmc_evsel *evsel);
+/*
+ * On a hybrid machine, a generic event written once is one event per core PMU, each named
+ * "pmu/event/" (docs/pmus.md, "Hybrid"): the event as written ("cycles") for each of them;
+ * NULL for every other event. Owned by the event.
+ */
+PMC_API const char *pmc_evsel__hybrid_name(const struct pmc_evsel *evsel);
 PMC_API enum pmc_event_kind pmc_evsel__kind(const struct pmc_evsel *evsel);
 /*
  * Writes into buf the canonical name of the generic event the event counts, without

@@ -124,7 +124,24 @@ struct pmc_run_event {
 	struct pmc_summary sum;
 	double overhead; /* subtracted from each value (0 without subtract_overhead) */
 	int nr_clamped;	 /* repetitions whose count was below the overhead: counted as 0 */
+	/* The name it is printed under when not its evsel's: a --hybrid-merge line's "cycles"
+	 * (pmc_run_events__hybrid_merge()); NULL otherwise. */
+	const char *name;
 };
+
+/*
+ * perf's --hybrid-merge: the events of one generic event opened per core PMU
+ * (pmc_evsel__hybrid_name(): cpu_core/cycles/ and cpu_atom/cycles/) as one event named as
+ * written ("cycles"), in the place of the first; the others are kept as they are. Its
+ * values are the members' counted ones summed repetition by repetition (the fewest
+ * repetitions of them), its ratio their mean, summarised at level; it is supported when
+ * one of them is (their why otherwise). Hands out a new array in *out (nr_out events) that
+ * pmc_run_events__delete() frees; the evsels stay events[]'s. Returns 0 or -ENOMEM.
+ */
+PMC_API int pmc_run_events__hybrid_merge(const struct pmc_run_event *events, size_t nr,
+					 double level, struct pmc_run_event **out, size_t *nr_out);
+/* Frees what pmc_run_events__hybrid_merge() handed out. Accepts NULL. */
+PMC_API void pmc_run_events__delete(struct pmc_run_event *events, size_t nr);
 
 /* One region, thread (or all threads) and event over the repetitions of its pass. */
 struct pmc_run_cell {

@@ -156,6 +156,11 @@ bool pmc__backend_extra_reg(const struct pmc_backend_ops *b, const struct pmc_ev
 	return b->extra_reg && b->extra_reg(evsel, xreg, value, nr);
 }
 
+int pmc__backend_extended_type(const struct pmc_backend_ops *b, uint32_t pmu_type)
+{
+	return b && b->extended_type ? b->extended_type(pmu_type) : -EOPNOTSUPP;
+}
+
 int pmc__backend_for_each_known(const struct pmc_backend_ops *b, pmc_event_fn fn, void *arg)
 {
 	return b->for_each_known ? b->for_each_known(fn, arg) : 0;

@@ -129,6 +129,13 @@ struct pmc_backend_ops {
 	 */
 	bool (*extra_reg)(const struct pmc_evsel *evsel, enum pmc_xreg xreg, uint64_t *value,
 			  int *nr);
+	/*
+	 * optional: whether the kernel takes a generic event on the PMU of type pmu_type through
+	 * the extended type (PERF_TYPE_HARDWARE, config (pmu_type << 32) | id), probed on this
+	 * machine once per type as perf 6.6 probes it: 1, 0, or a negative errno when the probe
+	 * cannot tell (docs/pmus.md, "Hybrid").
+	 */
+	int (*extended_type)(uint32_t pmu_type);
 	/* optional: walk backend-specific names (CPU tables). */
 	int (*for_each_known)(pmc_event_fn fn, void *arg);
 	/*
@@ -242,6 +249,8 @@ int pmc__backend_budget(const struct pmc_backend_ops *b, enum pmc_slot_class cls
  */
 bool pmc__backend_extra_reg(const struct pmc_backend_ops *b, const struct pmc_evsel *evsel,
 			    enum pmc_xreg xreg, uint64_t *value, int *nr);
+/* The backend's extended_type hook; -EOPNOTSUPP without one. */
+int pmc__backend_extended_type(const struct pmc_backend_ops *b, uint32_t pmu_type);
 /* for_each_known: 0 (nothing to walk) without the hook. */
 int pmc__backend_for_each_known(const struct pmc_backend_ops *b, pmc_event_fn fn, void *arg);
 /* preset_model: NULL (the generic column only) without the hook. */

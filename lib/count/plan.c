@@ -15,10 +15,17 @@
 #include "core/log.h"
 #include "count/xreg.h"
 #include "event/evsel.h"
+#include "event/pmu.h"
 
-/* Resources used by each pass so far: used[pass][class]. */
+/*
+ * Resources used by each pass so far: used[pass * nr_domains + domain][class]. A domain is a
+ * core PMU of a hybrid machine, whose CPUs have counters of their own (cpu_core's events do
+ * not take cpu_atom's counters); a machine with one kind of core has one domain.
+ */
 struct plan {
 	int (*used)[PMC_SLOT_NR];
+	int nr_domains;
+	struct pmc__core_pmus cores;
 	bool *excl; /* the pass holds an exclusive group: no other event on its counters */
 	struct pmc__xregs *xregs; /* the values the pass holds in shared registers (xreg.c) */
 	int nr_passes, alloc;
@@ -58,22 +65,37 @@ static bool fits_budget(const int *budget, const int *used, const int *need)
  * pass with a register left for each of its values or holding them already: the kernel
  * time-shares the registers between events of more values, and vpmu models one threshold).
  */
-static bool fits(const struct plan *p, int pass, const int *need, bool exclusive,
+static bool fits(const struct plan *p, int pass, int dom, const int *need, bool exclusive,
 		 const struct pmc__xregs *xneed)
 {
-	if (!p->multiplex && takes_counters(need) &&
-	    (p->excl[pass] || (exclusive && takes_counters(p->used[pass]))))
-		return false;
-	if (!p->multiplex && !pmc__xregs_fit(&p->xregs[pass], xneed))
-		return false;
-	return fits_budget(p->budget, p->used[pass], need);
+	int(*used)[PMC_SLOT_NR] = &p->used[pass * p->nr_domains];
+
+	for (int d = 0; d < p->nr_domains; d++) {
+		if (dom >= 0 && d != dom)
+			continue;
+		if (!p->multiplex && takes_counters(need) &&
+		    (p->excl[pass] || (exclusive && takes_counters(used[d]))))
+			return false;
+		if (!fits_budget(p->budget, used[d], need))
+			return false;
+	}
+	return p->multiplex || pmc__xregs_fit(&p->xregs[pass], xneed);
+}
+
+/* The domain of a group: its leader's core PMU, or -1 for an event on every core. */
+static int domain_of(const struct plan *p, const struct pmc_evsel *leader)
+{
+	for (int d = 0; leader->pmu && p->nr_domains > 1 && d < p->cores.nr; d++)
+		if (!strcmp(p->cores.pmu[d].name, leader->pmu))
+			return d;
+	return p->nr_domains > 1 ? -1 : 0;
 }
 
 static int new_pass(struct plan *p)
 {
 	if (p->nr_passes == p->alloc) {
 		int n = p->alloc ? 2 * p->alloc : 4;
-		void *u = realloc(p->used, (size_t)n * sizeof(*p->used));
+		void *u = realloc(p->used, (size_t)n * (size_t)p->nr_domains * sizeof(*p->used));
 		bool *x = u ? realloc(p->excl, (size_t)n * sizeof(*p->excl)) : NULL;
 		struct pmc__xregs *l = x ? realloc(p->xregs, (size_t)n * sizeof(*p->xregs)) : NULL;
 
@@ -86,7 +108,8 @@ static int new_pass(struct plan *p)
 		p->xregs = l;
 		p->alloc = n;
 	}
-	memset(p->used[p->nr_passes], 0, sizeof(p->used[0]));
+	memset(p->used[p->nr_passes * p->nr_domains], 0,
+	       sizeof(p->used[0]) * (size_t)p->nr_domains);
 	p->excl[p->nr_passes] = false;
 	memset(&p->xregs[p->nr_passes], 0, sizeof(p->xregs[0]));
 	return p->nr_passes++;
@@ -145,7 +168,7 @@ static int place(struct plan *p, struct pmc_evlist *evlist, struct pmc_evsel *le
 {
 	bool exclusive = leader->attr.exclusive;
 	struct pmc__xregs xneed;
-	int need[PMC_SLOT_NR], zero[PMC_SLOT_NR] = {0}, pass;
+	int need[PMC_SLOT_NR], zero[PMC_SLOT_NR] = {0}, pass, dom = domain_of(p, leader);
 	int err = pmc__xregs_of_group(evlist, leader, &xneed);
 
 	/* Not even the kernel's time-sharing counts such a group whole (validate_group()). */
@@ -156,7 +179,7 @@ static int place(struct plan *p, struct pmc_evlist *evlist, struct pmc_evsel *le
 	    !fits_budget(p->cap, zero, need))
 		return split(p, evlist, leader);
 	for (pass = 0; pass < p->nr_passes; pass++)
-		if (fits(p, pass, need, exclusive, &xneed))
+		if (fits(p, pass, dom, need, exclusive, &xneed))
 			break;
 	if (pass == p->nr_passes) {
 		if (!fits_budget(p->budget, zero, need)) {
@@ -167,8 +190,9 @@ static int place(struct plan *p, struct pmc_evlist *evlist, struct pmc_evsel *le
 		if (pass < 0)
 			return pass;
 	}
-	for (int cls = 0; cls < PMC_SLOT_NR; cls++)
-		p->used[pass][cls] += need[cls];
+	for (int d = 0; d < p->nr_domains; d++)
+		for (int cls = 0; cls < PMC_SLOT_NR && (dom < 0 || d == dom); cls++)
+			p->used[pass * p->nr_domains + d][cls] += need[cls];
 	p->excl[pass] |= exclusive && takes_counters(need);
 	pmc__xregs_add(&p->xregs[pass], &xneed);
 	set_group_pass(evlist, leader, pass);
@@ -202,6 +226,8 @@ int pmc_evlist__plan_shared(struct pmc_evlist *evlist, bool multiplex, int share
 	 */
 	multiplex = multiplex && pmc__backend_multiplexes(evlist->backend);
 	p.multiplex = multiplex;
+	pmc__core_pmus(&p.cores, evlist);
+	p.nr_domains = pmc__core_pmus_expand(&p.cores) ? p.cores.nr : 1;
 	/* Only the resources the list uses are asked for: the backend may have to probe for
 	 * one (the perf backend counts debug registers by opening breakpoints). */
 	for (size_t i = 0; i < evlist->nr; i++)

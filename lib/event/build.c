@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pmc/error.h>
+#include "core/log.h"
 #include "event/pmu.h"
 
 static int finish(struct pmc_parser *p, struct pmc_evsel *evsel, const struct pmc_parsed *ev)
@@ -58,12 +59,79 @@ static int build_simple(struct pmc_parser *p, const struct pmc_parsed *ev, enum 
 	return ret ? ret : finish(p, evsel, ev);
 }
 
+/*
+ * A generic hardware or cache event on a hybrid machine: one event per core PMU that takes
+ * the extended type (its type in config[63:32]; a raw event rN: of the PMU's type), named
+ * "pmu/event/" as perf 6.1 prints it,
+ * on that PMU's CPUs; only --cputype's PMU when set (docs/pmus.md, "Hybrid"). Returns 1 when
+ * it applied, 0 when the event is one event (no hybrid PMUs, or none with the extended type).
+ */
+static int build_hybrid(struct pmc_parser *p, const struct pmc_parsed *ev, enum pmc_event_kind kind,
+			uint32_t type, uint64_t config)
+{
+	struct pmc__core_pmus set;
+	int n = 0, ret = 0;
+
+	if (kind != PMC_EV_HARDWARE && kind != PMC_EV_CACHE && kind != PMC_EV_RAW)
+		return 0;
+	if (pmc__core_pmus(&set, p->evlist) < 2)
+		return 0;
+	for (int i = 0; !pmc__core_pmus_expand(&set) && i < set.nr; i++)
+		pr_info("'%.*s' is one event on every core: core PMU %s: %s\n", ev->end - ev->off,
+			p->str + ev->off, set.pmu[i].name, set.pmu[i].rule);
+	if (!pmc__core_pmus_expand(&set))
+		return 0;
+	for (int i = 0; i < set.nr && !ret; i++) {
+		const struct pmc__core_pmu *c = &set.pmu[i];
+		struct pmc_evsel *evsel;
+
+		pr_info("'%.*s' on core PMU %s (type %u, CPUs %s): %s\n", ev->end - ev->off,
+			p->str + ev->off, c->name, c->type, c->cpus, c->rule);
+		if (!c->extended || (p->evlist->cputype[0] && strcmp(p->evlist->cputype, c->name)))
+			continue;
+		/* A raw event goes to each PMU's own type (perf 6.1's add_raw_hybrid()). */
+		if (kind == PMC_EV_RAW)
+			ret = make(p, ev, kind, c->type, config, &evsel);
+		else
+			ret = make(p, ev, kind, type, config | (uint64_t)c->type << 32, &evsel);
+		if (ret)
+			break;
+		evsel->pmu = strdup(c->name);
+		if (!evsel->name && evsel->pmu &&
+		    asprintf(&evsel->name, "%s/%.*s/", c->name, ev->end - ev->off,
+			     p->str + ev->off) < 0)
+			evsel->name = NULL;
+		evsel->hybrid_of = strndup(p->str + ev->off, (size_t)(ev->end - ev->off));
+		if (!evsel->pmu || !evsel->name || !evsel->hybrid_of) {
+			pmc__evsel_delete(evsel);
+			return -ENOMEM;
+		}
+		n++;
+		ret = finish(p, evsel, ev);
+	}
+	if (!ret && !n)
+		return pmc__parse_fail(p, -PMC_E_UNKNOWN_EVENT, ev->off,
+				       "--cputype: no core PMU '%s' takes '%.*s' here",
+				       p->evlist->cputype, ev->end - ev->off, p->str + ev->off);
+	return ret ? ret : 1;
+}
+
+static int build_generic(struct pmc_parser *p, const struct pmc_parsed *ev,
+			 enum pmc_event_kind kind, uint32_t type, uint64_t config)
+{
+	int ret = build_hybrid(p, ev, kind, type, config);
+
+	if (ret)
+		return ret < 0 ? ret : 0;
+	return build_simple(p, ev, kind, type, config);
+}
+
 static int build_sym(struct pmc_parser *p, const struct pmc_parsed *ev,
 		     const struct pmc_event_name *g)
 {
-	return build_simple(p, ev,
-			    g->type == PERF_TYPE_HARDWARE ? PMC_EV_HARDWARE : PMC_EV_SOFTWARE,
-			    g->type, g->config);
+	return build_generic(p, ev,
+			     g->type == PERF_TYPE_HARDWARE ? PMC_EV_HARDWARE : PMC_EV_SOFTWARE,
+			     g->type, g->config);
 }
 
 /*
@@ -127,7 +195,7 @@ static int build_target(struct pmc_parser *p, const struct pmc_parsed *ev, const
 	if (g)
 		return build_sym(p, ev, g);
 	if (!pmc__event_find_cache(target, strlen(target), &config))
-		return build_simple(p, ev, PMC_EV_CACHE, PERF_TYPE_HW_CACHE, config);
+		return build_generic(p, ev, PMC_EV_CACHE, PERF_TYPE_HW_CACHE, config);
 	return build_cpu(p, ev, target, (int)strlen(target));
 }
 
@@ -263,12 +331,61 @@ static int pmu_one(const char *pmu, void *arg)
 	return finish(b->p, evsel, b->ev);
 }
 
+/*
+ * cpu_atom/instructions/, cpu_core/L1-dcache-loads/: a generic name alone between the slashes
+ * of a core PMU that takes the extended type is that generic event on that PMU (perf's
+ * parse_events__with_hybrid_pmu()). Returns 1 when it applied, 0 when not.
+ */
+static int build_pmu_generic(struct pmc_parser *p, const struct pmc_parsed *ev)
+{
+	const struct pmc_term *t = ev->nr_terms == 1 ? &ev->terms[0] : NULL;
+	const struct pmc_event_name *g;
+	const struct pmc__core_pmu *c;
+	struct pmc__core_pmus set;
+	struct pmc_evsel *evsel;
+	uint64_t config = 0;
+	int ret;
+
+	if (!t || t->vtype != PMC_TV_NONE || t->raw || t->drv)
+		return 0;
+	pmc__core_pmus(&set, p->evlist);
+	c = pmc__core_pmu_find(&set, ev->word, ev->word_len);
+	if (!c || !c->extended || !pmc__core_pmus_expand(&set))
+		return 0;
+	g = pmc__event_find_generic(t->name, (size_t)t->name_len);
+	if (g && g->type == PERF_TYPE_HARDWARE)
+		evsel = pmc__evsel_new(p, PMC_EV_HARDWARE, ev->off);
+	else if (!g && !pmc__event_find_cache(t->name, (size_t)t->name_len, &config))
+		evsel = pmc__evsel_new(p, PMC_EV_CACHE, ev->off);
+	else
+		return 0;
+	if (!evsel)
+		return -ENOMEM;
+	/* The one term is the event's name: no term to apply. */
+	evsel->attr.type = g ? PERF_TYPE_HARDWARE : PERF_TYPE_HW_CACHE;
+	evsel->attr.config = g ? g->config : config;
+	pr_info("'%.*s' on core PMU %s (type %u): %s\n", ev->end - ev->off, p->str + ev->off,
+		c->name, c->type, c->rule);
+	evsel->attr.config |= (uint64_t)c->type << 32;
+	evsel->pmu = strdup(c->name);
+	if (!evsel->pmu) {
+		pmc__evsel_delete(evsel);
+		return -ENOMEM;
+	}
+	ret = finish(p, evsel, ev);
+	return ret ? ret : 1;
+}
+
 /* A PMU of sysfs, else the backend's (vpmu/...), which resolves it with the list. */
 static int build_pmu(struct pmc_parser *p, const struct pmc_parsed *ev)
 {
 	struct pmu_build b = {p, ev};
 	struct pmc_evsel *evsel;
-	int ret = pmc__pmu_each(ev->word, ev->word_len, pmu_one, &b);
+	int ret = build_pmu_generic(p, ev);
+
+	if (ret)
+		return ret < 0 ? ret : 0;
+	ret = pmc__pmu_each(ev->word, ev->word_len, pmu_one, &b);
 
 	if (ret)
 		return ret < 0 ? ret : 0;
@@ -291,9 +408,9 @@ int pmc__event_build(struct pmc_parser *p, struct pmc_parsed *ev)
 	case PMC_HEAD_SYM:
 		return build_sym(p, ev, ev->sym);
 	case PMC_HEAD_CACHE:
-		return build_simple(p, ev, PMC_EV_CACHE, PERF_TYPE_HW_CACHE, ev->config);
+		return build_generic(p, ev, PMC_EV_CACHE, PERF_TYPE_HW_CACHE, ev->config);
 	case PMC_HEAD_RAW:
-		return build_simple(p, ev, PMC_EV_RAW, PERF_TYPE_RAW, ev->num);
+		return build_generic(p, ev, PMC_EV_RAW, PERF_TYPE_RAW, ev->num);
 	case PMC_HEAD_NUMERIC:
 		return build_numeric(p, ev);
 	case PMC_HEAD_TP:

@@ -34,6 +34,8 @@ int pmc_evlist__new(const struct pmc_evlist_opts *opts, struct pmc_evlist **out)
 	evlist->dry_run_arg = o.dry_run_arg;
 	evlist->dry_run_attrs = o.dry_run_attrs;
 	evlist->use = o.use;
+	if (o.cputype)
+		pmc__cputype_pmu(o.cputype, evlist->cputype, sizeof(evlist->cputype));
 	*out = evlist;
 	return 0;
 }

@@ -41,6 +41,7 @@ void pmc__evsel_delete(struct pmc_evsel *evsel)
 	free(evsel->group_name);
 	free(evsel->cfg.branch_type);
 	free(evsel->cfg.metric_id);
+	free(evsel->hybrid_of);
 	free(evsel);
 }
 
@@ -68,6 +69,11 @@ double pmc_evsel__scale(const struct pmc_evsel *evsel)
 const char *pmc_evsel__unit(const struct pmc_evsel *evsel)
 {
 	return evsel->unit ? evsel->unit : "";
+}
+
+const char *pmc_evsel__hybrid_name(const struct pmc_evsel *evsel)
+{
+	return evsel->hybrid_of;
 }
 
 enum pmc_event_kind pmc_evsel__kind(const struct pmc_evsel *evsel)

@@ -116,7 +116,16 @@ struct pmc_evsel {
 	 * thresholds in different passes (docs/events.md, "Load latency").
 	 */
 	unsigned ldlat;
+	/* A generic event opened per core PMU (docs/pmus.md, "Hybrid"): the event as written
+	 * ("cycles"), which perf's --hybrid-merge prints; NULL otherwise. */
+	char *hybrid_of;
 };
+
+/*
+ * The event's id within PERF_TYPE_HARDWARE or PERF_TYPE_HW_CACHE without the extended type
+ * (config[63:32], a hybrid core PMU's type; docs/pmus.md, "Hybrid"); config for other types.
+ */
+uint64_t pmc__event_hw_id(const struct pmc_evsel *evsel);
 
 /* The tool events (PMC_EV_TOOL), perf's enum perf_tool_event: what pmc measures itself. */
 enum pmc_tool {
@@ -134,6 +143,7 @@ struct pmc_evlist {
 	void *dry_run_arg;
 	bool dry_run_attrs;
 	enum pmc_evlist_use use; /* what the terms and modifiers must suit */
+	char cputype[64];	 /* --cputype's core PMU ("cpu_atom"), "" for every one */
 	struct pmc_evsel **entries;
 	size_t nr, alloc;
 };

@@ -170,6 +170,16 @@ int pmc__event_for_each_generic(pmc_event_fn fn, void *arg)
 	return for_each_cache(fn, arg);
 }
 
+uint64_t pmc__event_hw_id(const struct pmc_evsel *evsel)
+{
+	uint32_t t = evsel->attr.type;
+
+	/* The extended type (a hybrid core PMU's type) sits in config[63:32]. */
+	if (t == PERF_TYPE_HARDWARE || t == PERF_TYPE_HW_CACHE)
+		return evsel->attr.config & 0xffffffffULL;
+	return evsel->attr.config;
+}
+
 int pmc_evsel__generic_name(const struct pmc_evsel *evsel, char *buf, size_t len)
 {
 	const struct perf_event_attr *a = &evsel->attr;
@@ -191,7 +201,7 @@ int pmc_evsel__generic_name(const struct pmc_evsel *evsel, char *buf, size_t len
 		return -ENOENT;
 	for (size_t i = 0; i < pmc__event_nr_generic; i++)
 		if (pmc__event_generic[i].type == a->type &&
-		    pmc__event_generic[i].config == a->config) {
+		    pmc__event_generic[i].config == pmc__event_hw_id(evsel)) {
 			snprintf(buf, len, "%s", pmc__event_generic[i].name);
 			return 0;
 		}

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <pmc/error.h>
 #include "core/backend.h"
+#include "core/log.h"
 #include "event/parse.h"
 #include "event/pmu.h"
 
@@ -51,12 +52,59 @@ static int append_mods(struct pmc_evsel *e, const char *s, int len)
  * Group modifiers go to every member in addition to its own, as in perf; D and e only to the
  * leader (perf's rule: they are the group's). The group's name is kept on the leader.
  */
-int pmc__group_close(struct pmc_parser *p, size_t first, const char *name, int name_len,
+/* The core PMU (its index in set) an event counts on, or -1 (software, uncore, every core). */
+static int core_of(const struct pmc__core_pmus *set, const struct pmc_evsel *e)
+{
+	const struct pmc__core_pmu *c =
+		e->pmu ? pmc__core_pmu_find(set, e->pmu, (int)strlen(e->pmu)) : NULL;
+
+	return c ? (int)(c - set->pmu) : -1;
+}
+
+/*
+ * On a hybrid machine a group of generic events ({cycles,instructions}: each one event per
+ * core PMU) becomes one group per core PMU, as perf 6.1 splits it: the kernel refuses a
+ * group whose events are on different core PMUs. The members are put in order of their core
+ * PMU (stable; an event of no core PMU stays with the group's first); returns the groups' count.
+ */
+static size_t split_by_core(struct pmc_parser *p, size_t first, int *keys)
+{
+	struct pmc__core_pmus set;
+	size_t n = p->nr - first, groups = 1;
+
+	if (pmc__core_pmus(&set, p->evlist) < 2) {
+		memset(keys, 0, n * sizeof(*keys));
+		return 1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		keys[i] = core_of(&set, p->out[first + i]);
+		if (keys[i] < 0)
+			keys[i] = i ? keys[0] : 0;
+	}
+	for (size_t i = 1; i < n; i++) { /* insertion sort: stable, and groups are small */
+		struct pmc_evsel *e = p->out[first + i];
+		int k = keys[i];
+		size_t j = i;
+
+		for (; j > 0 && keys[j - 1] > k; j--) {
+			keys[j] = keys[j - 1];
+			p->out[first + j] = p->out[first + j - 1];
+		}
+		keys[j] = k;
+		p->out[first + j] = e;
+	}
+	for (size_t i = 1; i < n; i++)
+		groups += keys[i] != keys[i - 1];
+	return groups;
+}
+
+/* Makes out[first..end) one group led by out[first]. */
+static int close_one(struct pmc_parser *p, size_t first, size_t end, const char *name, int name_len,
 		     const struct pmc_mods *m, int mods_off, int mods_end)
 {
 	struct pmc_evsel *leader = p->out[first];
 
-	for (size_t i = first; i < p->nr; i++) {
+	for (size_t i = first; i < end; i++) {
 		struct pmc_evsel *e = p->out[i];
 		int ret;
 
@@ -67,13 +115,35 @@ int pmc__group_close(struct pmc_parser *p, size_t first, const char *name, int n
 		if (ret)
 			return ret;
 	}
-	leader->nr_members = p->nr - first;
+	leader->nr_members = end - first;
 	if (name) {
 		leader->group_name = strndup(name, name_len);
 		if (!leader->group_name)
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+int pmc__group_close(struct pmc_parser *p, size_t first, const char *name, int name_len,
+		     const struct pmc_mods *m, int mods_off, int mods_end)
+{
+	int *keys = calloc(p->nr - first + 1, sizeof(*keys));
+	size_t start = first;
+	int ret = 0;
+
+	if (!keys)
+		return -ENOMEM;
+	if (split_by_core(p, first, keys) > 1)
+		pr_info("the group at offset %d spans core PMUs: one group per core PMU\n",
+			p->out[first]->offset);
+	for (size_t i = first + 1; i <= p->nr && !ret; i++) {
+		if (i < p->nr && keys[i - first] == keys[i - 1 - first])
+			continue;
+		ret = close_one(p, start, i, name, name_len, m, mods_off, mods_end);
+		start = i;
+	}
+	free(keys);
+	return ret;
 }
 
 /* CPU-specific names and PMUs unknown to sysfs are the backend's to resolve. */

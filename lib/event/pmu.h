@@ -45,4 +45,37 @@ int pmc__pmu_alias_describe(const char *pmu, const char *alias, double *scale, c
 /* Walks every alias of every PMU as "pmu/alias/". */
 int pmc__pmu_for_each(pmc_event_fn fn, void *arg);
 
+/* pmu-hybrid.c: the core PMUs of a hybrid machine (docs/pmus.md, "Hybrid"). */
+#define PMC_CORE_PMU_MAX 8
+#define PMC_CORE_PMU_CPUS 256
+struct pmc__core_pmu {
+	char name[64];
+	uint32_t type;
+	char cpus[PMC_CORE_PMU_CPUS]; /* its `cpus` file */
+	bool extended;	/* the kernel takes HARDWARE/HW_CACHE with the type in config[63:32] */
+	char rule[320]; /* why extended is what it is, in words (for -v) */
+};
+struct pmc__core_pmus {
+	const struct pmc_evlist *evlist; /* whose backend probes, or NULL */
+	int nr, nr_extended;
+	struct pmc__core_pmu pmu[PMC_CORE_PMU_MAX];
+};
+/* The PMUs with a `cpus` file (perf's core PMUs; event/pmus.h), in type order: how many. */
+/*
+ * On this machine (the sysfs root /sys), evlist's backend probes each PMU's extended type
+ * unless it is a dry run or NULL; else the rules of docs/pmus.md, "Hybrid" decide.
+ */
+int pmc__core_pmus(struct pmc__core_pmus *set, const struct pmc_evlist *evlist);
+/* Whether a generic event becomes one event per core PMU: several, one with the extended type. */
+bool pmc__core_pmus_expand(const struct pmc__core_pmus *set);
+/* The core PMU named pmu[0..len) in set, or NULL. */
+const struct pmc__core_pmu *pmc__core_pmu_find(const struct pmc__core_pmus *set, const char *pmu,
+					       int len);
+/* perf's --cputype value (core, atom, or a PMU's name) as the PMU's name into buf; NULL for none.
+ */
+const char *pmc__cputype_pmu(const char *cputype, char *buf, size_t len);
+/* Whether an event of pmu may be opened on cpu: cpu is in the PMU's `cpus`, or cpu is -1, or
+ * the PMU has no `cpus` file. */
+bool pmc__pmu_cpu_in(const char *pmu, int cpu);
+
 #endif /* PMC_LIB_EVENT_PMU_H */

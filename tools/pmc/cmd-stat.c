@@ -118,6 +118,11 @@ static const struct cli_opt options[] = {
 	 "values per socket too (with -a or -C)"},
 	{"per-die", O_PER_DIE, NULL, CLI_V_NONE, NULL,
 	 "values per die of each socket too (with -a or -C)"},
+	{"hybrid-merge", O_HYBRID_MERGE, NULL, CLI_V_NONE, NULL,
+	 "on a hybrid machine, one line per generic event: its core types' counts summed"},
+	{"cputype", O_CPUTYPE, "TYPE", CLI_V_NONE, NULL,
+	 "on a hybrid machine, count generic events on core type TYPE only (core, atom, or a "
+	 "core PMU's name)"},
 	{"region-per-thread", O_REGION_PER_THREAD, NULL, CLI_V_NONE, NULL,
 	 "regions: values per thread too (or PMC_PER_THREAD=1 in the environment)"},
 	{"interval-print", 'I', "MS", CLI_V_NONE, NULL,

@@ -124,6 +124,12 @@ int stat_args_apply(struct stat_opts *o, int c, const char *arg)
 		return 0;
 	case O_FILTER:
 		return add_filter(o, arg);
+	case O_CPUTYPE:
+		o->cputype = arg;
+		return 0;
+	case O_HYBRID_MERGE:
+		o->hybrid_merge = true;
+		return 0;
 	default:
 		return apply_value(o, c, arg);
 	}

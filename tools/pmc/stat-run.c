@@ -261,7 +261,8 @@ static int build(struct stat_run *run)
 				     .dry_run = run->opts->dry_run ? print_dry_run : NULL,
 				     .dry_run_arg = stdout,
 				     .dry_run_attrs = run->opts->verbose >= 2,
-				     .use = PMC_USE_COUNT};
+				     .use = PMC_USE_COUNT,
+				     .cputype = run->opts->cputype};
 	int err = pmc_evlist__new(&eo, &run->evlist);
 
 	if (err) {
@@ -363,6 +364,7 @@ static int dry_run(const struct stat_run *run)
 int cmd_stat_run(const struct stat_opts *opts)
 {
 	struct stat_run run = {.opts = opts, .ctl_fd = -1, .ack_fd = -1, .iv_pass = -1};
+	struct stat_hybrid merged = {0};
 	int rc, err;
 
 	if (opts->interval_ms) /* the summary's numbers are set up when it is printed */
@@ -389,12 +391,15 @@ int cmd_stat_run(const struct stat_opts *opts)
 			fprintf(stderr, "pmc stat: cannot compute the metrics: %s\n",
 				pmc_strerror(rc));
 			rc = 1;
+		} else if (opts->hybrid_merge && stat_hybrid_merge(&run, &merged)) {
+			rc = 1;
 		} else {
 			rc = stat_write(&run) ? 1 : exit_status(&run);
 			if (err && !rc)
 				rc = 1;
 		}
 	}
+	stat_hybrid_free(&merged);
 	pmc_run__delete(run.runner);
 	stat_metrics__delete(&run);
 	pmc_evlist__delete(run.evlist);

@@ -100,7 +100,7 @@ int stat_views__of(const struct pmc_run_event *events, size_t nr, double wall_ns
 		const struct pmc_run_event *e = &events[i];
 
 		v[i].e = e;
-		v[i].name = pmc_evsel__name(e->evsel);
+		v[i].name = e->name ? e->name : pmc_evsel__name(e->evsel);
 		pmc_evsel__generic_name(e->evsel, v[i].generic, sizeof(v[i].generic));
 		set_unit(&v[i], e->evsel, v[i].generic);
 		v[i].counted = e->supported && e->nr > 0;

@@ -33,6 +33,8 @@ enum stat_mode_key {
 	O_CONTROL,
 	O_PRE,
 	O_POST,
+	O_CPUTYPE,
+	O_HYBRID_MERGE,
 };
 
 struct stat_opts {
@@ -81,6 +83,8 @@ struct stat_opts {
 	int delay_ms;		    /* -D (-1: until a control "enable") */
 	const char *control;	    /* --control */
 	const char *pre, *post;	    /* --pre, --post */
+	const char *cputype;	    /* --cputype core|atom: generic events on that core type only */
+	bool hybrid_merge;	    /* --hybrid-merge: one line for the core types of an event */
 	struct metric_opts metrics; /* -M, --metrics-file, --topdown */
 	/* under an MPI launcher (stat-mpi.c) */
 	bool under_launcher;
@@ -197,6 +201,20 @@ int stat_views__new(const struct stat_run *run, struct stat_view **out);
  */
 int stat_views__of(const struct pmc_run_event *events, size_t nr, double wall_ns, bool merge,
 		   struct stat_view **out);
+
+/*
+ * stat-hybrid.c: --hybrid-merge. stat_hybrid_merge() points run->res at a copy whose events,
+ * and each unit's, have the per-core-PMU events of one generic event merged (kept in *keep;
+ * nothing changes where the run has regions, said); stat_hybrid_free() frees it. 0 or -1.
+ */
+struct stat_hybrid {
+	struct pmc_run_results res;
+	struct pmc_run_event *events;
+	struct pmc_run_unit *units;
+	size_t nr_events, nr_units;
+};
+int stat_hybrid_merge(struct stat_run *run, struct stat_hybrid *keep);
+void stat_hybrid_free(struct stat_hybrid *keep);
 
 /* Builds the event list, runs every pass and repetition, prints; returns the exit status. */
 int cmd_stat_run(const struct stat_opts *opts);

@@ -33,7 +33,7 @@ static int perf_why_denied(struct pmc_evlist *evlist, const struct pmc_target *t
 /* The fixed counter a generic hardware event takes (architectural order), or NONE. */
 static enum pmc_slot_class fixed_slot(const struct pmc_evsel *evsel)
 {
-	switch (evsel->attr.config) {
+	switch (pmc__event_hw_id(evsel)) {
 	case PERF_COUNT_HW_INSTRUCTIONS:
 		return PMC_SLOT_FIXED0;
 	case PERF_COUNT_HW_CPU_CYCLES:
@@ -175,6 +175,7 @@ const struct pmc_backend_ops pmc__perf_ops = {
 	.probe_caps = pmc__perf_probe_caps,
 	.why_denied = perf_why_denied,
 	.classify = perf_classify,
+	.extended_type = pmc__perf_extended_type,
 	.budget = perf_budget,
 	.extra_reg = perf_extra_reg,
 	.for_each_known = pmc__pfm_for_each,

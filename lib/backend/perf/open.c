@@ -13,6 +13,7 @@
 #include "core/log.h"
 #include "count/child.h"
 #include "event/evsel.h"
+#include "event/pmu.h"
 
 #define READ_FORMAT (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
 
@@ -113,6 +114,8 @@ static int open_one(struct perf_counting *pc, struct pmc_evsel *ev)
 			continue; /* another PMU's units: uncore events open on their cpumask */
 		if (group_fd < 0 && ev->leader != ev)
 			continue; /* a thread that ended before its leader opened */
+		if (!pmc__pmu_cpu_in(ev->pmu, pc->cpus[u]))
+			continue; /* a core PMU counts on its `cpus` only (docs/pmus.md) */
 		setup_attr(pc, ev, &a);
 		fd = pmc__perf_open_call(&pc->dry, &a, pc->pids[u], pc->cpus[u], group_fd,
 					 pc->open_flags);

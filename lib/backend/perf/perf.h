@@ -70,6 +70,9 @@ static inline int *perf_fd(struct perf_counting *pc, size_t idx, int unit)
 	return &pc->fds[idx * (size_t)pc->nr_units + (size_t)unit];
 }
 
+/* exttype.c: the backend's extended_type hook. */
+int pmc__perf_extended_type(uint32_t pmu_type);
+/* sys.c */
 int pmc__perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 			 unsigned long flags);
 /* dryrun.c: the dry-run state of evlist (fn NULL when it asks for none). */

@@ -11,6 +11,7 @@
 #include "core/log.h"
 #include "core/sysfile.h"
 #include "event/evsel.h"
+#include "event/pmu.h"
 
 static int *fd_at(struct perf_sampling *ps, size_t attr, int thread, int cpu)
 {
@@ -142,6 +143,9 @@ static int open_all(struct perf_sampling *ps, const struct pmc__sample_params *p
 		prepare_attr(&ps->base.attrs[i], p, p->mmap_pages * page);
 		for (int t = 0; t < ps->nr_threads; t++) {
 			for (int c = 0; c < ps->nr_cpus; c++) {
+				/* a core PMU samples on its `cpus` only (docs/pmus.md) */
+				if (!pmc__pmu_cpu_in(evlist->entries[i]->pmu, ps->cpus[c]))
+					continue;
 				ret = open_one(ps, i, t, c, p->mmap_pages);
 				if (ret) {
 					pr_debug("sampling %s on cpu %d, pid %d: %s\n",
