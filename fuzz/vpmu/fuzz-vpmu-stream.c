@@ -61,6 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		pmc__vpmu_convert(&cv, h);
 		off += h->size;
 	}
+	pmc__vpmu_heap_free(&cv); /* as pmc__vpmu_sample_close() frees its converter's */
 	pmc__vpmu_stream_finish(&vc);
 	pmc__vpmu_stream_close(&vc);
 	return 0;
