@@ -125,22 +125,44 @@ struct pmc_run_event {
 	double overhead; /* subtracted from each value (0 without subtract_overhead) */
 	int nr_clamped;	 /* repetitions whose count was below the overhead: counted as 0 */
 	/* The name it is printed under when not its evsel's: a --hybrid-merge line's "cycles"
-	 * (pmc_run_events__hybrid_merge()); NULL otherwise. */
+	 * (pmc_run_events__merge()); NULL otherwise. */
 	const char *name;
 };
 
+/* What pmc_run_events__merge() merges into one line, as perf's outputs do. */
+enum pmc_run_merge {
+	/* One written event on several PMU units (pmc_evsel__merged_into(): uncore_imc/x/ on
+	 * uncore_imc_0..N): perf's default, which --no-merge turns off. */
+	PMC_RUN_MERGE_UNITS = 1 << 0,
+	/* One generic event opened per core PMU (pmc_evsel__hybrid_name(): cpu_core/cycles/ and
+	 * cpu_atom/cycles/), named as written ("cycles"): perf's --hybrid-merge. */
+	PMC_RUN_MERGE_HYBRID = 1 << 1,
+};
+
 /*
- * perf's --hybrid-merge: the events of one generic event opened per core PMU
- * (pmc_evsel__hybrid_name(): cpu_core/cycles/ and cpu_atom/cycles/) as one event named as
- * written ("cycles"), in the place of the first; the others are kept as they are. Its
- * values are the members' counted ones summed repetition by repetition (the fewest
- * repetitions of them), its ratio their mean, summarised at level; it is supported when
- * one of them is (their why otherwise). Hands out a new array in *out (nr_out events) that
- * pmc_run_events__delete() frees; the evsels stay events[]'s. Returns 0 or -ENOMEM.
+ * The index of the first of events[0..nr) that events[i] merges into under by (enum
+ * pmc_run_merge bits): i itself when it is the first of its line or merges with none.
  */
-PMC_API int pmc_run_events__hybrid_merge(const struct pmc_run_event *events, size_t nr,
-					 double level, struct pmc_run_event **out, size_t *nr_out);
-/* Frees what pmc_run_events__hybrid_merge() handed out. Accepts NULL. */
+PMC_API size_t pmc_run_events__merge_first(const struct pmc_run_event *events, size_t nr, size_t i,
+					   unsigned by);
+/*
+ * events[i] (the first of its line) with every later event of its line as one, into *out:
+ * the counted members' values summed repetition by repetition (the fewest repetitions of
+ * them), their ratios' mean, summarised at level; supported when one of them is (events[i]'s
+ * why otherwise); a lone event as it is. out's arrays are its own (pmc_run_event__fini());
+ * the evsel stays events[i]'s. Returns how many events the line holds, or -ENOMEM.
+ */
+PMC_API int pmc_run_events__merge_one(const struct pmc_run_event *events, size_t nr, size_t i,
+				      unsigned by, double level, struct pmc_run_event *out);
+/* Frees the arrays of an event pmc_run_events__merge_one() filled. Accepts NULL. */
+PMC_API void pmc_run_event__fini(struct pmc_run_event *e);
+/*
+ * Every line of events[nr] under by, in the place of its first event: a new array in *out
+ * (nr_out events) that pmc_run_events__delete() frees. Returns 0 or -ENOMEM.
+ */
+PMC_API int pmc_run_events__merge(const struct pmc_run_event *events, size_t nr, unsigned by,
+				  double level, struct pmc_run_event **out, size_t *nr_out);
+/* Frees what pmc_run_events__merge() handed out. Accepts NULL. */
 PMC_API void pmc_run_events__delete(struct pmc_run_event *events, size_t nr);
 
 /* One region, thread (or all threads) and event over the repetitions of its pass. */

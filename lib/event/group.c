@@ -31,21 +31,36 @@ int pmc__parse_push(struct pmc_parser *p, struct pmc_evsel *evsel)
 	return 0;
 }
 
-/* Group modifiers are appended to a member's name, unless a name= term chose it. */
+/* s[0..len) inserted into *text before its last at bytes from the end. */
+static int insert_mods(char **text, size_t at, const char *s, int len)
+{
+	size_t n = strlen(*text);
+	char *t = realloc(*text, n + (size_t)len + 1);
+
+	if (!t)
+		return -ENOMEM;
+	memmove(t + n - at + len, t + n - at, at + 1);
+	memcpy(t + n - at, s, (size_t)len);
+	*text = t;
+	return 0;
+}
+
+/*
+ * Group modifiers are appended to a member's name, unless a name= term chose it. A generic
+ * event a hybrid machine made one per core PMU ("cpu_core/cycles/") takes them inside its
+ * slashes, as perf 6.1 names it ("cpu_core/cycles:u/"), and so does the name its merged line
+ * shows ("cycles:u").
+ */
 static int append_mods(struct pmc_evsel *e, const char *s, int len)
 {
-	size_t n = strlen(e->name);
-	char *name;
+	int err;
 
 	if (!len || (e->cfg.written & 1u << PMC_TERM_NAME))
 		return 0;
-	name = realloc(e->name, n + len + 1);
-	if (!name)
-		return -ENOMEM;
-	memcpy(name + n, s, len);
-	name[n + len] = '\0';
-	e->name = name;
-	return 0;
+	if (!e->hybrid_of)
+		return insert_mods(&e->name, 0, s, len);
+	err = insert_mods(&e->name, e->name[0] && e->name[strlen(e->name) - 1] == '/', s, len);
+	return err ? err : insert_mods(&e->hybrid_of, 0, s, len);
 }
 
 /*

@@ -20,6 +20,7 @@
 #include <pmc/infile.h>
 #include "core/log.h"
 #include "core/readall.h"
+#include "core/outfile.h"
 #include "core/outfile-at.h"
 #include "core/walkdir.h"
 #include "symbol/buildid.h"
@@ -58,22 +59,15 @@ static int write_copy(int dirfd, const char *name, const void *img, size_t size)
 {
 	static const struct pmc_outfile_opts opts = {.sz = sizeof(opts), .mode = 0600};
 	struct pmc_outfile *o;
-	const char *p = img;
 	int ret = pmc__outfile_openat(dirfd, name, &opts, &o);
 
 	if (ret)
 		return ret;
-	while (size) {
-		ssize_t n = write(pmc_outfile__fd(o), p, size);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			ret = n < 0 ? -errno : -EIO;
-			pmc_outfile__abort(o);
-			return ret;
-		}
-		p += n;
-		size -= (size_t)n;
+	/* as every write of a file: a file size limit is EFBIG, not SIGXFSZ */
+	ret = pmc__outfile_pwrite_all(pmc_outfile__fd(o), img, size, -1);
+	if (ret) {
+		pmc_outfile__abort(o);
+		return ret;
 	}
 	return pmc_outfile__commit(o);
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <pmc/outfile.h>
 #include "core/cachedir.h"
+#include "core/outfile.h"
 #include "symbol/vdso.h"
 
 /* The image's path in folder vdso/ID of the cache folder, checked (made, with make). */
@@ -77,9 +78,11 @@ int pmc__vdso_save(char build_id[PMC_BUILD_ID_HEX])
 	ret = pmc_outfile__open(path, &o);
 	if (ret)
 		return ret;
-	if (write(pmc_outfile__fd(o), (const void *)base, size) != (ssize_t)size) {
+	/* as every write of a file: whole or said (a file size limit is EFBIG, not a kill) */
+	ret = pmc__outfile_pwrite_all(pmc_outfile__fd(o), (const void *)base, size, -1);
+	if (ret) {
 		pmc_outfile__abort(o);
-		return -EIO;
+		return ret;
 	}
 	return pmc_outfile__commit(o);
 }

@@ -98,11 +98,15 @@ expect_grep "record -o FILE with a folder at FILE.old: said as an output" "^pmc 
 [ ! -e "$T/ran.rold" ] && ok "record, a folder at FILE.old: said before the run" ||
 	fail "record, a folder at FILE.old: the command ran first"
 echo "old recording" >"$T/rkeep.data"
-(ulimit -f 4; exec "$PMC" record -q -e $TP -c 1 -o "$T/rkeep.data" -- "$L" 2000) 2>"$T/rfsize.err"
+# a fresh HOME: the build-id cache's and the vDSO's copies are written too, and also obey the
+# limit (they were plain write(2)s that SIGXFSZ killed when nothing was cached yet)
+(ulimit -f 4; HOME="$T/fsize-home" exec "$PMC" record -q -e $TP -c 1 -o "$T/rkeep.data" -- "$L" 2000) 2>"$T/rfsize.err"
 expect_eq "record, a file size limit: exit 1, not SIGXFSZ" $? 1
 expect_grep "record, a file size limit: said" "^pmc record: cannot write .*rkeep.data: File too large" "$T/rfsize.err"
 expect_eq "record, a file size limit: the old file kept" "$(cat "$T/rkeep.data")" "old recording"
 expect_eq "record, a file size limit: no temporary file left" "$(ls "$T" | grep -c pmc-tmp)" 0
+expect_grep "record, a file size limit: the cache's copy said" "build-id cache \\(File too large\\)" "$T/rfsize.err"
+expect_no_grep "record, a file size limit: the vDSO's copy said as it is" "vDSO image \\(Input/output error\\)" "$T/rfsize.err"
 
 # ---- a write that fails partway: the file that was there is kept ----
 echo "old results" >"$T/keep.json"

@@ -111,6 +111,13 @@ expect_eq "ADL output: --cputype atom" "$(names --cputype atom)" \
 PMC_SYSFS_ROOT="$ADL" "$PMC" stat --hybrid-merge -e cycles true >"$T/sum" 2>&1
 expect_grep "ADL summary --hybrid-merge: the merged line" "<not supported> +cycles " "$T/sum"
 expect_no_grep "ADL summary --hybrid-merge: no core type's line" "cpu_(core|atom)/" "$T/sum"
+# a group's modifiers go inside each core type's slashes, as perf 6.1 names them
+grp() { PMC_SYSFS_ROOT="$ADL" "$PMC" stat -x, "$@" -e '{cycles,instructions}:u' true 2>&1 |
+	awk -F, '!/^#/ { printf "%s ", $3 }'; }
+expect_eq "ADL group modifiers: inside the slashes" "$(grp)" \
+	"cpu_core/cycles:u/ cpu_core/instructions:u/ cpu_atom/cycles:u/ cpu_atom/instructions:u/ "
+expect_eq "ADL group modifiers: --hybrid-merge keeps them" "$(grp --hybrid-merge)" \
+	"cycles:u instructions:u "
 
 # pmc record: one sampling event per core PMU, each on its CPUs.
 (cd "$T" && PMC_SYSFS_ROOT="$ADL" "$PMC" record --dry-run -vv -c 1000 -e cycles -- true) \

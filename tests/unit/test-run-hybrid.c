@@ -65,7 +65,7 @@ Test(run_hybrid, sums_each_generic_event)
 	fill(&ev[2], 2, tc, one, 2, true);
 	fill(&ev[3], 3, core_i, one, 2, true);
 	fill(&ev[4], 4, atom_i, one, 2, true);
-	cr_assert_eq(pmc_run_events__hybrid_merge(ev, 5, 0.95, &m, &n), 0);
+	cr_assert_eq(pmc_run_events__merge(ev, 5, PMC_RUN_MERGE_HYBRID, 0.95, &m, &n), 0);
 	cr_assert_eq(n, 3);
 	cr_expect_str_eq(m[0].name, "cycles");
 	cr_expect_eq(m[0].nr, 2);
@@ -94,7 +94,7 @@ Test(run_hybrid, unequal_and_unsupported_members)
 	fill(&ev[2], 2, tc, one, 1, true);
 	fill(&ev[3], 3, core_c, one, 2, true);
 	fill(&ev[4], 4, NULL, NULL, 0, false);
-	cr_assert_eq(pmc_run_events__hybrid_merge(ev, 5, 0.95, &m, &n), 0);
+	cr_assert_eq(pmc_run_events__merge(ev, 5, PMC_RUN_MERGE_HYBRID, 0.95, &m, &n), 0);
 	cr_assert_eq(n, 3);
 	cr_expect_eq(m[0].nr, 1, "the fewest repetitions of the members");
 	cr_expect_eq(m[0].values[0], 110);
@@ -103,7 +103,7 @@ Test(run_hybrid, unequal_and_unsupported_members)
 	cr_expect_eq(m[2].values[1], 200, "the unsupported member adds nothing");
 	pmc_run_events__delete(m, n);
 	fill(&ev[3], 3, NULL, NULL, 0, false);
-	cr_assert_eq(pmc_run_events__hybrid_merge(ev, 5, 0.95, &m, &n), 0);
+	cr_assert_eq(pmc_run_events__merge(ev, 5, PMC_RUN_MERGE_HYBRID, 0.95, &m, &n), 0);
 	cr_expect_not(m[2].supported, "no member counted");
 	cr_expect_eq(m[2].nr, 0);
 	pmc_run_events__delete(m, n);

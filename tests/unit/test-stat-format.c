@@ -179,14 +179,14 @@ Test(stat_view, alias_scale_and_unit)
 		ev[i].ratio = &all_time;
 		ev[i].sum.mean = counts[i];
 	}
-	cr_assert_eq(stat_views__of(ev, 4, 1e9, false, &v), 0);
+	cr_assert_eq(stat_views__of(ev, 4, 1e9, 0, 0.95, &v), 0);
 	for (int i = 0; i < 4; i++) {
 		cr_expect_str_eq(v[i].name, names[i]);
 		cr_expect_str_eq(v[i].unit, units[i], "%s: unit '%s'", names[i], v[i].unit);
 		cr_expect_float_eq(v[i].value, values[i], 1e-9, "%s: %g", names[i], v[i].value);
 	}
 	cr_expect_float_eq(v[0].scale, 2.3283064365386962890625e-10, 1e-24);
-	free(v);
+	stat_views__delete(v, 4);
 	pmc_evlist__delete(evlist);
 	pmc__sysfs_set_root(NULL);
 }

@@ -19,6 +19,7 @@ static struct pmc_run_event events[NR];
 /* cas_count_read's .scale: 64-byte lines shown in MiB, as perf shows them (.unit) */
 #define MIB 6.103515625e-5
 static double ratio[NR] = {1, 1, 1, 1, 1, 0.5, 1, 1, 1};
+static double value[NR];
 
 static void setup(void)
 {
@@ -31,13 +32,15 @@ static void setup(void)
 				       NULL),
 		     0);
 	cr_assert_eq(pmc_evlist__nr(evlist), NR);
-	for (size_t i = 0; i < NR; i++)
-		events[i] =
-			(struct pmc_run_event){.evsel = pmc_evlist__at(evlist, i),
-					       .supported = true,
-					       .nr = 1,
-					       .ratio = &ratio[i],
-					       .sum = {.n = 1, .mean = 100.0 * (double)(i + 1)}};
+	for (size_t i = 0; i < NR; i++) {
+		value[i] = 100.0 * (double)(i + 1);
+		events[i] = (struct pmc_run_event){.evsel = pmc_evlist__at(evlist, i),
+						   .supported = true,
+						   .nr = 1,
+						   .values = &value[i],
+						   .ratio = &ratio[i],
+						   .sum = {.n = 1, .mean = value[i]}};
+	}
 }
 
 static void teardown(void)
@@ -52,7 +55,7 @@ Test(stat_merge, units_merged_into_one_line)
 {
 	struct stat_view *v;
 
-	cr_assert_eq(stat_views__of(events, NR, 1e9, true, &v), 0);
+	cr_assert_eq(stat_views__of(events, NR, 1e9, PMC_RUN_MERGE_UNITS, 0.95, &v), 0);
 	cr_expect_str_eq(v[0].name, "uncore_imc/cas_count_read/");
 	cr_expect_not(v[0].merged);
 	/* 100 + 200 + ... + 600: the six units' sum, in MiB */
@@ -66,7 +69,7 @@ Test(stat_merge, units_merged_into_one_line)
 		cr_expect_not(v[i].merged, "event %d merged", i);
 	cr_expect_float_eq(v[6].value, 700.0, 1e-9);
 	cr_expect_float_eq(v[7].value, 800.0, 1e-9);
-	free(v);
+	stat_views__delete(v, NR);
 }
 
 Test(stat_merge, no_merge_names_each_unit)
@@ -74,7 +77,7 @@ Test(stat_merge, no_merge_names_each_unit)
 	struct stat_view *v;
 	char name[64];
 
-	cr_assert_eq(stat_views__of(events, NR, 1e9, false, &v), 0);
+	cr_assert_eq(stat_views__of(events, NR, 1e9, 0, 0.95, &v), 0);
 	for (int i = 0; i < 6; i++) {
 		snprintf(name, sizeof(name), "uncore_imc_%d/cas_count_read/", i);
 		cr_expect_str_eq(v[i].name, name);
@@ -83,7 +86,7 @@ Test(stat_merge, no_merge_names_each_unit)
 	}
 	cr_expect_str_eq(v[6].name, "uncore_imc_0/clockticks/");
 	cr_expect_str_eq(v[8].name, "task-clock");
-	free(v);
+	stat_views__delete(v, NR);
 }
 
 Test(stat_merge, merged_into_and_unit_names)
@@ -105,4 +108,33 @@ Test(stat_merge, merged_into_and_unit_names)
 		cr_expect(!strncmp(name, "cas_count_write [uncore_imc_", 28), "%s", name);
 	}
 	pmc_evlist__delete(l);
+}
+
+/* The merged line's spread is the sum's, run by run, not its first unit's (libpmc's
+ * pmc_run_events__merge_one()): two units that move in opposite directions sum to a constant. */
+Test(stat_merge, merged_line_is_summed_run_by_run)
+{
+	double a[] = {100, 300}, b[] = {300, 100}, one[] = {1, 1};
+	struct pmc_run_event two[NR];
+	struct stat_view *v;
+
+	for (size_t i = 0; i < NR; i++)
+		two[i] = events[i];
+	for (int i = 0; i < 6; i++)
+		two[i] = (struct pmc_run_event){.evsel = events[i].evsel,
+						.supported = true,
+						.nr = 2,
+						.values = i == 0 ? a : b,
+						.ratio = one,
+						.sum = {.n = 2, .mean = 200}};
+	for (int i = 2; i < 6; i++)
+		two[i].supported = false; /* units that could not count add nothing */
+	cr_assert_eq(stat_views__of(two, NR, 1e9, PMC_RUN_MERGE_UNITS, 0.95, &v), 0);
+	cr_expect_eq(v[0].e->nr, 2);
+	cr_expect_float_eq(v[0].e->values[0], 400, 1e-9);
+	cr_expect_float_eq(v[0].e->values[1], 400, 1e-9);
+	cr_expect_float_eq(v[0].e->sum.mean, 400, 1e-9);
+	cr_expect_float_eq(v[0].e->sum.stddev, 0, 1e-9, "the sum does not vary");
+	cr_expect_float_eq(two[0].sum.mean, 200, 1e-9, "the events themselves are untouched");
+	stat_views__delete(v, NR);
 }

@@ -299,7 +299,8 @@ static void print_lines(FILE *f, const struct stat_run *run, const struct line_o
 {
 	struct stat_view *v;
 
-	if (stat_views__of(events, nr, l->wall_ns, !run->opts->no_merge, &v)) {
+	if (stat_views__of(events, nr, l->wall_ns, stat_merge_by(run->opts), run->opts->level,
+			   &v)) {
 		fprintf(stderr, "pmc stat: cannot print the results: out of memory\n");
 		return;
 	}
@@ -312,7 +313,7 @@ static void print_lines(FILE *f, const struct stat_run *run, const struct line_o
 		else
 			json_line(f, run, l, &v[i]);
 	}
-	free(v);
+	stat_views__delete(v, nr);
 	if (run->metrics && (l->t_s >= 0 || l->unit))
 		line_metrics(f, run, l, events, sep);
 }

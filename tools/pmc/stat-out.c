@@ -352,7 +352,7 @@ void stat_print_events(FILE *f, const struct stat_run *run, const char *prefix,
 	struct stat_view *v;
 	int uw;
 
-	if (stat_views__of(events, nr, wall_ns, !run->opts->no_merge, &v)) {
+	if (stat_views__of(events, nr, wall_ns, stat_merge_by(run->opts), run->opts->level, &v)) {
 		fprintf(stderr, "pmc stat: cannot print: out of memory\n");
 		return;
 	}
@@ -361,7 +361,7 @@ void stat_print_events(FILE *f, const struct stat_run *run, const char *prefix,
 		if (v[i].counted && !v[i].merged)
 			print_line(f, prefix, &v[i], uw, run->res->nr_reps, nf, -1, run);
 	print_unit_metrics(f, run, prefix, events, uw);
-	free(v);
+	stat_views__delete(v, nr);
 }
 
 void stat_print_summary(FILE *f, const struct stat_run *run, const struct stat_numfmt *nf)
@@ -392,5 +392,5 @@ void stat_print_summary(FILE *f, const struct stat_run *run, const struct stat_n
 	print_details(f, run, v, nf);
 	stat_regions__print(f, run);
 	print_footer(f, run, nf);
-	free(v);
+	stat_views__delete(v, res->nr_events);
 }

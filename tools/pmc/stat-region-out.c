@@ -137,7 +137,7 @@ void stat_regions__print(FILE *f, const struct stat_run *run)
 	if (res->bad_runs)
 		fprintf(f, "  warning: the region results of %d run%s were unreadable\n",
 			res->bad_runs, res->bad_runs == 1 ? "" : "s");
-	free(v);
+	stat_views__delete(v, res->nr_events);
 }
 
 void stat_print_overhead(FILE *f, const struct stat_run *run)

@@ -364,7 +364,6 @@ static int dry_run(const struct stat_run *run)
 int cmd_stat_run(const struct stat_opts *opts)
 {
 	struct stat_run run = {.opts = opts, .ctl_fd = -1, .ack_fd = -1, .iv_pass = -1};
-	struct stat_hybrid merged = {0};
 	int rc, err;
 
 	if (opts->interval_ms) /* the summary's numbers are set up when it is printed */
@@ -391,15 +390,15 @@ int cmd_stat_run(const struct stat_opts *opts)
 			fprintf(stderr, "pmc stat: cannot compute the metrics: %s\n",
 				pmc_strerror(rc));
 			rc = 1;
-		} else if (opts->hybrid_merge && stat_hybrid_merge(&run, &merged)) {
-			rc = 1;
 		} else {
+			if (opts->hybrid_merge && run.res->nr_regions)
+				fprintf(stderr, "pmc stat: --hybrid-merge: regions are printed per "
+						"core type\n");
 			rc = stat_write(&run) ? 1 : exit_status(&run);
 			if (err && !rc)
 				rc = 1;
 		}
 	}
-	stat_hybrid_free(&merged);
 	pmc_run__delete(run.runner);
 	stat_metrics__delete(&run);
 	pmc_evlist__delete(run.evlist);

@@ -48,11 +48,17 @@ static double wall_ns(const struct pmc_run_results *res)
 	return res->nr_runs ? res->wall.mean * 1e9 : 0;
 }
 
+unsigned stat_merge_by(const struct stat_opts *o)
+{
+	return (o->no_merge ? 0 : PMC_RUN_MERGE_UNITS) |
+	       (o->hybrid_merge ? PMC_RUN_MERGE_HYBRID : 0);
+}
+
 int stat_views__new(const struct stat_run *run, struct stat_view **out)
 {
 	const struct pmc_run_results *res = run->res;
-	int err = stat_views__of(res->events, res->nr_events, wall_ns(res), !run->opts->no_merge,
-				 out);
+	int err = stat_views__of(res->events, res->nr_events, wall_ns(res),
+				 stat_merge_by(run->opts), run->opts->level, out);
 
 	for (size_t i = 0; !err && res->trust && i < res->nr_events; i++) {
 		(*out)[i].trust = res->trust[i];
@@ -62,43 +68,48 @@ int stat_views__new(const struct stat_run *run, struct stat_view **out)
 }
 
 /*
- * Adds view i into the view of the event it merges into (an earlier one of events[]): the
- * sum of the units' means, the mean of their running shares.
+ * The event view i shows: events[i] itself, or the line it heads (libpmc's
+ * pmc_run_events__merge_one(): the members summed run by run, kept in v->own), or NULL when
+ * it is merged into an earlier view. 0 or -1 (no memory).
  */
-static void merge_view(struct stat_view *v, const struct pmc_run_event *events, size_t i,
-		       int *nr_in)
+static int shown_event(struct stat_view *v, const struct pmc_run_event *events, size_t nr, size_t i,
+		       unsigned by, double level, const struct pmc_run_event **e)
 {
-	const struct pmc_evsel *into = pmc_evsel__merged_into(events[i].evsel);
-	size_t j = pmc_evsel__idx(into);
+	int members;
 
-	if (into == events[i].evsel || j >= i || events[j].evsel != into)
-		return;
-	v[i].merged = true;
-	if (!v[i].counted)
-		return;
-	v[j].value = (v[j].counted ? v[j].value : 0) + v[i].value;
-	v[j].running_pct = (v[j].running_pct * nr_in[j] + v[i].running_pct) / (nr_in[j] + 1);
-	v[j].counted = true;
-	nr_in[j]++;
+	*e = &events[i];
+	if (!by)
+		return 0;
+	if (pmc_run_events__merge_first(events, nr, i, by) != i) {
+		v->merged = true;
+		return 0;
+	}
+	members = pmc_run_events__merge_one(events, nr, i, by, level, &v->own);
+	if (members < 0)
+		return -1;
+	v->has_own = true;
+	if (members > 1)
+		*e = &v->own;
+	return 0;
 }
 
-int stat_views__of(const struct pmc_run_event *events, size_t nr, double wall_ns, bool merge,
-		   struct stat_view **out)
+int stat_views__of(const struct pmc_run_event *events, size_t nr, double wall_ns, unsigned by,
+		   double level, struct stat_view **out)
 {
 	struct stat_view *v = calloc(nr + 1, sizeof(*v));
 	struct stat_derived_event *d = calloc(nr + 1, sizeof(*d));
-	int *nr_in = calloc(nr + 1, sizeof(*nr_in));
+	int err = 0;
 
 	*out = NULL;
-	if (!v || !d || !nr_in) {
+	if (!v || !d) {
 		free(v);
 		free(d);
-		free(nr_in);
 		return -1;
 	}
-	for (size_t i = 0; i < nr; i++) {
-		const struct pmc_run_event *e = &events[i];
+	for (size_t i = 0; i < nr && !err; i++) {
+		const struct pmc_run_event *e;
 
+		err = shown_event(&v[i], events, nr, i, by, level, &e);
 		v[i].e = e;
 		v[i].name = e->name ? e->name : pmc_evsel__name(e->evsel);
 		pmc_evsel__generic_name(e->evsel, v[i].generic, sizeof(v[i].generic));
@@ -106,20 +117,29 @@ int stat_views__of(const struct pmc_run_event *events, size_t nr, double wall_ns
 		v[i].counted = e->supported && e->nr > 0;
 		v[i].value = e->sum.mean * v[i].scale;
 		v[i].running_pct = running_pct(e);
-		nr_in[i] = 1;
-		if (!merge && !pmc_evsel__unit_name(e->evsel, v[i].own_name, sizeof(v[i].own_name)))
+		if (!(by & PMC_RUN_MERGE_UNITS) &&
+		    !pmc_evsel__unit_name(e->evsel, v[i].own_name, sizeof(v[i].own_name)))
 			v[i].name = v[i].own_name;
 		d[i] = (struct stat_derived_event){.generic = v[i].generic,
 						   .priv = pmc_evsel__priv(e->evsel),
-						   .counted = v[i].counted,
+						   .counted = v[i].counted && !v[i].merged,
 						   .mean = e->sum.mean};
 	}
-	for (size_t i = 0; merge && i < nr; i++)
-		merge_view(v, events, i, nr_in);
-	for (size_t i = 0; i < nr; i++)
+	for (size_t i = 0; i < nr && !err; i++)
 		v[i].has_derived = stat_derived__compute(d, nr, i, wall_ns, &v[i].derived);
 	free(d);
-	free(nr_in);
+	if (err) {
+		stat_views__delete(v, nr);
+		return -1;
+	}
 	*out = v;
 	return 0;
+}
+
+void stat_views__delete(struct stat_view *v, size_t nr)
+{
+	for (size_t i = 0; v && i < nr; i++)
+		if (v[i].has_own)
+			pmc_run_event__fini(&v[i].own);
+	free(v);
 }

@@ -185,36 +185,29 @@ struct stat_view {
 	const char *trust;	     /* pmc validate's verdict (results->trust), or NULL */
 	bool bias_subtracted;	     /* its validated bias was subtracted (--subtract-overhead) */
 	/*
-	 * Merged into an earlier view (pmc_evsel__merged_into(), perf's alias merging, unless
-	 * --no-merge): not printed, its value is in that view's.
+	 * Merged into an earlier view (perf's merging of units and, with --hybrid-merge, of core
+	 * types: pmc_run_events__merge_first()): not printed, its values are in that view's.
 	 */
 	bool merged;
+	/* The line this view heads, its members summed (e points here when it has several). */
+	struct pmc_run_event own;
+	bool has_own;
 	char own_name[192]; /* --no-merge: pmc_evsel__unit_name() (name points here) */
 };
 
-/* The views of run's events, [nr_events]; free() them. Returns 0 or -1 (no memory). */
+/* What the outputs merge (enum pmc_run_merge): units unless --no-merge, core types with
+ * --hybrid-merge. */
+unsigned stat_merge_by(const struct stat_opts *o);
+/* The views of run's events, [nr_events]; stat_views__delete() them. 0 or -1 (no memory). */
 int stat_views__new(const struct stat_run *run, struct stat_view **out);
 /*
- * The same of any events[nr] (a unit's, an interval's) over wall_ns of wall time; merge:
- * the events of one written event on several PMU units in one view (perf's default),
- * else each under its unit's name (--no-merge).
+ * The same of any events[nr] (a unit's, an interval's) over wall_ns of wall time; by: what is
+ * merged into one view (stat_merge_by()), the merged lines summarised at level. Without
+ * PMC_RUN_MERGE_UNITS each event is named by its unit (--no-merge).
  */
-int stat_views__of(const struct pmc_run_event *events, size_t nr, double wall_ns, bool merge,
-		   struct stat_view **out);
-
-/*
- * stat-hybrid.c: --hybrid-merge. stat_hybrid_merge() points run->res at a copy whose events,
- * and each unit's, have the per-core-PMU events of one generic event merged (kept in *keep;
- * nothing changes where the run has regions, said); stat_hybrid_free() frees it. 0 or -1.
- */
-struct stat_hybrid {
-	struct pmc_run_results res;
-	struct pmc_run_event *events;
-	struct pmc_run_unit *units;
-	size_t nr_events, nr_units;
-};
-int stat_hybrid_merge(struct stat_run *run, struct stat_hybrid *keep);
-void stat_hybrid_free(struct stat_hybrid *keep);
+int stat_views__of(const struct pmc_run_event *events, size_t nr, double wall_ns, unsigned by,
+		   double level, struct stat_view **out);
+void stat_views__delete(struct stat_view *v, size_t nr);
 
 /* Builds the event list, runs every pass and repetition, prints; returns the exit status. */
 int cmd_stat_run(const struct stat_opts *opts);
