@@ -14,6 +14,7 @@
 #include "backend/vpmu/sample.h"
 
 #define SITE_PREFIX "[heap] alloc@"
+#define MAX_SITES (1u << 24) /* a site id past this is a malformed stream */
 
 struct heap_block {
 	uint64_t addr, size;
@@ -44,9 +45,14 @@ int pmc__vpmu_heap_site(struct vpmu_conv *cv, const struct vpmu_rec_site *r, siz
 
 	if (!h)
 		return -ENOMEM;
+	if (r->id >= MAX_SITES)
+		return -ENOMEM; /* as a table that large would be; id + 1 cannot wrap below */
 	if (r->id >= h->nr_site) {
 		uint32_t n = r->id + 1 > 2 * h->nr_site ? r->id + 1 : 2 * h->nr_site;
-		char **s = n > (1u << 24) ? NULL : realloc(h->site, n * sizeof(*s));
+		char **s;
+
+		n = n > MAX_SITES ? MAX_SITES : n;
+		s = realloc(h->site, n * sizeof(*s));
 
 		if (!s)
 			return -ENOMEM;
