@@ -13,6 +13,7 @@
 #include "core/log.h"
 #include "event/parse.h"
 #include "event/pmu.h"
+#include "event/uncore.h"
 
 int pmc__parse_push(struct pmc_parser *p, struct pmc_evsel *evsel)
 {
@@ -76,27 +77,12 @@ static int core_of(const struct pmc__core_pmus *set, const struct pmc_evsel *e)
 	return c ? (int)(c - set->pmu) : -1;
 }
 
-/*
- * On a hybrid machine a group of generic events ({cycles,instructions}: each one event per
- * core PMU) becomes one group per core PMU, as perf 6.1 splits it: the kernel refuses a
- * group whose events are on different core PMUs. The members are put in order of their core
- * PMU (stable; an event of no core PMU stays with the group's first); returns the groups' count.
- */
-static size_t split_by_core(struct pmc_parser *p, size_t first, int *keys)
+/* Orders out[first..) by keys, stably (insertion sort: groups are small); the groups' count. */
+static size_t sort_by_keys(struct pmc_parser *p, size_t first, int *keys)
 {
-	struct pmc__core_pmus set;
 	size_t n = p->nr - first, groups = 1;
 
-	if (pmc__core_pmus(&set, p->evlist) < 2) {
-		memset(keys, 0, n * sizeof(*keys));
-		return 1;
-	}
-	for (size_t i = 0; i < n; i++) {
-		keys[i] = core_of(&set, p->out[first + i]);
-		if (keys[i] < 0)
-			keys[i] = i ? keys[0] : 0;
-	}
-	for (size_t i = 1; i < n; i++) { /* insertion sort: stable, and groups are small */
+	for (size_t i = 1; i < n; i++) {
 		struct pmc_evsel *e = p->out[first + i];
 		int k = keys[i];
 		size_t j = i;
@@ -111,6 +97,59 @@ static size_t split_by_core(struct pmc_parser *p, size_t first, int *keys)
 	for (size_t i = 1; i < n; i++)
 		groups += keys[i] != keys[i - 1];
 	return groups;
+}
+
+/*
+ * On a hybrid machine a group of generic events ({cycles,instructions}: each one event per
+ * core PMU) becomes one group per core PMU, as perf 6.1 splits it: the kernel refuses a
+ * group whose events are on different core PMUs. The members are put in order of their core
+ * PMU (stable; an event of no core PMU stays with the group's first); returns the groups' count.
+ */
+static size_t split_by_core(struct pmc_parser *p, size_t first, int *keys)
+{
+	struct pmc__core_pmus set;
+	size_t n = p->nr - first;
+
+	if (pmc__core_pmus(&set, p->evlist) < 2) {
+		memset(keys, 0, n * sizeof(*keys));
+		return 1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		keys[i] = core_of(&set, p->out[first + i]);
+		if (keys[i] < 0)
+			keys[i] = i ? keys[0] : 0;
+	}
+	return sort_by_keys(p, first, keys);
+}
+
+/*
+ * A group whose every event was written with a PMU wildcard or an alias that several units
+ * have, each on the same units in the same order ({uncore_imc/cas_count_read/,
+ * uncore_imc/cas_count_write/}: six units each), becomes one group per unit, as perf 6.1
+ * regroups uncore aliases (parse_events__set_leader_for_uncore_aliase()): the kernel groups
+ * events of one PMU only. keys[i]: the unit of out[first + i]; returns the groups' count, 1
+ * (keys 0) where the group is not of that shape.
+ */
+static size_t split_by_unit(struct pmc_parser *p, size_t first, int *keys)
+{
+	size_t n = p->nr - first, k = 0;
+
+	memset(keys, 0, n * sizeof(*keys));
+	while (k < n && p->out[first + k]->offset == p->out[first]->offset)
+		k++;
+	if (k < 2 || n % k)
+		return 1;
+	for (size_t i = 0; i < n; i++) {
+		const struct pmc_evsel *e = p->out[first + i], *same_unit = p->out[first + i % k];
+		const struct pmc_evsel *run = p->out[first + i - i % k];
+
+		if (!pmc__evsel_uncore(e) || !e->pmu || !same_unit->pmu ||
+		    strcmp(e->pmu, same_unit->pmu) || e->offset != run->offset)
+			return 1;
+	}
+	for (size_t i = 0; i < n; i++)
+		keys[i] = (int)(i % k);
+	return sort_by_keys(p, first, keys);
 }
 
 /* Makes out[first..end) one group led by out[first]. */
@@ -148,7 +187,10 @@ int pmc__group_close(struct pmc_parser *p, size_t first, const char *name, int n
 
 	if (!keys)
 		return -ENOMEM;
-	if (split_by_core(p, first, keys) > 1)
+	if (split_by_unit(p, first, keys) > 1)
+		pr_info("the group at offset %d is of uncore aliases: one group per unit\n",
+			p->out[first]->offset);
+	else if (split_by_core(p, first, keys) > 1)
 		pr_info("the group at offset %d spans core PMUs: one group per core PMU\n",
 			p->out[first]->offset);
 	for (size_t i = first + 1; i <= p->nr && !ret; i++) {

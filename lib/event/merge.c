@@ -38,12 +38,28 @@ const struct pmc_evsel *pmc_evsel__merged_into(const struct pmc_evsel *evsel)
 {
 	const struct pmc_evlist *l = evsel ? evsel->evlist : NULL;
 	size_t i = evsel ? evsel->idx : 0;
+	const struct pmc_evsel *first = evsel;
+
+	const struct pmc_evsel *leader;
+	int low;
 
 	if (!l)
 		return evsel;
-	while (i > 0 && same_expansion(l->entries[i - 1], evsel))
+	/*
+	 * The first of its expansion: the events of one written event, in the order written,
+	 * interleaved with the others of its group where the group was split per unit
+	 * (group.c); what comes before its group's first written event is another's.
+	 */
+	leader = evsel->leader ? evsel->leader : evsel;
+	low = evsel->offset;
+	for (size_t j = leader->idx; j < leader->idx + leader->nr_members && j < l->nr; j++)
+		low = l->entries[j]->offset < low ? l->entries[j]->offset : low;
+	while (i > 0 && l->entries[i - 1]->offset >= low) {
 		i--;
-	return l->entries[i];
+		if (same_expansion(l->entries[i], evsel))
+			first = l->entries[i];
+	}
+	return first;
 }
 
 int pmc_evsel__unit_name(const struct pmc_evsel *evsel, char *buf, size_t len)

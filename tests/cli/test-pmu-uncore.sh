@@ -76,6 +76,20 @@ expect_grep "uncore and core in a group: the reason" \
 "$PMC" stat --dry-run -a --strict -e '{uncore_imc_0/cas_count_read/,cycles}' >/dev/null 2>&1
 expect_eq "uncore and core in a group: --strict fails" "$?" 1
 
+# A group of uncore aliases: one group per unit, as perf 6.1 regroups them (each unit's
+# read leads its write, on both sockets' cpumask CPU).
+"$PMC" stat --dry-run -vv -a -e '{uncore_imc/cas_count_read/,uncore_imc/cas_count_write/}' \
+	>"$T/ug" 2>"$T/err"
+expect_eq "group of aliases: 24 calls, one group per unit" "$(calls "$T/ug" | wc -l)" 24
+expect_eq "group of aliases: imc_0's write in imc_0's read's group" \
+	"$(calls "$T/ug" | sed -n 1,4p)" "pid -1 cpu 0 group_fd -1 flags 0x8 = 3
+pid -1 cpu 8 group_fd -1 flags 0x8 = 4
+pid -1 cpu 0 group_fd 3 flags 0x8 = 5
+pid -1 cpu 8 group_fd 4 flags 0x8 = 6"
+expect_eq "group of aliases: the types, unit by unit" \
+	"$(field "$T/ug" type | tr '\n' ' ')" "30 30 31 31 32 32 33 33 34 34 35 35 "
+expect_grep "group of aliases: -vv says the split" "one group per unit" "$T/err"
+
 # Sampling: refused with the reason.
 "$PMC" record --dry-run -a -e uncore_imc_0/cas_count_read/ >"$T/rec" 2>"$T/err"
 expect_eq "record: exits 1" "$?" 1

@@ -138,3 +138,31 @@ Test(stat_merge, merged_line_is_summed_run_by_run)
 	cr_expect_float_eq(two[0].sum.mean, 200, 1e-9, "the events themselves are untouched");
 	stat_views__delete(v, NR);
 }
+
+/*
+ * A group of uncore aliases is split per unit as perf 6.1 splits it ({imc/read/,imc/write/}:
+ * imc_0's read and write, then imc_1's, ...), and each written event's units still merge
+ * into its first, across the interleaving.
+ */
+Test(stat_merge, group_of_aliases_split_per_unit)
+{
+	struct pmc_evlist *l;
+
+	cr_assert_eq(pmc_evlist__new(NULL, &l), 0);
+	cr_assert_eq(pmc_evlist__parse(
+			     l, "{uncore_imc/cas_count_read/,uncore_imc/cas_count_write/}", NULL),
+		     0);
+	cr_assert_eq(pmc_evlist__nr(l), 12);
+	for (size_t i = 0; i < 12; i++) {
+		const struct pmc_evsel *e = pmc_evlist__at(l, i);
+		char want[64], name[64];
+
+		snprintf(want, sizeof(want), "uncore_imc_%zu/cas_count_%s/", i / 2,
+			 i % 2 ? "write" : "read");
+		cr_assert_eq(pmc_evsel__unit_name(e, name, sizeof(name)), 0);
+		cr_expect_str_eq(name, want, "event %zu", i);
+		cr_expect_eq(pmc_evsel__leader(e), pmc_evlist__at(l, i - i % 2), "event %zu", i);
+		cr_expect_eq(pmc_evsel__merged_into(e), pmc_evlist__at(l, i % 2), "event %zu", i);
+	}
+	pmc_evlist__delete(l);
+}
