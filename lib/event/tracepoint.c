@@ -16,7 +16,10 @@
 /* The events/ folder of tracefs (pmc__tracefs_root(), which mounts it when pmc may). */
 const char *pmc__tp_events_dir(void)
 {
-	static char dir[64];
+	/* Threads parse at once (standalone regions: each counting thread builds its list), so
+	 * no buffer is shared: a static one being rewritten was read as "" by another thread,
+	 * and its tracepoint then reported unknown. */
+	static __thread char dir[64];
 	const char *root = pmc__tracefs_root();
 
 	if (!root)
