@@ -6,6 +6,7 @@
 #ifndef PMC_METRIC_H
 #define PMC_METRIC_H
 
+#include <stdio.h>
 #include <pmc/common.h>
 #include <pmc/event.h>
 
@@ -313,6 +314,124 @@ struct pmc_metric_value {
  */
 PMC_API int pmc_metric__eval(const struct pmc_metric *metric,
 			     const struct pmc_metric_eval_opts *opts, struct pmc_metric_value *out);
+
+/*
+ * A metric's value and interval over repetitions (docs/metrics.md, "Statistics").
+ *
+ * Usage: one pmc_metric_counts per event counted (a run's, a region's, a unit's or an
+ * interval's, in any order), then one call per selected metric:
+ *
+ *   struct pmc_metric_summary_opts so = {.sz = sizeof(so), .level = 0.95};
+ *   struct pmc_metric_summary s = {.sz = sizeof(s)};
+ *
+ *   pmc_metric__summarize(metric, counts, nr, &so, &s);
+ *   ... s.v.value, s.ci, s.method, s.values[0 .. s.n) ...
+ *   pmc_metric_summary__fini(&s);
+ */
+
+/* One event's counts over repetitions, as pmc_metric__summarize() reads them. */
+struct pmc_metric_counts {
+	const char *name; /* as the list names it ("instructions:W" of a weak group) */
+	int pass;	  /* the pass that counted it: inputs of different passes are independent */
+	bool counted;
+	const char *why;      /* when !counted: why not, or NULL */
+	int nr;		      /* repetitions */
+	const double *values; /* [nr] */
+	bool scaled;	      /* multiplexed: values scaled by running time */
+};
+
+/* How a summary's interval was found. */
+enum pmc_metric_method {
+	PMC_METRIC_ONE_RUN, /* one repetition: no interval */
+	PMC_METRIC_PER_REP, /* inputs of one pass: the Student-t interval of the repetitions' values
+			     */
+	PMC_METRIC_DELTA,   /* inputs of several passes, or scaled: the delta method */
+};
+
+/* Options of pmc_metric__summarize() (sz: see "Options structs" in pmc/common.h). */
+struct pmc_metric_summary_opts {
+	size_t sz;    /* sizeof(struct pmc_metric_summary_opts) */
+	double level; /* confidence level of the interval (0: 0.95) */
+	/* The '#' literals of the machine that counted (saved counts); NULL: this machine's. */
+	pmc_metric_literal_fn literal;
+	void *literal_arg;
+};
+
+/*
+ * A metric's value over counts. The caller sets sz to sizeof; the library owns values
+ * (pmc_metric_summary__fini()).
+ */
+struct pmc_metric_summary {
+	size_t sz;
+	const struct pmc_metric *metric;
+	/* Of the inputs' means: value, unit, threshold's verdict, status and why (status
+	 * UNAVAILABLE: an input was not counted; NA: the formula has no value). */
+	struct pmc_metric_value v;
+	double ci;     /* half-width of the interval, in the metric's unit (0: none) */
+	double ci_pct; /* ci as a percentage of |value| (0 when the value is 0) */
+	enum pmc_metric_method method;
+	int n;		/* the repetitions it comes from (the fewest of its inputs) */
+	double *values; /* PER_REP: each repetition's value ([n]); else NULL */
+	/*
+	 * The input printed first: its index into the counts given, -1 when none; nr and above
+	 * for an event the backend does not know (pmc_metrics__add_events()), in that order.
+	 */
+	long first;
+	char inputs[512]; /* the events it reads, ", "-separated, as the formula names them */
+	/*
+	 * The model's exact answer (PmcExactExpr, under vpmu) at the inputs' means, when the
+	 * metric has one: its value (exact.status OK) or why it has none. An exact backend's
+	 * value has no interval of its own: the estimate's interval is the runs' spread.
+	 */
+	bool has_exact;
+	struct pmc_metric_value exact;
+};
+
+/*
+ * Computes the metric over counts[0..nr) into *out: the value at the inputs' means; when the
+ * inputs were counted in one pass, unscaled, over n >= 2 repetitions, the Student-t interval
+ * of each repetition's value at opts->level; otherwise (passes, multiplexing) an interval
+ * propagated from each pass's variance by the delta method, with Welch-Satterthwaite's
+ * degrees of freedom. An input the counts lack, or an event pmc_metrics__add_events() found
+ * unknown to the backend, makes the metric UNAVAILABLE with the reason. opts may be NULL.
+ * Returns 0; -EINVAL (a bad sz); -ENOMEM, and then out holds nothing to free.
+ */
+PMC_API int pmc_metric__summarize(const struct pmc_metric *metric,
+				  const struct pmc_metric_counts *counts, size_t nr,
+				  const struct pmc_metric_summary_opts *opts,
+				  struct pmc_metric_summary *out);
+/* Frees what pmc_metric__summarize() allocated in s. Accepts NULL. */
+PMC_API void pmc_metric_summary__fini(struct pmc_metric_summary *s);
+/* The method's name in the outputs: "one run", "per-repetition", "delta method". */
+PMC_API const char *pmc_metric_method__name(enum pmc_metric_method m);
+
+/*
+ * A summary as docs/stat-output.md's "Metrics" JSON object (compact, numbers to 17 digits),
+ * into *out, which the caller frees with free(). Returns 0, -EINVAL or -ENOMEM.
+ */
+PMC_API int pmc_metric_summary__json(const struct pmc_metric_summary *s, char **out);
+/*
+ * docs/stat-output.md's "Metrics" CSV: the header line naming the fields, and a summary's line
+ * (region NULL: none; thread -1: all), fields separated by sep and quoted where they hold it, a
+ * quote or a line break (RFC 4180).
+ */
+PMC_API void pmc_metric_summary__csv_header(FILE *f, const char *sep);
+PMC_API void pmc_metric_summary__csv(FILE *f, const struct pmc_metric_summary *s, const char *sep,
+				     const char *region, int thread);
+
+/*
+ * Adds the events the selected metrics of m need to evlist (made with eo; the caller plans
+ * it after), each not already there: a metric's counter events as one weak group ({...}:W,
+ * together in a pass when they fit), each tool event and each counter the backend refuses
+ * alone. An event that does not parse on this backend is not added: the set keeps it with the
+ * reason, and the metrics that need it are UNAVAILABLE with it (pmc_metric__summarize()). A
+ * name of a one-off definition (pmc_metrics__define()) that is no event here is refused
+ * first, and nothing is added: -PMC_E_UNKNOWN_EVENT (or the parser's code) with err (may be
+ * NULL) as pmc_metric__check_events() fills it, err->where naming the definition
+ * ("-M 'name = ...'"). Returns 0, that error, -EINVAL or -ENOMEM.
+ */
+PMC_API int pmc_metrics__add_events(struct pmc_metrics *m, struct pmc_evlist *evlist,
+				    const struct pmc_evlist_opts *eo, struct pmc_metric_error *err);
 
 #ifdef __cplusplus
 }

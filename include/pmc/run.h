@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <pmc/common.h>
 #include <pmc/count.h>
+#include <pmc/metric.h>
 #include <pmc/stat.h>
 
 #ifdef __cplusplus
@@ -110,6 +111,13 @@ struct pmc_run_opts {
 	 * ignored, and results->trust_note says why.
 	 */
 	const char *trust;
+	/*
+	 * Metrics to compute from the results (docs/metrics.md, "In pmc stat"): a set whose
+	 * selection is made and whose events were added to the event list
+	 * (pmc_metrics__add_events()) before it was planned; the caller keeps it, unchanged,
+	 * until the run is deleted. NULL: none. See pmc_run__metrics().
+	 */
+	struct pmc_metrics *metrics;
 };
 
 /* One event over the repetitions of its pass. */
@@ -338,61 +346,33 @@ PMC_API const struct pmc_run_results *pmc_run__results(const struct pmc_run *run
 PMC_API const struct pmc_run_cell *pmc_run__cell(const struct pmc_run *run, size_t r, int thread,
 						 size_t idx);
 
-/* One field of a metric given as fields (struct pmc_run_metric): a key and a typed value. */
-enum pmc_run_field_kind {
-	PMC_RUN_FIELD_NULL,
-	PMC_RUN_FIELD_STRING,  /* s (NULL: null) */
-	PMC_RUN_FIELD_NUMBER,  /* d; NAN and the infinities are null */
-	PMC_RUN_FIELD_INTEGER, /* i */
-	PMC_RUN_FIELD_BOOL,    /* b */
-	PMC_RUN_FIELD_NUMBERS, /* an array: v[0..n), each as NUMBER */
-	PMC_RUN_FIELD_STRINGS, /* an array: strs[0..n) */
-};
-
-struct pmc_run_field {
-	const char *key;
-	enum pmc_run_field_kind kind;
-	const char *s;
-	double d;
-	long long i;
-	bool b;
-	const double *v;
-	const char *const *strs;
-	size_t n;
-};
-
-/*
- * A metric the caller computed from the results (pmc stat's -M: the formulas and their
- * statistics are the caller's), added to the results model so that the results files carry
- * it (docs/stat-output.md, "Metrics"): the JSON and HTML files as one object of "metrics" in
- * its scope, the text file as a line. sz first (see "Options structs" in pmc/common.h); the
- * first version ends with json.
- */
-struct pmc_run_metric {
-	size_t sz;	    /* sizeof(struct pmc_run_metric) */
-	const char *region; /* a region's name, NULL: the whole program */
+/* One metric of a run, in its scope (pmc_run_opts.metrics). */
+struct pmc_run_metric_row {
+	const char *region; /* a region's name, NULL: the whole program or a unit */
 	int thread;	    /* with region: its thread (opts.per_thread), -1: all its threads */
 	long unit;	    /* without region: index of results->units, -1: not a unit's */
-	/*
-	 * The metric as one JSON object of docs/stat-output.md's "Metrics" fields: a string
-	 * "name" at least; the text file reads "value", "ci", "ci_pct", "n", "method", "unit",
-	 * "status" and "reason" where present.
-	 */
-	const char *json;
-	/*
-	 * Or, with json NULL, the same object as nr_fields fields in order (keys must differ):
-	 * nothing is written as JSON text and parsed again.
-	 */
-	const struct pmc_run_field *fields;
-	size_t nr_fields;
+	struct pmc_metric_summary s;
 };
 
 /*
- * Adds metric m (copied) to the results model, after those added before. Returns 0;
- * -EINVAL for a bad sz, a json (or fields) that is not such an object, a unit out of range
- * or a thread without a region; -ENOMEM.
+ * With opts.metrics: each selected metric over the results, computed when pmc_run__execute()
+ * summarises, in this order: the whole program, then each region (its threads after it, with
+ * opts.per_thread), then each unit (opts.aggr); the results files carry them
+ * (docs/stat-output.md, "Metrics"). Owned by the run (valid until pmc_run__delete() or the
+ * next pmc_run__execute()); *nr is how many. NULL (and *nr 0) without metrics.
  */
-PMC_API int pmc_run__add_metric(struct pmc_run *run, const struct pmc_run_metric *m);
+PMC_API const struct pmc_run_metric_row *pmc_run__metrics(const struct pmc_run *run, size_t *nr);
+
+/*
+ * Each selected metric of opts.metrics over events[results->nr_events] (in the results' order:
+ * a unit's, or an interval's pmc_run_interval.events), into a new array *out of *nr
+ * summaries that pmc_run_metrics__delete() frees. Returns 0, -EINVAL (no metrics asked for)
+ * or -ENOMEM.
+ */
+PMC_API int pmc_run__metrics_of(const struct pmc_run *run, const struct pmc_run_event *events,
+				struct pmc_metric_summary **out, size_t *nr);
+/* Frees what pmc_run__metrics_of() handed out. Accepts NULL. */
+PMC_API void pmc_run_metrics__delete(struct pmc_metric_summary *s, size_t nr);
 
 enum pmc_run_format {
 	PMC_RUN_FORMAT_TEXT, /* the results file of run_p5mon (docs/stat-output.md) */

@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <pmc/metric.h>
 
 struct pmc_backend_ops;
@@ -149,6 +150,13 @@ struct pmc_metrics {
 	size_t nr_lazy;
 	long nr_user; /* metrics added other than from a shipped file */
 	struct pmc__literals lit;
+	/*
+	 * Events the selected metrics need that the backend does not know (add.c), each with why
+	 * (name and why owned, pass -1, not counted): pmc_metric__summarize() reads them after the
+	 * caller's counts.
+	 */
+	struct pmc_metric_counts *absent;
+	size_t nr_absent;
 };
 
 /* memo.c: a set of distinct strings (copies), in the order added, hashed. */
@@ -192,6 +200,13 @@ void pmc__memo_free(struct pmc__memo *t);
 bool pmc__in_list(const char *list, char sep, const char *name, size_t len);
 /* names.c: the same of a list that is the n bytes at list (no NUL needed). */
 bool pmc__in_listn(const char *list, size_t n, char sep, const char *name, size_t len);
+
+/* summary-out.c: a summary as its JSON object (docs/stat-output.md, "Metrics"); NULL: no memory. */
+struct json_t;
+struct json_t *pmc__metric_summary_json(const struct pmc_metric_summary *s);
+/* summary-out.c: a text field of the metrics' CSV: as it is, unless it holds sep, a quote or a
+ * line break (RFC 4180). */
+void pmc__metric_csv_field(FILE *f, const char *s, const char *sep);
 
 /* set.c: frees a metric that is in no set. Accepts NULL. */
 void pmc__metric_free(struct pmc_metric *metric);

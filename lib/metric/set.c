@@ -128,6 +128,11 @@ void pmc_metrics__delete(struct pmc_metrics *m)
 	free(m->metrics);
 	free(m->replaced);
 	free(m->selected);
+	for (size_t i = 0; i < m->nr_absent; i++) {
+		free((char *)m->absent[i].name);
+		free((char *)m->absent[i].why);
+	}
+	free(m->absent);
 	free((char *)m->opts.dir);
 	free((char *)m->opts.cpu_list);
 	free(m);

@@ -430,7 +430,7 @@ int pmc_run__execute(struct pmc_run *run)
 	bool once =
 		run->target.kind != PMC_TARGET_COMMAND && !(run->target.argv && *run->target.argv);
 	bool warm = !run->opts.no_warmup && !once;
-	int err = 0;
+	int err = 0, rc;
 
 	for (int pass = 0; pass < run->res.nr_passes && !err && !must_stop(run); pass++) {
 		int first = warm && pass == 0 ? -1 : 0, reps = once ? 1 : run->opts.repeat;
@@ -452,7 +452,8 @@ int pmc_run__execute(struct pmc_run *run)
 	if (run->stop_sig && !run->stop_passed)
 		run->res.have_status = false;
 	summarize(run);
-	return err;
+	rc = pmc__run_metrics_compute(run);
+	return err ? err : rc;
 }
 
 int pmc_run__write(const struct pmc_run *run, FILE *f, enum pmc_run_format fmt, unsigned flags)

@@ -21,14 +21,6 @@ struct run_unit_set {
 	pid_t root;    /* the command's pid, when known: threads sort from it (sort_units) */
 };
 
-/* A metric the caller added (metrics.c): its scope and its object of the model. */
-struct run_metric {
-	char *region; /* or NULL */
-	int thread;
-	long unit;
-	struct json_t *obj;
-};
-
 struct pmc_run {
 	struct pmc_run_opts opts; /* defaults filled in */
 	struct pmc_target target;
@@ -50,10 +42,10 @@ struct pmc_run {
 	struct trust *trust; /* opts.trust (trust.c) */
 	double *trust_bias;  /* [nr_events]: each event's validated per-run bias, or NAN */
 	char trust_note[400];
-	bool *warned;		    /* [nr_events]: said that regions could not count it */
-	bool null_run;		    /* an empty list: the command runs, timed, nothing counted */
-	int null_reps;		    /* null_run: the repetitions run */
-	struct run_metric *metrics; /* pmc_run__add_metric() (metrics.c), in order added */
+	bool *warned;  /* [nr_events]: said that regions could not count it */
+	bool null_run; /* an empty list: the command runs, timed, nothing counted */
+	int null_reps; /* null_run: the repetitions run */
+	struct pmc_run_metric_row *metrics; /* opts.metrics over the results (metrics.c) */
 	size_t nr_metrics;
 	/* units.c */
 	struct run_unit_set units, iv_units;
@@ -92,13 +84,16 @@ void pmc__run_trust_free(struct pmc_run *run);
 bool pmc__run_trust_bias(const struct pmc_run *run, size_t idx, double *bias);
 
 /*
- * metrics.c: the caller's metrics of one scope (region NULL: the whole program, or unit u >=
- * 0) as a JSON array of new references, or NULL when none was added to the run at all; the
- * text file's section of them; their release.
+ * metrics.c: opts.metrics computed over the summarised results (every scope; 0 or -ENOMEM);
+ * the metrics of one scope (region NULL: the whole program, or unit u >= 0) as a new JSON
+ * array, or NULL when the run has none at all; the text file's section of them; the CSV
+ * file's tables; their release.
  */
+int pmc__run_metrics_compute(struct pmc_run *run);
 struct json_t *pmc__run_metrics_json(const struct pmc_run *run, const char *region, int thread,
 				     long unit);
 void pmc__run_metrics_text(const struct pmc_run *run, FILE *f);
+void pmc__run_metrics_csv(const struct pmc_run *run, FILE *f);
 void pmc__run_metrics_free(struct pmc_run *run);
 
 /* units.c: values per unit (opts.aggr); see there. */

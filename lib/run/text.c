@@ -282,5 +282,6 @@ int pmc__run_write_csv(const struct pmc_run *run, FILE *f)
 	csv_regions(f, run);
 	csv_units(f, run);
 	csv_elapsed(f, res);
+	pmc__run_metrics_csv(run, f);
 	return 0;
 }

@@ -1,5 +1,11 @@
 // SPDX-License-Identifier: MIT
-/* pmc_run__add_metric(): what it refuses, and the results files that carry what it took. */
+/*
+ * Metrics computed by the runner (pmc_run_opts.metrics), through the public API only (no
+ * internal header): a set whose events pmc_metrics__add_events() adds, a command counted under
+ * vpmu (exact: a loop of N iterations runs 4N instructions), each metric's typed row
+ * (pmc_run__metrics()) with its value and interval, pmc_run__metrics_of() and
+ * pmc_metric__summarize() over the same counts, and the results files that carry the rows.
+ */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -8,62 +14,178 @@
 #include <criterion/criterion.h>
 #include <pmc/pmc.h>
 
+static struct pmc_metrics *set;
 static struct pmc_evlist *evlist;
 static struct pmc_run *run;
-
-/* A runner of "true" counting task-clock, never executed: the model without values. */
-static struct pmc_run *new_run(void)
-{
-	static char *argv[] = {"true", NULL};
-	struct pmc_target t = {.sz = sizeof(t), .kind = PMC_TARGET_COMMAND, .argv = argv};
-	struct pmc_run_opts ro = {.sz = sizeof(ro), .repeat = 1};
-	struct pmc_run *r = NULL;
-
-	cr_assert_eq(pmc_run__new(evlist, &t, &ro, &r), 0);
-	return r;
-}
-
-static void setup(void)
-{
-	struct pmc_evlist_opts eo = {.sz = sizeof(eo)};
-	int passes;
-
-	cr_assert_eq(pmc_evlist__new(&eo, &evlist), 0);
-	cr_assert_eq(pmc_evlist__parse(evlist, "task-clock", NULL), 0);
-	cr_assert_eq(pmc_evlist__plan(evlist, false, &passes), 0);
-	run = new_run();
-}
 
 static void teardown(void)
 {
 	pmc_run__delete(run);
 	pmc_evlist__delete(evlist);
+	pmc_metrics__delete(set);
 }
 
-TestSuite(run_metric, .init = setup, .fini = teardown);
+TestSuite(run_metric, .fini = teardown);
 
-static int add(const char *region, int thread, long unit, const char *json)
+/* A vpmu list with the metrics of defs (';'-separated definitions) added to it, planned. */
+static void prepare(const char *events, const char *defs)
 {
-	struct pmc_run_metric m = {
-		.sz = sizeof(m), .region = region, .thread = thread, .unit = unit, .json = json};
+	struct pmc_metrics_opts mo = {.sz = sizeof(mo), .backend = "vpmu", .no_shipped = true};
+	struct pmc_evlist_opts eo = {.sz = sizeof(eo), .backend = "vpmu"};
+	struct pmc_metric_error err;
+	char buf[512], *save, *def;
+	int passes;
 
-	return pmc_run__add_metric(run, &m);
+	if (!pmc_caps__backend(pmc_caps(), "vpmu")->usable)
+		cr_skip_test("vpmu tool not available: %s",
+			     pmc_caps__backend(pmc_caps(), "vpmu")->why);
+	cr_assert_eq(pmc_metrics__new(&mo, &err, &set), 0);
+	snprintf(buf, sizeof(buf), "%s", defs);
+	for (def = strtok_r(buf, ";", &save); def; def = strtok_r(NULL, ";", &save))
+		cr_assert_eq(pmc_metrics__define(set, def, &err), 0, "%s: %s", def, err.parse.msg);
+	cr_assert_eq(pmc_evlist__new(&eo, &evlist), 0);
+	if (events)
+		cr_assert_eq(pmc_evlist__parse(evlist, events, NULL), 0);
+	cr_assert_eq(pmc_metrics__add_events(set, evlist, &eo, &err), 0, "%s", err.parse.msg);
+	cr_assert_eq(pmc_evlist__plan(evlist, false, &passes), 0);
 }
 
-Test(run_metric, refuses_what_is_no_metric_or_no_scope)
+/* Runs vpmu-loop loop n, repeat times, with the set's metrics (or none). */
+static const struct pmc_run_results *execute(const char *n, int repeat, bool metrics)
 {
-	struct pmc_run_metric small = {
-		.sz = 1, .thread = -1, .unit = -1, .json = "{\"name\":\"a\"}"};
+	/* the runner keeps argv (the results name the command): static */
+	static char prog[] = PMC_PROGS_DIR "/vpmu-loop", mode[] = "loop", num[32];
+	static char *argv[] = {prog, mode, num, NULL};
+	struct pmc_target t = {.sz = sizeof(t), .kind = PMC_TARGET_COMMAND, .argv = argv};
+	struct pmc_run_opts ro = {.sz = sizeof(ro),
+				  .repeat = repeat,
+				  .no_warmup = true,
+				  .backend = "vpmu",
+				  .metrics = metrics ? set : NULL};
 
-	cr_assert_eq(pmc_run__add_metric(run, &small), -EINVAL, "a bad sz");
-	cr_assert_eq(add(NULL, -1, -1, NULL), -EINVAL, "no object");
-	cr_assert_eq(add(NULL, -1, -1, "[1]"), -EINVAL, "not an object");
-	cr_assert_eq(add(NULL, -1, -1, "{\"value\": 1}"), -EINVAL, "no name");
-	cr_assert_eq(add(NULL, -1, -1, "{\"name\": 1}"), -EINVAL, "a name that is no string");
-	cr_assert_eq(add(NULL, -1, -1, "{\"name\": \"a\""), -EINVAL, "not JSON");
-	cr_assert_eq(add(NULL, 0, -1, "{\"name\": \"a\"}"), -EINVAL, "a thread without a region");
-	cr_assert_eq(add(NULL, -1, 0, "{\"name\": \"a\"}"), -EINVAL, "a unit the run lacks");
-	cr_assert_eq(add("r", -1, 0, "{\"name\": \"a\"}"), -EINVAL, "a region's unit");
+	snprintf(num, sizeof(num), "%s", n);
+	pmc_run__delete(run);
+	run = NULL;
+	cr_assert_eq(pmc_run__new(evlist, &t, &ro, &run), 0);
+	cr_assert_eq(pmc_run__execute(run), 0);
+	return pmc_run__results(run);
+}
+
+/* The whole program's row of the metric named name. */
+static const struct pmc_metric_summary *row_of(const char *name)
+{
+	size_t nr;
+	const struct pmc_run_metric_row *v = pmc_run__metrics(run, &nr);
+
+	for (size_t i = 0; i < nr; i++)
+		if (!v[i].region && v[i].unit < 0 &&
+		    !strcmp(pmc_metric__info(v[i].s.metric)->name, name))
+			return &v[i].s;
+	cr_assert_fail("no row of %s", name);
+	return NULL;
+}
+
+/* The mean of the event of the list named (a weak group's member included) name. */
+static double mean_of(const struct pmc_run_results *res, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (size_t i = 0; i < res->nr_events; i++) {
+		const char *n = pmc_evsel__name(res->events[i].evsel);
+
+		if (!strncmp(n, name, len) && (!n[len] || !strcmp(n + len, ":W")))
+			return res->events[i].sum.mean;
+	}
+	cr_assert_fail("no event %s", name);
+	return 0;
+}
+
+Test(run_metric, exact_counts_give_exact_values)
+{
+	const struct pmc_run_results *res;
+	const struct pmc_metric_summary *ins, *ipc;
+	double at1, at2;
+
+	prepare(NULL, "ins = instructions;ipc = instructions / cycles");
+	res = execute("100000", 3, true);
+	ins = row_of("ins");
+	ipc = row_of("ipc");
+	/* vpmu counts each run the same: the interval of three equal values is 0 */
+	cr_expect_eq(ins->v.status, PMC_METRIC_OK, "%s", ins->v.why);
+	cr_expect_eq(ins->method, PMC_METRIC_PER_REP);
+	cr_expect_eq(ins->n, 3);
+	cr_expect_eq(ins->ci, 0);
+	cr_assert_not_null(ins->values);
+	for (int r = 0; r < 3; r++)
+		cr_expect_eq(ins->values[r], ins->v.value, "repetition %d", r);
+	cr_expect_eq(ins->v.value, mean_of(res, "instructions"));
+	cr_expect_eq(ipc->v.value, mean_of(res, "instructions") / mean_of(res, "cycles"));
+	cr_expect_str_eq(ipc->inputs, "instructions, cycles");
+	at1 = ins->v.value;
+	/* 100000 more iterations of {nop; add; dec; jnz}: 400000 more instructions, exactly */
+	execute("200000", 1, true);
+	ins = row_of("ins");
+	at2 = ins->v.value;
+	cr_expect_eq(ins->method, PMC_METRIC_ONE_RUN);
+	cr_expect_eq(at2 - at1, 400000, "%.0f - %.0f", at2, at1);
+}
+
+Test(run_metric, the_calls_agree_on_the_same_counts)
+{
+	const struct pmc_run_results *res;
+	struct pmc_metric_summary *of, s = {.sz = sizeof(s)};
+	struct pmc_metric_counts *in;
+	size_t nr;
+
+	prepare("branches", "bpi = branches / instructions");
+	res = execute("1000", 2, true);
+	cr_assert_eq(pmc_run__metrics_of(run, res->events, &of, &nr), 0);
+	cr_assert_eq(nr, 1);
+	cr_expect_eq(of[0].v.value, row_of("bpi")->v.value);
+	cr_expect_eq(of[0].ci, row_of("bpi")->ci);
+	/* the same counts handed to the summary by the caller */
+	in = calloc(res->nr_events, sizeof(*in));
+	for (size_t i = 0; i < res->nr_events; i++)
+		in[i] = (struct pmc_metric_counts){.name = pmc_evsel__name(res->events[i].evsel),
+						   .pass = pmc_evsel__pass(res->events[i].evsel),
+						   .counted = res->events[i].nr > 0,
+						   .nr = res->events[i].nr,
+						   .values = res->events[i].values};
+	cr_assert_eq(
+		pmc_metric__summarize(pmc_metrics__selected(set, 0), in, res->nr_events, NULL, &s),
+		0);
+	cr_expect_eq(s.v.value, of[0].v.value);
+	cr_expect_eq(s.method, of[0].method);
+	cr_expect_eq(s.first, 0, "branches' line, the first the formula names");
+	pmc_metric_summary__fini(&s);
+	pmc_run_metrics__delete(of, nr);
+	free(in);
+}
+
+Test(run_metric, none_asked_none_computed)
+{
+	struct pmc_metric_summary *of;
+	size_t nr = 7;
+
+	prepare("instructions", "ins = instructions");
+	execute("10", 1, false);
+	cr_expect_null(pmc_run__metrics(run, &nr));
+	cr_expect_eq(nr, 0);
+	cr_expect_eq(pmc_run__metrics_of(run, pmc_run__results(run)->events, &of, &nr), -EINVAL);
+}
+
+Test(run_metric, a_definition_of_no_event_is_refused)
+{
+	struct pmc_metrics_opts mo = {.sz = sizeof(mo), .backend = "vpmu", .no_shipped = true};
+	struct pmc_evlist_opts eo = {.sz = sizeof(eo), .backend = "vpmu"};
+	struct pmc_metric_error err;
+
+	cr_assert_eq(pmc_metrics__new(&mo, &err, &set), 0);
+	cr_assert_eq(pmc_metrics__define(set, "x = instructions / no_such_event", &err), 0);
+	cr_assert_eq(pmc_evlist__new(&eo, &evlist), 0);
+	cr_expect_eq(pmc_metrics__add_events(set, evlist, &eo, &err), -PMC_E_UNKNOWN_EVENT);
+	cr_expect_str_eq(err.where, "-M 'x = ...'");
+	cr_expect_eq(pmc_evlist__nr(evlist), 0, "nothing added");
 }
 
 /* The file of fmt written into a string (free() it). */
@@ -79,105 +201,31 @@ static char *written(enum pmc_run_format fmt)
 	return text;
 }
 
-Test(run_metric, the_files_carry_what_was_added)
+Test(run_metric, the_files_carry_the_rows)
 {
-	char *s;
+	const struct pmc_metric_summary *ins;
+	char line[256], *s;
 
+	prepare(NULL, "ins = instructions;z = instructions / (cycles - cycles)");
+	execute("1000", 2, true);
+	ins = row_of("ins");
 	s = written(PMC_RUN_FORMAT_JSON);
-	cr_assert_null(strstr(s, "\"metrics\""), "no metric added: no key");
-	free(s);
-	cr_assert_eq(
-		add(NULL, -1, -1,
-		    "{\"name\": \"a b\", \"value\": 0.5, \"ci\": 0.25, \"ci_pct\": 50, \"n\": 3, "
-		    "\"method\": \"per-repetition\", \"unit\": \"%\", \"status\": \"ok\"}"),
-		0);
-	cr_assert_eq(add(NULL, -1, -1,
-			 "{\"name\": \"z\", \"value\": null, \"status\": \"n/a\", "
-			 "\"reason\": \"division by zero\"}"),
-		     0);
-	s = written(PMC_RUN_FORMAT_JSON);
-	cr_assert_not_null(strstr(s, "\"metrics\": [\n    {\n      \"name\": \"a b\""), "%s", s);
+	cr_expect_not_null(strstr(s, "\"metrics\": [\n    {\n      \"name\": \"ins\""), "%s", s);
 	free(s);
 	s = written(PMC_RUN_FORMAT_TEXT);
-	cr_assert_not_null(strstr(s, "# Metric Scope Name Value [conf.int] [percentage] Runs "
-				     "Method [unit]\n"
-				     "a%20b program - 0.5 0.25 50.000 3 per-repetition %25\n"
-				     "# z program -: n/a: division by zero\n"),
+	snprintf(line, sizeof(line), "ins program - %.17g 0 0.000 2 per-repetition\n",
+		 ins->v.value);
+	cr_expect_not_null(strstr(s, "# Metrics (2, 95% confidence level):\n"
+				     "# Metric Scope Name Value [conf.int] [percentage] Runs "
+				     "Method [unit]\n"),
 			   "%s", s);
+	cr_expect_not_null(strstr(s, line), "%s", s);
+	cr_expect_not_null(strstr(s, "# z program -: n/a: "), "%s", s);
 	free(s);
-}
-
-/* The same metric as JSON text and as fields gives the same files, byte for byte. */
-Test(run_metric, fields_are_the_object_the_text_would_be)
-{
-	static const double values[] = {0.25, NAN, 0.75};
-	static const char *const inputs[] = {"instructions", "cycles"};
-	const struct pmc_run_field f[] = {
-		{.key = "name", .kind = PMC_RUN_FIELD_STRING, .s = "a b"},
-		{.key = "value", .kind = PMC_RUN_FIELD_NUMBER, .d = 0.5},
-		{.key = "ci", .kind = PMC_RUN_FIELD_NUMBER, .d = 0.25},
-		{.key = "ci_pct", .kind = PMC_RUN_FIELD_NUMBER, .d = 50},
-		{.key = "n", .kind = PMC_RUN_FIELD_INTEGER, .i = 3},
-		{.key = "values", .kind = PMC_RUN_FIELD_NUMBERS, .v = values, .n = 3},
-		{.key = "inputs", .kind = PMC_RUN_FIELD_STRINGS, .strs = inputs, .n = 2},
-		{.key = "flagged", .kind = PMC_RUN_FIELD_BOOL, .b = true},
-		{.key = "threshold", .kind = PMC_RUN_FIELD_NULL},
-		{.key = "exact", .kind = PMC_RUN_FIELD_NUMBER, .d = INFINITY},
-		{.key = "reason", .kind = PMC_RUN_FIELD_STRING, .s = NULL},
-		{.key = "unit", .kind = PMC_RUN_FIELD_STRING, .s = "%"},
-	};
-	const char *text =
-		"{\"name\": \"a b\", \"value\": 0.5, \"ci\": 0.25, \"ci_pct\": 50.0, "
-		"\"n\": 3, \"values\": [0.25, null, 0.75], \"inputs\": [\"instructions\", "
-		"\"cycles\"], \"flagged\": true, \"threshold\": null, \"exact\": null, "
-		"\"reason\": null, \"unit\": \"%\"}";
-	struct pmc_run_metric m = {.sz = sizeof(m), .thread = -1, .unit = -1, .fields = f};
-	char *by_text[2], *by_fields[2];
-	const enum pmc_run_format fmt[2] = {PMC_RUN_FORMAT_JSON, PMC_RUN_FORMAT_TEXT};
-
-	cr_assert_eq(add(NULL, -1, -1, text), 0);
-	for (int i = 0; i < 2; i++)
-		by_text[i] = written(fmt[i]);
-	pmc_run__delete(run);
-	run = new_run();
-	m.nr_fields = sizeof(f) / sizeof(f[0]);
-	cr_assert_eq(pmc_run__add_metric(run, &m), 0);
-	for (int i = 0; i < 2; i++) {
-		by_fields[i] = written(fmt[i]);
-		cr_expect_str_eq(by_fields[i], by_text[i]);
-		free(by_text[i]);
-		free(by_fields[i]);
-	}
-}
-
-Test(run_metric, refuses_fields_that_are_no_metric)
-{
-	struct pmc_run_field f[2] = {{.key = "name", .kind = PMC_RUN_FIELD_STRING, .s = "a"},
-				     {.key = "name", .kind = PMC_RUN_FIELD_INTEGER, .i = 1}};
-	struct pmc_run_metric m = {.sz = sizeof(m), .thread = -1, .unit = -1, .fields = f};
-	const struct pmc_run_metric_v1 {
-		size_t sz;
-		const char *region;
-		int thread;
-		long unit;
-		const char *json;
-	} v1 = {.sz = sizeof(v1), .thread = -1, .unit = -1, .json = "{\"name\": \"old\"}"};
-
-	m.nr_fields = 2;
-	cr_expect_eq(pmc_run__add_metric(run, &m), -EINVAL, "a key twice");
-	m.nr_fields = 0;
-	cr_expect_eq(pmc_run__add_metric(run, &m), -EINVAL, "no name");
-	f[1] = (struct pmc_run_field){.key = NULL, .kind = PMC_RUN_FIELD_NULL};
-	m.nr_fields = 2;
-	cr_expect_eq(pmc_run__add_metric(run, &m), -EINVAL, "no key");
-	f[1] = (struct pmc_run_field){.key = "v", .kind = PMC_RUN_FIELD_NUMBERS, .n = 2};
-	cr_expect_eq(pmc_run__add_metric(run, &m), -EINVAL, "an array without its items");
-	f[1] = (struct pmc_run_field){.key = "v", .kind = (enum pmc_run_field_kind)99};
-	cr_expect_eq(pmc_run__add_metric(run, &m), -EINVAL, "a kind there is not");
-	f[1] = (struct pmc_run_field){.key = "s", .kind = PMC_RUN_FIELD_STRING, .s = "\xff"};
-	cr_expect_eq(pmc_run__add_metric(run, &m), -EINVAL, "a string that is not UTF-8");
-	f[1] = (struct pmc_run_field){.key = "n", .kind = PMC_RUN_FIELD_INTEGER, .i = 1};
-	cr_expect_eq(pmc_run__add_metric(run, &m), 0);
-	cr_expect_eq(pmc_run__add_metric(run, (const struct pmc_run_metric *)&v1), 0,
-		     "a caller of the first version (sz ends at json)");
+	s = written(PMC_RUN_FORMAT_CSV);
+	cr_expect_not_null(strstr(s, "\nmetric,region,thread,n,value,ci,ci_pct,unit,method,"), "%s",
+			   s);
+	snprintf(line, sizeof(line), "\nins,,,2,%.17g,0,0,,per-repetition,", ins->v.value);
+	cr_expect_not_null(strstr(s, line), "%s", s);
+	free(s);
 }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * pmc metrics FILE.json: metrics computed offline from a saved pmc stat results file (schema
- * pmc-stat/1), with the computations and the printer of pmc stat (stat-metric.h): the same
- * counts give the same values and intervals, to the last digit (docs/metrics.md, "pmc
- * metrics").
+ * pmc-stat/1) by libpmc's pmc_metric__summarize(), as pmc stat's runner computes them, and
+ * printed by pmc stat's printer (stat-metric.h): the same counts give the same values and
+ * intervals, to the last digit (docs/metrics.md, "pmc metrics").
  */
 #include <errno.h>
 #include <getopt.h>
@@ -42,9 +42,9 @@ const struct cli_cmd cmd_metrics_doc = {
 	.operands = CLI_V_FILE,
 };
 
-/* The counts of one scope of the file, read into metric_input rows. */
+/* The counts of one scope of the file, read as libpmc takes them. */
 struct scope {
-	struct metric_input *in;
+	struct pmc_metric_counts *in;
 	size_t nr;
 	double **values; /* [nr]: what in[i].values points to */
 };
@@ -71,7 +71,7 @@ static int pass_of(json_t *events, const char *name)
 	return -1;
 }
 
-static int read_event(json_t *e, json_t *top, struct metric_input *in, double **values)
+static int read_event(json_t *e, json_t *top, struct pmc_metric_counts *in, double **values)
 {
 	json_t *vals = json_object_get(e, "values"), *v;
 	json_t *sup = json_object_get(e, "supported");
@@ -155,13 +155,12 @@ static int add_scope(struct metric_rows *rows, struct file_ctx *fc, json_t *even
 	int rc = scope_read(&s, events, top);
 
 	if (!rc) {
-		struct metric_counts c = {.nr = s.nr,
-					  .in = s.in,
-					  .level = fc->level,
-					  .literal = file_literal,
-					  .literal_arg = &fc->lit};
+		struct pmc_metric_summary_opts so = {.sz = sizeof(so),
+						     .level = fc->level,
+						     .literal = file_literal,
+						     .literal_arg = &fc->lit};
 
-		rc = metric_rows__add(rows, fc->m, &c, region, thread);
+		rc = metric_rows__add(rows, fc->m, s.in, s.nr, &so, region, thread);
 	}
 	scope_free(&s);
 	return rc;

@@ -218,8 +218,8 @@ static void print_metrics(FILE *f, const struct stat_run *run, const char *sep)
 		return;
 	}
 	for (size_t i = 0; i < run->rows.nr; i++) {
-		const struct metric_row *row = &run->rows.v[i];
-		json_t *j = metric_json(&row->r);
+		const struct pmc_run_metric_row *row = &run->rows.v[i];
+		json_t *j = metric_json(&row->s);
 		char *s;
 
 		if (j && row->region) {
@@ -245,12 +245,12 @@ static void metric_header(FILE *f, const struct stat_run *run, bool interval, co
 		fprintf(f, "unit_label%s", sep);
 	if (aggregated(run))
 		fprintf(f, "unit_cpus%s", sep);
-	metric_csv_header(f, sep);
+	pmc_metric_summary__csv_header(f, sep);
 }
 
 /* One metric of a unit's or an interval's line: -j's object with its interval and unit keys. */
 static void json_metric(FILE *f, const struct stat_run *run, const struct line_of *l,
-			const struct metric_result *r)
+			const struct pmc_metric_summary *r)
 {
 	json_t *j = metric_json(r);
 	char val[sizeof(l->unit->label)], *s;
@@ -282,14 +282,14 @@ static void line_metrics(FILE *f, const struct stat_run *run, const struct line_
 		return;
 	}
 	for (size_t i = 0; i < rows.nr; i++) {
-		if (rows.v[i].r.v.status == PMC_METRIC_UNAVAILABLE)
+		if (rows.v[i].s.v.status == PMC_METRIC_UNAVAILABLE)
 			continue;
 		if (!sep) {
-			json_metric(f, run, l, &rows.v[i].r);
+			json_metric(f, run, l, &rows.v[i].s);
 			continue;
 		}
 		lead_fields(f, run, l, sep);
-		metric_csv(f, &rows.v[i].r, sep, NULL, -1);
+		pmc_metric_summary__csv(f, &rows.v[i].s, sep, NULL, -1);
 	}
 	metric_rows__free(&rows);
 }

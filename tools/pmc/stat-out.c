@@ -126,11 +126,11 @@ static void print_comment(FILE *f, const struct stat_view *v, const struct stat_
 }
 
 /* Whether a metric's value is the line's own comment (insn_per_cycle and 'insn per cycle'). */
-static bool same_as_comment(const struct stat_view *v, const struct metric_row *row)
+static bool same_as_comment(const struct stat_view *v, const struct pmc_run_metric_row *row)
 {
-	double a = v->derived.value, b = row->r.v.value;
+	double a = v->derived.value, b = row->s.v.value;
 
-	return row->r.v.status == PMC_METRIC_OK && fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b));
+	return row->s.v.status == PMC_METRIC_OK && fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b));
 }
 
 /*
@@ -142,9 +142,9 @@ static long metric_in_column(const struct stat_run *run, const struct stat_view 
 			     bool *printed)
 {
 	for (size_t i = 0; i < run->rows.nr; i++) {
-		const struct metric_row *row = &run->rows.v[i];
+		const struct pmc_run_metric_row *row = &run->rows.v[i];
 
-		if (row->region || row->r.first != (long)idx || printed[i] ||
+		if (row->region || row->s.first != (long)idx || printed[i] ||
 		    (v->has_derived && !same_as_comment(v, row)))
 			continue;
 		printed[i] = true;
@@ -162,13 +162,13 @@ static void print_metric_lines(FILE *f, const struct stat_run *run, long idx, in
 	char buf[1024];
 
 	for (size_t i = 0; i < run->rows.nr; i++) {
-		const struct metric_row *row = &run->rows.v[i];
+		const struct pmc_run_metric_row *row = &run->rows.v[i];
 
-		if (row->region || (idx >= 0 && row->r.first != idx) || printed[i])
+		if (row->region || (idx >= 0 && row->s.first != idx) || printed[i])
 			continue;
 		printed[i] = true;
 		fprintf(f, "%18s %-*s %-32s %s\n", "", uw, "", "",
-			metric_comment(buf, sizeof(buf), &row->r));
+			metric_comment(buf, sizeof(buf), &row->s));
 	}
 }
 
@@ -187,9 +187,9 @@ static void print_unit_metrics(FILE *f, const struct stat_run *run, const char *
 		return;
 	}
 	for (size_t i = 0; i < rows.nr; i++)
-		if (rows.v[i].r.v.status != PMC_METRIC_UNAVAILABLE)
+		if (rows.v[i].s.v.status != PMC_METRIC_UNAVAILABLE)
 			fprintf(f, "%s%18s %-*s %-32s %s\n", prefix, "", uw, "", "",
-				metric_comment(buf, sizeof(buf), &rows.v[i].r));
+				metric_comment(buf, sizeof(buf), &rows.v[i].s));
 	metric_rows__free(&rows);
 }
 
@@ -212,7 +212,7 @@ static void print_line(FILE *f, const char *prefix, const struct stat_view *v, i
 	stat_num(num, sizeof(num), v->value, decimals(v), nf);
 	fprintf(f, "%18s %-*s %-32s", num, uw, v->unit, v->name);
 	if (metric >= 0)
-		fprintf(f, " %s", metric_comment(buf, sizeof(buf), &run->rows.v[metric].r));
+		fprintf(f, " %s", metric_comment(buf, sizeof(buf), &run->rows.v[metric].s));
 	else
 		print_comment(f, v, nf);
 	if (reps > 1 && e->sum.ci_pct != 0)

@@ -224,7 +224,8 @@ static int new_runner(struct stat_run *run)
 				  .delay_ms = o->delay_ms,
 				  .ctl_fd = run->ctl_fd,
 				  .ack_fd = run->ack_fd,
-				  .aggr = o->aggr};
+				  .aggr = o->aggr,
+				  .metrics = run->metrics};
 	int err;
 
 	stat_fill_target(o, &run->target);
@@ -386,11 +387,8 @@ int cmd_stat_run(const struct stat_opts *opts)
 			rc = 1;
 		} else if (run.res->exec_failed) {
 			rc = 127;
-		} else if ((rc = stat_metrics__compute(&run))) {
-			fprintf(stderr, "pmc stat: cannot compute the metrics: %s\n",
-				pmc_strerror(rc));
-			rc = 1;
 		} else {
+			stat_metrics__compute(&run);
 			if (opts->hybrid_merge && run.res->nr_regions)
 				fprintf(stderr, "pmc stat: --hybrid-merge: regions are printed per "
 						"core type\n");

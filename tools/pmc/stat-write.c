@@ -14,56 +14,22 @@
 #include "cli.h"
 #include "stat.h"
 
-/*
- * The units' metrics (-A, --per-core, --per-socket, --per-thread), each of the unit's own
- * values, as a table after a blank line: each row led by its unit's label.
- */
-static int units_metrics_csv(FILE *f, const struct stat_run *run)
-{
-	if (!run->res->nr_units)
-		return 0;
-	fputs("\nunit_label,", f);
-	metric_csv_header(f, ",");
-	for (size_t u = 0; u < run->res->nr_units; u++) {
-		struct metric_rows rows;
-
-		if (stat_metrics__of(run, run->res->units[u].events, &rows))
-			return -ENOMEM;
-		for (size_t i = 0; i < rows.nr; i++) {
-			stat_csv_field(f, run->res->units[u].label, ",");
-			fputc(',', f);
-			metric_csv(f, &rows.v[i].r, ",", NULL, -1);
-		}
-		metric_rows__free(&rows);
-	}
-	return 0;
-}
-
 /* What goes into -o's file or the log: the -x/-j lines, or a results file (--format). */
 static int write_data(FILE *f, const struct stat_run *run)
 {
 	const struct stat_opts *o = run->opts;
 	unsigned flags = o->all_results ? PMC_RUN_ALL_RESULTS : 0;
-	int err;
 
 	if (o->csv_sep || o->json_lines) {
 		stat_print_machine(f, run, o->json_lines ? NULL : o->csv_sep);
 		return ferror(f) ? -EIO : 0;
 	}
-	err = pmc_run__write(run->runner, f,
-			     o->format == FMT_JSON   ? PMC_RUN_FORMAT_JSON
-			     : o->format == FMT_HTML ? PMC_RUN_FORMAT_HTML
-			     : o->format == FMT_CSV  ? PMC_RUN_FORMAT_CSV
-						     : PMC_RUN_FORMAT_TEXT,
-			     flags);
-	if (!err && run->metrics && o->format == FMT_CSV) {
-		/* The metrics' table after a blank line, as the regions' (docs/stat-output.md). */
-		fputc('\n', f);
-		metric_rows__csv(f, &run->rows, ",");
-		err = units_metrics_csv(f, run);
-		err = err ?: ferror(f) ? -EIO : 0;
-	}
-	return err;
+	return pmc_run__write(run->runner, f,
+			      o->format == FMT_JSON   ? PMC_RUN_FORMAT_JSON
+			      : o->format == FMT_HTML ? PMC_RUN_FORMAT_HTML
+			      : o->format == FMT_CSV  ? PMC_RUN_FORMAT_CSV
+						      : PMC_RUN_FORMAT_TEXT,
+			      flags);
 }
 
 /*

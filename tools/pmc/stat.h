@@ -108,20 +108,17 @@ struct stat_run {
 	bool hook_failed;      /* --pre or --post failed (said) */
 	struct stat_numfmt nf; /* how the interval lines write numbers */
 	FILE *log;	       /* -I with --log-fd: where the interval lines go, or NULL */
-	struct pmc_metrics *metrics;  /* the selected metrics, NULL when none */
-	struct metric_absent *absent; /* events of metrics that the backend does not know */
-	size_t nr_absent;
-	struct metric_rows rows; /* every metric of the run, after it (stat_metrics__compute()) */
-	bool iv_metric_header;	 /* -I -x: the '#' line of the intervals' metrics was printed */
+	struct pmc_metrics *metrics; /* the selected metrics, NULL when none */
+	/* The run's metrics of the whole program, regions and threads, after it (the runner's,
+	 * pmc_run__metrics(): stat_metrics__compute()) */
+	struct metric_rows rows;
+	bool iv_metric_header; /* -I -x: the '#' line of the intervals' metrics was printed */
 };
 
 /* The metric set of the options and its events in the list; 0 or an exit status. */
 int stat_metrics__build(struct stat_run *run, const struct pmc_evlist_opts *eo);
-/*
- * The metrics' rows from the results (whole program, regions, threads), added with each unit's
- * to the results model (pmc_run__add_metric()), whose files carry them. 0 or a negative errno.
- */
-int stat_metrics__compute(struct stat_run *run);
+/* The runner's metric rows of the whole program, regions and threads, in run->rows. */
+void stat_metrics__compute(struct stat_run *run);
 /*
  * The metrics over events[] (a unit's or an interval's, in the results' order: each unit's and
  * each interval's line gets the metrics of its own values) into *rows, empty without metrics;

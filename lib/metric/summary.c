@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
- * A metric's value and confidence interval from the counts of repetitions (docs/metrics.md,
- * "Statistics"): inputs of one pass give one metric value per repetition and the Student-t
- * interval of those; inputs of several passes (or scaled by multiplexing) give the value of
- * the means and an interval propagated by the delta method, the passes independent.
+ * A metric's value and confidence interval from the counts of repetitions (pmc_metric__summarize(),
+ * docs/metrics.md, "Statistics"): inputs of one pass give one metric value per repetition and
+ * the Student-t interval of those; inputs of several passes (or scaled by multiplexing) give
+ * the value of the means and an interval propagated by the delta method, the passes
+ * independent.
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "stat-metric.h"
+#include <pmc/stat.h>
+#include "core/opts.h"
+#include "metric/metric.h"
 
 /*
  * The inputs of the metric being computed, and the value each has in this evaluation. The
@@ -17,33 +21,46 @@
  * its other inputs held at their means there; no shipped formula has that many).
  */
 struct inputs {
-	const struct metric_counts *c;
-	long idx[64];	      /* its inputs' indices into c, -1 when c lacks it */
+	const struct pmc_metric_counts *in; /* the caller's counts */
+	size_t nr_in;
+	const struct pmc_metric_counts *absent; /* then the set's events unknown here */
+	size_t nr;			      /* nr_in + the absent ones */
+	const struct pmc_metric_summary_opts *o;
+	long idx[64];	      /* its inputs' indices (at()), -1 when neither has it */
 	const char *name[64]; /* as the formula names them (valid while computing) */
-	size_t nr;
-	double *x; /* [c->nr]: the value each count stands at now */
+	size_t nr_idx;
+	double *x; /* [nr]: the value each count stands at now */
 };
 
-static long find(const struct metric_counts *c, const char *event)
+/* Count i: the caller's, then the set's absent events. */
+static const struct pmc_metric_counts *at(const struct inputs *p, size_t i)
+{
+	return i < p->nr_in ? &p->in[i] : &p->absent[i - p->nr_in];
+}
+
+static long find(const struct inputs *p, const char *event)
 {
 	size_t len = strlen(event);
 
-	for (size_t i = 0; i < c->nr; i++)
-		if (!strcmp(c->in[i].name, event) ||
-		    (!strncmp(c->in[i].name, event, len) && !strcmp(c->in[i].name + len, ":W")))
+	for (size_t i = 0; i < p->nr; i++) {
+		const char *name = at(p, i)->name;
+
+		if (!strcmp(name, event) ||
+		    (!strncmp(name, event, len) && !strcmp(name + len, ":W")))
 			return (long)i;
+	}
 	return -1;
 }
 
 static int input(const char *event, struct pmc_metric_input *in, char *why, size_t len, void *arg)
 {
 	const struct inputs *p = arg;
-	long i = find(p->c, event);
+	long i = find(p, event);
+	const struct pmc_metric_counts *c = i >= 0 ? at(p, (size_t)i) : NULL;
 
-	if (i < 0 || !p->c->in[i].counted || !p->c->in[i].nr) {
-		snprintf(why, len, "%s",
-			 i >= 0 && p->c->in[i].why ? p->c->in[i].why : "the event was not counted");
-		if (i < 0 || !p->c->in[i].why)
+	if (!c || !c->counted || !c->nr) {
+		snprintf(why, len, "%s", c && c->why ? c->why : "the event was not counted");
+		if (!c || !c->why)
 			snprintf(why, len, "'%s' was not counted", event);
 		return -ENOENT;
 	}
@@ -57,17 +74,17 @@ static int walk_one(const struct pmc_metric_event *ev, void *arg)
 	struct inputs *p = arg;
 
 	/* an event the exact value alone reads is no input of the estimate */
-	if (ev->exact || p->nr == sizeof(p->idx) / sizeof(p->idx[0]))
+	if (ev->exact || p->nr_idx == sizeof(p->idx) / sizeof(p->idx[0]))
 		return 0;
-	p->idx[p->nr] = find(p->c, ev->event);
-	p->name[p->nr] = strdup(ev->event);
-	if (!p->name[p->nr])
+	p->idx[p->nr_idx] = find(p, ev->event);
+	p->name[p->nr_idx] = strdup(ev->event);
+	if (!p->name[p->nr_idx])
 		return -ENOMEM;
-	p->nr++;
+	p->nr_idx++;
 	return 0;
 }
 
-static double mean_of(const struct metric_input *in)
+static double mean_of(const struct pmc_metric_counts *in)
 {
 	double s = 0;
 
@@ -78,15 +95,15 @@ static double mean_of(const struct metric_input *in)
 
 static void set_means(struct inputs *p)
 {
-	for (size_t i = 0; i < p->c->nr; i++)
-		p->x[i] = mean_of(&p->c->in[i]);
+	for (size_t i = 0; i < p->nr; i++)
+		p->x[i] = mean_of(at(p, i));
 }
 
 static int literal(const char *name, double *value, void *arg)
 {
 	const struct inputs *p = arg;
 
-	return p->c->literal ? p->c->literal(name, value, p->c->literal_arg) : -ENOENT;
+	return p->o->literal ? p->o->literal(name, value, p->o->literal_arg) : -ENOENT;
 }
 
 static int eval_as(const struct pmc_metric *metric, struct inputs *p, bool exact,
@@ -110,8 +127,8 @@ static int reps(const struct inputs *p, bool *one_pass)
 	int n = -1, first = -1, pass = -1;
 
 	*one_pass = true;
-	for (size_t k = 0; k < p->nr; k++) {
-		const struct metric_input *in = p->idx[k] >= 0 ? &p->c->in[p->idx[k]] : NULL;
+	for (size_t k = 0; k < p->nr_idx; k++) {
+		const struct pmc_metric_counts *in = p->idx[k] >= 0 ? at(p, (size_t)p->idx[k]) : NULL;
 
 		if (!in || !in->counted)
 			continue;
@@ -133,7 +150,7 @@ static int reps(const struct inputs *p, bool *one_pass)
  * repetition has no value.
  */
 static int per_rep(const struct pmc_metric *metric, struct inputs *p, int n,
-		   struct metric_result *out)
+		   struct pmc_metric_summary *out)
 {
 	struct pmc_metric_value v;
 	struct pmc_summary s;
@@ -143,15 +160,15 @@ static int per_rep(const struct pmc_metric *metric, struct inputs *p, int n,
 	if (!vals)
 		return -ENOMEM;
 	for (int r = 0; r < n && !rc; r++) {
-		for (size_t i = 0; i < p->c->nr; i++)
-			p->x[i] = p->c->in[i].nr > r ? p->c->in[i].values[r] : 0;
+		for (size_t i = 0; i < p->nr; i++)
+			p->x[i] = at(p, i)->nr > r ? at(p, i)->values[r] : 0;
 		rc = eval(metric, p, &v);
 		if (!rc && v.status != PMC_METRIC_OK)
 			rc = 1;
 		vals[r] = v.value;
 	}
 	if (!rc)
-		rc = pmc_summarize(vals, (size_t)n, p->c->level, &s);
+		rc = pmc_summarize(vals, (size_t)n, p->o->level, &s);
 	if (!rc) {
 		out->ci = s.ci;
 		out->values = vals; /* the page draws each repetition's value */
@@ -192,38 +209,38 @@ static int partial(const struct pmc_metric *metric, struct inputs *p, size_t i, 
  * repetition, sum_j d_j x_j[r], whose variance of the mean keeps the pass's covariances;
  * the passes' variances add, and the degrees of freedom are Welch-Satterthwaite's.
  */
-static int delta(const struct pmc_metric *metric, struct inputs *p, struct metric_result *out)
+static int delta(const struct pmc_metric *metric, struct inputs *p, struct pmc_metric_summary *out)
 {
-	size_t nr = p->c->nr;
+	size_t nr = p->nr;
 	double *d = calloc(nr, sizeof(*d)), var = 0, df_den = 0;
 	bool *used = calloc(nr, sizeof(*used)), *done = calloc(nr, sizeof(*done));
 	int rc = d && used && done ? 0 : -ENOMEM;
 
-	for (size_t k = 0; k < p->nr && !rc; k++)
+	for (size_t k = 0; k < p->nr_idx && !rc; k++)
 		if (p->idx[k] >= 0 && !used[p->idx[k]]) {
 			used[p->idx[k]] = true;
 			rc = partial(metric, p, (size_t)p->idx[k], &d[p->idx[k]]);
 		}
 	for (size_t i = 0; i < nr && !rc; i++) {
-		int pass = p->c->in[i].pass, n = -1;
+		int pass = at(p, i)->pass, n = -1;
 		double s = 0, s2 = 0, vp;
 
 		if (!used[i] || done[i])
 			continue;
 		for (size_t j = i; j < nr; j++)
-			if (used[j] && p->c->in[j].pass == pass && (n < 0 || p->c->in[j].nr < n))
-				n = p->c->in[j].nr;
+			if (used[j] && at(p, j)->pass == pass && (n < 0 || at(p, j)->nr < n))
+				n = at(p, j)->nr;
 		for (int r = 0; r < n; r++) {
 			double l = 0;
 
 			for (size_t j = i; j < nr; j++)
-				if (used[j] && p->c->in[j].pass == pass)
-					l += d[j] * p->c->in[j].values[r];
+				if (used[j] && at(p, j)->pass == pass)
+					l += d[j] * at(p, j)->values[r];
 			s += l;
 			s2 += l * l;
 		}
 		for (size_t j = i; j < nr; j++)
-			if (used[j] && p->c->in[j].pass == pass)
+			if (used[j] && at(p, j)->pass == pass)
 				done[j] = true;
 		if (n < 2)
 			continue;
@@ -234,20 +251,20 @@ static int delta(const struct pmc_metric *metric, struct inputs *p, struct metri
 		df_den += vp * vp / (n - 1);
 	}
 	if (!rc && var > 0)
-		out->ci = pmc_t_quantile(1 - (1 - p->c->level) / 2, var * var / df_den) * sqrt(var);
+		out->ci = pmc_t_quantile(1 - (1 - p->o->level) / 2, var * var / df_den) * sqrt(var);
 	free(d);
 	free(used);
 	free(done);
 	return rc;
 }
 
-static void set_inputs(struct metric_result *out, const struct inputs *p)
+static void set_inputs(struct pmc_metric_summary *out, const struct inputs *p)
 {
 	size_t len = 0;
 
 	out->first = -1;
 	out->inputs[0] = 0;
-	for (size_t k = 0; k < p->nr; k++) {
+	for (size_t k = 0; k < p->nr_idx; k++) {
 		if (out->first < 0 && p->idx[k] >= 0)
 			out->first = p->idx[k];
 		if (len < sizeof(out->inputs))
@@ -256,7 +273,7 @@ static void set_inputs(struct metric_result *out, const struct inputs *p)
 	}
 }
 
-static int compute(const struct pmc_metric *metric, struct inputs *p, struct metric_result *out)
+static int compute(const struct pmc_metric *metric, struct inputs *p, struct pmc_metric_summary *out)
 {
 	bool one_pass;
 	int rc = pmc_metric__for_each_event(metric, walk_one, p), n;
@@ -266,7 +283,7 @@ static int compute(const struct pmc_metric *metric, struct inputs *p, struct met
 	set_inputs(out, p);
 	n = reps(p, &one_pass);
 	out->n = n;
-	out->method = n < 2 ? METRIC_ONE_RUN : one_pass ? METRIC_PER_REP : METRIC_DELTA;
+	out->method = n < 2 ? PMC_METRIC_ONE_RUN : one_pass ? PMC_METRIC_PER_REP : PMC_METRIC_DELTA;
 	set_means(p);
 	/* the model's exact answer (PmcExactExpr) from the same means, beside the estimate */
 	if (pmc_metric__info(metric)->exact) {
@@ -277,47 +294,61 @@ static int compute(const struct pmc_metric *metric, struct inputs *p, struct met
 		rc = eval(metric, p, &out->v);
 	if (rc || out->v.status != PMC_METRIC_OK)
 		return rc;
-	if (out->method == METRIC_PER_REP) {
+	if (out->method == PMC_METRIC_PER_REP) {
 		rc = per_rep(metric, p, n, out);
 		if (rc == 1)
-			out->method = METRIC_DELTA;
+			out->method = PMC_METRIC_DELTA;
 		rc = rc == 1 ? 0 : rc;
 		set_means(p);
 	}
-	if (!rc && out->method == METRIC_DELTA)
+	if (!rc && out->method == PMC_METRIC_DELTA)
 		rc = delta(metric, p, out);
 	if (out->v.value != 0)
 		out->ci_pct = 100 * out->ci / fabs(out->v.value);
 	return rc;
 }
 
-int metric_compute(const struct pmc_metric *metric, const struct metric_counts *c,
-		   struct metric_result *out)
+int pmc_metric__summarize(const struct pmc_metric *metric,
+			  const struct pmc_metric_counts *counts, size_t nr,
+			  const struct pmc_metric_summary_opts *opts,
+			  struct pmc_metric_summary *out)
 {
-	struct inputs p = {.c = c, .x = calloc(c->nr + 1, sizeof(double))};
+	struct pmc_metric_summary_opts o;
+	const struct pmc_metrics *set = metric ? metric->set : NULL;
+	struct inputs p = {.in = counts, .nr_in = nr, .o = &o};
 	int rc;
 
-	*out = (struct metric_result){.metric = metric, .first = -1};
+	if (!metric || !out || out->sz < sizeof(*out) || (nr && !counts) ||
+	    PMC_OPTS_COPY(pmc_metric_summary_opts, &o, opts, level))
+		return -EINVAL;
+	if (!(o.level > 0 && o.level < 1))
+		o.level = 0.95;
+	p.absent = set ? set->absent : NULL;
+	p.nr = nr + (set ? set->nr_absent : 0);
+	*out = (struct pmc_metric_summary){.sz = sizeof(*out), .metric = metric, .first = -1};
+	p.x = calloc(p.nr + 1, sizeof(double));
 	if (!p.x)
 		return -ENOMEM;
 	rc = compute(metric, &p, out);
 	if (rc)
-		metric_result_free(out);
-	for (size_t k = 0; k < p.nr; k++)
+		pmc_metric_summary__fini(out);
+	for (size_t k = 0; k < p.nr_idx; k++)
 		free((char *)p.name[k]);
 	free(p.x);
 	return rc;
 }
 
-void metric_result_free(struct metric_result *r)
+void pmc_metric_summary__fini(struct pmc_metric_summary *s)
 {
-	free(r->values);
-	r->values = NULL;
+	if (!s)
+		return;
+	free(s->values);
+	s->values = NULL;
 }
 
-const char *metric_method__name(enum metric_method m)
+const char *pmc_metric_method__name(enum pmc_metric_method m)
 {
-	return m == METRIC_PER_REP ? "per-repetition"
-	       : m == METRIC_DELTA ? "delta method"
-				   : "one run";
+	return m == PMC_METRIC_PER_REP ? "per-repetition"
+	       : m == PMC_METRIC_DELTA ? "delta method"
+				       : "one run";
 }
