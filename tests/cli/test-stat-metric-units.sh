@@ -95,6 +95,18 @@ expect_eq "--per-thread text: a thread's metric line after its events" \
 expect_eq "--per-thread -x: the units' fields' line, then each thread's metric" \
 	"$(grep -c '^# unit_label,metric,' "$T/thrx") $(grep -cE '^threads-getppid-[0-9]+,twice,,,1,500,' "$T/thrx")" \
 	"1 2"
+# -j: each thread's metric line names its thread as the thread's event line does (it was "" or
+# left out: the key's function filled the value's buffer after the value was read from it).
+"$PMC" stat --per-thread -j -e $E "${M[@]:0:2}" "$PROGS/threads-getppid" 2 250 2>"$T/thrj"
+expect_eq "--per-thread -j: each thread's metric names its thread, the run's none" \
+	"$(python3 -c 'import json, sys
+ev, me = [], []
+for l in open(sys.argv[1]):
+    o = json.loads(l)
+    (me if "name" in o else ev).append(o.get("thread"))
+units = [t for t in me if t is not None]
+print(len(units) >= 2, sorted(units) == sorted(ev), len(me) - len(units))' "$T/thrj")" \
+	"True True 1"
 
 # -a -A: each CPU's metric is 2x that CPU's count.
 "$PMC" stat -a -A --no-warmup -e $E "${M[@]:0:2}" "$PROGS/getppid-loop" 700 2>"$T/cpu"

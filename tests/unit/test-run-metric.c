@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <criterion/criterion.h>
 #include <pmc/pmc.h>
 
@@ -27,8 +28,11 @@ static void teardown(void)
 
 TestSuite(run_metric, .fini = teardown);
 
-/* A vpmu list with the metrics of defs (';'-separated definitions) added to it, planned. */
-static void prepare(const char *events, const char *defs)
+/*
+ * A vpmu list of events with the metrics of defs (';'-separated definitions) and those of the
+ * metric file (NULL: none) added to it, planned.
+ */
+static void prepare_with(const char *events, const char *defs, const char *file)
 {
 	struct pmc_metrics_opts mo = {.sz = sizeof(mo), .backend = "vpmu", .no_shipped = true};
 	struct pmc_evlist_opts eo = {.sz = sizeof(eo), .backend = "vpmu"};
@@ -43,11 +47,20 @@ static void prepare(const char *events, const char *defs)
 	snprintf(buf, sizeof(buf), "%s", defs);
 	for (def = strtok_r(buf, ";", &save); def; def = strtok_r(NULL, ";", &save))
 		cr_assert_eq(pmc_metrics__define(set, def, &err), 0, "%s: %s", def, err.parse.msg);
+	if (file) {
+		cr_assert_eq(pmc_metrics__load(set, file, &err), 0, "%s", err.parse.msg);
+		cr_assert_eq(pmc_metrics__select(set, "all", &err), 0);
+	}
 	cr_assert_eq(pmc_evlist__new(&eo, &evlist), 0);
 	if (events)
 		cr_assert_eq(pmc_evlist__parse(evlist, events, NULL), 0);
 	cr_assert_eq(pmc_metrics__add_events(set, evlist, &eo, &err), 0, "%s", err.parse.msg);
 	cr_assert_eq(pmc_evlist__plan(evlist, false, &passes), 0);
+}
+
+static void prepare(const char *events, const char *defs)
+{
+	prepare_with(events, defs, NULL);
 }
 
 /* Runs vpmu-loop loop n, repeat times, with the set's metrics (or none). */
@@ -228,4 +241,25 @@ Test(run_metric, the_files_carry_the_rows)
 	snprintf(line, sizeof(line), "\nins,,,2,%.17g,0,0,,per-repetition,", ins->v.value);
 	cr_expect_not_null(strstr(s, line), "%s", s);
 	free(s);
+}
+
+Test(run_metric, an_event_unknown_here_makes_its_metric_unavailable)
+{
+	static const char file[] = "[{\"MetricName\": \"u\", "
+				   "\"MetricExpr\": \"instructions / no_such_event\"}]";
+	const struct pmc_metric_summary *u;
+	char path[] = "/tmp/test-run-metric-XXXXXX";
+	int fd = mkstemp(path);
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, file, sizeof(file) - 1), (ssize_t)sizeof(file) - 1);
+	close(fd);
+	/* a file's metric is no one-off definition: its unknown event is kept, not refused */
+	prepare_with(NULL, "ins = instructions", path);
+	unlink(path);
+	execute("10", 1, true);
+	u = row_of("u");
+	cr_expect_eq(u->v.status, PMC_METRIC_UNAVAILABLE);
+	cr_expect(strstr(u->v.why, "'no_such_event' is not an event here"), "%s", u->v.why);
+	cr_expect_eq(row_of("ins")->v.status, PMC_METRIC_OK, "the others are counted");
 }

@@ -254,11 +254,13 @@ static void json_metric(FILE *f, const struct stat_run *run, const struct line_o
 {
 	json_t *j = metric_json(r);
 	char val[sizeof(l->unit->label)], *s;
+	/* the key first: it writes val, which the value then reads */
+	const char *key = l->unit ? unit_key(run, l->unit, val, sizeof(val)) : NULL;
 
 	if (j && l->t_s >= 0)
 		json_object_set_new(j, "interval", json_real(l->t_s));
-	if (j && l->unit)
-		json_object_set_new(j, unit_key(run, l->unit, val, sizeof(val)), json_string(val));
+	if (j && key)
+		json_object_set_new(j, key, json_string(val));
 	if (j && l->unit && aggregated(run))
 		json_object_set_new(j, "aggregate-number", json_integer(l->unit->nr_cpus));
 	s = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
