@@ -106,9 +106,8 @@ static int note_absent(struct adding *a, const char *event, const struct pmc_par
 		return -ENOMEM;
 	m->absent = v;
 	name = strdup(event);
-	if (!name ||
-	    asprintf(&why, "'%s' is not an event here: %s", event,
-		     perr->msg[0] ? perr->msg : "it does not parse") < 0) {
+	if (!name || asprintf(&why, "'%s' is not an event here: %s", event,
+			      perr->msg[0] ? perr->msg : "it does not parse") < 0) {
 		free(name);
 		return -ENOMEM;
 	}

@@ -59,8 +59,9 @@ static void exact_json(json_t *j, const struct pmc_metric_summary *s)
 
 	json_object_set_new(j, "exact", ok ? json_real(s->exact.value) : json_null());
 	json_object_set_new(j, "exact_difference",
-			    ok && s->v.status == PMC_METRIC_OK ? json_real(s->v.value - s->exact.value)
-							       : json_null());
+			    ok && s->v.status == PMC_METRIC_OK
+				    ? json_real(s->v.value - s->exact.value)
+				    : json_null());
 	if (!ok)
 		json_object_set_new(j, "exact_reason", json_string(s->exact.why));
 }

@@ -24,7 +24,7 @@ struct inputs {
 	const struct pmc_metric_counts *in; /* the caller's counts */
 	size_t nr_in;
 	const struct pmc_metric_counts *absent; /* then the set's events unknown here */
-	size_t nr;			      /* nr_in + the absent ones */
+	size_t nr;				/* nr_in + the absent ones */
 	const struct pmc_metric_summary_opts *o;
 	long idx[64];	      /* its inputs' indices (at()), -1 when neither has it */
 	const char *name[64]; /* as the formula names them (valid while computing) */
@@ -128,7 +128,8 @@ static int reps(const struct inputs *p, bool *one_pass)
 
 	*one_pass = true;
 	for (size_t k = 0; k < p->nr_idx; k++) {
-		const struct pmc_metric_counts *in = p->idx[k] >= 0 ? at(p, (size_t)p->idx[k]) : NULL;
+		const struct pmc_metric_counts *in =
+			p->idx[k] >= 0 ? at(p, (size_t)p->idx[k]) : NULL;
 
 		if (!in || !in->counted)
 			continue;
@@ -273,7 +274,8 @@ static void set_inputs(struct pmc_metric_summary *out, const struct inputs *p)
 	}
 }
 
-static int compute(const struct pmc_metric *metric, struct inputs *p, struct pmc_metric_summary *out)
+static int compute(const struct pmc_metric *metric, struct inputs *p,
+		   struct pmc_metric_summary *out)
 {
 	bool one_pass;
 	int rc = pmc_metric__for_each_event(metric, walk_one, p), n;
@@ -308,9 +310,8 @@ static int compute(const struct pmc_metric *metric, struct inputs *p, struct pmc
 	return rc;
 }
 
-int pmc_metric__summarize(const struct pmc_metric *metric,
-			  const struct pmc_metric_counts *counts, size_t nr,
-			  const struct pmc_metric_summary_opts *opts,
+int pmc_metric__summarize(const struct pmc_metric *metric, const struct pmc_metric_counts *counts,
+			  size_t nr, const struct pmc_metric_summary_opts *opts,
 			  struct pmc_metric_summary *out)
 {
 	struct pmc_metric_summary_opts o;
