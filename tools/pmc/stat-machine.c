@@ -219,19 +219,14 @@ static void print_metrics(FILE *f, const struct stat_run *run, const char *sep)
 	}
 	for (size_t i = 0; i < run->rows.nr; i++) {
 		const struct pmc_run_metric_row *row = &run->rows.v[i];
-		json_t *j = metric_json(&row->s);
-		char *s;
+		json_t *extra = json_object();
 
-		if (j && row->region) {
-			json_object_set_new(j, "region", json_string(row->region));
+		if (extra && row->region) {
+			json_object_set_new(extra, "region", json_string(row->region));
 			if (row->thread >= 0)
-				json_object_set_new(j, "thread", json_integer(row->thread));
+				json_object_set_new(extra, "thread", json_integer(row->thread));
 		}
-		s = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
-		if (s)
-			fprintf(f, "%s\n", s);
-		free(s);
-		json_decref(j);
+		metric_json_line(f, &row->s, extra);
 	}
 }
 
@@ -252,8 +247,8 @@ static void metric_header(FILE *f, const struct stat_run *run, bool interval, co
 static void json_metric(FILE *f, const struct stat_run *run, const struct line_of *l,
 			const struct pmc_metric_summary *r)
 {
-	json_t *j = metric_json(r);
-	char val[sizeof(l->unit->label)], *s;
+	json_t *j = json_object();
+	char val[sizeof(l->unit->label)];
 	/* the key first: it writes val, which the value then reads */
 	const char *key = l->unit ? unit_key(run, l->unit, val, sizeof(val)) : NULL;
 
@@ -263,11 +258,7 @@ static void json_metric(FILE *f, const struct stat_run *run, const struct line_o
 		json_object_set_new(j, key, json_string(val));
 	if (j && l->unit && aggregated(run))
 		json_object_set_new(j, "aggregate-number", json_integer(l->unit->nr_cpus));
-	s = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
-	if (s)
-		fprintf(f, "%s\n", s);
-	free(s);
-	json_decref(j);
+	metric_json_line(f, r, j);
 }
 
 /*

@@ -71,7 +71,8 @@ char *metric_comment(char *buf, size_t len, const struct pmc_metric_summary *r)
 	return buf;
 }
 
-json_t *metric_json(const struct pmc_metric_summary *s)
+/* A metric as a JSON object of docs/stat-output.md's fields; NULL: no memory. */
+static json_t *metric_json(const struct pmc_metric_summary *s)
 {
 	char *text;
 	json_t *j;
@@ -81,6 +82,23 @@ json_t *metric_json(const struct pmc_metric_summary *s)
 	j = json_loads(text, 0, NULL);
 	free(text);
 	return j;
+}
+
+void metric_json_line(FILE *f, const struct pmc_metric_summary *s, json_t *extra)
+{
+	char *text = NULL, *more = NULL;
+	size_t len;
+
+	if (extra && !pmc_metric_summary__json(s, &text) && json_object_size(extra))
+		more = json_dumps(extra, JSON_COMPACT | JSON_REAL_PRECISION(17));
+	/* the summary's object, its closing brace replaced by extra's keys */
+	if (text && more && (len = strlen(text)) > 1 && strlen(more) > 2)
+		fprintf(f, "%.*s,%s\n", (int)(len - 1), text, more + 1);
+	else if (text && !json_object_size(extra))
+		fprintf(f, "%s\n", text);
+	free(text);
+	free(more);
+	json_decref(extra);
 }
 
 void stat_csv_field(FILE *f, const char *s, const char *sep)

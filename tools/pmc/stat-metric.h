@@ -52,10 +52,12 @@ int metric_set__add_events(struct pmc_metrics *m, struct pmc_evlist *evlist,
  */
 char *metric_comment(char *buf, size_t len, const struct pmc_metric_summary *s);
 
-/* A metric as a JSON object of docs/stat-output.md's fields (pmc_metric_summary__json()); NULL:
- * no memory. */
 struct json_t;
-struct json_t *metric_json(const struct pmc_metric_summary *s);
+/*
+ * A metric's JSON object on a line of its own (pmc stat -j), extra's keys after its own (no
+ * JSON text parsed again); takes extra's reference. Prints nothing when out of memory.
+ */
+void metric_json_line(FILE *f, const struct pmc_metric_summary *s, struct json_t *extra);
 /* A text field: as it is, unless it holds the separator, a quote or a line break (RFC 4180). */
 void stat_csv_field(FILE *f, const char *s, const char *sep);
 
