@@ -27,10 +27,12 @@ extern "C" {
  *   pmc_metrics__load(m, "mine.json", &err);                 --metrics-file FILE
  *   pmc_metrics__define(m, "ipc2 = instructions / cycles", &err); -M 'name = expression'
  *   pmc_metrics__select(m, "insn_per_cycle,Cache", &err);    -M names and groups
- *   pmc_metrics__for_each_event(m, add_event, evlist);       what to count
- *   ... count ...
+ *   pmc_metrics__add_events(m, evlist, &eo, &err);          what to count
+ *   ... count: with pmc_run_opts.metrics = m, the runner computes every metric per scope
+ *       (pmc_run__metrics()); or, from counts the caller has:
  *   for (size_t i = 0; i < pmc_metrics__nr_selected(m); i++)
- *       pmc_metric__eval(pmc_metrics__selected(m, i), &eval_opts, &value);
+ *       pmc_metric__summarize(pmc_metrics__selected(m, i), counts, nr, &so, &summary);
+ *       (or pmc_metric__eval() of one value per event)
  *   pmc_metrics__delete(m);
  *
  * A set is not safe for concurrent use: evaluation caches what names resolve to.
