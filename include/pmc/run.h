@@ -374,6 +374,52 @@ PMC_API int pmc_run__metrics_of(const struct pmc_run *run, const struct pmc_run_
 /* Frees what pmc_run__metrics_of() handed out. Accepts NULL. */
 PMC_API void pmc_run_metrics__delete(struct pmc_metric_summary *s, size_t nr);
 
+/*
+ * A results file of pmc stat (schema pmc-stat/1, docs/stat-output.md) read back, to compute
+ * metrics from its counts as the runner computes them from its own (pmc metrics FILE.json;
+ * docs/metrics.md, "pmc metrics"):
+ *
+ *   pmc_run_saved__read(path, &s, why, sizeof(why));
+ *   pmc_metrics__new(&(struct pmc_metrics_opts){..., .backend = pmc_run_saved__backend(s)}, ...);
+ *   pmc_run_saved__select(s, m, &err);       the metrics the file holds (or select others)
+ *   pmc_run_saved__metrics(s, m, &rows, &nr, &own);
+ *   pmc_run_saved__delete(s);
+ */
+struct pmc_run_saved;
+
+/*
+ * Reads the results file at path into *out (pmc_run_saved__delete()). Returns 0;
+ * -PMC_E_PARSE when it cannot be read as JSON (why, len bytes: the reason and its line);
+ * -PMC_E_FORMAT when it is no pmc stat results file; -ENOMEM.
+ */
+PMC_API int pmc_run_saved__read(const char *path, struct pmc_run_saved **out, char *why,
+				size_t len);
+/* Frees s and its rows. Accepts NULL. */
+PMC_API void pmc_run_saved__delete(struct pmc_run_saved *s);
+/* The backend that counted (its provenance), or NULL; owned by s. */
+PMC_API const char *pmc_run_saved__backend(const struct pmc_run_saved *s);
+/*
+ * Selects in m the metrics the file holds, each by its name where m knows it, else defined
+ * again from its saved formula (a one-off of the run). Returns 0, or the error of
+ * pmc_metrics__select() or pmc_metrics__define() with err (may be NULL).
+ */
+PMC_API int pmc_run_saved__select(const struct pmc_run_saved *s, struct pmc_metrics *m,
+				  struct pmc_metric_error *err);
+/*
+ * Each selected metric of m over the file's counts, in the scopes and order of
+ * pmc_run__metrics() (a unit is the file's unit of that index), at the file's confidence level
+ * and with the '#' literals of the machine that counted: *own_literals (may be NULL) is set
+ * when the file does not record them and this machine's were used. *rows is s's until the
+ * next call or pmc_run_saved__delete(). Returns 0; -PMC_E_FORMAT for malformed counts;
+ * -ENOMEM.
+ */
+PMC_API int pmc_run_saved__metrics(struct pmc_run_saved *s, struct pmc_metrics *m,
+				   const struct pmc_run_metric_row **rows, size_t *nr,
+				   bool *own_literals);
+/* The file's units (-A, --per-core, --per-thread, ...): how many, and each one's label. */
+PMC_API size_t pmc_run_saved__nr_units(const struct pmc_run_saved *s);
+PMC_API const char *pmc_run_saved__unit_label(const struct pmc_run_saved *s, size_t u);
+
 enum pmc_run_format {
 	PMC_RUN_FORMAT_TEXT, /* the results file of run_p5mon (docs/stat-output.md) */
 	PMC_RUN_FORMAT_CSV,

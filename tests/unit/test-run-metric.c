@@ -4,7 +4,8 @@
  * internal header): a set whose events pmc_metrics__add_events() adds, a command counted under
  * vpmu (exact: a loop of N iterations runs 4N instructions), each metric's typed row
  * (pmc_run__metrics()) with its value and interval, pmc_run__metrics_of() and
- * pmc_metric__summarize() over the same counts, and the results files that carry the rows.
+ * pmc_metric__summarize() over the same counts, the results files that carry the rows, and a
+ * saved results file read back (pmc_run_saved) giving the same rows.
  */
 #include <errno.h>
 #include <math.h>
@@ -262,4 +263,38 @@ Test(run_metric, an_event_unknown_here_makes_its_metric_unavailable)
 	cr_expect_eq(u->v.status, PMC_METRIC_UNAVAILABLE);
 	cr_expect(strstr(u->v.why, "'no_such_event' is not an event here"), "%s", u->v.why);
 	cr_expect_eq(row_of("ins")->v.status, PMC_METRIC_OK, "the others are counted");
+}
+
+Test(run_metric, a_saved_file_gives_the_same_rows)
+{
+	const struct pmc_run_metric_row *run_rows, *rows;
+	struct pmc_run_saved *saved;
+	char path[] = "/tmp/test-run-metric-XXXXXX", why[256];
+	int fd = mkstemp(path);
+	size_t nr_run, nr;
+	bool own = true;
+	FILE *f;
+
+	cr_assert_geq(fd, 0);
+	prepare("branches", "ipc = instructions / cycles;bpi = branches / instructions");
+	execute("1000", 3, true);
+	f = fdopen(fd, "w");
+	cr_assert_eq(pmc_run__write(run, f, PMC_RUN_FORMAT_JSON, 0), 0);
+	cr_assert_eq(fclose(f), 0);
+	cr_assert_eq(pmc_run_saved__read(path, &saved, why, sizeof(why)), 0, "%s", why);
+	unlink(path);
+	cr_expect_str_eq(pmc_run_saved__backend(saved), "vpmu");
+	cr_assert_eq(pmc_run_saved__metrics(saved, set, &rows, &nr, &own), 0);
+	run_rows = pmc_run__metrics(run, &nr_run);
+	cr_assert_eq(nr, nr_run);
+	cr_expect_not(own, "the file records the literals of the machine that counted");
+	for (size_t i = 0; i < nr; i++) {
+		cr_expect_eq(rows[i].s.v.value, run_rows[i].s.v.value, "row %zu", i);
+		cr_expect_eq(rows[i].s.ci, run_rows[i].s.ci, "row %zu", i);
+		cr_expect_eq(rows[i].s.method, run_rows[i].s.method, "row %zu", i);
+		cr_expect_eq(rows[i].s.n, run_rows[i].s.n, "row %zu", i);
+	}
+	pmc_run_saved__delete(saved);
+	cr_expect_eq(pmc_run_saved__read("/nonexistent/x.json", &saved, why, sizeof(why)),
+		     -PMC_E_PARSE);
 }

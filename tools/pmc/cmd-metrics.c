@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * pmc metrics FILE.json: metrics computed offline from a saved pmc stat results file (schema
- * pmc-stat/1) by libpmc's pmc_metric__summarize(), as pmc stat's runner computes them, and
+ * pmc-stat/1) by libpmc (pmc_run_saved__metrics()), as pmc stat's runner computes them, and
  * printed by pmc stat's printer (stat-metric.h): the same counts give the same values and
  * intervals, to the last digit (docs/metrics.md, "pmc metrics").
  */
@@ -42,283 +42,64 @@ const struct cli_cmd cmd_metrics_doc = {
 	.operands = CLI_V_FILE,
 };
 
-/* The counts of one scope of the file, read as libpmc takes them. */
-struct scope {
-	struct pmc_metric_counts *in;
-	size_t nr;
-	double **values; /* [nr]: what in[i].values points to */
+/* What the printers read: the file's rows, its units' labels. */
+struct file_rows {
+	struct metric_rows rows; /* not owned: the saved file's */
+	const struct pmc_run_saved *saved;
 };
 
-static void scope_free(struct scope *s)
+/* The rows of a region's scopes: [*at, end) is the next region's (its own, then its threads'). */
+static bool next_region(const struct metric_rows *rows, size_t *at, size_t *end)
 {
-	for (size_t i = 0; i < s->nr; i++)
-		free(s->values[i]);
-	free(s->values);
-	free(s->in);
-	*s = (struct scope){0};
+	while (*at < rows->nr && !rows->v[*at].region)
+		(*at)++;
+	for (*end = *at; *end < rows->nr && rows->v[*end].region == rows->v[*at].region; (*end)++)
+		;
+	return *at < rows->nr;
 }
 
-/* The pass of the whole-program event of that name (a region's events have none), or -1. */
-static int pass_of(json_t *events, const char *name)
+static void print_text(const struct file_rows *fr, const char *path)
 {
-	size_t i;
-	json_t *e;
-
-	json_array_foreach(
-		events, i,
-		e) if (!strcmp(json_string_value(json_object_get(e, "name")) ?: "",
-			       name)) return (int)json_integer_value(json_object_get(e, "pass"));
-	return -1;
-}
-
-static int read_event(json_t *e, json_t *top, struct pmc_metric_counts *in, double **values)
-{
-	json_t *vals = json_object_get(e, "values"), *v;
-	json_t *sup = json_object_get(e, "supported");
-	size_t k;
-
-	in->name = json_string_value(json_object_get(e, "name"));
-	if (!in->name || !json_is_array(vals))
-		return -PMC_E_FORMAT;
-	in->pass =
-		top ? pass_of(top, in->name) : (int)json_integer_value(json_object_get(e, "pass"));
-	in->why = json_string_value(json_object_get(e, "reason"));
-	in->scaled = json_is_true(json_object_get(e, "scaled"));
-	*values = calloc(json_array_size(vals) + 1, sizeof(**values));
-	if (!*values)
-		return -ENOMEM;
-	json_array_foreach(vals, k, v)
-	{
-		if (!json_is_number(v))
-			return -PMC_E_FORMAT;
-		(*values)[k] = json_number_value(v);
-	}
-	in->values = *values;
-	in->nr = (int)json_array_size(vals);
-	in->counted = (!sup || json_is_true(sup)) && in->nr > 0;
-	return 0;
-}
-
-/* events: an "events" array of the file; top: the whole program's, for a region's passes. */
-static int scope_read(struct scope *s, json_t *events, json_t *top)
-{
-	size_t nr = json_array_size(events);
-	int rc = 0;
-
-	*s = (struct scope){.in = calloc(nr + 1, sizeof(*s->in)),
-			    .values = calloc(nr + 1, sizeof(*s->values))};
-	if (!s->in || !s->values)
-		return -ENOMEM;
-	for (size_t i = 0; i < nr && !rc; i++, s->nr++)
-		rc = read_event(json_array_get(events, i), top, &s->in[i], &s->values[i]);
-	return rc;
-}
-
-/*
- * The '#' literals of the machine that counted, from the file's provenance; a file written
- * before pmc stat recorded them takes this machine's (own_used, said after).
- */
-struct file_literals {
-	json_t *obj; /* provenance.literals, or NULL */
-	bool own_used;
-};
-
-static int file_literal(const char *name, double *value, void *arg)
-{
-	struct file_literals *fl = arg;
-	json_t *v;
-
-	if (!fl->obj) {
-		fl->own_used = true;
-		return -ENOENT;
-	}
-	v = json_object_get(fl->obj, name);
-	if (!json_is_number(v))
-		return -ENODATA; /* the machine that counted did not say */
-	*value = json_number_value(v);
-	return 0;
-}
-
-/* What every scope of the file shares: its metrics, confidence level and literals. */
-struct file_ctx {
-	const struct pmc_metrics *m;
-	double level;
-	struct file_literals lit;
-	struct metric_rows *units; /* [nr_units]: each unit's (--per-thread, -A, ...) */
-	size_t nr_units;
-};
-
-static int add_scope(struct metric_rows *rows, struct file_ctx *fc, json_t *events, json_t *top,
-		     const char *region, int thread)
-{
-	struct scope s;
-	int rc = scope_read(&s, events, top);
-
-	if (!rc) {
-		struct pmc_metric_summary_opts so = {.sz = sizeof(so),
-						     .level = fc->level,
-						     .literal = file_literal,
-						     .literal_arg = &fc->lit};
-
-		rc = metric_rows__add(rows, fc->m, s.in, s.nr, &so, region, thread);
-	}
-	scope_free(&s);
-	return rc;
-}
-
-/* Each unit's metrics, from its own values (pmc stat's units' "metrics"). */
-static int units(struct file_ctx *fc, json_t *units, json_t *top)
-{
-	json_t *u;
-	size_t i;
-	int rc = 0;
-
-	fc->units = calloc(json_array_size(units) + 1, sizeof(*fc->units));
-	if (!fc->units)
-		return -ENOMEM;
-	json_array_foreach(units, i, u)
-	{
-		if (!json_is_string(json_object_get(u, "label")))
-			return -PMC_E_FORMAT;
-		fc->nr_units = i + 1;
-		rc = add_scope(&fc->units[i], fc, json_object_get(u, "events"), top, NULL, -1);
-		if (rc)
-			return rc;
-	}
-	return 0;
-}
-
-static int compute(struct metric_rows *rows, struct file_ctx *fc, json_t *root)
-{
-	json_t *top = json_object_get(root, "events"), *regions = json_object_get(root, "regions");
-	json_t *prov = json_object_get(root, "provenance"), *r;
-	size_t i;
-	int rc;
-
-	fc->level = json_number_value(json_object_get(prov, "confidence"));
-	if (!(fc->level > 0 && fc->level < 1))
-		fc->level = 0.95; /* a file without its level, or with one out of range */
-	fc->lit.obj = json_object_get(prov, "literals");
-	if (!json_is_object(fc->lit.obj))
-		fc->lit.obj = NULL;
-	rc = add_scope(rows, fc, top, NULL, NULL, -1);
-
-	json_array_foreach(regions, i, r)
-	{
-		const char *name = json_string_value(json_object_get(r, "name"));
-		json_t *threads = json_object_get(r, "threads"), *t;
-		size_t k;
-
-		if (rc || !name)
-			return rc ? rc : -PMC_E_FORMAT;
-		rc = add_scope(rows, fc, json_object_get(r, "events"), top, name, -1);
-		json_array_foreach(threads, k, t)
-		{
-			if (!rc)
-				rc = add_scope(
-					rows, fc, json_object_get(t, "events"), top, name,
-					(int)json_integer_value(json_object_get(t, "thread")));
-		}
-	}
-	return rc ? rc : units(fc, json_object_get(root, "units"), top);
-}
-
-/*
- * Without -M: the metrics the file holds, each by its name where the set knows it, else
- * defined again from its formula (a one-off of the run).
- */
-static int select_saved(struct pmc_metrics *m, json_t *root)
-{
-	json_t *metrics = json_object_get(root, "metrics"), *j;
-	struct pmc_metric_error err = {0};
-	size_t i;
-	int rc = 0;
-
-	json_array_foreach(metrics, i, j)
-	{
-		const char *name = json_string_value(json_object_get(j, "name"));
-		const char *expr = json_string_value(json_object_get(j, "formula"));
-		char *def;
-
-		if (!name || !expr || rc)
-			continue;
-		if (pmc_metrics__find(m, name)) {
-			rc = pmc_metrics__select(m, name, &err);
-			continue;
-		}
-		if (asprintf(&def, "%s = %s", name, expr) < 0)
-			return -ENOMEM;
-		rc = pmc_metrics__define(m, def, &err);
-		free(def);
-	}
-	if (rc)
-		fprintf(stderr,
-			"pmc metrics: a metric the file holds does not load: %s (a LIKWID group's "
-			"metric: give its group with --likwid-group)\n",
-			err.parse.msg);
-	return rc;
-}
-
-static void print_text(const struct metric_rows *rows, const struct file_ctx *fc, json_t *root,
-		       const char *path)
-{
-	json_t *regions = json_object_get(root, "regions"), *r, *t;
-	size_t i, k;
+	const struct metric_rows *rows = &fr->rows;
+	size_t at = 0, end;
 
 	printf("Metrics of %s:\n\n", cli_show(path));
 	metric_rows__print(stdout, rows, NULL, -1, "  ", NULL);
-	for (i = 0; i < fc->nr_units; i++) {
-		printf("\n  %s:\n",
-		       cli_show(json_string_value(json_object_get(
-			       json_array_get(json_object_get(root, "units"), i), "label"))));
-		metric_rows__print(stdout, &fc->units[i], NULL, -1, "    ", NULL);
+	for (size_t u = 0; u < pmc_run_saved__nr_units(fr->saved); u++) {
+		printf("\n  %s:\n", cli_show(pmc_run_saved__unit_label(fr->saved, u)));
+		metric_rows__print_unit(stdout, rows, (long)u, "    ");
 	}
-	json_array_foreach(regions, i, r)
-	{
-		const char *name = json_string_value(json_object_get(r, "name"));
+	for (; next_region(rows, &at, &end); at = end) {
+		const char *name = rows->v[at].region;
 
 		printf("\n  Region %s:\n", cli_show(name));
 		metric_rows__print(stdout, rows, name, -1, "    ", NULL);
-		json_array_foreach(json_object_get(r, "threads"), k, t)
-		{
-			int thread = (int)json_integer_value(json_object_get(t, "thread"));
+		for (size_t i = at; i < end; i++) {
+			int thread = rows->v[i].thread;
 
+			if (thread < 0 || (i > at && rows->v[i - 1].thread == thread))
+				continue;
 			printf("    thread %d:\n", thread);
 			metric_rows__print(stdout, rows, name, thread, "      ", NULL);
 		}
 	}
 }
 
-static int print_json(const struct metric_rows *rows, const struct file_ctx *fc, json_t *root,
-		      const char *path)
+/* The regions' metrics: each region's, then its threads'. */
+static json_t *regions_json(const struct metric_rows *rows)
 {
-	json_t *out = json_object(), *regions = json_array(), *r, *t, *units = json_array();
-	size_t i, k;
-	int err;
+	json_t *regions = json_array();
+	size_t at = 0, end;
 
-	json_object_set_new(out, "schema", json_string("pmc-metrics/1"));
-	json_object_set_new(out, "source", json_string(path));
-	json_object_set_new(out, "metrics", metric_rows__json(rows, NULL, -1));
-	for (i = 0; i < fc->nr_units; i++)
-		json_array_append_new(
-			units,
-			json_pack("{s:O, s:o}", "label",
-				  json_object_get(json_array_get(json_object_get(root, "units"), i),
-						  "label"),
-				  "metrics", metric_rows__json(&fc->units[i], NULL, -1)));
-	if (fc->nr_units)
-		json_object_set_new(out, "units", units);
-	else
-		json_decref(units);
-	json_array_foreach(json_object_get(root, "regions"), i, r)
-	{
-		const char *name = json_string_value(json_object_get(r, "name"));
+	for (; next_region(rows, &at, &end); at = end) {
+		const char *name = rows->v[at].region;
 		json_t *threads = json_array();
 
-		json_array_foreach(json_object_get(r, "threads"), k, t)
-		{
-			int thread = (int)json_integer_value(json_object_get(t, "thread"));
+		for (size_t i = at; i < end; i++) {
+			int thread = rows->v[i].thread;
 
+			if (thread < 0 || (i > at && rows->v[i - 1].thread == thread))
+				continue;
 			json_array_append_new(threads,
 					      json_pack("{s:i, s:o}", "thread", thread, "metrics",
 							metric_rows__json(rows, name, thread)));
@@ -327,7 +108,29 @@ static int print_json(const struct metric_rows *rows, const struct file_ctx *fc,
 							 metric_rows__json(rows, name, -1),
 							 "threads", threads));
 	}
-	json_object_set_new(out, "regions", regions);
+	return regions;
+}
+
+static int print_json(const struct file_rows *fr, const char *path)
+{
+	const struct metric_rows *rows = &fr->rows;
+	size_t nr_units = pmc_run_saved__nr_units(fr->saved);
+	json_t *out = json_object(), *units = json_array();
+	int err;
+
+	json_object_set_new(out, "schema", json_string("pmc-metrics/1"));
+	json_object_set_new(out, "source", json_string(path));
+	json_object_set_new(out, "metrics", metric_rows__json(rows, NULL, -1));
+	for (size_t u = 0; u < nr_units; u++)
+		json_array_append_new(units,
+				      json_pack("{s:s, s:o}", "label",
+						pmc_run_saved__unit_label(fr->saved, u), "metrics",
+						metric_rows__json_unit(rows, (long)u)));
+	if (nr_units)
+		json_object_set_new(out, "units", units);
+	else
+		json_decref(units);
+	json_object_set_new(out, "regions", regions_json(rows));
 	err = json_dumpf(out, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
 	printf("\n");
 	json_decref(out);
@@ -335,72 +138,76 @@ static int print_json(const struct metric_rows *rows, const struct file_ctx *fc,
 }
 
 /* The file, checked to be a pmc stat results file. Returns it, or NULL after saying why. */
-static json_t *load(const char *path)
+static struct pmc_run_saved *load(const char *path)
 {
-	json_error_t jerr;
-	json_t *root = json_load_file(path, 0, &jerr);
-	const char *schema = json_string_value(json_object_get(root, "schema"));
+	struct pmc_run_saved *saved;
+	char why[256];
+	int rc = pmc_run_saved__read(path, &saved, why, sizeof(why));
 
-	if (!root) {
-		fprintf(stderr, "pmc metrics: cannot read %s: %s (line %d)\n", cli_show(path),
-			jerr.text, jerr.line);
-		return NULL;
-	}
-	if (!schema || strcmp(schema, "pmc-stat/1") ||
-	    !json_is_array(json_object_get(root, "events"))) {
+	if (rc == -PMC_E_PARSE)
+		fprintf(stderr, "pmc metrics: cannot read %s: %s\n", cli_show(path), why);
+	else if (rc == -PMC_E_FORMAT)
 		fprintf(stderr,
 			"pmc metrics: %s is not a pmc stat results file (schema pmc-stat/1, "
 			"written by pmc stat --format json)\n",
 			cli_show(path));
-		json_decref(root);
-		return NULL;
-	}
-	return root;
+	else if (rc)
+		fprintf(stderr, "pmc metrics: cannot read %s: %s\n", cli_show(path),
+			pmc_strerror(rc));
+	return rc ? NULL : saved;
+}
+
+/* The metrics the file holds, when -M and the others selected none. 0 or 2 (said). */
+static int select_saved(struct pmc_run_saved *saved, struct pmc_metrics *m)
+{
+	struct pmc_metric_error err = {0};
+
+	if (!pmc_run_saved__select(saved, m, &err))
+		return 0;
+	fprintf(stderr,
+		"pmc metrics: a metric the file holds does not load: %s (a LIKWID group's "
+		"metric: give its group with --likwid-group)\n",
+		err.parse.msg);
+	return 2;
 }
 
 static int run(struct metric_opts *o, const char *path, const char *format)
 {
-	json_t *root = load(path);
-	struct metric_rows rows = {0};
+	struct pmc_run_saved *saved = load(path);
+	struct file_rows fr = {.saved = saved};
 	struct pmc_metrics *m = NULL;
-	struct file_ctx fc = {0};
+	bool own = false;
 	int rc;
 
-	if (!root)
+	if (!saved)
 		return 2;
-	o->backend =
-		json_string_value(json_object_get(json_object_get(root, "provenance"), "backend"));
+	o->backend = pmc_run_saved__backend(saved);
 	rc = metric_set__new(o, "pmc metrics", &m);
-	if (!rc && !metric_opts__any(o) && select_saved(m, root))
-		rc = 2;
+	if (!rc && !metric_opts__any(o))
+		rc = select_saved(saved, m);
 	if (!rc && !pmc_metrics__nr_selected(m)) {
 		fprintf(stderr, "pmc metrics: %s holds no metrics: select some with -M\n",
 			cli_show(path));
 		rc = 2;
 	}
-	fc.m = m;
-	if (!rc && compute(&rows, &fc, root)) {
+	if (!rc && pmc_run_saved__metrics(saved, m, &fr.rows.v, &fr.rows.nr, &own)) {
 		fprintf(stderr, "pmc metrics: %s: malformed counts\n", cli_show(path));
 		rc = 2;
 	}
-	if (!rc && fc.lit.own_used)
+	if (!rc && own)
 		fprintf(stderr,
 			"pmc metrics: note: %s does not record the '#' literals of the machine "
 			"that "
 			"counted (a pmc stat before they were recorded): this machine's are used\n",
 			cli_show(path));
 	if (!rc && !strcmp(format, "json"))
-		rc = print_json(&rows, &fc, root, path);
+		rc = print_json(&fr, path);
 	else if (!rc && !strcmp(format, "csv"))
-		metric_rows__csv(stdout, &rows, ",");
+		metric_rows__csv(stdout, &fr.rows, ",");
 	else if (!rc)
-		print_text(&rows, &fc, root, path);
-	metric_rows__free(&rows);
-	for (size_t u = 0; u < fc.nr_units; u++)
-		metric_rows__free(&fc.units[u]);
-	free(fc.units);
+		print_text(&fr, path);
 	pmc_metrics__delete(m);
-	json_decref(root);
+	pmc_run_saved__delete(saved);
 	return rc || fflush(stdout) || ferror(stdout) ? (rc ? rc : 1) : 0;
 }
 

@@ -113,31 +113,6 @@ void stat_csv_field(FILE *f, const char *s, const char *sep)
 	fputc('"', f);
 }
 
-/* Rows: every selected metric over each scope's counts. */
-int metric_rows__add(struct metric_rows *rows, const struct pmc_metrics *m,
-		     const struct pmc_metric_counts *counts, size_t nr,
-		     const struct pmc_metric_summary_opts *so, const char *region, int thread)
-{
-	size_t nr_sel = pmc_metrics__nr_selected(m);
-	struct pmc_run_metric_row *v =
-		realloc((struct pmc_run_metric_row *)rows->v, (rows->nr + nr_sel + 1) * sizeof(*v));
-	int rc = 0;
-
-	if (!v)
-		return -ENOMEM;
-	rows->v = v;
-	for (size_t i = 0; i < nr_sel && !rc; i++) {
-		struct pmc_run_metric_row *row = &v[rows->nr];
-
-		*row = (struct pmc_run_metric_row){
-			.region = region, .thread = thread, .unit = -1, .s.sz = sizeof(row->s)};
-		rc = pmc_metric__summarize(pmc_metrics__selected(m, i), counts, nr, so, &row->s);
-		if (!rc)
-			rows->nr++;
-	}
-	return rc;
-}
-
 void metric_rows__free(struct metric_rows *rows)
 {
 	struct pmc_run_metric_row *v = (struct pmc_run_metric_row *)rows->v;
@@ -184,4 +159,24 @@ void metric_rows__print(FILE *f, const struct metric_rows *rows, const char *reg
 		if (same_scope(&rows->v[i], region, thread) && !(printed && printed[i]))
 			fprintf(f, "%s%s\n", indent,
 				metric_comment(buf, sizeof(buf), &rows->v[i].s));
+}
+
+void metric_rows__print_unit(FILE *f, const struct metric_rows *rows, long unit, const char *indent)
+{
+	char buf[1024];
+
+	for (size_t i = 0; i < rows->nr; i++)
+		if (rows->v[i].unit == unit)
+			fprintf(f, "%s%s\n", indent,
+				metric_comment(buf, sizeof(buf), &rows->v[i].s));
+}
+
+json_t *metric_rows__json_unit(const struct metric_rows *rows, long unit)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < rows->nr; i++)
+		if (rows->v[i].unit == unit)
+			json_array_append_new(a, metric_json(&rows->v[i].s));
+	return a;
 }

@@ -62,23 +62,16 @@ void metric_json_line(FILE *f, const struct pmc_metric_summary *s, struct json_t
 void stat_csv_field(FILE *f, const char *s, const char *sep);
 
 /*
- * The metrics of a run (pmc_run__metrics(), not owned) or of a file (pmc metrics, owned): each
- * selected metric for the whole program, each region (thread -1) and each region's thread; a
- * unit's rows (unit >= 0) are left out by the printers below.
+ * The metrics of a run (pmc_run__metrics()) or of a file (pmc_run_saved__metrics()): each
+ * selected metric for the whole program, each region (thread -1) and each region's thread, and
+ * each unit's (unit >= 0), which only the _unit printers print.
  */
 struct metric_rows {
 	const struct pmc_run_metric_row *v;
 	size_t nr;
 };
 
-/*
- * Adds a row per selected metric of m over counts[nr] (pmc_metric__summarize() at so); region
- * is the caller's (it outlives the rows). Returns 0 or -ENOMEM.
- */
-int metric_rows__add(struct metric_rows *rows, const struct pmc_metrics *m,
-		     const struct pmc_metric_counts *counts, size_t nr,
-		     const struct pmc_metric_summary_opts *so, const char *region, int thread);
-/* Frees rows that metric_rows__add() made. */
+/* Frees rows of one's own (stat_metrics__of()). */
 void metric_rows__free(struct metric_rows *rows);
 /* The rows of one scope as a JSON array (NULL: no memory). */
 struct json_t *metric_rows__json(const struct metric_rows *rows, const char *region, int thread);
@@ -87,6 +80,10 @@ void metric_rows__csv(FILE *f, const struct metric_rows *rows, const char *sep);
 /* The rows of one scope on lines of their own, each after indent, but those printed[i]. */
 void metric_rows__print(FILE *f, const struct metric_rows *rows, const char *region, int thread,
 			const char *indent, const bool *printed);
+/* The rows of unit (its index) on lines of their own, each after indent; as a JSON array. */
+void metric_rows__print_unit(FILE *f, const struct metric_rows *rows, long unit,
+			     const char *indent);
+struct json_t *metric_rows__json_unit(const struct metric_rows *rows, long unit);
 
 /* pmc list metrics [WORD] (list-metrics.c): the backend's metrics, as text or JSON. */
 int list_metrics(const char *backend, const char *word, bool json);
