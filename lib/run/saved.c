@@ -176,7 +176,8 @@ void pmc_run_saved__delete(struct pmc_run_saved *s)
 
 const char *pmc_run_saved__backend(const struct pmc_run_saved *s)
 {
-	return json_string_value(json_object_get(json_object_get(s->root, "provenance"), "backend"));
+	return json_string_value(
+		json_object_get(json_object_get(s->root, "provenance"), "backend"));
 }
 
 int pmc_run_saved__select(const struct pmc_run_saved *s, struct pmc_metrics *m,
@@ -210,8 +211,10 @@ int pmc_run_saved__select(const struct pmc_run_saved *s, struct pmc_metrics *m,
 static int add_scope(struct pmc_run_saved *s, struct pmc_metrics *m, json_t *events, json_t *top,
 		     const char *region, int thread, long unit)
 {
-	struct pmc_metric_summary_opts so = {
-		.sz = sizeof(so), .level = s->level, .literal = file_literal, .literal_arg = &s->lit};
+	struct pmc_metric_summary_opts so = {.sz = sizeof(so),
+					     .level = s->level,
+					     .literal = file_literal,
+					     .literal_arg = &s->lit};
 	size_t nr = pmc_metrics__nr_selected(m);
 	struct pmc_run_metric_row *v = realloc(s->rows, (s->nr_rows + nr + 1) * sizeof(*v));
 	struct scope sc = {0};
@@ -250,9 +253,9 @@ static int regions(struct pmc_run_saved *s, struct pmc_metrics *m, json_t *top)
 		json_array_foreach(json_object_get(r, "threads"), k, t)
 		{
 			if (!rc)
-				rc = add_scope(s, m, json_object_get(t, "events"), top, name,
-					       (int)json_integer_value(json_object_get(t, "thread")),
-					       -1);
+				rc = add_scope(
+					s, m, json_object_get(t, "events"), top, name,
+					(int)json_integer_value(json_object_get(t, "thread")), -1);
 		}
 	}
 	return rc;
