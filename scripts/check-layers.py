@@ -22,7 +22,7 @@ import os
 import re
 import sys
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # --root
 TREES = ("lib", "mpi", "tools")
 SOURCE_EXT = (".c", ".h")
 # Where a quoted include is looked for after the including file's own folder (CMake's
@@ -217,9 +217,15 @@ def read_allow(path):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--summary", action="store_true", help="print the counts only")
-    ap.add_argument("--allow", default=os.path.join(ROOT, "scripts", "layers-allow.txt"),
+    ap.add_argument("--allow", default=None,
                     help="the allow-list (default scripts/layers-allow.txt; '' for none)")
+    ap.add_argument("--root", default=None, help="the tree to check (default: this script's)")
     args = ap.parse_args()
+    global ROOT
+    if args.root:
+        ROOT = os.path.abspath(args.root)
+    if args.allow is None:
+        args.allow = os.path.join(ROOT, "scripts", "layers-allow.txt")
 
     layers = read_layers()
     files = sources()
@@ -280,11 +286,11 @@ def main():
     print(f"check-layers: {nr_layers} layers of {len(layers)} folders, "
           f"{len(unmapped)} folders without a layer, {len(up)} edges back up, "
           f"{len(circles)} circles ({allowed} allowed by {rel(args.allow) if args.allow else '-'})")
-    stale = sorted(allow_circles - {c[0] for c in circles}) + sorted(
-        f"{a} -> {b}" for a, b in allow_edges - set(up))
+    stale = sorted(f"circle {c}" for c in allow_circles - {c[0] for c in circles}) + sorted(
+        f"edge {a} -> {b}" for a, b in allow_edges - set(up))
     for entry in stale:
-        print(f"check-layers: {rel(args.allow)} allows {entry}, which is no longer there: "
-              "delete its line")
+        print(f"check-layers: {rel(args.allow)} has '{entry}', which the tree no longer needs: "
+              "delete the line")
     if unmapped or new_up or new_circles:
         if args.summary:
             print("check-layers: run scripts/check-layers.py without --summary for the list")

@@ -193,17 +193,19 @@ bool pmc__in_list(const char *list, char sep, const char *name, size_t len);
 /* names.c: the same of a list that is the n bytes at list (no NUL needed). */
 bool pmc__in_listn(const char *list, size_t n, char sep, const char *name, size_t len);
 
-/* set.c: frees a metric that is in no set. Accepts NULL. */
+/* defs.c: frees a metric that is in no set. Accepts NULL. */
 void pmc__metric_free(struct pmc_metric *metric);
+/* defs.c: the metric of a name among those parsed so far (no file is read), or NULL. */
+struct pmc_metric *pmc__metrics_loaded(const struct pmc_metrics *m, const char *name);
 /*
- * set.c: adds metrics (owned by the set from then on, whatever the result), each replacing
+ * defs.c: adds metrics (owned by the set from then on, whatever the result), each replacing
  * one of its name. Returns 0 or -ENOMEM, which frees them.
  */
 int pmc__metrics_add(struct pmc_metrics *m, struct pmc_metric **metrics, size_t nr);
 /* select.c: selects a metric of the set (at the end of the selection) unless it is. 0 or
  * -ENOMEM. */
 int pmc__metrics_select_one(struct pmc_metrics *m, struct pmc_metric *metric);
-/* set.c: the metric of a name, without regard to case, or NULL. */
+/* set.c: the metric of a name, without regard to case (its shipped file read first), or NULL. */
 struct pmc_metric *pmc__metrics_lookup(const struct pmc_metrics *m, const char *name);
 
 /* error.c: writes a metric error: code's message, where (may be NULL), text and offset. */
