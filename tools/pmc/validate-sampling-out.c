@@ -10,18 +10,18 @@ static bool sampled(const struct vsampling *s)
 	return !*s->why || s->periods[VALIDATE_NR_PERIODS - 1].nr > 0;
 }
 
-static void text(FILE *f, const struct validate_opts *o, const struct vplan *plan,
+static void text(FILE *f, const struct validate_opts *o, const struct pmc_validate *val,
 		 const struct vsampling *s)
 {
 	fprintf(f,
 		"# pmc validate --mode=sampling: k*S estimates against the count, %.0f%% "
 		"intervals, %d run%s a period%s\n",
-		plan->level * 100, o->seeds, o->seeds > 1 ? "s" : "",
+		pmc_validate__level(val) * 100, o->seeds, o->seeds > 1 ? "s" : "",
 		o->backend && !strcmp(o->backend, "vpmu") ? " (seeds 1.., periods jittered 50%)"
 							  : "");
 	fprintf(f, "%-28s %-10s %-12s %-10s %-9s %-20s %-10s %s\n", "event", "kernel", "counted",
 		"period", "samples", "bias (mean error)", "rms error", "coverage");
-	for (size_t i = 0; i < plan->nr_rows; i++) {
+	for (size_t i = 0; i < pmc_validate__nr_rows(val); i++) {
 		const struct vsampling *v = &s[i];
 
 		for (int p = 0; p < VALIDATE_NR_PERIODS && sampled(v); p++) {
@@ -56,12 +56,12 @@ static void text(FILE *f, const struct validate_opts *o, const struct vplan *pla
 	}
 }
 
-static void csv(FILE *f, const struct vplan *plan, const struct vsampling *s)
+static void csv(FILE *f, const struct pmc_validate *val, const struct vsampling *s)
 {
 	fputs("event,kernel,size,counted,period,runs,mean_samples,bias,bias_ci,rms_rel_error,"
 	      "covered,coverage,skid_pairs,skid_moved,skid_other_symbol,skid_mean_bytes,why\n",
 	      f);
-	for (size_t i = 0; i < plan->nr_rows; i++) {
+	for (size_t i = 0; i < pmc_validate__nr_rows(val); i++) {
 		const struct vsampling *v = &s[i];
 
 		for (int p = 0; p < VALIDATE_NR_PERIODS; p++) {
@@ -134,26 +134,29 @@ static json_t *json_row(const struct validate_opts *o, const struct vsampling *v
 	return j;
 }
 
-int validate_sampling_write(FILE *f, const struct validate_opts *o, const struct vplan *plan,
-			    const struct vsampling *s, json_t *provenance)
+int validate_sampling_write(FILE *f, const struct validate_opts *o, const struct pmc_validate *v,
+			    const struct vsampling *s)
 {
-	json_t *root, *rows;
+	const char *prov = pmc_validate__provenance(v);
+	json_t *root, *rows, *provenance;
 
 	if (o->fmt == VALIDATE_TEXT) {
-		text(f, o, plan, s);
+		text(f, o, v, s);
 		return 0;
 	}
 	if (o->fmt == VALIDATE_CSV) {
-		csv(f, plan, s);
+		csv(f, v, s);
 		return 0;
 	}
+	provenance = prov ? json_loads(prov, 0, NULL) : NULL;
 	rows = json_array();
-	for (size_t i = 0; i < plan->nr_rows; i++)
+	for (size_t i = 0; i < pmc_validate__nr_rows(v); i++)
 		json_array_append_new(rows, json_row(o, &s[i]));
 	root = json_pack("{s:s, s:s, s:O, s:f, s:i, s:i, s:o}", "schema", "pmc-validate/1", "mode",
 			 "sampling", "provenance", provenance ? provenance : json_null(),
-			 "confidence", plan->level, "seeds", o->seeds, "period_jitter",
+			 "confidence", pmc_validate__level(v), "seeds", o->seeds, "period_jitter",
 			 o->backend && !strcmp(o->backend, "vpmu") ? VALIDATE_JITTER : 0,
 			 "sampling", rows);
+	json_decref(provenance);
 	return validate_json_dump(f, root);
 }

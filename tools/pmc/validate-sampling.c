@@ -27,10 +27,10 @@ static bool is_vpmu(const struct validate_opts *o)
 }
 
 /* One recording of ev on the kernel at size n into path; 0, or a negative error. */
-static int record(const struct validate_opts *o, const struct vrow *r, const char *ev, long n,
-		  uint64_t period, uint64_t seed, const char *path)
+static int record(const struct validate_opts *o, const struct pmc_validate_row *r, const char *ev,
+		  long n, uint64_t period, uint64_t seed, const char *path)
 {
-	char size[32], *argv[4] = {(char *)validate_kernels_path(), r->kernel, size, NULL};
+	char size[32], *argv[4] = {(char *)pmc_validate_kernels_path(), r->kernel, size, NULL};
 	struct pmc_target t = {.sz = sizeof(t), .kind = PMC_TARGET_COMMAND, .argv = argv};
 	struct pmc_record_opts ro = {.sz = sizeof(ro),
 				     .output = path,
@@ -171,55 +171,38 @@ static void skid(const struct validate_opts *o, struct vsampling *s, const char 
 	unlink(ip);
 }
 
-/* The count of each row at the kernel's largest size, by counting mode's own runs. */
-static int count_rows(const struct validate_opts *o, struct vplan *plan, json_t **prov)
+/* The largest size of row r's kernel, where sampling mode counts it (largest_only). */
+static long largest(const struct validate_opts *o, const struct pmc_validate_row *r)
 {
-	struct validate_opts co = *o;
-
-	co.repeat = 1;
-	co.quick = false;
-	for (size_t i = 0; i < plan->nr_rows; i++) {
-		struct vrow *r = &plan->rows[i];
-		const long *sz = o->quick ? r->quick : r->sizes;
-		int nr = o->quick ? r->nr_quick : r->nr_sizes;
-
-		r->sizes[0] = sz[nr - 1];
-		r->nr_sizes = 1;
-	}
-	for (size_t i = 0, j; i < plan->nr_rows; i = j) {
-		int rc;
-
-		for (j = i;
-		     j < plan->nr_rows && !strcmp(plan->rows[j].kernel, plan->rows[i].kernel); j++)
-			;
-		rc = validate_run_kernel(&co, validate_kernels_path(), plan, i, j, prov);
-		if (rc)
-			return rc;
-	}
-	return 0;
+	return o->quick ? r->quick[r->nr_quick - 1] : r->sizes[r->nr_sizes - 1];
 }
 
-int validate_sampling(const struct validate_opts *o, struct vplan *plan, struct vsampling **out,
-		      json_t **prov)
+int validate_sampling(const struct validate_opts *o, struct pmc_validate *v, struct vsampling **out)
 {
 	char dir[] = "/tmp/pmc-validate-XXXXXX";
 	struct vsampling *s;
-	int rc = count_rows(o, plan, prov);
+	int rc = pmc_validate__count(v);
+	size_t nr_rows = pmc_validate__nr_rows(v);
 
-	*out = s = calloc(plan->nr_rows ? plan->nr_rows : 1, sizeof(*s));
-	if (!s || rc)
-		return rc ? rc : 1;
+	if (rc) {
+		fprintf(stderr, "pmc validate: %s\n", pmc_validate__why(v));
+		return 1;
+	}
+	*out = s = calloc(nr_rows ? nr_rows : 1, sizeof(*s));
+	if (!s)
+		return 1;
 	if (!mkdtemp(dir)) {
 		fprintf(stderr, "pmc validate: cannot make a folder for the recordings: %s\n",
 			strerror(errno));
 		return 1;
 	}
-	for (size_t i = 0; !rc && i < plan->nr_rows; i++) {
-		struct vrow *r = &plan->rows[i];
+	for (size_t i = 0; !rc && i < nr_rows; i++) {
+		const struct pmc_validate_row *r = pmc_validate__row(v, i);
 
 		s[i].row = r;
-		s[i].size = r->sizes[0];
-		if (r->cls == VCLASS_UNSUPPORTED || r->cls == VCLASS_UNKNOWN || r->nr < 1) {
+		s[i].size = largest(o, r);
+		if (r->cls == PMC_VALIDATE_UNSUPPORTED || r->cls == PMC_VALIDATE_UNKNOWN ||
+		    r->nr < 1) {
 			snprintf(s[i].why, sizeof(s[i].why), "%s",
 				 *r->why ? r->why : "nothing was counted");
 			continue;
@@ -235,7 +218,9 @@ int validate_sampling(const struct validate_opts *o, struct vplan *plan, struct 
 			r->event, r->kernel, s[i].size, o->seeds, VALIDATE_NR_PERIODS);
 		for (int p = 0; !rc && !*s[i].why && p < VALIDATE_NR_PERIODS; p++) {
 			s[i].periods[p].period = (uint64_t)llround(s[i].counted / targets[p]);
-			rc = one_period(o, &s[i], &s[i].periods[p], dir, plan->level) ? 1 : 0;
+			rc = one_period(o, &s[i], &s[i].periods[p], dir, pmc_validate__level(v))
+				     ? 1
+				     : 0;
 		}
 		if (!rc && !*s[i].why && is_vpmu(o))
 			skid(o, &s[i], dir);
