@@ -23,16 +23,18 @@ const char *pmc_validate_kernels_path(void)
 {
 	static char path[PATH_MAX];
 	const char *env = getenv("PMC_KERNELS");
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], cand[PATH_MAX];
 	bool is_exe = false;
 
 	if (env && *env)
 		return env;
+	/* Without the "lib/.." the path reads as it is installed, and the kernel's argv[0] is
+	 * the same whichever way it was found (its start-up counts depend on that length). */
 	if (!pmc__selfdir(dir, sizeof(dir), &is_exe) &&
-	    (size_t)snprintf(path, sizeof(path), "%s/%s", dir,
+	    (size_t)snprintf(cand, sizeof(cand), "%s/%s", dir,
 			     is_exe ? PMC_KERNELS_FROM_BINDIR : PMC_KERNELS_FROM_LIBDIR) <
-		    sizeof(path) &&
-	    access(path, X_OK) == 0)
+		    sizeof(cand) &&
+	    realpath(cand, path) && access(path, X_OK) == 0)
 		return path;
 	return PMC_KERNELS_BUILD;
 }
