@@ -127,8 +127,7 @@ PMC_API int pmc_validate__select(struct pmc_validate *v,
 
 PMC_API size_t pmc_validate__nr_rows(const struct pmc_validate *v);
 /* Row idx (< pmc_validate__nr_rows()), owned by v. */
-PMC_API const struct pmc_validate_row *pmc_validate__row(const struct pmc_validate *v,
-							 size_t idx);
+PMC_API const struct pmc_validate_row *pmc_validate__row(const struct pmc_validate *v, size_t idx);
 /* The confidence level, and how interrupts were counted alongside (NULL: not counted). */
 PMC_API double pmc_validate__level(const struct pmc_validate *v);
 PMC_API const char *pmc_validate__irq_source(const struct pmc_validate *v);
@@ -198,8 +197,8 @@ PMC_API const char *pmc_trust__path(const struct pmc_trust *t);
  * Whether it was made on another machine than cpu_model and kernel (pmc_caps()'s): why (len
  * bytes) then names which, with what the file holds.
  */
-PMC_API bool pmc_trust__stale(const struct pmc_trust *t, const char *cpu_model,
-			      const char *kernel, char *why, size_t len);
+PMC_API bool pmc_trust__stale(const struct pmc_trust *t, const char *cpu_model, const char *kernel,
+			      char *why, size_t len);
 
 /*
  * The verdict on event counted by backend at the levels priv, the worst over every kernel

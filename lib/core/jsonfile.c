@@ -23,8 +23,8 @@ static int check_schema(json_t *root, const struct pmc__jsonfile_kind *kind, siz
 				*version = i;
 			return 0;
 		}
-	snprintf(why, len, "its schema is %.40s; this pmc reads %s (run '%s' with this pmc)", schema,
-		 kind->reads, kind->writer);
+	snprintf(why, len, "its schema is %.40s; this pmc reads %s (run '%s' with this pmc)",
+		 schema, kind->reads, kind->writer);
 	return -PMC_E_VERSION;
 }
 

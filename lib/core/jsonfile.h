@@ -13,11 +13,11 @@
 
 /* A kind of file: what it is called and which of its versions this pmc reads. */
 struct pmc__jsonfile_kind {
-	const char *family;	    /* "pmc-trust": schemas are "pmc-trust/N" */
-	const char *name;	    /* "trust file", in messages */
-	const char *writer;	    /* the command that writes it, "pmc validate" */
+	const char *family;	     /* "pmc-trust": schemas are "pmc-trust/N" */
+	const char *name;	     /* "trust file", in messages */
+	const char *writer;	     /* the command that writes it, "pmc validate" */
 	const char *const *versions; /* the schemas read, newest first; NULL ends the list */
-	const char *reads;	    /* the versions read, in words: "pmc-calibrate/1 to /3" */
+	const char *reads;	     /* the versions read, in words: "pmc-calibrate/1 to /3" */
 };
 
 /*

@@ -80,8 +80,8 @@ static json_t *json_row(const struct pmc_validate_row *r)
 		json_array_append_new(pts, pt);
 	}
 	j = json_pack("{s:s, s:s, s:o, s:o, s:o, s:s}", "event", r->event, "kernel", r->kernel,
-		      "per_size", json_num(r->per_size), "startup",
-		      json_num(r->startup), "points", pts, "class", pmc_validate_class_name(r->cls));
+		      "per_size", json_num(r->per_size), "startup", json_num(r->startup), "points",
+		      pts, "class", pmc_validate_class_name(r->cls));
 	if (j && c) {
 		json_object_set_new(j, "factor", json_num(r->factor));
 		json_object_set_new(j, "factor_ci", json_num(r->factor_ci));
