@@ -10,8 +10,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <pmc/common.h>
+#include <pmc/report.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -62,11 +64,16 @@ struct pmc_validate_row {
 	double pf_r, irq_r;		/* the residuals' correlation with pf and irq; NAN: none */
 };
 
-/* Before each size of each kernel is counted. */
+/*
+ * Before each size of each kernel is counted (event NULL), and before each row is sampled
+ * (event set: seeds runs at each of periods periods).
+ */
 struct pmc_validate_progress {
 	const char *kernel;
 	long size;
 	int repeat;
+	const char *event;
+	int seeds, periods;
 };
 
 struct pmc_validate_opts {
@@ -178,6 +185,61 @@ PMC_API const char *pmc_validate__provenance(const struct pmc_validate *v);
  * write's error (-ENOSPC, -EACCES, ...).
  */
 PMC_API int pmc_validate__save_trust(struct pmc_validate *v, const char *path);
+
+/*
+ * Sampling mode (docs/accuracy.md, "Sampling mode"): each row counted once at its kernel's
+ * largest size (a plan made with largest_only, then pmc_validate__count()), then recorded at
+ * PMC_VALIDATE_NR_PERIODS periods (the count over 25, 100 and 400 samples a run) and seeds
+ * seeds; each recording's k*S estimate is checked against the count, the checks of a period
+ * summarised; under vpmu a precise and an imprecise recording measure the skid.
+ */
+#define PMC_VALIDATE_NR_PERIODS 3
+/* vpmu's jitter in sampling mode, percent of the period: the estimator's Poisson condition. */
+#define PMC_VALIDATE_JITTER 50
+
+struct pmc_validate_period {
+	uint64_t period;
+	int nr;				   /* runs checked */
+	struct pmc_count_estimate *est;	   /* [nr] */
+	struct pmc_sampling_check *checks; /* [nr] */
+	struct pmc_sampling_summary sum;
+	double mean_samples;
+};
+
+/* One row's sampling, owned by its struct pmc_validate; fields are only appended. */
+struct pmc_validate_sampling {
+	const struct pmc_validate_row *row;
+	long size;
+	double counted;
+	struct pmc_validate_period periods[PMC_VALIDATE_NR_PERIODS];
+	bool have_skid;
+	struct pmc_skid skid;
+	int skid_instructions; /* vpmu's --skid of the imprecise recording */
+	char why[320];	       /* not sampled, or a run that failed: why */
+};
+
+struct pmc_validate_sampling_opts {
+	size_t sz; /* sizeof(struct pmc_validate_sampling_opts) */
+	int seeds; /* runs a period, seeds 1 to seeds under vpmu (0: 10) */
+	int skid;  /* vpmu: the imprecise recording's skid in instructions (0: 3) */
+};
+
+/*
+ * Samples each counted row (pmc_validate__count() first). Recordings go to a temporary folder
+ * removed at the end; under vpmu the skid's recordings set PMC_VPMU_ARGS for their time (not
+ * thread-safe). Returns 0 (a row that could not be sampled says why), or -ENOMEM or the
+ * folder's error with pmc_validate__why().
+ */
+PMC_API int pmc_validate__sample(struct pmc_validate *v,
+				 const struct pmc_validate_sampling_opts *opts);
+/* Row idx's sampling, owned by v; NULL before pmc_validate__sample(). */
+PMC_API const struct pmc_validate_sampling *pmc_validate__sampling(const struct pmc_validate *v,
+								   size_t idx);
+/* Whether s has estimates to show (a row with a failed last period may still have some). */
+PMC_API bool pmc_validate_sampling__sampled(const struct pmc_validate_sampling *s);
+/* Sampling mode's results as CSV or JSON ("pmc-validate/1", "mode": "sampling"). */
+PMC_API int pmc_validate__write_sampling(const struct pmc_validate *v, FILE *f,
+					 enum pmc_validate_format fmt);
 
 /* A trust file read back: the verdicts of this machine. */
 struct pmc_trust;

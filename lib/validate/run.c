@@ -421,7 +421,8 @@ int pmc__validate_run_kernel(struct pmc_validate *v, size_t first, size_t end)
 	if (!rc && nr)
 		rc = plan_irq(&k, l, sizes[0]);
 	for (int s = 0; !rc && s < nr; s++) {
-		struct pmc_validate_progress p = {r0->kernel, sizes[s], v->opts.repeat};
+		struct pmc_validate_progress p = {
+			.kernel = r0->kernel, .size = sizes[s], .repeat = v->opts.repeat};
 
 		if (v->opts.progress)
 			v->opts.progress(&p, v->opts.progress_arg);

@@ -46,6 +46,7 @@ void pmc_validate__delete(struct pmc_validate *v)
 {
 	if (!v)
 		return;
+	pmc__validate_sampling_free(v);
 	pmc__validate_rows_free(v->rows, v->nr_rows);
 	free(v->rows);
 	json_decref(v->provenance);

@@ -23,6 +23,8 @@ struct pmc_validate {
 	const char *irq_source; /* how interrupts were counted (VALIDATE_IRQ_*), or NULL */
 	json_t *provenance;	/* pmc stat's, from the first run that counted, or NULL */
 	char *provenance_text;
+	struct pmc_validate_sampling *sampling; /* [nr_rows], after pmc_validate__sample() */
+	int seeds, skid;			/* sampling mode's */
 	char why[512];
 };
 
@@ -46,8 +48,20 @@ int pmc__validate_run_kernel(struct pmc_validate *v, size_t first, size_t end);
 int pmc__validate_dry_run_kernel(struct pmc_validate *v, size_t first, size_t end, FILE *f,
 				 bool attrs);
 
+/* Frees v's sampling results. */
+void pmc__validate_sampling_free(struct pmc_validate *v);
+
 /* Fits reported = factor x predicted + overhead over r's points and classifies them; notes
  * residuals that follow the page faults or interrupts (counted as irq_source says). */
 void pmc__validate_fit_row(struct pmc_validate_row *r, double level, const char *irq_source);
+
+/* A CSV field, quoted where it must be (a comma, a quote or a line break in it); last: the
+ * row's end. A number's field: empty for NAN. */
+void pmc__validate_csv_field(FILE *f, const char *s, bool last);
+void pmc__validate_csv_num(FILE *f, double v);
+/* A JSON number, or null for NAN. */
+json_t *pmc__validate_json_num(double v);
+/* Writes root (a results file: dropped) indented, then a newline. 0, -ENOMEM or -EIO. */
+int pmc__validate_json_write(FILE *f, json_t *root);
 
 #endif

@@ -11,8 +11,7 @@ static bool counted(const struct pmc_validate_row *r)
 	return r->cls != PMC_VALIDATE_UNSUPPORTED && r->nr > 0 && r->big_x >= 0;
 }
 
-/* A field, quoted where it must be (a comma, a quote or a line break in it). */
-static void csv_field(FILE *f, const char *s, bool last)
+void pmc__validate_csv_field(FILE *f, const char *s, bool last)
 {
 	bool quote = strpbrk(s, ",\"\n") != NULL;
 
@@ -27,7 +26,7 @@ static void csv_field(FILE *f, const char *s, bool last)
 	fputc(last ? '\n' : ',', f);
 }
 
-static void csv_num(FILE *f, double v)
+void pmc__validate_csv_num(FILE *f, double v)
 {
 	if (isnan(v))
 		fputc(',', f);
@@ -39,26 +38,26 @@ static void csv_row(FILE *f, const struct pmc_validate_row *r)
 {
 	bool c = counted(r);
 
-	csv_field(f, r->event, false);
-	csv_field(f, r->kernel, false);
-	csv_num(f, r->per_size);
-	csv_num(f, r->startup);
-	csv_num(f, c && !isnan(r->per_size) ? r->big_x : NAN);
-	csv_num(f, c ? r->big_mean : NAN);
-	csv_num(f, c ? r->big_ci : NAN);
-	csv_num(f, c ? r->factor : NAN);
-	csv_num(f, c ? r->factor_ci : NAN);
-	csv_num(f, c ? r->overhead : NAN);
-	csv_num(f, c ? r->overhead_ci : NAN);
-	csv_num(f, c ? r->resid_sd : NAN);
-	csv_field(f, pmc_validate_class_name(r->cls), false);
-	csv_num(f, r->cls == PMC_VALIDATE_BIAS ? r->bias : NAN);
-	csv_field(f, r->why, false);
-	csv_num(f, c ? r->pf_r : NAN);
+	pmc__validate_csv_field(f, r->event, false);
+	pmc__validate_csv_field(f, r->kernel, false);
+	pmc__validate_csv_num(f, r->per_size);
+	pmc__validate_csv_num(f, r->startup);
+	pmc__validate_csv_num(f, c && !isnan(r->per_size) ? r->big_x : NAN);
+	pmc__validate_csv_num(f, c ? r->big_mean : NAN);
+	pmc__validate_csv_num(f, c ? r->big_ci : NAN);
+	pmc__validate_csv_num(f, c ? r->factor : NAN);
+	pmc__validate_csv_num(f, c ? r->factor_ci : NAN);
+	pmc__validate_csv_num(f, c ? r->overhead : NAN);
+	pmc__validate_csv_num(f, c ? r->overhead_ci : NAN);
+	pmc__validate_csv_num(f, c ? r->resid_sd : NAN);
+	pmc__validate_csv_field(f, pmc_validate_class_name(r->cls), false);
+	pmc__validate_csv_num(f, r->cls == PMC_VALIDATE_BIAS ? r->bias : NAN);
+	pmc__validate_csv_field(f, r->why, false);
+	pmc__validate_csv_num(f, c ? r->pf_r : NAN);
 	fprintf(f, c && !isnan(r->irq_r) ? "%.17g\n" : "\n", r->irq_r);
 }
 
-static json_t *json_num(double v)
+json_t *pmc__validate_json_num(double v)
 {
 	return isnan(v) ? json_null() : json_real(v);
 }
@@ -80,20 +79,21 @@ static json_t *json_row(const struct pmc_validate_row *r)
 		json_array_append_new(pts, pt);
 	}
 	j = json_pack("{s:s, s:s, s:o, s:o, s:o, s:s}", "event", r->event, "kernel", r->kernel,
-		      "per_size", json_num(r->per_size), "startup", json_num(r->startup), "points",
-		      pts, "class", pmc_validate_class_name(r->cls));
+		      "per_size", pmc__validate_json_num(r->per_size), "startup",
+		      pmc__validate_json_num(r->startup), "points", pts, "class",
+		      pmc_validate_class_name(r->cls));
 	if (j && c) {
-		json_object_set_new(j, "factor", json_num(r->factor));
-		json_object_set_new(j, "factor_ci", json_num(r->factor_ci));
-		json_object_set_new(j, "overhead", json_num(r->overhead));
-		json_object_set_new(j, "overhead_ci", json_num(r->overhead_ci));
-		json_object_set_new(j, "residual_sd", json_num(r->resid_sd));
+		json_object_set_new(j, "factor", pmc__validate_json_num(r->factor));
+		json_object_set_new(j, "factor_ci", pmc__validate_json_num(r->factor_ci));
+		json_object_set_new(j, "overhead", pmc__validate_json_num(r->overhead));
+		json_object_set_new(j, "overhead_ci", pmc__validate_json_num(r->overhead_ci));
+		json_object_set_new(j, "residual_sd", pmc__validate_json_num(r->resid_sd));
 		json_object_set_new(j, "reported_mean", json_real(r->big_mean));
 		json_object_set_new(j, "reported_ci", json_real(r->big_ci));
 		json_object_set_new(j, "predicted",
 				    isnan(r->per_size) ? json_null() : json_real(r->big_x));
-		json_object_set_new(j, "page_faults_r", json_num(r->pf_r));
-		json_object_set_new(j, "interrupts_r", json_num(r->irq_r));
+		json_object_set_new(j, "page_faults_r", pmc__validate_json_num(r->pf_r));
+		json_object_set_new(j, "interrupts_r", pmc__validate_json_num(r->irq_r));
 	}
 	if (j && r->quantity && strcmp(r->quantity, r->event)) /* the event counts a quantity */
 		json_object_set_new(j, "quantity", json_string(r->quantity));
@@ -108,7 +108,6 @@ static json_t *json_row(const struct pmc_validate_row *r)
 int pmc_validate__write(const struct pmc_validate *v, FILE *f, enum pmc_validate_format fmt)
 {
 	json_t *root, *rows, *prov = v->provenance;
-	int err;
 
 	if (fmt == PMC_VALIDATE_FORMAT_CSV) {
 		fputs("event,kernel,per_size,startup,predicted,reported_mean,reported_ci,factor,"
@@ -125,6 +124,13 @@ int pmc_validate__write(const struct pmc_validate *v, FILE *f, enum pmc_validate
 	root = json_pack("{s:s, s:O, s:f, s:s?, s:o}", "schema", "pmc-validate/1", "provenance",
 			 prov ? prov : json_null(), "confidence", v->opts.level, "interrupts",
 			 v->irq_source, "results", rows);
+	return pmc__validate_json_write(f, root);
+}
+
+int pmc__validate_json_write(FILE *f, json_t *root)
+{
+	int err;
+
 	if (!root)
 		return -ENOMEM;
 	err = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) ? -EIO : 0;

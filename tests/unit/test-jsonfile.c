@@ -120,8 +120,7 @@ static const char *entry(const char *event, const char *set, double median)
 	return b;
 }
 
-Test(jsonfile, the_calibration_file_is_written_beside_its_reader, .init = setup,
-     .fini = teardown)
+Test(jsonfile, the_calibration_file_is_written_beside_its_reader, .init = setup, .fini = teardown)
 {
 	char path[128], why[256], text[1024];
 	struct calib *c;
@@ -145,7 +144,8 @@ Test(jsonfile, the_calibration_file_is_written_beside_its_reader, .init = setup,
 	{
 		json_t *j = pmc__jsonfile_read_old(path);
 
-		cr_expect_str_eq(json_string_value(json_object_get(j, "schema")), "pmc-calibrate/2");
+		cr_expect_str_eq(json_string_value(json_object_get(j, "schema")),
+				 "pmc-calibrate/2");
 		cr_expect_eq(json_array_size(json_object_get(j, "entries")), 2);
 		json_decref(j);
 	}
@@ -156,7 +156,8 @@ Test(jsonfile, the_calibration_file_is_written_beside_its_reader, .init = setup,
 	{
 		json_t *j = pmc__jsonfile_read_old(path);
 
-		cr_expect_str_eq(json_string_value(json_object_get(j, "schema")), "pmc-calibrate/3");
+		cr_expect_str_eq(json_string_value(json_object_get(j, "schema")),
+				 "pmc-calibrate/3");
 		cr_expect_eq(json_array_size(json_object_get(j, "entries")), 3);
 		json_decref(j);
 	}

@@ -350,8 +350,26 @@ static int finish_output(struct pmc_outfile *out, const char *output, int rc)
 static void progress(const struct pmc_validate_progress *p, void *arg)
 {
 	(void)arg;
-	fprintf(stderr, "pmc validate: %s %ld (%d repetition%s)\n", p->kernel, p->size, p->repeat,
-		p->repeat > 1 ? "s" : "");
+	if (p->event)
+		fprintf(stderr, "pmc validate: sampling %s on %s %ld (%d seeds x %d periods)\n",
+			p->event, p->kernel, p->size, p->seeds, p->periods);
+	else
+		fprintf(stderr, "pmc validate: %s %ld (%d repetition%s)\n", p->kernel, p->size,
+			p->repeat, p->repeat > 1 ? "s" : "");
+}
+
+/* Sampling mode: each row counted at its kernel's largest size, then recorded. 0 or 1. */
+static int sampling(const struct validate_opts *o, struct pmc_validate *v)
+{
+	struct pmc_validate_sampling_opts so = {
+		.sz = sizeof(so), .seeds = o->seeds, .skid = o->skid};
+	int err = pmc_validate__count(v);
+
+	if (!err)
+		err = pmc_validate__sample(v, &so);
+	if (err)
+		fprintf(stderr, "pmc validate: %s\n", pmc_validate__why(v));
+	return err ? 1 : 0;
 }
 
 /* The kernels' plan for o, selected. Returns 0, or the exit code with a message. */
@@ -444,7 +462,6 @@ int cmd_validate(int argc, char **argv)
 	struct validate_opts o;
 	struct pmc_validate *v = NULL;
 	struct pmc_outfile *out = NULL;
-	struct vsampling *samp = NULL;
 	FILE *f = stdout;
 	int rc = parse_args(argc, argv, &o);
 
@@ -464,10 +481,10 @@ int cmd_validate(int argc, char **argv)
 	if (!rc)
 		rc = probe_output(&o);
 	if (!rc && o.sampling) {
-		rc = validate_sampling(&o, v, &samp);
+		rc = sampling(&o, v);
 		if (!rc)
 			rc = open_output(&o, &out, &f);
-		if (!rc && validate_sampling_write(f, &o, v, samp))
+		if (!rc && validate_sampling_write(f, &o, v))
 			rc = -EIO;
 	} else if (!rc) {
 		rc = counting(&o, v, &out, &f);
@@ -477,7 +494,6 @@ int cmd_validate(int argc, char **argv)
 		rc = 1;
 	if (!rc && !o.sampling)
 		rc = save_trust(&o, v);
-	validate_sampling_free(samp, v ? pmc_validate__nr_rows(v) : 0);
 	pmc_validate__delete(v);
 	free(o.events);
 	return rc < 0 ? 0 : rc;

@@ -51,34 +51,6 @@ static void text_row(FILE *f, const struct pmc_validate_row *r)
 		fprintf(f, "    %s\n", r->why);
 }
 
-void validate_csv_field(FILE *f, const char *s, bool last)
-{
-	bool quote = strpbrk(s, ",\"\n") != NULL;
-
-	if (quote) {
-		fputc('"', f);
-		for (; *s; s++)
-			fprintf(f, *s == '"' ? "\"\"" : "%c", *s);
-		fputc('"', f);
-	} else {
-		fputs(s, f);
-	}
-	fputc(last ? '\n' : ',', f);
-}
-
-void validate_csv_num(FILE *f, double v)
-{
-	if (isnan(v))
-		fputc(',', f);
-	else
-		fprintf(f, "%.17g,", v);
-}
-
-json_t *validate_json_num(double v)
-{
-	return isnan(v) ? json_null() : json_real(v);
-}
-
 int validate_write_text(FILE *f, const struct pmc_validate *v)
 {
 	fprintf(f, "# pmc validate: reported = factor x predicted + overhead, %.0f%% intervals\n",
@@ -90,14 +62,4 @@ int validate_write_text(FILE *f, const struct pmc_validate *v)
 	for (size_t i = 0; i < pmc_validate__nr_rows(v); i++)
 		text_row(f, pmc_validate__row(v, i));
 	return ferror(f) ? -EIO : 0;
-}
-
-int validate_json_dump(FILE *f, json_t *root)
-{
-	int rc = !root || json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) ? -1 : 0;
-
-	if (!rc)
-		fputc('\n', f);
-	json_decref(root);
-	return rc;
 }
