@@ -23,6 +23,21 @@ char *pmc_trust_default_path(void)
 	return pmc__data_file("PMC_TRUST", "trust");
 }
 
+/* The classes' names: the trust file's words, and every output's. */
+static const char *const names[] = {
+	[PMC_VALIDATE_EXACT] = "exact",
+	[PMC_VALIDATE_BIAS] = "bias",
+	[PMC_VALIDATE_MULTIPLICATIVE] = "multiplicative",
+	[PMC_VALIDATE_RANDOM] = "random",
+	[PMC_VALIDATE_UNKNOWN] = "unknown",
+	[PMC_VALIDATE_UNSUPPORTED] = "unsupported",
+};
+
+const char *pmc_validate_class_name(enum pmc_validate_class c)
+{
+	return (unsigned)c < sizeof(names) / sizeof(names[0]) ? names[c] : "?";
+}
+
 static int class_of(const char *s)
 {
 	for (int i = PMC_VALIDATE_EXACT; s && i <= PMC_VALIDATE_UNSUPPORTED; i++)

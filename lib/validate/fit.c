@@ -8,20 +8,6 @@
 #include <stdio.h>
 #include "validate/validate.h"
 
-static const char *const names[] = {
-	[PMC_VALIDATE_EXACT] = "exact",
-	[PMC_VALIDATE_BIAS] = "bias",
-	[PMC_VALIDATE_MULTIPLICATIVE] = "multiplicative",
-	[PMC_VALIDATE_RANDOM] = "random",
-	[PMC_VALIDATE_UNKNOWN] = "unknown",
-	[PMC_VALIDATE_UNSUPPORTED] = "unsupported",
-};
-
-const char *pmc_validate_class_name(enum pmc_validate_class c)
-{
-	return (unsigned)c < sizeof(names) / sizeof(names[0]) ? names[c] : "?";
-}
-
 static double t_of(double level, int dof)
 {
 	return dof > 0 ? pmc_t_quantile(0.5 + level / 2, dof) : 0;

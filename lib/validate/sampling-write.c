@@ -61,9 +61,11 @@ static json_t *json_period(const struct pmc_validate_period *q)
 static json_t *json_row(const struct pmc_validate_sampling *v)
 {
 	json_t *periods = json_array();
-	json_t *j = json_pack("{s:s, s:s, s:I, s:o, s:o}", "event", v->row->event, "kernel",
-			      v->row->kernel, "size", (json_int_t)v->size, "counted",
-			      pmc__validate_json_num(pmc_validate_sampling__sampled(v) ? v->counted : NAN), "periods", periods);
+	json_t *j = json_pack(
+		"{s:s, s:s, s:I, s:o, s:o}", "event", v->row->event, "kernel", v->row->kernel,
+		"size", (json_int_t)v->size, "counted",
+		pmc__validate_json_num(pmc_validate_sampling__sampled(v) ? v->counted : NAN),
+		"periods", periods);
 
 	for (int p = 0; p < PMC_VALIDATE_NR_PERIODS; p++)
 		if (v->periods[p].nr)
@@ -73,8 +75,8 @@ static json_t *json_row(const struct pmc_validate_sampling *v)
 			j, "skid",
 			json_pack("{s:i, s:I, s:I, s:I, s:I, s:I, s:f}", "skid_instructions",
 				  v->skid_instructions, "period",
-				  (json_int_t)v->periods[PMC_VALIDATE_NR_PERIODS / 2].period, "pairs",
-				  (json_int_t)v->skid.pairs, "unpaired",
+				  (json_int_t)v->periods[PMC_VALIDATE_NR_PERIODS / 2].period,
+				  "pairs", (json_int_t)v->skid.pairs, "unpaired",
 				  (json_int_t)v->skid.unpaired, "moved", (json_int_t)v->skid.moved,
 				  "other_symbol", (json_int_t)v->skid.other_symbol, "mean_bytes",
 				  v->skid.mean_bytes));
@@ -98,11 +100,11 @@ int pmc_validate__write_sampling(const struct pmc_validate *v, FILE *f,
 	for (size_t i = 0; i < v->nr_rows; i++)
 		json_array_append_new(rows, json_row(&v->sampling[i]));
 	return pmc__validate_json_write(
-		f, json_pack("{s:s, s:s, s:O, s:f, s:i, s:i, s:o}", "schema", "pmc-validate/1",
-			     "mode", "sampling", "provenance",
-			     v->provenance ? v->provenance : json_null(), "confidence",
-			     v->opts.level, "seeds", v->seeds, "period_jitter",
-			     v->opts.backend && !strcmp(v->opts.backend, "vpmu") ? PMC_VALIDATE_JITTER
-										 : 0,
-			     "sampling", rows));
+		f,
+		json_pack("{s:s, s:s, s:O, s:f, s:i, s:i, s:o}", "schema", "pmc-validate/1", "mode",
+			  "sampling", "provenance", v->provenance ? v->provenance : json_null(),
+			  "confidence", v->opts.level, "seeds", v->seeds, "period_jitter",
+			  v->opts.backend && !strcmp(v->opts.backend, "vpmu") ? PMC_VALIDATE_JITTER
+									      : 0,
+			  "sampling", rows));
 }
