@@ -20,5 +20,6 @@
 #include <pmc/metric.h>
 #include <pmc/launcher.h>
 #include <pmc/merge.h>
+#include <pmc/validate.h>
 
 #endif /* PMC_PMC_H */

@@ -10,7 +10,7 @@
 #include <pmc/caps.h>
 #include <pmc/error.h>
 #include "core/backend.h"
-#include "event/evsel.h"
+#include "core/evsel.h"
 
 extern const struct pmc_backend_ops pmc__perf_ops;
 extern const struct pmc_backend_ops pmc__vpmu_ops;

@@ -20,8 +20,8 @@ struct pmc_parse_error;
 struct pmc_caps;
 struct pmc_backend_caps;
 struct pmc_cap_check;
-struct pmc_sampling;	   /* lib/record/sampling.h */
-struct pmc__sample_params; /* lib/record/sampling.h */
+struct pmc_sampling;	   /* core/sampling.h */
+struct pmc__sample_params; /* core/sampling.h */
 
 /*
  * Receives one record of the sample stream (a struct perf_event_header and its body,

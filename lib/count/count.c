@@ -267,13 +267,3 @@ int pmc_evsel__read_group(const struct pmc_evsel *leader, struct pmc_count *valu
 		return -EBADF;
 	return pmc__backend_read_group(c->ops, c, leader, values, nr);
 }
-
-void pmc_evlist__close(struct pmc_evlist *evlist)
-{
-	struct pmc_counting *c = evlist->counting;
-
-	if (!c)
-		return;
-	evlist->counting = NULL;
-	pmc__backend_close(c->ops, c);
-}

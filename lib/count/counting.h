@@ -99,4 +99,13 @@ int pmc__counting_times(const struct pmc_evlist *evlist, struct pmc__run_times *
  */
 int pmc__counting_start_ns(const struct pmc_evlist *evlist, uint64_t *out);
 
+/*
+ * check.c: makes err (negative) and why the event's cached verdict, as pmc_evsel__check() would
+ * have given them, for a refusal found after the check (the kernel's answer at open); the event and
+ * the rest of its group leave their pass (pass -1), as the planner leaves out a group with an
+ * uncountable member. Returns 0, or -ENOMEM when why could not be copied (the verdict is set all
+ * the same, without a reason).
+ */
+int pmc__evsel_refuse(struct pmc_evsel *evsel, int err, const char *why);
+
 #endif /* PMC_LIB_COUNT_COUNTING_H */

@@ -10,6 +10,7 @@
 #include <pmc/error.h>
 #include <pmc/event.h>
 #include <pmc/launcher.h>
+#include "count/counting.h"
 #include "event/evsel.h"
 #include "event/uncore.h"
 

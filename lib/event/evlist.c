@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* The event list: creation bound to a backend, access, deletion, and the walk of known names. */
+/* The event list: creation bound to a backend, access, closing and deletion, and the walk of
+ * known names. */
 #include <errno.h>
 #include <stdlib.h>
 #include <pmc/count.h>
@@ -38,6 +39,17 @@ int pmc_evlist__new(const struct pmc_evlist_opts *opts, struct pmc_evlist **out)
 		pmc__cputype_pmu(o.cputype, evlist->cputype, sizeof(evlist->cputype));
 	*out = evlist;
 	return 0;
+}
+
+/* The open counters go back to the list's backend, which opened them (pmc__counting_init()). */
+void pmc_evlist__close(struct pmc_evlist *evlist)
+{
+	struct pmc_counting *c = evlist->counting;
+
+	if (!c)
+		return;
+	evlist->counting = NULL;
+	pmc__backend_close(evlist->backend, c);
 }
 
 void pmc_evlist__delete(struct pmc_evlist *evlist)

@@ -68,7 +68,7 @@ struct series {
 };
 
 /*
- * write.c: fn called for every series in order (events, metrics, each region's events; kind
+ * series.c: fn called for every series in order (events, metrics, each region's events; kind
  * 'e', 'm', 'r', r the region, idx the event or metric), with the files sorted by rank.
  * Returns 0 or -ENOMEM.
  */
@@ -119,6 +119,10 @@ double *pmc__merge_region_row(struct pmc_merge *m, struct merge_file *f, const c
 			      int *err);
 /* f's value v of metric name. Returns 0 or -ENOMEM. */
 int pmc__merge_metric(struct pmc_merge *m, struct merge_file *f, const char *name, double v);
+/* read.c: frees what f holds (not f itself). */
+void pmc__merge_file_free(struct merge_file *f);
+/* read.c: forgets what a first file refused left (names, provenance): the merge as new. */
+void pmc__merge_forget(struct pmc_merge *m);
 /*
  * doc.c: reads the document buf[len] into f (through the three above). Returns as
  * pmc__merge_check(); a document that is not JSON also fills bad[blen] with where.

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * pmc merge's reader: one rank's pmc-stat/1 results file (docs/stat-output.md) into its
- * values per event, metric and region, checked against the files before it (docs/mpi.md).
+ * pmc merge's files: each rank's values per event, metric and region, as doc.c reads them
+ * from its pmc-stat/1 results file (docs/stat-output.md), checked against the files before it
+ * (docs/mpi.md).
  */
 #include <errno.h>
 #include <math.h>
@@ -10,9 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <pmc/error.h>
-#include <pmc/infile.h>
 #include "merge/merge.h"
 
 int pmc_merge__new(struct pmc_merge **out)
@@ -34,7 +33,7 @@ static void names_free(struct merge_names *n)
 	free(n->idx);
 }
 
-static void file_free(struct merge_file *f)
+void pmc__merge_file_free(struct merge_file *f)
 {
 	free(f->path);
 	json_decref(f->provenance);
@@ -50,7 +49,7 @@ void pmc_merge__delete(struct pmc_merge *m)
 	if (!m)
 		return;
 	for (size_t i = 0; i < m->nr_files; i++)
-		file_free(&m->files[i]);
+		pmc__merge_file_free(&m->files[i]);
 	free(m->files);
 	free(m->version);
 	free(m->backend);
@@ -319,7 +318,7 @@ int pmc__merge_check(struct pmc_merge *m, struct merge_file *f, json_t *prov,
 }
 
 /* A first file refused leaves nothing behind that the next first file would be held to. */
-static void forget_first(struct pmc_merge *m)
+void pmc__merge_forget(struct pmc_merge *m)
 {
 	names_free(&m->events);
 	names_free(&m->metrics);
@@ -331,94 +330,4 @@ static void forget_first(struct pmc_merge *m)
 	m->version = m->backend = m->launcher = NULL;
 	m->tagged = false;
 	m->size = -1;
-}
-
-int pmc_merge__add(struct pmc_merge *m, const char *name, const char *buf, size_t len, char *why,
-		   size_t why_len)
-{
-	struct merge_file f = {0};
-	char bad[64] = "";
-	int err;
-
-	if (why && why_len)
-		why[0] = '\0';
-	if (m->nr_files == m->cap_files) {
-		size_t cap = m->cap_files ? m->cap_files * 2 : 16;
-		struct merge_file *grown = realloc(m->files, cap * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		m->files = grown;
-		m->cap_files = cap;
-	}
-	f.path = strdup(name);
-	if (!f.path)
-		return -ENOMEM;
-	err = pmc__merge_read(m, &f, buf, len, why, why_len, bad, sizeof(bad));
-	if (err == -PMC_E_FORMAT && why && why_len && !why[0])
-		snprintf(why, why_len,
-			 "%s: not a pmc stat results file in JSON (pmc stat "
-			 "--format json) nor a program's regions (PMC_OUTPUT)%s",
-			 name, bad);
-	if (err) {
-		file_free(&f);
-		if (!m->nr_files)
-			forget_first(m);
-		return err;
-	}
-	m->files[m->nr_files++] = f;
-	return 0;
-}
-
-/* The whole of in, into *buf (*len bytes): one read of its size when it has one. */
-static int slurp(FILE *in, char **buf, size_t *len)
-{
-	struct stat st;
-	size_t cap = 0, n;
-	char *b = NULL, *g;
-
-	if (!fstat(fileno(in), &st) && S_ISREG(st.st_mode) && st.st_size > 0)
-		cap = (size_t)st.st_size + 1; /* + 1: the end is seen without another read */
-	*len = 0;
-	for (;;) {
-		if (!b || *len == cap) {
-			cap = !b ? (cap ? cap : 65536) : cap * 2;
-			if (!(g = realloc(b, cap))) {
-				free(b);
-				return -ENOMEM;
-			}
-			b = g;
-		}
-		n = fread(b + *len, 1, cap - *len, in);
-		*len += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(in)) {
-		free(b);
-		return -EIO;
-	}
-	*buf = b;
-	return 0;
-}
-
-int pmc_merge__add_file(struct pmc_merge *m, const char *path, char *why, size_t why_len)
-{
-	FILE *in;
-	char *buf = NULL;
-	size_t len = 0;
-	int err = pmc_fopen_input(path, &in);
-
-	if (!err) {
-		err = slurp(in, &buf, &len);
-		fclose(in);
-	}
-	if (err) {
-		if (why && why_len)
-			snprintf(why, why_len, "cannot read %s: %s", path, pmc_strerror(err));
-		return err;
-	}
-	err = pmc_merge__add(m, path, buf, len, why, why_len);
-	free(buf);
-	return err;
 }

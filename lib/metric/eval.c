@@ -2,7 +2,8 @@
 /*
  * Evaluating a metric's expression from counts, with perf's semantics where perf has a
  * value and a reason where it has none (docs/metrics.md, "Evaluation"): n/a for a division
- * by zero or a value out of range, unavailable for a missing input, never an infinity.
+ * by zero or a value out of range, unavailable for a missing input, never an infinity; and
+ * pmc_metric__eval(), the public call.
  */
 #include <errno.h>
 #include <limits.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <pmc/error.h>
+#include "core/opts.h"
 #include "metric/metric.h"
 
 /* Writes the first reason of a walk, prefixed with the metric it arose in when that is not
@@ -299,4 +301,44 @@ enum pmc_metric_status pmc__metric_threshold(struct pmc__eval *ev, const struct 
 	ev->depth = 0;
 	ev->text = metric->info.threshold;
 	return eval(ev, metric->threshold, out);
+}
+
+int pmc_metric__eval(const struct pmc_metric *metric, const struct pmc_metric_eval_opts *opts,
+		     struct pmc_metric_value *out)
+{
+	struct pmc_metric_eval_opts o;
+	struct pmc_metric_value v = {.unit = metric->info.unit, .flagged = -1};
+	struct pmc__memo memo = {0};
+	struct pmc__eval ev = {.opts = &o, .why = v.why, .len = sizeof(v.why), .memo = &memo};
+	double t;
+
+	if (!out || out->sz < offsetofend(struct pmc_metric_value, why) ||
+	    PMC_OPTS_COPY(pmc_metric_eval_opts, &o, opts, arg) || !o.input)
+		return -EINVAL;
+	ev.exact = o.exact;
+	if (o.exact && !metric->exact) {
+		v.status = PMC_METRIC_UNAVAILABLE;
+		snprintf(v.why, sizeof(v.why),
+			 "metric '%s' has no exact value: its file gives it no PmcExactExpr",
+			 metric->info.name);
+	} else {
+		v.status = pmc__metric_value(&ev, metric, &v.raw);
+	}
+	if (v.status == PMC_METRIC_OK) {
+		v.value = v.raw * metric->info.scale;
+		if (!isfinite(v.value))
+			v.status = PMC_METRIC_NA;
+		if (!isfinite(v.value))
+			snprintf(v.why, sizeof(v.why), "%g scaled by %g is out of range", v.raw,
+				 metric->info.scale);
+	}
+	ev.why = NULL; /* a threshold without a value says nothing of the metric's */
+	if (metric->threshold && (metric->exact || !o.exact))
+		v.flagged = pmc__metric_threshold(&ev, metric, &t) == PMC_METRIC_OK ? t != 0 : -1;
+	pmc__memo_free(&memo);
+	if (v.status != PMC_METRIC_OK)
+		v.value = v.raw = NAN;
+	v.sz = out->sz;
+	memcpy(out, &v, out->sz < sizeof(v) ? out->sz : sizeof(v));
+	return 0;
 }

@@ -151,7 +151,8 @@ struct pmc_metrics {
 	long nr_user; /* metrics added other than from a shipped file */
 	struct pmc__literals lit;
 	/*
-	 * Events the selected metrics need that the backend does not know (add.c), each with why
+	 * Events the selected metrics need that the backend does not know (lib/count's
+	 * metric-events.c, pmc__metrics_absent_add()), each with why
 	 * (name and why owned, pass -1, not counted): pmc_metric__summarize() reads them after the
 	 * caller's counts.
 	 */
@@ -201,6 +202,12 @@ bool pmc__in_list(const char *list, char sep, const char *name, size_t len);
 /* names.c: the same of a list that is the n bytes at list (no NUL needed). */
 bool pmc__in_listn(const char *list, size_t n, char sep, const char *name, size_t len);
 
+/*
+ * set.c: keeps an event the selected metrics need that the backend does not know, with why
+ * (copied): pmc_metric__summarize() makes the metrics that need it unavailable with it. 0 or
+ * -ENOMEM.
+ */
+int pmc__metrics_absent_add(struct pmc_metrics *m, const char *event, const char *why);
 /* summary-out.c: a summary as its JSON object (docs/stat-output.md, "Metrics"); NULL: no memory. */
 struct json_t;
 struct json_t *pmc__metric_summary_json(const struct pmc_metric_summary *s);
@@ -208,17 +215,19 @@ struct json_t *pmc__metric_summary_json(const struct pmc_metric_summary *s);
  * line break (RFC 4180). */
 void pmc__metric_csv_field(FILE *f, const char *s, const char *sep);
 
-/* set.c: frees a metric that is in no set. Accepts NULL. */
+/* defs.c: frees a metric that is in no set. Accepts NULL. */
 void pmc__metric_free(struct pmc_metric *metric);
+/* defs.c: the metric of a name among those parsed so far (no file is read), or NULL. */
+struct pmc_metric *pmc__metrics_loaded(const struct pmc_metrics *m, const char *name);
 /*
- * set.c: adds metrics (owned by the set from then on, whatever the result), each replacing
+ * defs.c: adds metrics (owned by the set from then on, whatever the result), each replacing
  * one of its name. Returns 0 or -ENOMEM, which frees them.
  */
 int pmc__metrics_add(struct pmc_metrics *m, struct pmc_metric **metrics, size_t nr);
 /* select.c: selects a metric of the set (at the end of the selection) unless it is. 0 or
  * -ENOMEM. */
 int pmc__metrics_select_one(struct pmc_metrics *m, struct pmc_metric *metric);
-/* set.c: the metric of a name, without regard to case, or NULL. */
+/* set.c: the metric of a name, without regard to case (its shipped file read first), or NULL. */
 struct pmc_metric *pmc__metrics_lookup(const struct pmc_metrics *m, const char *name);
 
 /* error.c: writes a metric error: code's message, where (may be NULL), text and offset. */

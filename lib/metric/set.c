@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The set of metric definitions: its life, lookups, one-off definitions and evaluation. */
+/* The set of metric definitions: its life and lookups (defs.c adds to it). */
 #include <assert.h>
 #include <errno.h>
 #include <limits.h>
@@ -13,67 +13,6 @@
 #include "core/backend.h"
 #include "core/opts.h"
 #include "metric/metric.h"
-
-/* Copies text into err->text; of a longer text, the part around offset (then adjusted). */
-static void error_text(struct pmc_metric_error *err, const char *text, int offset)
-{
-	size_t len = strlen(text), cap = sizeof(err->text) - 1, from = 0;
-
-	if (len > cap && offset > (int)cap / 2)
-		from = (size_t)offset - cap / 2;
-	if (from + cap > len && len > cap)
-		from = len - cap;
-	snprintf(err->text, sizeof(err->text), "%s", text + from);
-	err->parse.offset = offset < 0 ? -1 : offset - (int)from;
-}
-
-void pmc__metric_error(struct pmc_metric_error *err, const char *where, const char *text,
-		       int offset, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err)
-		return;
-	memset(err, 0, sizeof(*err));
-	snprintf(err->where, sizeof(err->where), "%s", where ? where : "");
-	error_text(err, text ? text : "", text ? offset : -1);
-	va_start(ap, fmt);
-	vsnprintf(err->parse.msg, sizeof(err->parse.msg), fmt, ap);
-	va_end(ap);
-}
-
-void pmc__metric_error_from(struct pmc_metric_error *err, const char *where, const char *text,
-			    const struct pmc_parse_error *perr)
-{
-	if (!err)
-		return;
-	pmc__metric_error(err, where, text, perr->offset, "%s", perr->msg);
-	err->parse.nr_suggest = perr->nr_suggest;
-	memcpy(err->parse.suggest, perr->suggest, sizeof(perr->suggest));
-}
-
-void pmc__metric_free(struct pmc_metric *metric)
-{
-	struct pmc_metric_info *i;
-
-	if (!metric)
-		return;
-	i = &metric->info;
-	free((char *)i->name);
-	free((char *)i->expr);
-	free((char *)i->groups);
-	free((char *)i->brief);
-	free((char *)i->desc);
-	free((char *)i->unit);
-	free((char *)i->threshold);
-	free((char *)i->constraint);
-	free((char *)i->exact);
-	free((char *)i->file);
-	pmc__expr_free(metric->expr);
-	pmc__expr_free(metric->threshold);
-	pmc__expr_free(metric->exact);
-	free(metric);
-}
 
 int pmc_metrics__new(const struct pmc_metrics_opts *opts, struct pmc_metric_error *err,
 		     struct pmc_metrics **out)
@@ -113,6 +52,25 @@ err:
 	return ret;
 }
 
+int pmc__metrics_absent_add(struct pmc_metrics *m, const char *event, const char *why)
+{
+	struct pmc_metric_counts *v = realloc(m->absent, (m->nr_absent + 1) * sizeof(*v));
+	char *name, *reason;
+
+	if (!v)
+		return -ENOMEM;
+	m->absent = v;
+	name = strdup(event);
+	reason = strdup(why);
+	if (!name || !reason) {
+		free(name);
+		free(reason);
+		return -ENOMEM;
+	}
+	v[m->nr_absent++] = (struct pmc_metric_counts){.name = name, .pass = -1, .why = reason};
+	return 0;
+}
+
 void pmc_metrics__delete(struct pmc_metrics *m)
 {
 	if (!m)
@@ -138,112 +96,10 @@ void pmc_metrics__delete(struct pmc_metrics *m)
 	free(m);
 }
 
-/* The metric of that name among those parsed so far. */
-static struct pmc_metric *loaded(const struct pmc_metrics *m, const char *name)
-{
-	if (m->pending && !strcasecmp(m->pending->info.name, name))
-		return m->pending;
-	return pmc__name_index_get(&m->names, name);
-}
-
 struct pmc_metric *pmc__metrics_lookup(const struct pmc_metrics *m, const char *name)
 {
 	pmc__metrics_need(m, name, strlen(name));
-	return loaded(m, name);
-}
-
-/* Its place in definition order (a shipped metric parsed late goes where it would have been). */
-static void insert(struct pmc_metrics *m, struct pmc_metric *metric)
-{
-	size_t at = m->nr;
-
-	while (at > 0 && m->metrics[at - 1]->order > metric->order)
-		at--;
-	memmove(&m->metrics[at + 1], &m->metrics[at], (m->nr - at) * sizeof(*m->metrics));
-	m->metrics[at] = metric;
-	m->nr++;
-}
-
-/* The index of a metric of the set: metrics are in order (insert()), so a binary search. */
-static size_t place(const struct pmc_metrics *m, const struct pmc_metric *metric)
-{
-	size_t lo = 0, hi = m->nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (m->metrics[mid]->order < metric->order)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	while (lo < m->nr && m->metrics[lo] != metric)
-		lo++; /* past others of its order, were there any */
-	assert(lo < m->nr);
-	return lo;
-}
-
-/*
- * Puts metric in the place of the one of its name (kept aside), or in its place in order; a
- * shipped metric parsed after the user's of its name, or a later file's, is dropped.
- */
-static void add_one(struct pmc_metrics *m, struct pmc_metric *metric)
-{
-	struct pmc_metric *old = loaded(m, metric->info.name);
-
-	metric->set = m;
-	if (!metric->shipped)
-		metric->order = LONG_MAX / 2 + m->nr_user++;
-	if (old && metric->shipped && (!old->shipped || old->order > metric->order)) {
-		pmc__metric_free(metric);
-		return;
-	}
-	pmc__name_index_put(&m->names, metric);
-	if (!old) {
-		insert(m, metric);
-		return;
-	}
-	metric->order = old->order;
-	m->metrics[place(m, old)] = metric;
-	for (size_t i = 0; old->info.selected && i < m->nr_selected; i++)
-		if (m->selected[i] == old)
-			m->selected[i] = metric;
-	metric->info.selected = old->info.selected;
-	m->replaced[m->nr_replaced++] = old;
-}
-
-int pmc__metrics_add(struct pmc_metrics *m, struct pmc_metric **metrics, size_t nr)
-{
-	struct pmc_metric **v = NULL, **r = NULL;
-
-	if (m->nr + nr > m->cap) {
-		size_t cap = (m->nr + nr) * 2;
-
-		v = realloc(m->metrics, cap * sizeof(*v));
-		if (v) {
-			m->metrics = v;
-			m->cap = cap;
-		}
-	}
-	if (m->nr_replaced + nr > m->cap_replaced) {
-		size_t cap = (m->nr_replaced + nr) * 2;
-
-		r = realloc(m->replaced, cap * sizeof(*r));
-		if (r) {
-			m->replaced = r;
-			m->cap_replaced = cap;
-		}
-	}
-	if (m->nr + nr > m->cap || m->nr_replaced + nr > m->cap_replaced ||
-	    pmc__name_index_reserve(&m->names, nr)) {
-		for (size_t i = 0; i < nr; i++)
-			pmc__metric_free(metrics[i]);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < nr; i++)
-		add_one(m, metrics[i]);
-	m->gen++;
-	return 0;
+	return pmc__metrics_loaded(m, name);
 }
 
 size_t pmc_metrics__nr(const struct pmc_metrics *m)
@@ -281,44 +137,4 @@ const struct pmc_metric_info *pmc_metric__info(const struct pmc_metric *metric)
 int pmc_metrics__literal(struct pmc_metrics *m, const char *name, double *value)
 {
 	return pmc__literal_value(m, name, value);
-}
-
-int pmc_metric__eval(const struct pmc_metric *metric, const struct pmc_metric_eval_opts *opts,
-		     struct pmc_metric_value *out)
-{
-	struct pmc_metric_eval_opts o;
-	struct pmc_metric_value v = {.unit = metric->info.unit, .flagged = -1};
-	struct pmc__memo memo = {0};
-	struct pmc__eval ev = {.opts = &o, .why = v.why, .len = sizeof(v.why), .memo = &memo};
-	double t;
-
-	if (!out || out->sz < offsetofend(struct pmc_metric_value, why) ||
-	    PMC_OPTS_COPY(pmc_metric_eval_opts, &o, opts, arg) || !o.input)
-		return -EINVAL;
-	ev.exact = o.exact;
-	if (o.exact && !metric->exact) {
-		v.status = PMC_METRIC_UNAVAILABLE;
-		snprintf(v.why, sizeof(v.why),
-			 "metric '%s' has no exact value: its file gives it no PmcExactExpr",
-			 metric->info.name);
-	} else {
-		v.status = pmc__metric_value(&ev, metric, &v.raw);
-	}
-	if (v.status == PMC_METRIC_OK) {
-		v.value = v.raw * metric->info.scale;
-		if (!isfinite(v.value))
-			v.status = PMC_METRIC_NA;
-		if (!isfinite(v.value))
-			snprintf(v.why, sizeof(v.why), "%g scaled by %g is out of range", v.raw,
-				 metric->info.scale);
-	}
-	ev.why = NULL; /* a threshold without a value says nothing of the metric's */
-	if (metric->threshold && (metric->exact || !o.exact))
-		v.flagged = pmc__metric_threshold(&ev, metric, &t) == PMC_METRIC_OK ? t != 0 : -1;
-	pmc__memo_free(&memo);
-	if (v.status != PMC_METRIC_OK)
-		v.value = v.raw = NAN;
-	v.sz = out->sz;
-	memcpy(out, &v, out->sz < sizeof(v) ? out->sz : sizeof(v));
-	return 0;
 }

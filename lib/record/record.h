@@ -9,7 +9,7 @@
 #include "count/child.h"
 #include "perfdata/perfdata.h"
 #include "record/hits.h"
-#include "record/sampling.h"
+#include "core/sampling.h"
 
 struct pmc_record {
 	struct pmc_evlist *evlist;

@@ -210,6 +210,13 @@ bool pmc__report_entry_interval(const struct pmc_estimate_check *c, uint64_t sam
 	return true;
 }
 
+bool pmc__report_imprecise(const struct perf_event_attr *a)
+{
+	/* Timer-based software samples land on the interrupted instruction: no skid to note. */
+	return a->precise_ip == 0 && a->type != PERF_TYPE_SOFTWARE &&
+	       a->type != PERF_TYPE_TRACEPOINT;
+}
+
 int pmc_report__event_check(struct pmc_report *r, size_t event_idx, double level,
 			    struct pmc_estimate_check *out)
 {

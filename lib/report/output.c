@@ -26,13 +26,6 @@ static const char *interval_text(const struct pmc_estimate_check *c, uint64_t sa
 	return buf;
 }
 
-bool pmc__report_imprecise(const struct perf_event_attr *a)
-{
-	/* Timer-based software samples land on the interrupted instruction: no skid to note. */
-	return a->precise_ip == 0 && a->type != PERF_TYPE_SOFTWARE &&
-	       a->type != PERF_TYPE_TRACEPOINT;
-}
-
 /* Branch mode: entries are branches counting 1 each, so no estimate or interval. */
 static void branch_header(struct pmc_report *r, size_t ai, FILE *out)
 {

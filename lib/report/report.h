@@ -236,7 +236,7 @@ int pmc__report_add(struct pmc_report *r, size_t attr_idx, const struct pmc__sam
 		    struct rframe *frames, size_t nr_frames, const struct rctx *base);
 void pmc__report_sort(struct pmc_report *r);
 bool pmc__report_visible(const struct pmc_report *r, const struct hent *e);
-/* output.c: whether samples of the event may skid past the instruction that caused them. */
+/* estimate.c: whether samples of the event may skid past the instruction that caused them. */
 bool pmc__report_imprecise(const struct perf_event_attr *a);
 /* stacks.c */
 int pmc__report_add_stack(struct pmc_report *r, size_t attr_idx, const struct rctx *c,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Reading the calibration file that pmc calibrate writes (schemas "pmc-calibrate/3", which
- * adds entries of events calibrated as a set, "pmc-calibrate/2", which adds an entry's
+ * The calibration file that pmc calibrate writes, read and written (schemas "pmc-calibrate/3",
+ * which adds entries of events calibrated as a set, "pmc-calibrate/2", which adds an entry's
  * first_entry, and "pmc-calibrate/1").
  */
 #include <errno.h>
@@ -9,10 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <jansson.h>
 #include <pmc/pmc.h>
 #include "core/datadir.h"
+#include "core/jsonfile.h"
 #include "run/calib.h"
 
 struct calib {
@@ -112,26 +114,16 @@ static int check_entries(json_t *root, char *why, size_t len)
 	return 0;
 }
 
-/* The versions of the file this pmc reads (docs/versioning.md). */
-static const char *const versions[] = {"pmc-calibrate/3", "pmc-calibrate/2", "pmc-calibrate/1"};
-
-static int check_schema(json_t *root, char *why, size_t len)
-{
-	const char *schema = json_string_value(json_object_get(root, "schema"));
-
-	if (!schema || strncmp(schema, "pmc-calibrate/", 14)) {
-		snprintf(why, len, "not a calibration file (no \"schema\": \"pmc-calibrate/N\")");
-		return -PMC_E_FORMAT;
-	}
-	for (size_t i = 0; i < sizeof(versions) / sizeof(versions[0]); i++)
-		if (!strcmp(schema, versions[i]))
-			return 0;
-	snprintf(why, len,
-		 "its schema is %.40s; this pmc reads pmc-calibrate/1 to /3 (run 'pmc calibrate' "
-		 "with this pmc)",
-		 schema);
-	return -PMC_E_VERSION;
-}
+/* The versions of the file this pmc reads (docs/versioning.md), newest first. */
+static const char *const versions[] = {"pmc-calibrate/3", "pmc-calibrate/2", "pmc-calibrate/1",
+				       NULL};
+static const struct pmc__jsonfile_kind kind = {
+	.family = "pmc-calibrate",
+	.name = "calibration file",
+	.writer = "pmc calibrate",
+	.versions = versions,
+	.reads = "pmc-calibrate/1 to /3",
+};
 
 int pmc__calib_load(const char *path, struct calib **out, char *why, size_t len)
 {
@@ -147,12 +139,9 @@ int pmc__calib_load(const char *path, struct calib **out, char *why, size_t len)
 		return -ENOMEM;
 	}
 	/* the default file is read only from a data folder no one else can write */
-	err = pmc__data_json_load(c->path, !path, &c->root, why, len);
-	if (!err) {
-		err = check_schema(c->root, why, len);
-		if (!err)
-			err = check_entries(c->root, why, len);
-	}
+	err = pmc__jsonfile_load(c->path, !path, &kind, &c->root, NULL, why, len);
+	if (!err)
+		err = check_entries(c->root, why, len);
 	if (err) {
 		pmc__calib_free(c);
 		return err;
@@ -280,4 +269,65 @@ bool pmc__calib_per_run(const struct calib *c, const char *backend, const char *
 	json_t *e = entry(c, backend, event, priv);
 
 	return e && number(json_object_get(json_object_get(e, "empty_program"), "median"), out);
+}
+
+/* Earlier entries for other events, backends, privilege levels or sets are kept. */
+static json_t *merged(const char *path, json_t *entries)
+{
+	json_t *old = pmc__jsonfile_read_old(path), *all = json_array(), *e, *n;
+	size_t i, k;
+
+	json_array_foreach(json_object_get(old, "entries"), i, e)
+	{
+		bool replaced = false;
+
+		json_array_foreach(entries, k, n) replaced |=
+			json_equal(json_object_get(e, "event"), json_object_get(n, "event")) &&
+			json_equal(json_object_get(e, "backend"), json_object_get(n, "backend")) &&
+			json_equal(json_object_get(e, "priv"), json_object_get(n, "priv")) &&
+			/* sets are written sorted (cmd-calibrate.c): equal sets are equal */
+			(json_object_get(e, "set")
+				 ? json_equal(json_object_get(e, "set"), json_object_get(n, "set"))
+				 : !json_object_get(n, "set"));
+		if (!replaced)
+			json_array_append(all, e);
+	}
+	json_array_extend(all, entries);
+	json_decref(old);
+	return all;
+}
+
+int pmc_calibration_save(const char *path, const char *entries_json, const char *empty_program)
+{
+	char *def = path ? NULL : pmc_calibration_default_path(), host[256] = "", date[64];
+	json_t *entries = json_loads(entries_json ? entries_json : "", 0, NULL), *root, *all, *e;
+	const struct pmc_caps *caps = pmc_caps();
+	time_t t = time(NULL);
+	bool sets = false;
+	size_t i;
+	int err;
+
+	path = path ? path : def;
+	err = !json_is_array(entries) ? -EINVAL : !path ? -ENOMEM : 0;
+	if (err) {
+		json_decref(entries);
+		free(def);
+		return err;
+	}
+	gethostname(host, sizeof(host) - 1);
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	all = strcmp(path, "-") ? merged(path, entries) : json_copy(entries);
+	/* Entries of a set (--set) make it version 3: a reader of 2 would take them for the
+	 * events' costs alone. */
+	json_array_foreach(all, i, e) sets |= json_object_get(e, "set") != NULL;
+	root = json_pack("{s:s, s:{s:s, s:s, s:s, s:s, s:s, s:s}, s:o}", "schema",
+			 versions[sets ? 0 : 1], "machine", "hostname", host, "cpu_model",
+			 caps->cpu_model, "kernel", caps->kernel, "date", date, "pmc_version",
+			 pmc_version(), "empty_program", empty_program ? empty_program : "",
+			 "entries", all);
+	err = pmc__jsonfile_write(path, root, 17);
+	json_decref(root);
+	json_decref(entries);
+	free(def);
+	return err;
 }

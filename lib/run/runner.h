@@ -38,9 +38,9 @@ struct pmc_run {
 	/* [2 * nr_events]: per event, the named markers' per-entry and first-entry costs
 	 * subtracted (regions.c), beside res.overhead_entry and overhead_first_entry (by id) */
 	double *overhead_named;
-	bool regions_named;  /* some region was entered with the named markers */
-	struct trust *trust; /* opts.trust (trust.c) */
-	double *trust_bias;  /* [nr_events]: each event's validated per-run bias, or NAN */
+	bool regions_named;	 /* some region was entered with the named markers */
+	struct pmc_trust *trust; /* opts.trust (trust.c) */
+	double *trust_bias;	 /* [nr_events]: each event's validated per-run bias, or NAN */
 	char trust_note[400];
 	bool *warned;  /* [nr_events]: said that regions could not count it */
 	bool null_run; /* an empty list: the command runs, timed, nothing counted */

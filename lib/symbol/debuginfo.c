@@ -9,6 +9,7 @@
  * object's (when the object has one), and that no debuginfod server is asked.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,4 +162,28 @@ int pmc__find_debuginfo_cfi(Dwfl_Module *mod, void **userdata, const char *modna
 	free(*debuginfo_file_name);
 	*debuginfo_file_name = NULL;
 	return -1;
+}
+
+static struct pmc__dwfl_callbacks callbacks;
+static pthread_once_t callbacks_once = PTHREAD_ONCE_INIT;
+static const struct pmc__dwfl_callbacks *callbacks_ready;
+
+/* Filled before callbacks_ready is published (pthread_once orders it for every caller). */
+static void callbacks_init(void)
+{
+	const struct pmc__dw_api *dw = pmc__dw_api();
+
+	if (!dw)
+		return;
+	callbacks.offline = (Dwfl_Callbacks){.find_debuginfo = pmc__find_debuginfo,
+					     .section_address = dw->dwfl_offline_section_address};
+	callbacks.proc = (Dwfl_Callbacks){.find_elf = dw->dwfl_build_id_find_elf,
+					  .find_debuginfo = pmc__find_debuginfo_cfi};
+	callbacks_ready = &callbacks;
+}
+
+const struct pmc__dwfl_callbacks *pmc__dwfl_callbacks(void)
+{
+	pthread_once(&callbacks_once, callbacks_init);
+	return callbacks_ready;
 }

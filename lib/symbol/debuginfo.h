@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Finding a stripped object's separate debug file, as untrusted input (debuginfo.c). */
+/* Finding a stripped object's separate debug file, as untrusted input, for libdwfl's callbacks
+ * (debuginfo.c). */
 #ifndef PMC_LIB_SYMBOL_DEBUGINFO_H
 #define PMC_LIB_SYMBOL_DEBUGINFO_H
 
@@ -24,5 +25,18 @@ int pmc__find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, 
 int pmc__find_debuginfo_cfi(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
 			    const char *file_name, const char *debuglink_file,
 			    GElf_Word debuglink_crc, char **debuginfo_file_name);
+
+/*
+ * dwfl_begin()'s callbacks, which name libdw's own functions and so are filled once it is
+ * loaded. offline: a DSO opened from its file (dso.c); proc: a sampled process's modules,
+ * reported with their files (unwind.c), nothing looked up in /proc, debug files only for
+ * their .debug_frame (pmc__find_debuginfo_cfi()). Both last as long as the process.
+ */
+struct pmc__dwfl_callbacks {
+	Dwfl_Callbacks offline;
+	Dwfl_Callbacks proc;
+};
+/* The callbacks, filled on the first call (thread-safe); NULL when libdw cannot be loaded. */
+const struct pmc__dwfl_callbacks *pmc__dwfl_callbacks(void);
 
 #endif /* PMC_LIB_SYMBOL_DEBUGINFO_H */

@@ -10,6 +10,7 @@
 #include <pmc/error.h>
 #include <pmc/infile.h>
 #include "core/log.h"
+#include "symbol/debuginfo.h"
 #include "symbol/dw-api.h"
 #include "symbol/ehframe.h"
 #include "symbol/perfmap.h"
@@ -70,7 +71,7 @@ static struct dso_impl *dso_open(struct pmc__dso *d)
 	im->dw = pmc__dw_api(); /* the first DSO opened loads libdw */
 	if (!im->dw)
 		return im;
-	im->dwfl = im->dw->dwfl_begin(&im->dw->offline_cb);
+	im->dwfl = im->dw->dwfl_begin(&pmc__dwfl_callbacks()->offline);
 	if (!im->dwfl)
 		return im;
 	/*
@@ -145,6 +146,25 @@ static struct pmc__sym *get_sym(struct pmc__dso *d, struct dso_impl *im, const c
 		return NULL;
 	}
 	return s;
+}
+
+/* A kernel address's symbol (kallsyms.c), or "0x..." for an address it names no symbol at. */
+static struct pmc__sym *kernel_sym(struct pmc__dso *d, struct dso_impl *im, uint64_t addr)
+{
+	struct ksym *k = pmc__kallsyms_find(d->st, addr);
+	struct pmc__sym *sym;
+	char buf[32];
+
+	if (!k) {
+		snprintf(buf, sizeof(buf), "0x%016" PRIx64, addr);
+		sym = get_sym(d, im, buf, addr, 0);
+		if (sym)
+			sym->unnamed = true;
+		return sym;
+	}
+	if (!k->sym)
+		k->sym = get_sym(d, im, k->name, k->addr, 0);
+	return k->sym;
 }
 
 /* The innermost DW_TAG_inlined_subroutine around addr, by name. */
@@ -296,7 +316,7 @@ const struct pmc__symres *pmc__dso_resolve(struct pmc__dso *d, uint64_t vaddr)
 	if (d->mismatch)
 		unnamed(d, im, r);
 	else if (d->kernel)
-		r->sym = pmc__kallsyms_find(d->st, d, vaddr);
+		r->sym = kernel_sym(d, im, vaddr);
 	else if (d->jitmap)
 		resolve_jit(d, im, r);
 	else
@@ -306,13 +326,6 @@ const struct pmc__symres *pmc__dso_resolve(struct pmc__dso *d, uint64_t vaddr)
 		return NULL;
 	}
 	return r;
-}
-
-struct pmc__sym *pmc__dso_kernel_sym(struct pmc__dso *d, const char *name, uint64_t start)
-{
-	struct dso_impl *im = dso_open(d);
-
-	return im ? get_sym(d, im, name, start, 0) : NULL;
 }
 
 void *pmc__dso_elf(struct pmc__dso *d)

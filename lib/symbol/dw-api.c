@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* libdw loaded on first use: its function table, resolved by name (dlsym on libdw's handle
- * also finds libelf's functions, a dependency of libdw), and dwfl_begin()'s callbacks. */
+ * also finds libelf's functions, a dependency of libdw). */
 #include <pthread.h>
-#include <stddef.h>
 #include "core/dynlib.h"
 #include "core/log.h"
-#include "symbol/debuginfo.h"
 #include "symbol/dw-api.h"
 
 static struct pmc__dw_api api;
@@ -15,9 +13,9 @@ static const char *const names[] = {
 #undef PMC__DW_NAME
 };
 #define NR_FNS (sizeof(names) / sizeof(names[0]))
-/* dynlib fills the first NR_FNS pointers of api; the callbacks follow them. */
-_Static_assert(offsetof(struct pmc__dw_api, offline_cb) == NR_FNS * sizeof(void *),
-	       "one name per function pointer, the callbacks after them");
+/* dynlib fills the NR_FNS pointers of api. */
+_Static_assert(sizeof(struct pmc__dw_api) == NR_FNS * sizeof(void *),
+	       "one name per function pointer");
 static struct pmc__dynlib lib = PMC__DYNLIB_INIT(PMC_DW_SONAME, names, &api, NR_FNS);
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static const struct pmc__dw_api *ready;
@@ -31,10 +29,6 @@ static void init(void)
 			PMC_DW_SONAME, lib.why);
 		return;
 	}
-	api.offline_cb = (Dwfl_Callbacks){.find_debuginfo = pmc__find_debuginfo,
-					  .section_address = api.dwfl_offline_section_address};
-	api.proc_cb = (Dwfl_Callbacks){.find_elf = api.dwfl_build_id_find_elf,
-				       .find_debuginfo = pmc__find_debuginfo_cfi};
 	ready = &api;
 }
 

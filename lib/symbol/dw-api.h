@@ -68,14 +68,6 @@ struct pmc__dw_api {
 #define PMC__DW_FIELD(name) __typeof__(name) *name;
 	PMC__DW_FNS(PMC__DW_FIELD)
 #undef PMC__DW_FIELD
-	/*
-	 * dwfl_begin()'s callbacks, which name libdw's own functions and so are filled once it
-	 * is loaded. offline_cb: a DSO opened from its file (dso.c); proc_cb: a sampled
-	 * process's modules, reported with their files (unwind.c), nothing looked up in /proc,
-	 * debug files only for their .debug_frame (debuginfo.h).
-	 */
-	Dwfl_Callbacks offline_cb;
-	Dwfl_Callbacks proc_cb;
 };
 
 /*

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The symbol table's state, shared by symtab.c and dso.c. */
+/* The symbol table's state, shared by symtab.c, intern.c, kallsyms.c and dso.c. */
 #ifndef PMC_LIB_SYMBOL_SYMTAB_H
 #define PMC_LIB_SYMBOL_SYMTAB_H
 
@@ -9,7 +9,7 @@
 struct ksym {
 	uint64_t addr;
 	const char *name;     /* in kbuf */
-	struct pmc__sym *sym; /* created on first hit */
+	struct pmc__sym *sym; /* created on first hit (dso.c) */
 };
 
 struct pmc__symtab {
@@ -31,9 +31,13 @@ void pmc__dso_free(struct pmc__dso *dso);
  */
 int pmc__kcache_open(char *path, size_t len);
 void pmc__kcache_write(const struct pmc__symtab *st, const char *path);
-/* Resolves a kernel address with /proc/kallsyms (symtab.c). */
-struct pmc__sym *pmc__kallsyms_find(struct pmc__symtab *st, struct pmc__dso *kdso, uint64_t addr);
-/* The interned symbol object of the kernel pseudo-DSO at start (dso.c). */
-struct pmc__sym *pmc__dso_kernel_sym(struct pmc__dso *d, const char *name, uint64_t start);
+/*
+ * kallsyms.c: the kernel symbol at or below addr, from the kernel symbol file (read on the first
+ * call), or NULL when none is known there; pmc__kallsyms_free() frees what the table read.
+ */
+struct ksym *pmc__kallsyms_find(struct pmc__symtab *st, uint64_t addr);
+void pmc__kallsyms_free(struct pmc__symtab *st);
+/* intern.c: frees the interned strings. */
+void pmc__symtab_strings_free(struct pmc__symtab *st);
 
 #endif /* PMC_LIB_SYMBOL_SYMTAB_H */

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "core/log.h"
 #include "symbol/cfirow.h"
+#include "symbol/debuginfo.h"
 #include "symbol/dw-api.h"
 #include "symbol/unwind.h"
 
@@ -204,7 +205,7 @@ static size_t modules_of(const struct pmc__dw_api *dw, const struct pmc__proc *p
 static Dwfl *build(struct pmc__unwind *u, uint32_t pid, const struct module *mods, size_t nr)
 {
 	const struct pmc__dw_api *dw = u->dw;
-	Dwfl *dwfl = dw->dwfl_begin(&dw->proc_cb);
+	Dwfl *dwfl = dw->dwfl_begin(&pmc__dwfl_callbacks()->proc);
 	Dwfl_Module *mod;
 	void **file;
 

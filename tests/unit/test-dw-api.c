@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* libdw loaded on first use (lib/symbol/dw-api.c): the function table and dwfl callbacks. */
+/* libdw loaded on first use (lib/symbol/dw-api.c): the function table; the dwfl callbacks
+ * (lib/symbol/debuginfo.c). */
 #include <criterion/criterion.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
@@ -22,32 +23,34 @@ Test(dw_api, resolves_libdw_and_libelf_functions)
 }
 
 /*
- * dwfl_begin()'s callbacks name libdw's functions: they must be filled at load time. Separate
- * debug files are found by pmc's own search (symbol/debuginfo.h), which opens them as
- * untrusted inputs, not by libdwfl's standard one; the unwinder's (proc_cb) is the variant
- * that declines a debug file without .debug_frame when the object has none either.
+ * dwfl_begin()'s callbacks name libdw's functions: they must be filled once it is loaded.
+ * Separate debug files are found by pmc's own search (symbol/debuginfo.h), which opens them as
+ * untrusted inputs, not by libdwfl's standard one; the unwinder's (proc) is the variant that
+ * declines a debug file without .debug_frame when the object has none either.
  */
 Test(dw_api, fills_the_callbacks)
 {
-	const struct pmc__dw_api *dw = pmc__dw_api();
+	const struct pmc__dwfl_callbacks *cb = pmc__dwfl_callbacks();
 
-	cr_assert_not_null(dw);
-	cr_expect_eq((void *)dw->offline_cb.find_debuginfo, (void *)pmc__find_debuginfo);
-	cr_expect_eq((void *)dw->offline_cb.section_address, (void *)dwfl_offline_section_address);
-	cr_expect_null(dw->offline_cb.find_elf);
-	cr_expect_eq((void *)dw->proc_cb.find_elf, (void *)dwfl_build_id_find_elf);
-	cr_expect_eq((void *)dw->proc_cb.find_debuginfo, (void *)pmc__find_debuginfo_cfi);
+	cr_assert_not_null(cb);
+	cr_expect_eq((void *)cb->offline.find_debuginfo, (void *)pmc__find_debuginfo);
+	cr_expect_eq((void *)cb->offline.section_address, (void *)dwfl_offline_section_address);
+	cr_expect_null(cb->offline.find_elf);
+	cr_expect_eq((void *)cb->proc.find_elf, (void *)dwfl_build_id_find_elf);
+	cr_expect_eq((void *)cb->proc.find_debuginfo, (void *)pmc__find_debuginfo_cfi);
+	cr_expect_eq(pmc__dwfl_callbacks(), cb, "a second call hands out the same callbacks");
 }
 
 #define NR_THREADS 8
 
 static void *first_use(void *arg)
 {
+	const struct pmc__dwfl_callbacks *cb = pmc__dwfl_callbacks();
 	const struct pmc__dw_api *dw = pmc__dw_api();
 
-	/* What a thread sees once it has the table: the callbacks are already there. */
+	/* What a thread sees once it has the callbacks: filled, and the table with them. */
 	*(const void **)arg =
-		dw && dw->proc_cb.find_elf && dw->offline_cb.find_debuginfo ? dw : NULL;
+		dw && cb && cb->proc.find_elf && cb->offline.find_debuginfo ? dw : NULL;
 	return NULL;
 }
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "symbol/debuginfo.h"
 #include "symbol/dw-api.h"
 #include "symbol/symindex.h"
 
@@ -28,7 +29,7 @@ static void open_module(const char *path, struct opened *o)
 	o->dw = pmc__dw_api();
 	cr_assert_not_null(o->dw);
 	cr_assert_geq(fd, 0, "%s: %m", path);
-	o->dwfl = o->dw->dwfl_begin(&o->dw->offline_cb);
+	o->dwfl = o->dw->dwfl_begin(&pmc__dwfl_callbacks()->offline);
 	cr_assert_not_null(o->dwfl);
 	o->mod = o->dw->dwfl_report_offline(o->dwfl, "test", path, fd);
 	cr_assert_not_null(o->mod, "libdwfl cannot open %s", path);

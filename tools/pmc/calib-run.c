@@ -1,14 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * pmc calibrate: the counts an empty program adds under pmc stat (the thesis's Table D.1),
- * the terminal summary, and saving the calibration file (merged with earlier entries).
+ * the terminal summary, and the calibration file handed to libpmc's writer.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include "calib-measure.h"
 #include "cli.h"
@@ -251,38 +248,6 @@ void calib_print(FILE *f, json_t *entries, const struct calib_params *p)
 	}
 }
 
-/* Earlier entries for other events, backends, privilege levels or sets are kept. */
-static json_t *merged(const char *path, json_t *entries)
-{
-	json_t *old = NULL, *all = json_array(), *e, *n;
-	size_t i, k;
-	FILE *f;
-
-	if (!pmc_fopen_input(path, &f)) { /* a FIFO or device there is replaced, not read */
-		old = json_loadf(f, 0, NULL);
-		fclose(f);
-	}
-
-	json_array_foreach(json_object_get(old, "entries"), i, e)
-	{
-		bool replaced = false;
-
-		json_array_foreach(entries, k, n) replaced |=
-			json_equal(json_object_get(e, "event"), json_object_get(n, "event")) &&
-			json_equal(json_object_get(e, "backend"), json_object_get(n, "backend")) &&
-			json_equal(json_object_get(e, "priv"), json_object_get(n, "priv")) &&
-			/* sets are written sorted (cmd-calibrate.c): equal sets are equal */
-			(json_object_get(e, "set")
-				 ? json_equal(json_object_get(e, "set"), json_object_get(n, "set"))
-				 : !json_object_get(n, "set"));
-		if (!replaced)
-			json_array_append(all, e);
-	}
-	json_array_extend(all, entries);
-	json_decref(old);
-	return all;
-}
-
 /*
  * The calibration file (-o, else this machine's) made ready before anything is measured: its
  * folder made and checked, a file made there and removed (pmc_data_file_prepare()).
@@ -300,44 +265,19 @@ int calib_check_output(const char *path)
 	return err ? 1 : 0;
 }
 
+/* The calibration file, through libpmc's writer (pmc_calibration_save()), said on stderr. */
 int calib_save(const char *path, json_t *entries, const struct calib_params *p)
 {
-	char *def = path ? NULL : pmc_calibration_default_path(), host[256] = "", date[64];
+	char *def = path ? NULL : pmc_calibration_default_path();
+	char *text = json_dumps(entries, JSON_COMPACT | JSON_REAL_PRECISION(17));
 	const char *target = path ? path : def;
-	const struct pmc_caps *caps = pmc_caps();
-	struct pmc_outfile *out;
-	time_t t = time(NULL);
-	json_t *root, *all, *e;
-	bool sets = false;
-	size_t i;
-	int err;
+	int err = target && text ? pmc_calibration_save(target, text, p->empty_argv[0]) : -ENOMEM;
 
-	gethostname(host, sizeof(host) - 1);
-	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-	if (!target)
-		return -ENOMEM;
-	all = strcmp(target, "-") ? merged(target, entries) : json_copy(entries);
-	/* Entries of a set (--set) make it version 3: a reader of 2 would take them for the
-	 * events' costs alone. */
-	json_array_foreach(all, i, e) sets |= json_object_get(e, "set") != NULL;
-	root = json_pack("{s:s, s:{s:s, s:s, s:s, s:s, s:s, s:s}, s:o}", "schema",
-			 sets ? "pmc-calibrate/3" : "pmc-calibrate/2", "machine", "hostname", host,
-			 "cpu_model", caps->cpu_model, "kernel", caps->kernel, "date", date,
-			 "pmc_version", pmc_version(), "empty_program", p->empty_argv[0], "entries",
-			 all);
-	err = root ? pmc_outfile__open(target, &out) : -ENOMEM;
-	if (!err &&
-	    json_dumpf(root, pmc_outfile__stream(out), JSON_INDENT(2) | JSON_REAL_PRECISION(17))) {
-		err = pmc_outfile__fail(out, -EIO);
-	} else if (!err) {
-		fputc('\n', pmc_outfile__stream(out));
-		err = pmc_outfile__commit(out);
-	}
 	if (err)
-		cli_say_unwritable("calibrate", target, err);
+		cli_say_unwritable("calibrate", target ? target : "(this machine's)", err);
 	else if (strcmp(target, "-"))
 		fprintf(stderr, "pmc calibrate: calibration written to %s\n", target);
-	json_decref(root);
+	free(text);
 	free(def);
 	return err;
 }

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <pmc/pmc.h>
 
 /*
@@ -86,7 +87,13 @@ struct cli_command {
 extern const struct cli_command cli_commands[];
 extern const struct cli_cmd cli_top_doc; /* pmc's own options, for pmc(1) and completion */
 extern const size_t cli_nr_commands;
-const struct cli_command *cli_find_cmd(const char *name);
+static inline const struct cli_command *cli_find_cmd(const char *name)
+{
+	for (size_t i = 0; name && i < cli_nr_commands; i++)
+		if (!strcmp(cli_commands[i].name, name))
+			return &cli_commands[i];
+	return NULL;
+}
 
 /*
  * Writes text to f from column col on (the cursor's), wrapped at width with continuation lines

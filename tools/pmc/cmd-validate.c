@@ -208,17 +208,17 @@ static bool in_list(const char *list, const char *name)
 }
 
 /* Each word of list must name a known kernel (kinds 'k') or event ('e'), else exit 2. */
-static int check_names(const struct vplan *plan, const char *list, bool kernels)
+static int check_names(const struct pmc_validate *v, const char *list, bool kernels)
 {
 	const char *cands[256];
 	size_t nr = 0;
 	char *copy = strdup(list), *save = NULL;
 	int rc = 0;
 
-	for (size_t i = 0; i < plan->nr_rows && nr < 256; i++) {
+	for (size_t i = 0; i < pmc_validate__nr_rows(v) && nr < 256; i++) {
 		/* an event is asked for by its name here or by the kernel's quantity */
 		for (int q = 0; q < (kernels ? 1 : 2) && nr < 256; q++) {
-			const struct vrow *r = &plan->rows[i];
+			const struct pmc_validate_row *r = pmc_validate__row(v, i);
 			const char *n = kernels ? r->kernel : q ? r->quantity : r->event;
 			bool seen = false;
 
@@ -252,7 +252,7 @@ static int check_names(const struct vplan *plan, const char *list, bool kernels)
 }
 
 /* A kernel asked for that is another backend's (array-* under vpmu, chase-* on perf): exit 2. */
-static int other_backend(const struct vplan *plan, const struct validate_opts *o)
+static int other_backend(const struct pmc_validate *v, const struct validate_opts *o)
 {
 	char *copy = strdup(o->kernels_arg), *save = NULL;
 	int rc = copy ? 0 : 1;
@@ -260,8 +260,8 @@ static int other_backend(const struct vplan *plan, const struct validate_opts *o
 	for (char *w = strtok_r(copy, ",", &save); w && !rc; w = strtok_r(NULL, ",", &save)) {
 		bool kept = false;
 
-		for (size_t i = 0; i < plan->nr_rows; i++)
-			kept |= !strcmp(plan->rows[i].kernel, w);
+		for (size_t i = 0; i < pmc_validate__nr_rows(v); i++)
+			kept |= !strcmp(pmc_validate__row(v, i)->kernel, w);
 		if (!kept) {
 			fprintf(stderr,
 				"pmc validate: kernel '%s' is not for the %s backend (array-* are "
@@ -274,35 +274,28 @@ static int other_backend(const struct vplan *plan, const struct validate_opts *o
 	return rc;
 }
 
-/* Keeps the rows of the kernels and events asked for, for the backend in use. */
-static int select_rows(struct vplan *plan, const struct validate_opts *o)
+/* Is row r of a kernel and an event asked for? */
+static bool asked_for(const struct pmc_validate_row *r, void *arg)
 {
-	size_t kept = 0;
-	int rc = o->kernels_arg ? check_names(plan, o->kernels_arg, true) : 0;
+	const struct validate_opts *o = arg;
+	bool ev = !o->nr_events;
+
+	for (size_t k = 0; k < o->nr_events; k++)
+		ev |= in_list(o->events[k], r->event) || in_list(o->events[k], r->quantity);
+	return ev && (!o->kernels_arg || in_list(o->kernels_arg, r->kernel));
+}
+
+/* Keeps the rows of the kernels and events asked for, for the backend in use. */
+static int select_rows(struct pmc_validate *v, struct validate_opts *o)
+{
+	int rc = o->kernels_arg ? check_names(v, o->kernels_arg, true) : 0;
 
 	for (size_t i = 0; !rc && i < o->nr_events; i++)
-		rc = check_names(plan, o->events[i], false);
+		rc = check_names(v, o->events[i], false);
 	if (rc)
 		return rc;
-	for (size_t i = 0; i < plan->nr_rows; i++) {
-		struct vrow *r = &plan->rows[i];
-		bool keep = (!o->kernels_arg || in_list(o->kernels_arg, r->kernel)) &&
-			    (!strcmp(r->backend, "any") ||
-			     !strcmp(r->backend, o->backend ? o->backend : "perf"));
-		bool ev = !o->nr_events;
-
-		for (size_t k = 0; k < o->nr_events; k++)
-			ev |= in_list(o->events[k], r->event) || in_list(o->events[k], r->quantity);
-		if (keep && ev) {
-			plan->rows[kept++] = *r;
-		} else {
-			free(r->kernel);
-			free(r->event);
-			free(r->quantity);
-		}
-	}
-	plan->nr_rows = kept;
-	return o->kernels_arg ? other_backend(plan, o) : 0;
+	pmc_validate__select(v, asked_for, o);
+	return o->kernels_arg ? other_backend(v, o) : 0;
 }
 
 /*
@@ -354,63 +347,154 @@ static int finish_output(struct pmc_outfile *out, const char *output, int rc)
 	return rc ? cli_say_unwritable("validate", output, rc) : 0;
 }
 
+static void progress(const struct pmc_validate_progress *p, void *arg)
+{
+	(void)arg;
+	if (p->event)
+		fprintf(stderr, "pmc validate: sampling %s on %s %ld (%d seeds x %d periods)\n",
+			p->event, p->kernel, p->size, p->seeds, p->periods);
+	else
+		fprintf(stderr, "pmc validate: %s %ld (%d repetition%s)\n", p->kernel, p->size,
+			p->repeat, p->repeat > 1 ? "s" : "");
+}
+
+/* Sampling mode: each row counted at its kernel's largest size, then recorded. 0 or 1. */
+static int sampling(const struct validate_opts *o, struct pmc_validate *v)
+{
+	struct pmc_validate_sampling_opts so = {
+		.sz = sizeof(so), .seeds = o->seeds, .skid = o->skid};
+	int err = pmc_validate__count(v);
+
+	if (!err)
+		err = pmc_validate__sample(v, &so);
+	if (err)
+		fprintf(stderr, "pmc validate: %s\n", pmc_validate__why(v));
+	return err ? 1 : 0;
+}
+
+/* The kernels' plan for o, selected. Returns 0, or the exit code with a message. */
+static int plan(struct validate_opts *o, struct pmc_validate **v)
+{
+	struct pmc_validate_opts vo = {.sz = sizeof(vo),
+				       .backend = o->backend,
+				       .priv = o->priv,
+				       .level = 0.95,
+				       .repeat = o->sampling ? 1 : o->repeat,
+				       .quick = o->quick,
+				       .largest_only = o->sampling,
+				       .progress = progress};
+	char why[512];
+	int err = pmc_validate__new(&vo, v, why, sizeof(why));
+
+	if (err) {
+		fprintf(stderr, "pmc validate: %s\n", *why ? why : pmc_strerror(err));
+		return 1;
+	}
+	return select_rows(*v, o);
+}
+
+/* The trust file (--trust, else this machine's) made ready before anything runs. */
+static int check_trust(const struct validate_opts *o)
+{
+	char *def = o->trust ? NULL : pmc_trust_default_path(), why[512] = "";
+	int err;
+
+	if (o->trust && !strcmp(o->trust, "none"))
+		return 0;
+	err = o->trust || def ? pmc_data_file_prepare(o->trust ? o->trust : def, why, sizeof(why))
+			      : -ENOMEM;
+	if (err)
+		fprintf(stderr, "pmc validate: the trust file: %s; nothing was measured\n",
+			*why ? why : pmc_strerror(err));
+	free(def);
+	return err ? 1 : 0;
+}
+
+/* Merges the verdicts into the trust file (--trust, else this machine's), said on stderr. */
+static int save_trust(const struct validate_opts *o, struct pmc_validate *v)
+{
+	char *def = o->trust ? NULL : pmc_trust_default_path();
+	const char *path = o->trust ? o->trust : def;
+	int err;
+
+	if (o->trust && !strcmp(o->trust, "none"))
+		return 0;
+	err = path ? pmc_validate__save_trust(v, path) : -ENOMEM;
+	if (err == -ENOSPC)
+		fprintf(stderr,
+			"pmc validate: no space left on the trust file's %s; it is left as it "
+			"was\n",
+			path);
+	else if (err)
+		fprintf(stderr, "pmc validate: cannot write the trust file %s: %s\n",
+			path ? path : "(this machine's)", pmc_strerror(err));
+	else
+		fprintf(stderr, "pmc validate: verdicts written to the trust file %s\n", path);
+	free(def);
+	return err ? 1 : 0;
+}
+
+/* Counting mode's runs and fit; the results to f. Returns 0, 1, or -EIO. */
+static int counting(const struct validate_opts *o, struct pmc_validate *v, struct pmc_outfile **out,
+		    FILE **f)
+{
+	int rc = pmc_validate__count(v);
+
+	if (rc) {
+		fprintf(stderr, "pmc validate: %s\n", pmc_validate__why(v));
+		return 1;
+	}
+	pmc_validate__fit(v);
+	rc = open_output(o, out, f);
+	if (rc)
+		return rc;
+	if (o->fmt == VALIDATE_TEXT)
+		return validate_write_text(*f, v) ? -EIO : 0;
+	return pmc_validate__write(v, *f,
+				   o->fmt == VALIDATE_CSV ? PMC_VALIDATE_FORMAT_CSV
+							  : PMC_VALIDATE_FORMAT_JSON)
+		       ? -EIO
+		       : 0;
+}
+
 int cmd_validate(int argc, char **argv)
 {
 	struct validate_opts o;
-	struct vplan plan = {.level = 0.95};
-	const char *prog = validate_kernels_path();
+	struct pmc_validate *v = NULL;
 	struct pmc_outfile *out = NULL;
-	json_t *prov = NULL;
-	struct vsampling *samp = NULL;
 	FILE *f = stdout;
 	int rc = parse_args(argc, argv, &o);
 
 	if (!rc)
-		rc = validate_load(prog, &plan);
-	if (!rc && validate_resolve(&plan, o.backend)) {
-		fprintf(stderr, "pmc validate: %s\n", pmc_strerror(-ENOMEM));
-		rc = 1;
-	}
-	if (!rc)
-		rc = select_rows(&plan, &o);
+		rc = plan(&o, &v);
 	if (!rc && o.dry_run) {
-		rc = validate_dry_run(&o, prog, &plan);
-		validate_free(&plan);
+		rc = pmc_validate__dry_run(v, stdout, o.verbose >= 2);
+		if (rc)
+			fprintf(stderr, "pmc validate: %s\n", pmc_validate__why(v));
+		rc = rc || fflush(stdout) || ferror(stdout) ? 1 : 0;
+		pmc_validate__delete(v);
 		free(o.events);
 		return rc;
 	}
 	if (!rc && !o.sampling)
-		rc = validate_check_trust(&o);
+		rc = check_trust(&o);
 	if (!rc)
 		rc = probe_output(&o);
 	if (!rc && o.sampling) {
-		rc = validate_sampling(&o, &plan, &samp, &prov);
+		rc = sampling(&o, v);
 		if (!rc)
 			rc = open_output(&o, &out, &f);
-		if (!rc && validate_sampling_write(f, &o, &plan, samp, prov))
+		if (!rc && validate_sampling_write(f, &o, v))
 			rc = -EIO;
+	} else if (!rc) {
+		rc = counting(&o, v, &out, &f);
 	}
-	/* One kernel at a time: the rows of a kernel are consecutive in pmc-kernels --list. */
-	for (size_t i = 0, j; !rc && !o.sampling && i < plan.nr_rows; i = j) {
-		for (j = i; j < plan.nr_rows && !strcmp(plan.rows[j].kernel, plan.rows[i].kernel);
-		     j++)
-			;
-		rc = validate_run_kernel(&o, prog, &plan, i, j, &prov);
-	}
-	for (size_t i = 0; !rc && !o.sampling && i < plan.nr_rows; i++)
-		validate_fit(&plan.rows[i], plan.level, plan.irq_source);
-	if (!rc && !o.sampling)
-		rc = open_output(&o, &out, &f);
-	if (!rc && !o.sampling && validate_write(f, &plan, o.fmt, prov))
-		rc = -EIO;
 	rc = finish_output(out, o.output, rc);
 	if (!out && !rc && (fflush(stdout) || ferror(stdout)))
 		rc = 1;
 	if (!rc && !o.sampling)
-		rc = validate_save_trust(&o, &plan);
-	json_decref(prov);
-	validate_sampling_free(samp, plan.nr_rows);
-	validate_free(&plan);
+		rc = save_trust(&o, v);
+	pmc_validate__delete(v);
 	free(o.events);
 	return rc < 0 ? 0 : rc;
 }

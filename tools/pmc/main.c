@@ -39,14 +39,6 @@ const struct cli_cmd cli_top_doc = {
 	.opts = top_options,
 };
 
-const struct cli_command *cli_find_cmd(const char *name)
-{
-	for (size_t i = 0; name && i < cli_nr_commands; i++)
-		if (!strcmp(cli_commands[i].name, name))
-			return &cli_commands[i];
-	return NULL;
-}
-
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: pmc %s\n\ncommands:\n", cli_top_doc.synopsis);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * pmc stat's terminal summary, laid out as perf stat's (docs/stat-output.md): a value, unit,
- * name and comment column per event, the repetitions in detail, the time of one run; and the
- * pass plan.
+ * name and comment column per event, per unit too, the repetitions in detail, the time of one
+ * run; and the pass plan.
  */
 #include <errno.h>
 #include <math.h>
@@ -364,6 +364,59 @@ void stat_print_events(FILE *f, const struct stat_run *run, const char *prefix,
 	stat_views__delete(v, nr);
 }
 
+/* The rows per unit (-A, --per-core, --per-socket, --per-thread): docs/stat-output.md, "Units". */
+/* The label column: as wide as the widest label. */
+static int label_width(const struct pmc_run_unit *u, size_t n)
+{
+	int w = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if ((int)strlen(u[i].label) > w)
+			w = (int)strlen(u[i].label);
+	return w;
+}
+
+/* "S0-D0-C1   2  " (a core or socket with its CPUs, as perf), "CPU3  ", "prog-1234  ". */
+static void unit_prefix(char *buf, size_t len, const char *before, const struct pmc_run_unit *u,
+			int w, enum pmc_run_aggr aggr)
+{
+	if (aggr == PMC_RUN_AGGR_CORE || aggr == PMC_RUN_AGGR_SOCKET || aggr == PMC_RUN_AGGR_DIE)
+		snprintf(buf, len, "%s%-*s %3d  ", before, w, u->label, u->nr_cpus);
+	else
+		snprintf(buf, len, "%s%-*s  ", before, w, cli_show(u->label));
+}
+
+void stat_print_units(FILE *f, const struct stat_run *run, const char *before,
+		      const struct pmc_run_unit *units, size_t nr, double wall_ns,
+		      const struct stat_numfmt *nf)
+{
+	int w = label_width(units, nr);
+	char prefix[128];
+
+	for (size_t u = 0; u < nr; u++) {
+		unit_prefix(prefix, sizeof(prefix), before, &units[u], w, run->opts->aggr);
+		stat_print_events(f, run, prefix, units[u].events, run->res->nr_events, wall_ns,
+				  nf);
+	}
+}
+
+/* The summary's rows per unit, unless the counts are the whole program's. */
+static void print_unit_rows(FILE *f, const struct stat_run *run, const struct stat_numfmt *nf)
+{
+	const struct pmc_run_results *res = run->res;
+
+	if (run->opts->aggr == PMC_RUN_AGGR_GLOBAL)
+		return;
+	stat_print_units(f, run, "", res->units, res->nr_units,
+			 res->nr_runs ? res->wall.mean * 1e9 : 0, nf);
+	if (res->lost_threads)
+		fprintf(f,
+			"(the values of %llu threads were lost, the kernel's buffer full: the "
+			"main thread's row holds them)\n",
+			(unsigned long long)res->lost_threads);
+	fputc('\n', f);
+}
+
 void stat_print_summary(FILE *f, const struct stat_run *run, const struct stat_numfmt *nf)
 {
 	const struct pmc_run_results *res = run->res;
@@ -379,7 +432,7 @@ void stat_print_summary(FILE *f, const struct stat_run *run, const struct stat_n
 	uw = unit_width(v, res->nr_events);
 	stat_print_header(f, run);
 	stat_print_overhead(f, run);
-	stat_units__print(f, run, nf);
+	print_unit_rows(f, run, nf);
 	for (size_t i = 0; i < res->nr_events; i++) {
 		long m = v[i].counted ? metric_in_column(run, &v[i], i, printed) : -1;
 

@@ -220,7 +220,7 @@ static int new_runner(struct stat_run *run)
 				  .arg = run,
 				  .on_refusal = on_refusal,
 				  .interval_ms = o->interval_ms,
-				  .on_interval = o->interval_ms ? stat_units__interval : NULL,
+				  .on_interval = o->interval_ms ? stat_print_interval : NULL,
 				  .delay_ms = o->delay_ms,
 				  .ctl_fd = run->ctl_fd,
 				  .ack_fd = run->ack_fd,

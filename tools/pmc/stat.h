@@ -156,9 +156,15 @@ int stat_live_open(struct stat_run *run);
 void stat_live_close(struct stat_run *run);
 void stat_live_hooks(struct stat_run *run, struct pmc_run_opts *ro);
 
-/* stat-units.c: rows per unit in the summary, and the interval lines as they come. */
-void stat_units__print(FILE *f, const struct stat_run *run, const struct stat_numfmt *nf);
-void stat_units__interval(const struct pmc_run_interval *iv, void *arg);
+/* stat-interval.c: the interval lines as they come (the runner's on_interval). */
+void stat_print_interval(const struct pmc_run_interval *iv, void *arg);
+/*
+ * stat-out.c: the lines of units[nr] (CPUs, cores, threads, ...), each event's after before and
+ * the unit's label, as stat_print_events() prints them.
+ */
+void stat_print_units(FILE *f, const struct stat_run *run, const char *before,
+		      const struct pmc_run_unit *units, size_t nr, double wall_ns,
+		      const struct stat_numfmt *nf);
 /*
  * stat-out.c: the lines of the counted ones of events[nr] (a unit's, an interval's), each
  * after prefix (its label, its time), as the summary prints them; wall_ns is what "CPUs

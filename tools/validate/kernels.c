@@ -20,7 +20,8 @@
  * as the overhead. Where the start-up provably adds nothing (no getppid call, no write to the
  * watched variable before main), the start-up column is 0 and an overhead is a bias.
  *
- * The memory kernels (array-*, chase-*) are in array.c.
+ * The memory kernels (array-*, chase-*) are in array.c; the --list line they all print in
+ * list.c.
  *
  * Built static and without PIE, so that the watched variable's address is fixed and known before
  * the run
@@ -167,23 +168,6 @@ static const struct kernel kernels[] = {
 };
 
 #define NR_KERNELS (sizeof(kernels) / sizeof(kernels[0]))
-
-void kernels_print(const char *kernel, const char *event, double per_size, const char *startup,
-		   const char *sizes, const char *quick, const char *backend)
-{
-	const char *bp = strstr(event, "%BP%");
-
-	printf("%s\t", kernel);
-	if (bp)
-		printf("%.*s%p%s", (int)(bp - event), event, (void *)&pmc_kernels_watched, bp + 4);
-	else
-		fputs(event, stdout);
-	if (isnan(per_size))
-		printf("\t-");
-	else
-		printf("\t%.17g", per_size);
-	printf("\t%s\t%s\t%s\t%s\n", startup, sizes, quick, backend);
-}
 
 static int list(void)
 {

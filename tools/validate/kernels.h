@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* pmc-kernels' parts: the --list line they all print, and the memory kernels (array.c). */
+/* pmc-kernels' parts: the --list line they all print (list.c), and the memory kernels (array.c). */
 #ifndef PMC_KERNELS_H
 #define PMC_KERNELS_H
+
+/* The variable the breakpoint kernel writes (kernels.c); --list prints its address for %BP%. */
+extern volatile long pmc_kernels_watched;
 
 /*
  * One line of --list: kernel, event, per-size count (NAN: none predicted, '-'), start-up,

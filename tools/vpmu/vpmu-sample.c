@@ -31,31 +31,7 @@ ULong vp_samples_lost(void)
 	return lost;
 }
 
-/* ---- periods (docs/vpmu.md, "Sampling": --period-jitter and --seed) ---- */
-
-/* splitmix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators",
- * OOPSLA 2014): one 64-bit state, every seed a full-period sequence. */
-static ULong splitmix64(ULong *state)
-{
-	ULong z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* A period of counter k drawn around p: p itself, or with --period-jitter=J a uniform integer
- * in [p - p*J/100, p + p*J/100] (mean p exactly), never below 1. */
-ULong vp_jitter(struct vp_thread *t, UInt k, ULong p)
-{
-	ULong half = p / 100 * vp_clo.period_jitter + p % 100 * vp_clo.period_jitter / 100;
-	ULong d;
-
-	if (!half)
-		return p;
-	d = splitmix64(&t->rng[k]) % (2 * half + 1);
-	return p - half + d < 1 ? 1 : p - half + d;
-}
+/* ---- periods (docs/vpmu.md, "Sampling"; the jitter: vpmu-jitter.c) ---- */
 
 static ULong next_period(struct vp_thread *t, UInt k)
 {
@@ -67,9 +43,7 @@ static ULong next_period(struct vp_thread *t, UInt k)
  * on --seed alone and a reset replays the same periods. */
 void vp_period_restart(struct vp_thread *t, UInt k)
 {
-	ULong st = vp_clo.seed ^ ((ULong)(t - vp_threads) << 8 | k) * 0xd1b54a32d192ed03ULL;
-
-	t->rng[k] = splitmix64(&st);
+	vp_jitter_seed(t, k);
 	if (vp_ctr[k].flags & VPMU_PROG_FREQ) {
 		vp_freq_restart(t, k);
 		return;

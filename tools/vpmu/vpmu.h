@@ -152,9 +152,15 @@ struct vp_thread *vp_thread_get(ThreadId tid);
 void vp_flush_cur(void);
 void vp_thread_exit(ThreadId tid);
 
+/*
+ * vpmu-jitter.c: a period of counter k of t drawn around p (p itself without --period-jitter);
+ * and its generator restarted from --seed, the thread's slot and the counter.
+ */
+ULong vp_jitter(struct vp_thread *t, UInt k, ULong p);
+void vp_jitter_seed(struct vp_thread *t, UInt k);
+
 /* vpmu-freq.c: frequency mode (docs/vpmu.md, "Frequency mode") */
 #define VP_TICK_CYCLES 4000000ull /* the kernel's tick at HZ=250 (Debian's), in modelled ns */
-ULong vp_jitter(struct vp_thread *t, UInt k, ULong p);
 void vp_freq_restart(struct vp_thread *t, UInt k);
 void vp_freq_reload(struct vp_thread *t, UInt k, ULong val, ULong now);
 void vp_freq_tick(struct vp_thread *t, const ULong *val, ULong now);

@@ -7,7 +7,7 @@
 #include "core/backend.h"
 #include "backend/perf/perf.h"
 #include "backend/perf/ringbuf.h"
-#include "record/sampling.h"
+#include "core/sampling.h"
 
 /*
  * Events are opened per CPU (the kernel refuses to map inherited per-task events), for

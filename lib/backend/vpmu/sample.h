@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <vpmu/protocol.h>
 #include "core/backend.h"
-#include "record/sampling.h"
+#include "core/sampling.h"
 
 #define CONV_MAX_PATH 4096
 /* The largest converted record: MMAP2 with a whole path, or a sample with 16 branches, both

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The generic sampling state a backend's sample_open() fills, and what it is asked to open. */
-#ifndef PMC_LIB_RECORD_SAMPLING_H
-#define PMC_LIB_RECORD_SAMPLING_H
+#ifndef PMC_LIB_CORE_SAMPLING_H
+#define PMC_LIB_CORE_SAMPLING_H
 
 #include <linux/perf_event.h>
 #include <stdbool.h>
@@ -53,4 +53,4 @@ struct pmc_sampling {
 	bool target_exited; /* set by sample_poll() when every event has hung up */
 };
 
-#endif /* PMC_LIB_RECORD_SAMPLING_H */
+#endif /* PMC_LIB_CORE_SAMPLING_H */

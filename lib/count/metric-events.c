@@ -2,7 +2,9 @@
 /*
  * The events a set's selected metrics need, added to an event list before its passes are
  * planned (pmc_metrics__add_events()): a metric's counters as one weak group, so that the
- * planner keeps them in one pass when they fit (docs/metrics.md, "In pmc stat").
+ * planner keeps them in one pass when they fit, each counter the backend refuses alone
+ * (pmc_evsel__check(), which is why this is counting's and not the metric engine's), each
+ * event unknown here kept by the set with its reason (docs/metrics.md, "In pmc stat").
  */
 #include <errno.h>
 #include <stdio.h>
@@ -98,21 +100,15 @@ static int add_one(const struct pmc_metric_event *ev, void *arg)
 /* An event of a metric that this backend does not know: the metric shows it unavailable. */
 static int note_absent(struct adding *a, const char *event, const struct pmc_parse_error *perr)
 {
-	struct pmc_metrics *m = a->m;
-	struct pmc_metric_counts *v = realloc(m->absent, (m->nr_absent + 1) * sizeof(*v));
-	char *name, *why;
+	char *why;
+	int rc;
 
-	if (!v)
+	if (asprintf(&why, "'%s' is not an event here: %s", event,
+		     perr->msg[0] ? perr->msg : "it does not parse") < 0)
 		return -ENOMEM;
-	m->absent = v;
-	name = strdup(event);
-	if (!name || asprintf(&why, "'%s' is not an event here: %s", event,
-			      perr->msg[0] ? perr->msg : "it does not parse") < 0) {
-		free(name);
-		return -ENOMEM;
-	}
-	v[m->nr_absent++] = (struct pmc_metric_counts){.name = name, .pass = -1, .why = why};
-	return 0;
+	rc = pmc__metrics_absent_add(a->m, event, why);
+	free(why);
+	return rc;
 }
 
 static int parse_into(struct adding *a, const char *str)

@@ -1,26 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * pmc validate's verdict (docs/accuracy.md, "Classes"): the least-squares fit of
+ * Validation's verdict (docs/accuracy.md, "Classes"): the least-squares fit of
  * reported = factor x predicted + overhead over every size and repetition, its residuals and
  * Student-t intervals, and the class that follows from them.
  */
 #include <math.h>
 #include <stdio.h>
-#include "validate.h"
-
-static const char *const names[] = {
-	[VCLASS_EXACT] = "exact",
-	[VCLASS_BIAS] = "bias",
-	[VCLASS_MULTIPLICATIVE] = "multiplicative",
-	[VCLASS_RANDOM] = "random",
-	[VCLASS_UNKNOWN] = "unknown",
-	[VCLASS_UNSUPPORTED] = "unsupported",
-};
-
-const char *vclass_name(enum vclass c)
-{
-	return names[c];
-}
+#include "validate/validate.h"
 
 static double t_of(double level, int dof)
 {
@@ -46,7 +32,7 @@ static double correlation(const double *a, const double *b, int n)
 }
 
 /* The largest size's points: the "reported" column. */
-static void largest(struct vrow *r, double level)
+static void largest(struct pmc_validate_row *r, double level)
 {
 	double sum = 0, ss = 0;
 	int n = 0;
@@ -68,7 +54,7 @@ static void largest(struct vrow *r, double level)
  * Nothing predicted to grow with the size (per_size 0): the count must stay as it is; its
  * level is the overhead and there is no factor.
  */
-static void fit_flat(struct vrow *r, double level)
+static void fit_flat(struct pmc_validate_row *r, double level)
 {
 	double ss = 0;
 
@@ -84,7 +70,7 @@ static void fit_flat(struct vrow *r, double level)
 }
 
 /* Returns the largest |residual|, or -1 when fewer than two sizes were counted. */
-static double fit_line(struct vrow *r, double level)
+static double fit_line(struct pmc_validate_row *r, double level)
 {
 	double mx = 0, my = 0, sxx = 0, sxy = 0, ssr = 0, rmax = 0, t;
 	int dof = r->nr - 2;
@@ -116,7 +102,7 @@ static double fit_line(struct vrow *r, double level)
  * The residuals' correlation with the page faults and the interrupts counted alongside (NAN
  * where either was not counted or the residuals are 0), and a note where one follows them.
  */
-static void note_alongside(struct vrow *r, const char *irq_source)
+static void note_alongside(struct pmc_validate_row *r, const char *irq_source)
 {
 	double res[r->nr > 0 ? r->nr : 1];
 	char note[2][160] = {"", ""};
@@ -146,16 +132,16 @@ static void note_alongside(struct vrow *r, const char *irq_source)
  * are exact, bias or multiplicative; noisy ones are multiplicative when the factor's interval
  * leaves out 1, bias when the overhead's leaves out the start-up, else random.
  */
-void validate_fit(struct vrow *r, double level, const char *irq_source)
+void pmc__validate_fit_row(struct pmc_validate_row *r, double level, const char *irq_source)
 {
 	double rmax = 0, xmax = 0;
 	bool factor_one, quiet;
 
 	r->pf_r = r->irq_r = NAN;
-	if (r->cls == VCLASS_UNSUPPORTED || r->cls == VCLASS_UNKNOWN)
+	if (r->cls == PMC_VALIDATE_UNSUPPORTED || r->cls == PMC_VALIDATE_UNKNOWN)
 		return;
 	if (!r->nr) {
-		r->cls = VCLASS_UNKNOWN;
+		r->cls = PMC_VALIDATE_UNKNOWN;
 		snprintf(r->why, sizeof(r->why), "nothing was counted");
 		return;
 	}
@@ -164,7 +150,7 @@ void validate_fit(struct vrow *r, double level, const char *irq_source)
 		r->factor = r->factor_ci = r->overhead = r->overhead_ci = r->resid_sd = NAN;
 		snprintf(r->why, sizeof(r->why),
 			 "nothing is predicted between the cache levels: reported, not classified");
-		r->cls = VCLASS_UNKNOWN;
+		r->cls = PMC_VALIDATE_UNKNOWN;
 		return;
 	}
 	if (r->per_size == 0) {
@@ -172,7 +158,7 @@ void validate_fit(struct vrow *r, double level, const char *irq_source)
 		for (int i = 0; i < r->nr; i++)
 			rmax = fmax(rmax, fabs(r->y[i] - r->overhead));
 	} else if ((rmax = fit_line(r, level)) < 0) {
-		r->cls = VCLASS_UNKNOWN;
+		r->cls = PMC_VALIDATE_UNKNOWN;
 		snprintf(r->why, sizeof(r->why), "fewer than two sizes were counted: no fit");
 		return;
 	}
@@ -183,11 +169,17 @@ void validate_fit(struct vrow *r, double level, const char *irq_source)
 		     (!quiet && fabs(r->factor - 1) <= r->factor_ci);
 	r->bias = isnan(r->startup) ? NAN : r->overhead - r->startup;
 	if (!factor_one)
-		r->cls = VCLASS_MULTIPLICATIVE;
+		r->cls = PMC_VALIDATE_MULTIPLICATIVE;
 	else if (!isnan(r->bias) && fabs(r->bias) >= 0.5 &&
 		 (quiet || fabs(r->bias) > r->overhead_ci))
-		r->cls = VCLASS_BIAS;
+		r->cls = PMC_VALIDATE_BIAS;
 	else
-		r->cls = quiet ? VCLASS_EXACT : VCLASS_RANDOM;
+		r->cls = quiet ? PMC_VALIDATE_EXACT : PMC_VALIDATE_RANDOM;
 	note_alongside(r, irq_source);
+}
+
+void pmc_validate__fit(struct pmc_validate *v)
+{
+	for (size_t i = 0; i < v->nr_rows; i++)
+		pmc__validate_fit_row(&v->rows[i], v->opts.level, v->irq_source);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * pmc validate's runs: one kernel's events counted at each size by the library's runner (the
+ * Validation's runs: one kernel's events counted at each size by the library's runner (the
  * runner of pmc stat), with page-faults and interrupts alongside where the backend counts them
  * (the known sources of overcounts, which validate_fit() correlates with the residuals).
  */
@@ -10,11 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include "cli.h"
-#include "validate.h"
+#include "validate/validate.h"
 
 struct kernel_run {
-	struct vplan *plan;
+	struct pmc_validate *v;
 	size_t first, end;
 	size_t idx[64];	   /* each row's event in the list; SIZE_MAX: refused while parsing */
 	size_t pf_idx;	   /* page-faults, or SIZE_MAX */
@@ -58,38 +57,41 @@ static double proc_interrupts(void)
 	return cpus ? sum : NAN;
 }
 
-static void row_says(struct vrow *r, enum vclass c, const char *why)
+static void row_says(struct pmc_validate_row *r, enum pmc_validate_class c, const char *why)
 {
-	if (r->cls == VCLASS_UNSUPPORTED || r->cls == VCLASS_UNKNOWN)
+	if (r->cls == PMC_VALIDATE_UNSUPPORTED || r->cls == PMC_VALIDATE_UNKNOWN)
 		return;
 	r->cls = c;
 	snprintf(r->why, sizeof(r->why), "%s", why);
 }
 
-/* The kernel's events in one list; an event the backend cannot parse makes its row unsupported. */
-/* --dry-run: the library's descriptions are the command's output, as pmc stat's. */
+/* --dry-run: the library's descriptions are the output, as pmc stat's. */
 static void print_dry_run(const char *text, void *arg)
 {
 	fputs(text, arg);
 }
 
-static int build(const struct validate_opts *o, struct kernel_run *k, struct pmc_evlist **out)
+/*
+ * The kernel's events in one list (dry_run: described to it, not opened); an event the
+ * backend cannot parse makes its row unsupported. Returns 0 or the error, with v->why.
+ */
+static int build(struct kernel_run *k, FILE *dry_run, bool attrs, struct pmc_evlist **out)
 {
 	struct pmc_evlist_opts eo = {.sz = sizeof(eo),
-				     .backend = o->backend,
-				     .priv = o->priv,
-				     .dry_run = o->dry_run ? print_dry_run : NULL,
-				     .dry_run_arg = stdout,
-				     .dry_run_attrs = o->verbose >= 2};
+				     .backend = k->v->opts.backend,
+				     .priv = k->v->opts.priv,
+				     .dry_run = dry_run ? print_dry_run : NULL,
+				     .dry_run_arg = dry_run,
+				     .dry_run_attrs = attrs};
 	struct pmc_parse_error perr;
 	int err = pmc_evlist__new(&eo, out);
 
 	if (err) {
-		fprintf(stderr, "pmc validate: %s\n", pmc_strerror(err));
-		return 1;
+		snprintf(k->v->why, sizeof(k->v->why), "%s", pmc_strerror(err));
+		return err;
 	}
 	for (size_t i = k->first; i < k->end; i++) {
-		struct vrow *r = &k->plan->rows[i];
+		struct pmc_validate_row *r = &k->v->rows[i];
 		size_t before = pmc_evlist__nr(*out);
 
 		if (r->no_event) { /* no event for its quantity on this CPU: said already */
@@ -110,7 +112,7 @@ static int build(const struct validate_opts *o, struct kernel_run *k, struct pmc
 
 			snprintf(why, sizeof(why), "%s%s%s", pmc_strerror(err),
 				 *perr.msg ? ": " : "", perr.msg);
-			row_says(r, VCLASS_UNSUPPORTED, why);
+			row_says(r, PMC_VALIDATE_UNSUPPORTED, why);
 		}
 	}
 	k->pf_idx = pmc_evlist__nr(*out);
@@ -131,19 +133,20 @@ static int build(const struct validate_opts *o, struct kernel_run *k, struct pmc
  * either opens; else, on perf, /proc/interrupts around each repetition (one run each); under
  * vpmu none (the model has no interrupts).
  */
-static void decide_irq(const struct validate_opts *o, struct kernel_run *k,
-		       const struct pmc_run_results *res)
+static void decide_irq(struct kernel_run *k, const struct pmc_run_results *res)
 {
+	const char *backend = k->v->opts.backend;
+
 	k->irq = IRQ_NONE;
 	for (size_t i = 0; i < 2; i++)
 		if (k->irq_idx[i] != SIZE_MAX && res->events[k->irq_idx[i]].supported)
 			k->irq = IRQ_TP;
-	if (k->irq == IRQ_NONE && (!o->backend || !strcmp(o->backend, "perf")) &&
+	if (k->irq == IRQ_NONE && (!backend || !strcmp(backend, "perf")) &&
 	    !isnan(proc_interrupts()))
 		k->irq = IRQ_PROC;
-	k->plan->irq_source = k->irq == IRQ_TP	   ? VALIDATE_IRQ_TP
-			      : k->irq == IRQ_PROC ? VALIDATE_IRQ_PROC
-						   : k->plan->irq_source;
+	k->v->irq_source = k->irq == IRQ_TP	? VALIDATE_IRQ_TP
+			   : k->irq == IRQ_PROC ? VALIDATE_IRQ_PROC
+						: k->v->irq_source;
 }
 
 /* Rows whose events the runner's check refused; false when no row is left to count. */
@@ -152,20 +155,20 @@ static bool refusals(struct kernel_run *k, const struct pmc_run_results *res)
 	bool any = false;
 
 	for (size_t i = k->first; i < k->end; i++) {
-		struct vrow *r = &k->plan->rows[i];
+		struct pmc_validate_row *r = &k->v->rows[i];
 		size_t idx = k->idx[i - k->first];
 
 		if (idx != SIZE_MAX && !res->events[idx].supported)
-			row_says(r, VCLASS_UNSUPPORTED, res->events[idx].why);
-		any |= r->cls != VCLASS_UNSUPPORTED && r->cls != VCLASS_UNKNOWN;
+			row_says(r, PMC_VALIDATE_UNSUPPORTED, res->events[idx].why);
+		any |= r->cls != PMC_VALIDATE_UNSUPPORTED && r->cls != PMC_VALIDATE_UNKNOWN;
 	}
 	return any;
 }
 
-static void all_rows(struct kernel_run *k, enum vclass c, const char *why)
+static void all_rows(struct kernel_run *k, enum pmc_validate_class c, const char *why)
 {
 	for (size_t i = k->first; i < k->end; i++)
-		row_says(&k->plan->rows[i], c, why);
+		row_says(&k->v->rows[i], c, why);
 }
 
 /* A kernel that failed to start, crashed or failed: its rows say so. false if it did. */
@@ -187,7 +190,7 @@ static bool kernel_ok(struct kernel_run *k, int err, const struct pmc_run_result
 			 WEXITSTATUS(res->status));
 	else
 		return true;
-	all_rows(k, VCLASS_UNKNOWN, why);
+	all_rows(k, PMC_VALIDATE_UNKNOWN, why);
 	return false;
 }
 
@@ -248,12 +251,13 @@ static int add_points(struct kernel_run *k, const struct pmc_run_results *res, l
 						 : NULL;
 
 	for (size_t i = k->first; i < k->end; i++) {
-		struct vrow *r = &k->plan->rows[i];
+		struct pmc_validate_row *r = &k->v->rows[i];
 		const struct pmc_run_event *e;
 		size_t idx = k->idx[i - k->first];
 		double *x, *y;
 
-		if (idx == SIZE_MAX || r->cls == VCLASS_UNSUPPORTED || r->cls == VCLASS_UNKNOWN)
+		if (idx == SIZE_MAX || r->cls == PMC_VALIDATE_UNSUPPORTED ||
+		    r->cls == PMC_VALIDATE_UNKNOWN)
 			continue;
 		e = &res->events[idx];
 		x = realloc(r->x, (r->nr + e->nr) * sizeof(*x));
@@ -308,47 +312,49 @@ struct kernel_cmd {
 	struct pmc_run_opts ro;
 };
 
-static int plan_run(const struct validate_opts *o, const char *prog, struct kernel_run *k,
-		    struct pmc_evlist *l, long n, int repeat, struct kernel_cmd *c,
-		    struct pmc_run **run)
+static int plan_run(struct kernel_run *k, struct pmc_evlist *l, long n, int repeat,
+		    struct kernel_cmd *c, struct pmc_run **run)
 {
+	struct pmc_validate *v = k->v;
 	int err;
 
 	snprintf(c->size, sizeof(c->size), "%ld", n);
-	c->argv[0] = (char *)prog;
-	c->argv[1] = k->plan->rows[k->first].kernel;
+	c->argv[0] = (char *)v->prog;
+	c->argv[1] = v->rows[k->first].kernel;
 	c->argv[2] = c->size;
 	c->argv[3] = NULL;
 	c->t = (struct pmc_target){.sz = sizeof(c->t), .kind = PMC_TARGET_COMMAND, .argv = c->argv};
 	c->ro = (struct pmc_run_opts){.sz = sizeof(c->ro),
 				      .repeat = repeat,
 				      .no_warmup = true,
-				      .level = k->plan->level,
-				      .priv = o->priv,
-				      .backend = o->backend,
+				      .level = v->opts.level,
+				      .priv = v->opts.priv,
+				      .backend = v->opts.backend,
 				      .who = "pmc validate"};
 	err = pmc_run__new(l, &c->t, &c->ro, run);
 	if (err)
-		fprintf(stderr, "pmc validate: cannot plan the passes: %s\n", pmc_strerror(err));
-	return err ? 1 : 0;
+		snprintf(v->why, sizeof(v->why), "cannot plan the passes: %s", pmc_strerror(err));
+	return err;
 }
 
-/* One run of the runner, repeat times (1 when /proc/interrupts is read around each). */
-static int run_once(const struct validate_opts *o, const char *prog, struct kernel_run *k,
-		    struct pmc_evlist *l, long n, int repeat, json_t **provenance)
+/*
+ * One run of the runner, repeat times (1 when /proc/interrupts is read around each). Returns 0,
+ * 1 when the kernel cannot be counted here (its rows say why), or a negative errno.
+ */
+static int run_once(struct kernel_run *k, struct pmc_evlist *l, long n, int repeat)
 {
 	const struct pmc_run_results *res;
 	struct kernel_cmd c;
 	struct pmc_run *run;
 	double irq0 = NAN;
-	int err;
+	int err = plan_run(k, l, n, repeat, &c, &run);
 
-	if (plan_run(o, prog, k, l, n, repeat, &c, &run))
-		return 1;
+	if (err)
+		return err;
 	res = pmc_run__results(run);
 	if (!refusals(k, res)) {
 		pmc_run__delete(run);
-		return -1; /* nothing of this kernel can be counted here */
+		return 1; /* nothing of this kernel can be counted here */
 	}
 	if (k->irq == IRQ_PROC)
 		irq0 = proc_interrupts();
@@ -358,120 +364,116 @@ static int run_once(const struct validate_opts *o, const char *prog, struct kern
 	if (kernel_ok(k, err, res, n)) {
 		refusals(k, res); /* the kernel's own refusals, when its pass opened */
 		err = add_points(k, res, n, irq0);
-		if (!*provenance)
-			*provenance = provenance_of(run, prog);
+		if (!k->v->provenance)
+			k->v->provenance = provenance_of(run, k->v->prog);
 	} else {
-		err = -1;
+		err = 1;
 	}
 	pmc_run__delete(run);
-	return err == -ENOMEM ? 1 : err ? -1 : 0;
+	if (err == -ENOMEM)
+		snprintf(k->v->why, sizeof(k->v->why), "%s", pmc_strerror(err));
+	return err == -ENOMEM ? err : err ? 1 : 0;
 }
 
-static int run_size(const struct validate_opts *o, const char *prog, struct kernel_run *k,
-		    struct pmc_evlist *l, long n, json_t **provenance)
+static int run_size(struct kernel_run *k, struct pmc_evlist *l, long n)
 {
-	int rc = 0;
+	int rc = 0, repeat = k->v->opts.repeat;
 
 	if (k->irq != IRQ_PROC)
-		return run_once(o, prog, k, l, n, o->repeat, provenance);
-	for (int i = 0; !rc && i < o->repeat; i++)
-		rc = run_once(o, prog, k, l, n, 1, provenance);
+		return run_once(k, l, n, repeat);
+	for (int i = 0; !rc && i < repeat; i++)
+		rc = run_once(k, l, n, 1);
 	return rc;
 }
 
 /* Plans (does not run) the kernel's first size, to see which interrupt events can open. */
-static int plan_irq(const struct validate_opts *o, const char *prog, struct kernel_run *k,
-		    struct pmc_evlist *l, long n)
+static int plan_irq(struct kernel_run *k, struct pmc_evlist *l, long n)
 {
 	struct kernel_cmd c;
 	struct pmc_run *run;
+	int err = plan_run(k, l, n, 1, &c, &run);
 
-	if (plan_run(o, prog, k, l, n, 1, &c, &run))
-		return 1;
-	decide_irq(o, k, pmc_run__results(run));
+	if (err)
+		return err;
+	decide_irq(k, pmc_run__results(run));
 	pmc_run__delete(run);
 	return 0;
 }
 
-int validate_run_kernel(const struct validate_opts *o, const char *prog, struct vplan *plan,
-			size_t first, size_t end, json_t **provenance)
+int pmc__validate_run_kernel(struct pmc_validate *v, size_t first, size_t end)
 {
-	struct kernel_run k = {.plan = plan, .first = first, .end = end};
-	const struct vrow *r0 = &plan->rows[first];
-	const long *sizes = o->quick ? r0->quick : r0->sizes;
-	int nr = o->quick ? r0->nr_quick : r0->nr_sizes, rc = 0;
+	struct kernel_run k = {.v = v, .first = first, .end = end};
+	const struct pmc_validate_row *r0 = &v->rows[first];
+	const long *sizes = v->opts.quick ? r0->quick : r0->sizes;
+	int nr = v->opts.quick ? r0->nr_quick : r0->nr_sizes, rc = 0;
 	struct pmc_evlist *l = NULL;
 
 	if (end - first > sizeof(k.idx) / sizeof(k.idx[0])) {
-		fprintf(stderr, "pmc validate: kernel %s predicts more than %zu events\n",
-			r0->kernel, sizeof(k.idx) / sizeof(k.idx[0]));
-		return 1;
+		snprintf(v->why, sizeof(v->why), "kernel %s predicts more than %zu events",
+			 r0->kernel, sizeof(k.idx) / sizeof(k.idx[0]));
+		return -EINVAL;
 	}
-	rc = build(o, &k, &l);
+	if (v->opts.largest_only && nr) { /* sampling mode: the count at the largest size */
+		sizes += nr - 1;
+		nr = 1;
+	}
+	rc = build(&k, NULL, false, &l);
 	if (!rc && nr)
-		rc = plan_irq(o, prog, &k, l, sizes[0]);
+		rc = plan_irq(&k, l, sizes[0]);
 	for (int s = 0; !rc && s < nr; s++) {
-		fprintf(stderr, "pmc validate: %s %ld (%d repetition%s)\n", r0->kernel, sizes[s],
-			o->repeat, o->repeat > 1 ? "s" : "");
-		rc = run_size(o, prog, &k, l, sizes[s], provenance);
+		struct pmc_validate_progress p = {
+			.kernel = r0->kernel, .size = sizes[s], .repeat = v->opts.repeat};
+
+		if (v->opts.progress)
+			v->opts.progress(&p, v->opts.progress_arg);
+		rc = run_size(&k, l, sizes[s]);
 	}
 	pmc_evlist__delete(l);
-	return rc > 0 ? rc : 0;
+	return rc < 0 ? rc : 0;
 }
 
-/* One kernel's rows and the calls that would count them at its first size. */
-static int dry_run_kernel(const struct validate_opts *o, const char *prog, struct vplan *plan,
-			  size_t first, size_t end)
+int pmc__validate_dry_run_kernel(struct pmc_validate *v, size_t first, size_t end, FILE *f,
+				 bool attrs)
 {
-	struct kernel_run k = {.plan = plan, .first = first, .end = end};
-	const struct vrow *r0 = &plan->rows[first];
+	struct kernel_run k = {.v = v, .first = first, .end = end};
+	const struct pmc_validate_row *r0 = &v->rows[first];
 	const struct pmc_run_results *res;
 	struct pmc_evlist *l = NULL;
 	struct kernel_cmd c;
 	struct pmc_run *run = NULL;
-	int err = 0;
+	int err = end - first > sizeof(k.idx) / sizeof(k.idx[0]) ? -EINVAL : 0;
 
-	if (end - first > sizeof(k.idx) / sizeof(k.idx[0]) || build(o, &k, &l) ||
-	    plan_run(o, prog, &k, l, o->quick ? r0->quick[0] : r0->sizes[0], 1, &c, &run)) {
+	if (!err)
+		err = build(&k, f, attrs, &l);
+	if (!err)
+		err = plan_run(&k, l, v->opts.quick ? r0->quick[0] : r0->sizes[0], 1, &c, &run);
+	if (err) {
 		pmc_evlist__delete(l);
-		return 1;
+		return err;
 	}
 	res = pmc_run__results(run);
 	refusals(&k, res);
-	printf("# kernel %s %s\n", r0->kernel, c.size);
+	fprintf(f, "# kernel %s %s\n", r0->kernel, c.size);
 	for (size_t i = first; i < end; i++) {
-		const struct vrow *r = &plan->rows[i];
+		const struct pmc_validate_row *r = &v->rows[i];
 
-		if (r->cls == VCLASS_UNSUPPORTED)
-			printf("# %s: unsupported: %s\n", r->quantity, r->why);
+		if (r->cls == PMC_VALIDATE_UNSUPPORTED)
+			fprintf(f, "# %s: unsupported: %s\n", r->quantity, r->why);
 		else if (strcmp(r->quantity, r->event))
-			printf("# %s: %s\n", r->quantity, r->event);
+			fprintf(f, "# %s: %s\n", r->quantity, r->event);
 		else
-			printf("# %s\n", r->event);
+			fprintf(f, "# %s\n", r->event);
 	}
 	for (int pass = 0; pass < res->nr_passes && !err; pass++) {
 		if (res->nr_passes > 1)
-			printf("# pass %d/%d\n", pass + 1, res->nr_passes);
+			fprintf(f, "# pass %d/%d\n", pass + 1, res->nr_passes);
 		err = pmc_evlist__open(l, &c.t, pass);
 	}
 	if (err)
-		fprintf(stderr, "pmc validate: --dry-run: %s\n",
-			err == -EOPNOTSUPP ? "the backend cannot describe its calls; only perf can"
-					   : pmc_strerror(err));
+		snprintf(v->why, sizeof(v->why), "--dry-run: %s",
+			 err == -EOPNOTSUPP ? "the backend cannot describe its calls; only perf can"
+					    : pmc_strerror(err));
 	pmc_run__delete(run);
 	pmc_evlist__delete(l);
-	return err ? 1 : 0;
-}
-
-int validate_dry_run(const struct validate_opts *o, const char *prog, struct vplan *plan)
-{
-	int rc = 0;
-
-	for (size_t i = 0, j; !rc && i < plan->nr_rows; i = j) {
-		for (j = i;
-		     j < plan->nr_rows && !strcmp(plan->rows[j].kernel, plan->rows[i].kernel); j++)
-			;
-		rc = dry_run_kernel(o, prog, plan, i, j);
-	}
-	return rc || fflush(stdout) || ferror(stdout) ? 1 : 0;
+	return err;
 }

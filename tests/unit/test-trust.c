@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The trust file's keys (lib/run/trust.c): an event's verdicts are filed under its name without
+ * The trust file's keys (lib/trust/trust.c): an event's verdicts are filed under its name without
  * the privilege letters, beside the levels it counted at, so that pmc stat finds them however
  * the levels were asked for; and pmc's data folder that holds the file (lib/core/datadir.c).
  */
@@ -12,7 +12,7 @@
 #include <criterion/criterion.h>
 #include <pmc/pmc.h>
 #include "core/datadir.h"
-#include "run/trust.h"
+#include "trust/trust.h"
 
 static const struct {
 	const char *name, *key;

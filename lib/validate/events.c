@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * pmc validate's events per CPU: the kernels predict quantities (loads, stores, conditional
+ * Validation's events per CPU: the kernels predict quantities (loads, stores, conditional
  * branches, ...), and data/validate/events.tsv, compiled in, names the event that counts each
  * on each CPU model (docs/accuracy.md, "Events per CPU"). A name the table has no row for is
  * an event itself (instructions, branches, a tracepoint, a breakpoint).
@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "validate.h"
+#include "validate/validate.h"
 
 static const char table[] =
 #include "validate-events.inc"
@@ -42,13 +42,14 @@ static int lookup(const char *quantity, const char *model, bool perf, char *out,
 	return any ? 1 : known ? -1 : 0;
 }
 
-int validate_resolve(struct vplan *plan, const char *backend)
+int pmc__validate_resolve(struct pmc_validate *v)
 {
+	const char *backend = v->opts.backend;
 	bool vpmu = backend && !strcmp(backend, "vpmu");
 	const char *model = vpmu ? "vpmu" : pmc_caps__cpu_model(backend ? backend : "perf");
 
-	for (size_t i = 0; i < plan->nr_rows; i++) {
-		struct vrow *r = &plan->rows[i];
+	for (size_t i = 0; i < v->nr_rows; i++) {
+		struct pmc_validate_row *r = &v->rows[i];
 		char ev[256];
 		int found = lookup(r->event, model, !vpmu, ev, sizeof(ev));
 
@@ -62,7 +63,7 @@ int validate_resolve(struct vplan *plan, const char *backend)
 				return -ENOMEM;
 		} else if (found < 0) {
 			r->no_event = true;
-			r->cls = VCLASS_UNSUPPORTED;
+			r->cls = PMC_VALIDATE_UNSUPPORTED;
 			snprintf(r->why, sizeof(r->why), "no event for %s on this CPU (%s)",
 				 r->quantity, model ? model : "a model pmc does not know");
 		}
