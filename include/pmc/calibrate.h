@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Calibration (docs/calibration.md, docs/accuracy.md): what measuring costs on this machine,
+ * Calibration (docs/accuracy.md, "`pmc calibrate`"): what measuring costs on this machine,
  * per event and backend. An empty program runs under the runner (its counts per run), the
  * empty regions of pmc-calibrate-regions run under the runner in both marker forms (a
  * process's first entry and the later entries' count per entry), and where the backend
@@ -149,8 +149,8 @@ PMC_API const struct pmc_calibrate_results *pmc_calibrate__results(const struct 
  * pmc_calibration_default_path(); "-": stdout, nothing merged): earlier entries for other
  * events, backends, levels or sets are kept. The file gets this machine's description, the
  * empty program and the schema the entries need ("pmc-calibrate/3" where one is of a set,
- * else /2), in docs/calibration.md's format; it is written whole or not at all. Returns 0,
- * -ENOMEM, or the write's error (-ENOSPC, -EACCES, ...).
+ * else /2), in the format of docs/accuracy.md, "`pmc calibrate`"; it is written whole or not at
+ * all. Returns 0, -ENOMEM, or the write's error (-ENOSPC, -EACCES, ...).
  */
 PMC_API int pmc_calibrate__save(const struct pmc_calibrate *c, const char *path);
 

@@ -43,7 +43,7 @@ bool pmc__calib_per_run(const struct calib *c, const char *backend, const char *
 			unsigned priv, double *out);
 
 /*
- * Merges entries, a JSON array of calibration entries (docs/calibration.md, "The file"; the
+ * Merges entries, a JSON array of calibration entries (docs/accuracy.md, "`pmc calibrate`"; the
  * caller keeps its reference), into the calibration file at path (NULL: this machine's; "-":
  * stdout, nothing merged): earlier entries for other events, backends, levels or sets are
  * kept. The file gets this machine's description, empty_program (the program whose counts

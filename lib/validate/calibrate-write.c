@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Calibration's entries as the calibration file spells them (docs/calibration.md, "The
- * file"), handed to its writer beside its reader (lib/run/calib.c).
+ * Calibration's entries as the calibration file spells them (docs/accuracy.md, "`pmc
+ * calibrate`"), handed to its writer beside its reader (lib/run/calib.c).
  */
 #include <errno.h>
 #include <jansson.h>

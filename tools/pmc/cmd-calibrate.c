@@ -153,7 +153,10 @@ static int parse_args(int argc, char **argv, struct calib_opts *o)
 	return 0;
 }
 
-/* The events to calibrate: named ones must be countable; defaults are kept if they are. */
+/*
+ * The events to calibrate, parsed here first so that one that does not parse is said with
+ * its place (exit 2); the library parses them again and skips those that cannot be counted.
+ */
 static int build(const struct calib_opts *o, struct pmc_evlist **out)
 {
 	struct pmc_evlist_opts eo = {.sz = sizeof(eo), .backend = o->p.backend, .priv = o->p.priv};
