@@ -21,5 +21,6 @@
 #include <pmc/launcher.h>
 #include <pmc/merge.h>
 #include <pmc/validate.h>
+#include <pmc/calibrate.h>
 
 #endif /* PMC_PMC_H */

@@ -445,18 +445,6 @@ PMC_API int pmc_run__write(const struct pmc_run *run, FILE *f, enum pmc_run_form
 PMC_API char *pmc_calibration_default_path(void);
 
 /*
- * Merges entries_json, a JSON array of pmc calibrate's entries (docs/calibration.md, "The
- * file"), into the calibration file at path (NULL: this machine's; "-": stdout, nothing
- * merged): earlier entries for other events, backends, levels or sets are kept. The file gets
- * this machine's description, empty_program (the program whose counts were measured) and the
- * schema the entries need ("pmc-calibrate/3" where one has a "set", else /2); it is written
- * whole or not at all. Returns 0, -EINVAL when entries_json is not a JSON array, -ENOMEM, or
- * the write's error (-ENOSPC, -EACCES, ...).
- */
-PMC_API int pmc_calibration_save(const char *path, const char *entries_json,
-				 const char *empty_program);
-
-/*
  * This machine's trust file (pmc validate's verdicts): $PMC_TRUST, else
  * ${XDG_DATA_HOME:-~/.local/share}/pmc/trust-<hostname>.json. Caller frees; NULL when out of
  * memory.

@@ -297,10 +297,10 @@ static json_t *merged(const char *path, json_t *entries)
 	return all;
 }
 
-int pmc_calibration_save(const char *path, const char *entries_json, const char *empty_program)
+int pmc__calib_save(const char *path, json_t *entries, const char *empty_program)
 {
 	char *def = path ? NULL : pmc_calibration_default_path(), host[256] = "", date[64];
-	json_t *entries = json_loads(entries_json ? entries_json : "", 0, NULL), *root, *all, *e;
+	json_t *root, *all, *e;
 	const struct pmc_caps *caps = pmc_caps();
 	time_t t = time(NULL);
 	bool sets = false;
@@ -310,7 +310,6 @@ int pmc_calibration_save(const char *path, const char *entries_json, const char 
 	path = path ? path : def;
 	err = !json_is_array(entries) ? -EINVAL : !path ? -ENOMEM : 0;
 	if (err) {
-		json_decref(entries);
 		free(def);
 		return err;
 	}
@@ -327,7 +326,6 @@ int pmc_calibration_save(const char *path, const char *entries_json, const char 
 			 "entries", all);
 	err = pmc__jsonfile_write(path, root, 17);
 	json_decref(root);
-	json_decref(entries);
 	free(def);
 	return err;
 }

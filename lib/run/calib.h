@@ -5,6 +5,7 @@
 #define PMC_LIB_RUN_CALIB_H
 
 #include <stdbool.h>
+#include <jansson.h>
 
 struct calib;
 
@@ -40,5 +41,16 @@ bool pmc__calib_first_entry(const struct calib *c, const char *backend, const ch
 			    unsigned priv, bool named, double *out);
 bool pmc__calib_per_run(const struct calib *c, const char *backend, const char *event,
 			unsigned priv, double *out);
+
+/*
+ * Merges entries, a JSON array of calibration entries (docs/accuracy.md, "`pmc calibrate`"; the
+ * caller keeps its reference), into the calibration file at path (NULL: this machine's; "-":
+ * stdout, nothing merged): earlier entries for other events, backends, levels or sets are
+ * kept. The file gets this machine's description, empty_program (the program whose counts
+ * were measured) and the schema the entries need ("pmc-calibrate/3" where one has a "set",
+ * else /2); it is written whole or not at all (lib/core/jsonfile.c). Returns 0, -EINVAL when
+ * entries is not an array, -ENOMEM, or the write's error (-ENOSPC, -EACCES, ...).
+ */
+int pmc__calib_save(const char *path, json_t *entries, const char *empty_program);
 
 #endif /* PMC_LIB_RUN_CALIB_H */

@@ -2,7 +2,7 @@
 /*
  * pmc's versioned JSON files (lib/core/jsonfile.c): the schema checked on read, a write that
  * leaves the file whole or as it was; and the calibration file's writer beside its reader
- * (pmc_calibration_save(), lib/run/calib.c), whose schema follows its entries.
+ * (pmc__calib_save(), lib/run/calib.c), whose schema follows its entries.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -120,6 +120,16 @@ static const char *entry(const char *event, const char *set, double median)
 	return b;
 }
 
+/* The writer given entries as JSON text (pmc_calibrate__save() hands it its entries). */
+static int save(const char *path, const char *text, const char *empty_program)
+{
+	json_t *entries = json_loads(text, 0, NULL);
+	int err = pmc__calib_save(path, entries, empty_program);
+
+	json_decref(entries);
+	return err;
+}
+
 Test(jsonfile, the_calibration_file_is_written_beside_its_reader, .init = setup, .fini = teardown)
 {
 	char path[128], why[256], text[1024];
@@ -127,16 +137,16 @@ Test(jsonfile, the_calibration_file_is_written_beside_its_reader, .init = setup,
 	double v;
 
 	snprintf(path, sizeof(path), "%s/calibration.json", dir);
-	cr_expect_eq(pmc_calibration_save(path, "{}", "true"), -EINVAL);
+	cr_expect_eq(save(path, "{}", "true"), -EINVAL);
 	snprintf(text, sizeof(text), "[%s, %s]", entry("instructions", NULL, 100),
 		 entry("branches", NULL, 20));
-	cr_assert_eq(pmc_calibration_save(path, text, "true"), 0);
+	cr_assert_eq(save(path, text, "true"), 0);
 	cr_assert_eq(pmc__calib_load(path, &c, why, sizeof(why)), 0, "%s", why);
 	cr_expect(pmc__calib_per_run(c, "perf", "instructions", 1, &v) && v == 100);
 	pmc__calib_free(c);
 	/* a later run of one event replaces its entry and keeps the other's */
 	snprintf(text, sizeof(text), "[%s]", entry("instructions", NULL, 50));
-	cr_assert_eq(pmc_calibration_save(path, text, "true"), 0);
+	cr_assert_eq(save(path, text, "true"), 0);
 	cr_assert_eq(pmc__calib_load(path, &c, why, sizeof(why)), 0, "%s", why);
 	cr_expect(pmc__calib_per_run(c, "perf", "instructions", 1, &v) && v == 50);
 	cr_expect(pmc__calib_per_run(c, "perf", "branches", 1, &v) && v == 20);
@@ -152,7 +162,7 @@ Test(jsonfile, the_calibration_file_is_written_beside_its_reader, .init = setup,
 	/* an entry of a set makes it version 3 */
 	snprintf(text, sizeof(text), "[%s]",
 		 entry("instructions", "[\"branches\", \"instructions\"]", 60));
-	cr_assert_eq(pmc_calibration_save(path, text, "true"), 0);
+	cr_assert_eq(save(path, text, "true"), 0);
 	{
 		json_t *j = pmc__jsonfile_read_old(path);
 

@@ -9,8 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/wait.h>
-#include "calib-measure.h"
+#include "calib.h"
 #include "cli.h"
 
 static const char *const default_events[] = {
@@ -19,18 +18,16 @@ static const char *const default_events[] = {
 };
 
 struct calib_opts {
-	struct calib_params p;
+	struct pmc_calibrate_opts p;
 	const char **events;
 	size_t nr_events;
 	const char *output;
-	bool set; /* --set: the events calibrated as one set */
 	char *empty_argv[2];
-	char *regions_argv[3];
 	char *helper;
 };
 
 /* Empty regions entered after the first one, in each run of pmc-calibrate-regions. */
-#define REGION_ENTRIES "100"
+#define REGION_ENTRIES 100
 
 enum { O_EMPTY = CLI_LONG_ONLY, O_USER, O_KERNEL, O_BACKEND, O_SET };
 
@@ -119,7 +116,7 @@ static int apply(struct calib_opts *o, int c, char *arg)
 		o->output = arg;
 		return 0;
 	case O_SET:
-		o->set = true;
+		o->p.set = true;
 		return 0;
 	default:
 		return 2;
@@ -130,7 +127,12 @@ static int parse_args(int argc, char **argv, struct calib_opts *o)
 {
 	int c, rc;
 
-	*o = (struct calib_opts){.p = {.samples = 2000, .warmup = 200, .runs = 20}};
+	*o = (struct calib_opts){.p = {.sz = sizeof(o->p),
+				       .samples = 2000,
+				       .warmup = 200,
+				       .runs = 20,
+				       .region_entries = REGION_ENTRIES,
+				       .message = calib_message}};
 	o->empty_argv[0] = "true";
 	optind = 0;
 	while ((c = cli_getopt(&cmd_calibrate_doc, argc, argv)) != -1) {
@@ -151,7 +153,10 @@ static int parse_args(int argc, char **argv, struct calib_opts *o)
 	return 0;
 }
 
-/* The events to calibrate: named ones must be countable; defaults are kept if they are. */
+/*
+ * The events to calibrate, parsed here first so that one that does not parse is said with
+ * its place (exit 2); the library parses them again and skips those that cannot be counted.
+ */
 static int build(const struct calib_opts *o, struct pmc_evlist **out)
 {
 	struct pmc_evlist_opts eo = {.sz = sizeof(eo), .backend = o->p.backend, .priv = o->p.priv};
@@ -208,133 +213,12 @@ static char *find_helper(void)
 	return NULL;
 }
 
-/* Runs the in-process measurements of event in a child and returns its JSON. */
-static json_t *measure_child(const struct calib_params *p, const char *event)
-{
-	int fd[2], status;
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	ssize_t n;
-	pid_t pid;
-	json_t *j;
-
-	if (pipe(fd))
-		return NULL;
-	pid = pmc_fork(); /* it does not outlive a killed pmc */
-	if (pid == 0) {
-		int err;
-		json_t *r = calib_measure_inprocess(p, event, &err);
-		char *s = r ? json_dumps(r, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
-
-		close(fd[0]);
-		if (!s)
-			fprintf(stderr, "pmc calibrate: '%s': %s\n", cli_show(event),
-				pmc_strerror(err));
-		if (s && write(fd[1], s, strlen(s)) < 0)
-			_exit(1);
-		_exit(s ? 0 : 1);
-	}
-	close(fd[1]);
-	while (pid > 0) {
-		if (len + 4096 > cap) {
-			char *b = realloc(buf, cap = cap ? 2 * cap : 65536);
-
-			if (!b)
-				break;
-			buf = b;
-		}
-		n = read(fd[0], buf + len, cap - len - 1);
-		if (n <= 0 && !(n < 0 && errno == EINTR))
-			break;
-		len += n > 0 ? (size_t)n : 0;
-	}
-	close(fd[0]);
-	if (pid > 0)
-		waitpid(pid, &status, 0);
-	j = buf && pid > 0 && WIFEXITED(status) && !WEXITSTATUS(status)
-		    ? (buf[len] = '\0', json_loads(buf, 0, NULL))
-		    : NULL;
-	free(buf);
-	return j;
-}
-
-int calib_empty_program(const struct calib_params *p, struct pmc_evlist *l, json_t **out);
-json_t *calib_regions(const struct calib_params *p, const char *events);
-int calib_check_output(const char *path);
-int calib_save(const char *path, json_t *entries, const struct calib_params *p);
-void calib_print(FILE *f, json_t *entries, const struct calib_params *p);
-
-/*
- * event's region measurements: in a child of this process where the backend counts it (with
- * times), and in pmc-calibrate-regions under the runner (the first entry; every entry under
- * vpmu). NULL when either failed, said.
- */
-static json_t *measure_event(const struct calib_params *p, const char *event)
-{
-	json_t *all = calib_regions(p, event), *r = json_object_get(all, event), *e;
-
-	e = r && p->in_process ? measure_child(p, event) : json_object();
-	if (!e || !r) {
-		json_decref(e);
-		json_decref(all);
-		return NULL;
-	}
-	if (!json_object_get(e, "region_pair"))
-		json_object_set(e, "region_pair", json_object_get(r, "region_pair"));
-	json_object_set(e, "first_entry", json_object_get(r, "first_entry"));
-	json_object_set(e, "named", json_object_get(r, "named"));
-	json_decref(all);
-	return e;
-}
-
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/*
- * --set: the events the empty program counted, measured together in pmc-calibrate-regions
- * (counts only): {name: {first_entry, region_pair, set}}, set being their names sorted. NULL,
- * said, on failure or when fewer than two can be counted here.
- */
-static json_t *measure_set(const struct calib_params *p, struct pmc_evlist *l, json_t *empty)
-{
-	const char *names[64];
-	size_t n = 0, len = 0;
-	json_t *all = NULL, *set = json_array(), *v;
-	char *list = NULL;
-	const char *k;
-
-	for (size_t i = 0; i < pmc_evlist__nr(l) && n < 64; i++)
-		if (json_object_get(empty, pmc_evsel__name(pmc_evlist__at(l, i))))
-			names[n++] = pmc_evsel__name(pmc_evlist__at(l, i));
-	if (n < 2) {
-		fprintf(stderr, "pmc calibrate: --set wants two or more events that can be "
-				"counted here\n");
-		json_decref(set);
-		return NULL;
-	}
-	for (size_t i = 0; i < n; i++)
-		len += strlen(names[i]) + 1;
-	list = calloc(1, len);
-	for (size_t i = 0; list && i < n; i++)
-		strcat(strcat(list, i ? "," : ""), names[i]);
-	qsort(names, n, sizeof(*names), by_name);
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(set, json_string(names[i]));
-	all = list ? calib_regions(p, list) : NULL;
-	json_object_foreach(all, k, v) json_object_set(v, "set", set);
-	json_decref(set);
-	free(list);
-	return all;
-}
-
 int cmd_calibrate(int argc, char **argv)
 {
 	struct calib_opts o;
 	struct pmc_evlist *l = NULL;
-	json_t *entries = json_array(), *empty = NULL, *set = NULL;
-	int rc = parse_args(argc, argv, &o);
+	struct pmc_calibrate *c = NULL;
+	int rc = parse_args(argc, argv, &o), err;
 
 	if (!rc)
 		rc = calib_check_output(o.output);
@@ -342,39 +226,21 @@ int cmd_calibrate(int argc, char **argv)
 		rc = build(&o, &l);
 	if (!rc && !(o.helper = find_helper()))
 		rc = 1;
-	o.regions_argv[0] = o.helper;
-	o.regions_argv[1] = REGION_ENTRIES;
-	o.p.regions_argv = o.regions_argv;
-	/* A backend that counts live counts this process; vpmu counts only under Valgrind. */
-	o.p.in_process = !rc && pmc_evlist__counts_live(l);
-	if (!rc && calib_empty_program(&o.p, l, &empty))
-		rc = 1;
-	if (!rc && o.set && !(set = measure_set(&o.p, l, empty)))
-		rc = 1;
-	for (size_t i = 0; !rc && i < pmc_evlist__nr(l); i++) {
-		const char *name = pmc_evsel__name(pmc_evlist__at(l, i));
-		json_t *e;
-
-		if (!json_object_get(empty, name))
-			continue; /* not countable here: said so while running the empty program */
-		e = o.set ? json_incref(json_object_get(set, name)) : measure_event(&o.p, name);
-		if (!e) {
-			rc = 1;
-			break;
-		}
-		json_object_set_new(e, "backend", json_string(pmc_evlist__backend(l)));
-		json_object_set_new(e, "event", json_string(name));
-		json_object_set_new(e, "priv", json_integer(o.p.priv));
-		json_object_set(e, "empty_program", json_object_get(empty, name));
-		json_array_append_new(entries, e);
+	o.p.regions_program = o.helper;
+	o.p.events = o.nr_events ? o.events : default_events;
+	o.p.nr_events =
+		o.nr_events ? o.nr_events : sizeof(default_events) / sizeof(*default_events);
+	if (!rc) {
+		err = pmc_calibrate__new(&o.p, &c);
+		if (err)
+			fprintf(stderr, "pmc calibrate: %s\n", pmc_strerror(err));
+		rc = err ? 1 : pmc_calibrate__measure(c) ? 1 : 0;
 	}
 	if (!rc) {
-		calib_print(stdout, entries, &o.p);
-		rc = calib_save(o.output, entries, &o.p) ? 1 : 0;
+		calib_print(stdout, pmc_calibrate__results(c));
+		rc = calib_save(o.output, c) ? 1 : 0;
 	}
-	json_decref(entries);
-	json_decref(empty);
-	json_decref(set);
+	pmc_calibrate__delete(c);
 	pmc_evlist__delete(l);
 	free(o.events);
 	free(o.helper);
