@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <pmc/error.h>
 #include "perfdata/reader.h"
+#include "perfdata/records.h"
 
 static int find_id(const struct pmc__perfdata *f, uint64_t id, size_t *idx)
 {
@@ -160,6 +161,16 @@ int pmc__perfdata_sample(struct pmc__perfdata *f, const struct pmc__perfdata_eve
 			 struct pmc__sample *s, struct pmc_file_error *err)
 {
 	int ret = pmc__sample_decode(&f->attrs[ev->attr_idx], ev->hdr, ev->hdr->size, s, err);
+
+	if (ret && err)
+		err->offset += ev->offset;
+	return ret;
+}
+
+int pmc__perfdata_record(struct pmc__perfdata *f, const struct pmc__perfdata_event *ev,
+			 struct pmc__record *r, struct pmc_file_error *err)
+{
+	int ret = pmc__record_decode(&f->attrs[ev->attr_idx], ev->hdr, ev->hdr->size, r, err);
 
 	if (ret && err)
 		err->offset += ev->offset;

@@ -141,14 +141,7 @@ int pmc__sample_decode(const struct perf_event_attr *attr, const void *rec, size
  */
 int pmc__sample_encode(const struct perf_event_attr *attr, const struct pmc__sample *s, void *buf,
 		       size_t cap);
-/*
- * The sample_id trailer of a non-sample record (attr.sample_id_all): decodes pid/tid,
- * time, id, cpu into s. Returns 0, or -PMC_E_FORMAT when the record is too short.
- */
-int pmc__sample_decode_id(const struct perf_event_attr *attr, const void *rec, size_t len,
-			  struct pmc__sample *s);
-/* Bytes of the sample_id trailer attr implies. */
-size_t pmc__sample_id_size(const struct perf_event_attr *attr);
+/* The sample_id trailer and the side-band records: records.h. */
 
 /* ---- reader ---- */
 

@@ -10,6 +10,7 @@
 #include "perfdata/perfdata.h"
 #include "symbol/symbol.h"
 #include "elf-fixture.h"
+#include "perfdata-fixture.h"
 
 #define PROG PMC_PROGS_DIR "/sample-split"
 #define BASE 0x10000000ull
@@ -51,59 +52,20 @@ static void begin(struct file *f, bool id_all)
 	cr_assert_eq(pmc__perfdata_writer_begin(f->w), 0);
 }
 
-/* A side-band record: header, body of len bytes (a multiple of 8), trailer pid/tid/time. */
-static void side(struct file *f, uint32_t type, const void *body, size_t len, uint32_t pid,
-		 uint32_t tid, uint64_t time)
-{
-	uint64_t buf[64] = {0};
-	struct perf_event_header h = {type, PERF_RECORD_MISC_USER, (uint16_t)(8 + len)};
-	uint32_t ids[2] = {pid, tid};
-
-	memcpy((uint8_t *)buf + 8, body, len);
-	if (f->id_all) {
-		memcpy((uint8_t *)buf + h.size, ids, 8);
-		memcpy((uint8_t *)buf + h.size + 8, &time, 8);
-		h.size += 16;
-	}
-	memcpy(buf, &h, sizeof(h));
-	cr_assert_eq(pmc__perfdata_writer_write(f->w, buf, h.size), 0);
-}
-
 static void mmap_rec(struct file *f, uint32_t pid, uint64_t time)
 {
-	struct {
-		uint32_t pid, tid;
-		uint64_t start, len, pgoff;
-		uint32_t maj, min;
-		uint64_t ino, gen;
-		uint32_t prot, flags;
-		char name[128];
-	} b = {pid, pid, BASE, 1 << 24, 0, 0, 0, 0, 0, 5, 2, PROG};
-
-	cr_assert_lt(strlen(PROG), sizeof(b.name));
-	side(f, PERF_RECORD_MMAP2, &b, sizeof(b), pid, pid, time);
+	fixture_mmap2(f->w, pid, BASE, 1 << 24, PROG, time);
 }
 
 static void comm_rec(struct file *f, uint32_t pid, uint32_t tid, const char *name, uint64_t time)
 {
-	struct {
-		uint32_t pid, tid;
-		char comm[16];
-	} b = {pid, tid, ""};
-
-	strncpy(b.comm, name, sizeof(b.comm) - 1);
-	side(f, PERF_RECORD_COMM, &b, sizeof(b), pid, tid, time);
+	fixture_comm(f->w, pid, tid, name, time);
 }
 
 static void fork_rec(struct file *f, uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid,
 		     uint64_t time)
 {
-	struct {
-		uint32_t pid, ppid, tid, ptid;
-		uint64_t time;
-	} b = {pid, ppid, tid, ptid, time};
-
-	side(f, PERF_RECORD_FORK, &b, sizeof(b), pid, tid, time);
+	fixture_fork(f->w, pid, ppid, tid, ptid, time);
 }
 
 static void sample(struct file *f, uint32_t pid, uint32_t tid, uint64_t time)
@@ -120,9 +82,7 @@ static void sample(struct file *f, uint32_t pid, uint32_t tid, uint64_t time)
 
 static void round_rec(struct file *f)
 {
-	struct perf_event_header h = {PERFDATA_RECORD_FINISHED_ROUND, 0, 8};
-
-	cr_assert_eq(pmc__perfdata_writer_write(f->w, &h, sizeof(h)), 0);
+	fixture_round(f->w);
 }
 
 /* Finishes the file, reports it by comm and symbol, and checks its only entry. */
