@@ -31,9 +31,10 @@ static inline void fixture_record(struct pmc__perfdata_writer *w, struct pmc__re
 static inline void fixture_comm(struct pmc__perfdata_writer *w, uint32_t pid, uint32_t tid,
 				const char *comm, uint64_t time)
 {
-	fixture_record(w,
-		       (struct pmc__record){.type = PERF_RECORD_COMM, .pid = pid, .tid = tid, .str = comm},
-		       time);
+	fixture_record(
+		w,
+		(struct pmc__record){.type = PERF_RECORD_COMM, .pid = pid, .tid = tid, .str = comm},
+		time);
 }
 
 /* An executable private MMAP2 of path over [start, start + len), file offset 0. */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <pmc/error.h>
 #include <pmc/report.h>
 #include "perfdata/perfdata.h"
 #include "symbol/symbol.h"
@@ -203,6 +204,35 @@ Test(report_order, records_without_time_keep_file_order)
 	cr_assert_eq(pmc_report__entry(r, 0, &e), 0);
 	cr_assert_str_eq(e.key, "prog  [.] hot");
 	cr_assert_eq(e.samples, 2);
+	pmc_report__delete(r);
+	unlink(f.path);
+}
+
+/*
+ * A side-band record too short for its fields (a damaged or fuzzed file) is refused with the
+ * field it ends in and its offset, where it was skipped without a word before.
+ */
+Test(report_order, short_side_band_record_is_an_error)
+{
+	struct file f;
+	struct pmc_report *r;
+	struct pmc_file_error err = {0};
+	/* An MMAP2 cut inside its inode: header, pid/tid, start, len, pgoff, maj/min, then a
+	 * trailer (pid/tid, time) that the reader takes from its last 16 bytes. */
+	uint64_t rec[8] = {0, 42, 0x10000000, 1 << 24, 0, 0, 42, 100};
+	struct perf_event_header h = {PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, sizeof(rec)};
+
+	find_hot();
+	begin(&f, true);
+	sample(&f, 42, 42, 200);
+	memcpy(rec, &h, sizeof(h));
+	cr_assert_eq(pmc__perfdata_writer_write(f.w, rec, sizeof(rec)), 0);
+	cr_assert_eq(pmc__perfdata_writer_finish(f.w), 0);
+	pmc__perfdata_writer_delete(f.w);
+	cr_assert_eq(pmc_report__new(NULL, &r), 0);
+	cr_assert_eq(pmc_report__load(r, f.path, &err), -PMC_E_FORMAT);
+	cr_assert(strstr(err.msg, "MMAP2 record of 64 bytes ends inside its ino"), "%s", err.msg);
+	cr_assert_gt(err.offset, 0);
 	pmc_report__delete(r);
 	unlink(f.path);
 }
