@@ -55,8 +55,7 @@ static inline void pmc__cursor_u32pair(struct pmc__cursor *c, const char *field,
 }
 
 /* An array of n u64 (n read from the file, so checked against what is left first). */
-static inline const uint64_t *pmc__cursor_u64s(struct pmc__cursor *c, uint64_t n,
-					       const char *field)
+static inline const uint64_t *pmc__cursor_u64s(struct pmc__cursor *c, uint64_t n, const char *field)
 {
 	const uint8_t *at = NULL;
 

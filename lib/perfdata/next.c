@@ -58,22 +58,6 @@ static int record_attr(const struct pmc__perfdata *f, const struct perf_event_he
 				  (unsigned long long)id);
 }
 
-#define PERFDATA_KEEP_BEHIND ((uint64_t)16 << 20)
-
-void pmc__perfdata_release_behind(struct pmc__perfdata *f, uint64_t pos)
-{
-	uint64_t page, upto;
-
-	/* Called for every record: the page size is asked only when pages are handed back. */
-	if (!f->mapped || pos < f->released + 2 * PERFDATA_KEEP_BEHIND)
-		return;
-	page = (uint64_t)sysconf(_SC_PAGESIZE);
-	upto = (pos - PERFDATA_KEEP_BEHIND) & ~(page - 1);
-	if (upto > f->released && !madvise((void *)(uintptr_t)(f->buf + f->released),
-					   (size_t)(upto - f->released), MADV_DONTNEED))
-		f->released = upto;
-}
-
 /*
  * The data at f->pos, at least want bytes unless they end before: *left says how many there
  * are (all that is left when fewer). A file's are in its buffer; inflated data are inflated

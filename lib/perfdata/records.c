@@ -226,10 +226,14 @@ static void get_body(struct pmc__cursor *c, struct pmc__record *r)
 static const char *type_name(uint32_t type)
 {
 	static const char *const names[] = {
-		[PERF_RECORD_MMAP] = "MMAP",	     [PERF_RECORD_LOST] = "LOST",
-		[PERF_RECORD_COMM] = "COMM",	     [PERF_RECORD_EXIT] = "EXIT",
-		[PERF_RECORD_THROTTLE] = "THROTTLE", [PERF_RECORD_UNTHROTTLE] = "UNTHROTTLE",
-		[PERF_RECORD_FORK] = "FORK",	     [PERF_RECORD_MMAP2] = "MMAP2",
+		[PERF_RECORD_MMAP] = "MMAP",
+		[PERF_RECORD_LOST] = "LOST",
+		[PERF_RECORD_COMM] = "COMM",
+		[PERF_RECORD_EXIT] = "EXIT",
+		[PERF_RECORD_THROTTLE] = "THROTTLE",
+		[PERF_RECORD_UNTHROTTLE] = "UNTHROTTLE",
+		[PERF_RECORD_FORK] = "FORK",
+		[PERF_RECORD_MMAP2] = "MMAP2",
 		[PERF_RECORD_LOST_SAMPLES] = "LOST_SAMPLES",
 	};
 
