@@ -244,7 +244,8 @@ int pmc__perfdata_tracing_data(const struct pmc__tp_path *tps, size_t nr, char *
  * To "-" or an output that cannot seek (a FIFO), the writer writes perf's pipe mode
  * instead (pipe.c): the header and attrs as records at begin, records in order.
  * A writer deleted without finish removes its temporary file. Records must carry the
- * sample_id trailer their attr implies (attr.sample_id_all) — the kernel's do.
+ * sample_id trailer their attr implies (attr.sample_id_all) — the kernel's do, and
+ * pmc__record_encode() (records.h) writes it.
  */
 struct pmc__perfdata_writer;
 

@@ -7,8 +7,8 @@
 #include <pmc/error.h>
 #include "perfdata/records.h"
 
-#define ALL_ID                                                                                     \
-	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |             \
+#define ALL_ID                                                                         \
+	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | \
 	 PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
 
 static struct perf_event_attr attr(uint64_t sample_type, bool id_all)
@@ -22,13 +22,32 @@ static const struct pmc__sample_id sid = {1, 2, 3, 4, 5, 6};
 
 /* One record of each kind the codec knows, every field set. */
 static const struct pmc__record kinds[] = {
-	{.type = PERF_RECORD_COMM, .misc = PERF_RECORD_MISC_COMM_EXEC, .pid = 7, .tid = 8,
+	{.type = PERF_RECORD_COMM,
+	 .misc = PERF_RECORD_MISC_COMM_EXEC,
+	 .pid = 7,
+	 .tid = 8,
 	 .str = "prog"},
-	{.type = PERF_RECORD_MMAP, .misc = PERF_RECORD_MISC_KERNEL, .pid = ~0u, .start = 0x1000,
-	 .len = 0x2000, .pgoff = 0x3000, .str = "[kernel.kallsyms]_text"},
-	{.type = PERF_RECORD_MMAP2, .misc = PERF_RECORD_MISC_USER, .pid = 7, .tid = 7,
-	 .start = 0x400000, .len = 0x1000, .pgoff = 0x10, .maj = 8, .min = 1, .ino = 99,
-	 .ino_generation = 3, .prot = 5, .flags = 2, .str = "/usr/bin/prog"},
+	{.type = PERF_RECORD_MMAP,
+	 .misc = PERF_RECORD_MISC_KERNEL,
+	 .pid = ~0u,
+	 .start = 0x1000,
+	 .len = 0x2000,
+	 .pgoff = 0x3000,
+	 .str = "[kernel.kallsyms]_text"},
+	{.type = PERF_RECORD_MMAP2,
+	 .misc = PERF_RECORD_MISC_USER,
+	 .pid = 7,
+	 .tid = 7,
+	 .start = 0x400000,
+	 .len = 0x1000,
+	 .pgoff = 0x10,
+	 .maj = 8,
+	 .min = 1,
+	 .ino = 99,
+	 .ino_generation = 3,
+	 .prot = 5,
+	 .flags = 2,
+	 .str = "/usr/bin/prog"},
 	{.type = PERF_RECORD_FORK, .pid = 9, .ppid = 7, .tid = 10, .ptid = 8, .time = 11},
 	{.type = PERF_RECORD_EXIT, .pid = 9, .ppid = 7, .tid = 10, .ptid = 8, .time = 12},
 	{.type = PERF_RECORD_LOST, .id = 13, .lost = 14},
@@ -80,7 +99,8 @@ Test(perfdata_records, round_trip_every_kind_with_every_trailer_field)
 		cr_assert_gt(len, 0, "kind %zu: %d", i, len);
 		cr_assert_eq(len % 8, 0);
 		cr_assert_eq(((struct perf_event_header *)buf)->size, len);
-		cr_assert_eq(pmc__record_decode(&a, buf, (size_t)len, &out, &err), 0, "%s", err.msg);
+		cr_assert_eq(pmc__record_decode(&a, buf, (size_t)len, &out, &err), 0, "%s",
+			     err.msg);
 		expect_same(&in, &out);
 		cr_assert(out.has_sid);
 		cr_assert_eq(memcmp(&out.sid, &sid, sizeof(sid)), 0);
@@ -107,7 +127,7 @@ Test(perfdata_records, trailer_is_laid_out_as_perf_reads_it)
 	cr_assert_eq(len, 8 + 8 + 8 + 6 * 8);
 	cr_assert_eq(pmc__sample_id_size(&a), 48);
 	end = buf + len / 8;
-	cr_assert_eq(end[-1], sid.id);		/* identifier */
+	cr_assert_eq(end[-1], sid.id);		  /* identifier */
 	cr_assert_eq(end[-2], (uint64_t)sid.cpu); /* cpu, then a reserved u32 of 0 */
 	cr_assert_eq(end[-3], sid.stream_id);
 	cr_assert_eq(end[-4], sid.id);
@@ -190,8 +210,8 @@ Test(perfdata_records, every_truncation_is_a_clear_error)
 				struct pmc_file_error err = {0};
 				memcpy(h, buf, cut);
 				h->size = (uint16_t)cut;
-				cr_assert_eq(pmc__record_decode(&a, h, cut, &out, &err), -PMC_E_FORMAT,
-					     "kind %zu cut to %zu", i, cut);
+				cr_assert_eq(pmc__record_decode(&a, h, cut, &out, &err),
+					     -PMC_E_FORMAT, "kind %zu cut to %zu", i, cut);
 				cr_assert(strstr(err.msg, "ends inside its"), "%s", err.msg);
 				cr_assert_leq(err.offset, cut);
 				free(h);
