@@ -170,15 +170,22 @@ int pmc__record_encode(const struct perf_event_attr *attr, const struct pmc__rec
 	return (int)o.pos;
 }
 
-/* A string to the body's end: at least its first byte must be there. */
+/* A NUL-terminated string to the body's end: one without its NUL there is refused. */
 static void get_str(struct pmc__cursor *c, const char *field, struct pmc__record *r)
 {
-	const uint8_t *at;
+	const uint8_t *at = c->p + c->pos, *nul;
 
-	if (!pmc__cursor_take(c, c->len > c->pos ? c->len - c->pos : 1, field, &at))
+	if (c->fail)
 		return;
+	nul = c->pos < c->len ? memchr(at, 0, c->len - c->pos) : NULL;
+	if (!nul) {
+		c->fail = field;
+		c->pos = c->len;
+		return;
+	}
 	r->str = (const char *)at;
-	r->str_len = strnlen(r->str, (size_t)(c->p + c->len - at));
+	r->str_len = (size_t)(nul - at);
+	c->pos = c->len;
 }
 
 static void get_body(struct pmc__cursor *c, struct pmc__record *r)
@@ -256,7 +263,7 @@ int pmc__record_decode(const struct perf_event_attr *attr, const void *rec, size
 {
 	const struct perf_event_header *h = rec;
 	/* Records of perf's tools (types from 64) and samples carry no trailer. */
-	bool trailer = attr->sample_id_all && h->type != PERF_RECORD_SAMPLE &&
+	bool trailer = attr && attr->sample_id_all && h->type != PERF_RECORD_SAMPLE &&
 		       h->type < PERFDATA_RECORD_HEADER_ATTR;
 	size_t n = trailer ? pmc__sample_id_size(attr) : 0;
 	struct pmc__cursor c = {.p = rec, .pos = sizeof(*h)};

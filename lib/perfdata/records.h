@@ -34,8 +34,9 @@ struct pmc__sample_id {
  *   FORK, EXIT: pid, ppid, tid, ptid, time
  *   LOST: id, lost; LOST_SAMPLES: lost
  *   THROTTLE, UNTHROTTLE: time, id, stream_id
- * Decoded, str points into the record (str_len bytes before its NUL or the body's end); to
- * encode, str_len bounds str (0: up to its NUL, at most PMC_RECORD_STR_MAX).
+ * Decoded, str points into the record, NUL-terminated inside its body (a string without its
+ * NUL there is refused), str_len bytes long; to encode, str_len bounds str (0: up to its NUL,
+ * at most PMC_RECORD_STR_MAX).
  */
 struct pmc__record {
 	uint32_t type;
@@ -81,8 +82,10 @@ int pmc__record_encode(const struct perf_event_attr *attr, const struct pmc__rec
 /*
  * Decodes the record rec of len bytes (its header's size, which the reader checked against
  * the data) as attr describes its trailer. A type the codec does not know is decoded as its
- * header only. Returns 0, or -PMC_E_FORMAT with err->msg naming the field that overran
- * (err->offset relative to rec; err may be NULL).
+ * header only. attr NULL: the trailer's layout is not known (a reader of records from
+ * several events), and the record's own fields, which precede it, are decoded alone (a
+ * string is then bounded by the whole record). Returns 0, or -PMC_E_FORMAT with err->msg
+ * naming the field that overran (err->offset relative to rec; err may be NULL).
  */
 int pmc__record_decode(const struct perf_event_attr *attr, const void *rec, size_t len,
 		       struct pmc__record *r, struct pmc_file_error *err);

@@ -201,8 +201,10 @@ Test(perfdata_records, every_truncation_is_a_clear_error)
 			uint64_t buf[512];
 			struct pmc__record in = kinds[i], out;
 			int len = pmc__record_encode(&a, &in, buf, sizeof(buf));
-			/* A string's last word may be cut and still hold a (shorter) string. */
-			size_t min = in.str ? (size_t)len - ((strlen(in.str) + 8) & ~(size_t)7) + 1
+			/* A string's padding may be cut: it holds the string while its NUL is
+			 * there. */
+			size_t min = in.str ? (size_t)len - ((strlen(in.str) + 8) & ~(size_t)7) +
+						      strlen(in.str) + 1
 					    : (size_t)len;
 
 			for (size_t cut = 8; cut < min; cut++) {
@@ -214,6 +216,15 @@ Test(perfdata_records, every_truncation_is_a_clear_error)
 					     -PMC_E_FORMAT, "kind %zu cut to %zu", i, cut);
 				cr_assert(strstr(err.msg, "ends inside its"), "%s", err.msg);
 				cr_assert_leq(err.offset, cut);
+				free(h);
+			}
+			if (min <
+			    (size_t)len) { /* the shortest that still holds the whole string */
+				struct perf_event_header *h = malloc(min);
+				memcpy(h, buf, min);
+				h->size = (uint16_t)min;
+				cr_assert_eq(pmc__record_decode(&a, h, min, &out, NULL), 0);
+				cr_assert_str_eq(out.str, in.str);
 				free(h);
 			}
 		}
