@@ -180,7 +180,6 @@ static void get_str(struct pmc__cursor *c, const char *field, struct pmc__record
 	nul = c->pos < c->len ? memchr(at, 0, c->len - c->pos) : NULL;
 	if (!nul) {
 		c->fail = field;
-		c->pos = c->len;
 		return;
 	}
 	r->str = (const char *)at;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * pmc report: reading a sample file, replaying its side-band records (mmap, comm, fork) in time
- * order through the ordered-events queue, symbolizing samples.
+ * pmc report: reading a sample file, replaying its records in time order through the
+ * ordered-events queue (perfdata/ordered.h), side-band records (mmap, comm, fork) decoded by the
+ * record codec (perfdata/records.h) into the machine's maps and threads, samples symbolized.
  */
 #include <errno.h>
 #include <stdio.h>
