@@ -113,7 +113,6 @@ struct rstack {
 	struct rframe frames[];
 };
 
-/* A queued record: where it is in the file, and the time it is replayed at. */
 struct pmc_report {
 	struct pmc_report_opts opts;
 	enum rkey keys[MAX_KEYS];
