@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <pmc/error.h>
 #include "perfdata/reader.h"
+#include "perfdata/records.h"
 
 static int find_id(const struct pmc__perfdata *f, uint64_t id, size_t *idx)
 {
@@ -55,22 +56,6 @@ static int record_attr(const struct pmc__perfdata *f, const struct perf_event_he
 				  "sample carries event id %llu, which no event in the attrs "
 				  "section has",
 				  (unsigned long long)id);
-}
-
-#define PERFDATA_KEEP_BEHIND ((uint64_t)16 << 20)
-
-void pmc__perfdata_release_behind(struct pmc__perfdata *f, uint64_t pos)
-{
-	uint64_t page, upto;
-
-	/* Called for every record: the page size is asked only when pages are handed back. */
-	if (!f->mapped || pos < f->released + 2 * PERFDATA_KEEP_BEHIND)
-		return;
-	page = (uint64_t)sysconf(_SC_PAGESIZE);
-	upto = (pos - PERFDATA_KEEP_BEHIND) & ~(page - 1);
-	if (upto > f->released && !madvise((void *)(uintptr_t)(f->buf + f->released),
-					   (size_t)(upto - f->released), MADV_DONTNEED))
-		f->released = upto;
 }
 
 /*
@@ -160,6 +145,16 @@ int pmc__perfdata_sample(struct pmc__perfdata *f, const struct pmc__perfdata_eve
 			 struct pmc__sample *s, struct pmc_file_error *err)
 {
 	int ret = pmc__sample_decode(&f->attrs[ev->attr_idx], ev->hdr, ev->hdr->size, s, err);
+
+	if (ret && err)
+		err->offset += ev->offset;
+	return ret;
+}
+
+int pmc__perfdata_record(struct pmc__perfdata *f, const struct pmc__perfdata_event *ev,
+			 struct pmc__record *r, struct pmc_file_error *err)
+{
+	int ret = pmc__record_decode(&f->attrs[ev->attr_idx], ev->hdr, ev->hdr->size, r, err);
 
 	if (ret && err)
 		err->offset += ev->offset;

@@ -141,14 +141,7 @@ int pmc__sample_decode(const struct perf_event_attr *attr, const void *rec, size
  */
 int pmc__sample_encode(const struct perf_event_attr *attr, const struct pmc__sample *s, void *buf,
 		       size_t cap);
-/*
- * The sample_id trailer of a non-sample record (attr.sample_id_all): decodes pid/tid,
- * time, id, cpu into s. Returns 0, or -PMC_E_FORMAT when the record is too short.
- */
-int pmc__sample_decode_id(const struct perf_event_attr *attr, const void *rec, size_t len,
-			  struct pmc__sample *s);
-/* Bytes of the sample_id trailer attr implies. */
-size_t pmc__sample_id_size(const struct perf_event_attr *attr);
+/* The sample_id trailer and the side-band records: records.h. */
 
 /* ---- reader ---- */
 
@@ -251,7 +244,8 @@ int pmc__perfdata_tracing_data(const struct pmc__tp_path *tps, size_t nr, char *
  * To "-" or an output that cannot seek (a FIFO), the writer writes perf's pipe mode
  * instead (pipe.c): the header and attrs as records at begin, records in order.
  * A writer deleted without finish removes its temporary file. Records must carry the
- * sample_id trailer their attr implies (attr.sample_id_all) — the kernel's do.
+ * sample_id trailer their attr implies (attr.sample_id_all) — the kernel's do, and
+ * pmc__record_encode() (records.h) writes it.
  */
 struct pmc__perfdata_writer;
 

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* The perf.data reader's state, shared by read.c and next.c. */
+/*
+ * The perf.data reader's state and the calls its files make to each other. Each file calls only
+ * files below it: reader.c (errors, bounds, record lengths, pages), attrs.c, features.c,
+ * pipe-read.c, compressed.c, next.c, read.c (opening).
+ */
 #ifndef PMC_LIB_PERFDATA_READER_H
 #define PMC_LIB_PERFDATA_READER_H
 
@@ -20,7 +24,7 @@ struct pmc__perfdata {
 	/* perf record -z: the records are read from the inflated data (compressed.c) */
 	struct pmc__perfdata_zstream *zs;
 	bool interrupted;
-	bool pipe;	 /* a pipe-mode stream (pipe.c): header and attrs are records */
+	bool pipe;	 /* a pipe-mode stream (pipe-read.c): header and attrs are records */
 	uint8_t *stream; /* the stream read into memory (mapped, stream_cap bytes) or NULL */
 	size_t stream_cap;
 	struct perfdata_file_header h;
@@ -33,7 +37,7 @@ struct pmc__perfdata {
 	char *feat_str[PERFDATA_NR_STR_FEATS];
 	struct pmc__perfdata_build_ids build_ids; /* the BUILD_ID feature's entries */
 	uint64_t pos, data_end;
-	uint64_t released; /* mapped pages below this offset were handed back (next.c) */
+	uint64_t released; /* mapped pages below this offset were handed back (reader.c) */
 	/*
 	 * A misaligned record is copied here so that decoders see 8-byte aligned arrays. Last, and
 	 * not zeroed at open (read.c): nothing reads it before a record is copied in.
@@ -50,26 +54,28 @@ struct pmc__perfdata {
  * from the file again on access, so they stay readable, at the cost of a page fault. A pass
  * that starts again from the beginning sets released to 0 first.
  */
+/* reader.c */
 void pmc__perfdata_release_behind(struct pmc__perfdata *f, uint64_t pos);
+/* reader.c: err filled (when not NULL) with off and the message; returns code. */
 int pmc__perfdata_fail(struct pmc_file_error *err, int code, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-/* read.c: appends an event (its attr, size bytes at off, and its ids) to f's events. */
+/* attrs.c: appends an event (its attr, size bytes at off, and its ids) to f's events. */
 int pmc__perfdata_add_attr(struct pmc__perfdata *f, uint64_t off, size_t size,
 			   const struct perfdata_section *ids, struct pmc_file_error *err);
-/* read.c: the checks once every event is known (one id position for all samples). */
+/* attrs.c: the checks once every event is known (one id position for all samples). */
 int pmc__perfdata_check_sample_types(struct pmc__perfdata *f, struct pmc_file_error *err);
 /* features.c: one feature section s, of feature bit. */
 int pmc__perfdata_read_feature(struct pmc__perfdata *f, int bit, const struct perfdata_section *s,
 			       struct pmc_file_error *err);
 /*
- * pipe.c: a pipe-mode stream (perf record -o -, pmc record -o -) read from fd to its end,
+ * pipe-read.c: a pipe-mode stream (perf record -o -, pmc record -o -) read from fd to its end,
  * into a mapping of *cap bytes that the caller unmaps.
  */
 int pmc__perfdata_read_stream(int fd, uint8_t **out, size_t *len, size_t *cap);
-/* pipe.c: the header records of a pipe-mode stream (attrs, features); 0 or an error. */
+/* pipe-read.c: the header records of a pipe-mode stream (attrs, features); 0 or an error. */
 int pmc__perfdata_pipe_open(struct pmc__perfdata *f, struct pmc_file_error *err);
 /*
- * pipe.c: the bytes the record at rec (its header h, at least h->size bytes) takes, h.size but
+ * reader.c: the bytes the record at rec (its header h, at least h->size bytes) takes, h.size but
  * for a pipe stream's TRACING_DATA, whose data follow it. The caller checks it against the
  * bytes left.
  */
@@ -99,6 +105,7 @@ int pmc__perfdata_zstream_get(struct pmc__perfdata *f, uint64_t off, uint64_t wa
 /* compressed.c: the inflated record at off, which the window still holds. */
 const uint8_t *pmc__perfdata_zstream_at(const struct pmc__perfdata *f, uint64_t off);
 void pmc__perfdata_zstream_free(struct pmc__perfdata_zstream *zs);
+/* reader.c: is [off, off + size) inside the file? */
 bool pmc__perfdata_in_file(const struct pmc__perfdata *f, uint64_t off, uint64_t size);
 
 #endif /* PMC_LIB_PERFDATA_READER_H */

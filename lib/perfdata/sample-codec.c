@@ -4,130 +4,77 @@
 #include <stdio.h>
 #include <string.h>
 #include <pmc/error.h>
+#include "perfdata/cursor.h"
 #include "perfdata/perfdata.h"
 
-/* A bounds-checked reader over one record; pos is relative to the record's start. */
-struct cursor {
-	const uint8_t *p;
-	size_t len, pos;
-	const char *fail; /* name of the field that overran */
-};
-
-static bool take(struct cursor *c, size_t n, const char *field, const uint8_t **at)
-{
-	if (c->fail)
-		return false;
-	if (n > c->len - c->pos) {
-		c->fail = field;
-		return false;
-	}
-	*at = c->p + c->pos;
-	c->pos += n;
-	return true;
-}
-
-static uint64_t u64(struct cursor *c, const char *field)
-{
-	const uint8_t *at;
-	uint64_t v = 0;
-
-	if (take(c, 8, field, &at))
-		memcpy(&v, at, 8);
-	return v;
-}
-
-static void u32pair(struct cursor *c, const char *field, uint32_t *a, uint32_t *b)
-{
-	const uint8_t *at;
-
-	*a = *b = 0;
-	if (take(c, 8, field, &at)) {
-		memcpy(a, at, 4);
-		memcpy(b, at + 4, 4);
-	}
-}
-
-/* An array of n u64 (n read from the file, so checked against what is left first). */
-static const uint64_t *u64s(struct cursor *c, uint64_t n, const char *field)
-{
-	const uint8_t *at = NULL;
-
-	if (n > (c->len - c->pos) / 8) {
-		if (!c->fail)
-			c->fail = field;
-		return NULL;
-	}
-	take(c, (size_t)n * 8, field, &at);
-	return (const uint64_t *)at;
-}
-
-static void regs(struct cursor *c, uint64_t mask, uint64_t *abi, const uint64_t **v,
+static void regs(struct pmc__cursor *c, uint64_t mask, uint64_t *abi, const uint64_t **v,
 		 const char *field)
 {
-	*abi = u64(c, field);
+	*abi = pmc__cursor_u64(c, field);
 	*v = NULL;
 	if (*abi)
-		*v = u64s(c, (uint64_t)__builtin_popcountll(mask), field);
+		*v = pmc__cursor_u64s(c, (uint64_t)__builtin_popcountll(mask), field);
 }
 
-static void decode_branches(struct cursor *c, const struct perf_event_attr *attr,
+static void decode_branches(struct pmc__cursor *c, const struct perf_event_attr *attr,
 			    struct pmc__sample *s)
 {
-	s->nr_branch = u64(c, "branch stack size");
+	s->nr_branch = pmc__cursor_u64(c, "branch stack size");
 	if (attr->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
-		s->branch_hw_idx = u64(c, "branch stack hw_idx");
+		s->branch_hw_idx = pmc__cursor_u64(c, "branch stack hw_idx");
 	if (s->nr_branch > (c->len - c->pos) / sizeof(struct perf_branch_entry)) {
 		if (!c->fail)
 			c->fail = "branch stack entries";
 		return;
 	}
-	s->branch = (const void *)u64s(c, s->nr_branch * 3, "branch stack entries");
+	s->branch = (const void *)pmc__cursor_u64s(c, s->nr_branch * 3, "branch stack entries");
 }
 
-static void decode_stack(struct cursor *c, struct pmc__sample *s)
+static void decode_stack(struct pmc__cursor *c, struct pmc__sample *s)
 {
 	const uint8_t *at = NULL;
 
-	s->user_stack_size = u64(c, "user stack size");
+	s->user_stack_size = pmc__cursor_u64(c, "user stack size");
 	if (!s->user_stack_size || c->fail)
 		return;
 	if (s->user_stack_size > c->len - c->pos) {
 		c->fail = "user stack bytes";
 		return;
 	}
-	take(c, (size_t)s->user_stack_size, "user stack bytes", &at);
+	pmc__cursor_take(c, (size_t)s->user_stack_size, "user stack bytes", &at);
 	s->user_stack = at;
-	s->user_stack_dyn_size = u64(c, "user stack dyn_size");
+	s->user_stack_dyn_size = pmc__cursor_u64(c, "user stack dyn_size");
 	if (s->user_stack_dyn_size > s->user_stack_size)
 		s->user_stack_dyn_size = s->user_stack_size;
 }
 
 /* The fields up to PERIOD, in sample_type order; shared by samples only. */
-static void decode_head(struct cursor *c, uint64_t t, struct pmc__sample *s)
+static void decode_head(struct pmc__cursor *c, uint64_t t, struct pmc__sample *s)
 {
 	if (t & PERF_SAMPLE_IDENTIFIER)
-		s->id = u64(c, "identifier");
+		s->id = pmc__cursor_u64(c, "identifier");
 	if (t & PERF_SAMPLE_IP)
-		s->ip = u64(c, "ip");
+		s->ip = pmc__cursor_u64(c, "ip");
 	if (t & PERF_SAMPLE_TID)
-		u32pair(c, "pid/tid", &s->pid, &s->tid);
+		pmc__cursor_u32pair(c, "pid/tid", &s->pid, &s->tid);
 	if (t & PERF_SAMPLE_TIME)
-		s->time = u64(c, "time");
+		s->time = pmc__cursor_u64(c, "time");
 	if (t & PERF_SAMPLE_ADDR)
-		s->addr = u64(c, "addr");
+		s->addr = pmc__cursor_u64(c, "addr");
 	if (t & PERF_SAMPLE_ID)
-		s->id = u64(c, "id");
+		s->id = pmc__cursor_u64(c, "id");
 	if (t & PERF_SAMPLE_STREAM_ID)
-		s->stream_id = u64(c, "stream_id");
+		s->stream_id = pmc__cursor_u64(c, "stream_id");
 	if (t & PERF_SAMPLE_CPU) {
 		uint32_t res;
-		u32pair(c, "cpu", &s->cpu, &res);
+		pmc__cursor_u32pair(c, "cpu", &s->cpu, &res);
 	}
 	if (t & PERF_SAMPLE_PERIOD)
-		s->period = u64(c, "period");
+		s->period = pmc__cursor_u64(c, "period");
 }
 
-static void decode_tail(struct cursor *c, const struct perf_event_attr *attr, struct pmc__sample *s)
+static void decode_tail(struct pmc__cursor *c, const struct perf_event_attr *attr,
+			struct pmc__sample *s)
 {
 	uint64_t t = attr->sample_type;
 
@@ -138,20 +85,20 @@ static void decode_tail(struct cursor *c, const struct perf_event_attr *attr, st
 	if (t & PERF_SAMPLE_STACK_USER)
 		decode_stack(c, s);
 	if (t & PERF_SAMPLE_WEIGHT_TYPE) {
-		s->weight = u64(c, "weight");
+		s->weight = pmc__cursor_u64(c, "weight");
 		if (t & PERF_SAMPLE_WEIGHT_STRUCT)
 			s->weight &= 0xffffffffu;
 	}
 	if (t & PERF_SAMPLE_DATA_SRC)
-		s->data_src = u64(c, "data_src");
+		s->data_src = pmc__cursor_u64(c, "data_src");
 	if (t & PERF_SAMPLE_TRANSACTION)
-		s->transaction = u64(c, "transaction");
+		s->transaction = pmc__cursor_u64(c, "transaction");
 	if (t & PERF_SAMPLE_REGS_INTR) {
 		s->intr_regs_mask = attr->sample_regs_intr;
 		regs(c, attr->sample_regs_intr, &s->intr_regs_abi, &s->intr_regs, "intr regs");
 	}
 	if (t & PERF_SAMPLE_PHYS_ADDR)
-		s->phys_addr = u64(c, "phys_addr");
+		s->phys_addr = pmc__cursor_u64(c, "phys_addr");
 }
 
 /*
@@ -180,7 +127,7 @@ static void clear_sample(struct pmc__sample *s)
 int pmc__sample_decode(const struct perf_event_attr *attr, const void *rec, size_t len,
 		       struct pmc__sample *s, struct pmc_file_error *err)
 {
-	struct cursor c = {.p = rec, .len = len, .pos = sizeof(struct perf_event_header)};
+	struct pmc__cursor c = {.p = rec, .len = len, .pos = sizeof(struct perf_event_header)};
 	uint64_t t = attr->sample_type;
 
 	clear_sample(s);
@@ -199,16 +146,16 @@ int pmc__sample_decode(const struct perf_event_attr *attr, const void *rec, size
 	}
 	decode_head(&c, t, s);
 	if (t & PERF_SAMPLE_CALLCHAIN) {
-		s->nr_callchain = u64(&c, "callchain length");
-		s->callchain = u64s(&c, s->nr_callchain, "callchain entries");
+		s->nr_callchain = pmc__cursor_u64(&c, "callchain length");
+		s->callchain = pmc__cursor_u64s(&c, s->nr_callchain, "callchain entries");
 	}
 	if (t & PERF_SAMPLE_RAW) {
 		const uint8_t *at;
 		uint32_t sz = 0;
-		if (take(&c, 4, "raw size", &at))
+		if (pmc__cursor_take(&c, 4, "raw size", &at))
 			memcpy(&sz, at, 4);
 		s->raw_size = sz;
-		if (take(&c, sz, "raw data", &at))
+		if (pmc__cursor_take(&c, sz, "raw data", &at))
 			s->raw = at;
 		/* The raw block and its size are padded to 8 bytes together. */
 		c.pos = c.fail ? c.pos : (c.pos + 7) & ~(size_t)7;
@@ -227,46 +174,5 @@ int pmc__sample_decode(const struct perf_event_attr *attr, const void *rec, size
 		}
 		return -PMC_E_FORMAT;
 	}
-	return 0;
-}
-
-size_t pmc__sample_id_size(const struct perf_event_attr *attr)
-{
-	uint64_t t = attr->sample_type;
-	size_t n = 0;
-
-	if (!attr->sample_id_all)
-		return 0;
-	n += !!(t & PERF_SAMPLE_TID) + !!(t & PERF_SAMPLE_TIME) + !!(t & PERF_SAMPLE_ID);
-	n += !!(t & PERF_SAMPLE_STREAM_ID) + !!(t & PERF_SAMPLE_CPU);
-	n += !!(t & PERF_SAMPLE_IDENTIFIER);
-	return n * 8;
-}
-
-int pmc__sample_decode_id(const struct perf_event_attr *attr, const void *rec, size_t len,
-			  struct pmc__sample *s)
-{
-	size_t n = pmc__sample_id_size(attr);
-	uint64_t t = attr->sample_type;
-	struct cursor c = {.p = rec, .len = len};
-
-	memset(s, 0, sizeof(*s));
-	if (n + sizeof(struct perf_event_header) > len)
-		return -PMC_E_FORMAT;
-	c.pos = len - n;
-	if (t & PERF_SAMPLE_TID)
-		u32pair(&c, "pid/tid", &s->pid, &s->tid);
-	if (t & PERF_SAMPLE_TIME)
-		s->time = u64(&c, "time");
-	if (t & PERF_SAMPLE_ID)
-		s->id = u64(&c, "id");
-	if (t & PERF_SAMPLE_STREAM_ID)
-		s->stream_id = u64(&c, "stream_id");
-	if (t & PERF_SAMPLE_CPU) {
-		uint32_t res;
-		u32pair(&c, "cpu", &s->cpu, &res);
-	}
-	if (t & PERF_SAMPLE_IDENTIFIER)
-		s->id = u64(&c, "identifier");
 	return 0;
 }

@@ -7,51 +7,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "perfdata/records.h"
 #include "perfdata/synth.h"
 
-/* Appends the sample_id trailer the attr implies (docs/sample-file.md, "sample_id"). */
-static size_t put_trailer(const struct pmc__synth *sy, uint8_t *p, uint32_t pid, uint32_t tid)
+/* Encodes r with the trailer of sy's event (pid/tid as the record's) and hands it to the sink. */
+static int emit(const struct pmc__synth *sy, struct pmc__record *r)
 {
-	uint64_t t = sy->attr->sample_type, zero = 0;
-	size_t n = 0;
+	uint64_t buf[(8 + 64 + PMC_RECORD_STR_MAX + 1 + 64) / 8];
+	int len;
 
-	if (!sy->attr->sample_id_all)
-		return 0;
-	if (t & PERF_SAMPLE_TID) {
-		memcpy(p + n, &pid, 4);
-		memcpy(p + n + 4, &tid, 4);
-		n += 8;
-	}
-	if (t & PERF_SAMPLE_TIME)
-		memcpy(p + n, &zero, 8), n += 8;
-	if (t & PERF_SAMPLE_ID)
-		memcpy(p + n, &sy->id, 8), n += 8;
-	if (t & PERF_SAMPLE_STREAM_ID)
-		memcpy(p + n, &zero, 8), n += 8;
-	if (t & PERF_SAMPLE_CPU)
-		memcpy(p + n, &zero, 8), n += 8;
-	if (t & PERF_SAMPLE_IDENTIFIER)
-		memcpy(p + n, &sy->id, 8), n += 8;
-	return n;
-}
-
-/* Builds header + fixed body + NUL-padded string + trailer and hands it to the sink. */
-static int emit(const struct pmc__synth *sy, uint32_t type, uint16_t misc, const void *body,
-		size_t body_len, const char *str, uint32_t pid, uint32_t tid)
-{
-	uint64_t buf[(8 + 64 + 4096 + 64) / 8] = {0};
-	uint8_t *p = (uint8_t *)buf;
-	size_t slen = strnlen(str, 4095) + 1, n = 8;
-	struct perf_event_header h = {.type = type, .misc = misc};
-
-	memcpy(p + n, body, body_len);
-	n += body_len;
-	memcpy(p + n, str, slen - 1);
-	n += (slen + 7) & ~(size_t)7;
-	n += put_trailer(sy, p + n, pid, tid);
-	h.size = (uint16_t)n;
-	memcpy(p, &h, sizeof(h));
-	return sy->sink(p, n, sy->arg);
+	r->sid = (struct pmc__sample_id){.pid = r->pid, .tid = r->tid, .id = sy->id};
+	len = pmc__record_encode(sy->attr, r, buf, sizeof(buf));
+	return len < 0 ? len : sy->sink(buf, (size_t)len, sy->arg);
 }
 
 int pmc__synth_kernel_mmap(const struct pmc__synth *sy)
@@ -59,10 +26,6 @@ int pmc__synth_kernel_mmap(const struct pmc__synth *sy)
 	FILE *f = fopen("/proc/kallsyms", "r");
 	char line[256], name[200], type;
 	uint64_t addr = 0, a;
-	struct mmap_body {
-		uint32_t pid, tid;
-		uint64_t start, len, pgoff;
-	} body;
 
 	if (!f)
 		return 0;
@@ -76,9 +39,13 @@ int pmc__synth_kernel_mmap(const struct pmc__synth *sy)
 	fclose(f);
 	if (!addr)
 		return 0; /* hidden by kptr_restrict: reports then show raw kernel addresses */
-	body = (struct mmap_body){(uint32_t)-1, 0, addr, ~0ull - addr, addr};
-	return emit(sy, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, &body, sizeof(body),
-		    "[kernel.kallsyms]_text", (uint32_t)-1, 0);
+	return emit(sy, &(struct pmc__record){.type = PERF_RECORD_MMAP,
+					      .misc = PERF_RECORD_MISC_KERNEL,
+					      .pid = (uint32_t)-1,
+					      .start = addr,
+					      .len = ~0ull - addr,
+					      .pgoff = addr,
+					      .str = "[kernel.kallsyms]_text"});
 }
 
 static int synth_comms(const struct pmc__synth *sy, pid_t pid)
@@ -93,7 +60,10 @@ static int synth_comms(const struct pmc__synth *sy, pid_t pid)
 	if (!d)
 		return 0; /* the process has gone; nothing to say about it */
 	while (!ret && (de = readdir(d))) {
-		uint32_t body[2] = {(uint32_t)pid, (uint32_t)atoi(de->d_name)};
+		struct pmc__record r = {.type = PERF_RECORD_COMM,
+					.pid = (uint32_t)pid,
+					.tid = (uint32_t)atoi(de->d_name),
+					.str = comm};
 		FILE *f;
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
@@ -105,19 +75,11 @@ static int synth_comms(const struct pmc__synth *sy, pid_t pid)
 			comm[0] = 0;
 		fclose(f);
 		comm[strcspn(comm, "\n")] = 0;
-		ret = emit(sy, PERF_RECORD_COMM, 0, body, sizeof(body), comm, body[0], body[1]);
+		ret = emit(sy, &r);
 	}
 	closedir(d);
 	return ret;
 }
-
-struct mmap2_body {
-	uint32_t pid, tid;
-	uint64_t start, len, pgoff;
-	uint32_t maj, min;
-	uint64_t ino, ino_generation;
-	uint32_t prot, flags;
-};
 
 static int synth_maps(const struct pmc__synth *sy, pid_t pid)
 {
@@ -139,20 +101,22 @@ static int synth_maps(const struct pmc__synth *sy, pid_t pid)
 			continue;
 		if (perms[2] != 'x')
 			continue;
-		struct mmap2_body b = {(uint32_t)pid,
-				       (uint32_t)pid,
-				       start,
-				       end - start,
-				       pgoff,
-				       maj,
-				       min,
-				       ino,
-				       0,
-				       5 /* PROT_READ|PROT_EXEC */,
-				       perms[3] == 's' ? 1 : 2 /* MAP_SHARED / MAP_PRIVATE */};
 		char *name = file + strspn(file, " ");
-		ret = emit(sy, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, &b, sizeof(b),
-			   *name ? name : "//anon", b.pid, b.tid);
+		ret = emit(sy,
+			   &(struct pmc__record){
+				   .type = PERF_RECORD_MMAP2,
+				   .misc = PERF_RECORD_MISC_USER,
+				   .pid = (uint32_t)pid,
+				   .tid = (uint32_t)pid,
+				   .start = start,
+				   .len = end - start,
+				   .pgoff = pgoff,
+				   .maj = maj,
+				   .min = min,
+				   .ino = ino,
+				   .prot = 5 /* PROT_READ|PROT_EXEC */,
+				   .flags = perms[3] == 's' ? 1 : 2 /* MAP_SHARED / MAP_PRIVATE */,
+				   .str = *name ? name : "//anon"});
 	}
 	fclose(f);
 	return ret;

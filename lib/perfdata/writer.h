@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The perf.data writer's state (write.c). */
+/*
+ * The perf.data writer's state (write.c) and the calls its files make to each other, each
+ * only to files below it: feature-write.c, pipe.c, write.c.
+ */
 #ifndef PMC_LIB_PERFDATA_WRITER_H
 #define PMC_LIB_PERFDATA_WRITER_H
 
@@ -31,7 +34,8 @@ struct pmc__perfdata_writer {
 	size_t buf_len;
 };
 
-/* A growing byte buffer (write.c); oom is set, and later bytes dropped, when it cannot grow. */
+/* A growing byte buffer (feature-write.c); oom is set, and later bytes dropped, when it cannot
+ * grow. */
 struct pmc__fbuf {
 	uint8_t *p;
 	size_t len, cap;
@@ -39,13 +43,14 @@ struct pmc__fbuf {
 };
 
 void pmc__fput(struct pmc__fbuf *b, const void *v, size_t n);
-/* The feature sections pmc writes, in bit order. */
+/* feature-write.c: the feature sections pmc writes, in bit order. */
 #define PERFDATA_NR_WFEATS 9
 extern const int pmc__perfdata_wfeats[PERFDATA_NR_WFEATS];
 /* Appends feature feat's section to b; false when w has nothing for it (not written). */
 bool pmc__perfdata_build_feature(struct pmc__perfdata_writer *w, int feat, struct pmc__fbuf *b);
+/* feature-write.c: the whole of buf written at fd's position (a pipe); 0 or a negative errno. */
 int pmc__perfdata_write_all(int fd, const void *buf, size_t len);
-/* The buffered records written out. */
+/* write.c: the buffered records written out. */
 int pmc__perfdata_writer_flush(struct pmc__perfdata_writer *w);
 /* pipe.c: the pipe header and the header records (attrs, features), written to w->fd. */
 int pmc__perfdata_pipe_begin(struct pmc__perfdata_writer *w);

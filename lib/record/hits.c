@@ -13,7 +13,7 @@
 #include <string.h>
 #include <pmc/error.h>
 #include "core/log.h"
-#include "perfdata/perfdata.h"
+#include "perfdata/records.h"
 #include "record/hits.h"
 #include "symbol/buildid.h"
 
@@ -58,22 +58,16 @@ static long get_obj(struct pmc__hits *h, const char *name)
 	return v[h->nr_objs].name ? (long)h->nr_objs++ : -1;
 }
 
-/* A file map of code (MMAP, MMAP2): pid, tid, start, len, pgoff, [MMAP2's 32 bytes], name. */
-static void note_mmap(struct pmc__hits *h, const struct perf_event_header *hd, size_t name_off)
+/* A file map of code (MMAP, MMAP2): its process, range and file. */
+static void note_mmap(struct pmc__hits *h, const struct pmc__record *r)
 {
-	const uint8_t *p = (const uint8_t *)hd;
-	uint32_t pid;
-	uint64_t range[2];
 	struct hit_proc *proc;
 	long obj;
 
-	if (hd->size <= name_off || hd->misc & PERF_RECORD_MISC_MMAP_DATA ||
-	    !memchr(p + name_off, 0, hd->size - name_off) || p[name_off] != '/')
+	if (r->misc & PERF_RECORD_MISC_MMAP_DATA || r->str[0] != '/')
 		return; /* data, the kernel's (its samples are placed by mode), anonymous */
-	memcpy(&pid, p + 8, 4);
-	memcpy(range, p + 16, 16);
-	proc = get_proc(h, pid);
-	obj = proc ? get_obj(h, (const char *)p + name_off) : -1;
+	proc = get_proc(h, r->pid);
+	obj = proc ? get_obj(h, r->str) : -1;
 	if (obj < 0)
 		return;
 	if (proc->nr == proc->cap) {
@@ -84,19 +78,15 @@ static void note_mmap(struct pmc__hits *h, const struct perf_event_header *hd, s
 		proc->maps = v;
 		proc->cap = cap;
 	}
-	proc->maps[proc->nr++] = (struct hit_map){range[0], range[0] + range[1], (size_t)obj};
+	proc->maps[proc->nr++] = (struct hit_map){r->start, r->start + r->len, (size_t)obj};
 }
 
-static void note_fork(struct pmc__hits *h, const struct perf_event_header *hd)
+static void note_fork(struct pmc__hits *h, const struct pmc__record *r)
 {
-	uint32_t ids[2]; /* pid, ppid */
 	struct hit_proc *p;
 
-	if (hd->size < 16)
-		return;
-	memcpy(ids, (const uint8_t *)hd + 8, 8);
-	if (ids[0] != ids[1] && (p = get_proc(h, ids[0])) && !p->nr) {
-		p->ppid = ids[1];
+	if (r->pid != r->ppid && (p = get_proc(h, r->pid)) && !p->nr) {
+		p->ppid = r->ppid;
 		p->has_parent = true;
 	}
 }
@@ -166,23 +156,24 @@ static void note_sample(struct pmc__hits *h, const struct perf_event_header *hd)
 void pmc__hits_note(struct pmc__hits *h, const void *rec, size_t len)
 {
 	const struct perf_event_header *hd = rec;
+	struct pmc__record r;
 
 	if (len < sizeof(*hd) || hd->size > len)
 		return;
-	switch (hd->type) {
-	case PERF_RECORD_SAMPLE:
+	if (hd->type == PERF_RECORD_SAMPLE) {
 		note_sample(h, hd);
-		break;
-	case PERF_RECORD_MMAP:
-		note_mmap(h, hd, 40);
-		break;
-	case PERF_RECORD_MMAP2:
-		note_mmap(h, hd, 72);
-		break;
-	case PERF_RECORD_FORK:
-		note_fork(h, hd);
-		break;
+		return;
 	}
+	if (hd->type != PERF_RECORD_MMAP && hd->type != PERF_RECORD_MMAP2 &&
+	    hd->type != PERF_RECORD_FORK)
+		return;
+	/* The records of several events, whose trailers may differ: their own fields alone. */
+	if (pmc__record_decode(NULL, rec, hd->size, &r, NULL))
+		return;
+	if (r.type == PERF_RECORD_FORK)
+		note_fork(h, &r);
+	else
+		note_mmap(h, &r);
 }
 
 /* A copy not kept is said once a recording (a rebuilt object is not copied: no warning). */

@@ -13,6 +13,7 @@
 #include "core/opts.h"
 #include "count/counting.h"
 #include "event/evsel.h"
+#include "perfdata/records.h"
 #include "perfdata/synth.h"
 #include "record/record.h"
 #include "symbol/vdso.h"
@@ -22,17 +23,13 @@ static int record_sink(const void *p, size_t len, void *arg)
 {
 	struct pmc_record *rec = arg;
 	const struct perf_event_header *h = p;
-	uint64_t lost;
+	struct pmc__record r;
 
-	if (h->type == PERF_RECORD_SAMPLE) {
+	if (h->type == PERF_RECORD_SAMPLE)
 		rec->nr_samples++;
-	} else if (h->type == PERF_RECORD_LOST && len >= 24) {
-		memcpy(&lost, (const uint8_t *)p + 16, 8);
-		rec->nr_lost += lost;
-	} else if (h->type == PERF_RECORD_LOST_SAMPLES && len >= 16) {
-		memcpy(&lost, (const uint8_t *)p + 8, 8);
-		rec->nr_lost += lost;
-	}
+	else if ((h->type == PERF_RECORD_LOST || h->type == PERF_RECORD_LOST_SAMPLES) &&
+		 !pmc__record_decode(NULL, p, len, &r, NULL))
+		rec->nr_lost += r.lost;
 	pmc__hits_note(&rec->hits, p, len);
 	return pmc__perfdata_writer_write(rec->w, p, len);
 }

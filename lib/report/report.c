@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * pmc report: reading a sample file, replaying its side-band records (mmap, comm, fork) in time
- * order through the ordered-events queue, symbolizing samples.
+ * pmc report: reading a sample file, replaying its records in time order through the
+ * ordered-events queue (perfdata/ordered.h), side-band records (mmap, comm, fork) decoded by the
+ * record codec (perfdata/records.h) into the machine's maps and threads, samples symbolized.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include <pmc/error.h>
 #include "core/log.h"
 #include "core/opts.h"
+#include "perfdata/records.h"
 #include "report/report.h"
 #include "symbol/buildid.h"
 #include "symbol/vdso.h"
@@ -164,33 +166,14 @@ static bool is_kernel_path(const char *p)
 	return !strncmp(p, "[kernel.kallsyms]", 17) || !strncmp(p, "[guest.kernel", 13);
 }
 
-/* A record's string at body offset off, bounded by the record (the file may lie). */
-static const char *rec_string(const struct perf_event_header *h, size_t off, char *buf, size_t len)
+/* A record's string (records.h: bounded by the record) copied into buf of len bytes. */
+static const char *rec_string(const struct pmc__record *rec, char *buf, size_t len)
 {
-	size_t n;
+	size_t n = rec->str_len < len ? rec->str_len : len - 1;
 
-	if (off >= h->size)
-		return NULL;
-	n = strnlen((const char *)h + off, h->size - off);
-	if (n >= len)
-		n = len - 1;
-	memcpy(buf, (const char *)h + off, n);
+	memcpy(buf, rec->str, n);
 	buf[n] = 0;
 	return buf;
-}
-
-static uint64_t rec_time(struct pmc_report *r, const struct pmc__perfdata_event *ev)
-{
-	struct pmc__sample id;
-
-	/* Without sample_id_all the record has no trailer: its last bytes are its own. */
-	const struct perf_event_attr *a = pmc__perfdata_attr(r->f, ev->attr_idx);
-
-	if (!a->sample_id_all)
-		return 0;
-	if (pmc__sample_decode_id(a, ev->hdr, ev->hdr->size, &id))
-		return 0;
-	return id.time;
 }
 
 /* path becomes the saved vDSO image's (symbol/vdso.h), when there is one. */
@@ -232,22 +215,14 @@ static bool is_anon_path(const char *path)
 	       !strncmp(path, "/anon_hugepage", 14);
 }
 
-static int on_mmap(struct pmc_report *r, const struct pmc__perfdata_event *ev, bool v2)
+static int on_mmap(struct pmc_report *r, const struct pmc__record *rec)
 {
-	const struct perf_event_header *h = ev->hdr;
-	struct {
-		uint32_t pid, tid;
-		uint64_t start, len, pgoff;
-	} b;
+	uint64_t pgoff = rec->pgoff;
 	char path[4096];
 
-	if (h->size < 8 + sizeof(b) + (v2 ? 32 : 0))
-		return 0;
-	memcpy(&b, (const uint8_t *)h + 8, sizeof(b));
-	if (!rec_string(h, 8 + sizeof(b) + (v2 ? 32 : 0), path, sizeof(path)))
-		return 0;
+	rec_string(rec, path, sizeof(path));
 	/* Kernel addresses are resolved with kallsyms, not through maps. */
-	if (b.pid == UINT32_MAX || is_kernel_path(path))
+	if (rec->pid == UINT32_MAX || is_kernel_path(path))
 		return 0;
 	/* The vDSO: the image pmc record saved, found by the build id the file names. */
 	if (!strcmp(path, "[vdso]"))
@@ -256,63 +231,37 @@ static int on_mmap(struct pmc_report *r, const struct pmc__perfdata_event *ev, b
 		expect_build_id(r, path);
 	/* Anonymous code is a JIT's: named by its /tmp/perf-PID.map, at absolute addresses
 	 * (perf's map__new does the same). */
-	if (!(h->misc & PERF_RECORD_MISC_MMAP_DATA) && is_anon_path(path)) {
-		snprintf(path, sizeof(path), "/tmp/perf-%u.map", b.pid);
-		b.pgoff = b.start;
+	if (!(rec->misc & PERF_RECORD_MISC_MMAP_DATA) && is_anon_path(path)) {
+		snprintf(path, sizeof(path), "/tmp/perf-%u.map", rec->pid);
+		pgoff = rec->start;
 	}
-	return pmc__machine_mmap(r->m, b.pid, b.start, b.len, b.pgoff, path, rec_time(r, ev));
+	return pmc__machine_mmap(r->m, rec->pid, rec->start, rec->len, pgoff, path,
+				 rec->has_sid ? rec->sid.time : 0);
 }
 
-static int on_comm(struct pmc_report *r, const struct pmc__perfdata_event *ev)
+/* A side-band record, decoded by the record codec (records.h), which checks its size. */
+static int on_side_band(struct pmc_report *r, const struct pmc__perfdata_event *ev,
+			struct pmc_file_error *err)
 {
-	uint32_t ids[2];
+	struct pmc__record rec;
 	char comm[64];
+	int ret = pmc__perfdata_record(r->f, ev, &rec, err);
 
-	if (ev->hdr->size < 16 || !rec_string(ev->hdr, 16, comm, sizeof(comm)))
-		return 0;
-	memcpy(ids, (const uint8_t *)ev->hdr + 8, 8);
-	return pmc__machine_comm(r->m, ids[0], ids[1], comm,
-				 ev->hdr->misc & PERF_RECORD_MISC_COMM_EXEC, rec_time(r, ev));
-}
-
-static int on_fork(struct pmc_report *r, const struct pmc__perfdata_event *ev)
-{
-	uint32_t v[4];
-
-	if (ev->hdr->size < 24)
-		return 0;
-	memcpy(v, (const uint8_t *)ev->hdr + 8, 16);
-	return pmc__machine_fork(r->m, v[0], v[1], v[2], v[3]);
-}
-
-static int on_event(struct pmc_report *r, const struct pmc__perfdata_event *ev,
-		    struct pmc_file_error *err)
-{
-	const struct perf_event_header *h = ev->hdr;
-	uint64_t lost;
-
-	switch (h->type) {
-	case PERF_RECORD_SAMPLE:
-		return on_sample(r, ev, err);
+	if (ret)
+		return ret;
+	switch (rec.type) {
 	case PERF_RECORD_MMAP:
-		return on_mmap(r, ev, false);
 	case PERF_RECORD_MMAP2:
-		return on_mmap(r, ev, true);
+		return on_mmap(r, &rec);
 	case PERF_RECORD_COMM:
-		return on_comm(r, ev);
+		return pmc__machine_comm(
+			r->m, rec.pid, rec.tid, rec_string(&rec, comm, sizeof(comm)),
+			rec.misc & PERF_RECORD_MISC_COMM_EXEC, rec.has_sid ? rec.sid.time : 0);
 	case PERF_RECORD_FORK:
-		return on_fork(r, ev);
+		return pmc__machine_fork(r->m, rec.pid, rec.ppid, rec.tid, rec.ptid);
 	case PERF_RECORD_LOST:
-		if (h->size >= 24) {
-			memcpy(&lost, (const uint8_t *)h + 16, 8);
-			r->nr_lost += lost;
-		}
-		return 0;
 	case PERF_RECORD_LOST_SAMPLES:
-		if (h->size >= 16) {
-			memcpy(&lost, (const uint8_t *)h + 8, 8);
-			r->nr_lost += lost;
-		}
+		r->nr_lost += rec.lost;
 		return 0;
 	case PERF_RECORD_THROTTLE: /* its id names the event; UNTHROTTLE ends the pause */
 		if (ev->attr_idx < r->nr_attrs)
@@ -322,207 +271,23 @@ static int on_event(struct pmc_report *r, const struct pmc__perfdata_event *ev,
 	return 0;
 }
 
-/*
- * Without FINISHED_ROUND records the queue would hold the whole file; past this many
- * records the older half is replayed (perf's OE_FLUSH__HALF), bounding memory at the cost
- * of exact order for records delayed by more than half a window.
- */
-#define QUEUE_MAX ((size_t)1 << 22)
-
-/* The record's time, when it has one: samples with PERF_SAMPLE_TIME, side-band with a trailer. */
-static bool record_time(const struct pmc_report *r, const struct pmc__perfdata_event *ev,
-			uint64_t *time)
+static int on_event(void *arg, const struct pmc__perfdata_event *ev, struct pmc_file_error *err)
 {
-	const struct perf_event_attr *a = pmc__perfdata_attr(r->f, ev->attr_idx);
-	struct pmc__sample id;
-	size_t off;
+	struct pmc_report *r = arg;
 
-	if (!(a->sample_type & PERF_SAMPLE_TIME))
-		return false;
-	if (ev->hdr->type != PERF_RECORD_SAMPLE) {
-		if (!a->sample_id_all || pmc__sample_decode_id(a, ev->hdr, ev->hdr->size, &id))
-			return false;
-		*time = id.time;
-		return true;
+	switch (ev->hdr->type) {
+	case PERF_RECORD_SAMPLE:
+		return on_sample(r, ev, err);
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_LOST:
+	case PERF_RECORD_LOST_SAMPLES:
+	case PERF_RECORD_THROTTLE:
+		return on_side_band(r, ev, err);
 	}
-	/* The time follows the identifier, ip and pid/tid words (docs/sample-file.md). */
-	off = sizeof(struct perf_event_header) +
-	      8 * (size_t)(!!(a->sample_type & PERF_SAMPLE_IDENTIFIER) +
-			   !!(a->sample_type & PERF_SAMPLE_IP) +
-			   !!(a->sample_type & PERF_SAMPLE_TID));
-	if (off + 8 > ev->hdr->size)
-		return false; /* a short sample: decoding it reports the fault */
-	memcpy(time, (const uint8_t *)ev->hdr + off, 8);
-	return true;
-}
-
-static bool before(const struct qent *a, const struct qent *b)
-{
-	return a->time < b->time || (a->time == b->time && a->offset < b->offset);
-}
-
-static size_t run_end(const struct qent *v, size_t i, size_t n)
-{
-	while (i + 1 < n && !before(&v[i + 1], &v[i]))
-		i++;
-	return i + 1;
-}
-
-static void merge(const struct qent *a, size_t na, const struct qent *b, size_t nb,
-		  struct qent *out)
-{
-	size_t i = 0, j = 0;
-
-	while (i < na && j < nb)
-		*out++ = before(&b[j], &a[i]) ? b[j++] : a[i++];
-	memcpy(out, a + i, (na - i) * sizeof(*a));
-	memcpy(out + (na - i), b + j, (nb - j) * sizeof(*b));
-}
-
-/*
- * A natural merge sort: a round holds one time-ordered run per ring buffer (plus what the
- * previous round left, already sorted), so a few linear passes sort it.
- */
-static void sort_queue(struct rqueue *q)
-{
-	while (!q->sorted) {
-		size_t i = 0, runs = 0;
-		struct qent *t;
-		while (i < q->nr) {
-			size_t m = run_end(q->v, i, q->nr);
-			size_t e = m < q->nr ? run_end(q->v, m, q->nr) : m;
-			merge(q->v + i, m - i, q->v + m, e - m, q->tmp + i);
-			i = e;
-			runs++;
-		}
-		t = q->v;
-		q->v = q->tmp;
-		q->tmp = t;
-		q->sorted = runs <= 1;
-	}
-}
-
-/* Replays the queued records up to limit, in time order; later ones stay queued. */
-static int flush(struct pmc_report *r, uint64_t limit, struct pmc_file_error *err)
-{
-	struct rqueue *q = &r->q;
-	struct pmc__perfdata_event ev;
-	size_t i;
-	int ret = 0;
-
-	if (!q->nr)
-		return 0;
-	sort_queue(q);
-	for (i = 0; i < q->nr && q->v[i].time <= limit && !ret; i++) {
-		pmc__perfdata_event_at(r->f, q->v[i].offset, q->v[i].attr_idx, &ev);
-		ret = on_event(r, &ev, err);
-		q->flushed = q->v[i].time;
-	}
-	memmove(q->v, q->v + i, (q->nr - i) * sizeof(*q->v));
-	q->nr -= i;
-	/* The reader holds what is still queued: of a -z file, in memory (pmc__perfdata_keep). */
-	q->keep = UINT64_MAX;
-	for (i = 0; i < q->nr; i++)
-		q->keep = q->v[i].offset < q->keep ? q->v[i].offset : q->keep;
-	pmc__perfdata_keep(r->f, q->keep);
-	return ret;
-}
-
-/* The newest time among the records queued from before offset below. */
-static uint64_t time_before(const struct rqueue *q, uint64_t below)
-{
-	uint64_t t = 0;
-
-	for (size_t i = 0; i < q->nr; i++)
-		if (q->v[i].offset < below && q->v[i].time > t)
-			t = q->v[i].time;
-	return t;
-}
-
-static int grow(struct rqueue *q)
-{
-	size_t n = q->alloc ? q->alloc * 2 : 4096;
-	struct qent *v = realloc(q->v, n * sizeof(*v)), *t;
-
-	if (!v)
-		return -ENOMEM;
-	q->v = v;
-	t = realloc(q->tmp, n * sizeof(*t));
-	if (!t)
-		return -ENOMEM;
-	q->tmp = t;
-	q->alloc = n;
 	return 0;
-}
-
-/*
- * perf's rule for FINISHED_ROUND: every record of the next round was written after this
- * round's drain began, so it is newer than everything the previous round held. What is
- * not newer than the previous round's newest time can be replayed now.
- */
-static int finished_round(struct pmc_report *r, struct pmc_file_error *err)
-{
-	int ret = flush(r, r->q.next_flush, err);
-
-	r->q.next_flush = r->q.round_max;
-	return ret;
-}
-
-/* Queues a record (or acts on a FINISHED_ROUND). */
-static int enqueue(struct pmc_report *r, const struct pmc__perfdata_event *ev,
-		   struct pmc_file_error *err)
-{
-	struct rqueue *q = &r->q;
-	struct qent e = {q->last_time, ev->offset, ev->attr_idx};
-
-	if (ev->hdr->type == PERFDATA_RECORD_FINISHED_ROUND)
-		return finished_round(r, err);
-	/* perf's own record types (attrs, build ids, ...) carry no time and no state we replay. */
-	if (ev->hdr->type >= PERFDATA_RECORD_HEADER_ATTR)
-		return on_event(r, ev, err);
-	/* A record without a time replays right after the record before it in the file. */
-	if (record_time(r, ev, &e.time))
-		q->last_time = e.time;
-	if (e.time < q->flushed)
-		q->nr_late++;
-	if (e.time > q->round_max)
-		q->round_max = e.time;
-	if (q->nr == q->alloc && grow(q))
-		return -ENOMEM;
-	if (q->nr && before(&e, &q->v[q->nr - 1]))
-		q->sorted = false;
-	if (!q->nr)
-		pmc__perfdata_keep(r->f, q->keep = e.offset);
-	q->v[q->nr++] = e;
-	/*
-	 * A -z file's records are held in memory from the oldest queued (pmc__perfdata_hold_max):
-	 * past that, what was queued before the last half is replayed.
-	 */
-	if (q->nr < QUEUE_MAX && e.offset - q->keep <= pmc__perfdata_hold_max(r->f))
-		return 0;
-	if (q->nr < QUEUE_MAX)
-		return flush(r, time_before(q, e.offset - pmc__perfdata_hold_max(r->f) / 2), err);
-	sort_queue(q);
-	return flush(r, q->v[q->nr / 2].time, err);
-}
-
-/* Replays all that is left in the queue. */
-static int drain(struct pmc_report *r, struct pmc_file_error *err)
-{
-	int ret = flush(r, UINT64_MAX, err);
-
-	if (r->q.nr_late)
-		pr_warn("%s: %llu records are older than records already replayed (the file is "
-			"not in time order within its rounds); they were replayed late\n",
-			r->path ? r->path : "report", (unsigned long long)r->q.nr_late);
-	return ret;
-}
-
-static void queue_free(struct pmc_report *r)
-{
-	free(r->q.v);
-	free(r->q.tmp);
-	memset(&r->q, 0, sizeof(r->q));
 }
 
 static int copy_attrs(struct pmc_report *r)
@@ -558,7 +323,8 @@ int pmc_report__load(struct pmc_report *r, const char *path, struct pmc_file_err
 		ret = pmc__perfdata_open(path, &r->f, err);
 	if (ret)
 		return ret;
-	queue_free(r);
+	pmc__ordered_free(&r->q);
+	pmc__ordered_init(&r->q, r->f, on_event, r);
 	ret = r->attrs ? pmc__report_check_events(r, err) : copy_attrs(r);
 	if (!ret)
 		ret = pmc__report_branch_check(r, err);
@@ -575,9 +341,16 @@ int pmc_report__load(struct pmc_report *r, const char *path, struct pmc_file_err
 	 * one after another, so a file holds a thread's samples before its FORK, COMM or MMAP.
 	 */
 	while (!ret && (ret = pmc__perfdata_next(r->f, &ev, err)) == 1)
-		ret = r->ordered ? enqueue(r, &ev, err) : on_event(r, &ev, err);
-	if (!ret && r->ordered)
-		ret = drain(r, err);
+		ret = r->ordered ? pmc__ordered_queue(&r->q, &ev, err) : on_event(r, &ev, err);
+	if (!ret && r->ordered) {
+		ret = pmc__ordered_drain(&r->q, err);
+		if (r->q.nr_late)
+			pr_warn("%s: %llu records are older than records already replayed (the "
+				"file "
+				"is not in time order within its rounds); they were replayed "
+				"late\n",
+				r->path ? r->path : "report", (unsigned long long)r->q.nr_late);
+	}
 	if (ret == -ENOMEM && err) {
 		err->offset = 0;
 		snprintf(err->msg, sizeof(err->msg), "out of memory");
@@ -661,7 +434,7 @@ void pmc_report__delete(struct pmc_report *r)
 	pmc__addrmap_free(&r->ip_hist);
 	pmc__unwind_free(&r->unwind);
 	pmc__report_frames_free(r);
-	queue_free(r);
+	pmc__ordered_free(&r->q);
 	pmc__addrmap_free(&r->hmap);
 	pmc__report_dview_free(r);
 	pmc__report_bblock_free(r);

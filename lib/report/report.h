@@ -5,6 +5,7 @@
 
 #include <jansson.h>
 #include <pmc/report.h>
+#include "perfdata/ordered.h"
 #include "perfdata/perfdata.h"
 #include "symbol/machine.h"
 #include "symbol/symbol.h"
@@ -112,29 +113,6 @@ struct rstack {
 	struct rframe frames[];
 };
 
-/* A queued record: where it is in the file, and the time it is replayed at. */
-struct qent {
-	uint64_t time, offset;
-	size_t attr_idx;
-};
-
-/*
- * The ordered-events queue (report.c): records wait here until no record still to
- * be read can be older than they are, then replay in time order (docs/sample-file.md,
- * "Record order").
- */
-struct rqueue {
-	struct qent *v, *tmp; /* [alloc]; tmp is the merge sort's other buffer */
-	size_t nr, alloc;
-	bool sorted;	     /* v[0, nr) is already in (time, offset) order */
-	uint64_t last_time;  /* of the last record read: given to records with no time */
-	uint64_t round_max;  /* newest time read so far */
-	uint64_t next_flush; /* at the next FINISHED_ROUND, replay up to this time */
-	uint64_t flushed;    /* newest time replayed */
-	uint64_t nr_late;    /* records older than one already replayed */
-	uint64_t keep;	     /* the lowest offset queued, when nr (pmc__perfdata_keep) */
-};
-
 struct pmc_report {
 	struct pmc_report_opts opts;
 	enum rkey keys[MAX_KEYS];
@@ -168,8 +146,8 @@ struct pmc_report {
 	uint64_t *throttled;			/* [nr_attrs]: PERF_RECORD_THROTTLE records */
 	struct pmc__addrmap streams; /* frequency mode: (file, event, tid) → periods (settle.c) */
 	bool has_callchains;
-	bool ordered; /* some event has times: replay through q */
-	struct rqueue q;
+	bool ordered;	       /* some event has times: replay through q */
+	struct pmc__ordered q; /* records replayed in time order (perfdata/ordered.h) */
 	uint64_t nr_samples, nr_lost, nr_reconstructed, nr_unwound;
 	struct rsample { /* opts.keep_samples: every sample in replay order */
 		uint64_t ip;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <pmc/error.h>
 #include "perfdata/perfdata.h"
+#include "perfdata-fixture.h"
 
 #define NR_SAMPLES 5
 
@@ -92,17 +93,13 @@ static char *write_file(void)
 	cr_assert_eq(pmc__perfdata_writer_add_attr(w, &a, "cpu-clock", &id, 1), 0);
 	cr_assert_eq(pmc__perfdata_writer_set_cmdline(w, 3, argv), 0);
 	cr_assert_eq(pmc__perfdata_writer_begin(w), 0);
-	struct {
-		struct perf_event_header h;
-		uint32_t pid, tid;
-		char comm[8];
-		uint64_t id[4];
-	} comm = {{PERF_RECORD_COMM, 0, sizeof(comm)},
-		  10,
-		  11,
-		  "prog",
-		  {0x0000000b0000000a, 5, 1, 77}};
-	cr_assert_eq(pmc__perfdata_writer_write(w, &comm, sizeof(comm)), 0);
+	fixture_record(w,
+		       (struct pmc__record){.type = PERF_RECORD_COMM,
+					    .pid = 10,
+					    .tid = 11,
+					    .str = "prog",
+					    .sid = {.cpu = 1, .id = 77}},
+		       5);
 	for (int i = 0; i < NR_SAMPLES; i++) {
 		struct pmc__sample s = full_sample(i);
 		cr_assert_eq(pmc__perfdata_writer_write_sample(w, 0, &s), 0);
@@ -140,12 +137,15 @@ Test(perfdata, round_trip_every_field)
 	cr_assert_not(pmc__perfdata_was_interrupted(f));
 	while (pmc__perfdata_next(f, &ev, &err) == 1) {
 		struct pmc__sample s;
+		struct pmc__record rec;
 		if (ev.hdr->type == PERF_RECORD_COMM) {
-			cr_assert_eq(pmc__sample_decode_id(pmc__perfdata_attr(f, 0), ev.hdr,
-							   ev.hdr->size, &s),
-				     0);
-			cr_assert_eq(s.tid, 11);
-			cr_assert_eq(s.id, 77);
+			cr_assert_eq(pmc__perfdata_record(f, &ev, &rec, &err), 0, "%s", err.msg);
+			cr_assert_str_eq(rec.str, "prog");
+			cr_assert(rec.has_sid);
+			cr_assert_eq(rec.sid.tid, 11);
+			cr_assert_eq(rec.sid.time, 5);
+			cr_assert_eq(rec.sid.cpu, 1);
+			cr_assert_eq(rec.sid.id, 77);
 			comms++;
 			continue;
 		}

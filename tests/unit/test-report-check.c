@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <pmc/report.h>
 #include "perfdata/perfdata.h"
+#include "perfdata-fixture.h"
 
 #define END 0 /* ends a list of periods */
 
@@ -42,12 +43,7 @@ static struct pmc_report *load(bool freq, const struct run *runs, size_t n, uint
 	cr_assert_eq(pmc__perfdata_writer_add_attr(w, &a, "cpu-clock", NULL, 0), 0);
 	cr_assert_eq(pmc__perfdata_writer_begin(w), 0);
 	/* A file whose data is empty reads as an interrupted recording: a COMM first. */
-	struct {
-		struct perf_event_header h;
-		uint32_t pid, tid;
-		char comm[8];
-	} comm = {{PERF_RECORD_COMM, 0, sizeof(comm)}, 1, 1, "prog"};
-	cr_assert_eq(pmc__perfdata_writer_write(w, &comm, sizeof(comm)), 0);
+	fixture_comm(w, 1, 1, "prog", 0);
 	for (size_t i = 0; i < 64; i++)
 		for (size_t t = 0; t < n; t++) {
 			struct pmc__sample s = {.sample_type = a.sample_type,
@@ -60,13 +56,12 @@ static struct pmc_report *load(bool freq, const struct run *runs, size_t n, uint
 				continue;
 			cr_assert_eq(pmc__perfdata_writer_write_sample(w, 0, &s), 0);
 		}
-	if (lost) {
-		uint64_t rec[3] = {0, 1, lost};
-		struct perf_event_header h = {
-			lost == THROTTLE ? PERF_RECORD_THROTTLE : PERF_RECORD_LOST, 0, sizeof(rec)};
-		memcpy(rec, &h, sizeof(h));
-		cr_assert_eq(pmc__perfdata_writer_write(w, rec, sizeof(rec)), 0);
-	}
+	if (lost == THROTTLE)
+		fixture_record(w, (struct pmc__record){.type = PERF_RECORD_THROTTLE, .time = 1}, 0);
+	else if (lost)
+		fixture_record(
+			w, (struct pmc__record){.type = PERF_RECORD_LOST, .id = 1, .lost = lost},
+			0);
 	cr_assert_eq(pmc__perfdata_writer_finish(w), 0);
 	pmc__perfdata_writer_delete(w);
 	cr_assert_eq(pmc_report__new(NULL, &r), 0);

@@ -10,6 +10,7 @@
 #include "perfdata/perfdata.h"
 #include "symbol/symbol.h"
 #include "elf-fixture.h"
+#include "perfdata-fixture.h"
 
 #define PROG PMC_PROGS_DIR "/sample-daddr"
 #define BASE 0x10000000ull
@@ -33,33 +34,10 @@ static void write_file(const char *path, uint64_t ip, const uint64_t rdi[], int 
 		.precise_ip = 2,
 		.sample_id_all = 0,
 	};
-	struct {
-		struct perf_event_header h;
-		uint32_t pid, tid;
-		uint64_t start, len, pgoff;
-		uint32_t maj, min;
-		uint64_t ino, gen;
-		uint32_t prot, flags;
-		char name[64];
-	} mm = {{PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, sizeof(mm)},
-		42,
-		42,
-		BASE,
-		1 << 24,
-		0,
-		0,
-		0,
-		0,
-		0,
-		5,
-		2,
-		PROG};
-
-	cr_assert_lt(strlen(PROG), sizeof(mm.name));
 	cr_assert_eq(pmc__perfdata_writer_new(path, &w), 0);
 	cr_assert_eq(pmc__perfdata_writer_add_attr(w, &a, "mem-loads:pp", NULL, 0), 0);
 	cr_assert_eq(pmc__perfdata_writer_begin(w), 0);
-	cr_assert_eq(pmc__perfdata_writer_write(w, &mm, sizeof(mm)), 0);
+	fixture_mmap2(w, 42, BASE, 1 << 24, PROG, 0);
 	for (int i = 0; i < n; i++) {
 		uint64_t regs[2] = {2 /* si */, rdi[i] /* di */};
 		struct pmc__sample s = {.misc = PERF_RECORD_MISC_USER | PERF_RECORD_MISC_EXACT_IP,

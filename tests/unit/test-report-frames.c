@@ -10,6 +10,7 @@
 #include "perfdata/perfdata.h"
 #include "symbol/symbol.h"
 #include "elf-fixture.h"
+#include "perfdata-fixture.h"
 
 #define PROG PMC_PROGS_DIR "/sample-split"
 #define BASE 0x10000000ull
@@ -51,36 +52,7 @@ static void begin(void)
 /* An MMAP2 of name over [BASE, BASE + 16 MiB) at time, with its sample_id trailer. */
 static void mmap_rec(const char *name, uint64_t time)
 {
-	struct {
-		struct perf_event_header h;
-		uint32_t pid, tid;
-		uint64_t start, len, pgoff;
-		uint32_t maj, min;
-		uint64_t ino, gen;
-		uint32_t prot, flags;
-		char name[128];
-		uint32_t id_pid, id_tid;
-		uint64_t id_time;
-	} b = {{PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, sizeof(b)},
-	       PID,
-	       PID,
-	       BASE,
-	       1 << 24,
-	       0,
-	       0,
-	       0,
-	       0,
-	       0,
-	       5,
-	       2,
-	       "",
-	       PID,
-	       PID,
-	       time};
-
-	cr_assert_lt(strlen(name), sizeof(b.name));
-	strcpy(b.name, name);
-	cr_assert_eq(pmc__perfdata_writer_write(w, &b, sizeof(b)), 0);
+	fixture_mmap2(w, PID, BASE, 1 << 24, name, time);
 }
 
 /* A user sample in hot() whose chain repeats the ip, as a frame-pointer chain's leaf does. */
@@ -101,9 +73,7 @@ static void sample(uint64_t time)
 
 static void round_rec(void)
 {
-	struct perf_event_header h = {PERFDATA_RECORD_FINISHED_ROUND, 0, 8};
-
-	cr_assert_eq(pmc__perfdata_writer_write(w, &h, sizeof(h)), 0);
+	fixture_round(w);
 }
 
 /* The samples of the entry whose key is key, or 0. */

@@ -6,10 +6,12 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <pmc/error.h>
 #include <pmc/report.h>
 #include "perfdata/perfdata.h"
 #include "symbol/symbol.h"
 #include "elf-fixture.h"
+#include "perfdata-fixture.h"
 
 #define PROG PMC_PROGS_DIR "/sample-split"
 #define BASE 0x10000000ull
@@ -51,59 +53,20 @@ static void begin(struct file *f, bool id_all)
 	cr_assert_eq(pmc__perfdata_writer_begin(f->w), 0);
 }
 
-/* A side-band record: header, body of len bytes (a multiple of 8), trailer pid/tid/time. */
-static void side(struct file *f, uint32_t type, const void *body, size_t len, uint32_t pid,
-		 uint32_t tid, uint64_t time)
-{
-	uint64_t buf[64] = {0};
-	struct perf_event_header h = {type, PERF_RECORD_MISC_USER, (uint16_t)(8 + len)};
-	uint32_t ids[2] = {pid, tid};
-
-	memcpy((uint8_t *)buf + 8, body, len);
-	if (f->id_all) {
-		memcpy((uint8_t *)buf + h.size, ids, 8);
-		memcpy((uint8_t *)buf + h.size + 8, &time, 8);
-		h.size += 16;
-	}
-	memcpy(buf, &h, sizeof(h));
-	cr_assert_eq(pmc__perfdata_writer_write(f->w, buf, h.size), 0);
-}
-
 static void mmap_rec(struct file *f, uint32_t pid, uint64_t time)
 {
-	struct {
-		uint32_t pid, tid;
-		uint64_t start, len, pgoff;
-		uint32_t maj, min;
-		uint64_t ino, gen;
-		uint32_t prot, flags;
-		char name[128];
-	} b = {pid, pid, BASE, 1 << 24, 0, 0, 0, 0, 0, 5, 2, PROG};
-
-	cr_assert_lt(strlen(PROG), sizeof(b.name));
-	side(f, PERF_RECORD_MMAP2, &b, sizeof(b), pid, pid, time);
+	fixture_mmap2(f->w, pid, BASE, 1 << 24, PROG, time);
 }
 
 static void comm_rec(struct file *f, uint32_t pid, uint32_t tid, const char *name, uint64_t time)
 {
-	struct {
-		uint32_t pid, tid;
-		char comm[16];
-	} b = {pid, tid, ""};
-
-	strncpy(b.comm, name, sizeof(b.comm) - 1);
-	side(f, PERF_RECORD_COMM, &b, sizeof(b), pid, tid, time);
+	fixture_comm(f->w, pid, tid, name, time);
 }
 
 static void fork_rec(struct file *f, uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid,
 		     uint64_t time)
 {
-	struct {
-		uint32_t pid, ppid, tid, ptid;
-		uint64_t time;
-	} b = {pid, ppid, tid, ptid, time};
-
-	side(f, PERF_RECORD_FORK, &b, sizeof(b), pid, tid, time);
+	fixture_fork(f->w, pid, ppid, tid, ptid, time);
 }
 
 static void sample(struct file *f, uint32_t pid, uint32_t tid, uint64_t time)
@@ -120,9 +83,7 @@ static void sample(struct file *f, uint32_t pid, uint32_t tid, uint64_t time)
 
 static void round_rec(struct file *f)
 {
-	struct perf_event_header h = {PERFDATA_RECORD_FINISHED_ROUND, 0, 8};
-
-	cr_assert_eq(pmc__perfdata_writer_write(f->w, &h, sizeof(h)), 0);
+	fixture_round(f->w);
 }
 
 /* Finishes the file, reports it by comm and symbol, and checks its only entry. */
@@ -243,6 +204,35 @@ Test(report_order, records_without_time_keep_file_order)
 	cr_assert_eq(pmc_report__entry(r, 0, &e), 0);
 	cr_assert_str_eq(e.key, "prog  [.] hot");
 	cr_assert_eq(e.samples, 2);
+	pmc_report__delete(r);
+	unlink(f.path);
+}
+
+/*
+ * A side-band record too short for its fields (a damaged or fuzzed file) is refused with the
+ * field it ends in and its offset, where it was skipped without a word before.
+ */
+Test(report_order, short_side_band_record_is_an_error)
+{
+	struct file f;
+	struct pmc_report *r;
+	struct pmc_file_error err = {0};
+	/* An MMAP2 cut inside its inode: header, pid/tid, start, len, pgoff, maj/min, then a
+	 * trailer (pid/tid, time) that the reader takes from its last 16 bytes. */
+	uint64_t rec[8] = {0, 42, 0x10000000, 1 << 24, 0, 0, 42, 100};
+	struct perf_event_header h = {PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, sizeof(rec)};
+
+	find_hot();
+	begin(&f, true);
+	sample(&f, 42, 42, 200);
+	memcpy(rec, &h, sizeof(h));
+	cr_assert_eq(pmc__perfdata_writer_write(f.w, rec, sizeof(rec)), 0);
+	cr_assert_eq(pmc__perfdata_writer_finish(f.w), 0);
+	pmc__perfdata_writer_delete(f.w);
+	cr_assert_eq(pmc_report__new(NULL, &r), 0);
+	cr_assert_eq(pmc_report__load(r, f.path, &err), -PMC_E_FORMAT);
+	cr_assert(strstr(err.msg, "MMAP2 record of 64 bytes ends inside its ino"), "%s", err.msg);
+	cr_assert_gt(err.offset, 0);
 	pmc_report__delete(r);
 	unlink(f.path);
 }

@@ -9,6 +9,7 @@
 #include <pmc/report.h>
 #include "perfdata/perfdata.h"
 #include "elf-fixture.h"
+#include "perfdata-fixture.h"
 
 #define PROG PMC_PROGS_DIR "/sample-split"
 #define BASE 0x10000000ull
@@ -25,34 +26,12 @@ static void write_file(const char *path, const uint64_t *ips, size_t n)
 			PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD,
 		.mmap = 1,
 	};
-	struct {
-		struct perf_event_header h;
-		uint32_t pid, tid;
-		uint64_t start, len, pgoff;
-		uint32_t maj, min;
-		uint64_t ino, gen;
-		uint32_t prot, flags;
-		char name[128];
-	} m = {{PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, sizeof(m)},
-	       42,
-	       42,
-	       BASE,
-	       1 << 24,
-	       0,
-	       0,
-	       0,
-	       0,
-	       0,
-	       5,
-	       2,
-	       PROG};
 	struct pmc__perfdata_writer *w;
 
-	cr_assert_lt(strlen(PROG), sizeof(m.name));
 	cr_assert_eq(pmc__perfdata_writer_new(path, &w), 0);
 	cr_assert_eq(pmc__perfdata_writer_add_attr(w, &a, "instructions", NULL, 0), 0);
 	cr_assert_eq(pmc__perfdata_writer_begin(w), 0);
-	cr_assert_eq(pmc__perfdata_writer_write(w, &m, sizeof(m)), 0);
+	fixture_mmap2(w, 42, BASE, 1 << 24, PROG, 0);
 	for (size_t i = 0; i < n; i++) {
 		struct pmc__sample s = {.misc = PERF_RECORD_MISC_USER,
 					.ip = ips[i],

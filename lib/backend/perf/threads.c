@@ -21,6 +21,7 @@
 #include "core/log.h"
 #include "count/child.h"
 #include "event/evsel.h"
+#include "perfdata/records.h"
 
 /* Data pages of each CPU's buffer, tried in turn (the locked-memory limit of a user). */
 static const size_t try_pages[] = {16, 4, 1};
@@ -238,30 +239,39 @@ static int on_read(struct perf_threads *t, const uint32_t *body, size_t len)
 	return 0;
 }
 
+/* The side-band records of the threads' buffers (pmc__perf_threads_attr's layout). */
+static int side_band(struct perf_threads *t, const void *rec, size_t len)
+{
+	static const struct perf_event_attr layout = {.sample_id_all = 1,
+						      .sample_type = PERF_SAMPLE_IDENTIFIER};
+	struct perf_thread *th;
+	struct pmc__record r;
+
+	/* The record codec checks the record's size; a short one is skipped. */
+	if (pmc__record_decode(&layout, rec, len, &r, NULL))
+		return 0;
+	if (r.type == PERF_RECORD_LOST) {
+		t->lost += r.lost;
+		return 0;
+	}
+	th = thread_of(t, r.pid, r.tid);
+	if (!th)
+		return -ENOMEM;
+	snprintf(th->comm, sizeof(th->comm), "%.*s", (int)r.str_len, r.str);
+	return 0;
+}
+
 static int sink(const void *rec, size_t len, void *arg)
 {
 	struct perf_threads *t = arg;
 	const struct perf_event_header *h = rec;
-	const uint32_t *body = (const void *)(h + 1);
-	size_t blen = len - sizeof(*h);
-	struct perf_thread *th;
 
 	switch (h->type) {
 	case PERF_RECORD_READ:
-		return on_read(t, body, blen);
+		return on_read(t, (const void *)(h + 1), len - sizeof(*h));
 	case PERF_RECORD_COMM:
-		if (blen <= 8)
-			return 0;
-		th = thread_of(t, body[0], body[1]);
-		if (!th)
-			return -ENOMEM;
-		snprintf(th->comm, sizeof(th->comm), "%.*s", (int)(blen - 8),
-			 (const char *)(body + 2));
-		return 0;
 	case PERF_RECORD_LOST:
-		if (blen >= 16)
-			t->lost += ((const uint64_t *)body)[1];
-		return 0;
+		return side_band(t, rec, len);
 	default:
 		return 0;
 	}

@@ -14,34 +14,11 @@
 #include <pmc/error.h>
 #include "backend/vpmu/sample.h"
 #include "core/log.h"
-#include "perfdata/perfdata.h"
+#include "perfdata/records.h"
 
 /* Linux x86-64 user code and stack segment selectors (vpmu models user code only). */
 #define USER_CS 0x33
 #define USER_SS 0x2b
-
-/* An output record under construction: bounded, 8-byte aligned. */
-struct out {
-	uint64_t buf[CONV_MAX_RECORD / 8];
-	size_t n;
-};
-
-static void put(struct out *o, const void *p, size_t len)
-{
-	memcpy((uint8_t *)o->buf + o->n, p, len);
-	o->n += len;
-}
-
-static void put64(struct out *o, uint64_t v)
-{
-	put(o, &v, 8);
-}
-
-static void put32x2(struct out *o, uint32_t a, uint32_t b)
-{
-	put(o, &a, 4);
-	put(o, &b, 4);
-}
 
 /* Record timestamps never go back in stream order (see docs/vpmu.md). */
 static uint64_t stamp(struct vpmu_conv *cv, uint64_t t)
@@ -51,56 +28,36 @@ static uint64_t stamp(struct vpmu_conv *cv, uint64_t t)
 	return cv->last_time;
 }
 
-/* The sample_id trailer of side-band records, from the first attr. */
-static void put_trailer(struct vpmu_conv *cv, struct out *o, uint32_t pid, uint32_t tid)
+/*
+ * A side-band record with the sample_id trailer of the first attr (pid/tid given, the last
+ * time, the side-band id), encoded by the one record codec (lib/perfdata) into the sink.
+ */
+static int emit(struct vpmu_conv *cv, struct pmc__record *r, uint32_t pid, uint32_t tid)
 {
-	uint64_t t = cv->attrs[0].sample_type, id = cv->side_id;
-
-	if (!cv->attrs[0].sample_id_all)
-		return;
-	if (t & PERF_SAMPLE_TID)
-		put32x2(o, pid, tid);
-	if (t & PERF_SAMPLE_TIME)
-		put64(o, cv->last_time);
-	if (t & PERF_SAMPLE_ID)
-		put64(o, id);
-	if (t & PERF_SAMPLE_STREAM_ID)
-		put64(o, id);
-	if (t & PERF_SAMPLE_CPU)
-		put32x2(o, 0, 0);
-	if (t & PERF_SAMPLE_IDENTIFIER)
-		put64(o, id);
-}
-
-static int emit(struct vpmu_conv *cv, struct out *o, uint32_t type, uint16_t misc)
-{
-	struct perf_event_header h = {.type = type, .misc = misc, .size = (uint16_t)o->n};
-
+	uint64_t buf[CONV_MAX_RECORD / 8];
 	int ret;
 
-	memcpy(o->buf, &h, sizeof(h));
-	ret = cv->sink(o->buf, o->n, cv->arg);
+	r->sid = (struct pmc__sample_id){.pid = pid,
+					 .tid = tid,
+					 .time = cv->last_time,
+					 .id = cv->side_id,
+					 .stream_id = cv->side_id};
+	ret = pmc__record_encode(&cv->attrs[0], r, buf, sizeof(buf));
+	if (ret >= 0)
+		ret = cv->sink(buf, (size_t)ret, cv->arg);
 	return ret < 0 ? ret : 1;
-}
-
-/* A NUL-terminated string padded to 8 bytes, as the kernel writes comm and filename. */
-static void put_str(struct out *o, const char *s, size_t max)
-{
-	size_t len = strnlen(s, max), pad = (len + 8) & ~(size_t)7;
-
-	memset((uint8_t *)o->buf + o->n, 0, pad);
-	put(o, s, len);
-	o->n += pad - len;
 }
 
 static int conv_comm(struct vpmu_conv *cv, const struct vpmu_rec_comm *r)
 {
-	struct out o = {.n = 8};
+	struct pmc__record o = {.type = PERF_RECORD_COMM,
+				.misc = PERF_RECORD_MISC_COMM_EXEC,
+				.pid = r->pid,
+				.tid = r->tid,
+				.str = r->comm,
+				.str_len = sizeof(r->comm)};
 
-	put32x2(&o, r->pid, r->tid);
-	put_str(&o, r->comm, sizeof(r->comm));
-	put_trailer(cv, &o, r->pid, r->tid);
-	return emit(cv, &o, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC);
+	return emit(cv, &o, r->pid, r->tid);
 }
 
 /* MMAP2 with the file's device and inode where it can be looked at (it is on this host); a
@@ -110,49 +67,53 @@ static int conv_mmap(struct vpmu_conv *cv, const struct vpmu_rec_mmap *r, size_t
 {
 	size_t max = size - sizeof(*r);
 	char path[CONV_MAX_PATH];
-	struct out o = {.n = 8};
 	struct stat st = {0};
 
 	snprintf(path, sizeof(path), "%.*s", (int)strnlen(r->path, max), r->path);
 	if (stat(path, &st))
 		memset(&st, 0, sizeof(st));
-	put32x2(&o, r->pid, r->pid);
-	put64(&o, r->addr);
-	put64(&o, r->len);
-	put64(&o, r->pgoff);
-	put32x2(&o, major(st.st_dev), minor(st.st_dev));
-	put64(&o, st.st_ino);
-	put64(&o, 0); /* ino_generation */
-	put32x2(&o, r->prot, MAP_PRIVATE | (st.st_ino ? 0 : MAP_ANONYMOUS));
-	put_str(&o, path, sizeof(path) - 1);
-	put_trailer(cv, &o, r->pid, r->pid);
-	return emit(cv, &o, PERF_RECORD_MMAP2,
-		    PERF_RECORD_MISC_USER | (r->prot & PROT_EXEC ? 0 : PERF_RECORD_MISC_MMAP_DATA));
+	return emit(cv,
+		    &(struct pmc__record){
+			    .type = PERF_RECORD_MMAP2,
+			    .misc = PERF_RECORD_MISC_USER |
+				    (r->prot & PROT_EXEC ? 0 : PERF_RECORD_MISC_MMAP_DATA),
+			    .pid = r->pid,
+			    .tid = r->pid,
+			    .start = r->addr,
+			    .len = r->len,
+			    .pgoff = r->pgoff,
+			    .maj = major(st.st_dev),
+			    .min = minor(st.st_dev),
+			    .ino = st.st_ino,
+			    .prot = r->prot,
+			    .flags = MAP_PRIVATE | (st.st_ino ? 0 : MAP_ANONYMOUS),
+			    .str = path},
+		    r->pid, r->pid);
 }
 
 /* A data mapping over a sampled heap block, named for its allocation site (heap.c). */
 static int conv_block_mmap(struct vpmu_conv *cv, const struct vpmu_rec_sample *r, const char *name)
 {
-	struct out o = {.n = 8};
-
-	put32x2(&o, r->pid, r->pid);
-	put64(&o, r->block_addr);
-	put64(&o, r->block_size ? r->block_size : 1);
-	put64(&o, 0);	   /* pgoff */
-	put32x2(&o, 0, 0); /* no device, no inode: no file */
-	put64(&o, 0);
-	put64(&o, 0);
-	put32x2(&o, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS);
-	put_str(&o, name, CONV_MAX_PATH - 1);
-	put_trailer(cv, &o, r->pid, r->pid);
-	return emit(cv, &o, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA);
+	return emit(
+		cv,
+		&(struct pmc__record){.type = PERF_RECORD_MMAP2,
+				      .misc = PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA,
+				      .pid = r->pid,
+				      .tid = r->pid,
+				      .start = r->block_addr,
+				      .len = r->block_size ? r->block_size : 1,
+				      /* no device, no inode: no file */
+				      .prot = PROT_READ | PROT_WRITE,
+				      .flags = MAP_PRIVATE | MAP_ANONYMOUS,
+				      .str = name,
+				      .str_len = CONV_MAX_PATH - 1},
+		r->pid, r->pid);
 }
 
 /* FORK (a process), THREAD (a thread: perf's FORK with pid == ppid) and EXIT. */
 static int conv_task(struct vpmu_conv *cv, const struct vpmu_rec_task *r, uint16_t type)
 {
-	struct out o = {.n = 8};
-	uint32_t ppid = r->ppid, ptid = r->ptid;
+	uint32_t ppid = r->ppid, ptid = r->ptid, tid = r->tid ? r->tid : r->pid;
 
 	if (type == VPMU_REC_THREAD) {
 		ppid = r->pid;
@@ -160,21 +121,23 @@ static int conv_task(struct vpmu_conv *cv, const struct vpmu_rec_task *r, uint16
 	} else if (type == VPMU_REC_FORK) {
 		ptid = r->ptid ? r->ptid : r->ppid;
 	}
-	put32x2(&o, r->pid, ppid);
-	put32x2(&o, r->tid ? r->tid : r->pid, ptid);
-	put64(&o, cv->last_time);
-	put_trailer(cv, &o, r->pid, r->tid ? r->tid : r->pid);
-	return emit(cv, &o, type == VPMU_REC_EXIT ? PERF_RECORD_EXIT : PERF_RECORD_FORK, 0);
+	return emit(cv,
+		    &(struct pmc__record){.type = type == VPMU_REC_EXIT ? PERF_RECORD_EXIT
+									: PERF_RECORD_FORK,
+					  .pid = r->pid,
+					  .ppid = ppid,
+					  .tid = tid,
+					  .ptid = ptid,
+					  .time = cv->last_time},
+		    r->pid, tid);
 }
 
 static int conv_lost(struct vpmu_conv *cv, const struct vpmu_rec_lost *r)
 {
-	struct out o = {.n = 8};
-
-	put64(&o, cv->side_id);
-	put64(&o, r->lost);
-	put_trailer(cv, &o, cv->pid, cv->pid);
-	return emit(cv, &o, PERF_RECORD_LOST, 0);
+	return emit(
+		cv,
+		&(struct pmc__record){.type = PERF_RECORD_LOST, .id = cv->side_id, .lost = r->lost},
+		cv->pid, cv->pid);
 }
 
 /* The guide's Table 5 data source as perf's union perf_mem_data_src (what Linux's PEBS
