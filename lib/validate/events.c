@@ -11,7 +11,7 @@
 #include "validate/validate.h"
 
 static const char table[] =
-#include "validate-events.inc"
+#include "validate/events.inc"
 	;
 
 /*
