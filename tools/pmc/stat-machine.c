@@ -17,7 +17,7 @@ struct line_of {
 };
 
 /* perf's "run" field: the counter's running time in ns, the time covered times its share. */
-static unsigned long long runtime_ns(const struct line_of *l, const struct stat_view *v)
+static unsigned long long runtime_ns(const struct line_of *l, const struct pmc_stat_view *v)
 {
 	if (!v->counted || l->wall_ns <= 0)
 		return 0;
@@ -61,7 +61,7 @@ static const char *event_note(const struct pmc_run_event *e, char *buf, size_t l
 }
 
 static void csv_line(FILE *f, const struct stat_run *run, const struct line_of *l,
-		     const struct stat_view *v, const char *sep)
+		     const struct pmc_stat_view *v, const char *sep)
 {
 	const struct pmc_run_event *e = v->e;
 	char buf[1024];
@@ -77,8 +77,8 @@ static void csv_line(FILE *f, const struct stat_run *run, const struct line_of *
 	if (run->res->nr_reps > 1)
 		fprintf(f, "%s%.2f%%", sep, v->counted ? e->sum.ci_pct : 0.0);
 	fprintf(f, "%s%llu%s%.2f%s", sep, runtime_ns(l, v), sep, v->running_pct, sep);
-	if (v->has_derived)
-		fprintf(f, "%.*f%s%s", v->derived.decimals, v->derived.value, sep, v->derived.unit);
+	if (v->has_shadow)
+		fprintf(f, "%.*f%s%s", v->shadow.decimals, v->shadow.value, sep, v->shadow.unit);
 	else
 		fputs(sep, f);
 	/* pmc's fields: the pass, then the reason or how the event was counted. */
@@ -142,7 +142,7 @@ static void json_unit(FILE *f, const struct stat_run *run, const struct pmc_run_
 }
 
 static void json_line(FILE *f, const struct stat_run *run, const struct line_of *l,
-		      const struct stat_view *v)
+		      const struct pmc_stat_view *v)
 {
 	const struct pmc_run_event *e = v->e;
 	char num[64], buf[1024];
@@ -164,8 +164,8 @@ static void json_line(FILE *f, const struct stat_run *run, const struct line_of 
 		fprintf(f, "\"variance\" : %.2f, ", v->counted ? e->sum.ci_pct : 0.0);
 	fprintf(f, "\"event-runtime\" : %llu, \"pcnt-running\" : %.2f, ", runtime_ns(l, v),
 		v->running_pct);
-	fprintf(f, "\"metric-value\" : %f, ", v->has_derived ? v->derived.value : 0.0);
-	json_key(f, "metric-unit", v->has_derived ? v->derived.unit : "");
+	fprintf(f, "\"metric-value\" : %f, ", v->has_shadow ? v->shadow.value : 0.0);
+	json_key(f, "metric-unit", v->has_shadow ? v->shadow.unit : "");
 	/* pmc's keys: the pass, the runs, the interval and its level, the backend, why. */
 	fprintf(f, "\"pass\" : %d, \"runs\" : %d, \"ci\" : %f, \"confidence\" : %g, ",
 		pmc_evsel__pass(e->evsel), e->nr, v->counted ? e->sum.ci * v->scale : 0.0,
@@ -290,10 +290,10 @@ static void line_metrics(FILE *f, const struct stat_run *run, const struct line_
 static void print_lines(FILE *f, const struct stat_run *run, const struct line_of *l,
 			const struct pmc_run_event *events, size_t nr, const char *sep)
 {
-	struct stat_view *v;
+	struct pmc_stat_view *v;
 
-	if (stat_views__of(events, nr, l->wall_ns, stat_merge_by(run->opts), run->opts->level,
-			   &v)) {
+	if (pmc_stat_views__of(events, nr, l->wall_ns, stat_merge_by(run->opts), run->opts->level,
+			       &v)) {
 		fprintf(stderr, "pmc stat: cannot print the results: out of memory\n");
 		return;
 	}
@@ -306,7 +306,7 @@ static void print_lines(FILE *f, const struct stat_run *run, const struct line_o
 		else
 			json_line(f, run, l, &v[i]);
 	}
-	stat_views__delete(v, nr);
+	pmc_stat_views__delete(v, nr);
 	if (run->metrics && (l->t_s >= 0 || l->unit))
 		line_metrics(f, run, l, events, sep);
 }
