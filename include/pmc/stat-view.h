@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <pmc/common.h>
 #include <pmc/run.h>
 
@@ -85,6 +86,34 @@ PMC_API int pmc_stat_views__new(const struct pmc_run_results *res, unsigned by, 
 				struct pmc_stat_view **out);
 /* Frees views[nr] and the merged lines they own. Accepts NULL. */
 PMC_API void pmc_stat_views__delete(struct pmc_stat_view *views, size_t nr);
+
+/*
+ * How pmc_run__write_perf() writes perf stat's machine lines (docs/stat-output.md, "-x and
+ * -j"). The units (opts.aggr), the confidence level and the metrics (opts.metrics) are the
+ * run's.
+ */
+struct pmc_run_perf_opts {
+	const char *sep;    /* -x's separator between fields; NULL: -j's JSON lines */
+	unsigned merge;	    /* what is merged into one line (enum pmc_run_merge) */
+	const char *header; /* with sep: written first as one line "# pmc stat: HEADER" (its line
+			       breaks as spaces); NULL: none */
+};
+
+/*
+ * Writes a run's results as perf stat's -x or -j lines to f: one line per event (per unit
+ * instead with opts.aggr, each unit's metrics after its lines), then the metrics of the whole
+ * program, regions and threads. Returns 0 or -ENOMEM (what was written stays).
+ */
+PMC_API int pmc_run__write_perf(const struct pmc_run *run, FILE *f,
+				const struct pmc_run_perf_opts *o);
+/*
+ * The same lines of one interval (pmc_run_opts.on_interval's), each led by its time, then its
+ * metrics; with sep a '#' line naming the metrics' fields comes first unless *said_header,
+ * which is then set (false before the first interval of the command). Returns 0 or -ENOMEM.
+ */
+PMC_API int pmc_run__write_perf_interval(const struct pmc_run *run, FILE *f,
+					 const struct pmc_run_interval *iv,
+					 const struct pmc_run_perf_opts *o, bool *said_header);
 
 #ifdef __cplusplus
 }

@@ -94,17 +94,6 @@ void stat_print_header(FILE *f, const struct stat_run *run)
 #define METRIC_LEN 35 /* perf's comment column */
 
 /* perf's unit column: as wide as the longest unit of an event counted, "unit" at least. */
-unsigned stat_merge_by(const struct stat_opts *o)
-{
-	return (o->no_merge ? 0 : PMC_RUN_MERGE_UNITS) |
-	       (o->hybrid_merge ? PMC_RUN_MERGE_HYBRID : 0);
-}
-
-int stat_views__new(const struct stat_run *run, struct pmc_stat_view **out)
-{
-	return pmc_stat_views__new(run->res, stat_merge_by(run->opts), run->opts->level, out);
-}
-
 static int unit_width(const struct pmc_stat_view *v, size_t nr)
 {
 	int w = 4;
