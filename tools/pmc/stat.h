@@ -190,7 +190,7 @@ int stat_write(const struct stat_run *run);
 void stat_print_summary(FILE *f, const struct stat_run *run, const struct stat_numfmt *nf);
 /* The summary's header: the command, repetitions, passes, confidence, levels, backend. */
 void stat_print_header(FILE *f, const struct stat_run *run);
-/* perf's -x lines (sep) or -j lines (sep NULL) (stat-machine.c). */
+/* perf's -x lines (sep) or -j lines (sep NULL): libpmc's pmc_run__write_perf() (stat-machine.c). */
 void stat_print_machine(FILE *f, const struct stat_run *run, const char *sep);
 /*
  * stat-write.c: the place of stderr's outputs (stderr, or a stream on a copy of --log-fd's
