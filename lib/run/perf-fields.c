@@ -27,8 +27,8 @@ void pmc__perf_lead(FILE *f, const struct pmc_run *run, const struct pmc__perf_l
 	}
 }
 
-const char *pmc__perf_unit_key(const struct pmc_run *run, const struct pmc_run_unit *u,
-			       char *val, size_t len)
+const char *pmc__perf_unit_key(const struct pmc_run *run, const struct pmc_run_unit *u, char *val,
+			       size_t len)
 {
 	switch (run->opts.aggr) {
 	case PMC_RUN_AGGR_CPU:
