@@ -16,8 +16,8 @@ static json_t *backends_json(const struct pmc_caps *c)
 	return arr;
 }
 
-int pmc_caps__write_json(const struct pmc_caps *caps,
-			 const struct pmc_cap_check *const *checks, size_t nr, FILE *f)
+int pmc_caps__write_json(const struct pmc_caps *caps, const struct pmc_cap_check *const *checks,
+			 size_t nr, FILE *f)
 {
 	json_t *arr = json_array(), *root;
 	int err;
