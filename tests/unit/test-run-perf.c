@@ -86,8 +86,9 @@ Test(run_perf, views_carry_perf_units_and_shadow_values)
 Test(run_perf, csv_lines_header_events_metrics)
 {
 	const struct pmc_run_results *res = execute();
-	struct pmc_run_perf_opts o = {
-		.sep = ";", .merge = PMC_RUN_MERGE_UNITS, .header = "\n  Stats for 'x'\n\n  (1 run) \n"};
+	struct pmc_run_perf_opts o = {.sep = ";",
+				      .merge = PMC_RUN_MERGE_UNITS,
+				      .header = "\n  Stats for 'x'\n\n  (1 run) \n"};
 	char *text = perf_lines(&o), want[256];
 	double ins = res->events[0].sum.mean, cyc = res->events[1].sum.mean;
 
@@ -164,8 +165,9 @@ Test(run_perf, doctor_json)
 	cr_assert_eq(pmc_caps__write_json(c, checks, 1, m), 0);
 	cr_assert_eq(fclose(m), 0);
 	cr_expect(!strncmp(text, "{\n  \"schema\": \"pmc-doctor/1\",\n", 30), "%s", text);
-	cr_expect_not_null(strstr(text, "\"checks\": [\n    {\n      \"check\": \"a check\",\n"
-					"      \"key\": \"k\",\n      \"ok\": true,\n      \"value\": 3,"));
+	cr_expect_not_null(
+		strstr(text, "\"checks\": [\n    {\n      \"check\": \"a check\",\n"
+			     "      \"key\": \"k\",\n      \"ok\": true,\n      \"value\": 3,"));
 	cr_expect_not_null(strstr(text, "\"backends\": [\n    {\n      \"name\": \"perf\",\n"));
 	cr_expect(len > 2 && !strcmp(text + len - 2, "}\n"));
 	free(text);
