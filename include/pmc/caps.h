@@ -3,6 +3,7 @@
 #ifndef PMC_CAPS_H
 #define PMC_CAPS_H
 
+#include <stdio.h>
 #include <pmc/common.h>
 
 #ifdef __cplusplus
@@ -73,6 +74,14 @@ PMC_API const struct pmc_cap_check *pmc_caps__check(const struct pmc_caps *caps,
  * PMC_SYSFS_ROOT, another machine's: docs/hardware-validation.md).
  */
 PMC_API const char *pmc_caps__cpu_model(const char *backend);
+
+/*
+ * Writes pmc doctor's JSON (schema pmc-doctor/1) to f, followed by a line break: caps' CPU
+ * model and kernel, the nr checks (the caller's selection and order: pmc doctor shows the
+ * machine's, then each backend's) and caps' backends. Returns 0, -ENOMEM or -EIO.
+ */
+PMC_API int pmc_caps__write_json(const struct pmc_caps *caps,
+				 const struct pmc_cap_check *const *checks, size_t nr, FILE *f);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,7 @@
 #ifndef PMC_EVENT_H
 #define PMC_EVENT_H
 
+#include <stdio.h>
 #include <pmc/common.h>
 
 #ifdef __cplusplus
@@ -293,6 +294,20 @@ struct pmc_event_info {
 };
 typedef int (*pmc_event_fn)(const struct pmc_event_info *info, void *arg);
 PMC_API int pmc_evlist__for_each_known(const struct pmc_evlist *evlist, pmc_event_fn fn, void *arg);
+
+/* One event as pmc list shows it: what the list knows of it, and whether it counts here. */
+struct pmc_event_listed {
+	struct pmc_event_info info;
+	bool supported;	 /* pmc_evsel__check() let it be counted */
+	const char *why; /* not supported: why (pmc_evsel__check()'s text) */
+};
+
+/*
+ * Writes pmc list's JSON (schema pmc-list/1) of events[nr], counted by backend (NULL: "perf"),
+ * to f, followed by a line break. Returns 0, -ENOMEM or -EIO.
+ */
+PMC_API int pmc_event_list__write_json(const struct pmc_event_listed *events, size_t nr,
+				       const char *backend, FILE *f);
 
 /*
  * "Did you mean" for names of the caller's own (pmc validate's kernels, ...): sets

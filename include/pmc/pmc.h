@@ -17,6 +17,7 @@
 #include <pmc/region.h>
 #include <pmc/report.h>
 #include <pmc/run.h>
+#include <pmc/stat-view.h>
 #include <pmc/metric.h>
 #include <pmc/launcher.h>
 #include <pmc/merge.h>

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * pmc stat's numbers for people (tools/pmc/stat-num.c), its comment column
- * (tools/pmc/stat-derived.c), from tables of {input, expected} rows, and the units events are
- * shown in (tools/pmc/stat-view.c).
+ * pmc stat's comment column, libpmc's shadow values (lib/run/shadow.c), from a table of
+ * {input, expected} rows, and the units events are shown in (lib/run/view.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,92 +10,10 @@
 #include <pmc/event.h>
 #include <pmc/run.h>
 #include "core/sysfile.h"
-#include "stat-derived.h"
-#include "stat-num.h"
-#include "stat.h"
-
-struct num_case {
-	double v;
-	int decimals;
-	const char *sep, *point, *grouping, *want;
-};
-
-static const struct num_case nums[] = {
-	/* The C locale, and --no-big-num: no separators. */
-	{0, 0, "", ".", "", "0"},
-	{1234567, 0, "", ".", "", "1234567"},
-	{0.51234, 2, "", ".", "", "0.51"},
-	/* en_US: "," every 3 digits. */
-	{999, 0, ",", ".", "\3", "999"},
-	{1000, 0, ",", ".", "\3", "1,000"},
-	{1234567, 0, ",", ".", "\3", "1,234,567"},
-	{1234567.891, 2, ",", ".", "\3", "1,234,567.89"},
-	{-1234567, 0, ",", ".", "\3", "-1,234,567"},
-	{999999.996, 2, ",", ".", "\3", "1,000,000.00"}, /* rounding carries into a group */
-	{123456, 0, ",", ".", "\3", "123,456"},
-	/* de_DE: "." groups, "," before the decimals. */
-	{1234567.5, 1, ".", ",", "\3", "1.234.567,5"},
-	/* en_IN: 3, then 2 repeated. */
-	{123456789, 0, ",", ".", "\3\2", "12,34,56,789"},
-	/* CHAR_MAX ends the grouping: one separator only. */
-	{123456789, 0, ",", ".", "\3\177", "123456,789"},
-	/* A separator of more than one byte (U+202F in fr_FR). */
-	{1234567, 0, "\xe2\x80\xaf", ",", "\3",
-	 "1\xe2\x80\xaf"
-	 "234\xe2\x80\xaf"
-	 "567"},
-	{1.0 / 0.0, 0, ",", ".", "\3", "inf"},
-	{-1.0 / 0.0, 0, ",", ".", "\3", "-inf"},
-	{0.0 / 0.0, 2, ",", ".", "\3", "nan"},
-};
-
-Test(stat_format, numbers)
-{
-	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
-		const struct num_case *c = &nums[i];
-		struct stat_numfmt nf = {0};
-		char buf[64];
-
-		snprintf(nf.sep, sizeof(nf.sep), "%s", c->sep);
-		snprintf(nf.point, sizeof(nf.point), "%s", c->point);
-		snprintf(nf.grouping, sizeof(nf.grouping), "%s", c->grouping);
-		stat_num(buf, sizeof(buf), c->v, c->decimals, &nf);
-		cr_expect_str_eq(buf, c->want, "row %zu: %.3f", i, c->v);
-	}
-}
-
-Test(stat_format, short_buffer_is_cut_not_overrun)
-{
-	struct stat_numfmt nf = {.sep = ",", .point = ".", .grouping = "\3"};
-	char buf[6];
-
-	stat_num(buf, sizeof(buf), 1234567, 0, &nf);
-	cr_expect_str_eq(buf, "1,234");
-}
-
-Test(stat_format, c_locale_has_no_separators)
-{
-	struct stat_numfmt nf;
-	char buf[64];
-
-	setenv("LC_ALL", "C", 1);
-	stat_numfmt__init(&nf, true);
-	cr_expect_str_eq(stat_num(buf, sizeof(buf), 1234567.25, 2, &nf), "1234567.25");
-}
-
-Test(stat_format, footer_precision)
-{
-	static const struct {
-		double sd;
-		int want;
-	} rows[] = {{0, 0}, {2, 0}, {1, 0}, {0.5, 1}, {0.05, 2}, {0.0000677, 5}};
-
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-		cr_expect_eq(stat_num_precision(rows[i].sd), rows[i].want, "sd %g", rows[i].sd);
-}
+#include <pmc/stat-view.h>
 
 /* The events of a run: instructions, cycles, branches, misses, a clock and a tracepoint. */
-static const struct stat_derived_event run[] = {
+static const struct pmc_stat_shadow_event run[] = {
 	{"instructions", 1, true, 4000000},
 	{"cpu-cycles", 1, true, 2500000},
 	{"branch-instructions", 1, true, 1000},
@@ -135,8 +52,8 @@ Test(stat_format, derived_values)
 
 	for (size_t i = 0; i < sizeof(derived) / sizeof(derived[0]); i++) {
 		const struct derived_case *c = &derived[i];
-		struct stat_derived d;
-		int have = stat_derived__compute(run, nr, c->idx, 4e6, &d);
+		struct pmc_stat_shadow d;
+		int have = pmc_stat_shadow__compute(run, nr, c->idx, 4e6, &d);
 
 		cr_expect_eq(have, c->have, "event %zu", c->idx);
 		if (!have || !c->have)
@@ -147,7 +64,7 @@ Test(stat_format, derived_values)
 }
 
 /*
- * An event's PMU alias gives the unit its counts are shown in (tools/pmc/stat-view.c), as perf
+ * An event's PMU alias gives the unit its counts are shown in (lib/run/view.c), as perf
  * applies .scale and .unit: on the recorded two-socket Skylake-SP tree, RAPL's energy-pkg counts
  * 2^-32 J and shows Joules with two decimals, an IMC's CAS count 64-byte lines as MiB; msr's
  * tsc has neither, task-clock keeps perf's msec.
@@ -162,7 +79,7 @@ Test(stat_view, alias_scale_and_unit)
 	struct pmc_run_event ev[4] = {0};
 	double all_time = 1;
 	struct pmc_evlist *evlist;
-	struct stat_view *v;
+	struct pmc_stat_view *v;
 
 	pmc__sysfs_set_root(PMC_TEST_DATA "/sysfs/pmu-intel-skx-2s");
 	cr_assert_eq(pmc_evlist__new(NULL, &evlist), 0);
@@ -179,14 +96,14 @@ Test(stat_view, alias_scale_and_unit)
 		ev[i].ratio = &all_time;
 		ev[i].sum.mean = counts[i];
 	}
-	cr_assert_eq(stat_views__of(ev, 4, 1e9, 0, 0.95, &v), 0);
+	cr_assert_eq(pmc_stat_views__of(ev, 4, 1e9, 0, 0.95, &v), 0);
 	for (int i = 0; i < 4; i++) {
 		cr_expect_str_eq(v[i].name, names[i]);
 		cr_expect_str_eq(v[i].unit, units[i], "%s: unit '%s'", names[i], v[i].unit);
 		cr_expect_float_eq(v[i].value, values[i], 1e-9, "%s: %g", names[i], v[i].value);
 	}
 	cr_expect_float_eq(v[0].scale, 2.3283064365386962890625e-10, 1e-24);
-	stat_views__delete(v, 4);
+	pmc_stat_views__delete(v, 4);
 	pmc_evlist__delete(evlist);
 	pmc__sysfs_set_root(NULL);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * pmc stat's merging of an event's PMU units (tools/pmc/stat-view.c over
+ * pmc stat's merging of an event's PMU units (libpmc's lib/run/view.c over
  * pmc_evsel__merged_into()): uncore_imc/cas_count_read/ on the six IMC units of the recorded
  * two-socket Skylake-SP tree is one line with the units' sum, as perf prints it, and six lines
  * named by unit with --no-merge. Nothing counts uncore events here: the values are synthetic.
@@ -10,7 +10,7 @@
 #include <pmc/event.h>
 #include <pmc/run.h>
 #include "core/sysfile.h"
-#include "stat.h"
+#include <pmc/stat-view.h>
 
 #define NR 9
 
@@ -53,9 +53,9 @@ TestSuite(stat_merge, .init = setup, .fini = teardown);
 
 Test(stat_merge, units_merged_into_one_line)
 {
-	struct stat_view *v;
+	struct pmc_stat_view *v;
 
-	cr_assert_eq(stat_views__of(events, NR, 1e9, PMC_RUN_MERGE_UNITS, 0.95, &v), 0);
+	cr_assert_eq(pmc_stat_views__of(events, NR, 1e9, PMC_RUN_MERGE_UNITS, 0.95, &v), 0);
 	cr_expect_str_eq(v[0].name, "uncore_imc/cas_count_read/");
 	cr_expect_not(v[0].merged);
 	/* 100 + 200 + ... + 600: the six units' sum, in MiB */
@@ -69,15 +69,15 @@ Test(stat_merge, units_merged_into_one_line)
 		cr_expect_not(v[i].merged, "event %d merged", i);
 	cr_expect_float_eq(v[6].value, 700.0, 1e-9);
 	cr_expect_float_eq(v[7].value, 800.0, 1e-9);
-	stat_views__delete(v, NR);
+	pmc_stat_views__delete(v, NR);
 }
 
 Test(stat_merge, no_merge_names_each_unit)
 {
-	struct stat_view *v;
+	struct pmc_stat_view *v;
 	char name[64];
 
-	cr_assert_eq(stat_views__of(events, NR, 1e9, 0, 0.95, &v), 0);
+	cr_assert_eq(pmc_stat_views__of(events, NR, 1e9, 0, 0.95, &v), 0);
 	for (int i = 0; i < 6; i++) {
 		snprintf(name, sizeof(name), "uncore_imc_%d/cas_count_read/", i);
 		cr_expect_str_eq(v[i].name, name);
@@ -86,7 +86,7 @@ Test(stat_merge, no_merge_names_each_unit)
 	}
 	cr_expect_str_eq(v[6].name, "uncore_imc_0/clockticks/");
 	cr_expect_str_eq(v[8].name, "task-clock");
-	stat_views__delete(v, NR);
+	pmc_stat_views__delete(v, NR);
 }
 
 Test(stat_merge, merged_into_and_unit_names)
@@ -116,7 +116,7 @@ Test(stat_merge, merged_line_is_summed_run_by_run)
 {
 	double a[] = {100, 300}, b[] = {300, 100}, one[] = {1, 1};
 	struct pmc_run_event two[NR];
-	struct stat_view *v;
+	struct pmc_stat_view *v;
 
 	for (size_t i = 0; i < NR; i++)
 		two[i] = events[i];
@@ -129,14 +129,14 @@ Test(stat_merge, merged_line_is_summed_run_by_run)
 						.sum = {.n = 2, .mean = 200}};
 	for (int i = 2; i < 6; i++)
 		two[i].supported = false; /* units that could not count add nothing */
-	cr_assert_eq(stat_views__of(two, NR, 1e9, PMC_RUN_MERGE_UNITS, 0.95, &v), 0);
+	cr_assert_eq(pmc_stat_views__of(two, NR, 1e9, PMC_RUN_MERGE_UNITS, 0.95, &v), 0);
 	cr_expect_eq(v[0].e->nr, 2);
 	cr_expect_float_eq(v[0].e->values[0], 400, 1e-9);
 	cr_expect_float_eq(v[0].e->values[1], 400, 1e-9);
 	cr_expect_float_eq(v[0].e->sum.mean, 400, 1e-9);
 	cr_expect_float_eq(v[0].e->sum.stddev, 0, 1e-9, "the sum does not vary");
 	cr_expect_float_eq(two[0].sum.mean, 200, 1e-9, "the events themselves are untouched");
-	stat_views__delete(v, NR);
+	pmc_stat_views__delete(v, NR);
 }
 
 /*

@@ -2,7 +2,6 @@
 /* pmc doctor: what can be measured on this machine, why not, and what to do about it. */
 #include <getopt.h>
 #include <string.h>
-#include <jansson.h>
 #include "cli.h"
 
 /*
@@ -47,37 +46,6 @@ static size_t collect(const struct pmc_caps *c, const struct pmc_cap_check **out
 	return k;
 }
 
-static json_t *backends_json(const struct pmc_caps *c)
-{
-	json_t *arr = json_array();
-
-	for (size_t b = 0; b < c->nr_backends; b++)
-		json_array_append_new(arr,
-				      json_pack("{s:s, s:b, s:s, s:s}", "name", c->backends[b].name,
-						"usable", c->backends[b].usable, "why",
-						c->backends[b].why, "where", c->backends[b].where));
-	return arr;
-}
-
-static int print_json(const struct pmc_cap_check *const *f, size_t n, const struct pmc_caps *c)
-{
-	json_t *arr = json_array(), *root;
-	int err;
-
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(arr, json_pack("{s:s, s:s, s:b, s:I, s:s, s:s}", "check",
-						     f[i]->name, "key", f[i]->key, "ok", f[i]->ok,
-						     "value", (json_int_t)f[i]->value, "detail",
-						     f[i]->detail, "todo", f[i]->todo));
-	root = json_pack("{s:s, s:s, s:s, s:o, s:o}", "schema", "pmc-doctor/1", "cpu_model",
-			 c->cpu_model, "kernel", c->kernel, "checks", arr, "backends",
-			 backends_json(c));
-	err = json_dumpf(root, stdout, JSON_INDENT(2));
-	json_decref(root);
-	putchar('\n');
-	return err;
-}
-
 static const struct cli_opt options[] = {
 	{"json", 'j', NULL, CLI_V_NONE, NULL, "print the checks as JSON"},
 	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text"},
@@ -116,7 +84,7 @@ int cmd_doctor(int argc, char **argv)
 	c = pmc_caps();
 	n = collect(c, f, mine);
 	if (json) {
-		if (print_json(f, n, c))
+		if (pmc_caps__write_json(c, f, n, stdout))
 			return 1;
 	} else {
 		printf("pmc doctor: %s, Linux %s\n\n", c->cpu_model, c->kernel);

@@ -13,7 +13,6 @@
 #include <strings.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
-#include <jansson.h>
 #include "cli.h"
 #include "stat-metric.h"
 
@@ -175,37 +174,30 @@ static void judge(struct list_ctx *ctx, struct entry *e)
 
 static int print_json(struct list_ctx *ctx)
 {
-	json_t *events = json_array(), *root;
+	struct pmc_event_listed *v = calloc(ctx->nr + 1, sizeof(*v));
+	size_t n = 0;
 	int err;
 
+	if (!v)
+		return -ENOMEM;
 	for (size_t i = 0; i < ctx->nr; i++) {
 		const struct entry *e = &ctx->e[i];
-		json_t *j;
 
 		if (!e->shown)
 			continue;
-		j = json_pack("{s:s, s:s, s:b}", "name", e->name, "kind",
-			      pmc_event_kind__name(e->kind), "supported", e->ok);
-		if (e->pmu)
-			json_object_set_new(j, "pmu", json_string(e->pmu));
-		if (e->desc)
-			json_object_set_new(j, "description", json_string(e->desc));
-		if (e->alias_of)
-			json_object_set_new(j, "alias_of", json_string(e->alias_of));
-		if (e->maps_to)
-			json_object_set_new(j, "maps_to", json_string(e->maps_to));
-		if (e->example)
-			json_object_set_new(j, "example", json_string(e->example));
-		if (!e->ok)
-			json_object_set_new(j, "reason", json_string(e->why));
-		json_array_append_new(events, j);
+		v[n++] = (struct pmc_event_listed){.info = {.name = e->name,
+							    .kind = e->kind,
+							    .pmu = e->pmu,
+							    .desc = e->desc,
+							    .alias_of = e->alias_of,
+							    .maps_to = e->maps_to,
+							    .example = e->example},
+						   .supported = e->ok,
+						   .why = e->why};
 	}
-	root = json_pack("{s:s, s:s, s:o}", "schema", "pmc-list/1", "backend",
-			 ctx->eo->backend ? ctx->eo->backend : "perf", "events", events);
-	err = json_dumpf(root, stdout, JSON_INDENT(2));
-	putchar('\n');
-	json_decref(root);
-	return err ? -EIO : 0;
+	err = pmc_event_list__write_json(v, n, ctx->eo->backend, stdout);
+	free(v);
+	return err;
 }
 
 /* The terminal's width when stdout is one, else DEFAULT_WIDTH. */

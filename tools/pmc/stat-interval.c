@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * pmc stat's interval lines (-I) as they come: -x and -j lines (stat-machine.c), or each
- * event's line of the summary after the interval's time, per unit too (stat-out.c)
- * (docs/stat-output.md, "Intervals").
+ * pmc stat's interval lines (-I) as they come: -x and -j lines (libpmc's, through
+ * stat-machine.c), or each event's line of the summary after the interval's time, per unit too
+ * (stat-out.c) (docs/stat-output.md, "Intervals").
  */
 #include <stdio.h>
 #include "cli.h"

@@ -84,35 +84,6 @@ static json_t *metric_json(const struct pmc_metric_summary *s)
 	return j;
 }
 
-void metric_json_line(FILE *f, const struct pmc_metric_summary *s, json_t *extra)
-{
-	char *text = NULL, *more = NULL;
-	size_t len;
-
-	if (extra && !pmc_metric_summary__json(s, &text) && json_object_size(extra))
-		more = json_dumps(extra, JSON_COMPACT | JSON_REAL_PRECISION(17));
-	/* the summary's object, its closing brace replaced by extra's keys */
-	if (text && more && (len = strlen(text)) > 1 && strlen(more) > 2)
-		fprintf(f, "%.*s,%s\n", (int)(len - 1), text, more + 1);
-	else if (text && !json_object_size(extra))
-		fprintf(f, "%s\n", text);
-	free(text);
-	free(more);
-	json_decref(extra);
-}
-
-void stat_csv_field(FILE *f, const char *s, const char *sep)
-{
-	if (!strstr(s, sep) && !strpbrk(s, "\"\n\r")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++)
-		fprintf(f, *s == '"' ? "\"\"" : "%c", *s);
-	fputc('"', f);
-}
-
 void metric_rows__free(struct metric_rows *rows)
 {
 	struct pmc_run_metric_row *v = (struct pmc_run_metric_row *)rows->v;

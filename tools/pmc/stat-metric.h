@@ -54,14 +54,6 @@ char *metric_comment(char *buf, size_t len, const struct pmc_metric_summary *s);
 
 struct json_t;
 /*
- * A metric's JSON object on a line of its own (pmc stat -j), extra's keys after its own (no
- * JSON text parsed again); takes extra's reference. Prints nothing when out of memory.
- */
-void metric_json_line(FILE *f, const struct pmc_metric_summary *s, struct json_t *extra);
-/* A text field: as it is, unless it holds the separator, a quote or a line break (RFC 4180). */
-void stat_csv_field(FILE *f, const char *s, const char *sep);
-
-/*
  * The metrics of a run (pmc_run__metrics()) or of a file (pmc_run_saved__metrics()): each
  * selected metric for the whole program, each region (thread -1) and each region's thread, and
  * each unit's (unit >= 0), which only the _unit printers print.

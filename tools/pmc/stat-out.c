@@ -94,7 +94,7 @@ void stat_print_header(FILE *f, const struct stat_run *run)
 #define METRIC_LEN 35 /* perf's comment column */
 
 /* perf's unit column: as wide as the longest unit of an event counted, "unit" at least. */
-static int unit_width(const struct stat_view *v, size_t nr)
+static int unit_width(const struct pmc_stat_view *v, size_t nr)
 {
 	int w = 4;
 
@@ -104,31 +104,31 @@ static int unit_width(const struct stat_view *v, size_t nr)
 	return w;
 }
 
-static int decimals(const struct stat_view *v)
+static int decimals(const struct pmc_stat_view *v)
 {
 	return floor(v->scale) != v->scale ? 2 : 0;
 }
 
-static void print_comment(FILE *f, const struct stat_view *v, const struct stat_numfmt *nf)
+static void print_comment(FILE *f, const struct pmc_stat_view *v, const struct stat_numfmt *nf)
 {
 	struct stat_numfmt plain = *nf;
 	char num[64];
 	int n;
 
-	if (!v->has_derived) {
+	if (!v->has_shadow) {
 		fprintf(f, "%-*s", METRIC_LEN, "");
 		return;
 	}
 	plain.sep[0] = 0;
-	stat_num(num, sizeof(num), v->derived.value, v->derived.decimals, &plain);
-	n = fprintf(f, " # %*s%s", v->derived.width, num, v->derived.suffix);
-	fprintf(f, " %-*s", n < METRIC_LEN - 1 ? METRIC_LEN - n - 1 : 0, v->derived.unit);
+	stat_num(num, sizeof(num), v->shadow.value, v->shadow.decimals, &plain);
+	n = fprintf(f, " # %*s%s", v->shadow.width, num, v->shadow.suffix);
+	fprintf(f, " %-*s", n < METRIC_LEN - 1 ? METRIC_LEN - n - 1 : 0, v->shadow.unit);
 }
 
 /* Whether a metric's value is the line's own comment (insn_per_cycle and 'insn per cycle'). */
-static bool same_as_comment(const struct stat_view *v, const struct pmc_run_metric_row *row)
+static bool same_as_comment(const struct pmc_stat_view *v, const struct pmc_run_metric_row *row)
 {
-	double a = v->derived.value, b = row->s.v.value;
+	double a = v->shadow.value, b = row->s.v.value;
 
 	return row->s.v.status == PMC_METRIC_OK && fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b));
 }
@@ -138,14 +138,14 @@ static bool same_as_comment(const struct stat_view *v, const struct pmc_run_metr
  * the event has no comment of its own, or one whose value is that comment's, which it
  * replaces (else the value would be printed twice); returned and marked printed, or -1.
  */
-static long metric_in_column(const struct stat_run *run, const struct stat_view *v, size_t idx,
+static long metric_in_column(const struct stat_run *run, const struct pmc_stat_view *v, size_t idx,
 			     bool *printed)
 {
 	for (size_t i = 0; i < run->rows.nr; i++) {
 		const struct pmc_run_metric_row *row = &run->rows.v[i];
 
 		if (row->region || row->s.first != (long)idx || printed[i] ||
-		    (v->has_derived && !same_as_comment(v, row)))
+		    (v->has_shadow && !same_as_comment(v, row)))
 			continue;
 		printed[i] = true;
 		return (long)i;
@@ -194,7 +194,7 @@ static void print_unit_metrics(FILE *f, const struct stat_run *run, const char *
 }
 
 /* An event's line; metric: the row of the metric in its comment column, or -1. */
-static void print_line(FILE *f, const char *prefix, const struct stat_view *v, int uw, int reps,
+static void print_line(FILE *f, const char *prefix, const struct pmc_stat_view *v, int uw, int reps,
 		       const struct stat_numfmt *nf, long metric, const struct stat_run *run)
 {
 	const struct pmc_run_event *e = v->e;
@@ -230,7 +230,8 @@ static void print_line(FILE *f, const char *prefix, const struct stat_view *v, i
 }
 
 /* One event's run_p5mon statistics: mean, interval, median, extremes, spread. */
-static void print_detail(FILE *f, const struct stat_view *v, bool all, const struct stat_numfmt *nf)
+static void print_detail(FILE *f, const struct pmc_stat_view *v, bool all,
+			 const struct stat_numfmt *nf)
 {
 	const struct pmc_summary *s = &v->e->sum;
 	int d = decimals(v);
@@ -252,7 +253,7 @@ static void print_detail(FILE *f, const struct stat_view *v, bool all, const str
 }
 
 /* The second block: what run_p5mon printed of each event, when there were repetitions. */
-static void print_details(FILE *f, const struct stat_run *run, const struct stat_view *v,
+static void print_details(FILE *f, const struct stat_run *run, const struct pmc_stat_view *v,
 			  const struct stat_numfmt *nf)
 {
 	const struct pmc_run_results *res = run->res;
@@ -349,10 +350,11 @@ void stat_print_events(FILE *f, const struct stat_run *run, const char *prefix,
 		       const struct pmc_run_event *events, size_t nr, double wall_ns,
 		       const struct stat_numfmt *nf)
 {
-	struct stat_view *v;
+	struct pmc_stat_view *v;
 	int uw;
 
-	if (stat_views__of(events, nr, wall_ns, stat_merge_by(run->opts), run->opts->level, &v)) {
+	if (pmc_stat_views__of(events, nr, wall_ns, stat_merge_by(run->opts), run->opts->level,
+			       &v)) {
 		fprintf(stderr, "pmc stat: cannot print: out of memory\n");
 		return;
 	}
@@ -361,7 +363,7 @@ void stat_print_events(FILE *f, const struct stat_run *run, const char *prefix,
 		if (v[i].counted && !v[i].merged)
 			print_line(f, prefix, &v[i], uw, run->res->nr_reps, nf, -1, run);
 	print_unit_metrics(f, run, prefix, events, uw);
-	stat_views__delete(v, nr);
+	pmc_stat_views__delete(v, nr);
 }
 
 /* The rows per unit (-A, --per-core, --per-socket, --per-thread): docs/stat-output.md, "Units". */
@@ -421,7 +423,7 @@ void stat_print_summary(FILE *f, const struct stat_run *run, const struct stat_n
 {
 	const struct pmc_run_results *res = run->res;
 	bool *printed = calloc(run->rows.nr + 1, sizeof(*printed));
-	struct stat_view *v;
+	struct pmc_stat_view *v;
 	int uw;
 
 	if (!printed || stat_views__new(run, &v)) {
@@ -445,5 +447,5 @@ void stat_print_summary(FILE *f, const struct stat_run *run, const struct stat_n
 	print_details(f, run, v, nf);
 	stat_regions__print(f, run);
 	print_footer(f, run, nf);
-	stat_views__delete(v, res->nr_events);
+	pmc_stat_views__delete(v, res->nr_events);
 }

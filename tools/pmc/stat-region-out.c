@@ -9,22 +9,22 @@
 #include "stat.h"
 
 /*
- * A value of an event in the summary's unit (stat_view: task-clock in msec), with that unit:
+ * A value of an event in the summary's unit (pmc_stat_view: task-clock in msec), with that unit:
  * with count_dp decimals for a count, clock_dp for a clock.
  */
-static void put(FILE *f, const struct stat_view *v, double value, int count_dp, int clock_dp)
+static void put(FILE *f, const struct pmc_stat_view *v, double value, int count_dp, int clock_dp)
 {
 	fprintf(f, "%.*f%s%s", v->scale != 1 ? clock_dp : count_dp, value * v->scale,
 		*v->unit ? " " : "", v->unit);
 }
 
 /* "name: mean +/- ci (pct%) [per entry]" of each event the region counted (Figure 4.5). */
-static void print_cells(FILE *f, const struct stat_run *run, const struct stat_view *views,
+static void print_cells(FILE *f, const struct stat_run *run, const struct pmc_stat_view *views,
 			size_t ri, int thread, const char *indent)
 {
 	for (size_t e = 0; e < run->res->nr_events; e++) {
 		const struct pmc_run_cell *c = pmc_run__cell(run->runner, ri, thread, e);
-		const struct stat_view *v = &views[e];
+		const struct pmc_stat_view *v = &views[e];
 
 		if (!c || !c->nr)
 			continue;
@@ -69,7 +69,7 @@ void stat_regions__print(FILE *f, const struct stat_run *run)
 {
 	const struct pmc_run_results *res = run->res;
 	int reps = res->nr_region_reps;
-	struct stat_view *v;
+	struct pmc_stat_view *v;
 
 	if (!res->nr_regions && !res->lost_records && !res->bad_runs && !res->unopened)
 		return;
@@ -137,7 +137,7 @@ void stat_regions__print(FILE *f, const struct stat_run *run)
 	if (res->bad_runs)
 		fprintf(f, "  warning: the region results of %d run%s were unreadable\n",
 			res->bad_runs, res->bad_runs == 1 ? "" : "s");
-	stat_views__delete(v, res->nr_events);
+	pmc_stat_views__delete(v, res->nr_events);
 }
 
 void stat_print_overhead(FILE *f, const struct stat_run *run)

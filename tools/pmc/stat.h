@@ -8,7 +8,6 @@
 #include <sys/types.h>
 #include <pmc/pmc.h>
 #include "cli.h"
-#include "stat-derived.h"
 #include "stat-metric.h"
 #include "stat-num.h"
 
@@ -173,44 +172,11 @@ void stat_print_units(FILE *f, const struct stat_run *run, const char *before,
 void stat_print_events(FILE *f, const struct stat_run *run, const char *prefix,
 		       const struct pmc_run_event *events, size_t nr, double wall_ns,
 		       const struct stat_numfmt *nf);
-/* One event as every output prints it (stat-view.c). */
-struct stat_view {
-	const struct pmc_run_event *e;
-	const char *name;
-	char generic[64]; /* pmc_evsel__generic_name(), "" when none */
-	const char *unit; /* "msec" (clocks), "ns" (tool events) or "" */
-	double scale;	  /* value = mean * scale */
-	bool counted;	  /* supported, with values */
-	double value;
-	double running_pct; /* mean share of its enabled time it counted */
-	bool has_derived;
-	struct stat_derived derived; /* the comment column */
-	const char *trust;	     /* pmc validate's verdict (results->trust), or NULL */
-	bool bias_subtracted;	     /* its validated bias was subtracted (--subtract-overhead) */
-	/*
-	 * Merged into an earlier view (perf's merging of units and, with --hybrid-merge, of core
-	 * types: pmc_run_events__merge_first()): not printed, its values are in that view's.
-	 */
-	bool merged;
-	/* The line this view heads, its members summed (e points here when it has several). */
-	struct pmc_run_event own;
-	bool has_own;
-	char own_name[192]; /* --no-merge: pmc_evsel__unit_name() (name points here) */
-};
-
 /* What the outputs merge (enum pmc_run_merge): units unless --no-merge, core types with
  * --hybrid-merge. */
 unsigned stat_merge_by(const struct stat_opts *o);
-/* The views of run's events, [nr_events]; stat_views__delete() them. 0 or -1 (no memory). */
-int stat_views__new(const struct stat_run *run, struct stat_view **out);
-/*
- * The same of any events[nr] (a unit's, an interval's) over wall_ns of wall time; by: what is
- * merged into one view (stat_merge_by()), the merged lines summarised at level. Without
- * PMC_RUN_MERGE_UNITS each event is named by its unit (--no-merge).
- */
-int stat_views__of(const struct pmc_run_event *events, size_t nr, double wall_ns, unsigned by,
-		   double level, struct stat_view **out);
-void stat_views__delete(struct stat_view *v, size_t nr);
+/* libpmc's views (pmc_stat_views__new()) of run's results, merged as the options say. */
+int stat_views__new(const struct stat_run *run, struct pmc_stat_view **out);
 
 /* Builds the event list, runs every pass and repetition, prints; returns the exit status. */
 int cmd_stat_run(const struct stat_opts *opts);
@@ -224,7 +190,7 @@ int stat_write(const struct stat_run *run);
 void stat_print_summary(FILE *f, const struct stat_run *run, const struct stat_numfmt *nf);
 /* The summary's header: the command, repetitions, passes, confidence, levels, backend. */
 void stat_print_header(FILE *f, const struct stat_run *run);
-/* perf's -x lines (sep) or -j lines (sep NULL) (stat-machine.c). */
+/* perf's -x lines (sep) or -j lines (sep NULL): libpmc's pmc_run__write_perf() (stat-machine.c). */
 void stat_print_machine(FILE *f, const struct stat_run *run, const char *sep);
 /*
  * stat-write.c: the place of stderr's outputs (stderr, or a stream on a copy of --log-fd's

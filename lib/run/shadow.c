@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * The comment column (stat-derived.h): perf 6.1's shadow values (its stat-shadow.c) as a
- * table of rules over generic event names. docs/stat-output.md lists them.
+ * The comment column of pmc stat (include/pmc/stat-view.h): perf 6.1's shadow values (its
+ * stat-shadow.c) as a table of rules over generic event names. docs/stat-output.md lists them.
  */
 #include <stdio.h>
 #include <string.h>
-#include "stat-derived.h"
+#include <pmc/stat-view.h>
 
 enum rule_kind {
 	RATIO,	 /* event / other */
@@ -54,8 +54,8 @@ static bool is(const char *generic, const char *name)
  * The mean of the first counted event named name, at the same levels as e unless it is a
  * clock (time is time: a kernel-side event's rate is per second of the task's clock).
  */
-static bool find(const struct stat_derived_event *events, size_t nr,
-		 const struct stat_derived_event *e, const char *name, double *mean)
+static bool find(const struct pmc_stat_shadow_event *events, size_t nr,
+		 const struct pmc_stat_shadow_event *e, const char *name, double *mean)
 {
 	bool clock = !strcmp(name, "clock");
 
@@ -68,16 +68,16 @@ static bool find(const struct stat_derived_event *events, size_t nr,
 	return false;
 }
 
-static void fill(struct stat_derived *out, const struct rule *r, double v)
+static void fill(struct pmc_stat_shadow *out, const struct rule *r, double v)
 {
-	*out = (struct stat_derived){
+	*out = (struct pmc_stat_shadow){
 		.value = v, .width = r->width, .decimals = r->decimals, .suffix = r->suffix};
 	snprintf(out->unit, sizeof(out->unit), "%s", r->unit);
 }
 
 /* perf's rate of any other event while a clock counted: per second of it, K, M or G. */
-static int rate(const struct stat_derived_event *events, size_t nr,
-		const struct stat_derived_event *e, struct stat_derived *out)
+static int rate(const struct pmc_stat_shadow_event *events, size_t nr,
+		const struct pmc_stat_shadow_event *e, struct pmc_stat_shadow *out)
 {
 	static const char prefix[] = " KMG";
 	double ns, v;
@@ -90,19 +90,20 @@ static int rate(const struct stat_derived_event *events, size_t nr,
 		return 0;
 	for (v = 1e9 * e->mean / ns; v > 1000.0 && p < 3; p++)
 		v /= 1000.0;
-	*out = (struct stat_derived){.value = v, .width = 8, .decimals = 3, .suffix = ""};
+	*out = (struct pmc_stat_shadow){.value = v, .width = 8, .decimals = 3, .suffix = ""};
 	snprintf(out->unit, sizeof(out->unit), "%s/sec", p ? (char[2]){prefix[p], 0} : "");
 	return 1;
 }
 
-int stat_derived__compute(const struct stat_derived_event *events, size_t nr, size_t idx,
-			  double wall_ns, struct stat_derived *out)
+int pmc_stat_shadow__compute(const struct pmc_stat_shadow_event *events, size_t nr, size_t idx,
+			     double wall_ns, struct pmc_stat_shadow *out)
 {
-	const struct stat_derived_event *e = &events[idx];
+	const struct pmc_stat_shadow_event *e;
 	double other;
 
-	if (idx >= nr || !e->counted)
+	if (idx >= nr || !events[idx].counted)
 		return 0;
+	e = &events[idx];
 	for (size_t i = 0; e->generic && i < sizeof(rules) / sizeof(rules[0]); i++) {
 		const struct rule *r = &rules[i];
 

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * What every output of pmc stat prints of an event: its mean in the unit people read
- * (task-clock in msec, tool events in ns), its running share and its comment (stat-derived.c).
+ * What every output of pmc stat prints of an event (include/pmc/stat-view.h): its mean in the
+ * unit people read (task-clock in msec, tool events in ns), its running share and its comment
+ * (shadow.c).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "stat.h"
+#include <pmc/event.h>
+#include <pmc/run.h>
+#include <pmc/stat-view.h>
 
 /* Units of perf 6.1's events (its evsel->unit and scale): clocks in msec, tool events in ns. */
 static const struct {
@@ -20,7 +24,7 @@ static const struct {
  * An event's PMU alias names its own (.scale, .unit: RAPL's energy in Joules, an IMC's CAS
  * count in MiB), as perf applies them; else the generic event's.
  */
-static void set_unit(struct stat_view *v, const struct pmc_evsel *evsel, const char *generic)
+static void set_unit(struct pmc_stat_view *v, const struct pmc_evsel *evsel, const char *generic)
 {
 	v->unit = pmc_evsel__unit(evsel);
 	v->scale = pmc_evsel__scale(evsel);
@@ -48,17 +52,10 @@ static double wall_ns(const struct pmc_run_results *res)
 	return res->nr_runs ? res->wall.mean * 1e9 : 0;
 }
 
-unsigned stat_merge_by(const struct stat_opts *o)
+int pmc_stat_views__new(const struct pmc_run_results *res, unsigned by, double level,
+			struct pmc_stat_view **out)
 {
-	return (o->no_merge ? 0 : PMC_RUN_MERGE_UNITS) |
-	       (o->hybrid_merge ? PMC_RUN_MERGE_HYBRID : 0);
-}
-
-int stat_views__new(const struct stat_run *run, struct stat_view **out)
-{
-	const struct pmc_run_results *res = run->res;
-	int err = stat_views__of(res->events, res->nr_events, wall_ns(res),
-				 stat_merge_by(run->opts), run->opts->level, out);
+	int err = pmc_stat_views__of(res->events, res->nr_events, wall_ns(res), by, level, out);
 
 	for (size_t i = 0; !err && res->trust && i < res->nr_events; i++) {
 		(*out)[i].trust = res->trust[i];
@@ -70,10 +67,10 @@ int stat_views__new(const struct stat_run *run, struct stat_view **out)
 /*
  * The event view i shows: events[i] itself, or the line it heads (libpmc's
  * pmc_run_events__merge_one(): the members summed run by run, kept in v->own), or NULL when
- * it is merged into an earlier view. 0 or -1 (no memory).
+ * it is merged into an earlier view. 0 or -ENOMEM.
  */
-static int shown_event(struct stat_view *v, const struct pmc_run_event *events, size_t nr, size_t i,
-		       unsigned by, double level, const struct pmc_run_event **e)
+static int shown_event(struct pmc_stat_view *v, const struct pmc_run_event *events, size_t nr,
+		       size_t i, unsigned by, double level, const struct pmc_run_event **e)
 {
 	int members;
 
@@ -86,25 +83,25 @@ static int shown_event(struct stat_view *v, const struct pmc_run_event *events, 
 	}
 	members = pmc_run_events__merge_one(events, nr, i, by, level, &v->own);
 	if (members < 0)
-		return -1;
+		return -ENOMEM;
 	v->has_own = true;
 	if (members > 1)
 		*e = &v->own;
 	return 0;
 }
 
-int stat_views__of(const struct pmc_run_event *events, size_t nr, double wall_ns, unsigned by,
-		   double level, struct stat_view **out)
+int pmc_stat_views__of(const struct pmc_run_event *events, size_t nr, double wall_ns, unsigned by,
+		       double level, struct pmc_stat_view **out)
 {
-	struct stat_view *v = calloc(nr + 1, sizeof(*v));
-	struct stat_derived_event *d = calloc(nr + 1, sizeof(*d));
+	struct pmc_stat_view *v = calloc(nr + 1, sizeof(*v));
+	struct pmc_stat_shadow_event *d = calloc(nr + 1, sizeof(*d));
 	int err = 0;
 
 	*out = NULL;
 	if (!v || !d) {
 		free(v);
 		free(d);
-		return -1;
+		return -ENOMEM;
 	}
 	for (size_t i = 0; i < nr && !err; i++) {
 		const struct pmc_run_event *e;
@@ -120,23 +117,23 @@ int stat_views__of(const struct pmc_run_event *events, size_t nr, double wall_ns
 		if (!(by & PMC_RUN_MERGE_UNITS) &&
 		    !pmc_evsel__unit_name(e->evsel, v[i].own_name, sizeof(v[i].own_name)))
 			v[i].name = v[i].own_name;
-		d[i] = (struct stat_derived_event){.generic = v[i].generic,
-						   .priv = pmc_evsel__priv(e->evsel),
-						   .counted = v[i].counted && !v[i].merged,
-						   .mean = e->sum.mean};
+		d[i] = (struct pmc_stat_shadow_event){.generic = v[i].generic,
+						      .priv = pmc_evsel__priv(e->evsel),
+						      .counted = v[i].counted && !v[i].merged,
+						      .mean = e->sum.mean};
 	}
 	for (size_t i = 0; i < nr && !err; i++)
-		v[i].has_derived = stat_derived__compute(d, nr, i, wall_ns, &v[i].derived);
+		v[i].has_shadow = pmc_stat_shadow__compute(d, nr, i, wall_ns, &v[i].shadow);
 	free(d);
 	if (err) {
-		stat_views__delete(v, nr);
-		return -1;
+		pmc_stat_views__delete(v, nr);
+		return err;
 	}
 	*out = v;
 	return 0;
 }
 
-void stat_views__delete(struct stat_view *v, size_t nr)
+void pmc_stat_views__delete(struct pmc_stat_view *v, size_t nr)
 {
 	for (size_t i = 0; v && i < nr; i++)
 		if (v[i].has_own)
