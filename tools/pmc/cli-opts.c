@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * A command's option table (cli.h) turned into what uses it: getopt_long's tables, with one
- * message per mistake, and the --help text.
+ * A command's option table (cli.h) turned into the --help text; the lookups that completion
+ * and parameter files share (the parser is cli-parse.c).
  */
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 
-#define MAX_OPTS 64
 #define HELP_WIDTH 80
 #define HELP_COLUMN 26
 
@@ -45,74 +44,6 @@ bool cli_takes_next(const struct cli_cmd *cmd, const char *word)
 			return !p[1];
 	}
 	return false;
-}
-
-/* getopt_long's two tables; ':' first (after a '+') tells a missing value from an unknown
- * option. */
-static void tables(const struct cli_cmd *cmd, struct option *lo, char *so, size_t so_len)
-{
-	size_t n = 0, s = 0;
-
-	if (cmd->stop_at_operand)
-		so[s++] = '+';
-	so[s++] = ':';
-	for (const struct cli_opt *o = cmd->opts; o->key && n < MAX_OPTS; o++) {
-		if (o->name)
-			lo[n++] = (struct option){o->name,
-						  o->value == CLI_V_OPTIONAL ? optional_argument
-						  : o->arg		     ? required_argument
-									     : no_argument,
-						  NULL, o->key};
-		if (o->key < CLI_LONG_ONLY && s + 3 < so_len) {
-			so[s++] = (char)o->key;
-			if (o->arg)
-				so[s++] = ':';
-		}
-	}
-	lo[n] = (struct option){0};
-	so[s] = 0;
-}
-
-int cli_getopt(const struct cli_cmd *cmd, int argc, char **argv)
-{
-	struct option lo[MAX_OPTS + 1];
-	char so[2 * MAX_OPTS + 3], name[64];
-	const char *arg;
-	int c;
-
-	tables(cmd, lo, so, sizeof(so));
-	opterr = 0;
-	c = getopt_long(argc, argv, so, lo, NULL);
-	if (c != '?' && c != ':')
-		return c;
-	arg = optind > 0 && optind <= argc ? argv[optind - 1] : "";
-	if (!strncmp(arg, "--", 2))
-		snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="), arg);
-	else
-		snprintf(name, sizeof(name), "-%c", optopt ? optopt : '?');
-	if (c == ':')
-		fprintf(stderr, "pmc %s: option '%s' needs a value\n", cmd->name, cli_show(name));
-	else
-		fprintf(stderr, "pmc %s: unknown option '%s'\n", cmd->name, cli_show(name));
-	fprintf(stderr, "see 'pmc %s --help'\n", cmd->name);
-	return '?';
-}
-
-const char *cli_option_value(const struct cli_cmd *cmd, int argc, char **argv, int key)
-{
-	struct option lo[MAX_OPTS + 1];
-	char so[2 * MAX_OPTS + 3];
-	const char *value = NULL;
-	int c;
-
-	tables(cmd, lo, so, sizeof(so));
-	opterr = 0;
-	optind = 0;
-	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1)
-		if (c == key)
-			value = optarg;
-	optind = 0;
-	return value;
 }
 
 void cli_wrap(FILE *f, const char *text, int col, int indent, int width)

@@ -3,7 +3,6 @@
 #ifndef PMC_TOOLS_CLI_H
 #define PMC_TOOLS_CLI_H
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -40,7 +39,7 @@ int cli_config_merge(const char *path, const struct cli_cmd *cmd, int argc, char
 		     int *new_argc, char ***new_argv, struct cli_config_error *err);
 
 /*
- * One table per command names its options once: getopt's tables, --help, the man page
+ * One table per command names its options once: the parser (cli_parse()), --help, the man page
  * (pmc __man) and bash completion (pmc __complete) are all made from it (docs/man/).
  */
 enum cli_value {
@@ -53,16 +52,46 @@ enum cli_value {
 	CLI_V_OPTIONAL, /* a value that may be left out: --name or --name=VALUE, long only */
 };
 
+/* Where cli_parse() puts an option's value (struct cli_opt's target). */
+enum cli_kind {
+	CLI_K_CALL,   /* nowhere: the command's callback gets the key and the value */
+	CLI_K_TRUE,   /* a switch: the bool at off is set; --no-NAME clears it */
+	CLI_K_COUNT,  /* a repeatable switch (-vv): the int at off counts; --no-NAME: 0 */
+	CLI_K_STR,    /* the const char * at off is the value (the last one given) */
+	CLI_K_INT,    /* the int at off is the value, a number in [min, max] */
+	CLI_K_CHOICE, /* the int (an enum) at off is the value's index in choices */
+	CLI_K_SKIP,   /* nothing: read before the parse (--config) */
+	CLI_K_HELP,   /* --help: the usage on stdout, and the command exits 0 */
+};
+
 struct cli_opt {
 	const char *name; /* long name; NULL for a short-only option */
-	int key;	  /* what cli_getopt() returns: a letter is also the short option */
+	int key;	  /* the callback's key: a letter is also the short option */
 	const char *arg;  /* the value's name in the help ("EVENTS"); NULL for a switch */
 	enum cli_value value;
 	const char *choices; /* CLI_V_CHOICES: the values, space-separated */
 	const char *help;    /* one paragraph, wrapped when printed */
+	enum cli_kind kind;  /* the target: where the value goes (CLI_K_CALL: the callback) */
+	size_t off;	     /* the target's offset in the command's options struct */
+	long min, max;	     /* CLI_K_INT: the range */
+	const char *takes;   /* CLI_K_INT: "OPT takes TAKES, not 'VALUE'" when out of range */
 };
 
-/* Keys of options without a short form start here (getopt_long returns them as is). */
+/*
+ * A row's target, after its help: {"all", 'a', NULL, CLI_V_NONE, NULL, "...", CLI_TRUE(type,
+ * field)}; CLI_CALL for an option the command's callback takes.
+ */
+#define CLI_TRUE(type, field) .kind = CLI_K_TRUE, .off = offsetof(type, field)
+#define CLI_COUNT(type, field) .kind = CLI_K_COUNT, .off = offsetof(type, field)
+#define CLI_STR(type, field) .kind = CLI_K_STR, .off = offsetof(type, field)
+#define CLI_INT(type, field, lo, hi, what) \
+	.kind = CLI_K_INT, .off = offsetof(type, field), .min = (lo), .max = (hi), .takes = (what)
+#define CLI_CHOICE(type, field) .kind = CLI_K_CHOICE, .off = offsetof(type, field)
+#define CLI_SKIP .kind = CLI_K_SKIP
+#define CLI_CALL .kind = CLI_K_CALL
+#define CLI_SHOW_HELP .kind = CLI_K_HELP
+
+/* Keys of options without a short form start here (above every letter). */
 #define CLI_LONG_ONLY 256
 
 struct cli_cmd {
@@ -106,7 +135,7 @@ void cli_usage(const struct cli_cmd *cmd, FILE *f);
 
 /*
  * The value of the last option key in argv, found silently before the options are parsed
- * (pmc stat's --config); optind is reset for the real pass.
+ * (pmc stat's --config).
  */
 const char *cli_option_value(const struct cli_cmd *cmd, int argc, char **argv, int key);
 
@@ -123,16 +152,32 @@ int cli_man(const char *cmd, FILE *f);
 int cli_complete(const char *line, FILE *f);
 
 /*
+ * A CLI_K_CALL option's value (NULL for a switch) for the command's options struct opts.
+ * Returns 0, or the exit status of a bad value (2, said) or a failure (1).
+ */
+typedef int (*cli_apply_fn)(void *opts, int key, const char *arg);
+
+/* What cli_parse() returns after printing --help: the command exits 0. */
+#define CLI_HELP (-1)
+
+/*
+ * Parses argv[1..argc) with perf's conventions (cli-parse.c): a long option by a unique
+ * prefix too, --no-NAME for a CLI_K_TRUE or CLI_K_COUNT switch, --name=VALUE, --name VALUE,
+ * -xVALUE, -x VALUE, grouped short flags, "--" ending the options; options after operands
+ * unless cmd->stop_at_operand, the operands moved after them. Each value goes to its row's
+ * target in opts, or to apply. *first_operand: argv's first operand (argc when none).
+ * Returns 0, CLI_HELP (--help printed), or an exit status (2: a usage error, said as "pmc
+ * CMD: unknown option '--x'", "option '-o' needs a value", "Ambiguous option: ...", with
+ * "see 'pmc CMD --help'").
+ */
+int cli_parse(const struct cli_cmd *cmd, int argc, char **argv, void *opts, cli_apply_fn apply,
+	      int *first_operand);
+
+/*
  * Option values: the whole string is one number in [min, max] (an unsigned one may not
  * start with '-' or a space; a double must be finite). Returns 0 and *out, or -EINVAL /
  * -ERANGE; the caller names the option and the range in its message.
  */
-/*
- * getopt_long() for pmc's commands: an unknown option or a missing value is said once, as
- * "CMD: unknown option '--x'" or "CMD: option '-o' needs a value" and where to look, and
- * returned as '?'.
- */
-int cli_getopt(const struct cli_cmd *cmd, int argc, char **argv);
 
 int cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int cli_parse_long(const char *s, long min, long max, long *out);

@@ -1,20 +1,28 @@
 // SPDX-License-Identifier: MIT
 /* pmc annotate: disassemble a sampled function with samples per instruction and source lines. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <pmc/pmc.h>
 #include "cli.h"
 #include "cmd.h"
 
+/* What the options set. */
+struct annotate_args {
+	struct pmc_report_opts o;
+	const char *input, *dso;
+};
+
 static const struct cli_opt options[] = {
-	{"input", 'i', "FILE", CLI_V_FILE, NULL, "sample file (default perf.data)"},
+	{"input", 'i', "FILE", CLI_V_FILE, NULL, "sample file (default perf.data)",
+	 CLI_STR(struct annotate_args, input)},
 	{"dso", 'd', "NAME", CLI_V_NONE, NULL,
-	 "the DSO whose path contains NAME, when several have SYMBOL"},
+	 "the DSO whose path contains NAME, when several have SYMBOL",
+	 CLI_STR(struct annotate_args, dso)},
 	{"no-source", CLI_LONG_ONLY, NULL, CLI_V_NONE, NULL,
-	 "the instructions alone: no source lines (file:line, share and text) between them"},
-	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text"},
+	 "the instructions alone: no source lines (file:line, share and text) between them",
+	 CLI_TRUE(struct annotate_args, o.no_source)},
+	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text", CLI_SHOW_HELP},
 	{0},
 };
 
@@ -65,30 +73,21 @@ static void annotate_error(const char *symbol, const char *input, int err)
 
 int cmd_annotate(int argc, char **argv)
 {
-	struct pmc_report_opts o = {.sz = sizeof(o), .sort = "srcline", .no_callers = true};
-	const char *input = "perf.data", *dso = NULL;
+	struct annotate_args a = {.o = {.sz = sizeof(a.o), .sort = "srcline", .no_callers = true},
+				  .input = "perf.data"};
 	struct pmc_file_error ferr = {0};
 	struct pmc_report *r;
-	int c, err;
+	const char *input;
+	int first, err = cli_parse(&cmd_annotate_doc, argc, argv, &a, NULL, &first);
 
-	optind = 1;
-	while ((c = cli_getopt(&cmd_annotate_doc, argc, argv)) != -1) {
-		if (c == 'i')
-			input = optarg;
-		else if (c == 'd')
-			dso = optarg;
-		else if (c == CLI_LONG_ONLY)
-			o.no_source = true;
-		else if (c == 'h')
-			return cli_usage(&cmd_annotate_doc, stdout), 0;
-		else
-			return 2;
-	}
-	if (optind != argc - 1) {
+	if (err)
+		return err < 0 ? 0 : err;
+	input = a.input;
+	if (first != argc - 1) {
 		fprintf(stderr, "pmc annotate: name one function; see 'pmc annotate --help'\n");
 		return 2;
 	}
-	if ((err = pmc_report__new(&o, &r))) {
+	if ((err = pmc_report__new(&a.o, &r))) {
 		fprintf(stderr, "pmc annotate: %s\n", pmc_strerror(err));
 		return 1;
 	}
@@ -96,8 +95,8 @@ int cmd_annotate(int argc, char **argv)
 	if (err) {
 		fprintf(stderr, "pmc annotate: cannot read %s: at offset %llu: %s (%s)\n", input,
 			(unsigned long long)ferr.offset, ferr.msg, pmc_strerror(err));
-	} else if ((err = pmc_report__annotate(r, argv[optind], dso, stdout))) {
-		annotate_error(argv[optind], input, err);
+	} else if ((err = pmc_report__annotate(r, argv[first], a.dso, stdout))) {
+		annotate_error(argv[first], input, err);
 	}
 	pmc_report__delete(r);
 	if (!err && fflush(stdout)) {

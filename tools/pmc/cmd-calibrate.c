@@ -5,7 +5,6 @@
  * adds under pmc stat. Results go to this machine's calibration file (docs/accuracy.md).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -34,23 +33,29 @@ enum { O_EMPTY = CLI_LONG_ONLY, O_USER, O_KERNEL, O_BACKEND, O_SET };
 static const struct cli_opt options[] = {
 	{"event", 'e', "EVENTS", CLI_V_EVENTS, NULL,
 	 "events to calibrate (default: pmc stat's defaults that can be counted here); "
-	 "repeatable"},
-	{"samples", 'n', "N", CLI_V_NONE, NULL, "timed samples per distribution (default 2000)"},
+	 "repeatable",
+	 CLI_CALL},
+	{"samples", 'n', "N", CLI_V_NONE, NULL, "timed samples per distribution (default 2000)",
+	 CLI_CALL},
 	{"runs", 'r', "N", CLI_V_NONE, NULL,
-	 "runs of the empty program and of the empty-region program (default 20)"},
-	{"empty", O_EMPTY, "PROGRAM", CLI_V_PROGRAM, NULL, "the empty program (default: true)"},
+	 "runs of the empty program and of the empty-region program (default 20)", CLI_CALL},
+	{"empty", O_EMPTY, "PROGRAM", CLI_V_PROGRAM, NULL, "the empty program (default: true)",
+	 CLI_STR(struct calib_opts, empty_argv[0])},
 	{"user", O_USER, NULL, CLI_V_NONE, NULL,
-	 "count user level for events without :u/:k (the default)"},
+	 "count user level for events without :u/:k (the default)", CLI_CALL},
 	{"kernel", O_KERNEL, NULL, CLI_V_NONE, NULL,
-	 "count kernel level for events without :u/:k (with --user: both)"},
-	{"backend", O_BACKEND, "NAME", CLI_V_CHOICES, "perf vpmu", "perf (default) or vpmu"},
+	 "count kernel level for events without :u/:k (with --user: both)", CLI_CALL},
+	{"backend", O_BACKEND, "NAME", CLI_V_CHOICES, "perf vpmu", "perf (default) or vpmu",
+	 CLI_STR(struct calib_opts, p.backend)},
 	{"output", 'o', "FILE", CLI_V_FILE, NULL,
-	 "calibration file (default: this machine's; - for stdout)"},
+	 "calibration file (default: this machine's; - for stdout)",
+	 CLI_STR(struct calib_opts, output)},
 	{"set", O_SET, NULL, CLI_V_NONE, NULL,
 	 "calibrate the events as one set: each one's region costs as counted beside the "
 	 "others, which pmc stat --subtract-overhead uses when it counts exactly these events "
-	 "(counts only, no times)"},
-	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text"},
+	 "(counts only, no times)",
+	 CLI_TRUE(struct calib_opts, p.set)},
+	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text", CLI_SHOW_HELP},
 	{0},
 };
 
@@ -75,8 +80,10 @@ static int bad_usage(const char *what, const char *arg)
 	return 2;
 }
 
-static int apply(struct calib_opts *o, int c, char *arg)
+/* The options without a target in the table (cli_parse()'s callback). */
+static int apply(void *opts, int c, const char *arg)
 {
+	struct calib_opts *o = opts;
 	char *end;
 	long n;
 
@@ -100,23 +107,11 @@ static int apply(struct calib_opts *o, int c, char *arg)
 		else
 			o->p.runs = (int)n;
 		return 0;
-	case O_EMPTY:
-		o->empty_argv[0] = arg;
-		return 0;
 	case O_USER:
 		o->p.priv |= PMC_PRIV_USER;
 		return 0;
 	case O_KERNEL:
 		o->p.priv |= PMC_PRIV_KERNEL;
-		return 0;
-	case O_BACKEND:
-		o->p.backend = arg;
-		return 0;
-	case 'o':
-		o->output = arg;
-		return 0;
-	case O_SET:
-		o->p.set = true;
 		return 0;
 	default:
 		return 2;
@@ -125,7 +120,7 @@ static int apply(struct calib_opts *o, int c, char *arg)
 
 static int parse_args(int argc, char **argv, struct calib_opts *o)
 {
-	int c, rc;
+	int first, rc;
 
 	*o = (struct calib_opts){.p = {.sz = sizeof(o->p),
 				       .samples = 2000,
@@ -134,20 +129,11 @@ static int parse_args(int argc, char **argv, struct calib_opts *o)
 				       .region_entries = REGION_ENTRIES,
 				       .message = calib_message}};
 	o->empty_argv[0] = "true";
-	optind = 0;
-	while ((c = cli_getopt(&cmd_calibrate_doc, argc, argv)) != -1) {
-		if (c == 'h') {
-			cli_usage(&cmd_calibrate_doc, stdout);
-			return -1;
-		}
-		if (c == '?')
-			return 2;
-		rc = apply(o, c, optarg);
-		if (rc)
-			return rc;
-	}
-	if (optind < argc)
-		return bad_usage("takes no command", argv[optind]);
+	rc = cli_parse(&cmd_calibrate_doc, argc, argv, o, apply, &first);
+	if (rc)
+		return rc;
+	if (first < argc)
+		return bad_usage("takes no command", argv[first]);
 	o->p.priv = o->p.priv ? o->p.priv : PMC_PRIV_USER;
 	o->p.empty_argv = o->empty_argv;
 	return 0;

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 /* pmc doctor: what can be measured on this machine, why not, and what to do about it. */
-#include <getopt.h>
 #include <string.h>
 #include "cli.h"
 
@@ -46,9 +45,15 @@ static size_t collect(const struct pmc_caps *c, const struct pmc_cap_check **out
 	return k;
 }
 
+/* What the options set. */
+struct doctor_args {
+	bool json;
+};
+
 static const struct cli_opt options[] = {
-	{"json", 'j', NULL, CLI_V_NONE, NULL, "print the checks as JSON"},
-	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text"},
+	{"json", 'j', NULL, CLI_V_NONE, NULL, "print the checks as JSON",
+	 CLI_TRUE(struct doctor_args, json)},
+	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text", CLI_SHOW_HELP},
 	{0},
 };
 
@@ -68,22 +73,15 @@ int cmd_doctor(int argc, char **argv)
 	const struct pmc_cap_check *f[3 + PMC_CAPS_MAX_BACKENDS * PMC_CAPS_MAX_CHECKS];
 	struct pmc_cap_check mine[3];
 	const struct pmc_caps *c;
-	bool json = false;
+	struct doctor_args a = {0};
 	size_t n;
-	int ch;
+	int rc = cli_parse(&cmd_doctor_doc, argc, argv, &a, NULL, NULL);
 
-	while ((ch = cli_getopt(&cmd_doctor_doc, argc, argv)) != -1) {
-		if (ch == 'h') {
-			cli_usage(&cmd_doctor_doc, stdout);
-			return 0;
-		}
-		if (ch != 'j')
-			return 2;
-		json = true;
-	}
+	if (rc)
+		return rc < 0 ? 0 : rc;
 	c = pmc_caps();
 	n = collect(c, f, mine);
-	if (json) {
+	if (a.json) {
 		if (pmc_caps__write_json(c, f, n, stdout))
 			return 1;
 	} else {

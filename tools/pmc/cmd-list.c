@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -395,11 +394,19 @@ static bool is_kind(const char *s)
 
 enum { O_BACKEND = CLI_LONG_ONLY };
 
+/* What the options set. */
+struct list_args {
+	struct pmc_evlist_opts eo;
+	bool json;
+};
+
 static const struct cli_opt options[] = {
-	{"json", 'j', NULL, CLI_V_NONE, NULL, "print the list as JSON (schema pmc-list/1)"},
+	{"json", 'j', NULL, CLI_V_NONE, NULL, "print the list as JSON (schema pmc-list/1)",
+	 CLI_TRUE(struct list_args, json)},
 	{"backend", O_BACKEND, "NAME", CLI_V_CHOICES, "perf vpmu",
-	 "the events of this backend: perf (default) or vpmu"},
-	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text"},
+	 "the events of this backend: perf (default) or vpmu",
+	 CLI_STR(struct list_args, eo.backend)},
+	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text", CLI_SHOW_HELP},
 	{0},
 };
 
@@ -456,28 +463,18 @@ static int list(struct list_ctx *ctx, bool json)
 
 int cmd_list(int argc, char **argv)
 {
-	struct pmc_evlist_opts eo = {.sz = sizeof(eo)};
-	struct list_ctx ctx = {.eo = &eo};
-	bool json = false;
-	int ch, ret;
+	struct list_args a = {.eo = {.sz = sizeof(a.eo)}};
+	struct list_ctx ctx = {.eo = &a.eo};
+	int first, ret = cli_parse(&cmd_list_doc, argc, argv, &a, NULL, &first);
 
-	while ((ch = cli_getopt(&cmd_list_doc, argc, argv)) != -1) {
-		if (ch == 'h') {
-			cli_usage(&cmd_list_doc, stdout);
-			return 0;
-		}
-		if (ch == 'j')
-			json = true;
-		else if (ch == O_BACKEND)
-			eo.backend = optarg;
-		else
-			return 2;
-	}
-	ctx.pattern = optind < argc ? argv[optind] : NULL;
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	ctx.pattern = first < argc ? argv[first] : NULL;
 	if (ctx.pattern && !strcmp(ctx.pattern, "metrics"))
-		return list_metrics(eo.backend, optind + 1 < argc ? argv[optind + 1] : NULL, json);
+		return list_metrics(a.eo.backend, first + 1 < argc ? argv[first + 1] : NULL,
+				    a.json);
 	ctx.by_kind = ctx.pattern && is_kind(ctx.pattern);
-	ret = list(&ctx, json);
+	ret = list(&ctx, a.json);
 	free_entries(&ctx);
 	return ret;
 }

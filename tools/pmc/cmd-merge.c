@@ -6,13 +6,20 @@
 
 enum { O_FORMAT = CLI_LONG_ONLY };
 
+/* What the options set. */
+struct merge_args {
+	const char *output;
+	enum pmc_merge_format fmt; /* the index of --format's value in its choices */
+};
+
 static const struct cli_opt options[] = {
-	{"output", 'o', "FILE", CLI_V_FILE, NULL,
-	 "write the merged results to FILE (- for stdout)"},
+	{"output", 'o', "FILE", CLI_V_FILE, NULL, "write the merged results to FILE (- for stdout)",
+	 CLI_STR(struct merge_args, output)},
 	{"format", O_FORMAT, "FMT", CLI_V_CHOICES, "text csv json",
 	 "text (default), csv, or json (schema pmc-merge/1, with every rank's values and "
-	 "provenance)"},
-	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text"},
+	 "provenance)",
+	 CLI_CHOICE(struct merge_args, fmt)},
+	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text", CLI_SHOW_HELP},
 	{0},
 };
 
@@ -38,34 +45,14 @@ static int usage_error(const char *msg)
 	return 2;
 }
 
-static int parse(int argc, char **argv, const char **output, enum pmc_merge_format *fmt)
+static int parse(int argc, char **argv, struct merge_args *a, int *first)
 {
-	int c;
+	int rc = cli_parse(&cmd_merge_doc, argc, argv, a, NULL, first);
 
-	while ((c = cli_getopt(&cmd_merge_doc, argc, argv)) != -1) {
-		if (c == 'h') {
-			cli_usage(&cmd_merge_doc, stdout);
-			return -1;
-		}
-		if (c == 'o') {
-			*output = optarg;
-		} else if (c == O_FORMAT) {
-			if (!strcmp(optarg, "text"))
-				*fmt = PMC_MERGE_FORMAT_TEXT;
-			else if (!strcmp(optarg, "csv"))
-				*fmt = PMC_MERGE_FORMAT_CSV;
-			else if (!strcmp(optarg, "json"))
-				*fmt = PMC_MERGE_FORMAT_JSON;
-			else
-				return usage_error("--format is text, csv or json");
-		} else {
-			return 2;
-		}
-	}
-	if (optind >= argc)
+	if (!rc && *first >= argc)
 		return usage_error("no results files to merge (pmc stat --format json -o "
 				   "NAME.rank-%r in each rank writes them)");
-	return 0;
+	return rc;
 }
 
 static int write_out(struct pmc_merge *m, const char *output, enum pmc_merge_format fmt)
@@ -84,11 +71,10 @@ static int write_out(struct pmc_merge *m, const char *output, enum pmc_merge_for
 
 int cmd_merge(int argc, char **argv)
 {
-	enum pmc_merge_format fmt = PMC_MERGE_FORMAT_TEXT;
-	const char *output = NULL;
+	struct merge_args a = {.fmt = PMC_MERGE_FORMAT_TEXT};
 	struct pmc_merge *m;
 	char why[1024];
-	int rc = parse(argc, argv, &output, &fmt), err;
+	int first, rc = parse(argc, argv, &a, &first), err;
 
 	if (rc)
 		return rc < 0 ? 0 : rc;
@@ -96,7 +82,7 @@ int cmd_merge(int argc, char **argv)
 		fprintf(stderr, "pmc merge: out of memory\n");
 		return 1;
 	}
-	for (int i = optind; i < argc && !rc; i++) {
+	for (int i = first; i < argc && !rc; i++) {
 		err = pmc_merge__add_file(m, argv[i], why, sizeof(why));
 		if (err) {
 			fprintf(stderr, "pmc merge: %s\n", why[0] ? why : pmc_strerror(err));
@@ -104,7 +90,7 @@ int cmd_merge(int argc, char **argv)
 		}
 	}
 	if (!rc)
-		rc = write_out(m, output, fmt);
+		rc = write_out(m, a.output, a.fmt);
 	pmc_merge__delete(m);
 	return rc;
 }

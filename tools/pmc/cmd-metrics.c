@@ -6,7 +6,6 @@
  * intervals, to the last digit (docs/metrics.md, "pmc metrics").
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
@@ -15,17 +14,26 @@
 
 enum { O_METRICS_FILE = CLI_LONG_ONLY, O_FORMAT, O_LIKWID_GROUP };
 
+/* What the options set. */
+struct metrics_args {
+	struct metric_opts o;
+	int format; /* --format: text, csv or json (its choices' order) */
+};
+
 static const struct cli_opt options[] = {
 	{"metrics", 'M', "METRICS", CLI_V_NONE, NULL,
 	 "metrics and metric groups to compute, comma-separated, or one defined as 'name = "
-	 "expression'; repeatable (default: the metrics the file holds)"},
+	 "expression'; repeatable (default: the metrics the file holds)",
+	 CLI_CALL},
 	{"metrics-file", O_METRICS_FILE, "FILE", CLI_V_FILE, NULL,
-	 "metric definitions in perf's JSON schema (docs/metrics.md); repeatable"},
+	 "metric definitions in perf's JSON schema (docs/metrics.md); repeatable", CLI_CALL},
 	{"likwid-group", O_LIKWID_GROUP, "FILE|NAME", CLI_V_NONE, NULL,
-	 "the metrics of a LIKWID performance group, as pmc stat --likwid-group; repeatable"},
+	 "the metrics of a LIKWID performance group, as pmc stat --likwid-group; repeatable",
+	 CLI_CALL},
 	{"format", O_FORMAT, "FMT", CLI_V_CHOICES, "text csv json",
-	 "text (the summary's metric lines, the default), csv or json"},
-	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text"},
+	 "text (the summary's metric lines, the default), csv or json",
+	 CLI_CHOICE(struct metrics_args, format)},
+	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text", CLI_SHOW_HELP},
 	{0},
 };
 
@@ -211,43 +219,35 @@ static int run(struct metric_opts *o, const char *path, const char *format)
 	return rc || fflush(stdout) || ferror(stdout) ? (rc ? rc : 1) : 0;
 }
 
+/* The options without a target in the table (cli_parse()'s callback). */
+static int apply(void *opts, int c, const char *arg)
+{
+	struct metric_opts *o = &((struct metrics_args *)opts)->o;
+
+	if (c == 'M')
+		return metric_opts__add(&o->select, &o->nr_select, arg) ? 1 : 0;
+	if (c == O_METRICS_FILE)
+		return metric_opts__add(&o->files, &o->nr_files, arg) ? 1 : 0;
+	if (c == O_LIKWID_GROUP)
+		return metric_opts__add(&o->likwid, &o->nr_likwid, arg) ? 1 : 0;
+	return 2;
+}
+
 int cmd_metrics(int argc, char **argv)
 {
-	struct metric_opts o = {.level = 0.95};
-	const char *format = "text";
-	int ch, rc = 0;
+	static const char *const formats[] = {"text", "csv", "json"};
+	struct metrics_args a = {.o = {.level = 0.95}};
+	int first, rc = cli_parse(&cmd_metrics_doc, argc, argv, &a, apply, &first);
 
-	while ((ch = cli_getopt(&cmd_metrics_doc, argc, argv)) != -1 && !rc) {
-		if (ch == 'h') {
-			cli_usage(&cmd_metrics_doc, stdout);
-			goto out;
-		} else if (ch == 'M') {
-			rc = metric_opts__add(&o.select, &o.nr_select, optarg);
-		} else if (ch == O_METRICS_FILE) {
-			rc = metric_opts__add(&o.files, &o.nr_files, optarg);
-		} else if (ch == O_LIKWID_GROUP) {
-			rc = metric_opts__add(&o.likwid, &o.nr_likwid, optarg);
-		} else if (ch == O_FORMAT && (!strcmp(optarg, "text") || !strcmp(optarg, "csv") ||
-					      !strcmp(optarg, "json"))) {
-			format = optarg;
-		} else {
-			if (ch == O_FORMAT)
-				fprintf(stderr,
-					"pmc metrics: --format is text, csv or json, not '%s'\n",
-					cli_show(optarg));
-			rc = 2;
-		}
-	}
-	if (!rc && optind + 1 != argc) {
+	if (!rc && first + 1 != argc) {
 		fprintf(stderr, "pmc metrics: give one results file (pmc stat --format json -o "
 				"FILE)\nsee 'pmc metrics --help'\n");
 		rc = 2;
 	}
 	if (!rc)
-		rc = run(&o, argv[optind], format);
-out:
-	free(o.select);
-	free(o.files);
-	free(o.likwid);
-	return rc;
+		rc = run(&a.o, argv[first], formats[a.format]);
+	free(a.o.select);
+	free(a.o.files);
+	free(a.o.likwid);
+	return rc < 0 ? 0 : rc;
 }

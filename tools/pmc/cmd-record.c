@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* pmc record: sample events while a command (or a process, or CPUs) runs into a perf.data file. */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>

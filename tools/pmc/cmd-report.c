@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* pmc report: summarise a perf.data file (pmc's or perf's) by symbol, line, data address, ... */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,43 +24,69 @@ enum {
 static const char *const format_names[] = {"text", "csv",   "json",	  "folded",
 					   "html", "pprof", "speedscope", "callgrind"};
 
+/* The files to read: every -i, then the operands; perf.data when none is named. */
+struct inputs {
+	const char **v;
+	size_t nr;
+};
+
+/* What the options set. */
+struct report_args {
+	struct pmc_report_opts o;
+	enum pmc_report_format fmt;
+	const char *output;
+	struct inputs in;
+};
+
 static const struct cli_opt options[] = {
 	{"input", 'i', "FILE", CLI_V_FILE, NULL,
 	 "sample file (default perf.data); pmc's or perf's; - reads a stream (record -o -) from "
 	 "standard input; repeat -i (or name the files after "
-	 "the options) to sum several files, such as the ranks of an MPI job"},
+	 "the options) to sum several files, such as the ranks of an MPI job",
+	 CLI_CALL},
 	{"sort", 's', "KEYS", CLI_V_NONE, NULL,
 	 "comma-separated: symbol dso srcline inline ip comm pid tid rank, for data samples daddr "
 	 "dsym dcacheline dpage dsrc weight, for branch stacks symbol_from symbol_to dso_from "
-	 "dso_to addr_from addr_to mispredict, and branch (addr_from,addr_to,mispredict)"},
+	 "dso_to addr_from addr_to mispredict, and branch (addr_from,addr_to,mispredict)",
+	 CLI_STR(struct report_args, o.sort)},
 	{"branch-stack", 'b', NULL, CLI_V_NONE, NULL,
 	 "branch mode, as perf report -b: every entry of every sample's branch stack is one "
-	 "entry (default keys comm,dso_from,symbol_from,symbol_to); a branch key implies it"},
+	 "entry (default keys comm,dso_from,symbol_from,symbol_to); a branch key implies it",
+	 CLI_TRUE(struct report_args, o.branch_stack)},
 	{"branch-analysis", O_BRANCH_AN, "WHAT", CLI_V_CHOICES, "blocks trips",
 	 "from the branch stacks: blocks (estimated execution counts of basic blocks) or trips "
-	 "(loop trip counts), as text, csv or json (docs/branches.md)"},
+	 "(loop trip counts), as text, csv or json (docs/branches.md)",
+	 CLI_CALL},
 	{"children", O_CHILDREN, NULL, CLI_V_NONE, NULL,
-	 "sort by the period including callees (call chains)"},
-	{"no-callers", O_NOCALLERS, NULL, CLI_V_NONE, NULL, "do not list each entry's callers"},
+	 "sort by the period including callees (call chains)",
+	 CLI_TRUE(struct report_args, o.children)},
+	{"no-callers", O_NOCALLERS, NULL, CLI_V_NONE, NULL, "do not list each entry's callers",
+	 CLI_TRUE(struct report_args, o.no_callers)},
 	{"format", 'F', "FMT", CLI_V_CHOICES,
 	 "text csv json folded html pprof speedscope callgrind",
 	 "text (default), csv, json, folded (flame-graph stacks), html (one self-contained page: "
-	 "flame graphs, tables, source lines), pprof, speedscope or callgrind"},
+	 "flame graphs, tables, source lines), pprof, speedscope or callgrind",
+	 CLI_CALL},
 	{"output", 'o', "FILE", CLI_V_FILE, NULL,
-	 "write the report to FILE (written whole or not at all) instead of stdout"},
-	{"percent-limit", O_PCT, "P", CLI_V_NONE, NULL, "hide entries under P percent"},
-	{"max-entries", 'n', "N", CLI_V_NONE, NULL, "show at most N entries per event (0: all)"},
+	 "write the report to FILE (written whole or not at all) instead of stdout",
+	 CLI_STR(struct report_args, output)},
+	{"percent-limit", O_PCT, "P", CLI_V_NONE, NULL, "hide entries under P percent", CLI_CALL},
+	{"max-entries", 'n', "N", CLI_V_NONE, NULL, "show at most N entries per event (0: all)",
+	 CLI_CALL},
 	{"kallsyms", O_KALLSYMS, "FILE", CLI_V_FILE, NULL,
-	 "kernel symbols (default /proc/kallsyms)"},
+	 "kernel symbols (default /proc/kallsyms)", CLI_STR(struct report_args, o.kallsyms)},
 	{"no-reconstruct", O_NORECON, NULL, CLI_V_NONE, NULL,
-	 "do not reconstruct data addresses from registers"},
+	 "do not reconstruct data addresses from registers",
+	 CLI_TRUE(struct report_args, o.no_reconstruct)},
 	{"no-demangle", O_NODEMANGLE, NULL, CLI_V_NONE, NULL,
-	 "show C++ and Rust symbols as the object spells them (_ZN...)"},
+	 "show C++ and Rust symbols as the object spells them (_ZN...)",
+	 CLI_TRUE(struct report_args, o.no_demangle)},
 	{"hide-unresolved", O_HIDEUNRES, NULL, CLI_V_NONE, NULL,
-	 "leave out samples and callers that no symbol holds"},
+	 "leave out samples and callers that no symbol holds",
+	 CLI_TRUE(struct report_args, o.hide_unresolved)},
 	{"stdio", O_STDIO, NULL, CLI_V_NONE, NULL,
-	 "accepted for perf compatibility (text is the default)"},
-	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text"},
+	 "accepted for perf compatibility (text is the default)", CLI_SKIP},
+	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text", CLI_SHOW_HELP},
 	{0},
 };
 
@@ -97,12 +122,6 @@ static int bad_value(const char *opt, const char *val, const char *want)
 	return 2;
 }
 
-/* The files to read: every -i, then the operands; perf.data when none is named. */
-struct inputs {
-	const char **v;
-	size_t nr;
-};
-
 static int add_input(struct inputs *in, const char *path)
 {
 	const char **v = realloc(in->v, (in->nr + 1) * sizeof(*v));
@@ -116,86 +135,52 @@ static int add_input(struct inputs *in, const char *path)
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct pmc_report_opts *o, struct inputs *in,
-		      const char **output, enum pmc_report_format *fmt)
+/* The options without a target in the table (cli_parse()'s callback). */
+static int apply(void *opts, int c, const char *arg)
 {
-	int c;
+	struct report_args *a = opts;
+	uint64_t n;
 
-	optind = 1;
-	while ((c = cli_getopt(&cmd_report_doc, argc, argv)) != -1) {
-		switch (c) {
-		case 'i':
-			if (add_input(in, optarg))
-				return 1;
-			break;
-		case 'o':
-			*output = optarg;
-			break;
-		case 's':
-			o->sort = optarg;
-			break;
-		case O_CHILDREN:
-			o->children = true;
-			break;
-		case O_NOCALLERS:
-			o->no_callers = true;
-			break;
-		case 'F':
-			if (parse_format(optarg, fmt))
-				return 2;
-			break;
-		case O_PCT:
-			if (cli_parse_double(optarg, 0, 100, &o->min_percent))
-				return bad_value("--percent-limit", optarg,
-						 "a percentage, 0 to 100");
-			break;
-		case 'n': {
-			uint64_t n;
-
-			if (cli_parse_u64(optarg, 0, SIZE_MAX, &n))
-				return bad_value("-n", optarg, "a number of entries (0: all)");
-			o->max_entries = (size_t)n;
-			break;
-		}
-		case O_KALLSYMS:
-			o->kallsyms = optarg;
-			break;
-		case O_NORECON:
-			o->no_reconstruct = true;
-			break;
-		case O_NODEMANGLE:
-			o->no_demangle = true;
-			break;
-		case O_HIDEUNRES:
-			o->hide_unresolved = true;
-			break;
-		case O_STDIO:
-			break;
-		case 'b':
-			o->branch_stack = true;
-			break;
-		case O_BRANCH_AN:
-			if (strcmp(optarg, "blocks") && strcmp(optarg, "trips"))
-				return bad_value("--branch-analysis", optarg, "blocks or trips");
-			o->branch_analysis = !strcmp(optarg, "blocks") ? PMC_BRANCH_ANALYSIS_BLOCKS
-								       : PMC_BRANCH_ANALYSIS_TRIPS;
-			break;
-		case 'h':
-			cli_usage(&cmd_report_doc, stdout);
-			return -1;
-		default:
-			return 2;
-		}
+	switch (c) {
+	case 'i':
+		return add_input(&a->in, arg);
+	case 'F':
+		return parse_format(arg, &a->fmt);
+	case O_PCT:
+		if (cli_parse_double(arg, 0, 100, &a->o.min_percent))
+			return bad_value("--percent-limit", arg, "a percentage, 0 to 100");
+		return 0;
+	case 'n':
+		if (cli_parse_u64(arg, 0, SIZE_MAX, &n))
+			return bad_value("-n", arg, "a number of entries (0: all)");
+		a->o.max_entries = (size_t)n;
+		return 0;
+	case O_BRANCH_AN:
+		if (strcmp(arg, "blocks") && strcmp(arg, "trips"))
+			return bad_value("--branch-analysis", arg, "blocks or trips");
+		a->o.branch_analysis = !strcmp(arg, "blocks") ? PMC_BRANCH_ANALYSIS_BLOCKS
+							      : PMC_BRANCH_ANALYSIS_TRIPS;
+		return 0;
+	default:
+		return 2;
 	}
-	for (; optind < argc; optind++)
-		if (add_input(in, argv[optind]))
+}
+
+static int parse_args(int argc, char **argv, struct report_args *a)
+{
+	int first, rc = cli_parse(&cmd_report_doc, argc, argv, a, apply, &first);
+
+	if (rc)
+		return rc;
+	for (; first < argc; first++)
+		if (add_input(&a->in, argv[first]))
 			return 1;
-	if (!in->nr && add_input(in, "perf.data"))
+	if (!a->in.nr && add_input(&a->in, "perf.data"))
 		return 1;
 	/* The stack formats need whole chains; pprof and callgrind give costs per source line. */
-	o->folded = *fmt >= PMC_REPORT_FOLDED && *fmt != PMC_REPORT_HTML;
-	o->html = *fmt == PMC_REPORT_HTML;
-	o->srclines = *fmt == PMC_REPORT_PPROF || *fmt == PMC_REPORT_CALLGRIND;
+	a->o.folded = a->fmt >= PMC_REPORT_FOLDED && a->fmt != PMC_REPORT_HTML;
+	a->o.html = a->fmt == PMC_REPORT_HTML;
+	a->o.srclines = a->fmt == PMC_REPORT_PPROF || a->fmt == PMC_REPORT_CALLGRIND;
 	return 0;
 }
 
@@ -244,26 +229,23 @@ static int load(struct pmc_report *r, const char *input)
 
 int cmd_report(int argc, char **argv)
 {
-	struct pmc_report_opts o = {.sz = sizeof(o)};
-	enum pmc_report_format fmt = PMC_REPORT_TEXT;
-	const char *output = "-";
-	struct inputs in = {0};
+	struct report_args a = {.o = {.sz = sizeof(a.o)}, .fmt = PMC_REPORT_TEXT, .output = "-"};
 	struct pmc_report *r = NULL;
-	int rc = parse_args(argc, argv, &o, &in, &output, &fmt), err;
+	int rc = parse_args(argc, argv, &a), err;
 
 	if (!rc) {
-		err = pmc_report__new(&o, &r);
+		err = pmc_report__new(&a.o, &r);
 		if (err) {
 			fprintf(stderr, "pmc report: %s\n", pmc_strerror(err));
 			rc = err == -PMC_E_CONFIG ? 2 : 1;
 		}
 	}
-	for (size_t i = 0; !rc && i < in.nr; i++)
-		rc = load(r, in.v[i]);
-	free(in.v);
+	for (size_t i = 0; !rc && i < a.in.nr; i++)
+		rc = load(r, a.in.v[i]);
+	free(a.in.v);
 	if (rc) {
 		pmc_report__delete(r);
 		return rc < 0 ? 0 : rc;
 	}
-	return write_report(r, fmt, output);
+	return write_report(r, a.fmt, a.output);
 }

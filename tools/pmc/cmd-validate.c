@@ -29,40 +29,54 @@ enum {
 };
 
 static const struct cli_opt options[] = {
-	{"backend", O_BACKEND, "NAME", CLI_V_CHOICES, "perf vpmu", "perf (default) or vpmu"},
+	{"backend", O_BACKEND, "NAME", CLI_V_CHOICES, "perf vpmu", "perf (default) or vpmu",
+	 CLI_STR(struct validate_opts, backend)},
 	{"event", 'e', "EVENTS", CLI_V_EVENTS, NULL,
 	 "only these of the kernels' events, comma-separated (default: every event a kernel "
-	 "predicts); repeatable"},
+	 "predicts); repeatable",
+	 CLI_CALL},
 	{"kernel", O_KERNEL, "K,...", CLI_V_NONE, NULL,
 	 "only these kernels: loop, inline, rep, fp, syscall, breakpoint, array-l1, array-l2, "
 	 "array-llc, array-mem (vpmu), chase-l1, chase-l2, chase-llc, chase-mem (perf) "
-	 "(default: all of the backend's)"},
+	 "(default: all of the backend's)",
+	 CLI_STR(struct validate_opts, kernels_arg)},
 	{"quick", O_QUICK, NULL, CLI_V_NONE, NULL,
-	 "the quick plan: fewer sizes, one repetition (docs/accuracy.md)"},
-	{"repeat", 'r', "N", CLI_V_NONE, NULL, "repetitions at each size (default 3, --quick 1)"},
-	{"output", 'o', "FILE", CLI_V_FILE, NULL, "write the results to FILE, whole or not at all"},
+	 "the quick plan: fewer sizes, one repetition (docs/accuracy.md)",
+	 CLI_TRUE(struct validate_opts, quick)},
+	{"repeat", 'r', "N", CLI_V_NONE, NULL, "repetitions at each size (default 3, --quick 1)",
+	 CLI_INT(struct validate_opts, repeat, 1, 1000, "1 to 1000 repetitions")},
+	{"output", 'o', "FILE", CLI_V_FILE, NULL, "write the results to FILE, whole or not at all",
+	 CLI_STR(struct validate_opts, output)},
 	{"format", O_FORMAT, "FORMAT", CLI_V_CHOICES, "text csv json",
-	 "text (a table, the default), csv or json (schema pmc-validate/1)"},
+	 "text (a table, the default), csv or json (schema pmc-validate/1)",
+	 CLI_CHOICE(struct validate_opts, fmt)},
 	{"trust", O_TRUST, "FILE", CLI_V_FILE, NULL,
 	 "merge the verdicts into this trust file, which pmc stat reads (default: this "
-	 "machine's; 'none': no file)"},
+	 "machine's; 'none': no file)",
+	 CLI_STR(struct validate_opts, trust)},
 	{"mode", O_MODE, "MODE", CLI_V_CHOICES, "counting sampling",
 	 "counting (the default) or sampling: k*S estimates at several periods against the "
-	 "count (default kernel: loop)"},
+	 "count (default kernel: loop)",
+	 CLI_CALL},
 	{"seeds", O_SEEDS, "N", CLI_V_NONE, NULL,
-	 "sampling: runs a period, seeds 1 to N under vpmu (default 10, --quick 3)"},
+	 "sampling: runs a period, seeds 1 to N under vpmu (default 10, --quick 3)",
+	 CLI_INT(struct validate_opts, seeds, 1, 1000, "1 to 1000 seeds")},
 	{"skid", O_SKID, "N", CLI_V_NONE, NULL,
-	 "sampling under vpmu: the imprecise run's skid in instructions (default 3)"},
+	 "sampling under vpmu: the imprecise run's skid in instructions (default 3)",
+	 CLI_INT(struct validate_opts, skid, 1, 4096, "1 to 4096 instructions")},
 	{"user", O_USER, NULL, CLI_V_NONE, NULL,
-	 "count user level for events without :u/:k (the default, as pmc stat's)"},
+	 "count user level for events without :u/:k (the default, as pmc stat's)", CLI_CALL},
 	{"kernel-level", O_KERNEL_LEVEL, NULL, CLI_V_NONE, NULL,
 	 "count kernel level for events without :u/:k (with --user: both, as pmc stat --user "
-	 "--kernel); each level's verdicts are kept apart in the trust file"},
+	 "--kernel); each level's verdicts are kept apart in the trust file",
+	 CLI_CALL},
 	{"dry-run", O_DRY_RUN, NULL, CLI_V_NONE, NULL,
 	 "measure nothing: print each kernel's events and the perf_event_open calls that count "
-	 "them, as pmc stat --dry-run does (-vv: with their attrs)"},
-	{"verbose", 'v', NULL, CLI_V_NONE, NULL, "with --dry-run: -vv prints the attrs"},
-	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text"},
+	 "them, as pmc stat --dry-run does (-vv: with their attrs)",
+	 CLI_TRUE(struct validate_opts, dry_run)},
+	{"verbose", 'v', NULL, CLI_V_NONE, NULL, "with --dry-run: -vv prints the attrs",
+	 CLI_COUNT(struct validate_opts, verbose)},
+	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text", CLI_SHOW_HELP},
 	{0},
 };
 
@@ -88,76 +102,30 @@ static int bad_usage(const char *what, const char *arg)
 	return 2;
 }
 
-static int apply(struct validate_opts *o, int c, char *arg)
+/* The options without a target in the table (cli_parse()'s callback). */
+static int apply(void *opts, int c, const char *arg)
 {
-	char *end, **ev;
-	long n;
+	struct validate_opts *o = opts;
+	char **ev;
 
 	switch (c) {
-	case O_BACKEND:
-		o->backend = arg;
-		return 0;
 	case 'e':
 		ev = realloc(o->events, (o->nr_events + 1) * sizeof(*ev));
 		if (!ev)
 			return 1;
 		o->events = ev;
-		o->events[o->nr_events++] = arg;
-		return 0;
-	case O_KERNEL:
-		o->kernels_arg = arg;
-		return 0;
-	case O_QUICK:
-		o->quick = true;
-		return 0;
-	case 'r':
-		n = strtol(arg, &end, 10);
-		if (*end || n < 1 || n > 1000)
-			return bad_usage("-r wants a number from 1 to 1000", arg);
-		o->repeat = (int)n;
-		return 0;
-	case 'o':
-		o->output = arg;
-		return 0;
-	case O_TRUST:
-		o->trust = arg;
+		o->events[o->nr_events++] = (char *)arg;
 		return 0;
 	case O_MODE:
 		if (strcmp(arg, "counting") && strcmp(arg, "sampling"))
 			return bad_usage("--mode is counting or sampling", arg);
 		o->sampling = !strcmp(arg, "sampling");
 		return 0;
-	case O_SEEDS:
-		n = strtol(arg, &end, 10);
-		if (*end || n < 1 || n > 1000)
-			return bad_usage("--seeds wants a number from 1 to 1000", arg);
-		o->seeds = (int)n;
-		return 0;
-	case O_SKID:
-		n = strtol(arg, &end, 10);
-		if (*end || n < 1 || n > 4096)
-			return bad_usage("--skid wants a number of instructions from 1 to 4096",
-					 arg);
-		o->skid = (int)n;
-		return 0;
 	case O_USER:
 		o->priv |= PMC_PRIV_USER;
 		return 0;
 	case O_KERNEL_LEVEL:
 		o->priv |= PMC_PRIV_KERNEL;
-		return 0;
-	case O_DRY_RUN:
-		o->dry_run = true;
-		return 0;
-	case 'v':
-		o->verbose++;
-		return 0;
-	case O_FORMAT:
-		if (strcmp(arg, "text") && strcmp(arg, "csv") && strcmp(arg, "json"))
-			return bad_usage("--format is text, csv or json", arg);
-		o->fmt = !strcmp(arg, "csv")	? VALIDATE_CSV
-			 : !strcmp(arg, "json") ? VALIDATE_JSON
-						: VALIDATE_TEXT;
 		return 0;
 	default:
 		return 2;
@@ -166,23 +134,14 @@ static int apply(struct validate_opts *o, int c, char *arg)
 
 static int parse_args(int argc, char **argv, struct validate_opts *o)
 {
-	int c, rc;
+	int first, rc;
 
 	*o = (struct validate_opts){0};
-	optind = 0;
-	while ((c = cli_getopt(&cmd_validate_doc, argc, argv)) != -1) {
-		if (c == 'h') {
-			cli_usage(&cmd_validate_doc, stdout);
-			return -1;
-		}
-		if (c == '?')
-			return 2;
-		rc = apply(o, c, optarg);
-		if (rc)
-			return rc;
-	}
-	if (optind < argc)
-		return bad_usage("takes no operands", argv[optind]);
+	rc = cli_parse(&cmd_validate_doc, argc, argv, o, apply, &first);
+	if (rc)
+		return rc;
+	if (first < argc)
+		return bad_usage("takes no operands", argv[first]);
 	if (!o->priv)
 		o->priv = PMC_PRIV_USER;
 	if (!o->repeat)

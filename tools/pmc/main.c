@@ -24,8 +24,10 @@ const size_t cli_nr_commands = sizeof(cli_commands) / sizeof(cli_commands[0]);
 
 static const struct cli_opt top_options[] = {
 	{"help", 'h', NULL, CLI_V_NONE, NULL,
-	 "the commands; 'pmc help COMMAND' or 'pmc COMMAND --help': a command's options"},
-	{"version", CLI_LONG_ONLY, NULL, CLI_V_NONE, NULL, "pmc's version ('pmc version' too)"},
+	 "the commands; 'pmc help COMMAND' or 'pmc COMMAND --help': a command's options",
+	 CLI_SHOW_HELP},
+	{"version", CLI_LONG_ONLY, NULL, CLI_V_NONE, NULL, "pmc's version ('pmc version' too)",
+	 CLI_CALL},
 	{0},
 };
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* pmc record's options: the usage text, parsing, and the values checked before anything runs. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,65 +31,87 @@ static const struct cli_opt options[] = {
 	{"event", 'e', "EVENT", CLI_V_EVENTS, NULL,
 	 "event to sample (repeatable; default cycles, or cpu-clock where there is no hardware "
 	 "PMU; cycles under vpmu); :p/:pp/:ppp set precision, :P the highest; terms set one "
-	 "event's period=, freq=, call-graph=, time="},
+	 "event's period=, freq=, call-graph=, time=",
+	 CLI_CALL},
 	{"count", 'c', "N", CLI_V_NONE, NULL,
 	 "sample every N events (default 1, every hit, for tracepoints, probes and mem: "
-	 "breakpoints)"},
+	 "breakpoints)",
+	 CLI_CALL},
 	{"freq", 'F', "HZ", CLI_V_NONE, NULL,
 	 "samples per second (default 4000 for events other than tracepoints, probes and mem: "
-	 "breakpoints); -c, -F and an event's period=/freq= term win over the defaults"},
-	{NULL, 'g', NULL, CLI_V_NONE, NULL, "call chains by frame pointer"},
+	 "breakpoints); -c, -F and an event's period=/freq= term win over the defaults",
+	 CLI_CALL},
+	{NULL, 'g', NULL, CLI_V_NONE, NULL, "call chains by frame pointer", CLI_CALL},
 	{"call-graph", O_CALLGRAPH, "MODE", CLI_V_CHOICES, "fp dwarf",
-	 "fp, or dwarf[,BYTES] (copies BYTES of user stack, default 8192, at most 65000)"},
+	 "fp, or dwarf[,BYTES] (copies BYTES of user stack, default 8192, at most 65000)",
+	 CLI_CALL},
 	{"branch-any", 'b', NULL, CLI_V_NONE, NULL,
-	 "sample the branch stack, any branch (needs a PMU with LBR, or --backend=vpmu)"},
+	 "sample the branch stack, any branch (needs a PMU with LBR, or --backend=vpmu)", CLI_CALL},
 	{"branch-filter", 'j', "FILTER", CLI_V_NONE, NULL,
 	 "sample the branch stack of the kinds named, comma-separated as in perf: any, any_call, "
 	 "any_ret, ind_call, ind_jmp, call, cond, in_tx, no_tx, abort_tx, stack, save_type, "
-	 "priv; levels u, k, hv (alone: any branch at those levels)"},
+	 "priv; levels u, k, hv (alone: any branch at those levels)",
+	 CLI_CALL},
 	{"user-regs", O_UREGS, "REGS", CLI_V_NONE, NULL,
-	 "sample user registers: ax,bx,...,r15, or all"},
-	{"intr-regs", O_IREGS, "REGS", CLI_V_NONE, NULL, "sample registers at the interrupt"},
-	{"data", 'd', NULL, CLI_V_NONE, NULL, "sample data addresses (and record data mmaps)"},
-	{"weight", 'W', NULL, CLI_V_NONE, NULL, "sample the weight (latency)"},
-	{"data-src", O_DSRC, NULL, CLI_V_NONE, NULL, "sample the data source"},
-	{"phys-data", O_PHYS, NULL, CLI_V_NONE, NULL, "sample physical data addresses"},
-	{"sample-cpu", O_SCPU, NULL, CLI_V_NONE, NULL, "record the CPU of each sample"},
-	{"pid", 'p', "PID", CLI_V_PID, NULL, "sample a running process and its threads"},
+	 "sample user registers: ax,bx,...,r15, or all", CLI_CALL},
+	{"intr-regs", O_IREGS, "REGS", CLI_V_NONE, NULL, "sample registers at the interrupt",
+	 CLI_CALL},
+	{"data", 'd', NULL, CLI_V_NONE, NULL, "sample data addresses (and record data mmaps)",
+	 CLI_TRUE(struct record_cli, ro.data_addr)},
+	{"weight", 'W', NULL, CLI_V_NONE, NULL, "sample the weight (latency)",
+	 CLI_TRUE(struct record_cli, ro.weight)},
+	{"data-src", O_DSRC, NULL, CLI_V_NONE, NULL, "sample the data source",
+	 CLI_TRUE(struct record_cli, ro.data_src)},
+	{"phys-data", O_PHYS, NULL, CLI_V_NONE, NULL, "sample physical data addresses",
+	 CLI_TRUE(struct record_cli, ro.phys_addr)},
+	{"sample-cpu", O_SCPU, NULL, CLI_V_NONE, NULL, "record the CPU of each sample",
+	 CLI_TRUE(struct record_cli, ro.sample_cpu)},
+	{"pid", 'p', "PID", CLI_V_PID, NULL, "sample a running process and its threads", CLI_CALL},
 	{"all-cpus", 'a', NULL, CLI_V_NONE, NULL,
-	 "sample every CPU (system wide); with a COMMAND, until it exits (else until Ctrl-C)"},
+	 "sample every CPU (system wide); with a COMMAND, until it exits (else until Ctrl-C)",
+	 CLI_CALL},
 	{"cpu", 'C', "CPUS", CLI_V_NONE, NULL,
-	 "sample these CPUs (\"0,2-3\"), with or without a COMMAND"},
+	 "sample these CPUs (\"0,2-3\"), with or without a COMMAND", CLI_CALL},
 	{"no-inherit", 'i', NULL, CLI_V_NONE, NULL,
-	 "do not follow the command's children and threads"},
+	 "do not follow the command's children and threads",
+	 CLI_TRUE(struct record_cli, t.no_inherit)},
 	{"user", O_USER, NULL, CLI_V_NONE, NULL,
-	 "sample user level for events without :u/:k (the default)"},
+	 "sample user level for events without :u/:k (the default)", CLI_CALL},
 	{"kernel", O_KERNEL, NULL, CLI_V_NONE, NULL,
-	 "sample kernel level for events without :u/:k (with --user: both)"},
-	{"mmap-pages", 'm', "N", CLI_V_NONE, NULL, "ring-buffer pages per CPU, a power of 2"},
+	 "sample kernel level for events without :u/:k (with --user: both)", CLI_CALL},
+	{"mmap-pages", 'm', "N", CLI_V_NONE, NULL, "ring-buffer pages per CPU, a power of 2",
+	 CLI_CALL},
 	{"no-buildid-cache", 'N', NULL, CLI_V_NONE, NULL,
 	 "keep no copy of the sampled objects in the build-id cache (~/.debug, perf's), which "
 	 "lets a report name their samples after they are rebuilt; their build ids are written "
-	 "either way"},
+	 "either way",
+	 CLI_TRUE(struct record_cli, ro.no_buildid_cache)},
 	{"output", 'o', "FILE", CLI_V_FILE, NULL,
 	 "output file (default perf.data; mode 0600, the file it replaces kept as FILE.old); - or "
 	 "a FIFO: perf's pipe-mode stream (docs/sample-file.md); under "
 	 "an MPI launcher named per rank as pmc stat -o "
-	 "names it (docs/mpi.md)"},
+	 "names it (docs/mpi.md)",
+	 CLI_STR(struct record_cli, ro.output)},
 	{"period-jitter", O_JITTER, "PCT", CLI_V_OPTIONAL, NULL,
 	 "draw each sampling period uniformly within PCT percent of the mean period (1 to 90, "
 	 "default 50), so that samples do not alias with loops and pmc report's intervals hold; "
-	 "vpmu only (the kernel offers no period randomisation for most PMUs)"},
+	 "vpmu only (the kernel offers no period randomisation for most PMUs)",
+	 CLI_CALL},
 	{"seed", O_SEED, "N", CLI_V_NONE, NULL,
 	 "seed of --period-jitter's generator (default 1, recorded in the file's command line): "
-	 "equal seeds give identical files"},
-	{"backend", O_BACKEND, "NAME", CLI_V_CHOICES, "perf vpmu", "perf (default) or vpmu"},
+	 "equal seeds give identical files",
+	 CLI_CALL},
+	{"backend", O_BACKEND, "NAME", CLI_V_CHOICES, "perf vpmu", "perf (default) or vpmu",
+	 CLI_STR(struct record_cli, backend)},
 	{"dry-run", O_DRY_RUN, NULL, CLI_V_NONE, NULL,
 	 "print each perf_event_open call instead of making it; run nothing, write no file "
-	 "(-vv: with the attr fields, as perf)"},
-	{"verbose", 'v', NULL, CLI_V_NONE, NULL, "more detail (--dry-run -vv: the attr fields)"},
-	{"quiet", 'q', NULL, CLI_V_NONE, NULL, "no summary line"},
-	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text"},
+	 "(-vv: with the attr fields, as perf)",
+	 CLI_TRUE(struct record_cli, dry_run)},
+	{"verbose", 'v', NULL, CLI_V_NONE, NULL, "more detail (--dry-run -vv: the attr fields)",
+	 CLI_COUNT(struct record_cli, verbose)},
+	{"quiet", 'q', NULL, CLI_V_NONE, NULL, "no summary line",
+	 CLI_TRUE(struct record_cli, quiet)},
+	{"help", 'h', NULL, CLI_V_NONE, NULL, "this text", CLI_SHOW_HELP},
 	{0},
 };
 
@@ -264,7 +285,7 @@ static int add_event(struct record_cli *c, char *arg)
 	return 0;
 }
 
-static int apply2(struct record_cli *c, int opt, char *arg)
+static int apply2(struct record_cli *c, int opt, const char *arg)
 {
 	uint64_t n;
 
@@ -283,12 +304,6 @@ static int apply2(struct record_cli *c, int opt, char *arg)
 		c->t.kind = PMC_TARGET_CPUS;
 		c->t.cpus = arg;
 		return 0;
-	case 'i':
-		c->t.no_inherit = true;
-		return 0;
-	case 'N':
-		c->ro.no_buildid_cache = true;
-		return 0;
 	case O_USER:
 		c->priv |= PMC_PRIV_USER;
 		return 0;
@@ -301,12 +316,6 @@ static int apply2(struct record_cli *c, int opt, char *arg)
 			return 2;
 		}
 		c->ro.mmap_pages = (size_t)n;
-		return 0;
-	case 'o':
-		c->ro.output = arg;
-		return 0;
-	case O_BACKEND:
-		c->backend = arg;
 		return 0;
 	case O_JITTER:
 		if (!arg) {
@@ -324,15 +333,6 @@ static int apply2(struct record_cli *c, int opt, char *arg)
 		return 0;
 	case O_SEED:
 		return parse_u64("--seed", arg, &c->ro.seed);
-	case 'q':
-		c->quiet = true;
-		return 0;
-	case O_DRY_RUN:
-		c->dry_run = true;
-		return 0;
-	case 'v':
-		c->verbose++;
-		return 0;
 	}
 	return 2;
 }
@@ -359,11 +359,14 @@ static int branch_option(struct record_cli *c, int opt, const char *arg)
 	return 0;
 }
 
-static int apply(struct record_cli *c, int opt, char *arg)
+/* The options without a target in the table (cli_parse()'s callback). */
+static int apply(void *opts, int opt, const char *arg)
 {
+	struct record_cli *c = opts;
+
 	switch (opt) {
 	case 'e':
-		return add_event(c, arg);
+		return add_event(c, (char *)arg);
 	case 'c':
 		return parse_u64("-c", arg, &c->ro.period);
 	case 'F':
@@ -380,47 +383,22 @@ static int apply(struct record_cli *c, int opt, char *arg)
 		return (c->ro.user_regs = parse_regs(arg)) ? 0 : 2;
 	case O_IREGS:
 		return (c->ro.intr_regs = parse_regs(arg)) ? 0 : 2;
-	case 'd':
-		c->ro.data_addr = true;
-		return 0;
-	case 'W':
-		c->ro.weight = true;
-		return 0;
-	case O_DSRC:
-		c->ro.data_src = true;
-		return 0;
-	case O_PHYS:
-		c->ro.phys_addr = true;
-		return 0;
-	case O_SCPU:
-		c->ro.sample_cpu = true;
-		return 0;
 	}
 	return apply2(c, opt, arg);
 }
 
 int record_parse_args(struct record_cli *c, int argc, char **argv)
 {
-	int opt, rc;
+	int first, rc = cli_parse(&cmd_record_doc, argc, argv, c, apply, &first);
 
-	optind = 1;
-	while ((opt = cli_getopt(&cmd_record_doc, argc, argv)) != -1) {
-		if (opt == 'h') {
-			cli_usage(&cmd_record_doc, stdout);
-			return -1;
-		}
-		if (opt == '?')
-			return 2;
-		rc = apply(c, opt, optarg);
-		if (rc)
-			return rc;
-	}
-	c->t.argv = argv + optind;
-	if (c->t.kind == PMC_TARGET_COMMAND && optind >= argc) {
+	if (rc)
+		return rc;
+	c->t.argv = argv + first;
+	if (c->t.kind == PMC_TARGET_COMMAND && first >= argc) {
 		fprintf(stderr, "pmc record: no command to run; see 'pmc record --help'\n");
 		return 2;
 	}
-	if (c->t.kind == PMC_TARGET_PID && optind < argc) {
+	if (c->t.kind == PMC_TARGET_PID && first < argc) {
 		fprintf(stderr, "pmc record: a command cannot be combined with -p\n");
 		return 2;
 	}

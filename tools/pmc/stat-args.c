@@ -11,8 +11,6 @@
 #include "cli.h"
 #include "stat.h"
 
-#define MAX_MS 3600000 /* an hour: -I and -D */
-
 static int bad(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "pmc stat: ");
@@ -58,56 +56,9 @@ static int add_filter(struct stat_opts *o, const char *arg)
 	return 0;
 }
 
-static int parse_ms(const char *opt, const char *arg, long min, int *out)
-{
-	long n;
-
-	if (cli_parse_long(arg, min, MAX_MS, &n)) {
-		fprintf(stderr, "pmc stat: %s takes %s to %d milliseconds, not '%s'\n", opt,
-			min < 0 ? "-1" : "1", MAX_MS, cli_show(arg));
-		return 2;
-	}
-	*out = (int)n;
-	return 0;
-}
-
-/* Options that only set a value. */
-static int apply_value(struct stat_opts *o, int c, const char *arg)
-{
-	switch (c) {
-	case 't':
-		o->tids = arg;
-		return 0;
-	case 'G':
-		o->cgroup = arg;
-		return 0;
-	case 'n':
-		o->null_run = true;
-		return 0;
-	case O_CONTROL:
-		o->control = arg;
-		return 0;
-	case O_PRE:
-		o->pre = arg;
-		return 0;
-	case O_POST:
-		o->post = arg;
-		return 0;
-	case O_REGION_PER_THREAD:
-		o->region_per_thread = true;
-		return 0;
-	default:
-		return 1;
-	}
-}
-
 int stat_args_apply(struct stat_opts *o, int c, const char *arg)
 {
 	switch (c) {
-	case 'I':
-		return parse_ms("-I", arg, 1, &o->interval_ms);
-	case 'D':
-		return parse_ms("-D", arg, -1, &o->delay_ms);
 	case 'A':
 		return set_aggr(o, PMC_RUN_AGGR_CPU);
 	case O_PER_CORE:
@@ -124,14 +75,8 @@ int stat_args_apply(struct stat_opts *o, int c, const char *arg)
 		return 0;
 	case O_FILTER:
 		return add_filter(o, arg);
-	case O_CPUTYPE:
-		o->cputype = arg;
-		return 0;
-	case O_HYBRID_MERGE:
-		o->hybrid_merge = true;
-		return 0;
 	default:
-		return apply_value(o, c, arg);
+		return 2;
 	}
 }
 

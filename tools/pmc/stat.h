@@ -14,6 +14,7 @@
 /* The limit of -r, PMC_RUN_MAX_REPEAT as a string for messages. */
 #define STAT_MAX_REPEAT PMC_RUN_MAX_REPEAT
 #define STAT_MAX_REPEAT_STR "1000000"
+#define STAT_MAX_MS 3600000 /* an hour: -I and -D */
 _Static_assert(PMC_RUN_MAX_REPEAT == 1000000, "STAT_MAX_REPEAT_STR names the limit");
 
 enum stat_format { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_HTML };
@@ -129,7 +130,7 @@ void stat_metrics__delete(struct stat_run *run);
 
 /*
  * stat-args.c: the options of live counting and units. stat_args_apply() takes option c
- * (1 when it is not one of them, 0, or the exit status 2 for a bad value); stat_args_check()
+ * of those without a target (0, or the exit status: 2 for a bad value); stat_args_check()
  * says which combinations cannot be (2) once all are read; stat_args_free() frees filters.
  */
 int stat_args_apply(struct stat_opts *o, int c, const char *arg);
