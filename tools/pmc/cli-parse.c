@@ -21,10 +21,10 @@ struct parser {
 	cli_apply_fn apply;
 	int argc;
 	char **argv;
-	int i;		     /* the word being read */
-	bool quiet;	     /* cli_option_value(): no messages, no callbacks */
-	int want;	     /* cli_option_value(): the key looked for ... */
-	const char *found;   /* ... and its last value */
+	int i;		   /* the word being read */
+	bool quiet;	   /* cli_option_value(): no messages, no callbacks */
+	int want;	   /* cli_option_value(): the key looked for ... */
+	const char *found; /* ... and its last value */
 };
 
 static int say(const struct parser *p, const char *fmt, ...)
@@ -85,7 +85,7 @@ static int store_choice(const struct parser *p, const struct cli_opt *o, const c
 		c += n;
 		c += strspn(c, " ");
 		at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%.*s",
-				       !i ? ""
+				       !i   ? ""
 				       : *c ? ", "
 					    : " or ",
 				       (int)n, c - n - (*c ? 1 : 0));

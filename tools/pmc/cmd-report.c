@@ -21,9 +21,6 @@ enum {
 };
 
 /* In enum pmc_report_format's order. */
-static const char *const format_names[] = {"text", "csv",   "json",	  "folded",
-					   "html", "pprof", "speedscope", "callgrind"};
-
 /* The files to read: every -i, then the operands; perf.data when none is named. */
 struct inputs {
 	const char **v;
@@ -66,7 +63,7 @@ static const struct cli_opt options[] = {
 	 "text csv json folded html pprof speedscope callgrind",
 	 "text (default), csv, json, folded (flame-graph stacks), html (one self-contained page: "
 	 "flame graphs, tables, source lines), pprof, speedscope or callgrind",
-	 CLI_CALL},
+	 CLI_CHOICE(struct report_args, fmt)},
 	{"output", 'o', "FILE", CLI_V_FILE, NULL,
 	 "write the report to FILE (written whole or not at all) instead of stdout",
 	 CLI_STR(struct report_args, output)},
@@ -102,23 +99,10 @@ const struct cli_cmd cmd_report_doc = {
 	.operands = CLI_V_FILE,
 };
 
-static int parse_format(const char *s, enum pmc_report_format *f)
-{
-	for (size_t i = 0; i < sizeof(format_names) / sizeof(format_names[0]); i++)
-		if (!strcmp(s, format_names[i])) {
-			*f = (enum pmc_report_format)i;
-			return 0;
-		}
-	fprintf(stderr,
-		"pmc report: --format is text, csv, json, folded, html, pprof, speedscope or "
-		"callgrind, not '%s'\n",
-		cli_show(s));
-	return 2;
-}
-
 static int bad_value(const char *opt, const char *val, const char *want)
 {
-	fprintf(stderr, "pmc report: %s takes %s, not '%s'\n", opt, want, cli_show(val));
+	fprintf(stderr, "pmc report: %s takes %s, not '%s'\nsee 'pmc report --help'\n", opt, want,
+		cli_show(val));
 	return 2;
 }
 
@@ -144,8 +128,6 @@ static int apply(void *opts, int c, const char *arg)
 	switch (c) {
 	case 'i':
 		return add_input(&a->in, arg);
-	case 'F':
-		return parse_format(arg, &a->fmt);
 	case O_PCT:
 		if (cli_parse_double(arg, 0, 100, &a->o.min_percent))
 			return bad_value("--percent-limit", arg, "a percentage, 0 to 100");

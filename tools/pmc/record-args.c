@@ -163,8 +163,10 @@ static uint64_t parse_regs(const char *arg)
 static int parse_u64(const char *opt, const char *arg, uint64_t *out)
 {
 	if (cli_parse_u64(arg, 1, UINT64_MAX, out)) {
-		fprintf(stderr, "pmc record: %s needs a positive number, not '%s'\n", opt,
-			cli_show(arg));
+		fprintf(stderr,
+			"pmc record: %s needs a positive number, not '%s'\nsee 'pmc record "
+			"--help'\n",
+			opt, cli_show(arg));
 		return 2;
 	}
 	return 0;
