@@ -143,6 +143,8 @@ static int match_long(const struct parser *p, const char *name, size_t len,
 	bool hit_unset = false, other_unset = false;
 	bool no = len > 3 && !strncmp(name, "no-", 3);
 
+	if (!len) /* "--=VALUE" */
+		return say(p, "unknown option '--%s'", cli_show(name));
 	for (const struct cli_opt *o = p->cmd->opts; o->key; o++) {
 		bool exact = o->name && strlen(o->name) == len && !strncmp(o->name, name, len);
 		bool exact_no = o->name && no && negatable(o) && strlen(o->name) == len - 3 &&

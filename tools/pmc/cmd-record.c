@@ -156,14 +156,16 @@ static int record_open_error(const struct record_cli *c, struct pmc_evlist *el, 
 	return 1;
 }
 
-static int run(struct record_cli *c, struct pmc_evlist *el)
+/*
+ * Opens the recording (or, under --dry-run, describes its calls). Returns -1 with *rec open,
+ * or the exit status (the failure said).
+ */
+static int open_recording(struct record_cli *c, struct pmc_evlist *el, struct pmc_record **rec)
 {
-	struct pmc_record *rec;
-	int err, status = 0, rc;
+	int err = pmc_record__open(el, &c->t, &c->ro, rec);
 
-	err = pmc_record__open(el, &c->t, &c->ro, &rec);
 	if (err == -EMFILE && cli_raise_nofile())
-		err = pmc_record__open(el, &c->t, &c->ro, &rec);
+		err = pmc_record__open(el, &c->t, &c->ro, rec);
 	if (err == -EMFILE)
 		cli_say_nofile("pmc record", pmc_evlist__nr(el));
 	if (!err && c->dry_run) /* the calls are described; nothing is open */
@@ -182,6 +184,28 @@ static int run(struct record_cli *c, struct pmc_evlist *el)
 			cli_show(c->ro.output));
 	if (err)
 		return err == -EPIPE ? 1 : record_open_error(c, el, err);
+	return -1;
+}
+
+/* Says why a started recording failed. */
+static void say_run_error(struct pmc_record *rec, int err)
+{
+	if (err == -EPIPE) /* the command was ended (libpmc): said below, with its status */
+		fprintf(stderr, "pmc record: cannot write %s: its reader closed it (broken pipe)\n",
+			cli_show(pmc_record__output(rec)));
+	else if (output_error(err))
+		cli_say_unwritable("record", pmc_record__output(rec), err);
+	else
+		fprintf(stderr, "pmc record: %s\n", pmc_strerror(err));
+}
+
+static int run(struct record_cli *c, struct pmc_evlist *el)
+{
+	struct pmc_record *rec;
+	int err, status = 0, rc = open_recording(c, el, &rec);
+
+	if (rc >= 0)
+		return rc;
 	active = rec;
 	err = pmc_record__start(rec);
 	if (err == -PMC_E_EXEC) {
@@ -199,14 +223,8 @@ static int run(struct record_cli *c, struct pmc_evlist *el)
 		err = pmc_record__run(rec, &status);
 	if (!err)
 		err = pmc_record__finish(rec);
-	if (err == -EPIPE) /* the command was ended (libpmc): said below, with its status */
-		fprintf(stderr, "pmc record: cannot write %s: its reader closed it (broken pipe)\n",
-			cli_show(pmc_record__output(rec)));
-	else if (err && output_error(err))
-		cli_say_unwritable("record", pmc_record__output(rec), err);
-	else if (err)
-		fprintf(stderr, "pmc record: %s\n", pmc_strerror(err));
 	if (err) {
+		say_run_error(rec, err);
 		if (has_command(c) && WIFSIGNALED(status))
 			exit_status(c, status);
 		rc = 1;

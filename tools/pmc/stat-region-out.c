@@ -65,48 +65,9 @@ static void print_warnings(FILE *f, const struct pmc_run_region *r)
 		fprintf(f, "    warning: %" PRIu64 " ends without a begin\n", r->unmatched_end);
 }
 
-void stat_regions__print(FILE *f, const struct stat_run *run)
+/* The notes and warnings of the regions' run: unknown ids, lost and recovered records. */
+static void print_run_notes(FILE *f, const struct pmc_run_results *res)
 {
-	const struct pmc_run_results *res = run->res;
-	int reps = res->nr_region_reps;
-	struct pmc_stat_view *v;
-
-	if (!res->nr_regions && !res->lost_records && !res->bad_runs && !res->unopened)
-		return;
-	if (stat_views__new(run, &v)) {
-		fprintf(stderr, "pmc stat: cannot print the regions: out of memory\n");
-		return;
-	}
-	fprintf(f, "\nResults (for %zu region%s, %d repetition%s, %g%% confidence level):\n",
-		res->nr_regions, res->nr_regions == 1 ? "" : "s", reps, reps == 1 ? "" : "s",
-		run->opts->level * 100);
-	if (res->calibration)
-		fprintf(f,
-			"  (an empty region's calibrated overhead is subtracted per entry: %s)\n",
-			res->calibration);
-	for (size_t i = 0; i < res->nr_regions; i++) {
-		const struct pmc_run_region *r = &res->regions[i];
-
-		fprintf(f,
-			"  Region %s, entered %" PRIu64 " time%s and exited %" PRIu64 " time%s:\n",
-			cli_show(r->name), r->entered, r->entered == 1 ? "" : "s", r->exited,
-			r->exited == 1 ? "" : "s");
-		print_cells(f, run, v, i, -1, "    ");
-		metric_rows__print(f, &run->rows, r->name, -1, "    ", NULL);
-		print_warnings(f, r);
-		for (int t = 0; run->opts->region_per_thread && t < r->nr_threads; t++) {
-			const struct pmc_run_cell *c = NULL;
-
-			for (size_t e = 0; e < res->nr_events && !(c && c->nr); e++)
-				c = pmc_run__cell(run->runner, i, t, e);
-			double n = c && c->nr ? c->entered[0] : 0.0;
-
-			fprintf(f, "    thread %d, entered %.0f time%s:\n", t, n,
-				n == 1 ? "" : "s");
-			print_cells(f, run, v, i, t, "      ");
-			metric_rows__print(f, &run->rows, r->name, t, "      ", NULL);
-		}
-	}
 	if (res->bad_ids)
 		fprintf(f, "  warning: %" PRIu64 " markers named an unknown region id\n",
 			res->bad_ids);
@@ -137,6 +98,60 @@ void stat_regions__print(FILE *f, const struct stat_run *run)
 	if (res->bad_runs)
 		fprintf(f, "  warning: the region results of %d run%s were unreadable\n",
 			res->bad_runs, res->bad_runs == 1 ? "" : "s");
+}
+
+/* --region-per-thread: region i's values per thread. */
+static void print_threads(FILE *f, const struct stat_run *run, struct pmc_stat_view *v, size_t i)
+{
+	const struct pmc_run_results *res = run->res;
+	const struct pmc_run_region *r = &res->regions[i];
+
+	for (int t = 0; t < r->nr_threads; t++) {
+		const struct pmc_run_cell *c = NULL;
+
+		for (size_t e = 0; e < res->nr_events && !(c && c->nr); e++)
+			c = pmc_run__cell(run->runner, i, t, e);
+		double n = c && c->nr ? c->entered[0] : 0.0;
+
+		fprintf(f, "    thread %d, entered %.0f time%s:\n", t, n, n == 1 ? "" : "s");
+		print_cells(f, run, v, i, t, "      ");
+		metric_rows__print(f, &run->rows, r->name, t, "      ", NULL);
+	}
+}
+
+void stat_regions__print(FILE *f, const struct stat_run *run)
+{
+	const struct pmc_run_results *res = run->res;
+	int reps = res->nr_region_reps;
+	struct pmc_stat_view *v;
+
+	if (!res->nr_regions && !res->lost_records && !res->bad_runs && !res->unopened)
+		return;
+	if (stat_views__new(run, &v)) {
+		fprintf(stderr, "pmc stat: cannot print the regions: out of memory\n");
+		return;
+	}
+	fprintf(f, "\nResults (for %zu region%s, %d repetition%s, %g%% confidence level):\n",
+		res->nr_regions, res->nr_regions == 1 ? "" : "s", reps, reps == 1 ? "" : "s",
+		run->opts->level * 100);
+	if (res->calibration)
+		fprintf(f,
+			"  (an empty region's calibrated overhead is subtracted per entry: %s)\n",
+			res->calibration);
+	for (size_t i = 0; i < res->nr_regions; i++) {
+		const struct pmc_run_region *r = &res->regions[i];
+
+		fprintf(f,
+			"  Region %s, entered %" PRIu64 " time%s and exited %" PRIu64 " time%s:\n",
+			cli_show(r->name), r->entered, r->entered == 1 ? "" : "s", r->exited,
+			r->exited == 1 ? "" : "s");
+		print_cells(f, run, v, i, -1, "    ");
+		metric_rows__print(f, &run->rows, r->name, -1, "    ", NULL);
+		print_warnings(f, r);
+		if (run->opts->region_per_thread)
+			print_threads(f, run, v, i);
+	}
+	print_run_notes(f, res);
 	pmc_stat_views__delete(v, res->nr_events);
 }
 
