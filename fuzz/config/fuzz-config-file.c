@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
-/* libFuzzer harness: pmc stat --config files through cli_config_merge() (tools/pmc/config.c). */
+/* libFuzzer harness: pmc stat --config files through cli_config_merge()
+ * (tools/pmc/common/config.c). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
-#include "cli.h"
+#include "common/cli.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -14,10 +15,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static int fd = -1; /* the file lives in memory: the parser opens it by path */
 	static const struct cli_opt opts[] = {
-		{"event", 'e', "EVENTS", CLI_V_EVENTS, NULL, "events"},
-		{"repeat", 'r', "N", CLI_V_NONE, NULL, "repetitions"},
-		{"no-warmup", CLI_LONG_ONLY, NULL, CLI_V_NONE, NULL, "no warm-up"},
-		{"config", CLI_LONG_ONLY + 1, "FILE", CLI_V_FILE, NULL, "options file"},
+		{"event", 'e', "EVENTS", CLI_V_EVENTS, NULL, "events", CLI_CALL},
+		{"repeat", 'r', "N", CLI_V_NONE, NULL, "repetitions", CLI_CALL},
+		{"no-warmup", CLI_LONG_ONLY, NULL, CLI_V_NONE, NULL, "no warm-up", CLI_CALL},
+		{"config", CLI_LONG_ONLY + 1, "FILE", CLI_V_FILE, NULL, "options file", CLI_CALL},
 		{0}};
 	static const struct cli_cmd cmd = {.name = "stat", .opts = opts};
 	char path[64], *argv[] = {"stat", "-e", "cycles", NULL}, **out;

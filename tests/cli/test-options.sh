@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# One option parser for every command (tools/pmc/cli-parse.c), with perf's conventions: each
+# One option parser for every command (tools/pmc/common/cli-parse.c), with perf's conventions: each
 # row below runs one form through one command, on paths that need no PMU. An accepted form is
 # followed by the unknown option --zz, so the first message must be about --zz (the form itself
 # was taken); a refusal must be said as the row says, with exit status 2 and where to look.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * pmc stat's numbers for people (tools/pmc/stat-num.c, the CLI's), from tables of
+ * pmc stat's numbers for people (tools/pmc/common/stat-num.c, the CLI's), from tables of
  * {input, expected} rows.
  */
 #include <stdio.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* pmc: the command table and dispatch to one cmd-<name>.c per subcommand. */
+/* pmc: dispatch to the commands of the table (commands.c), each in its folder. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -8,38 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <pmc/pmc.h>
-#include "cli.h"
-#include "cmd.h"
-
-#define COMMAND(name)                                \
-	{                                            \
-#name, &cmd_##name##_doc, cmd_##name \
-	}
-
-const struct cli_command cli_commands[] = {
-	COMMAND(list),	    COMMAND(stat),     COMMAND(record),	 COMMAND(report), COMMAND(annotate),
-	COMMAND(calibrate), COMMAND(validate), COMMAND(metrics), COMMAND(doctor), COMMAND(merge),
-};
-const size_t cli_nr_commands = sizeof(cli_commands) / sizeof(cli_commands[0]);
-
-static const struct cli_opt top_options[] = {
-	{"help", 'h', NULL, CLI_V_NONE, NULL,
-	 "the commands; 'pmc help COMMAND' or 'pmc COMMAND --help': a command's options",
-	 CLI_SHOW_HELP},
-	{"version", CLI_LONG_ONLY, NULL, CLI_V_NONE, NULL, "pmc's version ('pmc version' too)",
-	 CLI_CALL},
-	{0},
-};
-
-const struct cli_cmd cli_top_doc = {
-	.name = "pmc",
-	.summary = "performance-monitoring counters, measured properly",
-	.synopsis = "[--version] [--help] COMMAND [ARGS]",
-	.about = "pmc counts and samples what a processor's performance-monitoring unit and the "
-		 "kernel can count, and says how far the numbers can be trusted. Its commands "
-		 "follow; each has a page of its own.",
-	.opts = top_options,
-};
+#include "common/cli.h"
+#include "common/cmd.h"
 
 static void usage(FILE *f)
 {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The subcommands of the pmc CLI: one cmd-<name>.c each, dispatched from main.c. */
+/* The subcommands of the pmc CLI: a folder each (stat/cmd-stat.c, ...), dispatched from main.c. */
 #ifndef PMC_TOOLS_CMD_H
 #define PMC_TOOLS_CMD_H
 
@@ -7,7 +7,7 @@
  * Each returns the process exit status: 0 ok, 1 failure, 2 usage error; pmc stat and
  * pmc record return the measured program's status (128+signal when it was killed).
  * Each comes with its options and documentation (cmd_NAME_doc, cli.h). Weak, so that the
- * table in main.c names every command and says which are built.
+ * table in commands.c names every command and says which are built.
  */
 struct cli_cmd;
 #define PMC_CMD(name)                                                \

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
-#include "cli.h"
-#include "stat-metric.h"
+#include "common/cli.h"
+#include "common/stat-metric.h"
 
 enum { O_METRICS_FILE = CLI_LONG_ONLY, O_FORMAT, O_LIKWID_GROUP };
 

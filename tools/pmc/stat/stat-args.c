@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli.h"
+#include "common/cli.h"
 #include "stat.h"
 
 static int bad(const char *fmt, const char *arg)

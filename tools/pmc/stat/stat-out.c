@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include "cli.h"
+#include "common/cli.h"
 #include "stat.h"
 
 void stat_print_plan(FILE *f, const struct stat_run *run)

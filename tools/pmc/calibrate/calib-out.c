@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "calib.h"
-#include "cli.h"
+#include "common/cli.h"
 
 void calib_message(const struct pmc_calibrate_msg *m, void *arg)
 {

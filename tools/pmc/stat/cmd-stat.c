@@ -4,7 +4,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli.h"
+#include "common/cli.h"
 #include "stat.h"
 
 enum {

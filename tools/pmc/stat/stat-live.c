@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include "cli.h"
+#include "common/cli.h"
 #include "stat.h"
 
 /*

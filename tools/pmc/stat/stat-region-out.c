@@ -5,7 +5,7 @@
  */
 #include <inttypes.h>
 #include <stdlib.h>
-#include "cli.h"
+#include "common/cli.h"
 #include "stat.h"
 
 /*

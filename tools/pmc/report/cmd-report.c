@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pmc/pmc.h>
-#include "cli.h"
-#include "cmd.h"
+#include "common/cli.h"
+#include "common/cmd.h"
 
 enum {
 	O_CHILDREN = CLI_LONG_ONLY,

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <pmc/pmc.h>
-#include "cli.h"
-#include "cmd.h"
+#include "common/cli.h"
+#include "common/cmd.h"
 #include "record.h"
 
 /* The seed of --period-jitter when --seed is not given (as vpmu's own default). */

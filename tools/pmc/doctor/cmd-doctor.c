@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* pmc doctor: what can be measured on this machine, why not, and what to do about it. */
 #include <string.h>
-#include "cli.h"
+#include "common/cli.h"
 
 /*
  * The machine's own checks (privileges, tracefs, seccomp); each backend describes itself in

@@ -2,7 +2,7 @@
 /* pmc merge: the results files of an MPI job's ranks, merged into statistics over the ranks. */
 #include <errno.h>
 #include <string.h>
-#include "cli.h"
+#include "common/cli.h"
 
 enum { O_FORMAT = CLI_LONG_ONLY };
 

@@ -12,8 +12,9 @@
 #include <strings.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
-#include "cli.h"
-#include "stat-metric.h"
+#include "common/cli.h"
+#include "common/stat-metric.h"
+#include "list.h"
 
 #define NAME_COLUMN_MAX 40
 #define DEFAULT_WIDTH 100

@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <sys/types.h>
 #include <pmc/pmc.h>
-#include "cli.h"
-#include "stat-metric.h"
-#include "stat-num.h"
+#include "common/cli.h"
+#include "common/stat-metric.h"
+#include "common/stat-num.h"
 
 /* The limit of -r, PMC_RUN_MAX_REPEAT as a string for messages. */
 #define STAT_MAX_REPEAT PMC_RUN_MAX_REPEAT

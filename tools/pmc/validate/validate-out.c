@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli.h"
+#include "common/cli.h"
 #include "validate.h"
 
 /* The class with its value: "exact", "bias +4", "factor 1.02", "random (sd 3.1)". */

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <pmc/pmc.h>
-#include "cli.h"
+#include "common/cli.h"
 #include "record.h"
 
 /* --period-jitter without a value: periods from half to one and a half times the mean. */

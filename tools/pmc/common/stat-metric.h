@@ -77,7 +77,4 @@ void metric_rows__print_unit(FILE *f, const struct metric_rows *rows, long unit,
 			     const char *indent);
 struct json_t *metric_rows__json_unit(const struct metric_rows *rows, long unit);
 
-/* pmc list metrics [WORD] (list-metrics.c): the backend's metrics, as text or JSON. */
-int list_metrics(const char *backend, const char *word, bool json);
-
 #endif /* PMC_TOOLS_STAT_METRIC_H */

@@ -5,7 +5,7 @@
  * (stat-out.c) (docs/stat-output.md, "Intervals").
  */
 #include <stdio.h>
-#include "cli.h"
+#include "common/cli.h"
 #include "stat.h"
 
 /* "# pass 2/3, repetition 1/5" before a run's first interval, when there are several runs. */

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "calib.h"
-#include "cli.h"
+#include "common/cli.h"
 
 static const char *const default_events[] = {
 	"task-clock", "context-switches", "cpu-migrations", "page-faults",

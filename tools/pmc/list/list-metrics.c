@@ -8,8 +8,9 @@
 #include <string.h>
 #include <strings.h>
 #include <jansson.h>
-#include "cli.h"
-#include "stat-metric.h"
+#include "common/cli.h"
+#include "common/stat-metric.h"
+#include "list.h"
 
 static bool contains(const char *s, const char *word)
 {

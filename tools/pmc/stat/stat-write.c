@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "cli.h"
+#include "common/cli.h"
 #include "stat.h"
 
 /* What goes into -o's file or the log: the -x/-j lines, or a results file (--format). */

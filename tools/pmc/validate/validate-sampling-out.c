@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
-#include "cli.h"
+#include "common/cli.h"
 #include "validate.h"
 
 static void text(FILE *f, const struct validate_opts *o, const struct pmc_validate *val)

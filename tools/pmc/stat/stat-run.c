@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
-#include "cli.h"
+#include "common/cli.h"
 #include "stat.h"
 
 static const char *const default_events[] = {

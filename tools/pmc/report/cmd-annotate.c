@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <pmc/pmc.h>
-#include "cli.h"
-#include "cmd.h"
+#include "common/cli.h"
+#include "common/cmd.h"
 
 /* What the options set. */
 struct annotate_args {

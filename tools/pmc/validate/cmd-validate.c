@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include "cli.h"
+#include "common/cli.h"
 #include "validate.h"
 
 enum {
