@@ -9,7 +9,6 @@
  * An option with a target in its row (cli.h: CLI_TRUE, CLI_STR, ...) is stored here; the
  * others go to the command's callback.
  */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
