@@ -323,6 +323,31 @@ static int fill_samples(struct pp *p, Sample *samples, Sample **sp, Label *label
 	return p->oom ? -ENOMEM : 0;
 }
 
+/* Points the profile at its samples, value types, strings and one comment, and gives the
+ * numbers of p's mappings, locations and functions (the caller sets their arrays). */
+static void link_profile(Profile *prof, struct pp *p, Sample **sp, ValueType **vtp,
+			 int64_t *comment)
+{
+	struct pmc_report *r = p->r;
+
+	prof->n_sample_type = r->nr_attrs;
+	prof->sample_type = vtp;
+	prof->n_sample = r->nr_stacks;
+	prof->sample = sp;
+	prof->n_mapping = p->nr_maps;
+	prof->n_location = p->nr_locs;
+	prof->n_function = p->nr_fns;
+	prof->n_string_table = p->nr_strs;
+	prof->string_table = p->strs;
+	prof->n_comment = 1;
+	prof->comment = comment;
+	if (r->nr_attrs) {
+		prof->period_type = vtp[0];
+		prof->period = r->attrs[0].freq ? 0 : (int64_t)r->attrs[0].sample_period;
+		prof->default_sample_type = vtp[0]->type;
+	}
+}
+
 static int write_profile(struct pp *p, Sample **sp, FILE *out)
 {
 	struct pmc_report *r = p->r;
@@ -358,25 +383,10 @@ static int write_profile(struct pp *p, Sample **sp, FILE *out)
 	}
 	if (p->oom)
 		goto out;
-	prof.n_sample_type = na;
-	prof.sample_type = vtp;
-	prof.n_sample = r->nr_stacks;
-	prof.sample = sp;
-	prof.n_mapping = p->nr_maps;
+	link_profile(&prof, p, sp, vtp, &comment);
 	prof.mapping = mp;
-	prof.n_location = p->nr_locs;
 	prof.location = locp;
-	prof.n_function = p->nr_fns;
 	prof.function = fp;
-	prof.n_string_table = p->nr_strs;
-	prof.string_table = p->strs;
-	prof.n_comment = 1;
-	prof.comment = &comment;
-	if (na) {
-		prof.period_type = vtp[0];
-		prof.period = r->attrs[0].freq ? 0 : (int64_t)r->attrs[0].sample_period;
-		prof.default_sample_type = vt[0].type;
-	}
 	err = pack(&prof, out);
 out:
 	free(vt);
