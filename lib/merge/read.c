@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pmc/error.h>
+#include "core/grow.h"
 #include "merge/merge.h"
 
 int pmc_merge__new(struct pmc_merge **out)
@@ -100,21 +101,13 @@ static int reindex(struct merge_names *names)
 long pmc__merge_name(struct merge_names *names, const char *name)
 {
 	long found = pmc__merge_find(names, name);
-	char **grown;
 
 	if (found >= 0)
 		return found;
 	if ((names->nr + 1) * 2 > names->cap_idx && reindex(names))
 		return -1;
-	if (names->nr == names->cap) {
-		size_t cap = names->cap ? names->cap * 2 : 16;
-
-		grown = realloc(names->names, cap * sizeof(*grown));
-		if (!grown)
-			return -1;
-		names->names = grown;
-		names->cap = cap;
-	}
+	if (PMC_ENSURE(names->names, names->cap, names->nr + 1))
+		return -1;
 	if (!(names->names[names->nr] = strdup(name)))
 		return -1;
 	names->idx[slot(names, name)] = names->nr + 1;

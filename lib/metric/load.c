@@ -14,6 +14,7 @@
 #include <jansson.h>
 #include <pmc/error.h>
 #include <pmc/infile.h>
+#include "core/grow.h"
 #include "core/suggest.h"
 #include "metric/metric.h"
 
@@ -224,7 +225,7 @@ static int metric_fields(struct load *l, json_t *obj, struct pmc_metric *metric)
 /* Entry idx of the file: a metric added to l, an event description passed over. */
 static int entry(struct load *l, json_t *obj, size_t idx)
 {
-	struct pmc_metric *metric, **v;
+	struct pmc_metric *metric;
 	json_t *name = json_object_get(obj, "MetricName");
 	int ret;
 
@@ -241,12 +242,8 @@ static int entry(struct load *l, json_t *obj, size_t idx)
 		 json_string_value(name));
 	if ((ret = check_keys(l, obj)))
 		return ret;
-	if (l->nr == l->cap) {
-		if (!(v = realloc(l->metrics, (l->cap ? l->cap * 2 : 16) * sizeof(*v))))
-			return -ENOMEM;
-		l->metrics = v;
-		l->cap = l->cap ? l->cap * 2 : 16;
-	}
+	if (PMC_ENSURE(l->metrics, l->cap, l->nr + 1))
+		return -ENOMEM;
 	if (pmc__name_index_reserve(&l->names, 1) || !(metric = calloc(1, sizeof(*metric))))
 		return -ENOMEM;
 	ret = string(l, obj, "MetricName", true, (char **)&metric->info.name);

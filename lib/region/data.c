@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <pmc/error.h>
+#include "core/grow.h"
 #include "region/arena.h"
 #include "region/data.h"
 #include "region/proto.h"
@@ -88,15 +89,8 @@ static int add_regions(struct pmc_region_data *d, const struct rd_record *rec)
 
 		if (find_region(d, rec->lines[i].name) >= 0)
 			continue;
-		if (d->nr_regions == d->cap_regions) {
-			size_t cap = d->cap_regions ? 2 * d->cap_regions : 8;
-			void *p = realloc(d->regions, cap * sizeof(*d->regions));
-
-			if (!p)
-				return -ENOMEM;
-			d->regions = p;
-			d->cap_regions = cap;
-		}
+		if (PMC_ENSURE(d->regions, d->cap_regions, d->nr_regions + 1))
+			return -ENOMEM;
 		r = &d->regions[d->nr_regions];
 		*r = (struct rd_region){.number = rec->lines[i].number};
 		r->name = strdup(rec->lines[i].name);
@@ -261,15 +255,8 @@ static int split(const char *p, size_t len, struct pmc__rd_parts *out)
 
 static int add_pid(int **v, size_t *nr, size_t *cap, int pid)
 {
-	if (*nr == *cap) {
-		size_t n = *cap ? 2 * *cap : 8;
-		int *p = realloc(*v, n * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		*v = p;
-		*cap = n;
-	}
+	if (PMC_ENSURE(*v, *cap, *nr + 1))
+		return -ENOMEM;
 	(*v)[(*nr)++] = pid;
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pmc/bytes.h>
+#include "core/grow.h"
 #include "core/log.h"
 #include "report/pprof-api.h"
 #include "report/profile.pb-c.h"
@@ -44,18 +45,7 @@ struct pp {
 
 static bool grow(void **v, size_t *alloc, size_t nr, size_t size)
 {
-	size_t n;
-	void *p;
-
-	if (nr < *alloc)
-		return true;
-	n = *alloc * 2 + 64;
-	p = realloc(*v, n * size);
-	if (!p)
-		return false;
-	*v = p;
-	*alloc = n;
-	return true;
+	return !pmc__ensure_mem(v, alloc, size, nr + 1);
 }
 
 /* The string table index of s, made printable (valid UTF-8, as proto3 strings must be). */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "core/grow.h"
 #include "run/calib.h"
 #include "run/regions.h"
 
@@ -21,15 +22,8 @@ static struct pmc_run_region *find_region(struct pmc_run *run, const char *name)
 	for (size_t i = 0; i < res->nr_regions; i++)
 		if (!strcmp(res->regions[i].name, name))
 			return &res->regions[i];
-	if (res->nr_regions == run->region_cap) {
-		size_t cap = run->region_cap ? 2 * run->region_cap : 8;
-		void *p = realloc(res->regions, cap * sizeof(*res->regions));
-
-		if (!p)
-			return NULL;
-		res->regions = p;
-		run->region_cap = cap;
-	}
+	if (PMC_ENSURE(res->regions, run->region_cap, res->nr_regions + 1))
+		return NULL;
 	r = &res->regions[res->nr_regions];
 	*r = (struct pmc_run_region){.name = strdup(name)};
 	if (!r->name)
