@@ -98,7 +98,8 @@ static int reindex(struct merge_names *names)
 	return 0;
 }
 
-long pmc__merge_name(struct merge_names *names, const char *name)
+/* The index of name in names, added when absent; -1 when out of memory. */
+static long merge_name(struct merge_names *names, const char *name)
 {
 	long found = pmc__merge_find(names, name);
 
@@ -140,7 +141,7 @@ static int check_events(struct pmc_merge *m, char *const *names, size_t n, const
 {
 	if (!m->nr_files) {
 		for (size_t i = 0; i < n; i++) {
-			long k = pmc__merge_name(&m->events, names[i]);
+			long k = merge_name(&m->events, names[i]);
 
 			if (k < 0)
 				return -ENOMEM;
@@ -234,7 +235,7 @@ static int check_rank(struct pmc_merge *m, struct merge_file *f, const json_t *p
 
 double *pmc__merge_region_row(struct pmc_merge *m, struct merge_file *f, const char *name, int *err)
 {
-	long idx = pmc__merge_name(&m->regions, name);
+	long idx = merge_name(&m->regions, name);
 
 	*err = -ENOMEM;
 	if (idx < 0)
@@ -264,7 +265,7 @@ double *pmc__merge_region_row(struct pmc_merge *m, struct merge_file *f, const c
 
 int pmc__merge_metric(struct pmc_merge *m, struct merge_file *f, const char *name, double v)
 {
-	long idx = pmc__merge_name(&m->metrics, name);
+	long idx = merge_name(&m->metrics, name);
 
 	if (idx < 0)
 		return -ENOMEM;

@@ -62,7 +62,8 @@ static void suggest_from(struct pmc_metric_error *err, const char *name, const c
 		pmc__suggest_add(&err->parse, dist, name, list[i]);
 }
 
-bool pmc__scale_unit(const char *s, double *scale, const char **unit)
+/* "100%" into 100 and "%"; false when s does not start with a finite number. */
+static bool split_scale_unit(const char *s, double *scale, const char **unit)
 {
 	char *end;
 
@@ -177,7 +178,7 @@ static int check_fields(struct load *l, struct pmc_metric_info *i, char *scale_u
 	const char *unit = "";
 
 	i->scale = 1;
-	if (scale_unit && !pmc__scale_unit(scale_unit, &i->scale, &unit))
+	if (scale_unit && !split_scale_unit(scale_unit, &i->scale, &unit))
 		return fault(l, "ScaleUnit", -PMC_E_FORMAT,
 			     "'%s' is not a factor and a unit (\"100%%\", \"1GHz\")", scale_unit);
 	if (!(i->unit = strdup(unit)))

@@ -40,8 +40,6 @@ int pmc__vpmu_heap_site(struct vpmu_conv *cv, const struct vpmu_rec_site *r, siz
 const char *pmc__vpmu_heap_block_name(struct vpmu_conv *cv, const struct vpmu_rec_sample *r,
 				      int *err);
 void pmc__vpmu_heap_free(struct vpmu_conv *cv);
-/* A sample's Table 5 data source as union perf_mem_data_src bits. */
-uint64_t pmc__vpmu_data_src(const struct vpmu_rec_sample *r);
 
 /* What of an attr the model can sample (attr.c). check_attr: 0, or -EOPNOTSUPP when a asks
  * for a sample field or register no vpmu sample holds. callchain_of: the frames the tool must
