@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* The results of region records: merging records by region name, and the public getters. */
+/* The results of region records: a runner's results file split into its pass header, arena
+ * and records, each record merged by region name (the getters are in data-get.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -53,7 +54,8 @@ static long find_region(const struct pmc_region_data *d, const char *name)
 	return -1;
 }
 
-/* Grows every region's cells to cap threads; never loses data, may fail half-way. */
+/* Room for need threads, in the thread table and every region's cells (doubled, the new
+ * cells zeroed); never loses data, may fail half-way (cap_threads then stays the old one). */
 static int reserve_threads(struct pmc_region_data *d, size_t need)
 {
 	size_t cap = d->cap_threads ? d->cap_threads : 4;
