@@ -11,14 +11,16 @@ cmake --build build-test -j "$jobs"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # A skip passes only for a capability the machine lacks (scripts/check-skips.py); the
 # formatting of every C file, a fuzz harness for every reader of untrusted bytes
-# (docs/security.md), and the layers of docs/architecture.md (no include or call back up, no
-# circle of calls in a folder) are checked after the tests.
+# (docs/security.md), the layers of docs/architecture.md (no include or call back up, no
+# circle of calls in a folder) and its size limits (no file over 500 lines, no function over
+# 60) are checked after the tests.
 ctest --test-dir build-test --output-on-failure -j "$jobs" 2>&1 | tee build-test/ctest.out
 rc=${PIPESTATUS[0]}
 scripts/check-skips.py build-test build-test/ctest.out || rc=1
 scripts/check-format.sh || rc=1
 scripts/check-fuzz-list.py || rc=1
 scripts/check-layers.py --summary || rc=1
+scripts/check-size.py --summary || rc=1
 [ "$rc" -eq 0 ] || exit "$rc"
 if command -v clang >/dev/null && [ -d fuzz ]; then
 	CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DPMC_FUZZ=ON -DPMC_SANITIZE=ON \

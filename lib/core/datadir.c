@@ -67,7 +67,14 @@ static bool in_data_dir(const char *path, char *dir, size_t len)
 	return !pmc__data_dir(data, sizeof(data)) && !strcmp(dir, data);
 }
 
-int pmc__data_dir_check(const char *path, char *why, size_t len)
+/*
+ * Whether path's folder is the data folder and fit to hold pmc's files (docs/security.md,
+ * "pmc's data folder"): a folder, or a symbolic link to one that the caller owns, owned by
+ * the caller and writable by no one else. A path elsewhere ($PMC_CALIBRATION, -o) is not
+ * checked. Returns 0; -ENOENT when the folder does not exist; -PMC_E_UNSAFELINK or -EPERM
+ * with why (len bytes) saying what is wrong with which folder.
+ */
+static int data_dir_check(const char *path, char *why, size_t len)
 {
 	char dir[4096];
 	struct stat l, s;
@@ -132,7 +139,7 @@ int pmc_data_file_prepare(const char *path, char *why, size_t len)
 				 pmc_strerror(err));
 			return err;
 		}
-		err = pmc__data_dir_check(path, why, len);
+		err = data_dir_check(path, why, len);
 		if (err)
 			return err;
 	}
@@ -150,7 +157,7 @@ int pmc__data_json_load(const char *path, bool is_default, struct json_t **root,
 {
 	json_error_t jerr;
 	FILE *f = NULL;
-	int err = is_default ? pmc__data_dir_check(path, why, len) : 0;
+	int err = is_default ? data_dir_check(path, why, len) : 0;
 
 	if (err == -ENOENT)
 		err = 0;

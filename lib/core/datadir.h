@@ -25,15 +25,6 @@ char *pmc__data_file(const char *env, const char *stem);
 int pmc__make_folders(char *dir);
 
 /*
- * Whether path's folder is the data folder and fit to hold pmc's files (docs/security.md,
- * "pmc's data folder"): a folder, or a symbolic link to one that the caller owns, owned by
- * the caller and writable by no one else. A path elsewhere ($PMC_CALIBRATION, -o) is not
- * checked. Returns 0; -ENOENT when the folder does not exist; -PMC_E_UNSAFELINK or -EPERM
- * with why (len bytes) saying what is wrong with which folder.
- */
-int pmc__data_dir_check(const char *path, char *why, size_t len);
-
-/*
  * Reads the JSON file at path: the data folder's default file (is_default) only where
  * pmc__data_dir_check() passes it (a missing folder reads as a missing file), a FIFO or a
  * device refused rather than waited on. Returns 0 with *root (the caller's reference), or a

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* Names as fields of line formats: quoted CSV (RFC 4180) and %XX-encoded words. */
+/* Names as fields of line formats: CSV (RFC 4180), always quoted or where it must be, and
+ * %XX-encoded words: the one writer of each. */
 #include <stdbool.h>
+#include <string.h>
 #include "core/field.h"
 
 void pmc__csv_field(FILE *f, const char *s)
@@ -22,6 +24,21 @@ void pmc__csv_field(FILE *f, const char *s)
 		if (*p == '"')
 			fputc('"', f);
 		fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+void pmc__csv_field_sep(FILE *f, const char *s, const char *sep)
+{
+	if (!strstr(s, sep) && !strpbrk(s, "\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
 	}
 	fputc('"', f);
 }

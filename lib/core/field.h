@@ -13,6 +13,13 @@
 void pmc__csv_field(FILE *f, const char *s);
 
 /*
+ * Writes s as one CSV field of a line whose fields are separated by sep (perf stat's -x, the
+ * metrics' and validation's CSV): as it is, unless it holds sep, a quote or a line break, then
+ * quoted with quotes doubled (RFC 4180).
+ */
+void pmc__csv_field_sep(FILE *f, const char *s, const char *sep);
+
+/*
  * Writes s as one field of a space-separated line format (the region records, the text
  * results file): a space, a control character, '%', DEL and every byte past ASCII as %XX
  * (two upper-case hex digits), so the field has no space and the line no break.

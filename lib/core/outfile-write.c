@@ -39,7 +39,11 @@ int pmc__outfile_pwrite_all(int fd, const void *buf, size_t len, off_t off)
 	return err;
 }
 
-int pmc__outfile_write_all(int fd, const void *buf, size_t len)
+/*
+ * Writes the whole of buf to fd, SIGXFSZ ignored so that a file size limit is EFBIG (a write
+ * that writes nothing is EIO). Returns 0 or a negative errno.
+ */
+static int outfile_write_all(int fd, const void *buf, size_t len)
 {
 	return pmc__outfile_pwrite_all(fd, buf, len, -1);
 }
@@ -72,7 +76,7 @@ static ssize_t cookie_write(void *cookie, const char *buf, size_t len)
 		return (ssize_t)len;
 	if (o->err)
 		return 0;
-	err = o->opts.append ? buffer_add(o, buf, len) : pmc__outfile_write_all(o->fd, buf, len);
+	err = o->opts.append ? buffer_add(o, buf, len) : outfile_write_all(o->fd, buf, len);
 	if (err) {
 		o->err = err;
 		return 0;
@@ -102,7 +106,7 @@ int pmc__outfile_append(struct pmc_outfile *o)
 	if (regular && fstat(o->fd, &st))
 		err = -errno;
 	if (!err)
-		err = pmc__outfile_write_all(o->fd, o->buf, o->len);
+		err = outfile_write_all(o->fd, o->buf, o->len);
 	/* the file as it was: no half run left at its end (the error said is the write's) */
 	if (err && regular)
 		(void)!ftruncate(o->fd, st.st_size);

@@ -26,11 +26,6 @@ struct pmc_outfile {
 	struct pmc_outfile_opts opts;
 };
 
-/*
- * Writes the whole of buf to fd, SIGXFSZ ignored so that a file size limit is EFBIG (a write
- * that writes nothing is EIO). Returns 0 or a negative errno.
- */
-int pmc__outfile_write_all(int fd, const void *buf, size_t len);
 /* The same at offset off (pwrite(2)); off < 0: write(2) at the file's position. */
 int pmc__outfile_pwrite_all(int fd, const void *buf, size_t len, off_t off);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <pmc/error.h>
 #include "core/backend.h"
+#include "core/grow.h"
 #include "core/log.h"
 #include "event/parse.h"
 #include "event/pmu.h"
@@ -17,16 +18,9 @@
 
 int pmc__parse_push(struct pmc_parser *p, struct pmc_evsel *evsel)
 {
-	if (p->nr == p->alloc) {
-		size_t n = p->alloc ? p->alloc * 2 : 8;
-		struct pmc_evsel **e = realloc(p->out, n * sizeof(*e));
-
-		if (!e) {
-			pmc__evsel_delete(evsel);
-			return -ENOMEM;
-		}
-		p->out = e;
-		p->alloc = n;
+	if (PMC_ENSURE(p->out, p->alloc, p->nr + 1)) {
+		pmc__evsel_delete(evsel);
+		return -ENOMEM;
 	}
 	p->out[p->nr++] = evsel;
 	return 0;
@@ -246,15 +240,8 @@ static int append_all(struct pmc_parser *p)
 {
 	struct pmc_evlist *evlist = p->evlist;
 
-	if (evlist->nr + p->nr > evlist->alloc) {
-		size_t n = (evlist->nr + p->nr) * 2;
-		struct pmc_evsel **e = realloc(evlist->entries, n * sizeof(*e));
-
-		if (!e)
-			return -ENOMEM;
-		evlist->entries = e;
-		evlist->alloc = n;
-	}
+	if (PMC_ENSURE(evlist->entries, evlist->alloc, evlist->nr + p->nr))
+		return -ENOMEM;
 	for (size_t i = 0; i < p->nr; i++) {
 		p->out[i]->idx = evlist->nr;
 		evlist->entries[evlist->nr++] = p->out[i];

@@ -60,7 +60,8 @@ static int quoted_len(const char *s)
 	return s[n] == '\'' ? n + 1 : 0;
 }
 
-int pmc__lex_number(const char *s, const char **end, uint64_t *val)
+/* Parses a decimal or 0x-hex number at s; sets *end. Returns 0, -ERANGE or -EINVAL. */
+static int lex_number(const char *s, const char **end, uint64_t *val)
 {
 	int base = 10;
 	uint64_t v = 0;
@@ -153,7 +154,7 @@ void pmc__lex(const char *s, int pos, enum pmc_lex_mode mode, struct pmc_tok *t)
 	} else if (word_start(s[pos])) {
 		lex_word(s, pos, mode, t);
 	} else if (isdigit((unsigned char)s[pos])) {
-		t->err = pmc__lex_number(s + pos, &end, &t->num);
+		t->err = lex_number(s + pos, &end, &t->num);
 		t->kind = t->err ? PMC_TOK_BAD : PMC_TOK_NUM;
 		t->len = t->err ? 1 : (int)(end - (s + pos));
 	} else if (s[pos] == '\'' && quoted_len(s + pos)) {

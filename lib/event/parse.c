@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pmc/error.h>
+#include "core/grow.h"
 #include "event/pmu.h"
 
 /* The tail parts a head takes (perf's opt_event_config, sep_dc, sep_slash_slash_dc). */
@@ -136,15 +137,8 @@ static int parse_item(struct pmc_parser *p)
 
 static int add_term(struct pmc_parsed *ev, const struct pmc_term *term)
 {
-	if (ev->nr_terms == ev->alloc_terms) {
-		size_t n = ev->alloc_terms ? 2 * ev->alloc_terms : 4;
-		struct pmc_term *v = realloc(ev->terms, n * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		ev->terms = v;
-		ev->alloc_terms = n;
-	}
+	if (PMC_ENSURE(ev->terms, ev->alloc_terms, ev->nr_terms + 1))
+		return -ENOMEM;
 	ev->terms[ev->nr_terms++] = *term;
 	return 0;
 }

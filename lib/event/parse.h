@@ -67,8 +67,6 @@ struct pmc_parsed;
  * op the cache lacks), -EINVAL (r0xHEX, no event), -ERANGE (a raw code above 64 bits).
  */
 int pmc__lex_head(const char *s, const struct pmc_tok *w, struct pmc_parsed *ev);
-/* Parses a decimal or 0x-hex number at s; sets *end. Returns 0, -ERANGE or -EINVAL. */
-int pmc__lex_number(const char *s, const char **end, uint64_t *val);
 
 /* Modifiers as written: perf's letters, and libpfm4's c=N, i, e=V on CPU names. */
 struct pmc_mods {
@@ -152,8 +150,6 @@ enum pmc_term_scope {
 };
 /* Whether t sets a config word (config, config1, config2, rHEX). */
 bool pmc__term_is_config(const struct pmc_term *t);
-/* Whether name is a builtin term. */
-bool pmc__term_builtin(const char *name, int len);
 /*
  * Applies one term to evsel if it is builtin (returns 0) and the scope allows it; 1 when it
  * is not builtin (the PMU's); a parse error otherwise.

@@ -25,7 +25,8 @@ static int pmu_path(char *buf, size_t len, const char *pmu, const char *sub, con
 			       leaf ? leaf : "");
 }
 
-bool pmc__pmu_exists(const char *pmu, int len)
+/* Whether a PMU named pmu[0..len) has a type file. */
+static bool pmu_exists(const char *pmu, int len)
 {
 	char path[PATH_MAX], name[NAME_MAX + 1];
 
@@ -70,7 +71,7 @@ int pmc__pmu_each(const char *word, int len, int (*fn)(const char *pmu, void *ar
 	struct dirent **v = NULL;
 	int n, nr = 0, ret = 0;
 
-	if (pmc__pmu_exists(word, len)) {
+	if (pmu_exists(word, len)) {
 		snprintf(name, sizeof(name), "%.*s", len, word);
 		ret = fn ? fn(name, arg) : 0;
 		return ret < 0 ? ret : 1;
@@ -82,7 +83,7 @@ int pmc__pmu_each(const char *word, int len, int (*fn)(const char *pmu, void *ar
 		const char *d = v[i]->d_name;
 
 		if (!ret && d[0] != '.' && name_matches(d, word, len) &&
-		    pmc__pmu_exists(d, (int)strlen(d))) {
+		    pmu_exists(d, (int)strlen(d))) {
 			nr++;
 			ret = fn ? fn(d, arg) : 0;
 		}

@@ -9,8 +9,6 @@
 #include "event/parse.h"
 
 /* pmu-sysfs.c */
-/* Whether a PMU named pmu[0..len) has a type file. */
-bool pmc__pmu_exists(const char *pmu, int len);
 /*
  * The sysfs PMUs a PMU name written in an event stands for: the PMU of that name, else each
  * whose name is the word and a number (perf's uncore matching: imc for uncore_imc_0, _1).

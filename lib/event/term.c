@@ -70,11 +70,6 @@ bool pmc__term_is_config(const struct pmc_term *t)
 	return id == PMC_TERM_CONFIG || id == PMC_TERM_CONFIG1 || id == PMC_TERM_CONFIG2;
 }
 
-bool pmc__term_builtin(const char *name, int len)
-{
-	return find(name, len) >= 0;
-}
-
 /* Why the list's use refuses the term (perf stat refuses the sampling ones the same way). */
 static int refused(struct pmc_parser *p, const struct pmc_term *t, const struct term_def *d)
 {

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <pmc/error.h>
+#include "core/grow.h"
 #include "core/tracefs.h"
 #include "event/parse.h"
 
@@ -80,15 +81,8 @@ static int tp_add(struct tp_vec *vec, const char *sub, const char *name, uint64_
 {
 	struct pmc_tp *t;
 
-	if (vec->nr == vec->alloc) {
-		size_t n = vec->alloc ? vec->alloc * 2 : 8;
-
-		t = realloc(vec->v, n * sizeof(*t));
-		if (!t)
-			return -ENOMEM;
-		vec->v = t;
-		vec->alloc = n;
-	}
+	if (PMC_ENSURE(vec->v, vec->alloc, vec->nr + 1))
+		return -ENOMEM;
 	t = &vec->v[vec->nr];
 	t->subsys = strdup(sub);
 	t->name = strdup(name);

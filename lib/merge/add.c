@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <pmc/error.h>
 #include <pmc/infile.h>
+#include "core/grow.h"
 #include "merge/merge.h"
 
 int pmc_merge__add(struct pmc_merge *m, const char *name, const char *buf, size_t len, char *why,
@@ -18,15 +19,8 @@ int pmc_merge__add(struct pmc_merge *m, const char *name, const char *buf, size_
 
 	if (why && why_len)
 		why[0] = '\0';
-	if (m->nr_files == m->cap_files) {
-		size_t cap = m->cap_files ? m->cap_files * 2 : 16;
-		struct merge_file *grown = realloc(m->files, cap * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		m->files = grown;
-		m->cap_files = cap;
-	}
+	if (PMC_ENSURE(m->files, m->cap_files, m->nr_files + 1))
+		return -ENOMEM;
 	f.path = strdup(name);
 	if (!f.path)
 		return -ENOMEM;

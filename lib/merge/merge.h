@@ -55,8 +55,6 @@ struct merge_stat {
 size_t pmc__merge_stat(const double *values, const int *ranks, size_t n, double *scratch,
 		       struct merge_stat *s);
 
-/* The index of name in names, added when absent; -1 when out of memory. */
-long pmc__merge_name(struct merge_names *names, const char *name);
 /* read.c: the index of name among names, or -1 (by hash: a file of n names reads in O(n)). */
 long pmc__merge_find(const struct merge_names *names, const char *name);
 
@@ -91,9 +89,6 @@ void pmc__merge_for_missing(const struct pmc_merge *m, void (*fn)(int first, int
 const json_t *pmc__merge_per_host(const struct pmc_merge *m);
 void pmc__merge_per_host_text(const struct pmc_merge *m, FILE *f);
 
-/* The three formats (write.c, json.c). */
-int pmc__merge_write_text(struct pmc_merge *m, FILE *f);
-int pmc__merge_write_csv(struct pmc_merge *m, FILE *f);
 int pmc__merge_write_json(struct pmc_merge *m, FILE *f);
 
 /*

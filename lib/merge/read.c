@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pmc/error.h>
+#include "core/grow.h"
 #include "merge/merge.h"
 
 int pmc_merge__new(struct pmc_merge **out)
@@ -97,24 +98,17 @@ static int reindex(struct merge_names *names)
 	return 0;
 }
 
-long pmc__merge_name(struct merge_names *names, const char *name)
+/* The index of name in names, added when absent; -1 when out of memory. */
+static long merge_name(struct merge_names *names, const char *name)
 {
 	long found = pmc__merge_find(names, name);
-	char **grown;
 
 	if (found >= 0)
 		return found;
 	if ((names->nr + 1) * 2 > names->cap_idx && reindex(names))
 		return -1;
-	if (names->nr == names->cap) {
-		size_t cap = names->cap ? names->cap * 2 : 16;
-
-		grown = realloc(names->names, cap * sizeof(*grown));
-		if (!grown)
-			return -1;
-		names->names = grown;
-		names->cap = cap;
-	}
+	if (PMC_ENSURE(names->names, names->cap, names->nr + 1))
+		return -1;
 	if (!(names->names[names->nr] = strdup(name)))
 		return -1;
 	names->idx[slot(names, name)] = names->nr + 1;
@@ -147,7 +141,7 @@ static int check_events(struct pmc_merge *m, char *const *names, size_t n, const
 {
 	if (!m->nr_files) {
 		for (size_t i = 0; i < n; i++) {
-			long k = pmc__merge_name(&m->events, names[i]);
+			long k = merge_name(&m->events, names[i]);
 
 			if (k < 0)
 				return -ENOMEM;
@@ -241,7 +235,7 @@ static int check_rank(struct pmc_merge *m, struct merge_file *f, const json_t *p
 
 double *pmc__merge_region_row(struct pmc_merge *m, struct merge_file *f, const char *name, int *err)
 {
-	long idx = pmc__merge_name(&m->regions, name);
+	long idx = merge_name(&m->regions, name);
 
 	*err = -ENOMEM;
 	if (idx < 0)
@@ -271,7 +265,7 @@ double *pmc__merge_region_row(struct pmc_merge *m, struct merge_file *f, const c
 
 int pmc__merge_metric(struct pmc_merge *m, struct merge_file *f, const char *name, double v)
 {
-	long idx = pmc__merge_name(&m->metrics, name);
+	long idx = merge_name(&m->metrics, name);
 
 	if (idx < 0)
 		return -ENOMEM;

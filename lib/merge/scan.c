@@ -10,7 +10,9 @@
 #include <locale.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include "core/grow.h"
 #include "merge/scan.h"
 
 static void ws(struct jscan *s)
@@ -74,15 +76,8 @@ static int put(struct jstr *o, const char *b, size_t n)
 {
 	if (!o)
 		return 0;
-	if (o->len + n + 1 > o->cap) {
-		size_t cap = (o->len + n + 1) * 2;
-		char *g = realloc(o->s, cap);
-
-		if (!g)
-			return -ENOMEM;
-		o->s = g;
-		o->cap = cap;
-	}
+	if (n >= SIZE_MAX - o->len || PMC_ENSURE(o->s, o->cap, o->len + n + 1))
+		return -ENOMEM;
 	memcpy(o->s + o->len, b, n);
 	o->len += n;
 	o->s[o->len] = 0;

@@ -76,7 +76,8 @@ static void text_row(const struct pmc_merge *m, char kind, size_t r, size_t idx,
 	fputc('\n', f);
 }
 
-int pmc__merge_write_text(struct pmc_merge *m, FILE *f)
+/* The three formats (write.c, json.c). */
+static int merge_write_text(struct pmc_merge *m, FILE *f)
 {
 	bool stopped = false;
 
@@ -154,7 +155,7 @@ static void csv_row(const struct pmc_merge *m, char kind, size_t r, size_t idx,
 	fputc('\n', f);
 }
 
-int pmc__merge_write_csv(struct pmc_merge *m, FILE *f)
+static int merge_write_csv(struct pmc_merge *m, FILE *f)
 {
 	fprintf(f, "scope,region,name,n,sum,min,min_rank,max,max_rank,mean,stddev,cv,imbalance,"
 		   "load_balance,p10,p25,p50,p75,p90,values\n");
@@ -169,7 +170,7 @@ int pmc_merge__write(struct pmc_merge *m, FILE *f, enum pmc_merge_format fmt)
 		return -EINVAL;
 	qsort(m->files, m->nr_files, sizeof(*m->files), by_rank);
 	err = fmt == PMC_MERGE_FORMAT_JSON  ? pmc__merge_write_json(m, f)
-	      : fmt == PMC_MERGE_FORMAT_CSV ? pmc__merge_write_csv(m, f)
-					    : pmc__merge_write_text(m, f);
+	      : fmt == PMC_MERGE_FORMAT_CSV ? merge_write_csv(m, f)
+					    : merge_write_text(m, f);
 	return err ? err : ferror(f) ? -EIO : 0;
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pmc/error.h>
+#include "core/grow.h"
 #include "metric/metric.h"
 
 /* The names of a formula, in the order of its text: each an ID or source_count() node. */
@@ -23,15 +24,8 @@ static int collect(struct names *n, const struct pmc__expr *e)
 	int err = 0;
 
 	if (e->kind == PMC_EXPR_ID || e->kind == PMC_EXPR_SOURCE_COUNT) {
-		if (n->nr == n->cap) {
-			size_t cap = n->cap ? 2 * n->cap : 16;
-			const struct pmc__expr **v = realloc(n->v, cap * sizeof(*v));
-
-			if (!v)
-				return -ENOMEM;
-			n->v = v;
-			n->cap = cap;
-		}
+		if (PMC_ENSURE(n->v, n->cap, n->nr + 1))
+			return -ENOMEM;
 		n->v[n->nr++] = e;
 		return 0;
 	}

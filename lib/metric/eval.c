@@ -286,16 +286,18 @@ enum pmc_metric_status pmc__expr_eval(struct pmc__eval *ev, struct pmc__expr *e,
 	}
 }
 
-enum pmc_metric_status pmc__metric_value(struct pmc__eval *ev, const struct pmc_metric *metric,
-					 double *out)
+/* The value of a metric, and of its threshold: PMC_METRIC_OK with *out, or another status
+ * with the reason in ev->why. */
+static enum pmc_metric_status metric_value(struct pmc__eval *ev, const struct pmc_metric *metric,
+					   double *out)
 {
 	ev->root = metric;
 	ev->depth = 0;
 	return reference(ev, metric, out);
 }
 
-enum pmc_metric_status pmc__metric_threshold(struct pmc__eval *ev, const struct pmc_metric *metric,
-					     double *out)
+static enum pmc_metric_status metric_threshold(struct pmc__eval *ev,
+					       const struct pmc_metric *metric, double *out)
 {
 	ev->root = metric;
 	ev->depth = 0;
@@ -322,7 +324,7 @@ int pmc_metric__eval(const struct pmc_metric *metric, const struct pmc_metric_ev
 			 "metric '%s' has no exact value: its file gives it no PmcExactExpr",
 			 metric->info.name);
 	} else {
-		v.status = pmc__metric_value(&ev, metric, &v.raw);
+		v.status = metric_value(&ev, metric, &v.raw);
 	}
 	if (v.status == PMC_METRIC_OK) {
 		v.value = v.raw * metric->info.scale;
@@ -334,7 +336,7 @@ int pmc_metric__eval(const struct pmc_metric *metric, const struct pmc_metric_ev
 	}
 	ev.why = NULL; /* a threshold without a value says nothing of the metric's */
 	if (metric->threshold && (metric->exact || !o.exact))
-		v.flagged = pmc__metric_threshold(&ev, metric, &t) == PMC_METRIC_OK ? t != 0 : -1;
+		v.flagged = metric_threshold(&ev, metric, &t) == PMC_METRIC_OK ? t != 0 : -1;
 	pmc__memo_free(&memo);
 	if (v.status != PMC_METRIC_OK)
 		v.value = v.raw = NAN;

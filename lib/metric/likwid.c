@@ -14,6 +14,7 @@
 #include <pmc/error.h>
 #include <pmc/infile.h>
 #include "core/backend.h"
+#include "core/grow.h"
 #include "metric/metric.h"
 
 #define MAX_COUNTERS 64	      /* EVENTSET lines: LIKWID's largest groups have about 40 */
@@ -269,14 +270,8 @@ static int add_metric(struct group *g, const char *name, const char *expr)
 			    perr.msg, expr);
 	if (!ret)
 		ret = pmc__name_index_reserve(&g->names, 1);
-	if (!ret && g->nr == g->cap) {
-		size_t cap = g->cap ? 2 * g->cap : 16;
-		struct pmc_metric **v = realloc(g->metrics, cap * sizeof(*v));
-
-		ret = v ? 0 : -ENOMEM;
-		if (v)
-			g->metrics = v, g->cap = cap;
-	}
+	if (!ret)
+		ret = PMC_ENSURE(g->metrics, g->cap, g->nr + 1);
 	if (ret) {
 		pmc__metric_free(metric);
 		return ret;

@@ -14,6 +14,7 @@
 #include <jansson.h>
 #include <pmc/error.h>
 #include <pmc/infile.h>
+#include "core/grow.h"
 #include "core/suggest.h"
 #include "metric/metric.h"
 
@@ -61,7 +62,8 @@ static void suggest_from(struct pmc_metric_error *err, const char *name, const c
 		pmc__suggest_add(&err->parse, dist, name, list[i]);
 }
 
-bool pmc__scale_unit(const char *s, double *scale, const char **unit)
+/* "100%" into 100 and "%"; false when s does not start with a finite number. */
+static bool split_scale_unit(const char *s, double *scale, const char **unit)
 {
 	char *end;
 
@@ -176,7 +178,7 @@ static int check_fields(struct load *l, struct pmc_metric_info *i, char *scale_u
 	const char *unit = "";
 
 	i->scale = 1;
-	if (scale_unit && !pmc__scale_unit(scale_unit, &i->scale, &unit))
+	if (scale_unit && !split_scale_unit(scale_unit, &i->scale, &unit))
 		return fault(l, "ScaleUnit", -PMC_E_FORMAT,
 			     "'%s' is not a factor and a unit (\"100%%\", \"1GHz\")", scale_unit);
 	if (!(i->unit = strdup(unit)))
@@ -224,7 +226,7 @@ static int metric_fields(struct load *l, json_t *obj, struct pmc_metric *metric)
 /* Entry idx of the file: a metric added to l, an event description passed over. */
 static int entry(struct load *l, json_t *obj, size_t idx)
 {
-	struct pmc_metric *metric, **v;
+	struct pmc_metric *metric;
 	json_t *name = json_object_get(obj, "MetricName");
 	int ret;
 
@@ -241,12 +243,8 @@ static int entry(struct load *l, json_t *obj, size_t idx)
 		 json_string_value(name));
 	if ((ret = check_keys(l, obj)))
 		return ret;
-	if (l->nr == l->cap) {
-		if (!(v = realloc(l->metrics, (l->cap ? l->cap * 2 : 16) * sizeof(*v))))
-			return -ENOMEM;
-		l->metrics = v;
-		l->cap = l->cap ? l->cap * 2 : 16;
-	}
+	if (PMC_ENSURE(l->metrics, l->cap, l->nr + 1))
+		return -ENOMEM;
 	if (pmc__name_index_reserve(&l->names, 1) || !(metric = calloc(1, sizeof(*metric))))
 		return -ENOMEM;
 	ret = string(l, obj, "MetricName", true, (char **)&metric->info.name);

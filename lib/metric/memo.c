@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "core/grow.h"
 #include "metric/metric.h"
 
 /* Fibonacci hashing of a pointer into a table of 2^bits slots. */
@@ -120,15 +121,8 @@ int pmc__strset_add(struct pmc__strset *s, const char *str)
 	at = find(s->idx, s->cap_idx, s->v, str, false);
 	if (s->idx[at])
 		return 0;
-	if (s->nr == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 8;
-		char **v = realloc(s->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		s->v = v;
-		s->cap = cap;
-	}
+	if (PMC_ENSURE(s->v, s->cap, s->nr + 1))
+		return -ENOMEM;
 	if (!(s->v[s->nr] = strdup(str)))
 		return -ENOMEM;
 	s->idx[at] = ++s->nr;

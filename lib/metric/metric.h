@@ -211,9 +211,6 @@ int pmc__metrics_absent_add(struct pmc_metrics *m, const char *event, const char
 /* summary-out.c: a summary as its JSON object (docs/stat-output.md, "Metrics"); NULL: no memory. */
 struct json_t;
 struct json_t *pmc__metric_summary_json(const struct pmc_metric_summary *s);
-/* summary-out.c: a text field of the metrics' CSV: as it is, unless it holds sep, a quote or a
- * line break (RFC 4180). */
-void pmc__metric_csv_field(FILE *f, const char *s, const char *sep);
 
 /* defs.c: frees a metric that is in no set. Accepts NULL. */
 void pmc__metric_free(struct pmc_metric *metric);
@@ -262,8 +259,6 @@ typedef int (*pmc__metric_index_fn)(const char *file, const char *backends, cons
 				    const char *source, void *arg);
 int pmc__metric_index_read(const char *dir, pmc__metric_index_fn fn, void *arg,
 			   struct pmc_metric_error *err);
-/* load.c: "100%" into 100 and "%"; false when s does not start with a finite number. */
-bool pmc__scale_unit(const char *s, double *scale, const char **unit);
 
 /*
  * literal.c: the literal name ("#SMT_on") is, as the table spells it ("#smt_on"; static), or
@@ -297,17 +292,11 @@ struct pmc__eval {
 	struct pmc__memo *memo; /* the values of metrics evaluated, or NULL */
 	bool exact;		/* metrics give their PmcExactExpr where they have one */
 };
-/*
- * eval.c: the value of a metric, of its threshold, of a node of the expression ev->text:
- * PMC_METRIC_OK with *out, or another status with the reason in ev->why.
- */
-enum pmc_metric_status pmc__metric_value(struct pmc__eval *ev, const struct pmc_metric *metric,
-					 double *out);
-enum pmc_metric_status pmc__metric_threshold(struct pmc__eval *ev, const struct pmc_metric *metric,
-					     double *out);
 /* eval.c and walk.c: the tree and text a walk reads for m: its exact ones in an exact walk. */
 struct pmc__expr *pmc__metric_expr(const struct pmc__eval *ev, const struct pmc_metric *m,
 				   const char **text);
+/* eval.c: the value of a node of the expression ev->text: PMC_METRIC_OK with *out, or another
+ * status with the reason in ev->why. */
 enum pmc_metric_status pmc__expr_eval(struct pmc__eval *ev, struct pmc__expr *e, double *out);
 /* eval.c: the metric an ID node names in ev->root's set, or NULL for an event. */
 struct pmc_metric *pmc__expr_ref(const struct pmc__eval *ev, struct pmc__expr *e);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pmc/error.h>
+#include "core/grow.h"
 #include "metric/metric.h"
 
 /* (Plain comparisons, not strchr(): the scan is most of what a selection's load costs.) */
@@ -137,14 +138,10 @@ static int add_entry(struct pmc__lazy_file *f, const char *t, size_t n, size_t *
 	struct pmc__lazy_entry *v = f->e;
 	int ret;
 
-	if (f->nr == f->cap) { /* doubled: a realloc per entry left a trail of freed copies */
-		v = realloc(f->e, (f->cap ? f->cap * 2 : 32) * sizeof(*v));
-		if (!v)
-			return -1;
-		f->e = v;
-		f->cap = f->cap ? f->cap * 2 : 32;
-	}
-	v += f->nr++;
+	/* doubled: a realloc per entry left a trail of freed copies */
+	if (PMC_ENSURE(f->e, f->cap, f->nr + 1))
+		return -1;
+	v = f->e + f->nr++;
 	*v = (struct pmc__lazy_entry){0};
 	if (t[*i] != '{') /* no object: the whole file's load says what is wrong */
 		return -PMC_E_FORMAT;

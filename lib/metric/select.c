@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 #include <pmc/error.h>
+#include "core/grow.h"
 #include "core/suggest.h"
 #include "metric/metric.h"
 
@@ -68,18 +69,7 @@ static size_t match(const struct pmc_metrics *m, const char *name, size_t len, s
 /* Room for more selected metrics, grown by doubling: selecting n one by one is linear in n. */
 static int reserve(struct pmc_metrics *m, size_t more)
 {
-	size_t cap = m->cap_selected ? m->cap_selected : 16;
-	struct pmc_metric **sel;
-
-	while (cap < m->nr_selected + more)
-		cap *= 2;
-	if (cap == m->cap_selected)
-		return 0;
-	if (!(sel = realloc(m->selected, cap * sizeof(*sel))))
-		return -ENOMEM;
-	m->selected = sel;
-	m->cap_selected = cap;
-	return 0;
+	return PMC_ENSURE(m->selected, m->cap_selected, m->nr_selected + more);
 }
 
 /* Appends the picked metrics to the selection, checking each for cycles first. */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
+#include "core/field.h"
 #include "metric/metric.h"
 
 static const char *status_name(enum pmc_metric_status s)
@@ -114,18 +115,6 @@ int pmc_metric_summary__json(const struct pmc_metric_summary *s, char **out)
 	return *out ? 0 : -ENOMEM;
 }
 
-void pmc__metric_csv_field(FILE *f, const char *s, const char *sep)
-{
-	if (!strstr(s, sep) && !strpbrk(s, "\"\n\r")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++)
-		fprintf(f, *s == '"' ? "\"\"" : "%c", *s);
-	fputc('"', f);
-}
-
 void pmc_metric_summary__csv_header(FILE *f, const char *sep)
 {
 	static const char *const fields[] = {
@@ -149,14 +138,14 @@ static void csv_definition(FILE *f, const struct pmc_metric_summary *s, const ch
 		: s->v.flagged	 ? "yes"
 				 : "no",
 		sep);
-	pmc__metric_csv_field(f, info->threshold ? info->threshold : "", sep);
+	pmc__csv_field_sep(f, info->threshold ? info->threshold : "", sep);
 	fputs(sep, f);
-	pmc__metric_csv_field(f, formula(info), sep);
+	pmc__csv_field_sep(f, formula(info), sep);
 	fputs(sep, f);
 	snprintf(inputs, sizeof(inputs), "%s", s->inputs);
 	for (char *p = strstr(inputs, ", "); p; p = strstr(p, ", "))
 		memmove(p, p + 1, strlen(p)), *p = ';';
-	pmc__metric_csv_field(f, inputs, sep);
+	pmc__csv_field_sep(f, inputs, sep);
 }
 
 void pmc_metric_summary__csv(FILE *f, const struct pmc_metric_summary *s, const char *sep,
@@ -165,9 +154,9 @@ void pmc_metric_summary__csv(FILE *f, const struct pmc_metric_summary *s, const 
 	const struct pmc_metric_info *info = pmc_metric__info(s->metric);
 	bool ok = s->v.status == PMC_METRIC_OK;
 
-	pmc__metric_csv_field(f, info->name, sep);
+	pmc__csv_field_sep(f, info->name, sep);
 	fputs(sep, f);
-	pmc__metric_csv_field(f, region ? region : "", sep);
+	pmc__csv_field_sep(f, region ? region : "", sep);
 	if (thread >= 0)
 		fprintf(f, "%s%d%s%d%s", sep, thread, sep, s->n, sep);
 	else
@@ -176,10 +165,10 @@ void pmc_metric_summary__csv(FILE *f, const struct pmc_metric_summary *s, const 
 		fprintf(f, "%.17g%s%.17g%s%.17g%s", s->v.value, sep, s->ci, sep, s->ci_pct, sep);
 	else
 		fprintf(f, "%s%s%s", sep, sep, sep);
-	pmc__metric_csv_field(f, info->unit, sep);
+	pmc__csv_field_sep(f, info->unit, sep);
 	csv_definition(f, s, sep);
 	fprintf(f, "%s%s%s", sep, status_name(s->v.status), sep);
-	pmc__metric_csv_field(f, ok ? "" : s->v.why, sep);
+	pmc__csv_field_sep(f, ok ? "" : s->v.why, sep);
 	fputs(sep, f);
 	if (s->has_exact && s->exact.status == PMC_METRIC_OK) {
 		fprintf(f, "%.17g%s", s->exact.value, sep);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include "core/grow.h"
 #include "core/outfile.h"
 #include "perfdata/writer.h"
 
@@ -21,15 +22,9 @@ void pmc__fput(struct pmc__fbuf *b, const void *v, size_t n)
 {
 	if (b->oom || !n)
 		return;
-	if (b->len + n > b->cap) {
-		size_t cap = (b->len + n) * 2 + 256;
-		uint8_t *p = realloc(b->p, cap);
-		if (!p) {
-			b->oom = true;
-			return;
-		}
-		b->p = p;
-		b->cap = cap;
+	if (n > SIZE_MAX - b->len || PMC_ENSURE(b->p, b->cap, b->len + n)) {
+		b->oom = true;
+		return;
 	}
 	memcpy(b->p + b->len, v, n);
 	b->len += n;

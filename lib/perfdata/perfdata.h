@@ -170,12 +170,10 @@ size_t pmc__perfdata_nr_attrs(const struct pmc__perfdata *f);
 const struct perf_event_attr *pmc__perfdata_attr(const struct pmc__perfdata *f, size_t idx);
 /* The event's name from the EVENT_DESC feature, or NULL. */
 const char *pmc__perfdata_attr_name(const struct pmc__perfdata *f, size_t idx);
-/* Feature strings (HOSTNAME, ARCH, ...) when present, else NULL. */
 /* The [vdso] build id (hex) of the BUILD_ID feature, or NULL. */
 const char *pmc__perfdata_vdso_build_id(const struct pmc__perfdata *f);
 /* The build id (hex) the BUILD_ID feature names for the object at path, or NULL. */
 const char *pmc__perfdata_build_id(const struct pmc__perfdata *f, const char *path);
-const char *pmc__perfdata_feat_string(const struct pmc__perfdata *f, enum perfdata_feat feat);
 /* True when the header's data size was 0 and the rest of the file was taken as data. */
 bool pmc__perfdata_was_interrupted(const struct pmc__perfdata *f);
 

@@ -302,11 +302,6 @@ const char *pmc__perfdata_attr_name(const struct pmc__perfdata *f, size_t idx)
 	return idx < f->nr_attrs ? f->names[idx] : NULL;
 }
 
-const char *pmc__perfdata_feat_string(const struct pmc__perfdata *f, enum perfdata_feat feat)
-{
-	return (size_t)feat < PERFDATA_NR_STR_FEATS ? f->feat_str[feat] : NULL;
-}
-
 const char *pmc__perfdata_vdso_build_id(const struct pmc__perfdata *f)
 {
 	return pmc__perfdata_build_ids_find(&f->build_ids, "[vdso]");

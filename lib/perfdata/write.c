@@ -262,7 +262,8 @@ static int put(struct pmc__perfdata_writer *w, const void *p, size_t len, uint64
 	return pwrite_all(w->fd, p, len, w->pipe ? APPEND : w->data_offset + data_off);
 }
 
-int pmc__perfdata_writer_flush(struct pmc__perfdata_writer *w)
+/* The buffered records written out. */
+static int perfdata_writer_flush(struct pmc__perfdata_writer *w)
 {
 	int ret = put(w, w->buf, w->buf_len, w->data_size - w->buf_len);
 
@@ -275,7 +276,7 @@ int pmc__perfdata_writer_write(struct pmc__perfdata_writer *w, const void *rec, 
 	if (!w->begun || w->finished)
 		return -EINVAL;
 	if (w->buf_len + len > WBUF_BYTES) {
-		int ret = pmc__perfdata_writer_flush(w);
+		int ret = perfdata_writer_flush(w);
 		if (ret)
 			return ret;
 	}
@@ -316,7 +317,7 @@ int pmc__perfdata_writer_round(struct pmc__perfdata_writer *w, bool round)
 	/* A pipe or FIFO whose reader closed it polls POLLERR: found even when idle. */
 	if (poll(&p, 1, 0) == 1 && (p.revents & POLLERR))
 		return -EPIPE;
-	return round ? pmc__perfdata_writer_flush(w) : 0;
+	return round ? perfdata_writer_flush(w) : 0;
 }
 
 uint64_t pmc__perfdata_writer_data_size(const struct pmc__perfdata_writer *w)
@@ -330,7 +331,7 @@ int pmc__perfdata_writer_finish(struct pmc__perfdata_writer *w)
 
 	if (!w->begun || w->finished)
 		return -EINVAL;
-	ret = pmc__perfdata_writer_flush(w);
+	ret = perfdata_writer_flush(w);
 	if (!ret && !w->pipe) /* a pipe's features went first (pipe.c) */
 		ret = write_features(w);
 	else if (!ret)

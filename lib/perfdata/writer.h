@@ -50,8 +50,6 @@ extern const int pmc__perfdata_wfeats[PERFDATA_NR_WFEATS];
 bool pmc__perfdata_build_feature(struct pmc__perfdata_writer *w, int feat, struct pmc__fbuf *b);
 /* feature-write.c: the whole of buf written at fd's position (a pipe); 0 or a negative errno. */
 int pmc__perfdata_write_all(int fd, const void *buf, size_t len);
-/* write.c: the buffered records written out. */
-int pmc__perfdata_writer_flush(struct pmc__perfdata_writer *w);
 /* pipe.c: the pipe header and the header records (attrs, features), written to w->fd. */
 int pmc__perfdata_pipe_begin(struct pmc__perfdata_writer *w);
 /* pipe.c: the records known only at the end (build ids), after the last round. */

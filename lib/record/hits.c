@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pmc/error.h>
+#include "core/grow.h"
 #include "core/log.h"
 #include "perfdata/records.h"
 #include "record/hits.h"
@@ -70,14 +71,8 @@ static void note_mmap(struct pmc__hits *h, const struct pmc__record *r)
 	obj = proc ? get_obj(h, r->str) : -1;
 	if (obj < 0)
 		return;
-	if (proc->nr == proc->cap) {
-		size_t cap = proc->cap * 2 + 16;
-		struct hit_map *v = realloc(proc->maps, cap * sizeof(*v));
-		if (!v)
-			return;
-		proc->maps = v;
-		proc->cap = cap;
-	}
+	if (PMC_ENSURE(proc->maps, proc->cap, proc->nr + 1))
+		return;
 	proc->maps[proc->nr++] = (struct hit_map){r->start, r->start + r->len, (size_t)obj};
 }
 

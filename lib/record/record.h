@@ -30,6 +30,10 @@ struct pmc_record {
 	struct pmc__hits hits; /* the objects with samples, for their build ids */
 };
 
+/* attr.c: fills rec->attrs from the evlist's events and the options; -EINVAL for no event,
+ * -PMC_E_UNSUPPORTED (said) for a term record refuses. */
+int pmc__record_build_attrs(struct pmc_record *rec);
+
 /*
  * tracepoints.c: hands the writer the tracefs names of the tracepoints among rec's events,
  * whose formats it writes as the TRACING_DATA feature (perf script and perf report need it).

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pmc/error.h>
+#include "core/grow.h"
 #include "region/arena.h"
 #include "region/region.h"
 
@@ -49,13 +50,8 @@ static int walk_chunks(struct walk *w, const char *base, size_t len)
 		if (h.next - off < sizeof(*c) || c->magic != PMC_ARENA_CHUNK_MAGIC ||
 		    c->len < sizeof(*c) || c->len % 8 || c->len > h.next - off)
 			return -PMC_E_FORMAT;
-		if (w->nr == cap) {
-			uint64_t *p = realloc(w->offs, (cap = cap ? 2 * cap : 64) * sizeof(*p));
-
-			if (!p)
-				return -ENOMEM;
-			w->offs = p;
-		}
+		if (PMC_ENSURE(w->offs, cap, w->nr + 1))
+			return -ENOMEM;
 		w->offs[w->nr++] = off;
 		off += c->len;
 	}

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* The results of region records: merging records by region name, and the public getters. */
+/* The results of region records: a runner's results file split into its pass header, arena
+ * and records, each record merged by region name (the getters are in data-get.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -7,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <pmc/error.h>
+#include "core/grow.h"
 #include "region/arena.h"
 #include "region/data.h"
 #include "region/proto.h"
@@ -52,7 +54,8 @@ static long find_region(const struct pmc_region_data *d, const char *name)
 	return -1;
 }
 
-/* Grows every region's cells to cap threads; never loses data, may fail half-way. */
+/* Room for need threads, in the thread table and every region's cells (doubled, the new
+ * cells zeroed); never loses data, may fail half-way (cap_threads then stays the old one). */
 static int reserve_threads(struct pmc_region_data *d, size_t need)
 {
 	size_t cap = d->cap_threads ? d->cap_threads : 4;
@@ -88,15 +91,8 @@ static int add_regions(struct pmc_region_data *d, const struct rd_record *rec)
 
 		if (find_region(d, rec->lines[i].name) >= 0)
 			continue;
-		if (d->nr_regions == d->cap_regions) {
-			size_t cap = d->cap_regions ? 2 * d->cap_regions : 8;
-			void *p = realloc(d->regions, cap * sizeof(*d->regions));
-
-			if (!p)
-				return -ENOMEM;
-			d->regions = p;
-			d->cap_regions = cap;
-		}
+		if (PMC_ENSURE(d->regions, d->cap_regions, d->nr_regions + 1))
+			return -ENOMEM;
 		r = &d->regions[d->nr_regions];
 		*r = (struct rd_region){.number = rec->lines[i].number};
 		r->name = strdup(rec->lines[i].name);
@@ -261,15 +257,8 @@ static int split(const char *p, size_t len, struct pmc__rd_parts *out)
 
 static int add_pid(int **v, size_t *nr, size_t *cap, int pid)
 {
-	if (*nr == *cap) {
-		size_t n = *cap ? 2 * *cap : 8;
-		int *p = realloc(*v, n * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		*v = p;
-		*cap = n;
-	}
+	if (PMC_ENSURE(*v, *cap, *nr + 1))
+		return -ENOMEM;
 	(*v)[(*nr)++] = pid;
 	return 0;
 }

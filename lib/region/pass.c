@@ -37,7 +37,12 @@ static int field(const char **p, const char *end, char c, unsigned long long *ou
 	return 0;
 }
 
-int pmc__region_pass_line(const char *buf, size_t len, size_t *hdr, size_t *body)
+/*
+ * pass.c. Parses the header line at buf[0..len): 0 with *hdr (the line's bytes) and *body
+ * (the body's bytes, which may lie past len); -PMC_E_TRUNCATED when the line is cut short,
+ * -PMC_E_VERSION for a version other than PMC_PASS_VERSION, -PMC_E_FORMAT otherwise.
+ */
+static int region_pass_line(const char *buf, size_t len, size_t *hdr, size_t *body)
 {
 	const size_t ml = sizeof(PMC_PASS_MAGIC) - 1;
 	const char *nl = memchr(buf, '\n', len < PASS_LINE_MAX ? len : PASS_LINE_MAX);
@@ -158,7 +163,7 @@ void pmc__region_pass_free(struct pmc__region_pass *p)
 int pmc__region_pass_parse(const char *buf, size_t len, struct pmc__region_pass *out, size_t *end)
 {
 	size_t hdr, n;
-	int err = pmc__region_pass_line(buf, len, &hdr, &n);
+	int err = region_pass_line(buf, len, &hdr, &n);
 	char *b;
 
 	if (!err && n > len - hdr)
@@ -193,7 +198,7 @@ int pmc__region_pass_read(int fd, struct pmc__region_pass *out)
 		return -errno;
 	if (n == 0)
 		return -ENODATA; /* a runner of protocol 1 wrote nothing before the run */
-	err = pmc__region_pass_line(line, (size_t)n, &hdr, &len);
+	err = region_pass_line(line, (size_t)n, &hdr, &len);
 	if (err)
 		return err;
 	b = malloc(len + 1);

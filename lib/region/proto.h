@@ -18,12 +18,6 @@
 #define PMC_PASS_MAGIC "PMC-PASS"
 #define PMC_PASS_VERSION 3
 
-/*
- * pass.c. Parses the header line at buf[0..len): 0 with *hdr (the line's bytes) and *body
- * (the body's bytes, which may lie past len); -PMC_E_TRUNCATED when the line is cut short,
- * -PMC_E_VERSION for a version other than PMC_PASS_VERSION, -PMC_E_FORMAT otherwise.
- */
-int pmc__region_pass_line(const char *buf, size_t len, size_t *hdr, size_t *body);
 /* What a pass header tells the command (docs/regions.md, "The runner protocol"). */
 struct pmc__region_pass {
 	char *events;  /* "events": the pass's events as an event string; always there */

@@ -86,9 +86,6 @@ int pmc__region_session_get(void);
 /* The calling thread's table, set up on first use; NULL when it cannot count. */
 struct region_thread *pmc__region_thread_slow(void);
 extern __thread struct region_thread *pmc__region_self __attribute__((tls_model("initial-exec")));
-/* Locks / unlocks the list of threads. */
-void pmc__region_lock(void);
-void pmc__region_unlock(void);
 
 /* thread.c: per-thread tables. */
 int pmc__region_thread_new(const struct pmc__region_config *cfg, struct region_thread **out);

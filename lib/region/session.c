@@ -32,12 +32,13 @@ static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct region_thread *threads;
 static pthread_key_t exit_key;
 
-void pmc__region_lock(void)
+/* Locks / unlocks the list of threads. */
+static void region_lock(void)
 {
 	pthread_mutex_lock(&list_lock);
 }
 
-void pmc__region_unlock(void)
+static void region_unlock(void)
 {
 	pthread_mutex_unlock(&list_lock);
 }
@@ -47,20 +48,20 @@ static void on_thread_exit(void *arg)
 {
 	struct region_thread *t = arg;
 
-	pmc__region_lock();
+	region_lock();
 	pmc__region_thread_retire(t);
-	pmc__region_unlock();
+	region_unlock();
 	pmc__region_self = NULL;
 }
 
 static void before_fork(void)
 {
-	pmc__region_lock();
+	region_lock();
 }
 
 static void after_fork_parent(void)
 {
-	pmc__region_unlock();
+	region_unlock();
 }
 
 /*
@@ -290,14 +291,14 @@ struct region_thread *pmc__region_thread_slow(void)
 		return pmc__region_self;
 	err = pmc__region_thread_new(&pmc__region_session.cfg, &t);
 	if (!err) {
-		pmc__region_lock();
+		region_lock();
 		err = adopt_names(t->reader);
 		if (!err) {
 			first = !threads;
 			t->next = threads;
 			threads = t;
 		}
-		pmc__region_unlock();
+		region_unlock();
 	}
 	if (err) {
 		pmc__region_thread_delete(t);
@@ -377,11 +378,11 @@ int pmc_region_flush(void)
 	if (!__atomic_compare_exchange_n(&s->state, &on, REGION_DONE, false, __ATOMIC_ACQ_REL,
 					 __ATOMIC_ACQUIRE))
 		return 0;
-	pmc__region_lock();
+	region_lock();
 	if (pmc__region_self)
 		pmc__region_thread_settle(pmc__region_self);
 	err = pmc__region_record(s, threads, &buf, &len);
-	pmc__region_unlock();
+	region_unlock();
 	if (!err) {
 		switch (s->sink) {
 		case PMC_REGION_SINK_FD:

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include "core/grow.h"
 #include "report/bblock.h"
 
 static uint64_t pair_hash(const void *a, const void *b)
@@ -19,15 +20,8 @@ static uint64_t pair_hash(const void *a, const void *b)
 /* Appends p to *list (grown by doubling). */
 static int push(void ***list, size_t *nr, size_t *alloc, void *p)
 {
-	if (*nr == *alloc) {
-		size_t n = *alloc * 2 + 64;
-		void **v = realloc(*list, n * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		*list = v;
-		*alloc = n;
-	}
+	if (PMC_ENSURE(*list, *alloc, *nr + 1))
+		return -ENOMEM;
 	(*list)[(*nr)++] = p;
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pmc/bytes.h>
+#include "core/grow.h"
 #include "report/report.h"
 
 /* A cost line of a function: self cost at a line, or the cost of a call made from it. */
@@ -47,14 +48,8 @@ static struct cg_fn *get_fn(struct cg *g, const struct rframe *f)
 
 	if (idx)
 		return &g->fns[idx - 1];
-	if (g->nr_fns == g->alloc_fns) {
-		size_t n = g->alloc_fns * 2 + 64;
-		struct cg_fn *v = realloc(g->fns, n * sizeof(*v));
-		if (!v)
-			return NULL;
-		g->fns = v;
-		g->alloc_fns = n;
-	}
+	if (PMC_ENSURE(g->fns, g->alloc_fns, g->nr_fns + 1))
+		return NULL;
 	if (pmc__addrmap_put(&g->fn_idx, (uintptr_t)f->res->sym, (void *)(g->nr_fns + 1)))
 		return NULL;
 	fn = &g->fns[g->nr_fns++];
@@ -74,14 +69,8 @@ static struct cg_cost *get_cost(struct cg *g, struct cg_fn *fn, const struct pmc
 		if (c->line == at->line && c->file == at->srcfile && c->callee == cs)
 			return c;
 	}
-	if (fn->nr == fn->alloc) {
-		size_t n = fn->alloc * 2 + 4;
-		struct cg_cost *v = realloc(fn->costs, n * sizeof(*v));
-		if (!v)
-			return NULL;
-		fn->costs = v;
-		fn->alloc = n;
-	}
+	if (PMC_ENSURE(fn->costs, fn->alloc, fn->nr + 1))
+		return NULL;
 	c = &fn->costs[fn->nr];
 	*c = (struct cg_cost){.line = at->line, .file = at->srcfile, .callee = cs};
 	c->callee_file = callee ? callee->res->srcfile : NULL;

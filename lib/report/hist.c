@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/grow.h"
 #include "report/report.h"
 
 static uint64_t tuple_hash(const uint64_t *key, size_t n, size_t attr_idx)
@@ -28,14 +29,8 @@ static struct hent *find_or_add(struct pmc_report *r, size_t attr_idx, const str
 	for (e = head; e; e = e->next)
 		if (e->attr_idx == attr_idx && !memcmp(e->key, key, sizeof(key)))
 			return e;
-	if (r->nr_ents == r->alloc_ents) {
-		size_t n = r->alloc_ents * 2 + 256;
-		struct hent **v = realloc(r->ents, n * sizeof(*v));
-		if (!v)
-			return NULL;
-		r->ents = v;
-		r->alloc_ents = n;
-	}
+	if (PMC_ENSURE(r->ents, r->alloc_ents, r->nr_ents + 1))
+		return NULL;
 	e = calloc(1, sizeof(*e));
 	if (!e)
 		return NULL;
@@ -115,15 +110,8 @@ static int count_ip(struct pmc_report *r, const struct rframe *f)
 
 static int keep_sample(struct pmc_report *r, size_t attr_idx, uint64_t ip, const struct rframe *f)
 {
-	if (r->nr_seq == r->alloc_seq) {
-		size_t n = r->alloc_seq * 2 + 1024;
-		struct rsample *v = realloc(r->seq, n * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		r->seq = v;
-		r->alloc_seq = n;
-	}
+	if (PMC_ENSURE(r->seq, r->alloc_seq, r->nr_seq + 1))
+		return -ENOMEM;
 	r->seq[r->nr_seq++] = (struct rsample){ip, f->res ? f->res->sym : NULL, attr_idx};
 	return 0;
 }

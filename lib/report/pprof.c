@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pmc/bytes.h>
+#include "core/grow.h"
 #include "core/log.h"
 #include "report/pprof-api.h"
 #include "report/profile.pb-c.h"
@@ -44,18 +45,7 @@ struct pp {
 
 static bool grow(void **v, size_t *alloc, size_t nr, size_t size)
 {
-	size_t n;
-	void *p;
-
-	if (nr < *alloc)
-		return true;
-	n = *alloc * 2 + 64;
-	p = realloc(*v, n * size);
-	if (!p)
-		return false;
-	*v = p;
-	*alloc = n;
-	return true;
+	return !pmc__ensure_mem(v, alloc, size, nr + 1);
 }
 
 /* The string table index of s, made printable (valid UTF-8, as proto3 strings must be). */
@@ -323,6 +313,31 @@ static int fill_samples(struct pp *p, Sample *samples, Sample **sp, Label *label
 	return p->oom ? -ENOMEM : 0;
 }
 
+/* Points the profile at its samples, value types, strings and one comment, and gives the
+ * numbers of p's mappings, locations and functions (the caller sets their arrays). */
+static void link_profile(Profile *prof, struct pp *p, Sample **sp, ValueType **vtp,
+			 int64_t *comment)
+{
+	struct pmc_report *r = p->r;
+
+	prof->n_sample_type = r->nr_attrs;
+	prof->sample_type = vtp;
+	prof->n_sample = r->nr_stacks;
+	prof->sample = sp;
+	prof->n_mapping = p->nr_maps;
+	prof->n_location = p->nr_locs;
+	prof->n_function = p->nr_fns;
+	prof->n_string_table = p->nr_strs;
+	prof->string_table = p->strs;
+	prof->n_comment = 1;
+	prof->comment = comment;
+	if (r->nr_attrs) {
+		prof->period_type = vtp[0];
+		prof->period = r->attrs[0].freq ? 0 : (int64_t)r->attrs[0].sample_period;
+		prof->default_sample_type = vtp[0]->type;
+	}
+}
+
 static int write_profile(struct pp *p, Sample **sp, FILE *out)
 {
 	struct pmc_report *r = p->r;
@@ -358,25 +373,10 @@ static int write_profile(struct pp *p, Sample **sp, FILE *out)
 	}
 	if (p->oom)
 		goto out;
-	prof.n_sample_type = na;
-	prof.sample_type = vtp;
-	prof.n_sample = r->nr_stacks;
-	prof.sample = sp;
-	prof.n_mapping = p->nr_maps;
+	link_profile(&prof, p, sp, vtp, &comment);
 	prof.mapping = mp;
-	prof.n_location = p->nr_locs;
 	prof.location = locp;
-	prof.n_function = p->nr_fns;
 	prof.function = fp;
-	prof.n_string_table = p->nr_strs;
-	prof.string_table = p->strs;
-	prof.n_comment = 1;
-	prof.comment = &comment;
-	if (na) {
-		prof.period_type = vtp[0];
-		prof.period = r->attrs[0].freq ? 0 : (int64_t)r->attrs[0].sample_period;
-		prof.default_sample_type = vt[0].type;
-	}
 	err = pack(&prof, out);
 out:
 	free(vt);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pmc/bytes.h>
+#include "core/grow.h"
 #include "report/report.h"
 
 static uint64_t stack_hash(const char *comm, const struct rframe *frames, size_t n)
@@ -35,14 +36,8 @@ static struct rstack *new_stack(struct pmc_report *r, uint64_t h, const char *co
 	size_t fsz = n * sizeof(struct rframe), vsz = 2 * r->nr_attrs * sizeof(uint64_t);
 	struct rstack *s;
 
-	if (r->nr_stacks == r->alloc_stacks) {
-		size_t cap = r->alloc_stacks * 2 + 256;
-		struct rstack **v = realloc(r->stack_list, cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		r->stack_list = v;
-		r->alloc_stacks = cap;
-	}
+	if (PMC_ENSURE(r->stack_list, r->alloc_stacks, r->nr_stacks + 1))
+		return NULL;
 	s = calloc(1, sizeof(*s) + fsz + vsz);
 	if (!s)
 		return NULL;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The calibration file of pmc calibrate (schemas "pmc-calibrate/1" and /2), read by the runner's
- * subtract_overhead. */
+/* The calibration file of pmc calibrate (schemas "pmc-calibrate/1" to /3, calib.c), read when
+ * the runner subtracts overhead (opts.subtract_overhead, regions.c) and written by
+ * pmc calibrate. */
 #ifndef PMC_LIB_RUN_CALIB_H
 #define PMC_LIB_RUN_CALIB_H
 
@@ -17,14 +18,15 @@ struct calib;
  */
 int pmc__calib_load(const char *path, struct calib **out, char *why, size_t len);
 void pmc__calib_free(struct calib *c);
-const char *pmc__calib_path(const struct calib *c);
 /*
  * The events the run counts together (n names): lookups then prefer an entry calibrated with
  * exactly this set ("set", pmc calibrate --set), where each event's region costs are those it
  * has beside the others, to the entry calibrated alone. Returns 0 or -ENOMEM.
  */
 int pmc__calib_use_set(struct calib *c, const char *const *names, size_t n);
-/* Where and when it was measured, for outputs. */
+const char *pmc__calib_path(const struct calib *c);
+/* The file it was read from, and when it was measured ("unknown" when the file does not
+ * say), for outputs. */
 const char *pmc__calib_date(const struct calib *c);
 
 /*

@@ -284,7 +284,8 @@ static json_t *elapsed_json(const struct pmc_run_results *res)
 			 res->wall_pass);
 }
 
-json_t *pmc__run_json(const struct pmc_run *run)
+/* The results as the pmc-stat/1 JSON model: the JSON file's and the HTML page's one source. */
+static json_t *run_json(const struct pmc_run *run)
 {
 	const struct pmc_run_results *res = &run->res;
 	json_t *events = json_array(), *root;
@@ -338,7 +339,7 @@ json_t *pmc__run_json(const struct pmc_run *run)
 
 int pmc__run_write_json(const struct pmc_run *run, FILE *f)
 {
-	json_t *root = pmc__run_json(run);
+	json_t *root = run_json(run);
 	int err;
 
 	if (!root)
@@ -355,7 +356,7 @@ int pmc__run_write_json(const struct pmc_run *run, FILE *f)
  */
 int pmc__run_write_html(const struct pmc_run *run, FILE *f)
 {
-	json_t *root = pmc__run_json(run);
+	json_t *root = run_json(run);
 	int err;
 
 	if (!root)

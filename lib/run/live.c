@@ -33,7 +33,8 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-bool pmc__run_live(const struct pmc_run *run)
+/* Whether the run needs the live loop (interval, delay or control). */
+static bool run_live(const struct pmc_run *run)
 {
 	return run->opts.interval_ms > 0 || run->opts.delay_ms || run->opts.ctl_fd > 0;
 }
@@ -290,7 +291,7 @@ static int wait_live(struct pmc_run *run, struct pmc_target *t, int pass, int re
 int pmc__run_wait(struct pmc_run *run, struct pmc_target *t, int pass, int rep, int *status,
 		  bool *have_status)
 {
-	if (pmc__run_live(run))
+	if (run_live(run))
 		return wait_live(run, t, pass, rep, status, have_status);
 	if (t->kind == PMC_TARGET_COMMAND) {
 		*have_status = true;

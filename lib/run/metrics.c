@@ -275,7 +275,7 @@ void pmc__run_metrics_csv(const struct pmc_run *run, FILE *f)
 
 		if (rm->unit < 0)
 			continue;
-		pmc__metric_csv_field(f, run->res.units[rm->unit].label, ",");
+		pmc__csv_field_sep(f, run->res.units[rm->unit].label, ",");
 		fputc(',', f);
 		pmc_metric_summary__csv(f, &rm->s, ",", NULL, -1);
 	}

@@ -8,8 +8,6 @@
 
 #include <jansson.h>
 
-/* The results as the pmc-stat/1 JSON model: the JSON file's and the HTML page's one source. */
-json_t *pmc__run_json(const struct pmc_run *run);
 int pmc__run_write_json(const struct pmc_run *run, FILE *f);
 int pmc__run_write_html(const struct pmc_run *run, FILE *f);
 int pmc__run_write_csv(const struct pmc_run *run, FILE *f);

@@ -4,6 +4,7 @@
  * events' lines (perf-out.c) and the metrics' (perf-metrics.c).
  */
 #include <stdio.h>
+#include "core/field.h"
 #include "metric/metric.h"
 #include "run/perf-out.h"
 #include "run/runner.h"
@@ -20,7 +21,7 @@ void pmc__perf_lead(FILE *f, const struct pmc_run *run, const struct pmc__perf_l
 	if (l->t_s >= 0)
 		fprintf(f, "%.9f%s", l->t_s, sep);
 	if (l->unit) {
-		pmc__metric_csv_field(f, l->unit->label, sep);
+		pmc__csv_field_sep(f, l->unit->label, sep);
 		fputs(sep, f);
 		if (pmc__perf_aggregated(run))
 			fprintf(f, "%d%s", l->unit->nr_cpus, sep);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <pmc/event.h>
 #include <pmc/stat-view.h>
+#include "core/field.h"
 #include "metric/metric.h"
 #include "run/perf-out.h"
 #include "run/runner.h"
@@ -50,7 +51,7 @@ static void csv_line(FILE *f, const struct pmc_run *run, const struct pmc__perf_
 	else
 		fprintf(f, "%s%s", e->supported ? "<not counted>" : "<not supported>", sep);
 	fprintf(f, "%s%s", v->unit, sep);
-	pmc__metric_csv_field(f, v->name, sep);
+	pmc__csv_field_sep(f, v->name, sep);
 	if (run->res.nr_reps > 1)
 		fprintf(f, "%s%.2f%%", sep, v->counted ? e->sum.ci_pct : 0.0);
 	fprintf(f, "%s%llu%s%.2f%s", sep, runtime_ns(l, v), sep, v->running_pct, sep);
@@ -60,7 +61,7 @@ static void csv_line(FILE *f, const struct pmc_run *run, const struct pmc__perf_
 		fputs(sep, f);
 	/* pmc's fields: the pass, then the reason or how the event was counted. */
 	fprintf(f, "%s%d%s", sep, pmc_evsel__pass(e->evsel), sep);
-	pmc__metric_csv_field(f, !e->supported ? e->why : note ? note : "", sep);
+	pmc__csv_field_sep(f, !e->supported ? e->why : note ? note : "", sep);
 	fputc('\n', f);
 }
 

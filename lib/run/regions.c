@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "core/grow.h"
 #include "run/calib.h"
 #include "run/regions.h"
 
@@ -21,15 +22,8 @@ static struct pmc_run_region *find_region(struct pmc_run *run, const char *name)
 	for (size_t i = 0; i < res->nr_regions; i++)
 		if (!strcmp(res->regions[i].name, name))
 			return &res->regions[i];
-	if (res->nr_regions == run->region_cap) {
-		size_t cap = run->region_cap ? 2 * run->region_cap : 8;
-		void *p = realloc(res->regions, cap * sizeof(*res->regions));
-
-		if (!p)
-			return NULL;
-		res->regions = p;
-		run->region_cap = cap;
-	}
+	if (PMC_ENSURE(res->regions, run->region_cap, res->nr_regions + 1))
+		return NULL;
 	r = &res->regions[res->nr_regions];
 	*r = (struct pmc_run_region){.name = strdup(name)};
 	if (!r->name)
@@ -300,19 +294,12 @@ static void clamp_runs(struct pmc_run *run, struct pmc_run_event *e)
 			pmc_evsel__name(e->evsel), e->overhead, least, e->nr_clamped, e->nr);
 }
 
-/*
- * Loads the calibration and subtracts per run from the whole-program values (a validated
- * bias first, see per_run_overhead()); regions get the calibrated per-entry overhead of the
- * marker form each entry used.
- */
-static void subtract_runs(struct pmc_run *run)
+/* Loads the calibration, said when there is none or it cannot be used, and tells it the
+ * events counted together. */
+static void load_calibration(struct pmc_run *run)
 {
-	const char *backend = pmc_evlist__backend(run->evlist);
 	char why[256];
 	int err = pmc__calib_load(run->opts.calibration, &run->calib, why, sizeof(why));
-
-	free(run->overhead_named);
-	run->overhead_named = calloc(2 * run->res.nr_events + 1, sizeof(double));
 
 	if (err == -ENOENT)
 		run_warn(run,
@@ -333,6 +320,20 @@ static void subtract_runs(struct pmc_run *run)
 		run->res.calibration = pmc__calib_path(run->calib);
 		run->res.calibration_date = pmc__calib_date(run->calib);
 	}
+}
+
+/*
+ * Loads the calibration and subtracts per run from the whole-program values (a validated
+ * bias first, see per_run_overhead()); regions get the calibrated per-entry overhead of the
+ * marker form each entry used.
+ */
+static void subtract_runs(struct pmc_run *run)
+{
+	const char *backend = pmc_evlist__backend(run->evlist);
+
+	free(run->overhead_named);
+	run->overhead_named = calloc(2 * run->res.nr_events + 1, sizeof(double));
+	load_calibration(run);
 	for (size_t i = 0; i < run->res.nr_events; i++) {
 		struct pmc_run_event *e = &run->res.events[i];
 		const char *name = pmc_evsel__name(e->evsel);

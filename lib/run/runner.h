@@ -110,8 +110,6 @@ void pmc__run_units_free(struct pmc_run *run);
  */
 int pmc__run_wait(struct pmc_run *run, struct pmc_target *t, int pass, int rep, int *status,
 		  bool *have_status);
-/* Whether the run needs the live loop (interval, delay or control). */
-bool pmc__run_live(const struct pmc_run *run);
 /*
  * interval.c: at a run's start (t0, when it began counting), every last value set to 0; after
  * each read, what each event (and unit) counted since the previous one, to on_interval

@@ -80,7 +80,9 @@ static void text_regions(FILE *f, const struct pmc_run *run, unsigned flags)
 	}
 }
 
-int pmc__run_write_text(const struct pmc_run *run, FILE *f, unsigned flags)
+/* The file's comment lines: the launcher's rank, the repetitions, an early stop, the
+ * calibration, the region records' losses and each pass's elapsed time. */
+static void text_header(const struct pmc_run *run, FILE *f)
 {
 	const struct pmc_run_results *res = &run->res;
 	struct pmc_launcher l;
@@ -120,37 +122,47 @@ int pmc__run_write_text(const struct pmc_run *run, FILE *f, unsigned flags)
 			fprintf(f, "# elapsed, pass %d: %.9f s +- %.9f (%.3f%%) over %zu runs\n", p,
 				res->pass_wall[p].mean, res->pass_wall[p].ci,
 				res->pass_wall[p].ci_pct, res->pass_wall[p].n);
-	fprintf(f, "# Event Repetition Value [conf.int] [percentage]\n");
-	for (size_t i = 0; i < res->nr_events; i++) {
-		const struct pmc_run_event *e = &res->events[i];
-		const char *name = pmc_evsel__name(e->evsel);
+}
 
-		if (!e->supported || !e->nr) {
-			fprintf(f, "# ");
-			pmc__pct_field(f, name);
-			fprintf(f, ": not counted: %s\n", e->supported ? "no run" : e->why);
-			continue;
-		}
-		if (pmc_evsel__note(e->evsel)) {
-			fprintf(f, "# ");
-			pmc__pct_field(f, name);
-			fprintf(f, ": %s\n", pmc_evsel__note(e->evsel));
-		}
-		if (e->nr_clamped) {
-			fprintf(f, "# ");
-			pmc__pct_field(f, name);
-			fprintf(f,
-				": overhead larger than the count in %d of %d runs: counted as "
-				"0\n",
-				e->nr_clamped, e->nr);
-		}
-		for (int r = 0; (flags & PMC_RUN_ALL_RESULTS) && r < e->nr; r++) {
-			pmc__pct_field(f, name);
-			fprintf(f, " %d %.0f\n", r, e->values[r]);
-		}
+/* One event's lines: why it was not counted, its note, its clamped runs, each run's value
+ * (with PMC_RUN_ALL_RESULTS) and its summary. */
+static void text_event(const struct pmc_run_event *e, FILE *f, unsigned flags)
+{
+	const char *name = pmc_evsel__name(e->evsel);
+
+	if (!e->supported || !e->nr) {
+		fprintf(f, "# ");
 		pmc__pct_field(f, name);
-		fprintf(f, " -1 %.1f %.1f %.3f\n", e->sum.mean, e->sum.ci, e->sum.ci_pct);
+		fprintf(f, ": not counted: %s\n", e->supported ? "no run" : e->why);
+		return;
 	}
+	if (pmc_evsel__note(e->evsel)) {
+		fprintf(f, "# ");
+		pmc__pct_field(f, name);
+		fprintf(f, ": %s\n", pmc_evsel__note(e->evsel));
+	}
+	if (e->nr_clamped) {
+		fprintf(f, "# ");
+		pmc__pct_field(f, name);
+		fprintf(f,
+			": overhead larger than the count in %d of %d runs: counted as "
+			"0\n",
+			e->nr_clamped, e->nr);
+	}
+	for (int r = 0; (flags & PMC_RUN_ALL_RESULTS) && r < e->nr; r++) {
+		pmc__pct_field(f, name);
+		fprintf(f, " %d %.0f\n", r, e->values[r]);
+	}
+	pmc__pct_field(f, name);
+	fprintf(f, " -1 %.1f %.1f %.3f\n", e->sum.mean, e->sum.ci, e->sum.ci_pct);
+}
+
+int pmc__run_write_text(const struct pmc_run *run, FILE *f, unsigned flags)
+{
+	text_header(run, f);
+	fprintf(f, "# Event Repetition Value [conf.int] [percentage]\n");
+	for (size_t i = 0; i < run->res.nr_events; i++)
+		text_event(&run->res.events[i], f, flags);
 	text_regions(f, run, flags);
 	pmc__run_metrics_text(run, f);
 	return 0;

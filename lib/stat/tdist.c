@@ -4,6 +4,13 @@
  * (continued fraction, modified Lentz), and its quantile by bracketing and bisection
  * refined with Newton steps. Accurate to about 1e-10, more than a confidence interval
  * needs; tests compare it with published t tables.
+ *
+ * Written here rather than linked because of licences: libpmc is MIT, and the C libraries
+ * Debian ships with a t quantile are GPL: GSL's gsl_cdf_tdist_Pinv() (libgsl, GPL-3+) and
+ * R's standalone qt() (r-mathlib's libRmath, GPL-2+); linking either would make every
+ * program linked with libpmc GPL. Boost.Math's (Boost licence) is C++ only. The method is
+ * textbook numerics (the continued fraction as in Numerical Recipes' betacf, written anew),
+ * small enough to keep here.
  */
 #include <math.h>
 #include <pmc/stat.h>

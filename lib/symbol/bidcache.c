@@ -26,7 +26,11 @@
 #include "symbol/buildid.h"
 #include "symbol/symtab.h"
 
-int pmc__buildid_dir(char *buf, size_t len)
+/*
+ * The build-id cache's folder, perf's: $PERF_BUILDID_DIR, else $HOME/.debug. 0, or -ENOENT
+ * without either, -ENAMETOOLONG.
+ */
+static int buildid_dir(char *buf, size_t len)
 {
 	const char *env = secure_getenv("PERF_BUILDID_DIR"), *home = secure_getenv("HOME");
 	int n;
@@ -44,7 +48,7 @@ int pmc__buildid_dir(char *buf, size_t len)
 static int open_root(void)
 {
 	char dir[4096];
-	int fd, ret = pmc__buildid_dir(dir, sizeof(dir));
+	int fd, ret = buildid_dir(dir, sizeof(dir));
 
 	if (ret)
 		return ret;
@@ -145,7 +149,7 @@ int pmc__buildid_cache_add(const char *path, const char *hex)
 static int cached_path(const char *hex, const char *file, char *path, size_t len)
 {
 	char dir[4096];
-	int ret = pmc__buildid_dir(dir, sizeof(dir));
+	int ret = buildid_dir(dir, sizeof(dir));
 
 	if (ret)
 		return ret;
@@ -203,7 +207,11 @@ static int matching(const char *path, const char *hex, char *buf, size_t len)
 	return 0;
 }
 
-int pmc__buildid_cache_find(const char *hex, char *buf, size_t len)
+/*
+ * The cached copy of build id hex (DIR/.build-id/../../elf) in buf, when it is there and
+ * carries that build id. 0, -ENOENT, or -ENAMETOOLONG.
+ */
+static int buildid_cache_find(const char *hex, char *buf, size_t len)
 {
 	char path[4096 + 64];
 	int ret = cached_path(hex, "elf", path, sizeof(path));
@@ -216,7 +224,7 @@ static const char *find_copy(struct pmc__dso *d, const char *hex)
 {
 	char buf[4096], path[128];
 
-	if (!pmc__buildid_cache_find(hex, buf, sizeof(buf)))
+	if (!buildid_cache_find(hex, buf, sizeof(buf)))
 		return pmc__symtab_intern(d->st, buf);
 	snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
 	if (!matching(path, hex, buf, sizeof(buf)))
@@ -241,7 +249,7 @@ int pmc__dso_expect_build_id(struct pmc__dso *d, const char *hex)
 	if (d->file || (ret && ret != -ENOENT) || access(d->path, F_OK))
 		return 0;
 	d->mismatch = true;
-	pmc__buildid_dir(dir, sizeof(dir));
+	buildid_dir(dir, sizeof(dir));
 	pr_warn("%s is not the file that was recorded (build id %s, recorded %s) and no copy "
 		"with the recorded build id was found (%s/.build-id, /usr/lib/debug/.build-id): "
 		"its samples are shown as [build id mismatch]; record again, or keep the "

@@ -29,11 +29,6 @@ int pmc__build_id_of_kernel(char hex[PMC_BUILD_ID_HEX]);
 int pmc__build_id_of_module(const char *name, char hex[PMC_BUILD_ID_HEX]);
 
 /*
- * The build-id cache's folder, perf's: $PERF_BUILDID_DIR, else $HOME/.debug. 0, or -ENOENT
- * without either, -ENAMETOOLONG.
- */
-int pmc__buildid_dir(char *buf, size_t len);
-/*
  * Keeps a copy of the object at path, whose build id is hex, in the cache as perf does:
  * DIR/PATH/ID/elf, and the link DIR/.build-id/ID[0..2]/ID[2..] -> ../../PATH/ID. Folders are
  * made 0755 (perf's), each below DIR opened without following links; the file is written
@@ -48,11 +43,6 @@ int pmc__buildid_cache_add(const char *path, const char *hex);
  * errno.
  */
 int pmc__buildid_cache_add_kallsyms(const char *hex);
-/*
- * The cached copy of build id hex (DIR/.build-id/../../elf) in buf, when it is there and
- * carries that build id. 0, -ENOENT, or -ENAMETOOLONG.
- */
-int pmc__buildid_cache_find(const char *hex, char *buf, size_t len);
 /*
  * Checks that dso's file carries the build id the recording names (hex); when it does not,
  * a copy that does (the build-id cache, then /usr/lib/debug/.build-id) is read in its place,

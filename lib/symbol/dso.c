@@ -312,7 +312,6 @@ const struct pmc__symres *pmc__dso_resolve(struct pmc__dso *d, uint64_t vaddr)
 	if (!r)
 		return NULL;
 	r->addr = vaddr;
-	d->st->nr_lookups++;
 	if (d->mismatch)
 		unnamed(d, im, r);
 	else if (d->kernel)

@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <pmc/error.h>
 #include <pmc/infile.h>
+#include "core/grow.h"
 #include "core/log.h"
 #include "core/readall.h"
 #include "symbol/symtab.h"
@@ -86,12 +87,8 @@ static void kallsyms_load(struct pmc__symtab *st)
 		p = parse_line(p, end, &k, &ok);
 		if (!ok)
 			continue;
-		if (st->nr_ksyms == cap) {
-			struct ksym *v = realloc(st->ksyms, (cap = cap * 2 + 4096) * sizeof(*v));
-			if (!v)
-				break;
-			st->ksyms = v;
-		}
+		if (PMC_ENSURE(st->ksyms, cap, st->nr_ksyms + 1))
+			break;
 		sorted &= !st->nr_ksyms || st->ksyms[st->nr_ksyms - 1].addr <= k.addr;
 		st->ksyms[st->nr_ksyms++] = k;
 	}

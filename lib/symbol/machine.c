@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/grow.h"
 #include "symbol/machine.h"
 
 int pmc__machine_new(struct pmc__symtab *st, struct pmc__machine **out)
@@ -58,14 +59,8 @@ static struct pmc__proc *get_proc(struct pmc__machine *m, uint32_t pid)
 
 static int add_map(struct pmc__proc *p, const struct pmc__map *map)
 {
-	if (p->nr == p->alloc) {
-		size_t n = p->alloc * 2 + 16;
-		struct pmc__map *v = realloc(p->maps, n * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		p->maps = v;
-		p->alloc = n;
-	}
+	if (PMC_ENSURE(p->maps, p->alloc, p->nr + 1))
+		return -ENOMEM;
 	p->maps[p->nr++] = *map;
 	p->dirty = true;
 	p->version++;

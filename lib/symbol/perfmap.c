@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <pmc/error.h>
+#include "core/grow.h"
 #include "core/readall.h"
 #include "symbol/perfmap.h"
 
@@ -69,14 +70,8 @@ static int parse_line(struct pmc__symtab *st, struct pmc__perfmap *pm, size_t *c
 	if (!hex(&s, end, &e.start) || !hex(&s, end, &e.size) || s == end || !e.size ||
 	    e.start + e.size < e.start)
 		return 0;
-	if (pm->nr == *cap) {
-		size_t n = *cap * 2 + 64;
-		struct jitsym *v = realloc(pm->v, n * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		pm->v = v;
-		*cap = n;
-	}
+	if (PMC_ENSURE(pm->v, *cap, pm->nr + 1))
+		return -ENOMEM;
 	name = strndup(s, (size_t)(end - s));
 	if (!name)
 		return -ENOMEM;

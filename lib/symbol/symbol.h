@@ -63,8 +63,6 @@ const char *pmc__symtab_demangle(struct pmc__symtab *st, const char *name);
 struct pmc__dso *pmc__symtab_dso(struct pmc__symtab *st, const char *path);
 /* The kernel pseudo-DSO. */
 struct pmc__dso *pmc__symtab_kernel(struct pmc__symtab *st);
-/* Number of distinct addresses resolved with libdwfl so far (each exactly once). */
-uint64_t pmc__symtab_nr_lookups(const struct pmc__symtab *st);
 
 /*
  * File virtual address of a byte at file offset off (via the PT_LOAD headers), or

@@ -15,7 +15,7 @@
  * without binding less strongly; and the locals are not searched when a global symbol without
  * a size starts at the address. Symbols without a size (assembly labels) are left to
  * libdwfl: pmc__symindex_find says -ENOENT and the caller asks it (so too when more than
- * MAX_HOLDERS symbols hold the address). tests/unit/test-symindex.c checks the answers
+ * MAX_HOLDERS symbols hold the address). tests/unit/test-symbol-index.c checks the answers
  * against dwfl_module_addrinfo's at the edges and middles of the symbols of libc, the loader
  * and test programs.
  */

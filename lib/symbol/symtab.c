@@ -55,11 +55,6 @@ struct pmc__dso *pmc__symtab_kernel(struct pmc__symtab *st)
 	return pmc__symtab_dso(st, "[kernel.kallsyms]");
 }
 
-uint64_t pmc__symtab_nr_lookups(const struct pmc__symtab *st)
-{
-	return st->nr_lookups;
-}
-
 void pmc__symtab_delete(struct pmc__symtab *st)
 {
 	if (!st)

@@ -20,7 +20,6 @@ struct pmc__symtab {
 	size_t nr_ksyms;
 	char *kbuf; /* the kernel symbol file, names NUL-terminated in place */
 	bool ksyms_tried;
-	uint64_t nr_lookups;
 };
 
 void pmc__dso_free(struct pmc__dso *dso);

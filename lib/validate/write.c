@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/field.h"
 #include "validate/validate.h"
 
 static bool counted(const struct pmc_validate_row *r)
@@ -13,16 +14,7 @@ static bool counted(const struct pmc_validate_row *r)
 
 void pmc__validate_csv_field(FILE *f, const char *s, bool last)
 {
-	bool quote = strpbrk(s, ",\"\n") != NULL;
-
-	if (quote) {
-		fputc('"', f);
-		for (; *s; s++)
-			fprintf(f, *s == '"' ? "\"\"" : "%c", *s);
-		fputc('"', f);
-	} else {
-		fputs(s, f);
-	}
+	pmc__csv_field_sep(f, s, ",");
 	fputc(last ? '\n' : ',', f);
 }
 

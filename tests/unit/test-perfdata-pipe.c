@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <pmc/error.h>
 #include "perfdata/perfdata.h"
+#include "perfdata/reader.h"
 
 #define NR 5
 #define TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD)
@@ -82,7 +83,7 @@ Test(perfdata_pipe, writer_stream_reads_back)
 	cr_assert_eq(pmc__perfdata_open_mem(buf, len, &f, &err), 0, "%s", err.msg);
 	cr_assert_eq(pmc__perfdata_nr_attrs(f), 2);
 	cr_assert_str_eq(pmc__perfdata_attr_name(f, 1), "page-faults");
-	cr_assert_eq(strncmp(pmc__perfdata_feat_string(f, PERFDATA_FEAT_VERSION), "pmc ", 4), 0);
+	cr_assert_eq(strncmp(f->feat_str[PERFDATA_FEAT_VERSION], "pmc ", 4), 0);
 	while ((ret = pmc__perfdata_next(f, &ev, &err)) == 1) {
 		if (ev.hdr->type != PERF_RECORD_SAMPLE)
 			continue;
@@ -136,7 +137,7 @@ Test(perfdata_pipe, perf_layout_and_every_cut)
 	int ret;
 
 	cr_assert_eq(pmc__perfdata_open_mem(buf, len, &f, &err), 0, "%s", err.msg);
-	cr_assert_str_eq(pmc__perfdata_feat_string(f, PERFDATA_FEAT_HOSTNAME), "box");
+	cr_assert_str_eq(f->feat_str[PERFDATA_FEAT_HOSTNAME], "box");
 	while ((ret = pmc__perfdata_next(f, &ev, &err)) == 1)
 		if (ev.hdr->type == PERF_RECORD_SAMPLE) {
 			cr_assert_eq(pmc__perfdata_sample(f, &ev, &s, &err), 0);

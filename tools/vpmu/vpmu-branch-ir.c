@@ -185,6 +185,43 @@ static IRExpr *btb_mru_update(IRSB *out, const struct vp_gshare_view *g, Addr pc
 	return hit;
 }
 
+/* A return at pc to target: pops the return stack in IR (a misprediction when it was empty or
+ * its top was not target); returns the BTB helper's call, for the caller to guard. */
+static IRDirty *emit_ret(IRSB *out, const struct vp_gshare_view *g, Addr pc, IRExpr *target)
+{
+	IRExpr *top = vp_ir_tmp(out, Ity_I32,
+				IRExpr_Load(Iend_LE, Ity_I32, mkIRExpr_HWord((HWord)g->ras_top)));
+	IRExpr *nr = vp_ir_tmp(out, Ity_I32,
+			       IRExpr_Load(Iend_LE, Ity_I32, mkIRExpr_HWord((HWord)g->ras_nr)));
+	IRExpr *any = vp_ir_bin(out, Ity_I1, Iop_CmpNE32, nr, vp_ir_k32(0));
+	IRExpr *slot =
+		vp_ir_tmp(out, Ity_I64,
+			  IRExpr_Load(Iend_LE, Ity_I64,
+				      vp_ir_bin(out, Ity_I64, Iop_Add64,
+						vp_ir_bin(out, Ity_I64, Iop_Shl64,
+							  vp_ir_un(out, Ity_I64, Iop_32Uto64, top),
+							  IRExpr_Const(IRConst_U8(3))),
+						vp_ir_k64((HWord)g->ras))));
+	IRExpr *ok = vp_ir_bin(out, Ity_I1, Iop_And1, any,
+			       vp_ir_bin(out, Ity_I1, Iop_CmpEQ64, slot, target));
+	IRExpr *below =
+		vp_ir_tmp(out, Ity_I32,
+			  IRExpr_ITE(vp_ir_bin(out, Ity_I1, Iop_CmpEQ32, top, vp_ir_k32(0)),
+				     vp_ir_k32(vp_clo.ras_depth - 1),
+				     vp_ir_bin(out, Ity_I32, Iop_Sub32, top, vp_ir_k32(1))));
+
+	addStmtToIRSB(out, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)g->ras_top),
+					vp_ir_tmp(out, Ity_I32, IRExpr_ITE(any, below, top))));
+	addStmtToIRSB(out, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)g->ras_nr),
+					vp_ir_bin(out, Ity_I32, Iop_Sub32, nr,
+						  vp_ir_un(out, Ity_I32, Iop_1Uto32, any))));
+	add_misp(out, VP_SIG_MISP_RET,
+		 vp_ir_un(out, Ity_I64, Iop_1Uto64, vp_ir_un(out, Ity_I1, Iop_Not1, ok)));
+	add_sig(out, VP_SIG_BR_RET, vp_ir_k64(1));
+	return unsafeIRDirty_0_N(2, "vp_h_jump_btb", VG_(fnptr_to_fnentry)(vp_h_jump_btb),
+				 mkIRExprVec_2(mkIRExpr_HWord(pc), target));
+}
+
 /* A return (predicted by the return stack, which it pops) or an indirect jump or call
  * (predicted by the BTB's target; a call pushes next on the return stack) at pc to target (an
  * atom): what vp_h_jump() does for it, with the BTB part in a helper only when pc is not the
@@ -203,41 +240,7 @@ Bool vp_emit_indirect_fast(IRSB *out, Addr pc, IRExpr *target, UInt kind, Addr n
 	add_sig(out, VP_SIG_P5_TAKEN_OR_BTB, vp_ir_k64(1));
 	hit = btb_mru_update(out, &g, pc, target, &old);
 	if (kind == VPMU_BR_RET) {
-		IRExpr *top =
-			vp_ir_tmp(out, Ity_I32,
-				  IRExpr_Load(Iend_LE, Ity_I32, mkIRExpr_HWord((HWord)g.ras_top)));
-		IRExpr *nr =
-			vp_ir_tmp(out, Ity_I32,
-				  IRExpr_Load(Iend_LE, Ity_I32, mkIRExpr_HWord((HWord)g.ras_nr)));
-		IRExpr *any = vp_ir_bin(out, Ity_I1, Iop_CmpNE32, nr, vp_ir_k32(0));
-		IRExpr *slot = vp_ir_tmp(
-			out, Ity_I64,
-			IRExpr_Load(Iend_LE, Ity_I64,
-				    vp_ir_bin(out, Ity_I64, Iop_Add64,
-					      vp_ir_bin(out, Ity_I64, Iop_Shl64,
-							vp_ir_un(out, Ity_I64, Iop_32Uto64, top),
-							IRExpr_Const(IRConst_U8(3))),
-					      vp_ir_k64((HWord)g.ras))));
-		IRExpr *ok = vp_ir_bin(out, Ity_I1, Iop_And1, any,
-				       vp_ir_bin(out, Ity_I1, Iop_CmpEQ64, slot, target));
-		IRExpr *below = vp_ir_tmp(
-			out, Ity_I32,
-			IRExpr_ITE(vp_ir_bin(out, Ity_I1, Iop_CmpEQ32, top, vp_ir_k32(0)),
-				   vp_ir_k32(vp_clo.ras_depth - 1),
-				   vp_ir_bin(out, Ity_I32, Iop_Sub32, top, vp_ir_k32(1))));
-
-		addStmtToIRSB(out,
-			      IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)g.ras_top),
-					   vp_ir_tmp(out, Ity_I32, IRExpr_ITE(any, below, top))));
-		addStmtToIRSB(out,
-			      IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)g.ras_nr),
-					   vp_ir_bin(out, Ity_I32, Iop_Sub32, nr,
-						     vp_ir_un(out, Ity_I32, Iop_1Uto32, any))));
-		add_misp(out, VP_SIG_MISP_RET,
-			 vp_ir_un(out, Ity_I64, Iop_1Uto64, vp_ir_un(out, Ity_I1, Iop_Not1, ok)));
-		add_sig(out, VP_SIG_BR_RET, vp_ir_k64(1));
-		d = unsafeIRDirty_0_N(2, "vp_h_jump_btb", VG_(fnptr_to_fnentry)(vp_h_jump_btb),
-				      mkIRExprVec_2(mkIRExpr_HWord(pc), target));
+		d = emit_ret(out, &g, pc, target);
 	} else {
 		/* Predicted right when the MRU way held this target; the helper decides otherwise.
 		 */

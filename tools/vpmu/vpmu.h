@@ -230,6 +230,16 @@ IRExpr *vp_ir_k64(ULong v);
 IRExpr *vp_ir_sig_slot(UInt s);
 void vp_ir_add_sig(IRSB *out, UInt s, IRExpr *amount);
 
+/* vpmu-classify.c: the static signals of each instruction of a superblock */
+#define VP_MAX_INSNS 256
+struct vp_insn_info {
+	Addr addr;
+	UInt len;
+	UInt cls; /* VP_BIT of static signals, as a 32-bit set over VP_SIG_INSN..SYSCALL */
+	Bool is_rep;
+};
+UInt vp_prepass(const IRSB *bb, struct vp_insn_info *info);
+
 /* vpmu-instrument.c */
 IRSB *vp_instrument(VgCallbackClosure *closure, IRSB *bb, const VexGuestLayout *layout,
 		    const VexGuestExtents *vge, const VexArchInfo *archinfo, IRType gWordTy,

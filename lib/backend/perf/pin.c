@@ -15,6 +15,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include "core/grow.h"
 #include "backend/perf/perf.h"
 
 /*
@@ -54,16 +55,9 @@ int pmc__perf_pin(__u32 type, __u64 config)
 	for (size_t i = 0; i < nr; i++)
 		if (pins[i].type == type && pins[i].config == config)
 			goto out;
-	if (nr == alloc) {
-		size_t n = alloc ? 2 * alloc : 16;
-		struct pin *p = realloc(pins, n * sizeof(*p));
-
-		if (!p) {
-			err = -ENOMEM;
-			goto out;
-		}
-		pins = p;
-		alloc = n;
+	if (PMC_ENSURE(pins, alloc, nr + 1)) {
+		err = -ENOMEM;
+		goto out;
 	}
 	fd = pmc__perf_event_open(&a, 0, -1, -1, 0);
 	if (fd < 0) {

@@ -18,6 +18,7 @@
 #include <sys/ioctl.h>
 #include "backend/perf/perf.h"
 #include "backend/perf/ringbuf.h"
+#include "core/grow.h"
 #include "core/log.h"
 #include "count/child.h"
 #include "event/evsel.h"
@@ -193,15 +194,8 @@ static struct perf_thread *thread_of(struct perf_threads *t, uint32_t pid, uint3
 	for (size_t i = t->nr; i-- > 0;)
 		if (t->t[i].tid == (pid_t)tid && t->t[i].pid == (pid_t)pid)
 			return &t->t[i];
-	if (t->nr == t->alloc) {
-		size_t na = t->alloc ? 2 * t->alloc : 16;
-		struct perf_thread *nt = realloc(t->t, na * sizeof(*nt));
-
-		if (!nt)
-			return NULL;
-		t->t = nt;
-		t->alloc = na;
-	}
+	if (PMC_ENSURE(t->t, t->alloc, t->nr + 1))
+		return NULL;
 	th = &t->t[t->nr];
 	*th = (struct perf_thread){.pid = (pid_t)pid, .tid = (pid_t)tid};
 	th->v = calloc(t->nr_ev ? t->nr_ev : 1, sizeof(*th->v));

@@ -42,7 +42,7 @@ static int config_ok(char *why, size_t len)
 	return 0;
 }
 
-int pmc__vpmu_check(struct pmc_evsel *evsel, char *why, size_t len)
+static int vpmu_check(struct pmc_evsel *evsel, char *why, size_t len)
 {
 	struct vpmu_enc enc;
 	int err = config_ok(why, len);
@@ -126,7 +126,7 @@ const struct pmc_backend_ops pmc__vpmu_ops = {
 	.issue_width = VPMU_ISSUE_WIDTH, /* the models' declaration (vpmu/protocol.h) */
 	.probe = vpmu_probe,
 	.resolve = pmc__vpmu_resolve,
-	.check = pmc__vpmu_check,
+	.check = vpmu_check,
 	.probe_caps = pmc__vpmu_probe_caps,
 	.classify = vpmu_classify,
 	.budget = vpmu_budget,

@@ -142,7 +142,7 @@ static int conv_lost(struct vpmu_conv *cv, const struct vpmu_rec_lost *r)
 
 /* The guide's Table 5 data source as perf's union perf_mem_data_src (what Linux's PEBS
  * table gives for the same encodings: a load hitting that level, no snoop). */
-uint64_t pmc__vpmu_data_src(const struct vpmu_rec_sample *r)
+static uint64_t vpmu_data_src(const struct vpmu_rec_sample *r)
 {
 	uint64_t lvl = PERF_MEM_LVL_NA, num = PERF_MEM_LVLNUM_NA;
 
@@ -277,7 +277,7 @@ static int conv_sample(struct vpmu_conv *cv, const struct vpmu_rec_sample *r, si
 		.callchain = cc,
 		.branch = br,
 		.weight = r->flags & VPMU_SAMPLE_HAS_ADDR ? r->latency : 0,
-		.data_src = pmc__vpmu_data_src(r),
+		.data_src = vpmu_data_src(r),
 		.user_regs_mask = a->sample_regs_user,
 		.user_regs = uregs,
 		.intr_regs_mask = a->sample_regs_intr,

@@ -75,7 +75,8 @@ static const char *installed_vglib(void)
 	return path;
 }
 
-const char *pmc__vpmu_vglib(char *why, size_t len)
+/* The VALGRIND_LIB folder holding vpmu-amd64-linux, or NULL with why filled. */
+static const char *vpmu_vglib(char *why, size_t len)
 {
 	const char *env = secure_getenv("PMC_VPMU_LIB"), *installed = installed_vglib();
 
@@ -109,7 +110,7 @@ static pthread_once_t machine_once = PTHREAD_ONCE_INIT;
 
 static void probe(void)
 {
-	const char *dir = pmc__vpmu_vglib(machine.why, sizeof(machine.why));
+	const char *dir = vpmu_vglib(machine.why, sizeof(machine.why));
 
 	if (!dir)
 		return;

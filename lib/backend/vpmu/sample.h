@@ -40,8 +40,18 @@ int pmc__vpmu_heap_site(struct vpmu_conv *cv, const struct vpmu_rec_site *r, siz
 const char *pmc__vpmu_heap_block_name(struct vpmu_conv *cv, const struct vpmu_rec_sample *r,
 				      int *err);
 void pmc__vpmu_heap_free(struct vpmu_conv *cv);
-/* A sample's Table 5 data source as union perf_mem_data_src bits. */
-uint64_t pmc__vpmu_data_src(const struct vpmu_rec_sample *r);
+
+/* What of an attr the model can sample (attr.c). check_attr: 0, or -EOPNOTSUPP when a asks
+ * for a sample field or register no vpmu sample holds. callchain_of: the frames the tool must
+ * unwind for a (0: none), a DWARF call chain turned into the tool's own in a. lbr_select_of:
+ * the LBR_SELECT bits of perf's branch filter bst. check_branch_filter: 0, or -EOPNOTSUPP with
+ * the filter the model cannot apply to a's branch stack named; lbr_select is the filter the
+ * LBR already has (one for every counter), NULL when none. */
+int pmc__vpmu_check_attr(const struct perf_event_attr *a, const char *name);
+unsigned pmc__vpmu_callchain_of(struct perf_event_attr *a);
+uint32_t pmc__vpmu_lbr_select_of(uint64_t bst);
+int pmc__vpmu_check_branch_filter(int model, const uint32_t *lbr_select,
+				  const struct perf_event_attr *a, const char *name);
 
 /* The sampling hooks of the ops table (sample.c). */
 int pmc__vpmu_sample_open(struct pmc_evlist *evlist, const struct pmc__sample_params *params,

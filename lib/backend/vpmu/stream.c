@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <pmc/error.h>
 #include "backend/vpmu/vpmu.h"
+#include "core/grow.h"
 #include "core/log.h"
 #include "count/child.h"
 
@@ -145,15 +146,8 @@ static int image_counts(struct vpmu_counting *vc, struct image_list *l,
 	for (size_t i = 0; i < l->nr && !im; i++)
 		if (l->v[i].pid == r->pid)
 			im = &l->v[i];
-	if (!im && l->nr == l->alloc) {
-		size_t alloc = l->alloc ? 2 * l->alloc : 16;
-		struct open_image *v = realloc(l->v, alloc * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		l->v = v;
-		l->alloc = alloc;
-	}
+	if (!im && PMC_ENSURE(l->v, l->alloc, l->nr + 1))
+		return -ENOMEM;
 	if (!im)
 		im = &l->v[l->nr++];
 	memset(im, 0, sizeof(*im));

@@ -42,7 +42,6 @@ static inline struct vpmu_counting *to_vpmu(struct pmc_counting *c)
 }
 
 int pmc__vpmu_resolve(struct pmc_evsel *evsel, struct pmc_parse_error *err);
-int pmc__vpmu_check(struct pmc_evsel *evsel, char *why, size_t len);
 int pmc__vpmu_for_each(pmc_event_fn fn, void *arg);
 /* Whether the tool is here (probe.c), probed once on first use. */
 struct vpmu_machine {
@@ -52,8 +51,6 @@ struct vpmu_machine {
 };
 const struct vpmu_machine *pmc__vpmu_machine(void);
 void pmc__vpmu_probe_caps(const struct pmc_caps *machine, struct pmc_backend_caps *out);
-/* The VALGRIND_LIB folder holding vpmu-amd64-linux, or NULL with why filled. */
-const char *pmc__vpmu_vglib(char *why, size_t len);
 
 int pmc__vpmu_open(struct pmc_evlist *evlist, const struct pmc_target *target, int pass,
 		   struct pmc_counting **out);
