@@ -389,6 +389,8 @@ struct pmc_run_saved;
 
 /*
  * Reads the results file at path into *out (pmc_run_saved__delete()). Returns 0;
+ * pmc_open_input()'s error when path cannot be opened or is not a regular file (a FIFO, a
+ * device or a folder is refused, not read; why says which);
  * -PMC_E_PARSE when it cannot be read as JSON (why, len bytes: the reason and its line);
  * -PMC_E_FORMAT when it is no pmc stat results file; -ENOMEM.
  */

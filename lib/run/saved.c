@@ -11,6 +11,7 @@
 #include <string.h>
 #include <jansson.h>
 #include <pmc/error.h>
+#include <pmc/infile.h>
 #include <pmc/run.h>
 
 /* The counts of one scope of the file, as the summary reads them. */
@@ -124,15 +125,24 @@ static int file_literal(const char *name, double *value, void *arg)
 int pmc_run_saved__read(const char *path, struct pmc_run_saved **out, char *why, size_t len)
 {
 	json_error_t jerr;
-	json_t *root = json_load_file(path, 0, &jerr), *prov;
-	const char *schema = json_string_value(json_object_get(root, "schema"));
+	json_t *root = NULL, *prov;
+	const char *schema;
 	struct pmc_run_saved *s;
+	FILE *f = NULL;
+	int err = pmc_fopen_input(path, &f);
 
 	*out = NULL;
+	if (err) {
+		snprintf(why, len, "%s", pmc_strerror(err));
+		return err;
+	}
+	root = json_loadf(f, 0, &jerr);
+	fclose(f);
 	if (!root) {
 		snprintf(why, len, "%s (line %d)", jerr.text, jerr.line);
 		return -PMC_E_PARSE;
 	}
+	schema = json_string_value(json_object_get(root, "schema"));
 	if (!schema || strcmp(schema, "pmc-stat/1") ||
 	    !json_is_array(json_object_get(root, "events"))) {
 		snprintf(why, len, "not a pmc stat results file (schema pmc-stat/1)");

@@ -42,6 +42,15 @@ expect_grep "stat --config FIFO says why" "not a regular file" "$T/out"
 $TO "$PMC" stat --config /dev/zero -e task-clock -- true >"$T/out" 2>&1
 rc=$?
 [ $rc -ne 0 ] && [ $rc -ne 124 ] && ok "stat --config /dev/zero fails at once ($rc)" || fail "stat --config /dev/zero: exit $rc"
+for f in "$T/fifo" /dev/zero "$T"; do
+	$TO "$PMC" metrics "$f" >"$T/out" 2>&1
+	rc=$?
+	[ $rc -ne 0 ] && [ $rc -ne 124 ] && ok "metrics $f fails at once ($rc)" || fail "metrics $f: exit $rc"
+	expect_grep "metrics $f says it is not a regular file" "not a regular file" "$T/out"
+done
+"$PMC" metrics "$T/missing.json" >"$T/out" 2>&1
+expect_grep "metrics on a missing file says so, with no line number" \
+	"cannot read .*missing.json: No such file or directory$" "$T/out"
 
 # A recording whose program is then replaced by a FIFO (its mapped object, read by report).
 # -N: no copy in the build-id cache, which report would read instead of the FIFO.
