@@ -295,6 +295,7 @@ Test(run_metric, a_saved_file_gives_the_same_rows)
 		cr_expect_eq(rows[i].s.n, run_rows[i].s.n, "row %zu", i);
 	}
 	pmc_run_saved__delete(saved);
-	cr_expect_eq(pmc_run_saved__read("/nonexistent/x.json", &saved, why, sizeof(why)),
-		     -PMC_E_PARSE);
+	cr_expect_eq(pmc_run_saved__read("/nonexistent/x.json", &saved, why, sizeof(why)), -ENOENT);
+	cr_expect_eq(pmc_run_saved__read("/dev/null", &saved, why, sizeof(why)), -PMC_E_NOTREG,
+		     "a device is refused, not read");
 }
